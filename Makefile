@@ -1,0 +1,84 @@
+# fgtools: fgrecord | fgsym | fgfold | fgsvg
+#
+#   make            build the four tools
+#   make check      install missing packages, build, run every test
+#   make demo       profile a bundled example and write demo.svg
+#   make bench      measure speed, side by side with the reference tools
+#   make install PREFIX=/usr/local
+
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+MANDIR	?= $(PREFIX)/share/man
+CC	?= cc
+PKGS	 = libelf libdw capstone libxxhash
+
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Icommon
+CFLAGS	+= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS	+= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm
+
+ifeq ($(SANITIZE),1)
+CFLAGS	+= -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS	+= -fsanitize=address,undefined
+endif
+
+TOOLS	= fgrecord fgsym fgfold fgsvg
+BINS	= $(TOOLS:%=bin/%)
+LIBSRC	= $(sort $(wildcard common/*.c))
+LIBOBJ	= $(LIBSRC:%.c=build/%.o)
+UNITSRC	= $(sort $(wildcard tests/unit/test_*.c))
+UNITS	= $(UNITSRC:tests/unit/%.c=build/tests/%)
+MANS	= $(sort $(wildcard man/*.[1-9]))
+SCRIPTS	= cargo-fg
+
+.PHONY: all deps check test demo bench install uninstall clean lint-man
+all: $(BINS) $(UNITS)
+
+deps:
+	@scripts/deps
+
+build/common/%.o: common/%.c $(wildcard common/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+build/libfg.a: $(LIBOBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+bin/%: cmd/%.c build/libfg.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< build/libfg.a $(LDLIBS)
+
+build/tests/%: tests/unit/%.c tests/unit/unit.h build/libfg.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< build/libfg.a $(LDLIBS)
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@tests/run
+
+test: all
+	@tests/run
+
+lint-man:
+	mandoc -Tlint -W warning $(MANS)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo
+
+bench: all
+	@bench/run
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	for s in $(SCRIPTS); do [ ! -f scripts/$$s ] || install -m 755 scripts/$$s $(DESTDIR)$(BINDIR); done
+	for m in $(MANS); do s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+
+uninstall:
+	for t in $(TOOLS) $(SCRIPTS); do rm -f $(DESTDIR)$(BINDIR)/$$t; done
+	for m in $(MANS); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
+
+clean:
+	rm -rf bin build tests/out demo.svg

@@ -1,0 +1,40 @@
+/*
+ * lineread: read lines from a file descriptor with large buffered reads and
+ * memchr, with no limit on line length.
+ *
+ *	struct lineread lr;
+ *	lineread_init(&lr, fd, "input.txt");
+ *	while ((len = lineread_next(&lr, &line)) >= 0)
+ *		... line[0..len) is the line, without its '\n' or "\r\n" ...
+ *	lineread_release(&lr);
+ *
+ * The line is borrowed: it stays valid until the next call, and it is
+ * NUL-terminated at line[len] (a NUL byte inside it is kept as data, so use
+ * len, not strlen). lr.lineno is the number of the line just returned.
+ * lr.partial is set when the line returned last had no '\n' at the end of
+ * the input, which in a stream means the writer was cut off.
+ */
+#ifndef FG_LINEREAD_H
+#define FG_LINEREAD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct lineread {
+	int		 fd;
+	const char	*name;		/* borrowed, for messages */
+	char		*buf;
+	size_t		 cap;		/* bytes allocated */
+	size_t		 start;		/* first unconsumed byte */
+	size_t		 end;		/* one past the last byte read */
+	int		 eof;
+	int		 error;		/* errno of a failed read, or 0 */
+	int		 partial;	/* last line had no newline */
+	unsigned long	 lineno;
+};
+
+void	 lineread_init(struct lineread *, int fd, const char *name);
+ssize_t	 lineread_next(struct lineread *, char **line);	/* -1 at end or error */
+void	 lineread_release(struct lineread *);
+
+#endif

@@ -1,0 +1,275 @@
+#include <string.h>
+
+#include "stream.h"
+
+static int
+isspc(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int
+isdig(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+isword(char c)
+{
+	return isdig(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    c == '_';
+}
+
+static int
+hexval(char c)
+{
+	if (isdig(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+stream_str_eq(struct stream_str s, const char *c)
+{
+	size_t n = strlen(c);
+
+	return s.len == n && memcmp(s.p, c, n) == 0;
+}
+
+/*
+ * The event field: the line ends in ":" after optional space; before that is
+ * the event name, and before that, after space, an optional period.
+ * Mirrors /:\s*(\d+)*\s+(\S+):\s*$/.
+ */
+static void
+parse_event(const char *line, size_t len, struct stream_sample *s)
+{
+	size_t e = len, b;
+
+	while (e > 0 && isspc(line[e - 1]))
+		e--;
+	if (e == 0 || line[e - 1] != ':')
+		return;
+	e--;
+	b = e;
+	while (b > 0 && !isspc(line[b - 1]))
+		b--;
+	if (b == e || b == 0)
+		return;
+	s->event.p = line + b;
+	s->event.len = e - b;
+	/* Space, then maybe digits, then maybe space, then ':'. */
+	e = b;
+	while (e > 0 && isspc(line[e - 1]))
+		e--;
+	b = e;
+	while (b > 0 && isdig(line[b - 1]))
+		b--;
+	if (b < e) {
+		uint64_t v = 0;
+		size_t i;
+
+		for (i = b; i < e; i++) {
+			if (v > (UINT64_MAX - 9) / 10)
+				break;
+			v = v * 10 + (line[i] - '0');
+		}
+		while (b > 0 && isspc(line[b - 1]))
+			b--;
+		if (b > 0 && line[b - 1] == ':' && i == e && v > 0) {
+			s->period = v;
+			s->has_period = 1;
+		}
+	}
+}
+
+/* Mirrors the reference regex: the shortest COMM that works. */
+static int
+parse_sample(const char *line, size_t len, struct stream_sample *s)
+{
+	size_t i, j, k;
+
+	if (len == 0 || isspc(line[0]))
+		return 0;
+	for (i = 2; i < len; i++) {
+		if (!isspc(line[i]))
+			continue;
+		/* COMM is line[0..i); then white space; then digits. */
+		j = i;
+		while (j < len && isspc(line[j]))
+			j++;
+		k = j;
+		while (k < len && isdig(line[k]))
+			k++;
+		if (k == j)
+			continue;
+		memset(s, 0, sizeof(*s));
+		s->comm.p = line;
+		s->comm.len = i;
+		s->period = 1;
+		if (k < len && line[k] == '/') {
+			size_t m = k;
+
+			while (m < len && line[m] == '/')
+				m++;
+			size_t t = m;
+			while (t < len && isdig(line[t]))
+				t++;
+			if (t > m && t < len && isspc(line[t])) {
+				s->pid.p = line + j;
+				s->pid.len = k - j;
+				s->tid.p = line + m;
+				s->tid.len = t - m;
+				parse_event(line, len, s);
+				return 1;
+			}
+			if (t == m && m < len && isspc(line[m])) {
+				s->tid.p = line + j;
+				s->tid.len = k - j;
+				parse_event(line, len, s);
+				return 1;
+			}
+			continue;
+		}
+		if (k < len && isspc(line[k])) {
+			s->tid.p = line + j;
+			s->tid.len = k - j;
+			parse_event(line, len, s);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Mirrors /^\s*(\w+)\s*(.+) \((.*)\)/, with DSO as a balanced group. */
+static int
+parse_frame(const char *line, size_t len, struct stream_frame *f)
+{
+	size_t i = 0, a, ae, e, open, depth;
+
+	while (i < len && isspc(line[i]))
+		i++;
+	if (i == 0)
+		return 0;
+	a = i;
+	while (i < len && isword(line[i]))
+		i++;
+	if (i == a)
+		return 0;
+	ae = i;
+	/* The line must end with ')' (trailing space allowed). */
+	e = len;
+	while (e > ae && isspc(line[e - 1]))
+		e--;
+	if (e <= ae || line[e - 1] != ')')
+		return 0;
+	/* Find the '(' that balances the last ')', preceded by a space. */
+	depth = 0;
+	for (open = e; open > ae; open--) {
+		char c = line[open - 1];
+
+		if (c == ')')
+			depth++;
+		else if (c == '(' && --depth == 0)
+			break;
+	}
+	if (open == ae || open - 1 == ae || line[open - 2] != ' ') {
+		/* Unbalanced: fall back to the last " (" on the line. */
+		for (open = e - 1; open > ae + 1; open--)
+			if (line[open - 1] == '(' && line[open - 2] == ' ')
+				break;
+		if (open <= ae + 1)
+			return 0;
+	}
+	open--;			/* index of '(' */
+	i = ae;
+	while (i < open - 1 && isspc(line[i]))
+		i++;
+	if (i >= open - 1)
+		return 0;	/* no symbol: "ADDR (DSO)" */
+	if (f == NULL)
+		return 1;
+	memset(f, 0, sizeof(*f));
+	f->indent.p = line;
+	f->indent.len = a;
+	f->addr.p = line + a;
+	f->addr.len = ae - a;
+	f->sym.p = line + i;
+	f->sym.len = open - 1 - i;
+	f->dso.p = line + open + 1;
+	f->dso.len = e - 1 - (open + 1);
+	f->addr_ok = 1;
+	for (size_t k = a; k < ae; k++) {
+		int h = hexval(line[k]);
+
+		if (h < 0 || (f->addrval >> 60) != 0) {
+			f->addr_ok = 0;
+			break;
+		}
+		f->addrval = f->addrval << 4 | h;
+	}
+	return 1;
+}
+
+enum stream_kind
+stream_classify(const char *line, size_t len, struct stream_sample *s,
+    struct stream_frame *f)
+{
+	struct stream_sample ss;
+	struct stream_frame ff;
+
+	if (len == 0)
+		return STREAM_BLANK;
+	if (line[0] == '#')
+		return STREAM_COMMENT;
+	if (isspc(line[0])) {
+		size_t i = 0;
+
+		if (parse_frame(line, len, f ? f : &ff))
+			return STREAM_FRAME;
+		while (i < len && isspc(line[i]))
+			i++;
+		return i == len ? STREAM_BLANK : STREAM_SRCLINE;
+	}
+	if (parse_sample(line, len, s ? s : &ss))
+		return STREAM_SAMPLE;
+	return STREAM_OTHER;
+}
+
+int
+stream_header(const char *line, size_t len, struct stream_str *key,
+    struct stream_str *val)
+{
+	size_t i = 1, ks, ke, vs, ve;
+	const char *colon;
+
+	if (len == 0 || line[0] != '#')
+		return 0;
+	while (i < len && isspc(line[i]))
+		i++;
+	ks = i;
+	colon = memchr(line + i, ':', len - i);
+	if (colon == NULL)
+		return 0;
+	ke = colon - line;
+	vs = ke + 1;
+	while (ke > ks && isspc(line[ke - 1]))
+		ke--;
+	if (ke == ks)
+		return 0;
+	while (vs < len && isspc(line[vs]))
+		vs++;
+	ve = len;
+	while (ve > vs && isspc(line[ve - 1]))
+		ve--;
+	key->p = line + ks;
+	key->len = ke - ks;
+	val->p = line + vs;
+	val->len = ve - vs;
+	return 1;
+}

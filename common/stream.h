@@ -1,0 +1,78 @@
+/*
+ * stream: classify and split the lines of a sample stream, the layout that
+ * `perf script` prints and that fgrecord and fgsym write (fg-stream(5)).
+ *
+ * The parser works one line at a time and keeps no state: the caller owns
+ * the state machine (a sample head, its frames, an empty line). Every
+ * string it returns points into the line it was given and is borrowed for
+ * as long as that line is; nothing is NUL-terminated, lengths are given.
+ *
+ * The rules follow what stackcollapse-perf.pl accepts, so that real
+ * `perf script` output from any kernel parses:
+ *   sample head	"COMM PID[/TID] [CPU] SECS.USECS: [PERIOD] EVENT:"
+ *			COMM may hold spaces; every field after PID is
+ *			optional.
+ *   frame		"<space>ADDR SYMBOL (DSO)"; SYMBOL may hold spaces,
+ *			parentheses and '<>'; DSO is the last balanced
+ *			parenthesised group on the line.
+ *   srcline		"<space>FILE:LINE", or anything else that starts
+ *			with a space and is not a frame.
+ *   comment		a line starting with '#'.
+ *   blank		an empty line: the end of a sample.
+ */
+#ifndef FG_STREAM_H
+#define FG_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum stream_kind {
+	STREAM_BLANK,
+	STREAM_COMMENT,
+	STREAM_SAMPLE,
+	STREAM_FRAME,
+	STREAM_SRCLINE,
+	STREAM_OTHER		/* fits no format */
+};
+
+struct stream_str {
+	const char	*p;	/* borrowed, not NUL-terminated */
+	size_t		 len;
+};
+
+struct stream_sample {
+	struct stream_str comm;
+	struct stream_str pid;		/* digits; empty when perf printed only a TID */
+	struct stream_str tid;		/* digits */
+	struct stream_str event;	/* "cpu-clock"; empty if absent */
+	uint64_t	 period;	/* 1 when absent */
+	int		 has_period;
+};
+
+struct stream_frame {
+	struct stream_str addr;		/* hex digits, no 0x */
+	struct stream_str sym;		/* as printed: "main+0x1f", "[unknown]" */
+	struct stream_str dso;		/* inside the parentheses */
+	struct stream_str indent;	/* the leading white space */
+	uint64_t	 addrval;	/* addr's value */
+	int		 addr_ok;	/* addr is hex and fits in 64 bits */
+};
+
+/*
+ * Classifies line[0..len). For STREAM_SAMPLE fills *s, for STREAM_FRAME
+ * fills *f (either may be NULL when the caller does not need the fields).
+ */
+enum stream_kind stream_classify(const char *line, size_t len,
+		    struct stream_sample *s, struct stream_frame *f);
+
+/*
+ * Parses a header line "# key : value". Returns 1 and sets *key and *val
+ * (trimmed) when the line has that shape, 0 otherwise.
+ */
+int	stream_header(const char *line, size_t len,
+		    struct stream_str *key, struct stream_str *val);
+
+/* Compares s with a C string. */
+int	stream_str_eq(struct stream_str s, const char *c);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * xalloc: allocation that cannot fail. On exhaustion the program exits with
+ * status 2 and a message naming the size, which is the only sane thing a
+ * filter can do; callers never check for NULL.
+ */
+#ifndef FG_XALLOC_H
+#define FG_XALLOC_H
+
+#include <stddef.h>
+
+void	*xmalloc(size_t);		/* caller frees */
+void	*xcalloc(size_t, size_t);	/* caller frees */
+void	*xrealloc(void *, size_t);	/* caller frees the result */
+char	*xstrdup(const char *);		/* caller frees */
+char	*xmemdup0(const void *, size_t);	/* copies n bytes, adds a NUL; caller frees */
+
+/*
+ * Grows *pbuf (holding *pcap elements of size elem) so that it can hold at
+ * least need elements, doubling. Used as: GROW(arr, n + 1, cap).
+ */
+void	 xgrow(void **pbuf, size_t *pcap, size_t need, size_t elem);
+#define GROW(arr, need, cap) \
+	xgrow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+#endif

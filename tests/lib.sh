@@ -1,0 +1,71 @@
+# tests/lib.sh: the little test library every tests/t*.sh sources.
+#
+#   . "$(dirname "$0")/lib.sh"
+#   check 'what it shows' '
+#       fgfold in >actual &&
+#       test_cmp expect actual
+#   '
+#   skip 'what it would show' 'why it cannot run here'
+#   done_testing
+#
+# Each check runs its shell snippet in a subshell inside a fresh scratch
+# directory ($TMP, removed at exit); commands are chained with && so that
+# the first failure fails the check. Output is TAP on stdout. The tools
+# are on PATH from bin/; fixtures are under $TESTS.
+set -u
+TESTS=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$TESTS/.." && pwd)
+PATH=$TOP/bin:$PATH
+export TESTS TOP PATH LC_ALL=C
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fgtest.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+_n=0
+
+check() {
+	_n=$((_n + 1))
+	_dir=$TMP/$_n
+	mkdir -p "$_dir"
+	if (cd "$_dir" && eval "$2") >"$_dir.log" 2>&1; then
+		echo "ok $_n - $1"
+	else
+		echo "not ok $_n - $1"
+		sed 's/^/#   /' "$_dir.log" | head -40
+	fi
+}
+
+skip() {
+	_n=$((_n + 1))
+	echo "ok $_n - $1 # SKIP $2"
+}
+
+done_testing() {
+	echo "1..$_n"
+}
+
+# test_cmp EXPECTED ACTUAL: like cmp, but shows the difference.
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+# expect_status N CMD...: run CMD, fail unless it exits with N.
+expect_status() {
+	_want=$1; shift
+	"$@"; _got=$?
+	[ "$_got" = "$_want" ] || { echo "exit status $_got, expected $_want: $*"; return 1; }
+}
+
+# grep_q PATTERN FILE: grep -q that shows the file when it fails.
+grep_q() {
+	grep -q -e "$1" "$2" || { echo "no match for '$1' in $2:"; head -20 "$2"; return 1; }
+}
+
+# perf_ok: can this machine sample with perf_event_open? Sets $why if not.
+perf_ok() {
+	why=
+	p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo missing)
+	if [ "$p" = missing ]; then why="no perf_event_open in this kernel"; return 1; fi
+	if [ "$(id -u)" != 0 ] && [ "$p" -gt 2 ]; then
+		why="kernel.perf_event_paranoid is $p"; return 1
+	fi
+	return 0
+}

@@ -1,0 +1,64 @@
+/*
+ * annotate: the hot instructions of the hot functions, as fgsym --annotate
+ * prints them.
+ *
+ * The caller feeds one leaf address per sample (the interrupted
+ * instruction) with the file it belongs to. annotate_write() then finds,
+ * for every distinct (file, address), the function that holds it (ELF
+ * .symtab, else .dynsym), ranks the functions by self samples and prints
+ * the N hottest ones: every instruction disassembled with capstone for the
+ * file's own architecture (from the ELF header, not the host), its sample
+ * count and share of the function's samples, source lines from libdw
+ * interleaved wherever the line changes (with the inlined function's name
+ * beside them), and branch and call targets as symbol+offset. A summary at
+ * the top ranks the functions; the five hottest source lines across all of
+ * them close the listing. The text fits in 100 columns.
+ *
+ * Nothing here is fatal. A missing file, a file that is not ELF, a function
+ * whose bytes are not in the file (JIT code, a kernel without a readable
+ * /proc/kcore) or an instruction capstone cannot decode are each stated in
+ * the listing and, for files, warned about once on stderr.
+ */
+#ifndef FG_ANNOTATE_H
+#define FG_ANNOTATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct annotate_opts {
+	int	top;	/* N hottest functions; 0 or less means the default, 5 */
+	int	color;	/* nonzero: ANSI colour on the hot lines */
+};
+
+struct annotate;
+
+/*
+ * Returns a new, empty annotation table configured by *opts (copied; NULL
+ * means the defaults). Never returns NULL. The caller frees it with
+ * annotate_free().
+ */
+struct annotate *annotate_new(const struct annotate_opts *opts);
+
+/*
+ * Counts one sample at its leaf. dso is the file's path, or
+ * "[kernel.kallsyms]" for the kernel; it is copied. vaddr is the address in
+ * the ELF file's own address space (what nm and addr2line -e use); for the
+ * kernel it is the absolute address. Files are not opened until
+ * annotate_write(), so adding is cheap: a hash lookup per call.
+ */
+void	annotate_add(struct annotate *a, const char *dso, uint64_t vaddr);
+
+/*
+ * Writes the listing of everything added so far to out. Returns 0, or -1
+ * on a write error with errno set (the listing may then be incomplete).
+ * Problems with the input files are not errors: they are warned about on
+ * stderr once per file via warnx(3) and stated in the listing too. With no
+ * samples at all it writes a one-line note. It may be called more than
+ * once; the table is not changed.
+ */
+int	annotate_write(struct annotate *a, FILE *out);
+
+/* Frees a and everything it owns. a may be NULL. */
+void	annotate_free(struct annotate *a);
+
+#endif

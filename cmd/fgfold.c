@@ -1,2 +1,149 @@
+/*
+ * fgfold: collapse sample streams (perf script, fgrecord, fgsym) into
+ * folded stacks; merge folded files; make differential folded files.
+ */
 #include <err.h>
-int main(void) { errx(2, "not built yet"); }
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fold.h"
+#include "xalloc.h"
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: fgfold [--pid | --tid] [--kernel] [--jit] [--inline-mark] [--all]\n"
+	    "              [--addrs] [--srcline] [--period] [--no-comm]\n"
+	    "              [--event-filter=EVENT] [--skip-after=FUNC] [--top=N] [file ...]\n"
+	    "       fgfold --folded [--top=N] [file ...]\n"
+	    "       fgfold --diff [-n] [-s] before after\n");
+	exit(2);
+}
+
+enum {
+	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS,
+	OPT_EVENT, OPT_SRCLINE, OPT_INLINE_MARK, OPT_PERIOD, OPT_SKIP_AFTER,
+	OPT_NO_COMM, OPT_FOLDED, OPT_DIFF, OPT_TOP
+};
+
+static const struct option longopts[] = {
+	{ "pid",		no_argument,		NULL, OPT_PID },
+	{ "tid",		no_argument,		NULL, OPT_TID },
+	{ "kernel",		no_argument,		NULL, OPT_KERNEL },
+	{ "jit",		no_argument,		NULL, OPT_JIT },
+	{ "all",		no_argument,		NULL, OPT_ALL },
+	{ "addrs",		no_argument,		NULL, OPT_ADDRS },
+	{ "event-filter",	required_argument,	NULL, OPT_EVENT },
+	{ "srcline",		no_argument,		NULL, OPT_SRCLINE },
+	{ "inline-mark",	no_argument,		NULL, OPT_INLINE_MARK },
+	{ "period",		no_argument,		NULL, OPT_PERIOD },
+	{ "skip-after",		required_argument,	NULL, OPT_SKIP_AFTER },
+	{ "no-comm",		no_argument,		NULL, OPT_NO_COMM },
+	{ "folded",		no_argument,		NULL, OPT_FOLDED },
+	{ "diff",		no_argument,		NULL, OPT_DIFF },
+	{ "normalize",		no_argument,		NULL, 'n' },
+	{ "strip-hex",		no_argument,		NULL, 's' },
+	{ "top",		required_argument,	NULL, OPT_TOP },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ NULL,			0,			NULL, 0 }
+};
+
+/* Opens path ("-" is stdin); on failure warns and returns -1. */
+static int
+open_input(const char *path)
+{
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		return STDIN_FILENO;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		warn("'%s'", path);
+	return fd;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct fold_opts opts;
+	struct fold f;
+	static char obuf[1 << 20];
+	char *stdin_only[] = { "-", NULL }, *end;
+	size_t nskip = 0, top = 0;
+	int ch, folded = 0, diff = 0, rval = 0, i;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.skip_after = xcalloc(argc + 1, sizeof(char *));
+	while ((ch = getopt_long(argc, argv, "hns", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_PID:		opts.pid = 1; break;
+		case OPT_TID:		opts.tid = 1; break;
+		case OPT_KERNEL:	opts.kernel = 1; break;
+		case OPT_JIT:		opts.jit = 1; break;
+		case OPT_ALL:
+			opts.kernel = opts.jit = opts.inline_mark = 1;
+			break;
+		case OPT_ADDRS:		opts.addrs = 1; break;
+		case OPT_EVENT:		opts.event = optarg; break;
+		case OPT_SRCLINE:	opts.srcline = 1; break;
+		case OPT_INLINE_MARK:	opts.inline_mark = 1; break;
+		case OPT_PERIOD:	opts.period = 1; break;
+		case OPT_SKIP_AFTER:	opts.skip_after[nskip++] = optarg; break;
+		case OPT_NO_COMM:	opts.no_comm = 1; break;
+		case OPT_FOLDED:	folded = 1; break;
+		case OPT_DIFF:		diff = 1; break;
+		case 'n':		opts.normalize = 1; break;
+		case 's':		opts.strip_hex = 1; break;
+		case OPT_TOP:
+			errno = 0;
+			top = strtoul(optarg, &end, 10);
+			if (errno || *end != '\0' || top == 0 || optarg[0] == '-')
+				errx(2, "--top: '%s' is not a positive number", optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	opts.nskip_after = nskip;
+	if ((opts.normalize || opts.strip_hex) && !diff)
+		errx(2, "-n and -s go with --diff");
+	if (diff && argc != 2)
+		errx(2, "--diff takes two folded files, BEFORE and AFTER");
+	if (argc == 0)
+		argv = stdin_only;
+
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	fold_init(&f, &opts);
+	for (i = 0; argv[i] != NULL; i++) {
+		int fd = open_input(argv[i]), r;
+		const char *name = strcmp(argv[i], "-") == 0 ? "stdin" : argv[i];
+
+		if (fd == -1) {
+			rval = rval > 1 ? rval : 1;
+			continue;
+		}
+		if (diff || folded)
+			r = fold_folded(&f, fd, name, diff ? i : 0);
+		else
+			r = fold_stream(&f, fd, name);
+		if (r > rval)
+			rval = r;
+		if (fd != STDIN_FILENO)
+			close(fd);
+	}
+	if (top > 0 ? fold_top(&f, stdout, top) : fold_write(&f, stdout, diff))
+		err(2, "write error");
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(2, "write error");
+	fold_release(&f);
+	free(opts.skip_after);
+	return rval;
+}

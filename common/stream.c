@@ -88,7 +88,7 @@ parse_event(const char *line, size_t len, struct stream_sample *s)
 	}
 }
 
-/* Mirrors the reference regex: the shortest COMM that works. */
+/* The shortest COMM that is followed by a PID (the reference's rule). */
 static int
 parse_sample(const char *line, size_t len, struct stream_sample *s)
 {
@@ -96,7 +96,7 @@ parse_sample(const char *line, size_t len, struct stream_sample *s)
 
 	if (len == 0 || isspc(line[0]))
 		return 0;
-	for (i = 2; i < len; i++) {
+	for (i = 1; i < len; i++) {
 		if (!isspc(line[i]))
 			continue;
 		/* COMM is line[0..i); then white space; then digits. */
@@ -154,8 +154,6 @@ parse_frame(const char *line, size_t len, struct stream_frame *f)
 
 	while (i < len && isspc(line[i]))
 		i++;
-	if (i == 0)
-		return 0;
 	a = i;
 	while (i < len && isword(line[i]))
 		i++;
@@ -190,8 +188,12 @@ parse_frame(const char *line, size_t len, struct stream_frame *f)
 	i = ae;
 	while (i < open - 1 && isspc(line[i]))
 		i++;
-	if (i >= open - 1)
-		return 0;	/* no symbol: "ADDR (DSO)" */
+	if (i >= open - 1) {
+		/* Only blanks: as the reference, the symbol is the last one. */
+		if (open - 1 <= ae)
+			return 0;
+		i = open - 2;
+	}
 	if (f == NULL)
 		return 1;
 	memset(f, 0, sizeof(*f));
@@ -238,6 +240,9 @@ stream_classify(const char *line, size_t len, struct stream_sample *s,
 	}
 	if (parse_sample(line, len, s ? s : &ss))
 		return STREAM_SAMPLE;
+	/* Old perf printed frames with no indent. */
+	if (parse_frame(line, len, f ? f : &ff))
+		return STREAM_FRAME;
 	return STREAM_OTHER;
 }
 

@@ -1,0 +1,748 @@
+#include <err.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+#include "folded.h"
+#include "lineread.h"
+#include "stream.h"
+#include "xalloc.h"
+
+/* How many unrecognised lines to show per input before summing up. */
+#define MAX_BAD_SHOWN	10
+
+void
+fold_init(struct fold *f, const struct fold_opts *opts)
+{
+	memset(f, 0, sizeof(*f));
+	f->opts = *opts;
+	if (opts->event != NULL)
+		f->event = xstrdup(opts->event);
+	stacktab_init(&f->tab);
+}
+
+void
+fold_release(struct fold *f)
+{
+	stacktab_release(&f->tab);
+	free(f->event);
+	free(f->pname);
+	free(f->fbuf);
+	free(f->fofs);
+	free(f->key);
+	memset(f, 0, sizeof(*f));
+}
+
+static int
+has(const char *s, size_t len, const char *needle)
+{
+	return memmem(s, len, needle, strlen(needle)) != NULL;
+}
+
+static int
+starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+static int
+ends(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len >= n && memcmp(s + len - n, suffix, n) == 0;
+}
+
+static int
+isident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_';
+}
+
+/* A Go method name such as "net/http.(*Client).Do": ".(" then later ").". */
+static int
+is_go_method(const char *s, size_t len)
+{
+	const char *p = memmem(s, len, ".(", 2);
+
+	return p != NULL && memmem(p + 2, len - (p + 2 - s), ").", 2) != NULL;
+}
+
+#define ANON	"(anonymous namespace)"
+
+/*
+ * Where the argument list starts: the first '(' that is not part of
+ * "(anonymous namespace)". With brackets balanced, a '(' inside <...> is
+ * part of a template argument and is skipped, and so are "operator()" and
+ * the '<' or '>' of an operator's name. With brackets unbalanced we do
+ * what the reference does and take the first '('.
+ */
+static size_t
+args_start(const char *s, size_t len)
+{
+	size_t i, first = len, depth = 0, cut = len;
+	int unbalanced = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '(' && len - i >= sizeof(ANON) - 1 &&
+		    memcmp(s + i, ANON, sizeof(ANON) - 1) == 0) {
+			i += sizeof(ANON) - 2;
+			continue;
+		}
+		if (s[i] == '(' && first == len)
+			first = i;
+		if (s[i] == 'o' && len - i >= 8 && memcmp(s + i, "operator", 8) == 0 &&
+		    (i == 0 || !isident(s[i - 1])) &&
+		    (i + 8 == len || !isident(s[i + 8]))) {
+			i += 8;
+			while (i < len && s[i] == ' ')
+				i++;
+			if (len - i >= 2 && s[i] == '(' && s[i + 1] == ')') {
+				if (first == len)
+					first = i;
+				i += 1;
+				continue;
+			}
+			while (i < len && strchr("<>=!+-*/%^&|~[],", s[i]) != NULL)
+				i++;
+			i--;
+			continue;
+		}
+		if (s[i] == '<')
+			depth++;
+		else if (s[i] == '>' && depth > 0) {
+			if (i > 0 && s[i - 1] == '-')	/* "->" is not a bracket */
+				continue;
+			depth--;
+		} else if (s[i] == '>')
+			unbalanced = 1;
+		else if (s[i] == '(' && depth == 0 && cut == len)
+			cut = i;
+	}
+	if (depth != 0 || unbalanced)
+		return first;
+	return cut;
+}
+
+size_t
+fold_tidy_name(const char *name, size_t len, char *out)
+{
+	size_t i, n = 0;
+
+	if (!is_go_method(name, len))
+		len = args_start(name, len);
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (c == '"' || c == '\'')
+			continue;
+		out[n++] = c == ';' ? ':' : c;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/* Appends bytes to the frame buffer. */
+static void
+fb_add(struct fold *f, const char *s, size_t len)
+{
+	GROW(f->fbuf, f->fbuf_len + len + 1, f->fbuf_cap);
+	memcpy(f->fbuf + f->fbuf_len, s, len);
+	f->fbuf_len += len;
+}
+
+static void
+frame_begin(struct fold *f)
+{
+	GROW(f->fofs, f->nframes + 2, f->fofs_cap);
+	f->fofs[f->nframes] = f->fbuf_len;
+}
+
+static void
+frame_end(struct fold *f)
+{
+	f->nframes++;
+	f->fofs[f->nframes] = f->fbuf_len;
+}
+
+static void
+sample_reset(struct fold *f)
+{
+	f->pname_len = 0;
+	f->fbuf_len = 0;
+	f->nframes = 0;
+}
+
+/* The state of one input while it is folded. */
+struct foldin {
+	const char	*name;
+	int		 in_sample;	/* a sample head was kept */
+	int		 skipping;	/* --skip-after matched: ignore the rest */
+	int		 want_srcline;	/* the next srcline belongs to the last frame */
+	int		 is_java;
+	uint64_t	 period;
+	unsigned long	 bad;
+	unsigned long	 sample_line;	/* line of the open sample's head */
+};
+
+static void
+bad_line(struct fold *f, struct foldin *in, unsigned long lineno,
+    const char *line, size_t len)
+{
+	in->bad++;
+	f->bad++;
+	if (in->bad <= MAX_BAD_SHOWN)
+		warnx("%s:%lu: unrecognised line '%.*s'%s", in->name, lineno,
+		    (int)(len > 80 ? 80 : len), line, len > 80 ? "..." : "");
+	if (in->bad == MAX_BAD_SHOWN + 1)
+		warnx("%s: more unrecognised lines follow; only the first %d are shown",
+		    in->name, MAX_BAD_SHOWN);
+}
+
+static void
+sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
+    unsigned long lineno)
+{
+	size_t i;
+
+	sample_reset(f);
+	in->in_sample = 0;
+	in->skipping = 0;
+	in->want_srcline = 0;
+	if (s->event.len > 0) {
+		if (f->event == NULL) {
+			f->event = xmemdup0(s->event.p, s->event.len);
+			f->event_defaulted = 1;
+		} else if (!stream_str_eq(s->event, f->event)) {
+			if (f->event_defaulted && !f->event_warned) {
+				warnx("%s:%lu: several events in the input; folding only "
+				    "'%s' (choose one with --event-filter=EVENT)",
+				    in->name, lineno, f->event);
+				f->event_warned = 1;
+			}
+			return;
+		}
+	}
+	in->in_sample = 1;
+	in->sample_line = lineno;
+	in->period = s->period;
+	GROW(f->pname, s->comm.len + s->pid.len + s->tid.len + 8, f->pname_cap);
+	memcpy(f->pname, s->comm.p, s->comm.len);
+	f->pname_len = s->comm.len;
+	if (f->opts.pid || f->opts.tid) {
+		f->pname[f->pname_len++] = '-';
+		if (s->pid.len > 0) {
+			memcpy(f->pname + f->pname_len, s->pid.p, s->pid.len);
+			f->pname_len += s->pid.len;
+		} else
+			f->pname[f->pname_len++] = '?';
+		if (f->opts.tid) {
+			f->pname[f->pname_len++] = '/';
+			memcpy(f->pname + f->pname_len, s->tid.p, s->tid.len);
+			f->pname_len += s->tid.len;
+		}
+	}
+	for (i = 0; i < f->pname_len; i++)
+		if (f->pname[i] == ' ')
+			f->pname[i] = '_';
+		else if (f->pname[i] == ';')
+			f->pname[i] = ':';
+	in->is_java = starts(f->pname, f->pname_len, "java");
+}
+
+/* Strips a trailing "+0xHEX" offset, as perf prints since Linux 4.8. */
+static size_t
+strip_offset(const char *s, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
+	    (s[i - 1] >= 'a' && s[i - 1] <= 'f')))
+		i--;
+	if (i < len && i >= 3 && memcmp(s + i - 3, "+0x", 3) == 0)
+		return i - 3;
+	return len;
+}
+
+static int
+is_kernel_dso(const char *d, size_t n)
+{
+	return (starts(d, n, "[") || ends(d, n, "vmlinux")) &&
+	    !has(d, n, "unknown");
+}
+
+static int
+is_jit_dso(const char *d, size_t n)
+{
+	const char *p = memmem(d, n, "/tmp/perf-", 10);
+
+	if (p != NULL) {
+		size_t i = p + 10 - d, j = i;
+
+		while (j < n && d[j] >= '0' && d[j] <= '9')
+			j++;
+		if (j > i && n - j >= 4 && memcmp(d + j, ".map", 4) == 0)
+			return 1;
+	}
+	return has(d, n, "/jitted-") && ends(d, n, ".so");
+}
+
+/* Folds one piece of a frame's symbol (split on "->") into the frame. */
+static void
+frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
+    const char *func, size_t flen, int piece, int *is_unknown)
+{
+	const char *dso = fr->dso.p;
+	size_t dlen = fr->dso.len, n, start;
+	char *out;
+
+	if (piece > 0)
+		fb_add(f, ";", 1);
+	start = f->fbuf_len;
+	if (flen == 9 && memcmp(func, "[unknown]", 9) == 0) {
+		const char *base = "unknown";
+		size_t blen = 7;
+
+		if (!(dlen == 9 && memcmp(dso, "[unknown]", 9) == 0)) {
+			const char *slash = memrchr(dso, '/', dlen);
+
+			base = slash ? slash + 1 : dso;
+			blen = dlen - (base - dso);
+		} else
+			*is_unknown = 1;
+		fb_add(f, "[", 1);
+		fb_add(f, base, blen);
+		if (f->opts.addrs) {
+			fb_add(f, " <", 2);
+			fb_add(f, fr->addr.p, fr->addr.len);
+			fb_add(f, ">", 1);
+		}
+		fb_add(f, "]", 1);
+		/* Tidied in place, like any name: the tidy-up only shrinks. */
+		n = fold_tidy_name(f->fbuf + start, f->fbuf_len - start,
+		    f->fbuf + start);
+	} else {
+		GROW(f->fbuf, f->fbuf_len + flen + 8, f->fbuf_cap);
+		n = fold_tidy_name(func, flen, f->fbuf + start);
+	}
+	out = f->fbuf + start;
+	if (in->is_java && memchr(out, '/', n) != NULL && out[0] == 'L') {
+		memmove(out, out + 1, n - 1);
+		n--;
+	}
+	f->fbuf_len = start + n;
+	if (piece > 0) {
+		if (!has(out, n, "_[i]"))
+			fb_add(f, "_[i]", 4);
+	} else if (f->opts.inline_mark && dlen == 7 &&
+	    memcmp(dso, "inlined", 7) == 0) {
+		if (!has(out, n, "_[i]"))
+			fb_add(f, "_[i]", 4);
+	} else if (f->opts.kernel && is_kernel_dso(dso, dlen)) {
+		fb_add(f, "_[k]", 4);
+	} else if (f->opts.jit && is_jit_dso(dso, dlen)) {
+		if (!has(out, n, "_[j]"))
+			fb_add(f, "_[j]", 4);
+	}
+}
+
+static int
+skip_after_match(const struct fold *f, const char *func, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < f->opts.nskip_after; i++)
+		if (strlen(f->opts.skip_after[i]) == len &&
+		    memcmp(f->opts.skip_after[i], func, len) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr)
+{
+	size_t len = strip_offset(fr->sym.p, fr->sym.len), b, e;
+	const char *sym = fr->sym.p;
+	int is_unknown = 0, piece = 0;
+
+	in->want_srcline = 0;
+	if (!in->in_sample || in->skipping)
+		return;
+	if (len > 0 && sym[0] == '(')
+		return;		/* a process name, not a frame */
+	frame_begin(f);
+	for (b = 0; ; b = e + 2) {
+		const char *arrow = memmem(sym + b, len - b, "->", 2);
+
+		e = arrow ? (size_t)(arrow - sym) : len;
+		frame_piece(f, in, fr, sym + b, e - b, piece++, &is_unknown);
+		if (arrow == NULL)
+			break;
+	}
+	frame_end(f);
+	if (f->opts.srcline && !is_unknown)
+		in->want_srcline = 1;
+	if (f->opts.nskip_after > 0 && skip_after_match(f, sym, len))
+		in->skipping = 1;
+}
+
+/* Appends ":FILE:LINE" from a srcline line to the last frame. */
+static void
+srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
+{
+	size_t i, start;
+
+	in->want_srcline = 0;
+	if (!in->in_sample || f->nframes == 0)
+		return;
+	f->fbuf_len = f->fofs[f->nframes];
+	fb_add(f, ":", 1);
+	start = f->fbuf_len;
+	for (i = 0; i < len; i++) {
+		if (line[i] == '[') {
+			const char *close = memchr(line + i, ']', len - i);
+
+			if (close != NULL) {
+				i = close - line;
+				continue;
+			}
+		}
+		fb_add(f, line + i, 1);
+	}
+	/* Trim white space on both ends. */
+	while (f->fbuf_len > start && (f->fbuf[f->fbuf_len - 1] == ' ' ||
+	    f->fbuf[f->fbuf_len - 1] == '\t'))
+		f->fbuf_len--;
+	for (i = start; i < f->fbuf_len && (f->fbuf[i] == ' ' || f->fbuf[i] == '\t'); i++)
+		;
+	memmove(f->fbuf + start, f->fbuf + i, f->fbuf_len - i);
+	f->fbuf_len -= i - start;
+	if (f->fbuf_len == start)
+		f->fbuf_len--;		/* nothing: drop the ':' too */
+	f->fofs[f->nframes] = f->fbuf_len;
+}
+
+/* The end of a sample: its stack, root first, goes into the table. */
+static void
+sample_end(struct fold *f, struct foldin *in)
+{
+	struct stacktab_entry *e;
+	size_t need = f->pname_len + 1, n = 0, i;
+	int first = 1;
+
+	if (!in->in_sample)
+		return;
+	in->in_sample = 0;
+	in->want_srcline = 0;
+	need += f->fbuf_len + f->nframes;
+	GROW(f->key, need, f->key_cap);
+	if (!f->opts.no_comm && !in->skipping) {
+		memcpy(f->key, f->pname, f->pname_len);
+		n = f->pname_len;
+		first = 0;
+	}
+	for (i = f->nframes; i-- > 0; ) {
+		size_t a = f->fofs[i], b = f->fofs[i + 1];
+
+		if (!first)
+			f->key[n++] = ';';
+		memcpy(f->key + n, f->fbuf + a, b - a);
+		n += b - a;
+		first = 0;
+	}
+	if (first)
+		return;		/* --no-comm and no frames: nothing to count */
+	e = stacktab_get(&f->tab, f->key, n);
+	if (f->opts.period) {
+		e->u[0] += in->period;
+		f->total[0] += in->period;
+	} else {
+		e->u[0]++;
+		f->total[0]++;
+	}
+	f->samples++;
+}
+
+static int
+read_status(const struct lineread *lr, const char *name)
+{
+	if (lr->error) {
+		warnx("%s: read error: %s", name, strerror(lr->error));
+		return 2;
+	}
+	return 0;
+}
+
+int
+fold_stream(struct fold *f, int fd, const char *name)
+{
+	struct lineread lr;
+	struct foldin in;
+	struct stream_sample s;
+	struct stream_frame fr;
+	char *line;
+	ssize_t len;
+	int rv = 0;
+
+	memset(&in, 0, sizeof(in));
+	in.name = name;
+	sample_reset(f);
+	lineread_init(&lr, fd, name);
+	while ((len = lineread_next(&lr, &line)) >= 0) {
+		if (in.want_srcline && len > 0 && (line[0] == ' ' || line[0] == '\t') &&
+		    stream_classify(line, len, NULL, NULL) == STREAM_SRCLINE) {
+			srcline_line(f, &in, line, len);
+			continue;
+		}
+		switch (stream_classify(line, len, &s, &fr)) {
+		case STREAM_BLANK:
+			sample_end(f, &in);
+			break;
+		case STREAM_COMMENT:
+			break;
+		case STREAM_SAMPLE:
+			if (in.in_sample) {
+				/* A head with no empty line before it: keep both. */
+				sample_end(f, &in);
+			}
+			sample_head(f, &in, &s, lr.lineno);
+			break;
+		case STREAM_FRAME:
+			frame_line(f, &in, &fr);
+			break;
+		case STREAM_SRCLINE:
+			/* -F+srcline lines of frames that get none appended */
+			in.want_srcline = 0;
+			break;
+		case STREAM_OTHER:
+			bad_line(f, &in, lr.lineno, line, len);
+			break;
+		}
+	}
+	if (in.in_sample) {
+		warnx("%s:%lu: the last sample has no closing empty line, so the "
+		    "stream was cut off; dropped it", name, in.sample_line);
+		rv = 1;
+	}
+	if ((len = read_status(&lr, name)) != 0)
+		rv = len;
+	lineread_release(&lr);
+	if (in.bad > 0 && rv == 0)
+		rv = 1;
+	return rv;
+}
+
+/* Replaces every "0x" followed by hex digits with "0x...". */
+static size_t
+strip_hex(const char *s, size_t len, char *out)
+{
+	size_t i = 0, n = 0;
+
+	while (i < len) {
+		if (s[i] == '0' && i + 1 < len && s[i + 1] == 'x') {
+			size_t j = i + 2;
+
+			while (j < len && ((s[j] >= '0' && s[j] <= '9') ||
+			    (s[j] >= 'a' && s[j] <= 'f') || (s[j] >= 'A' && s[j] <= 'F')))
+				j++;
+			if (j > i + 2) {
+				memcpy(out + n, "0x...", 5);
+				n += 5;
+				i = j;
+				continue;
+			}
+		}
+		out[n++] = s[i++];
+	}
+	return n;
+}
+
+int
+fold_folded(struct fold *f, int fd, const char *name, int slot)
+{
+	struct lineread lr;
+	struct folded_line fl;
+	enum folded_status st;
+	unsigned long bad = 0;
+	char *line, *tmp = NULL;
+	size_t tmpcap = 0;
+	ssize_t len;
+	int rv = 0, seen[FOLDED_NOSTACK + 1] = { 0 };
+
+	lineread_init(&lr, fd, name);
+	while ((len = lineread_next(&lr, &line)) >= 0) {
+		struct stacktab_entry *e;
+		const char *key;
+		size_t klen;
+		int c;
+
+		st = folded_parse(line, len, &fl);
+		if (st == FOLDED_BLANK)
+			continue;
+		if (st != FOLDED_OK) {
+			bad++;
+			if (!seen[st]++)
+				warnx("%s:%lu: %s: '%.*s'%s", name, lr.lineno,
+				    folded_strerror(st), (int)(len > 60 ? 60 : len),
+				    line, len > 60 ? "..." : "");
+			continue;
+		}
+		key = fl.stack;
+		klen = fl.stack_len;
+		if (f->opts.strip_hex) {
+			GROW(tmp, klen * 2 + 8, tmpcap);
+			klen = strip_hex(key, klen, tmp);
+			key = tmp;
+		}
+		e = stacktab_get(&f->tab, key, klen);
+		/* A differential line adds both sides; a plain one adds to slot. */
+		for (c = 0; c < fl.ncounts; c++) {
+			int to = fl.ncounts == 2 ? c : slot;
+			const struct folded_count *cnt = &fl.count[c];
+
+			if (cnt->decimal) {
+				e->d[to] += cnt->d;
+				e->decimal = 1;
+			} else {
+				e->u[to] += cnt->u;
+				f->total[to] += cnt->u;
+			}
+		}
+		f->samples++;
+	}
+	if (bad > 0) {
+		warnx("%s: %lu malformed line%s skipped", name, bad,
+		    bad == 1 ? "" : "s");
+		rv = 1;
+	}
+	if ((len = read_status(&lr, name)) != 0)
+		rv = len;
+	lineread_release(&lr);
+	free(tmp);
+	return rv;
+}
+
+int
+fold_write(struct fold *f, FILE *out, int diff)
+{
+	struct stacktab_entry **v = stacktab_sorted(&f->tab);
+	char a[64], b[64];
+	size_t i;
+	int norm = diff && f->opts.normalize && f->total[0] != f->total[1] &&
+	    f->total[0] > 0;
+
+	for (i = 0; i < f->tab.n; i++) {
+		struct stacktab_entry *e = v[i];
+
+		if (norm) {
+			/* BEFORE scaled to AFTER's total, truncated as difffolded.pl does. */
+			double x = ((double)e->u[0] + e->d[0]) *
+			    (double)f->total[1] / (double)f->total[0];
+
+			e->u[0] = (uint64_t)x;
+			e->d[0] = 0;
+		}
+		stacktab_fmt_count(e, 0, a, sizeof(a));
+		if (diff) {
+			stacktab_fmt_count(e, 1, b, sizeof(b));
+			fprintf(out, "%.*s %s %s\n", (int)e->len, e->key, a, b);
+		} else
+			fprintf(out, "%.*s %s\n", (int)e->len, e->key, a);
+		if (ferror(out))
+			break;
+	}
+	free(v);
+	return ferror(out) ? -1 : 0;
+}
+
+/* One function's figures for fold_top. */
+struct topfn {
+	double		 self, total;
+	size_t		 stamp;		/* the last stack that counted it, + 1 */
+};
+
+static int
+cmp_top(const void *a, const void *b, void *arg)
+{
+	const struct topfn *fn = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (fn[x].self != fn[y].self)
+		return fn[x].self < fn[y].self ? 1 : -1;
+	if (fn[x].total != fn[y].total)
+		return fn[x].total < fn[y].total ? 1 : -1;
+	return (x > y) - (x < y);
+}
+
+int
+fold_top(struct fold *f, FILE *out, size_t n)
+{
+	struct stacktab names;
+	struct stacktab_entry **v = stacktab_sorted(&f->tab);
+	struct topfn *fn = NULL;
+	size_t fncap = 0, i, *order;
+	double all = 0;
+
+	stacktab_init(&names);
+	for (i = 0; i < f->tab.n; i++) {
+		const struct stacktab_entry *e = v[i];
+		const char *p = e->key, *end = e->key + e->len, *semi;
+		double w = (double)e->u[0] + e->d[0];
+		struct stacktab_entry *ne = NULL;
+		size_t k;
+		int first = 1;
+
+		all += w;
+		for (; p <= end; p = semi + 1) {
+			semi = memchr(p, ';', end - p);
+			if (semi == NULL)
+				semi = end;
+			if (first && !f->opts.no_comm && semi != end) {
+				first = 0;
+				continue;	/* the process name */
+			}
+			first = 0;
+			ne = stacktab_get(&names, p, semi - p);
+			k = ne - names.ents;
+			if (k >= fncap) {
+				size_t old = fncap;
+
+				GROW(fn, k + 1, fncap);
+				memset(fn + old, 0, (fncap - old) * sizeof(*fn));
+			}
+			if (fn[k].stamp != i + 1) {
+				fn[k].stamp = i + 1;
+				fn[k].total += w;
+			}
+			if (semi == end)
+				fn[k].self += w;
+		}
+	}
+	order = xmalloc((names.n + 1) * sizeof(*order));
+	for (i = 0; i < names.n; i++)
+		order[i] = i;
+	qsort_r(order, names.n, sizeof(*order), cmp_top, fn);
+	fprintf(out, "%.0f samples%s%s%s, %zu functions\n", all,
+	    f->event ? " of '" : "", f->event ? f->event : "",
+	    f->event ? "'" : "", names.n);
+	fprintf(out, "%7s %10s %7s %10s  %s\n", "self%", "self", "total%",
+	    "total", "function");
+	for (i = 0; i < names.n && i < n; i++) {
+		const struct stacktab_entry *ne = &names.ents[order[i]];
+		const struct topfn *t = &fn[order[i]];
+
+		fprintf(out, "%6.2f%% %10.0f %6.2f%% %10.0f  %.*s\n",
+		    all > 0 ? 100 * t->self / all : 0, t->self,
+		    all > 0 ? 100 * t->total / all : 0, t->total,
+		    (int)ne->len, ne->key);
+	}
+	free(order);
+	free(fn);
+	free(v);
+	stacktab_release(&names);
+	return ferror(out) ? -1 : 0;
+}

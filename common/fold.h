@@ -1,0 +1,101 @@
+/*
+ * fold: collapse sample streams (perf script, fgrecord, fgsym) or folded
+ * files into folded stacks, as fgfold(1) does.
+ *
+ *	struct fold f;
+ *	fold_init(&f, &opts);
+ *	fold_stream(&f, fd, "perf.txt");	   (or fold_folded, for --folded/--diff)
+ *	fold_write(&f, stdout);
+ *	fold_release(&f);
+ *
+ * Names are cleaned up the way stackcollapse-perf.pl does it (so its test
+ * corpus gives byte-identical output), except that a '(' inside template
+ * brackets, as in std::function<void (int)>, does not cut the name short.
+ */
+#ifndef FG_FOLD_H
+#define FG_FOLD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stacktab.h"
+
+struct fold_opts {
+	int	 pid;		/* COMM-PID as the root frame */
+	int	 tid;		/* COMM-PID/TID as the root frame */
+	int	 kernel;	/* _[k] on kernel frames */
+	int	 jit;		/* _[j] on JIT frames */
+	int	 inline_mark;	/* _[i] on (inlined) frames */
+	int	 addrs;		/* [dso <addr>] for frames with no symbol */
+	int	 srcline;	/* input has perf script -F+srcline lines */
+	int	 period;	/* weigh samples by their period, not 1 */
+	int	 no_comm;	/* no process-name root frame */
+	int	 strip_hex;	/* --diff -s: 0x1234 becomes 0x... */
+	int	 normalize;	/* --diff -n: scale BEFORE to AFTER's total */
+	const char *event;	/* only this event; NULL: the first one seen */
+	char	**skip_after;	/* cut the frames below these (root-ward) */
+	size_t	 nskip_after;
+};
+
+struct fold {
+	struct fold_opts opts;		/* copied; the strings are borrowed */
+	struct stacktab	 tab;
+	char		*event;		/* the event folded, owned */
+	int		 event_defaulted;
+	int		 event_warned;
+	uint64_t	 samples;	/* samples kept */
+	uint64_t	 total[2];	/* integer count sums per slot */
+	unsigned long	 bad;		/* unrecognised lines, all inputs */
+	/* scratch for the sample being read */
+	char		*pname;
+	size_t		 pname_len, pname_cap;
+	char		*fbuf;		/* processed frame texts */
+	size_t		 fbuf_len, fbuf_cap;
+	size_t		*fofs;		/* frame i: fbuf[fofs[i]..fofs[i+1]) */
+	size_t		 nframes, fofs_cap;
+	char		*key;
+	size_t		 key_cap;
+};
+
+void	fold_init(struct fold *, const struct fold_opts *);
+void	fold_release(struct fold *);
+
+/*
+ * Folds the sample stream read from fd (name is for messages). Malformed
+ * lines are reported on stderr as "NAME:LINE: unrecognised line '...'" and
+ * skipped; a last sample cut off before its empty line is dropped with a
+ * warning. Returns 0 when the input was clean, 1 when something was bad,
+ * 2 when it could not be read.
+ */
+int	fold_stream(struct fold *, int fd, const char *name);
+
+/*
+ * Adds the folded stacks read from fd to slot (0, or 1 for the AFTER side of
+ * --diff). Returns 0, 1 or 2 as fold_stream does.
+ */
+int	fold_folded(struct fold *, int fd, const char *name, int slot);
+
+/*
+ * Writes the table sorted by stack: "STACK COUNT", or "STACK BEFORE AFTER"
+ * when diff is set. Returns 0, or -1 on a write error.
+ */
+int	fold_write(struct fold *, FILE *, int diff);
+
+/*
+ * Writes a table of the n functions with the most self samples (the leaf
+ * frame of a stack), with self and total counts and percentages. The
+ * process-name root frame is left out unless opts.no_comm was set.
+ * Returns 0, or -1 on a write error.
+ */
+int	fold_top(struct fold *, FILE *, size_t n);
+
+/*
+ * Cleans up one function name as stackcollapse-perf.pl's tidy-up does:
+ * ';' becomes ':', the argument list goes (but not a '(' inside template
+ * brackets, nor "(anonymous namespace)", nor a Go method's "(*T)"), and
+ * quotes are removed. Writes into out, which must hold len + 1 bytes;
+ * returns the new length.
+ */
+size_t	fold_tidy_name(const char *name, size_t len, char *out);
+
+#endif

@@ -1,0 +1,134 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "stacktab.h"
+#include "xalloc.h"
+
+#define ARENA_BLOCK	(1024 * 1024)
+
+void
+stacktab_init(struct stacktab *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->nslots = 1024;
+	t->slots = xcalloc(t->nslots, sizeof(*t->slots));
+}
+
+void
+stacktab_release(struct stacktab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nblocks; i++)
+		free(t->blocks[i]);
+	free(t->blocks);
+	free(t->ents);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static char *
+arena_copy(struct stacktab *t, const char *s, size_t len)
+{
+	char *p;
+
+	if (t->arena == NULL || t->arena_cap - t->arena_used < len) {
+		size_t sz = len > ARENA_BLOCK ? len : ARENA_BLOCK;
+
+		t->arena = xmalloc(sz);
+		t->arena_cap = sz;
+		t->arena_used = 0;
+		GROW(t->blocks, t->nblocks + 1, t->blockcap);
+		t->blocks[t->nblocks++] = t->arena;
+	}
+	p = t->arena + t->arena_used;
+	memcpy(p, s, len);
+	t->arena_used += len;
+	return p;
+}
+
+static void
+rehash(struct stacktab *t)
+{
+	size_t nslots = t->nslots * 2, mask = nslots - 1, i, j;
+	uint32_t *slots = xcalloc(nslots, sizeof(*slots));
+
+	for (i = 0; i < t->n; i++) {
+		j = t->ents[i].hash & mask;
+		while (slots[j] != 0)
+			j = (j + 1) & mask;
+		slots[j] = i + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = nslots;
+}
+
+struct stacktab_entry *
+stacktab_get(struct stacktab *t, const char *key, size_t len)
+{
+	uint64_t h = XXH3_64bits(key, len);
+	size_t mask = t->nslots - 1, j = h & mask;
+	struct stacktab_entry *e;
+	uint32_t s;
+
+	while ((s = t->slots[j]) != 0) {
+		e = &t->ents[s - 1];
+		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0)
+			return e;
+		j = (j + 1) & mask;
+	}
+	if ((t->n + 1) * 4 > t->nslots * 3) {
+		rehash(t);
+		return stacktab_get(t, key, len);
+	}
+	if (t->n >= UINT32_MAX - 1)
+		abort();
+	GROW(t->ents, t->n + 1, t->cap);
+	e = &t->ents[t->n];
+	memset(e, 0, sizeof(*e));
+	e->key = arena_copy(t, key, len);
+	e->len = len;
+	e->hash = h;
+	t->slots[j] = ++t->n;
+	return e;
+}
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+	const struct stacktab_entry *x = *(const struct stacktab_entry **)a;
+	const struct stacktab_entry *y = *(const struct stacktab_entry **)b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->key, y->key, n);
+
+	if (c != 0)
+		return c;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+struct stacktab_entry **
+stacktab_sorted(struct stacktab *t)
+{
+	struct stacktab_entry **v = xmalloc((t->n + 1) * sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		v[i] = &t->ents[i];
+	qsort(v, t->n, sizeof(*v), cmp_entry);
+	return v;
+}
+
+int
+stacktab_fmt_count(const struct stacktab_entry *e, int i, char *buf,
+    size_t bufsz)
+{
+	if (!e->decimal)
+		return snprintf(buf, bufsz, "%llu", (unsigned long long)e->u[i]);
+	/* Enough digits to round-trip ordinary decimals, no trailing zeros. */
+	return snprintf(buf, bufsz, "%.10g", (double)e->u[i] + e->d[i]);
+}

@@ -1,0 +1,1611 @@
+/*
+ * annotate: the hot instructions of the hot functions. See annotate.h.
+ *
+ * Adding is a hash update per sample: per file, an open-addressing table
+ * from address to count. All the expensive work (opening files, symbol
+ * tables, capstone, libdw) happens once per file in annotate_write().
+ *
+ * The write goes in four steps:
+ *   1. load every file that has samples (struct afile): symbols, the
+ *      capstone handle for its machine, a Dwfl module for source lines;
+ *   2. attribute each sampled address to the function that holds it
+ *      (struct afunc), or to a per-file bucket when it cannot be;
+ *   3. print the summary, then the N hottest functions instruction by
+ *      instruction;
+ *   4. print the five hottest source lines of all samples.
+ */
+#include <ctype.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <capstone/capstone.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <libelf.h>
+
+#include "annotate.h"
+#include "demangle.h"
+#include "xalloc.h"
+
+#define WIDTH		100	/* columns of the listing */
+#define HOT_PCT		5.0	/* ">>" above this share of the function */
+#define HOT_LINES	5	/* hottest source lines at the bottom */
+#define COL_ADDR	20	/* where the address column starts */
+#define KERNEL_DSO	"[kernel.kallsyms]"
+#define KCORE		"/proc/kcore"
+#define KALLSYMS	"/proc/kallsyms"
+
+#define C_HOT		"\033[1;31m"
+#define C_WARM		"\033[32m"
+#define C_SRC		"\033[36m"
+#define C_HEAD		"\033[1m"
+#define C_OFF		"\033[m"
+
+/* One sampled address of a file and its count; count 0 marks a free slot. */
+struct aaddr {
+	uint64_t	 vaddr;
+	uint64_t	 count;
+};
+
+/* The samples of one file, as added. */
+struct adso {
+	char		*path;		/* owned */
+	struct aaddr	*slots;		/* owned; open addressing, power of 2 */
+	size_t		 nslots;
+	size_t		 nused;
+	uint64_t	 total;
+};
+
+struct annotate {
+	struct annotate_opts opts;
+	struct adso	*dsos;		/* owned */
+	size_t		 ndsos, capdsos;
+	size_t		 last;		/* index of the last dso hit */
+	uint64_t	 total;
+};
+
+/* --- adding --------------------------------------------------------- */
+
+struct annotate *
+annotate_new(const struct annotate_opts *opts)
+{
+	struct annotate *a = xcalloc(1, sizeof(*a));
+
+	if (opts)
+		a->opts = *opts;
+	if (a->opts.top <= 0)
+		a->opts.top = 5;
+	return a;
+}
+
+static uint64_t
+hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static void
+adso_put(struct adso *d, uint64_t vaddr, uint64_t count)
+{
+	size_t mask = d->nslots - 1, i = hash64(vaddr) & mask;
+
+	while (d->slots[i].count != 0 && d->slots[i].vaddr != vaddr)
+		i = (i + 1) & mask;
+	if (d->slots[i].count == 0) {
+		d->slots[i].vaddr = vaddr;
+		d->nused++;
+	}
+	d->slots[i].count += count;
+}
+
+static void
+adso_add(struct adso *d, uint64_t vaddr)
+{
+	if (2 * (d->nused + 1) > d->nslots) {
+		struct aaddr *old = d->slots;
+		size_t n = d->nslots;
+
+		d->nslots = n ? 2 * n : 64;
+		d->slots = xcalloc(d->nslots, sizeof(*d->slots));
+		d->nused = 0;
+		for (size_t i = 0; i < n; i++)
+			if (old[i].count)
+				adso_put(d, old[i].vaddr, old[i].count);
+		free(old);
+	}
+	adso_put(d, vaddr, 1);
+	d->total++;
+}
+
+void
+annotate_add(struct annotate *a, const char *dso, uint64_t vaddr)
+{
+	struct adso *d = NULL;
+
+	if (a->ndsos && strcmp(a->dsos[a->last].path, dso) == 0)
+		d = &a->dsos[a->last];
+	for (size_t i = 0; !d && i < a->ndsos; i++)
+		if (strcmp(a->dsos[i].path, dso) == 0) {
+			d = &a->dsos[i];
+			a->last = i;
+		}
+	if (!d) {
+		GROW(a->dsos, a->ndsos + 1, a->capdsos);
+		d = &a->dsos[a->ndsos];
+		memset(d, 0, sizeof(*d));
+		d->path = xstrdup(dso);
+		a->last = a->ndsos++;
+	}
+	adso_add(d, vaddr);
+	a->total++;
+}
+
+void
+annotate_free(struct annotate *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->ndsos; i++) {
+		free(a->dsos[i].path);
+		free(a->dsos[i].slots);
+	}
+	free(a->dsos);
+	free(a);
+}
+
+/* --- output lines, at most WIDTH columns ---------------------------- */
+
+/* The listing under construction: one line at a time, then put_line(). */
+struct out {
+	FILE	*fp;
+	int	 color;
+	int	 err;		/* errno of the first failed write, or 0 */
+	char	*buf;		/* owned; the current line */
+	size_t	 len, cap;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+out_add(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	GROW(o->buf, o->len + n + 1, o->cap);
+	va_start(ap, fmt);
+	vsnprintf(o->buf + o->len, n + 1, fmt, ap);
+	va_end(ap);
+	o->len += n;
+}
+
+/* Appends s with tabs expanded and control characters shown as '?'. */
+static void
+out_text(struct out *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\t') {
+			do
+				out_add(o, " ");
+			while (o->len % 8);
+		} else if (c < 0x20 || c == 0x7f) {
+			out_add(o, "?");
+		} else {
+			GROW(o->buf, o->len + 2, o->cap);
+			o->buf[o->len++] = c;
+			o->buf[o->len] = '\0';
+		}
+	}
+}
+
+static void
+out_pad(struct out *o, size_t col)
+{
+	while (o->len < col)
+		out_add(o, " ");
+}
+
+/*
+ * Writes the current line, cut to WIDTH columns (UTF-8 aware; a cut line
+ * ends in "..."), trailing blanks removed, in colour when asked, and
+ * starts a new one.
+ */
+static void
+out_line(struct out *o, const char *color)
+{
+	size_t cols = 0, i, cut = 0;
+
+	if (!o->buf)
+		out_add(o, "%s", "");
+	for (i = 0; i < o->len; i++) {
+		if (((unsigned char)o->buf[i] & 0xc0) == 0x80)
+			continue;
+		if (cols == WIDTH - 3)
+			cut = i;
+		if (++cols > WIDTH)
+			break;
+	}
+	if (i < o->len) {
+		o->len = cut;
+		o->buf[o->len] = '\0';
+		out_add(o, "...");
+	}
+	while (o->len && o->buf[o->len - 1] == ' ')
+		o->buf[--o->len] = '\0';
+	if (!o->err) {
+		int r;
+
+		if (o->color && color && o->len)
+			r = fprintf(o->fp, "%s%s%s\n", color, o->buf, C_OFF);
+		else
+			r = fprintf(o->fp, "%s\n", o->buf);
+		if (r < 0)
+			o->err = errno ? errno : EIO;
+	}
+	o->len = 0;
+	o->buf[0] = '\0';
+}
+
+/* --- files ---------------------------------------------------------- */
+
+/* A function or label of a file. */
+struct asym {
+	uint64_t	 addr;
+	uint64_t	 size;		/* 0: up to the next symbol */
+	const char	*name;		/* borrowed from the ELF, or owned by afile */
+	int		 func;		/* a function, not a plain label */
+	int		 rank;		/* lower wins among aliases */
+};
+
+enum afile_kind { AF_ELF, AF_KERNEL, AF_PERFMAP, AF_NONE };
+
+/* A file with samples, opened for the write. */
+struct afile {
+	const char	*path;		/* borrowed from adso */
+	const char	*base;		/* its last component */
+	enum afile_kind	 kind;
+	char		*problem;	/* owned; why nothing or only part can be shown */
+	char		*noscope;	/* owned; why no bytes can be shown */
+	int		 fd;
+	Elf		*elf;		/* the file itself (kcore for the kernel) */
+	int		 machine;	/* e_machine */
+	csh		 cs;
+	int		 cs_ok;
+	Dwfl		*dwfl;
+	Dwfl_Module	*mod;
+	Dwarf_Addr	 bias;
+	struct asym	*syms;		/* owned; sorted by address */
+	size_t		 nsyms;
+	char		*strings;	/* owned; names read from text files */
+	uint64_t	 unattributed;	/* samples outside every function */
+};
+
+/* A sampled function. */
+struct afunc {
+	struct afile	*file;
+	const char	*rawname;	/* borrowed from the file's symbols */
+	char		*name;		/* owned; demangled or copied */
+	uint64_t	 start, end;
+	uint64_t	 samples;
+	struct aaddr	*addrs;		/* borrowed: a sorted slice */
+	size_t		 naddrs;
+};
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static char * __attribute__((format(printf, 1, 2)))
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		errx(2, "out of memory formatting a message");
+	va_end(ap);
+	return s;
+}
+
+static int
+asym_cmp(const void *pa, const void *pb)
+{
+	const struct asym *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank - b->rank;
+	return strcmp(a->name, b->name);
+}
+
+/*
+ * Sorts the symbols, keeps one per address (the best-ranked alias), and
+ * gives size-less symbols the room up to the next one.
+ */
+static void
+afile_sort_syms(struct afile *f)
+{
+	size_t n = 0;
+
+	if (f->nsyms == 0)
+		return;
+	qsort(f->syms, f->nsyms, sizeof(*f->syms), asym_cmp);
+	for (size_t i = 0; i < f->nsyms; i++) {
+		if (n && f->syms[n - 1].addr == f->syms[i].addr) {
+			if (f->syms[n - 1].size == 0)
+				f->syms[n - 1].size = f->syms[i].size;
+			continue;
+		}
+		f->syms[n++] = f->syms[i];
+	}
+	f->nsyms = n;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (f->syms[i].size == 0)
+			f->syms[i].size = f->syms[i + 1].addr - f->syms[i].addr;
+}
+
+/* Reads the function and label symbols of one symbol table section. */
+static size_t
+read_symtab(struct afile *f, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t cap = f->nsyms, n0 = f->nsyms;
+
+	if (!data || sh->sh_entsize == 0)
+		return 0;
+	for (size_t i = 0; i < sh->sh_size / sh->sh_entsize; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, i, &sym))
+			break;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
+		    sym.st_value == 0)
+			continue;
+		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		    type != STT_NOTYPE)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name || name[0] == '$')
+			continue;	/* arm mapping symbols: $x, $d */
+		/* keep local labels such as .L... out: they are noise */
+		if (type == STT_NOTYPE && name[0] == '.')
+			continue;
+		GROW(f->syms, f->nsyms + 1, cap);
+		f->syms[f->nsyms++] = (struct asym){
+			.addr = sym.st_value,
+			.size = sym.st_size,
+			.name = name,
+			.func = type != STT_NOTYPE,
+			.rank = (type == STT_NOTYPE) * 4 +
+			    (GELF_ST_BIND(sym.st_info) == STB_LOCAL) * 2 +
+			    (GELF_ST_BIND(sym.st_info) == STB_WEAK),
+		};
+	}
+	return f->nsyms - n0;
+}
+
+/* Reads the symbols of elf of the given section type; returns how many. */
+static size_t
+read_syms_of(struct afile *f, Elf *elf, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	size_t n = 0;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			n += read_symtab(f, elf, scn, &sh);
+	}
+	return n;
+}
+
+/*
+ * Loads the symbols of an ELF file: its .symtab, else the separate debug
+ * file's .symtab, else its .dynsym.
+ */
+static void
+afile_elf_syms(struct afile *f)
+{
+	Elf *dbg = NULL;
+
+	if (read_syms_of(f, f->elf, SHT_SYMTAB) == 0 && f->mod) {
+		Dwarf_Addr bias;
+		Dwarf *dw = dwfl_module_getdwarf(f->mod, &bias);
+
+		if (dw && (dbg = dwarf_getelf(dw)) && dbg != f->elf)
+			read_syms_of(f, dbg, SHT_SYMTAB);
+	}
+	if (f->nsyms == 0)
+		read_syms_of(f, f->elf, SHT_DYNSYM);
+	afile_sort_syms(f);
+}
+
+/* Opens capstone for the ELF machine; sets f->noscope when it cannot. */
+static void
+afile_capstone(struct afile *f, int machine, int bigendian)
+{
+	cs_arch arch;
+	cs_mode mode = bigendian ? CS_MODE_BIG_ENDIAN : CS_MODE_LITTLE_ENDIAN;
+	cs_err e;
+
+	f->machine = machine;
+	switch (machine) {
+	case EM_X86_64:
+		arch = CS_ARCH_X86;
+		mode = CS_MODE_64;
+		break;
+	case EM_386:
+		arch = CS_ARCH_X86;
+		mode = CS_MODE_32;
+		break;
+	case EM_AARCH64:
+		arch = CS_ARCH_ARM64;
+		break;
+	case EM_PPC64:
+		arch = CS_ARCH_PPC;
+		mode |= CS_MODE_64;
+		break;
+	case EM_S390:
+		arch = CS_ARCH_SYSZ;
+		mode = CS_MODE_BIG_ENDIAN;
+		break;
+	default:
+		f->noscope = xasprintf("no disassembler for ELF machine %d",
+		    machine);
+		return;
+	}
+	if (!cs_support(arch)) {
+		f->noscope = xasprintf("this capstone cannot disassemble ELF "
+		    "machine %d; install a capstone built with it", machine);
+		return;
+	}
+	if ((e = cs_open(arch, mode, &f->cs)) != CS_ERR_OK) {
+		f->noscope = xasprintf("cs_open: %s", cs_strerror(e));
+		return;
+	}
+	cs_option(f->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	if (arch == CS_ARCH_X86)
+		cs_option(f->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	f->cs_ok = 1;
+}
+
+static int
+is_perfmap(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	size_t n;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	return strncmp(b, "perf-", 5) == 0 && n > 4 &&
+	    strcmp(b + n - 4, ".map") == 0;
+}
+
+/* Reads the whole of a text file; returns NULL with errno set. */
+static char *
+slurp(const char *path, size_t *lenp)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!fp)
+		return NULL;
+	do {
+		GROW(buf, len + 65536 + 1, cap);
+		n = fread(buf + len, 1, 65536, fp);
+		len += n;
+	} while (n > 0);
+	if (ferror(fp)) {
+		int e = errno;
+
+		fclose(fp);
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	fclose(fp);
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
+/* Kernel: symbols from /proc/kallsyms, bytes from /proc/kcore. */
+static void
+afile_kernel(struct afile *f)
+{
+	size_t len, cap = 0;
+	char *p, *line;
+
+	f->kind = AF_KERNEL;
+	if (!(f->strings = slurp(KALLSYMS, &len))) {
+		f->problem = xasprintf("cannot read '%s': %s; kernel samples "
+		    "are counted but not named", KALLSYMS, strerror(errno));
+	} else {
+		for (line = f->strings; line && *line; line = p) {
+			char *end, *name, type;
+			uint64_t addr;
+
+			if ((p = strchr(line, '\n')))
+				*p++ = '\0';
+			addr = strtoull(line, &end, 16);
+			if (end == line || end[0] != ' ' || !end[1] ||
+			    end[2] != ' ')
+				continue;
+			type = end[1];
+			name = end + 3;
+			if (addr == 0 || (type != 't' && type != 'T' &&
+			    type != 'w' && type != 'W'))
+				continue;
+			name[strcspn(name, "\t ")] = '\0';
+			GROW(f->syms, f->nsyms + 1, cap);
+			f->syms[f->nsyms++] = (struct asym){ .addr = addr,
+			    .name = name, .func = 1,
+			    .rank = (type == 't') * 2 + (type == 'w' ||
+			    type == 'W') };
+		}
+		afile_sort_syms(f);
+		/* the last symbol has no successor: give it one page */
+		if (f->nsyms && f->syms[f->nsyms - 1].size == 0)
+			f->syms[f->nsyms - 1].size = 4096;
+		if (f->nsyms == 0)
+			f->problem = xasprintf("'%s' shows no addresses; set "
+			    "sysctl kernel.kptr_restrict=0 to name kernel "
+			    "functions", KALLSYMS);
+	}
+	if ((f->fd = open(KCORE, O_RDONLY | O_CLOEXEC)) < 0) {
+		f->noscope = xasprintf("the kernel text is not readable: "
+		    "'%s': %s", KCORE, strerror(errno));
+		return;
+	}
+	if (!(f->elf = elf_begin(f->fd, ELF_C_READ, NULL)) ||
+	    elf_kind(f->elf) != ELF_K_ELF) {
+		f->noscope = xasprintf("the kernel text is not readable: "
+		    "'%s': %s", KCORE, elf_errmsg(-1));
+		return;
+	}
+	{
+		GElf_Ehdr eh;
+
+		if (!gelf_getehdr(f->elf, &eh)) {
+			f->noscope = xasprintf("the kernel text is not "
+			    "readable: '%s': %s", KCORE, elf_errmsg(-1));
+			return;
+		}
+		afile_capstone(f, eh.e_machine,
+		    eh.e_ident[EI_DATA] == ELFDATA2MSB);
+	}
+}
+
+/* JIT: function names from a perf map file; there are no bytes. */
+static void
+afile_perfmap(struct afile *f)
+{
+	size_t len, cap = 0;
+	char *p, *line;
+
+	f->kind = AF_PERFMAP;
+	f->noscope = xasprintf("JIT code: its bytes are in no file");
+	if (!(f->strings = slurp(f->path, &len))) {
+		f->problem = xasprintf("cannot read '%s': %s", f->path,
+		    strerror(errno));
+		return;
+	}
+	for (line = f->strings; line && *line; line = p) {
+		char *end, *end2;
+		uint64_t addr, size;
+
+		if ((p = strchr(line, '\n')))
+			*p++ = '\0';
+		addr = strtoull(line, &end, 16);
+		if (end == line || *end != ' ')
+			continue;
+		size = strtoull(end + 1, &end2, 16);
+		if (end2 == end + 1 || *end2 != ' ')
+			continue;
+		GROW(f->syms, f->nsyms + 1, cap);
+		f->syms[f->nsyms++] = (struct asym){ .addr = addr,
+		    .size = size, .name = end2 + 1, .func = 1 };
+	}
+	afile_sort_syms(f);
+}
+
+/* Opens one file with samples. Problems go to f->problem / f->noscope. */
+static void
+afile_open(struct afile *f, const char *path)
+{
+	GElf_Ehdr eh;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	f->path = path;
+	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	if (strcmp(path, KERNEL_DSO) == 0) {
+		afile_kernel(f);
+		return;
+	}
+	if (is_perfmap(path)) {
+		afile_perfmap(f);
+		return;
+	}
+	f->kind = AF_NONE;
+	if (path[0] == '[' || path[0] == '\0') {
+		f->problem = xasprintf("'%s' is not a file: no bytes, no "
+		    "symbols", path);
+		return;
+	}
+	if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		f->problem = xasprintf("cannot open '%s': %s; run where the "
+		    "profiled files are", path, strerror(errno));
+		return;
+	}
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF ||
+	    !gelf_getehdr(f->elf, &eh)) {
+		f->problem = xasprintf("'%s' is not an ELF file (%s); its "
+		    "samples are not annotated", path,
+		    f->elf ? "wrong magic" : elf_errmsg(-1));
+		return;
+	}
+	f->kind = AF_ELF;
+	afile_capstone(f, eh.e_machine, eh.e_ident[EI_DATA] == ELFDATA2MSB);
+	if ((f->dwfl = dwfl_begin(&offline_callbacks))) {
+		dwfl_report_begin(f->dwfl);
+		f->mod = dwfl_report_elf(f->dwfl, f->base, path, -1, 0, true);
+		dwfl_report_end(f->dwfl, NULL, NULL);
+		if (f->mod && !dwfl_module_getelf(f->mod, &f->bias))
+			f->mod = NULL;
+	}
+	afile_elf_syms(f);
+	if (f->nsyms == 0)
+		f->problem = xasprintf("'%s' has no function symbols; its "
+		    "samples are not named", path);
+}
+
+static void
+afile_close(struct afile *f)
+{
+	if (f->cs_ok)
+		cs_close(&f->cs);
+	if (f->dwfl)
+		dwfl_end(f->dwfl);
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->syms);
+	free(f->strings);
+	free(f->problem);
+	free(f->noscope);
+}
+
+/*
+ * Returns the symbol whose range holds addr, or NULL. funcs_only skips
+ * plain labels.
+ */
+static const struct asym *
+afile_lookup(const struct afile *f, uint64_t addr, int funcs_only)
+{
+	size_t lo = 0, hi = f->nsyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo is the first symbol above addr; look back a little for nesting */
+	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++) {
+		const struct asym *s = &f->syms[i - 1];
+
+		if (funcs_only && !s->func)
+			continue;
+		if (addr - s->addr < s->size)
+			return s;
+	}
+	return NULL;
+}
+
+/* Names a section of the ELF file that holds addr, or NULL. */
+static const char *
+afile_section_of(const struct afile *f, uint64_t addr, uint64_t *start)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (f->kind != AF_ELF || elf_getshdrstrndx(f->elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size) {
+			*start = sh.sh_addr;
+			return elf_strptr(f->elf, shstrndx, sh.sh_name);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Finds the bytes of [addr, addr + size) in the file. Returns a pointer
+ * (into the mapping, or into *owned, which the caller frees) and sets *n,
+ * or returns NULL and sets *why (owned by the caller).
+ */
+static const unsigned char *
+afile_bytes(const struct afile *f, uint64_t addr, uint64_t size,
+    size_t *n, unsigned char **owned, char **why)
+{
+	Elf_Scn *scn = NULL;
+	size_t nph, shstrndx = 0;
+
+	*owned = NULL;
+	if (f->noscope) {
+		*why = xstrdup(f->noscope);
+		return NULL;
+	}
+	if (f->kind == AF_ELF && elf_getshdrstrndx(f->elf, &shstrndx) == 0) {
+		while ((scn = elf_nextscn(f->elf, scn))) {
+			GElf_Shdr sh;
+			Elf_Data *d;
+			const char *sn;
+
+			if (!gelf_getshdr(scn, &sh) ||
+			    !(sh.sh_flags & SHF_ALLOC) || addr < sh.sh_addr ||
+			    addr - sh.sh_addr >= sh.sh_size)
+				continue;
+			sn = elf_strptr(f->elf, shstrndx, sh.sh_name);
+			if (sh.sh_type == SHT_NOBITS) {
+				*why = xasprintf("its section '%s' has no bytes "
+				    "in the file (NOBITS)", sn ? sn : "?");
+				return NULL;
+			}
+			if (!(d = elf_rawdata(scn, NULL)) || !d->d_buf) {
+				*why = xasprintf("cannot read section '%s': %s",
+				    sn ? sn : "?", elf_errmsg(-1));
+				return NULL;
+			}
+			*n = d->d_size - (addr - sh.sh_addr);
+			if (*n > size)
+				*n = size;
+			return (const unsigned char *)d->d_buf +
+			    (addr - sh.sh_addr);
+		}
+	}
+	/* no section: the program headers (kcore, section-less files) */
+	if (elf_getphdrnum(f->elf, &nph) != 0) {
+		*why = xasprintf("no section or segment holds it: %s",
+		    elf_errmsg(-1));
+		return NULL;
+	}
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		ssize_t got;
+
+		if (!gelf_getphdr(f->elf, i, &ph) || ph.p_type != PT_LOAD ||
+		    addr < ph.p_vaddr || addr - ph.p_vaddr >= ph.p_memsz)
+			continue;
+		if (addr - ph.p_vaddr >= ph.p_filesz) {
+			*why = xasprintf("its segment has no bytes in the "
+			    "file");
+			return NULL;
+		}
+		*n = ph.p_filesz - (addr - ph.p_vaddr);
+		if (*n > size)
+			*n = size;
+		*owned = xmalloc(*n ? *n : 1);
+		got = pread(f->fd, *owned, *n, ph.p_offset +
+		    (addr - ph.p_vaddr));
+		if (got <= 0) {
+			*why = xasprintf("cannot read '%s': %s", f->kind ==
+			    AF_KERNEL ? KCORE : f->path, got < 0 ?
+			    strerror(errno) : "end of file");
+			free(*owned);
+			*owned = NULL;
+			return NULL;
+		}
+		*n = got;
+		return *owned;
+	}
+	*why = xasprintf("no section or segment of the file holds it");
+	return NULL;
+}
+
+/* --- source lines ----------------------------------------------------- */
+
+/* A source position: file, line, and the inlined function it is in. */
+struct srcpos {
+	const char	*file;		/* borrowed from libdw; NULL: none */
+	int		 line;
+	char		*inl;		/* owned; innermost inlined function */
+};
+
+/* Name of a DIE, following abstract origins; demangled when it can be. */
+static char *
+die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	const char *s = NULL;
+	char *d;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at))
+		s = dwarf_formstring(&at);
+	if (!s && dwarf_attr_integrate(die, DW_AT_name, &at))
+		s = dwarf_formstring(&at);
+	if (!s)
+		return NULL;
+	d = fg_demangle(s, 0);
+	return d ? d : xstrdup(s);
+}
+
+/* Looks up the source position of addr; sets p->file to NULL if none. */
+static void
+srcpos_get(const struct afile *f, uint64_t addr, struct srcpos *p,
+    int want_inline)
+{
+	Dwfl_Line *l;
+	Dwarf_Die *cu;
+	Dwarf_Addr bias;
+	int line = 0;
+
+	p->file = NULL;
+	p->line = 0;
+	p->inl = NULL;
+	if (!f->mod || !(l = dwfl_module_getsrc(f->mod, addr + f->bias)))
+		return;
+	p->file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+	p->line = line;
+	if (!p->file || !want_inline)
+		return;
+	if ((cu = dwfl_module_addrdie(f->mod, addr + f->bias, &bias))) {
+		Dwarf_Die *scopes = NULL;
+		int n = dwarf_getscopes(cu, addr + f->bias - bias, &scopes);
+
+		for (int i = 0; i < n; i++)
+			if (dwarf_tag(&scopes[i]) ==
+			    DW_TAG_inlined_subroutine) {
+				p->inl = die_name(&scopes[i]);
+				break;
+			}
+		free(scopes);
+	}
+}
+
+/* Text of source files, loaded on first use. */
+struct srcfile {
+	char	*path;		/* owned */
+	char	*text;		/* owned; NULL when unreadable */
+	size_t	*lines;		/* owned; offsets of line starts */
+	size_t	 nlines;
+};
+
+struct srccache {
+	struct srcfile	*files;
+	size_t		 n, cap;
+};
+
+/* Returns line (1-based) of path, its length in *len, or NULL. */
+static const char *
+srccache_line(struct srccache *c, const char *path, int line, size_t *len)
+{
+	struct srcfile *s = NULL;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->files[i].path, path) == 0)
+			s = &c->files[i];
+	if (!s) {
+		size_t tlen = 0, cap = 0;
+
+		GROW(c->files, c->n + 1, c->cap);
+		s = &c->files[c->n++];
+		memset(s, 0, sizeof(*s));
+		s->path = xstrdup(path);
+		if ((s->text = slurp(path, &tlen))) {
+			GROW(s->lines, 1, cap);
+			s->lines[s->nlines++] = 0;
+			for (size_t i = 0; i < tlen; i++)
+				if (s->text[i] == '\n' && i + 1 < tlen) {
+					GROW(s->lines, s->nlines + 1, cap);
+					s->lines[s->nlines++] = i + 1;
+				}
+		}
+	}
+	if (!s->text || line < 1 || (size_t)line > s->nlines)
+		return NULL;
+	{
+		const char *p = s->text + s->lines[line - 1];
+
+		*len = strcspn(p, "\n");
+		while (*len && isspace((unsigned char)*p)) {
+			p++;
+			(*len)--;
+		}
+		while (*len && isspace((unsigned char)p[*len - 1]))
+			(*len)--;
+		return p;
+	}
+}
+
+static void
+srccache_release(struct srccache *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->files[i].path);
+		free(c->files[i].text);
+		free(c->files[i].lines);
+	}
+	free(c->files);
+}
+
+static const char *
+basename_of(const char *p)
+{
+	const char *b = strrchr(p, '/');
+
+	return b ? b + 1 : p;
+}
+
+/* Appends "file:line", the file's path shortened from the left. */
+static void
+out_path(struct out *o, const char *f, int line)
+{
+	size_t fl = strlen(f);
+
+	if (fl > 50) {
+		f += fl - 47;
+		out_add(o, "...");
+	}
+	out_add(o, "%s:%d", f, line);
+}
+
+/*
+ * Appends "file:line  [inlined name]  text" to the current line: the
+ * source lines interleaved with the instructions.
+ */
+static void
+out_srcpos(struct out *o, struct srccache *sc, const struct srcpos *p)
+{
+	const char *text;
+	size_t tlen;
+
+	out_add(o, "%s:%d", basename_of(p->file), p->line);
+	if (p->inl)
+		out_add(o, "  [inlined %s]", p->inl);
+	if ((text = srccache_line(sc, p->file, p->line, &tlen))) {
+		out_add(o, "  ");
+		out_text(o, text, tlen);
+	}
+}
+
+/* --- attributing samples to functions ---------------------------------- */
+
+static int
+aaddr_cmp(const void *pa, const void *pb)
+{
+	const struct aaddr *a = pa, *b = pb;
+
+	return a->vaddr < b->vaddr ? -1 : a->vaddr > b->vaddr;
+}
+
+/* Hotter first; ties by name, file and address, so output is stable. */
+static int
+afunc_cmp(const void *pa, const void *pb)
+{
+	const struct afunc *a = pa, *b = pb;
+	int c;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	if ((c = strcmp(a->name, b->name)))
+		return c;
+	if ((c = strcmp(a->file->path, b->file->path)))
+		return c;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* Packs the used slots of d to its front, sorted by address; returns n. */
+static size_t
+adso_sorted(struct adso *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nslots; i++)
+		if (d->slots[i].count)
+			d->slots[n++] = d->slots[i];
+	qsort(d->slots, n, sizeof(*d->slots), aaddr_cmp);
+	return n;
+}
+
+/* Rebuilds the hash layout of d after adso_sorted() packed it. */
+static void
+adso_rehash(struct adso *d, size_t n)
+{
+	struct aaddr *packed = xmalloc(n * sizeof(*d->slots) + 1);
+
+	memcpy(packed, d->slots, n * sizeof(*d->slots));
+
+	memset(d->slots, 0, d->nslots * sizeof(*d->slots));
+	d->nused = 0;
+	for (size_t i = 0; i < n; i++)
+		adso_put(d, packed[i].vaddr, packed[i].count);
+	free(packed);
+}
+
+/* --- the listing ------------------------------------------------------- */
+
+static double
+pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Appends "sym+0xoff" for a target address, or nothing if unknown. */
+static int
+out_target(struct out *o, const struct afile *f, uint64_t addr)
+{
+	const struct asym *s = afile_lookup(f, addr, 0);
+	const char *sec;
+	uint64_t start;
+	char *d;
+
+	if (!s || addr - s->addr >= s->size) {
+		if (!(sec = afile_section_of(f, addr, &start)))
+			return 0;
+		out_add(o, " <%s+0x%" PRIx64 ">", sec, addr - start);
+		return 1;
+	}
+	d = fg_demangle(s->name, 0);
+	out_add(o, " <%s", d ? d : s->name);
+	free(d);
+	if (addr != s->addr)
+		out_add(o, "+0x%" PRIx64, addr - s->addr);
+	out_add(o, ">");
+	return 1;
+}
+
+/* The immediate branch or call target of insn, if it has one. */
+static int
+insn_target(const struct afile *f, const cs_insn *in, uint64_t *target)
+{
+	const cs_detail *d = in->detail;
+	int branch = 0;
+
+	if (!d)
+		return 0;
+	for (int i = 0; i < d->groups_count; i++)
+		if (d->groups[i] == CS_GRP_JUMP || d->groups[i] == CS_GRP_CALL ||
+		    d->groups[i] == CS_GRP_BRANCH_RELATIVE)
+			branch = 1;
+	if (!branch)
+		return 0;
+	switch (f->machine) {
+	case EM_X86_64:
+	case EM_386:
+		for (int i = 0; i < d->x86.op_count; i++)
+			if (d->x86.operands[i].type == X86_OP_IMM) {
+				*target = d->x86.operands[i].imm;
+				return 1;
+			}
+		break;
+	case EM_AARCH64:
+		for (int i = 0; i < d->arm64.op_count; i++)
+			if (d->arm64.operands[i].type == ARM64_OP_IMM) {
+				*target = d->arm64.operands[i].imm;
+				return 1;
+			}
+		break;
+	case EM_PPC64:
+		for (int i = 0; i < d->ppc.op_count; i++)
+			if (d->ppc.operands[i].type == PPC_OP_IMM) {
+				*target = d->ppc.operands[i].imm;
+				return 1;
+			}
+		break;
+	}
+	return 0;
+}
+
+/* RIP-relative data reference of an x86-64 instruction, if any. */
+static int
+insn_ripref(const struct afile *f, const cs_insn *in, uint64_t *target)
+{
+	const cs_detail *d = in->detail;
+
+	if (!d || f->machine != EM_X86_64)
+		return 0;
+	for (int i = 0; i < d->x86.op_count; i++)
+		if (d->x86.operands[i].type == X86_OP_MEM &&
+		    d->x86.operands[i].mem.base == X86_REG_RIP) {
+			*target = in->address + in->size +
+			    d->x86.operands[i].mem.disp;
+			return 1;
+		}
+	return 0;
+}
+
+/* The listing state shared by all functions. */
+struct listing {
+	struct out	 o;
+	struct srccache	 sc;
+	uint64_t	 total;
+};
+
+/*
+ * Appends the count columns of one line: marker, count, percentage of
+ * the function, and returns the colour the line should get.
+ */
+static const char *
+out_counts(struct out *o, uint64_t count, uint64_t fsamples)
+{
+	double p = pct(count, fsamples);
+
+	if (count == 0) {
+		out_add(o, "%18s", "");
+		return NULL;
+	}
+	out_add(o, "%2s %7" PRIu64 " %6.2f%%", p > HOT_PCT ? ">>" : "",
+	    count, p);
+	return p > HOT_PCT ? C_HOT : C_WARM;
+}
+
+
+/* Source header line, when the position differs from the last one. */
+static void
+out_src_change(struct listing *L, const struct afile *f, uint64_t addr,
+    struct srcpos *last)
+{
+	struct srcpos p;
+
+	srcpos_get(f, addr, &p, 1);
+	if (!p.file)
+		return;
+	if (last->file && p.line == last->line &&
+	    strcmp(p.file, last->file) == 0 &&
+	    ((!p.inl && !last->inl) || (p.inl && last->inl &&
+	    strcmp(p.inl, last->inl) == 0))) {
+		free(p.inl);
+		return;
+	}
+	out_pad(&L->o, COL_ADDR);
+	out_srcpos(&L->o, &L->sc, &p);
+	out_line(&L->o, C_SRC);
+	free(last->inl);
+	*last = p;
+}
+
+/*
+ * Collects the resync points of a function after a decode failure at
+ * addr: the next symbol or line-table row. Returns the end when none.
+ */
+static uint64_t
+resync_point(const struct afile *f, uint64_t addr, uint64_t end)
+{
+	uint64_t best = end;
+	const struct asym *s;
+	size_t lo = 0, hi = f->nsyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < f->nsyms && (s = &f->syms[lo])->addr < best)
+		best = s->addr;
+	if (f->mod) {
+		Dwarf_Addr bias;
+		Dwarf_Die *cu = dwfl_module_addrdie(f->mod, addr + f->bias,
+		    &bias);
+		Dwarf_Lines *lines;
+		size_t nl;
+
+		if (cu && dwarf_getsrclines(cu, &lines, &nl) == 0)
+			for (size_t i = 0; i < nl; i++) {
+				Dwarf_Line *l = dwarf_onesrcline(lines, i);
+				Dwarf_Addr la;
+
+				if (l && dwarf_lineaddr(l, &la) == 0) {
+					/* DWARF space -> the file's vaddrs */
+					la = la + bias - f->bias;
+					if (la > addr && la < best)
+						best = la;
+				}
+			}
+	}
+	return best;
+}
+
+/* Sum of the counts of fn's sampled addresses in [lo, hi), from *cur on. */
+static uint64_t
+take_counts(const struct afunc *fn, size_t *cur, uint64_t lo, uint64_t hi)
+{
+	uint64_t c = 0;
+
+	while (*cur < fn->naddrs && fn->addrs[*cur].vaddr < hi) {
+		if (fn->addrs[*cur].vaddr >= lo)
+			c += fn->addrs[*cur].count;
+		(*cur)++;
+	}
+	return c;
+}
+
+/* Lists the sampled addresses only, when there are no bytes to show. */
+static void
+list_addresses(struct listing *L, const struct afunc *fn, const char *why)
+{
+	struct srcpos last = { 0 };
+	int aw = snprintf(NULL, 0, "%" PRIx64, fn->end - 1);
+
+	out_add(&L->o, "   (no disassembly: %s)", why);
+	out_line(&L->o, NULL);
+	out_line(&L->o, NULL);
+	for (size_t i = 0; i < fn->naddrs; i++) {
+		const char *c;
+
+		out_src_change(L, fn->file, fn->addrs[i].vaddr, &last);
+		c = out_counts(&L->o, fn->addrs[i].count, fn->samples);
+		out_add(&L->o, "  %*" PRIx64 ":  <%s+0x%" PRIx64 ">", aw,
+		    fn->addrs[i].vaddr, fn->name,
+		    fn->addrs[i].vaddr - fn->start);
+		out_line(&L->o, c);
+	}
+	free(last.inl);
+}
+
+/* Disassembles one function with its counts and source lines. */
+static void
+list_function(struct listing *L, const struct afunc *fn, int rank)
+{
+	const struct afile *f = fn->file;
+	const unsigned char *code;
+	unsigned char *owned = NULL;
+	char *why = NULL;
+	size_t n = 0, cur = 0;
+	struct srcpos last = { 0 };
+	int aw = snprintf(NULL, 0, "%" PRIx64, fn->end - 1);
+	uint64_t shown = 0;
+
+	out_add(&L->o, "== %d. %s ", rank, fn->name);
+	while (L->o.len < WIDTH)
+		out_add(&L->o, "=");
+	out_line(&L->o, C_HEAD);
+	out_add(&L->o, "   %s  %#" PRIx64 "..%#" PRIx64 " (%" PRIu64
+	    " bytes)", f->path, fn->start, fn->end, fn->end - fn->start);
+	out_line(&L->o, NULL);
+	out_add(&L->o, "   %" PRIu64 " sample%s, %.2f%% of all", fn->samples,
+	    fn->samples == 1 ? "" : "s", pct(fn->samples, L->total));
+	out_line(&L->o, NULL);
+
+	code = afile_bytes(f, fn->start, fn->end - fn->start, &n, &owned,
+	    &why);
+	if (!code) {
+		list_addresses(L, fn, why);
+		free(why);
+		out_line(&L->o, NULL);
+		return;
+	}
+	out_line(&L->o, NULL);
+	out_add(&L->o, "%10s %7s  %*s  %s", "samples", "percent", aw,
+	    "address", "instruction");
+	out_line(&L->o, NULL);
+
+	cs_insn *in = cs_malloc(f->cs);
+	const uint8_t *p = code;
+	size_t left = n;
+	uint64_t addr = fn->start;
+
+	while (addr < fn->end) {
+		uint64_t next;
+		const char *c;
+
+		out_src_change(L, f, addr, &last);
+		if (left && cs_disasm_iter(f->cs, &p, &left, &addr, in)) {
+			uint64_t cnt = take_counts(fn, &cur, in->address,
+			    in->address + in->size), t;
+
+			shown += cnt;
+			c = out_counts(&L->o, cnt, fn->samples);
+			out_add(&L->o, "  %*" PRIx64 ":  %-7s %s", aw,
+			    in->address, in->mnemonic, in->op_str);
+			if (insn_target(f, in, &t))
+				out_target(&L->o, f, t);
+			else if (insn_ripref(f, in, &t) &&
+			    afile_lookup(f, t, 0)) {
+				out_add(&L->o, "  #");
+				out_target(&L->o, f, t);
+			}
+			out_line(&L->o, c);
+			continue;
+		}
+		/* undecodable, or bytes end before the symbol does */
+		next = left ? resync_point(f, addr, fn->end) : fn->end;
+		if (next <= addr)
+			next = addr + 1;
+		{
+			uint64_t cnt = take_counts(fn, &cur, addr, next);
+			size_t nb = next - addr < left ? next - addr : left;
+
+			shown += cnt;
+			c = out_counts(&L->o, cnt, fn->samples);
+			out_add(&L->o, "  %*" PRIx64 ":  %-7s", aw, addr,
+			    left ? "(bad)" : "(end)");
+			if (!left)
+				out_add(&L->o, " no bytes in the file beyond "
+				    "this point");
+			for (size_t i = 0; i < nb && i < 16; i++)
+				out_add(&L->o, " %02x", p[i]);
+			if (nb > 16)
+				out_add(&L->o, " ... (%zu bytes)", nb);
+			out_line(&L->o, c);
+			p += nb;
+			left -= nb;
+			addr = next;
+		}
+	}
+	cs_free(in, 1);
+	free(owned);
+	free(last.inl);
+	if (shown != fn->samples) {
+		out_add(&L->o, "   (%" PRIu64 " samples fall outside the "
+		    "decoded instructions)", fn->samples - shown);
+		out_line(&L->o, NULL);
+	}
+	out_line(&L->o, NULL);
+}
+
+/* One row of the hottest source lines. */
+struct hotline {
+	const char	*file;		/* borrowed from libdw */
+	int		 line;
+	char		*inl;		/* owned */
+	const char	*func;		/* borrowed from afunc */
+	uint64_t	 count;
+};
+
+static int
+hotline_key_cmp(const void *pa, const void *pb)
+{
+	const struct hotline *a = pa, *b = pb;
+	int c;
+
+	if ((c = strcmp(a->file, b->file)))
+		return c;
+	if (a->line != b->line)
+		return a->line - b->line;
+	if ((c = strcmp(a->func, b->func)))
+		return c;
+	return strcmp(a->inl ? a->inl : "", b->inl ? b->inl : "");
+}
+
+static int
+hotline_count_cmp(const void *pa, const void *pb)
+{
+	const struct hotline *a = pa, *b = pb;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return hotline_key_cmp(pa, pb);
+}
+
+/* The five hottest source lines over every function with line info. */
+static void
+list_hot_lines(struct listing *L, struct afunc *fns, size_t nfns)
+{
+	struct hotline *h = NULL;
+	size_t nh = 0, cap = 0, m = 0;
+
+	for (size_t i = 0; i < nfns; i++)
+		for (size_t j = 0; j < fns[i].naddrs; j++) {
+			struct srcpos p;
+
+			srcpos_get(fns[i].file, fns[i].addrs[j].vaddr, &p, 1);
+			if (!p.file)
+				continue;
+			GROW(h, nh + 1, cap);
+			h[nh++] = (struct hotline){ p.file, p.line, p.inl,
+			    fns[i].name, fns[i].addrs[j].count };
+		}
+	out_add(&L->o, "== hottest source lines ");
+	while (L->o.len < WIDTH)
+		out_add(&L->o, "=");
+	out_line(&L->o, C_HEAD);
+	if (nh == 0) {
+		out_add(&L->o, "   (no line information: build with -g)");
+		out_line(&L->o, NULL);
+		return;
+	}
+	qsort(h, nh, sizeof(*h), hotline_key_cmp);
+	for (size_t i = 0; i < nh; i++) {
+		if (m && hotline_key_cmp(&h[m - 1], &h[i]) == 0) {
+			h[m - 1].count += h[i].count;
+			free(h[i].inl);
+			continue;
+		}
+		h[m++] = h[i];
+	}
+	qsort(h, m, sizeof(*h), hotline_count_cmp);
+	out_add(&L->o, "%10s %7s  %s", "samples", "share",
+	    "file:line (function)");
+	out_line(&L->o, NULL);
+	for (size_t i = 0; i < m; i++) {
+		if (i < HOT_LINES) {
+			struct srcpos p = { h[i].file, h[i].line, h[i].inl };
+
+			const char *text;
+			size_t tlen;
+
+			out_add(&L->o, "%10" PRIu64 " %6.2f%%  ", h[i].count,
+			    pct(h[i].count, L->total));
+			out_path(&L->o, p.file, p.line);
+			out_add(&L->o, "  (%s", h[i].func);
+			if (p.inl)
+				out_add(&L->o, ", inlined %s", p.inl);
+			out_add(&L->o, ")");
+			out_line(&L->o, NULL);
+			if ((text = srccache_line(&L->sc, p.file, p.line,
+			    &tlen))) {
+				out_pad(&L->o, COL_ADDR);
+				out_text(&L->o, text, tlen);
+				out_line(&L->o, C_SRC);
+			}
+		}
+		free(h[i].inl);
+	}
+	free(h);
+}
+
+int
+annotate_write(struct annotate *a, FILE *out)
+{
+	struct listing L = { .o = { .fp = out, .color = a->opts.color },
+	    .total = a->total };
+	struct afile *files;
+	struct afunc *fns = NULL;
+	size_t nfns = 0, capfns = 0, nlisted;
+
+	elf_version(EV_CURRENT);
+	if (a->total == 0) {
+		out_add(&L.o, "fgsym annotate: no samples");
+		out_line(&L.o, NULL);
+		goto done;
+	}
+
+	/* 1. files, 2. functions */
+	files = xcalloc(a->ndsos, sizeof(*files));
+	for (size_t i = 0; i < a->ndsos; i++) {
+		struct adso *d = &a->dsos[i];
+		struct afile *f = &files[i];
+		size_t n = adso_sorted(d);
+
+		afile_open(f, d->path);
+		if (f->problem)
+			warnx("%s", f->problem);
+		for (size_t j = 0; j < n; ) {
+			const struct asym *s = afile_lookup(f,
+			    d->slots[j].vaddr, 1);
+			struct afunc *fn;
+
+			if (!s) {
+				f->unattributed += d->slots[j++].count;
+				continue;
+			}
+			GROW(fns, nfns + 1, capfns);
+			fn = &fns[nfns++];
+			memset(fn, 0, sizeof(*fn));
+			fn->file = f;
+			fn->rawname = s->name;
+			fn->start = s->addr;
+			fn->end = s->addr + s->size;
+			fn->addrs = &d->slots[j];
+			while (j < n && d->slots[j].vaddr >= fn->start &&
+			    d->slots[j].vaddr < fn->end) {
+				fn->samples += d->slots[j].count;
+				fn->naddrs++;
+				j++;
+			}
+			if ((fn->name = fg_demangle(fn->rawname, 0)) == NULL)
+				fn->name = xstrdup(fn->rawname);
+		}
+	}
+	qsort(fns, nfns, sizeof(*fns), afunc_cmp);
+	nlisted = nfns < (size_t)a->opts.top ? nfns : (size_t)a->opts.top;
+
+	/* 3. summary */
+	out_add(&L.o, "fgsym annotate: %" PRIu64 " samples in %zu file%s, "
+	    "%zu function%s; the %zu hottest follow", a->total, a->ndsos,
+	    a->ndsos == 1 ? "" : "s", nfns, nfns == 1 ? "" : "s", nlisted);
+	out_line(&L.o, C_HEAD);
+	out_line(&L.o, NULL);
+	out_add(&L.o, "%5s %9s %7s  %s", "rank", "samples", "share",
+	    "function (file)");
+	out_line(&L.o, NULL);
+	for (size_t i = 0; i < nfns && i < (size_t)a->opts.top + 10; i++) {
+		out_add(&L.o, "%5zu %9" PRIu64 " %6.2f%%  %s (%s)", i + 1,
+		    fns[i].samples, pct(fns[i].samples, a->total),
+		    fns[i].name, fns[i].file->base);
+		out_line(&L.o, NULL);
+	}
+	if (nfns > (size_t)a->opts.top + 10) {
+		uint64_t rest = 0;
+
+		for (size_t i = a->opts.top + 10; i < nfns; i++)
+			rest += fns[i].samples;
+		out_add(&L.o, "%5s %9" PRIu64 " %6.2f%%  (%zu more functions)",
+		    "", rest, pct(rest, a->total), nfns - a->opts.top - 10);
+		out_line(&L.o, NULL);
+	}
+	for (size_t i = 0; i < a->ndsos; i++) {
+		struct afile *f = &files[i];
+
+		if (!f->unattributed)
+			continue;
+		out_add(&L.o, "%5s %9" PRIu64 " %6.2f%%  [not in any function] "
+		    "(%s)", "-", f->unattributed, pct(f->unattributed,
+		    a->total), f->base);
+		out_line(&L.o, NULL);
+		if (f->problem) {
+			out_add(&L.o, "%25s%s", "", f->problem);
+			out_line(&L.o, NULL);
+		}
+	}
+	out_line(&L.o, NULL);
+
+	for (size_t i = 0; i < nlisted; i++)
+		list_function(&L, &fns[i], (int)i + 1);
+
+	/* 4. hottest source lines */
+	list_hot_lines(&L, fns, nfns);
+
+	for (size_t i = 0; i < nfns; i++)
+		free(fns[i].name);
+	free(fns);
+	for (size_t i = 0; i < a->ndsos; i++) {
+		afile_close(&files[i]);
+		adso_rehash(&a->dsos[i], a->dsos[i].nused);
+	}
+	free(files);
+	srccache_release(&L.sc);
+done:
+	free(L.o.buf);
+	if (!L.o.err && fflush(out) != 0)
+		L.o.err = errno ? errno : EIO;
+	if (L.o.err) {
+		errno = L.o.err;
+		return -1;
+	}
+	return 0;
+}

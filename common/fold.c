@@ -372,7 +372,8 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr)
 	in->want_srcline = 0;
 	if (!in->in_sample || in->skipping)
 		return;
-	if (len > 0 && sym[0] == '(')
+	if (len > 0 && sym[0] == '(' &&
+	    !(len >= sizeof(ANON) - 1 && memcmp(sym, ANON, sizeof(ANON) - 1) == 0))
 		return;		/* a process name, not a frame */
 	frame_begin(f);
 	for (b = 0; ; b = e + 2) {

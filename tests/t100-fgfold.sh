@@ -1,0 +1,138 @@
+#!/bin/sh
+# fgfold: golden tests (an input, an expected output, one command line),
+# then bad input, --folded, --diff and the exit statuses.
+. "$(dirname "$0")/lib.sh"
+D=$TESTS/fgfold
+
+# Golden files are named INPUT.expect--OPT--OPT: the options are the suffix.
+for exp in "$D"/*.expect*; do
+	base=$(basename "$exp")
+	input=$D/${base%%.expect*}.txt
+	opts=$(echo "${base#*.expect}" | sed 's/--/ --/g')
+	check "golden: fgfold$opts $(basename "$input")" "
+		fgfold $opts '$input' >actual 2>err;
+		rc=\$?; [ \$rc -le 1 ] || { echo exit \$rc; cat err; false; } &&
+		test_cmp '$exp' actual
+	"
+done
+
+check 'counts add up to the samples kept' '
+	fgfold $D/perf-cxx.txt >out &&
+	n=$(grep -c "cpu-clock" $D/perf-cxx.txt) &&
+	sum=$(awk "{ s += \$NF } END { print s }" out) &&
+	[ "$n" = "$sum" ]
+'
+
+check '--period weighs by the period perf printed' '
+	fgfold --period $D/perf-cxx.txt >out &&
+	want=$(awk "/cpu-clock/ { s += \$(NF-1) } END { print s }" $D/perf-cxx.txt) &&
+	sum=$(awk "{ s += \$NF } END { print s }" out) &&
+	[ "$want" = "$sum" ]
+'
+
+check 'output is sorted bytewise and each stack appears once' '
+	fgfold $D/perf-cxx.txt | sed "s/ [0-9]*\$//" >stacks &&
+	LC_ALL=C sort -u stacks >sorted && test_cmp sorted stacks
+'
+
+check 'several files are merged, and - is stdin' '
+	fgfold $D/perf-cxx.txt $D/perf-cxx.txt >two &&
+	fgfold - <$D/perf-cxx.txt >one &&
+	awk "{ \$NF = \$NF * 2; print }" one >doubled &&
+	test_cmp doubled two
+'
+
+check 'empty input gives empty output and exit 0' '
+	: >empty && fgfold empty >out 2>err && test ! -s out && test ! -s err
+'
+
+check 'only headers: no output, exit 0' '
+	printf "# fgrecord 1\n# cmdline : x\n" >h && fgfold h >out 2>err &&
+	test ! -s out && test ! -s err
+'
+
+check 'a bad line is reported with file:line, good samples kept, exit 1' '
+	{ head -4 $D/perf-cxx.txt; echo "@@@ this is garbage"; tail -n +5 $D/perf-cxx.txt; } >in &&
+	expect_status 1 fgfold in >out 2>err &&
+	grep_q "^fgfold: in:5: unrecognised line .@@@ this is garbage.\$" err &&
+	fgfold $D/perf-cxx.txt >want && test_cmp want out
+'
+
+check 'a stream cut off mid-sample drops the last sample, warns, exit 1' '
+	head -n -3 $D/perf-cxx.txt >cut &&
+	expect_status 1 fgfold cut >out 2>err &&
+	grep_q "cut: *[0-9]*: .*cut off" err &&
+	test $(wc -l <err) = 1 &&
+	total=$(awk "{ s += \$NF } END { print s }" out) &&
+	n=$(grep -c cpu-clock cut) && [ "$total" = $((n - 1)) ]
+'
+
+check 'CRLF line ends read like LF' '
+	sed "s/\$/\r/" $D/perf-cxx.txt >crlf &&
+	fgfold crlf >out && fgfold $D/perf-cxx.txt >want && test_cmp want out
+'
+
+check 'binary garbage: no crash, reported, exit 1' '
+	head -c 200000 /dev/urandom >garbage &&
+	expect_status 1 fgfold garbage >out 2>err &&
+	grep_q "unrecognised line" err
+'
+
+check 'a 10 MB line: no crash, one message, exit 1' '
+	head -c 10000000 /dev/zero | tr "\0" x >big && echo >>big &&
+	cat $D/perf-cxx.txt >>big &&
+	expect_status 1 fgfold big >out 2>err &&
+	test $(wc -l <err) = 1 &&
+	fgfold $D/perf-cxx.txt >want && test_cmp want out
+'
+
+check 'a missing file is named, the others still folded, exit 1' '
+	expect_status 1 fgfold nosuch $D/perf-cxx.txt >out 2>err &&
+	grep_q "nosuch" err && test -s out
+'
+
+check 'usage errors exit 2' '
+	expect_status 2 fgfold --bogus </dev/null 2>err && grep_q usage err &&
+	expect_status 2 fgfold --top=0 </dev/null 2>err && grep_q "top" err &&
+	expect_status 2 fgfold --diff one 2>err
+'
+
+check '--folded merges: counts add, lines sorted' '
+	printf "a;b 1\nc 2\n" >x && printf "a;b 3\nb 1.5\n" >y &&
+	fgfold --folded x y >out &&
+	printf "a;b 4\nb 1.5\nc 2\n" >want && test_cmp want out
+'
+
+check '--folded reports bad counts with file:line and keeps the good lines' '
+	printf "a;b 1\na;c -3\na;d x\na;e 99999999999999999999999\nnocount\na;b 2\n" >x &&
+	expect_status 1 fgfold --folded x >out 2>err &&
+	printf "a;b 3\n" >want && test_cmp want out &&
+	grep_q "x:2: count is negative" err &&
+	grep_q "x:4: count does not fit in 64 bits" err &&
+	grep_q "x:3: no count" err
+'
+
+check '--diff gives BEFORE AFTER columns; -n normalizes; -s strips hex' '
+	printf "a;b 10\na;c 10\n" >before && printf "a;b 30\na;d 10\n" >after &&
+	fgfold --diff before after >out &&
+	printf "a;b 10 30\na;c 10 0\na;d 0 10\n" >want && test_cmp want out &&
+	fgfold --diff -n before after >out &&
+	printf "a;b 20 30\na;c 20 0\na;d 0 10\n" >want && test_cmp want out &&
+	printf "a;f+0x1f 1\n" >b2 && printf "a;f+0x2a 1\n" >a2 &&
+	fgfold --diff -s b2 a2 >out && printf "a;f+0x... 1 1\n" >want && test_cmp want out
+'
+
+check '--top ranks by self samples' '
+	fgfold --top=2 $D/perf-cxx.txt >out &&
+	sed -n 3p out | grep_q "work::Box<long>::spin" out &&
+	test $(wc -l <out) = 4
+'
+
+check 'fgfold | head -1 ends quietly (no Broken pipe)' '
+	seq 200000 | sed "s/^/a;f/; s/\$/ 1/" >many &&
+	{ fgfold --folded many 2>err; echo $? >rc; } | head -1 >out &&
+	test -s out && test ! -s err && rc=$(cat rc) &&
+	{ [ "$rc" = 0 ] || [ "$rc" = 141 ]; }
+'
+
+done_testing

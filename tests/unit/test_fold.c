@@ -1,0 +1,179 @@
+/* Unit tests of the stream and folded parsers, the line reader, the stack
+ * table and the name tidy-up, through their APIs. */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fold.h"
+#include "folded.h"
+#include "lineread.h"
+#include "stacktab.h"
+#include "stream.h"
+#include "unit.h"
+
+static int
+eq(struct stream_str s, const char *c)
+{
+	return stream_str_eq(s, c);
+}
+
+static const char *
+tidy(const char *in)
+{
+	static char buf[512];
+
+	fold_tidy_name(in, strlen(in), buf);
+	return buf;
+}
+
+static void
+test_stream(void)
+{
+	struct stream_sample s;
+	struct stream_frame f;
+	const char *l;
+
+	l = "V8 WorkerThread 24636/25607 [000] 94564.109216: 100 cycles:";
+	CHECK(stream_classify(l, strlen(l), &s, &f) == STREAM_SAMPLE, "sample head with a space in COMM");
+	CHECK(eq(s.comm, "V8 WorkerThread") && eq(s.pid, "24636") && eq(s.tid, "25607"), "COMM, PID and TID");
+	CHECK(eq(s.event, "cycles") && s.period == 100 && s.has_period, "event and period");
+
+	l = "java 12688 [002] 6544038.708352: cpu-clock:";
+	CHECK(stream_classify(l, strlen(l), &s, NULL) == STREAM_SAMPLE && s.pid.len == 0 &&
+	    eq(s.tid, "12688") && s.period == 1 && !s.has_period, "TID only, no period");
+
+	l = "a 7/8 [001] 1.000001: 5 cpu-clock:ppp: ";
+	CHECK(stream_classify(l, strlen(l), &s, NULL) == STREAM_SAMPLE && eq(s.comm, "a") &&
+	    eq(s.event, "cpu-clock:ppp") && s.period == 5, "one-letter COMM, event modifiers");
+
+	l = "\t    4005d4 std::function<void (int)>::operator()(int) const+0x14 (/opt/a b/x (deleted))";
+	CHECK(stream_classify(l, strlen(l), NULL, &f) == STREAM_FRAME, "frame line");
+	CHECK(eq(f.addr, "4005d4") && f.addr_ok && f.addrval == 0x4005d4, "frame address");
+	CHECK(eq(f.sym, "std::function<void (int)>::operator()(int) const+0x14"), "symbol with parentheses");
+	CHECK(eq(f.dso, "/opt/a b/x (deleted)"), "DSO is the last balanced group");
+
+	l = "\tffffffffffffffffff [unknown] ([unknown])";
+	CHECK(stream_classify(l, strlen(l), NULL, &f) == STREAM_FRAME && !f.addr_ok, "a 72-bit address is flagged");
+
+	l = "  capture.cc:41";
+	CHECK(stream_classify(l, strlen(l), NULL, NULL) == STREAM_SRCLINE, "srcline");
+	CHECK(stream_classify("", 0, NULL, NULL) == STREAM_BLANK, "blank");
+	CHECK(stream_classify("# lost : 3", 10, NULL, NULL) == STREAM_COMMENT, "comment");
+	CHECK(stream_classify("@@@", 3, NULL, NULL) == STREAM_OTHER, "garbage");
+
+	struct stream_str k, v;
+	l = "# buildid : abcd /usr/bin/x y";
+	CHECK(stream_header(l, strlen(l), &k, &v) && eq(k, "buildid") && eq(v, "abcd /usr/bin/x y"), "header key and value");
+}
+
+static void
+test_folded(void)
+{
+	struct folded_line fl;
+	const char *l;
+
+	l = "a;b c;d 42";
+	CHECK(folded_parse(l, strlen(l), &fl) == FOLDED_OK && fl.ncounts == 1 &&
+	    fl.count[0].u == 42 && fl.stack_len == 7, "stack and count");
+	l = "a;b 3 4";
+	CHECK(folded_parse(l, strlen(l), &fl) == FOLDED_OK && fl.ncounts == 2 &&
+	    fl.count[0].u == 3 && fl.count[1].u == 4 && fl.stack_len == 3, "differential line");
+	l = "a 2.5";
+	CHECK(folded_parse(l, strlen(l), &fl) == FOLDED_OK && fl.count[0].decimal &&
+	    fl.count[0].d == 2.5, "decimal count");
+	l = "a 18446744073709551615";
+	CHECK(folded_parse(l, strlen(l), &fl) == FOLDED_OK && fl.count[0].u == UINT64_MAX, "2^64-1 fits");
+	l = "a 18446744073709551616";
+	CHECK(folded_parse(l, strlen(l), &fl) == FOLDED_OVERFLOW, "2^64 overflows");
+	l = "a -1";
+	CHECK(folded_parse(l, strlen(l), &fl) == FOLDED_BADCOUNT, "negative");
+	l = "a;b";
+	CHECK(folded_parse(l, strlen(l), &fl) == FOLDED_NOCOUNT, "no count");
+	l = "12";
+	CHECK(folded_parse(l, strlen(l), &fl) == FOLDED_NOSTACK, "count alone");
+	CHECK(folded_parse("  ", 2, &fl) == FOLDED_BLANK, "blank");
+}
+
+static void
+test_tidy(void)
+{
+	CHECK_STR(tidy("foo(int, char)"), "foo", "argument list dropped");
+	CHECK_STR(tidy("std::function<void (int)>::operator()(int) const"),
+	    "std::function<void (int)>::operator()", "template parentheses kept");
+	CHECK_STR(tidy("(anonymous namespace)::f(int)"), "(anonymous namespace)::f", "anonymous namespace kept");
+	CHECK_STR(tidy("net/http.(*Client).Do"), "net/http.(*Client).Do", "Go method kept");
+	CHECK_STR(tidy("a;b\"c'd"), "a:bcd", "semicolon and quotes");
+	CHECK_STR(tidy("bool std::operator< <char>(x)"), "bool std::operator< <char>", "operator<");
+	CHECK_STR(tidy("a<b(int)"), "a<b", "unbalanced bracket: as the reference");
+}
+
+static void
+test_stacktab(void)
+{
+	struct stacktab t;
+	struct stacktab_entry **v;
+	char key[32];
+	int i, ok = 1;
+
+	stacktab_init(&t);
+	for (i = 0; i < 100000; i++) {
+		snprintf(key, sizeof(key), "s;%d", i % 5000);
+		stacktab_get(&t, key, strlen(key))->u[0]++;
+	}
+	CHECK(t.n == 5000, "unique keys");
+	v = stacktab_sorted(&t);
+	for (i = 0; i < (int)t.n; i++)
+		if (v[i]->u[0] != 20)
+			ok = 0;
+	CHECK(ok, "counts summed per key");
+	CHECK(v[0]->len == 3 && memcmp(v[0]->key, "s;0", 3) == 0 &&
+	    v[1]->len == 3 && memcmp(v[1]->key, "s;1", 3) == 0 &&
+	    v[2]->len == 4 && memcmp(v[2]->key, "s;10", 4) == 0, "sorted bytewise, prefix first");
+	free(v);
+	stacktab_release(&t);
+}
+
+static void
+test_lineread(void)
+{
+	char path[] = "/tmp/fgunitXXXXXX", *line;
+	int fd = mkstemp(path);
+	struct lineread lr;
+	ssize_t n;
+	size_t big = 3 * 1024 * 1024, i;
+	char *buf = malloc(big);
+
+	for (i = 0; i < big; i++)
+		buf[i] = 'x';
+	CHECK(write(fd, "a\r\nbb\n", 6) == 6 && write(fd, buf, big) == (ssize_t)big &&
+	    write(fd, "\nlast", 5) == 5, "write the file");
+	lseek(fd, 0, SEEK_SET);
+	lineread_init(&lr, fd, path);
+	n = lineread_next(&lr, &line);
+	CHECK(n == 1 && line[0] == 'a', "CRLF stripped");
+	n = lineread_next(&lr, &line);
+	CHECK(n == 2 && strcmp(line, "bb") == 0 && lr.lineno == 2, "second line");
+	n = lineread_next(&lr, &line);
+	CHECK(n == (ssize_t)big, "a 3 MB line whole");
+	n = lineread_next(&lr, &line);
+	CHECK(n == 4 && strcmp(line, "last") == 0 && lr.partial, "last line without newline is flagged");
+	CHECK(lineread_next(&lr, &line) == -1, "end");
+	lineread_release(&lr);
+	close(fd);
+	unlink(path);
+	free(buf);
+}
+
+int
+main(void)
+{
+	test_stream();
+	test_folded();
+	test_tidy();
+	test_stacktab();
+	test_lineread();
+	return unit_done();
+}

@@ -1,0 +1,163 @@
+/*
+ * kallsyms: /proc/kallsyms as a sorted table (see kallsyms.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kallsyms.h"
+#include "xalloc.h"
+
+struct kallsyms *
+kallsyms_new(void)
+{
+	return xcalloc(1, sizeof(struct kallsyms));
+}
+
+static void
+kallsyms_release(struct kallsyms *k)
+{
+	free(k->syms);
+	free(k->text);
+	k->syms = NULL;
+	k->text = NULL;
+	k->n = k->cap = 0;
+}
+
+void
+kallsyms_free(struct kallsyms *k)
+{
+	if (k == NULL)
+		return;
+	kallsyms_release(k);
+	free(k);
+}
+
+/* Reads all of fd into a NUL-terminated buffer; returns NULL with errno set. */
+static char *
+slurp(int fd)
+{
+	size_t len = 0, cap = 1 << 20;
+	char *buf = xmalloc(cap + 1);
+	ssize_t n;
+
+	for (;;) {
+		if (cap - len < 65536) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+static int
+cmp_sym(const void *a, const void *b)
+{
+	const struct kallsyms_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Equal addresses: prefer the name without a leading '_' (stable tie break). */
+	return strcmp(x->name, y->name);
+}
+
+int
+kallsyms_load(struct kallsyms *k, const char *path)
+{
+	char *p, *nl, *end;
+	int fd, nonzero = 0;
+
+	kallsyms_release(k);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	k->text = slurp(fd);
+	close(fd);
+	if (k->text == NULL)
+		return -1;
+	for (p = k->text; *p != '\0'; p = end) {
+		struct kallsyms_sym s;
+		char type, *name, *mod = NULL;
+
+		nl = strchr(p, '\n');
+		if (nl != NULL) {
+			*nl = '\0';
+			end = nl + 1;
+		} else
+			end = p + strlen(p);
+		/* "ffffffff81000000 T _stext" or "... t name\t[module]" */
+		errno = 0;
+		s.addr = strtoull(p, &name, 16);
+		if (name == p || *name != ' ' || errno != 0)
+			continue;
+		type = name[1];
+		if (type == '\0' || name[2] != ' ')
+			continue;
+		name += 3;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		if ((mod = strchr(name, '\t')) != NULL) {
+			*mod++ = '\0';
+			if (*mod == '[') {
+				char *c = strchr(++mod, ']');
+
+				if (c != NULL)
+					*c = '\0';
+			}
+		}
+		if (*name == '\0')
+			continue;
+		s.name = name;
+		s.module = mod;
+		if (s.addr != 0)
+			nonzero = 1;
+		GROW(k->syms, k->n + 1, k->cap);
+		k->syms[k->n++] = s;
+	}
+	if (!nonzero)
+		return -2;
+	qsort(k->syms, k->n, sizeof(*k->syms), cmp_sym);
+	return 0;
+}
+
+const char *
+kallsyms_lookup(const struct kallsyms *k, uint64_t addr, uint64_t *off,
+    const char **modp)
+{
+	size_t lo = 0, hi = k->n;
+
+	/* The last symbol whose address is <= addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	/* Among equal addresses take the first (sorted by name). */
+	lo--;
+	while (lo > 0 && k->syms[lo - 1].addr == k->syms[lo].addr)
+		lo--;
+	*off = addr - k->syms[lo].addr;
+	if (modp != NULL)
+		*modp = k->syms[lo].module;
+	return k->syms[lo].name;
+}

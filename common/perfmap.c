@@ -1,0 +1,142 @@
+/*
+ * perfmap: /tmp/perf-PID.map files (see perfmap.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfmap.h"
+#include "xalloc.h"
+
+struct perfmap *
+perfmap_new(void)
+{
+	return xcalloc(1, sizeof(struct perfmap));
+}
+
+void
+perfmap_free(struct perfmap *m)
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->n; i++)
+		free(m->syms[i].name);
+	free(m->syms);
+	free(m);
+}
+
+/* Parses a hex number with an optional 0x; returns 0 on success. */
+static int
+hexnum(char **pp, uint64_t *v)
+{
+	char *p = *pp, *e;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	if (strchr("0123456789abcdefABCDEF", *p) == NULL || *p == '\0')
+		return -1;
+	errno = 0;
+	*v = strtoull(p, &e, 16);
+	if (errno != 0 || (*e != ' ' && *e != '\t'))
+		return -1;
+	*pp = e;
+	return 0;
+}
+
+/* Sorts by start, then by line number. */
+static int
+cmp_sym(const void *a, const void *b)
+{
+	const struct perfmap_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+int
+perfmap_load(struct perfmap *m, const char *path)
+{
+	FILE *fp;
+	char *line = NULL, *p;
+	size_t cap = 0, i, j;
+	ssize_t len;
+	unsigned long lineno = 0;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while ((len = getline(&line, &cap, fp)) != -1) {
+		struct perfmap_sym s;
+
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		p = line;
+		if (hexnum(&p, &s.start) != 0 || hexnum(&p, &s.size) != 0) {
+			if (m->bad++ == 0)
+				m->first_bad = lineno;
+			continue;
+		}
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0' || s.size == 0) {
+			if (m->bad++ == 0)
+				m->first_bad = lineno;
+			continue;
+		}
+		s.name = xstrdup(p);
+		s.line = lineno;
+		GROW(m->syms, m->n + 1, m->cap);
+		m->syms[m->n++] = s;
+	}
+	free(line);
+	if (ferror(fp)) {
+		int e = errno;
+
+		fclose(fp);
+		errno = e;
+		return -1;
+	}
+	fclose(fp);
+	/* Equal starts sort by line: keep the last of each run. */
+	qsort(m->syms, m->n, sizeof(*m->syms), cmp_sym);
+	for (i = j = 0; i < m->n; i++) {
+		if (j > 0 && m->syms[j - 1].start == m->syms[i].start) {
+			free(m->syms[j - 1].name);
+			m->syms[j - 1] = m->syms[i];
+			continue;
+		}
+		m->syms[j++] = m->syms[i];
+	}
+	m->n = j;
+	return 0;
+}
+
+const char *
+perfmap_lookup(const struct perfmap *m, uint64_t addr, uint64_t *off)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	lo--;
+	if (addr - m->syms[lo].start >= m->syms[lo].size)
+		return NULL;
+	*off = addr - m->syms[lo].start;
+	return m->syms[lo].name;
+}

@@ -1,0 +1,1063 @@
+/*
+ * sym: symbolize a sample stream in process with libelf and libdwfl (see
+ * sym.h).
+ *
+ * Two tables carry the work. The file table maps a DSO string, as the
+ * stream prints it, to a struct sfile that is opened lazily: its program
+ * headers and build ID on the first frame (cheap), its libdwfl module on
+ * the first lookup, its DWARF when a lookup needs inlines or lines. The
+ * address cache maps (file, address, is-return) to the finished text of
+ * that frame: the inlined names, the symbol with its offset, the source
+ * lines. Both are open-addressing hash tables keyed with xxHash.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <xxhash.h>
+
+#include "demangle.h"
+#include "kallsyms.h"
+#include "perfmap.h"
+#include "stream.h"
+#include "sym.h"
+#include "xalloc.h"
+
+/* The lowest kernel address on x86-64 (and arm64): the upper half. */
+#define KERNEL_START	0xffff800000000000ULL
+
+enum sfile_kind {
+	SF_ELF,			/* a path to an ELF file */
+	SF_KERNEL,		/* [kernel.kallsyms], [module] */
+	SF_PERFMAP,		/* /tmp/perf-PID.map */
+	SF_NONE			/* [unknown], [vdso], [heap], //anon: no source */
+};
+
+struct sfile {
+	char		*dso;		/* as printed in the stream, owned */
+	size_t		 dsolen;
+	uint64_t	 hash;
+	enum sfile_kind	 kind;
+	int		 opened;	/* 1 ok, -1 unusable, 0 not yet */
+	int		 loaded;	/* libdwfl: 1 ok, -1 failed, 0 not yet */
+	int		 is_exec;	/* ET_EXEC: perf prints vaddrs */
+	GElf_Phdr	*loads;		/* PT_LOAD headers */
+	size_t		 nloads;
+	char		*buildid;	/* hex, from the ELF note; owned */
+	char		*recorded;	/* hex, from "# buildid"; owned */
+	Dwfl		*dwfl;
+	Dwfl_Module	*mod;
+	Dwarf_Addr	 bias;		/* dwfl address = vaddr + bias */
+	int		 o0_checked;
+	int		 nodwarf_warned;
+	struct perfmap	*pm;
+	unsigned long	 frames;	/* frames that needed a name */
+	unsigned long	 unresolved;	/* ... and did not get one */
+};
+
+/* The text of one resolved frame: entries innermost first. */
+struct sent {
+	char		*text;		/* "name+0x1f", or an inlined name */
+	char		*src;		/* "file.c:12", or NULL */
+};
+
+struct sres {
+	uint32_t	 n;		/* 0: unresolved; else n-1 inlined + 1 */
+	struct sent	 e[];
+};
+
+struct cslot {
+	uint64_t	 addr;
+	uint32_t	 file;
+	uint32_t	 ret;
+	struct sres	*res;		/* NULL: empty slot */
+};
+
+struct sym {
+	struct sym_opts	 o;
+	struct sfile	**files;
+	size_t		 nfiles, filecap;
+	uint32_t	*fidx;		/* hash index: file number + 1, or 0 */
+	size_t		 fidxcap;	/* a power of two */
+	struct cslot	*cache;
+	size_t		 ccap, cn;	/* capacity (power of two), used */
+	struct kallsyms	*ks;
+	int		 ks_state;	/* 1 loaded, -1 failed, 0 not yet */
+	unsigned long	 frames, unresolved, samples, badlines;
+	int		 any_bad;
+	/* progress */
+	struct timespec	 t0, tlast;
+	int		 progress_shown;
+	unsigned long	 loaded;
+};
+
+static struct sres unresolved_res = { .n = 0 };
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+struct sym *
+sym_new(const struct sym_opts *opts)
+{
+	struct sym *s = xcalloc(1, sizeof(*s));
+
+	s->o = *opts;
+	s->fidxcap = 64;
+	s->fidx = xcalloc(s->fidxcap, sizeof(*s->fidx));
+	s->ccap = 1024;
+	s->cache = xcalloc(s->ccap, sizeof(*s->cache));
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	elf_version(EV_CURRENT);
+	return s;
+}
+
+static void
+sres_free(struct sres *r)
+{
+	uint32_t i;
+
+	if (r == NULL || r == &unresolved_res)
+		return;
+	for (i = 0; i < r->n; i++) {
+		free(r->e[i].text);
+		free(r->e[i].src);
+	}
+	free(r);
+}
+
+static void
+sfile_free(struct sfile *f)
+{
+	if (f->dwfl != NULL)
+		dwfl_end(f->dwfl);
+	perfmap_free(f->pm);
+	free(f->loads);
+	free(f->buildid);
+	free(f->recorded);
+	free(f->dso);
+	free(f);
+}
+
+void
+sym_free(struct sym *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->ccap; i++)
+		sres_free(s->cache[i].res);
+	for (i = 0; i < s->nfiles; i++)
+		sfile_free(s->files[i]);
+	kallsyms_free(s->ks);
+	free(s->cache);
+	free(s->fidx);
+	free(s->files);
+	free(s);
+}
+
+/* ---- the file table ---- */
+
+static int
+is_perfmap_path(const char *p, size_t len)
+{
+	size_t i = 10;
+
+	if (len < 15 || memcmp(p, "/tmp/perf-", 10) != 0 ||
+	    memcmp(p + len - 4, ".map", 4) != 0)
+		return 0;
+	for (; i < len - 4; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+	return 1;
+}
+
+static enum sfile_kind
+classify_dso(const char *p, size_t len)
+{
+	if (len == 17 && memcmp(p, "[kernel.kallsyms]", 17) == 0)
+		return SF_KERNEL;
+	if (is_perfmap_path(p, len))
+		return SF_PERFMAP;
+	if (len > 0 && p[0] == '/' && !(len >= 6 && memcmp(p, "//anon", 6) == 0))
+		return SF_ELF;
+	if (len > 2 && p[0] == '[' && p[len - 1] == ']' &&
+	    !(len == 9 && memcmp(p, "[unknown]", 9) == 0) &&
+	    !(len == 6 && memcmp(p, "[vdso]", 6) == 0) &&
+	    !(len == 10 && memcmp(p, "[vsyscall]", 10) == 0) &&
+	    !(len == 6 && memcmp(p, "[heap]", 6) == 0) &&
+	    !(len == 7 && memcmp(p, "[stack]", 7) == 0))
+		return SF_KERNEL;	/* a kernel module: "[ext4]" */
+	if (len > 0 && p[0] != '[')
+		return SF_ELF;		/* a relative path: try it */
+	return SF_NONE;
+}
+
+static void
+fidx_insert(struct sym *s, uint64_t h, uint32_t n)
+{
+	size_t m = s->fidxcap - 1, i = h & m;
+
+	while (s->fidx[i] != 0)
+		i = (i + 1) & m;
+	s->fidx[i] = n + 1;
+}
+
+/* Returns the file number for dso[0..len), adding it when new. */
+static uint32_t
+file_get(struct sym *s, const char *dso, size_t len)
+{
+	uint64_t h = XXH3_64bits(dso, len);
+	size_t m = s->fidxcap - 1, i = h & m;
+	struct sfile *f;
+	uint32_t n;
+
+	for (; s->fidx[i] != 0; i = (i + 1) & m) {
+		f = s->files[s->fidx[i] - 1];
+		if (f->hash == h && f->dsolen == len &&
+		    memcmp(f->dso, dso, len) == 0)
+			return s->fidx[i] - 1;
+	}
+	f = xcalloc(1, sizeof(*f));
+	f->dso = xmemdup0(dso, len);
+	f->dsolen = len;
+	f->hash = h;
+	f->kind = classify_dso(dso, len);
+	GROW(s->files, s->nfiles + 1, s->filecap);
+	n = s->nfiles++;
+	s->files[n] = f;
+	if (s->nfiles * 2 > s->fidxcap) {
+		size_t k;
+
+		free(s->fidx);
+		s->fidxcap *= 2;
+		s->fidx = xcalloc(s->fidxcap, sizeof(*s->fidx));
+		for (k = 0; k < s->nfiles; k++)
+			fidx_insert(s, s->files[k]->hash, k);
+	} else
+		fidx_insert(s, h, n);
+	return n;
+}
+
+static char *
+hexstr(const unsigned char *p, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	char *r = xmalloc(2 * n + 1);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		r[2 * i] = hx[p[i] >> 4];
+		r[2 * i + 1] = hx[p[i] & 15];
+	}
+	r[2 * n] = '\0';
+	return r;
+}
+
+/*
+ * Opens an ELF file's headers: its type, its PT_LOAD segments and its
+ * build ID, and checks that against the recorded one. Warns once and marks
+ * the file unusable on failure.
+ */
+static void
+file_open(struct sfile *f)
+{
+	GElf_Ehdr eh;
+	size_t i, nph;
+	const void *id;
+	ssize_t idlen;
+	Elf *elf;
+	int fd;
+
+	f->opened = -1;
+	if ((fd = open(f->dso, O_RDONLY | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			warnx("'%s': no such file: its frames stay [unknown] "
+			    "(recorded on another machine? copy the file to "
+			    "that path, or symbolize where it was recorded)",
+			    f->dso);
+		else
+			warnx("'%s': %s: its frames stay [unknown]", f->dso,
+			    strerror(errno));
+		return;
+	}
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL ||
+	    elf_kind(elf) != ELF_K_ELF || gelf_getehdr(elf, &eh) == NULL ||
+	    elf_getphdrnum(elf, &nph) != 0) {
+		warnx("'%s': not an ELF file (%s): its frames stay [unknown]",
+		    f->dso, elf_errno() ? elf_errmsg(-1) : "wrong magic");
+		if (elf != NULL)
+			elf_end(elf);
+		close(fd);
+		return;
+	}
+	f->is_exec = eh.e_type == ET_EXEC;
+	f->loads = xcalloc(nph + 1, sizeof(*f->loads));
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, i, &ph) == NULL || ph.p_type != PT_LOAD)
+			continue;
+		f->loads[f->nloads++] = ph;
+	}
+	if ((idlen = dwelf_elf_gnu_build_id(elf, &id)) > 0)
+		f->buildid = hexstr(id, idlen);
+	elf_end(elf);
+	close(fd);
+
+	if (f->recorded != NULL && f->buildid != NULL &&
+	    strcasecmp(f->recorded, f->buildid) != 0) {
+		warnx("'%s' was rebuilt after the recording (build ID %s, "
+		    "recorded %s): its frames stay [unknown]; record the "
+		    "profile again", f->dso, f->buildid, f->recorded);
+		return;
+	}
+	if (f->recorded != NULL && f->buildid == NULL) {
+		warnx("'%s' has no build ID but the recording names one (%s): "
+		    "its frames stay [unknown]; record the profile again",
+		    f->dso, f->recorded);
+		return;
+	}
+	if (strstr(f->dso, "/target/debug/") != NULL)
+		warnx("'%s' is a Cargo debug build: its profile will mislead "
+		    "(unoptimized code spends its time elsewhere); profile "
+		    "the release build (cargo build --release, with "
+		    "[profile.release] debug = true)", f->dso);
+	f->opened = 1;
+}
+
+/* Does the ELF file elf have a section of type SHT_SYMTAB? */
+static int
+has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_SYMTAB)
+			return 1;
+	return 0;
+}
+
+static const char strip_fix[] =
+    "rebuild it with -g (C, C++), with [profile.release] debug = true "
+    "or CARGO_PROFILE_RELEASE_DEBUG=true (Cargo), or install its -dbgsym "
+    "or -dbg package";
+
+/* Reports the file to libdwfl and checks what symbols it has. */
+static void
+file_load(struct sym *s, struct sfile *f)
+{
+	const char *mainfile = NULL, *debugfile = NULL;
+	Elf *elf;
+	int fd, nsym;
+
+	f->loaded = -1;
+	if ((f->dwfl = dwfl_begin(&offline_callbacks)) == NULL) {
+		warnx("'%s': dwfl_begin: %s", f->dso, dwfl_errmsg(-1));
+		return;
+	}
+	if ((fd = open(f->dso, O_RDONLY | O_CLOEXEC)) == -1) {
+		warn("'%s'", f->dso);
+		return;
+	}
+	dwfl_report_begin(f->dwfl);
+	f->mod = dwfl_report_offline(f->dwfl, f->dso, f->dso, fd);
+	if (f->mod == NULL) {
+		warnx("'%s': dwfl_report_offline: %s", f->dso, dwfl_errmsg(-1));
+		close(fd);
+		return;
+	}
+	if (dwfl_report_end(f->dwfl, NULL, NULL) != 0) {
+		warnx("'%s': dwfl_report_end: %s", f->dso, dwfl_errmsg(-1));
+		return;
+	}
+	if ((elf = dwfl_module_getelf(f->mod, &f->bias)) == NULL) {
+		warnx("'%s': dwfl_module_getelf: %s", f->dso, dwfl_errmsg(-1));
+		return;
+	}
+	s->loaded++;
+	f->loaded = 1;
+	nsym = dwfl_module_getsymtab(f->mod);
+	dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
+	    &debugfile);
+	if (nsym <= 0)
+		warnx("'%s' has no symbol table (stripped): %s", f->dso,
+		    strip_fix);
+	else if (!has_symtab(elf) && debugfile == NULL)
+		warnx("'%s' is stripped: only its exported symbols are known "
+		    "and other frames are named after them; %s", f->dso,
+		    strip_fix);
+}
+
+/* ---- resolving ---- */
+
+/*
+ * Converts a perf file offset to a vaddr through the PT_LOAD headers.
+ * Returns 0, or -1 when no segment holds that offset. Where two segments
+ * hold it (a page shared on disk), the executable one wins.
+ */
+static int
+off2vaddr(const struct sfile *f, uint64_t off, uint64_t *vaddr)
+{
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < f->nloads; i++) {
+		const GElf_Phdr *p = &f->loads[i];
+
+		if (off < p->p_offset || off - p->p_offset >= p->p_filesz)
+			continue;
+		if (found && !(p->p_flags & PF_X))
+			continue;
+		*vaddr = off - p->p_offset + p->p_vaddr;
+		found = 1;
+		if (p->p_flags & PF_X)
+			break;
+	}
+	return found ? 0 : -1;
+}
+
+static char *
+name_dup(const struct sym *s, const char *name)
+{
+	char *d = NULL;
+
+	if (s->o.demangle)
+		d = fg_demangle(name, s->o.keep_hash ? FG_DEMANGLE_KEEP_HASH : 0);
+	return d != NULL ? d : xstrdup(name);
+}
+
+static char *
+name_off(const struct sym *s, const char *name, uint64_t off)
+{
+	char *d = name_dup(s, name), *r;
+
+	if (asprintf(&r, "%s+0x%" PRIx64, d, off) < 0)
+		errx(2, "out of memory");
+	free(d);
+	return r;
+}
+
+static char *
+src_text(const struct sym *s, const char *file, int line)
+{
+	const char *b = file;
+	char *r;
+
+	if (file == NULL || line <= 0)
+		return NULL;
+	if (!s->o.full_path && (b = strrchr(file, '/')) != NULL)
+		b++;
+	else
+		b = file;
+	if (asprintf(&r, "%s:%d", b, line) < 0)
+		errx(2, "out of memory");
+	return r;
+}
+
+/* The name of a DIE for an inlined frame: its linkage name demangled, else DW_AT_name. */
+static char *
+die_name(const struct sym *s, Dwarf_Die *die)
+{
+	Dwarf_Attribute am;
+	const char *n = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &am) != NULL ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &am) != NULL)
+		n = dwarf_formstring(&am);
+	if (n != NULL && s->o.demangle) {
+		char *d = fg_demangle(n, s->o.keep_hash ? FG_DEMANGLE_KEEP_HASH : 0);
+
+		if (d != NULL)
+			return d;
+	}
+	if (dwarf_attr_integrate(die, DW_AT_name, &am) != NULL &&
+	    (n = dwarf_formstring(&am)) != NULL)
+		return xstrdup(n);
+	return n != NULL ? xstrdup(n) : xstrdup("??");
+}
+
+/* The call site of an inlined DIE as "file:line", or NULL. */
+static char *
+call_site(const struct sym *s, Dwarf_Die *cu, Dwarf_Die *inl)
+{
+	Dwarf_Attribute am;
+	Dwarf_Word fileno, line;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *file;
+
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &am), &fileno) != 0 ||
+	    dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &am), &line) != 0)
+		return NULL;
+	if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || fileno >= nfiles)
+		return NULL;
+	if ((file = dwarf_filesrc(files, fileno, NULL, NULL)) == NULL)
+		return NULL;
+	return src_text(s, file, (int)line);
+}
+
+/* Warns once when a CU's producer shows an unoptimized build. */
+static void
+check_o0(struct sfile *f, Dwarf_Die *cu)
+{
+	Dwarf_Attribute am;
+	const char *p;
+
+	if ((p = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &am))) == NULL)
+		return;
+	if (strncmp(p, "GNU AS", 6) == 0)
+		return;		/* assembler: says nothing about -O */
+	f->o0_checked = 1;
+	if (strstr(p, " -O0") != NULL ||
+	    (strncmp(p, "GNU ", 4) == 0 && strstr(p, " -O") == NULL))
+		warnx("'%s' looks like an unoptimized build (DW_AT_producer "
+		    "\"%s\"): its profile will mislead; profile the optimized "
+		    "build (-O2 -g)", f->dso, p);
+}
+
+struct chain {
+	struct sent	*e;
+	size_t		 n, cap;
+};
+
+static void
+chain_add(struct chain *c, char *text, char *src)
+{
+	GROW(c->e, c->n + 1, c->cap);
+	c->e[c->n].text = text;
+	c->e[c->n].src = src;
+	c->n++;
+}
+
+static struct sres *
+chain_res(struct chain *c)
+{
+	struct sres *r = xmalloc(sizeof(*r) + c->n * sizeof(r->e[0]));
+
+	r->n = c->n;
+	memcpy(r->e, c->e, c->n * sizeof(r->e[0]));
+	free(c->e);
+	return r;
+}
+
+/* Resolves vaddr in an ELF file; a is the lookup address (pc or pc-1). */
+static struct sres *
+resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
+{
+	struct chain c = { 0 };
+	GElf_Off off = 0;
+	GElf_Sym es;
+	const char *name;
+	Dwarf_Addr da, cubias;
+	Dwarf_Die *cu = NULL, *scopes = NULL;
+	char *fnname = NULL, *leafsrc = NULL;
+	int nscopes = 0, i, ninl = 0;
+
+	if (f->loaded == 0)
+		file_load(s, f);
+	if (f->loaded < 0)
+		return &unresolved_res;
+	da = a + f->bias;
+	name = dwfl_module_addrinfo(f->mod, da, &off, &es, NULL, NULL, NULL);
+
+	if (s->o.inlines || s->o.srcline || !f->o0_checked || name == NULL) {
+		cu = dwfl_module_addrdie(f->mod, da, &cubias);
+		if (cu == NULL && s->o.srcline && !f->nodwarf_warned &&
+		    dwfl_module_getdwarf(f->mod, &cubias) == NULL) {
+			f->nodwarf_warned = 1;
+			warnx("'%s' has no DWARF debug info: no source lines "
+			    "or inlined frames; %s", f->dso, strip_fix);
+		}
+	}
+	if (cu != NULL) {
+		if (!f->o0_checked)
+			check_o0(f, cu);
+		if (s->o.inlines || s->o.srcline || name == NULL)
+			nscopes = dwarf_getscopes(cu, da - cubias, &scopes);
+		if (nscopes < 0)
+			nscopes = 0;
+	}
+	/* scopes: innermost first; inlined_subroutines up to the subprogram. */
+	for (i = 0; i < nscopes; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_inlined_subroutine)
+			ninl++;
+		else if (tag == DW_TAG_subprogram) {
+			if (name == NULL)
+				fnname = die_name(s, &scopes[i]);
+			break;
+		}
+	}
+	if (name == NULL && fnname == NULL) {
+		free(scopes);
+		return &unresolved_res;
+	}
+	if (s->o.srcline) {
+		Dwfl_Line *l = dwfl_module_getsrc(f->mod, da);
+		int line = 0;
+		const char *file;
+
+		if (l != NULL &&
+		    (file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)) != NULL)
+			leafsrc = src_text(s, file, line);
+	}
+	if (s->o.inlines && ninl > 0) {
+		int k = 0;
+		char *src = leafsrc;
+
+		for (i = 0; i < nscopes && k < ninl; i++) {
+			if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+				continue;
+			chain_add(&c, die_name(s, &scopes[i]), src);
+			src = s->o.srcline ? call_site(s, cu, &scopes[i]) : NULL;
+			k++;
+		}
+		leafsrc = src;
+	} else if (s->o.srcline && ninl > 0) {
+		/* No inlined lines: the real frame's line is the outermost call site. */
+		for (i = nscopes - 1; i >= 0; i--)
+			if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+				break;
+		if (i >= 0) {
+			free(leafsrc);
+			leafsrc = call_site(s, cu, &scopes[i]);
+		}
+	}
+	free(scopes);
+	if (name != NULL)
+		chain_add(&c, name_off(s, name, off + (vaddr - a)), leafsrc);
+	else {
+		char *t;
+
+		if (asprintf(&t, "%s", fnname) < 0)
+			errx(2, "out of memory");
+		chain_add(&c, t, leafsrc);
+	}
+	free(fnname);
+	return chain_res(&c);
+}
+
+static struct sres *
+one_name(const struct sym *s, const char *name, uint64_t off, int demangle)
+{
+	struct chain c = { 0 };
+	char *t;
+
+	if (demangle)
+		t = name_off(s, name, off);
+	else if (asprintf(&t, "%s+0x%" PRIx64, name, off) < 0)
+		errx(2, "out of memory");
+	chain_add(&c, t, NULL);
+	return chain_res(&c);
+}
+
+static struct sres *
+resolve_kernel(struct sym *s, uint64_t addr, uint64_t a)
+{
+	const char *path = s->o.kallsyms ? s->o.kallsyms : "/proc/kallsyms";
+	const char *name;
+	uint64_t off;
+	int rc;
+
+	if (s->ks_state == 0) {
+		s->ks = kallsyms_new();
+		rc = kallsyms_load(s->ks, path);
+		s->ks_state = rc == 0 ? 1 : -1;
+		if (rc == -1)
+			warn("'%s': kernel frames stay [unknown]", path);
+		else if (rc == -2)
+			warnx("'%s' shows no addresses: kernel frames stay "
+			    "[unknown]; run as root or set "
+			    "sysctl kernel.kptr_restrict=0", path);
+		else
+			s->loaded++;
+	}
+	if (s->ks_state < 0)
+		return &unresolved_res;
+	if ((name = kallsyms_lookup(s->ks, a, &off, NULL)) == NULL)
+		return &unresolved_res;
+	return one_name(s, name, off + (addr - a), 0);
+}
+
+static struct sres *
+resolve_perfmap(struct sym *s, struct sfile *f, uint64_t addr, uint64_t a)
+{
+	const char *name;
+	uint64_t off;
+
+	if (f->loaded == 0) {
+		f->pm = perfmap_new();
+		if (perfmap_load(f->pm, f->dso) != 0) {
+			warn("'%s': its frames stay [unknown]", f->dso);
+			f->loaded = -1;
+		} else {
+			f->loaded = 1;
+			s->loaded++;
+			if (f->pm->bad > 0)
+				warnx("%s:%lu: not a perf map line (START SIZE "
+				    "NAME, in hex): skipped %lu such lines",
+				    f->dso, f->pm->first_bad, f->pm->bad);
+		}
+	}
+	if (f->loaded < 0)
+		return &unresolved_res;
+	if ((name = perfmap_lookup(f->pm, a, &off)) == NULL)
+		return &unresolved_res;
+	return one_name(s, name, off + (addr - a), s->o.demangle);
+}
+
+static void
+cache_grow(struct sym *s)
+{
+	struct cslot *old = s->cache;
+	size_t oldcap = s->ccap, i;
+
+	s->ccap *= 2;
+	s->cache = xcalloc(s->ccap, sizeof(*s->cache));
+	for (i = 0; i < oldcap; i++) {
+		struct cslot *o = &old[i];
+		size_t m = s->ccap - 1, j;
+
+		if (o->res == NULL)
+			continue;
+		j = XXH3_64bits(o, 16) & m;
+		while (s->cache[j].res != NULL)
+			j = (j + 1) & m;
+		s->cache[j] = *o;
+	}
+	free(old);
+}
+
+/*
+ * Returns the cached text for (file fn, vaddr, ret), resolving it on a miss.
+ * Never returns NULL.
+ */
+static struct sres *
+lookup(struct sym *s, uint32_t fn, uint64_t vaddr, int ret)
+{
+	struct sfile *f = s->files[fn];
+	struct cslot key = { .addr = vaddr, .file = fn, .ret = ret };
+	size_t m = s->ccap - 1, i = XXH3_64bits(&key, 16) & m;
+	uint64_t a = ret && vaddr > 0 ? vaddr - 1 : vaddr;
+	struct sres *r;
+
+	for (; s->cache[i].res != NULL; i = (i + 1) & m)
+		if (s->cache[i].addr == vaddr && s->cache[i].file == fn &&
+		    s->cache[i].ret == (uint32_t)ret)
+			return s->cache[i].res;
+	switch (f->kind) {
+	case SF_ELF:
+		r = resolve_elf(s, f, vaddr, a);
+		break;
+	case SF_KERNEL:
+		r = resolve_kernel(s, vaddr, a);
+		break;
+	case SF_PERFMAP:
+		r = resolve_perfmap(s, f, vaddr, a);
+		break;
+	default:
+		r = &unresolved_res;
+	}
+	key.res = r;
+	s->cache[i] = key;
+	if (++s->cn * 2 > s->ccap)
+		cache_grow(s);
+	return r;
+}
+
+/* ---- the stream ---- */
+
+struct sstate {
+	int		 fgrecord;	/* vaddr stream */
+	unsigned long	 fi;		/* frame index in the sample */
+	int		 prev_kernel;
+	int		 drop_src;	/* drop input srclines after our own */
+	char		 pid[24];	/* of the current sample */
+};
+
+static void
+buildid_header(struct sym *s, const char *line, size_t len)
+{
+	struct stream_str k, v;
+	const char *sp;
+	uint32_t fn;
+	struct sfile *f;
+
+	if (!stream_header(line, len, &k, &v) || !stream_str_eq(k, "buildid"))
+		return;
+	/* "HEX PATH": PATH may hold spaces. */
+	if ((sp = memchr(v.p, ' ', v.len)) == NULL)
+		return;
+	fn = file_get(s, sp + 1, v.len - (sp + 1 - v.p));
+	f = s->files[fn];
+	if (f->opened != 0)
+		return;		/* already checked against an earlier header */
+	free(f->recorded);
+	f->recorded = xmemdup0(v.p, sp - v.p);
+}
+
+static void
+progress(struct sym *s)
+{
+	struct timespec now;
+	double el, since;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	el = (now.tv_sec - s->t0.tv_sec) + (now.tv_nsec - s->t0.tv_nsec) / 1e9;
+	since = (now.tv_sec - s->tlast.tv_sec) +
+	    (now.tv_nsec - s->tlast.tv_nsec) / 1e9;
+	if (el < 1.0 || (s->progress_shown && since < 0.2))
+		return;
+	s->tlast = now;
+	s->progress_shown = 1;
+	fprintf(stderr, "\rfgsym: %lu samples, %lu files loaded\033[K",
+	    s->samples, s->loaded);
+}
+
+static int
+emit(FILE *out, const char *p, size_t n)
+{
+	return fwrite_unlocked(p, 1, n, out) == n ? 0 : -1;
+}
+
+/* Writes the lines of a resolved frame. */
+static void
+emit_frame(struct sym *s, FILE *out, const struct stream_frame *fr,
+    const struct sres *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct sent *e = &r->e[i];
+
+		emit(out, fr->indent.p, fr->indent.len);
+		emit(out, fr->addr.p, fr->addr.len);
+		putc_unlocked(' ', out);
+		fputs_unlocked(e->text, out);
+		if (i + 1 < r->n)
+			fputs_unlocked(" (inlined)\n", out);
+		else {
+			emit(out, " (", 2);
+			emit(out, fr->dso.p, fr->dso.len);
+			emit(out, ")\n", 2);
+		}
+		if (s->o.srcline && e->src != NULL) {
+			emit(out, "  ", 2);
+			fputs_unlocked(e->src, out);
+			putc_unlocked('\n', out);
+		}
+	}
+}
+
+static void
+do_frame(struct sym *s, struct sstate *st, struct lineread *in,
+    const char *line, size_t len, struct stream_frame *fr, FILE *out)
+{
+	int is_kernel, ret, unknown, conv;
+	uint32_t fn;
+	struct sfile *f;
+	uint64_t vaddr;
+	struct sres *r;
+
+	st->drop_src = 0;
+	if (stream_str_eq(fr->dso, "inlined")) {
+		if (out != NULL)
+			emit(out, line, len), putc_unlocked('\n', out);
+		return;
+	}
+	is_kernel = fr->addrval >= KERNEL_START;
+	ret = st->fi > 0 && is_kernel == st->prev_kernel;
+	st->prev_kernel = is_kernel;
+	unknown = stream_str_eq(fr->sym, "[unknown]");
+	if (!fr->addr_ok) {
+		if (unknown) {
+			s->frames++;
+			s->unresolved++;
+		}
+		if (s->badlines++ == 0)
+			warnx("%s:%lu: frame address '%.*s' is not a 64-bit hex "
+			    "number: passed through unresolved", in->name,
+			    in->lineno, (int)fr->addr.len, fr->addr.p);
+		s->any_bad = 1;
+		if (out != NULL)
+			emit(out, line, len), putc_unlocked('\n', out);
+		st->fi++;
+		return;
+	}
+	if (!unknown && !(st->fi == 0 && s->o.leaf != NULL)) {
+		if (out != NULL)
+			emit(out, line, len), putc_unlocked('\n', out);
+		st->fi++;
+		return;
+	}
+
+	fn = file_get(s, fr->dso.p, fr->dso.len);
+	f = s->files[fn];
+	/* [unknown] code of a process with a perf map: JIT code. */
+	if (f->kind == SF_NONE && st->pid[0] != '\0' &&
+	    stream_str_eq(fr->dso, "[unknown]") && !is_kernel) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/tmp/perf-%s.map", st->pid);
+		if (access(path, R_OK) == 0) {
+			fn = file_get(s, path, strlen(path));
+			f = s->files[fn];
+		}
+	}
+	vaddr = fr->addrval;
+	conv = 1;
+	if (f->kind == SF_ELF) {
+		if (f->opened == 0)
+			file_open(f);
+		if (f->opened > 0 && !st->fgrecord && !f->is_exec &&
+		    off2vaddr(f, fr->addrval, &vaddr) != 0)
+			conv = 0;
+	}
+	if (st->fi == 0 && s->o.leaf != NULL)
+		s->o.leaf(s->o.leaf_arg, f->dso, vaddr);
+	st->fi++;
+	if (out == NULL)
+		return;
+	if (!unknown) {
+		emit(out, line, len), putc_unlocked('\n', out);
+		return;
+	}
+	s->frames++;
+	f->frames++;
+	if ((f->kind == SF_ELF && f->opened < 0) || !conv)
+		r = &unresolved_res;
+	else
+		r = lookup(s, fn, vaddr, ret);
+	if (r->n == 0) {
+		s->unresolved++;
+		f->unresolved++;
+		emit(out, line, len), putc_unlocked('\n', out);
+		return;
+	}
+	emit_frame(s, out, fr, r);
+	st->drop_src = s->o.srcline;
+}
+
+int
+sym_stream(struct sym *s, struct lineread *in, FILE *out)
+{
+	struct sstate st = { 0 };
+	struct stream_sample smp;
+	struct stream_frame fr;
+	ssize_t len;
+	char *line;
+	int first = 1;
+
+	while ((len = lineread_next(in, &line)) >= 0) {
+		enum stream_kind k = stream_classify(line, len, &smp, &fr);
+
+		if (first) {
+			first = 0;
+			st.fgrecord = len >= 10 && memcmp(line, "# fgrecord", 10) == 0;
+		}
+		switch (k) {
+		case STREAM_FRAME:
+			do_frame(s, &st, in, line, len, &fr, out);
+			continue;
+		case STREAM_SRCLINE:
+			if (st.drop_src)
+				continue;
+			break;
+		case STREAM_SAMPLE: {
+			struct stream_str p = smp.pid.len ? smp.pid : smp.tid;
+
+			st.fi = 0;
+			st.drop_src = 0;
+			if (p.len < sizeof(st.pid)) {
+				memcpy(st.pid, p.p, p.len);
+				st.pid[p.len] = '\0';
+			} else
+				st.pid[0] = '\0';
+			if ((++s->samples & 1023) == 0 && s->o.progress)
+				progress(s);
+			break;
+		}
+		case STREAM_COMMENT:
+			buildid_header(s, line, len);
+			/* FALLTHROUGH */
+		default:
+			st.fi = k == STREAM_BLANK ? 0 : st.fi;
+			st.drop_src = 0;
+			break;
+		}
+		if (out != NULL) {
+			emit(out, line, len);
+			if (!in->partial)
+				putc_unlocked('\n', out);
+		}
+	}
+	if (in->error != 0)
+		return -2;
+	if (out != NULL && (fflush(out) != 0 || ferror(out)))
+		return -1;
+	return 0;
+}
+
+static int
+cmp_unres(const void *a, const void *b)
+{
+	const struct sfile *x = *(struct sfile *const *)a;
+	const struct sfile *y = *(struct sfile *const *)b;
+
+	if (x->unresolved != y->unresolved)
+		return x->unresolved > y->unresolved ? -1 : 1;
+	return strcmp(x->dso, y->dso);
+}
+
+int
+sym_finish(struct sym *s)
+{
+	struct sfile **v;
+	size_t i, n = 0;
+
+	if (s->progress_shown)
+		fputs("\r\033[K", stderr);
+	if (s->frames == 0)
+		return s->any_bad;
+	if (s->unresolved == 0) {
+		fprintf(stderr, "%s: resolved all %lu frames\n",
+		    program_invocation_short_name, s->frames);
+		return s->any_bad;
+	}
+	v = xcalloc(s->nfiles + 1, sizeof(*v));
+	for (i = 0; i < s->nfiles; i++)
+		if (s->files[i]->unresolved > 0)
+			v[n++] = s->files[i];
+	qsort(v, n, sizeof(*v), cmp_unres);
+	fprintf(stderr, "%s: resolved %lu of %lu frames (%.1f%%); unresolved "
+	    "frames are in", program_invocation_short_name, s->frames - s->unresolved,
+	    s->frames, 100.0 * (s->frames - s->unresolved) / s->frames);
+	for (i = 0; i < n && i < 5; i++)
+		fprintf(stderr, "%s %s (%lu)", i ? "," : "", v[i]->dso,
+		    v[i]->unresolved);
+	if (n > 5)
+		fprintf(stderr, " and %zu more files", n - 5);
+	fputc('\n', stderr);
+	free(v);
+	return 1;
+}

@@ -1,2 +1,220 @@
+/*
+ * fgrecord: sample a program's call stacks with perf_event_open(2) and
+ * write them as a text stream (fg-stream(5)). See fgrecord(1).
+ */
 #include <err.h>
-int main(void) { errx(2, "not built yet"); }
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "xalloc.h"
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: fgrecord [-aq] [-F hz | -c period] [-e event] "
+	    "[--call-graph fp|dwarf[,bytes]]\n"
+	    "                [-o file] [-d seconds] "
+	    "(command [arg ...] | -p pid[,pid...] | -a)\n");
+	exit(2);
+}
+
+static uint64_t
+parse_u64(const char *s, const char *opt, uint64_t lo, uint64_t hi)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*s == '-' || *s == '\0' || *end != '\0' || errno != 0 ||
+	    v < lo || v > hi) {
+		warnx("%s '%s': expected a whole number from %" PRIu64 " to %"
+		    PRIu64, opt, s, lo, hi);
+		usage();
+	}
+	return v;
+}
+
+static void
+parse_callgraph(const char *s, struct record_opts *o)
+{
+	if (strcmp(s, "fp") == 0) {
+		o->dwarf = 0;
+		return;
+	}
+	if (strncmp(s, "dwarf", 5) == 0 && (s[5] == '\0' || s[5] == ',')) {
+		o->dwarf = 1;
+		if (s[5] == ',') {
+			uint64_t n = parse_u64(s + 6, "--call-graph dwarf,", 8,
+			    65528);
+
+			o->stack_size = (uint32_t)((n + 7) & ~7ULL);
+			if (o->stack_size > 65528)
+				o->stack_size = 65528;
+		}
+		return;
+	}
+	warnx("--call-graph '%s': expected fp, dwarf or dwarf,BYTES", s);
+	usage();
+}
+
+static void
+parse_pids(const char *s, struct record_opts *o)
+{
+	char *copy = xstrdup(s), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, ",", &save); tok;
+	    tok = strtok_r(NULL, ",", &save)) {
+		o->pids = xrealloc(o->pids, (o->npids + 1) * sizeof(*o->pids));
+		o->pids[o->npids++] = (pid_t)parse_u64(tok, "-p", 1, INT_MAX);
+	}
+	free(copy);
+	if (o->npids == 0) {
+		warnx("-p '%s': expected a PID or a list of PIDs", s);
+		usage();
+	}
+}
+
+static char *
+join(char *const *argv, int argc)
+{
+	size_t len = 1;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = xmalloc(len);
+	s[0] = '\0';
+	for (i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "call-graph",	required_argument, NULL, 'g' },
+		{ "freq",	required_argument, NULL, 'F' },
+		{ "count",	required_argument, NULL, 'c' },
+		{ "event",	required_argument, NULL, 'e' },
+		{ "output",	required_argument, NULL, 'o' },
+		{ "duration",	required_argument, NULL, 'd' },
+		{ "pid",	required_argument, NULL, 'p' },
+		{ "all-cpus",	no_argument,	   NULL, 'a' },
+		{ "quiet",	no_argument,	   NULL, 'q' },
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct record_opts o;
+	struct record r;
+	const char *outname = NULL;
+	char *cmdline, *end;
+	int ch, status, fflag = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.event = perf_event_find("cpu-clock");
+	o.freq = 999;
+	o.dwarf = 1;
+	o.stack_size = 16384;
+	while ((ch = getopt_long(argc, argv, "+aqF:c:e:g:o:d:p:h", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			o.system_wide = 1;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'F':
+			o.freq = parse_u64(optarg, "-F", 1, 1000000);
+			o.period = 0;
+			fflag = 1;
+			break;
+		case 'c':
+			o.period = parse_u64(optarg, "-c", 1, UINT64_MAX >> 1);
+			break;
+		case 'e':
+			if ((o.event = perf_event_find(optarg)) == NULL) {
+				warnx("-e '%s': unknown event; known events: %s",
+				    optarg, perf_event_names());
+				usage();
+			}
+			break;
+		case 'g':
+			parse_callgraph(optarg, &o);
+			break;
+		case 'o':
+			outname = optarg;
+			break;
+		case 'd':
+			errno = 0;
+			o.duration = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    !(o.duration > 0) || o.duration > 1e7) {
+				warnx("-d '%s': expected a positive number of "
+				    "seconds", optarg);
+				usage();
+			}
+			break;
+		case 'p':
+			parse_pids(optarg, &o);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	if (fflag && o.period) {
+		warnx("-F and -c are exclusive: give a frequency or a period");
+		usage();
+	}
+	if ((argc > 0) + (o.npids > 0) + o.system_wide != 1) {
+		warnx("give exactly one of: a command, -p PID, -a");
+		usage();
+	}
+	if (argc > 0)
+		o.argv = argv;
+
+	if (outname && strcmp(outname, "-") != 0) {
+		int fd = open(outname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0666);
+
+		if (fd < 0 || (o.out = fdopen(fd, "w")) == NULL)
+			err(2, "cannot create '%s'", outname);
+		o.outname = outname;
+		o.cmd_stdout = STDOUT_FILENO;
+	} else {
+		o.out = stdout;
+		o.outname = "stdout";
+		o.cmd_stdout = STDERR_FILENO;
+	}
+	setvbuf(o.out, NULL, _IOFBF, 1 << 20);
+	cmdline = o.argv ? join(argv, argc) : join(argv - optind, argc + optind);
+	o.cmdline = cmdline;
+
+	record_init(&r, &o);
+	status = record_run(&r);
+	record_release(&r);
+	if (fclose(o.out) != 0 && status != 2) {
+		warn("write error on '%s'", o.outname);
+		status = 2;
+	}
+	free(cmdline);
+	free(o.pids);
+	return status;
+}

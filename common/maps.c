@@ -1,0 +1,478 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include <elfutils/libdwelf.h>
+
+#include "maps.h"
+#include "xalloc.h"
+
+static uint64_t
+hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t
+hash_pid(pid_t pid)
+{
+	uint64_t h = (uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ULL;
+
+	return h ^ (h >> 29);
+}
+
+void
+maps_init(struct maps *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->procs_cap = 64;
+	m->procs = xcalloc(m->procs_cap, sizeof(*m->procs));
+	m->files_cap = 64;
+	m->files = xcalloc(m->files_cap, sizeof(*m->files));
+	m->next_id = 1;
+}
+
+static void
+mapfile_free(struct mapfile *f)
+{
+	if (f->dwarf)
+		dwarf_end(f->dwarf);
+	if (f->eh_cfi)
+		dwarf_cfi_end(f->eh_cfi);
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->image);
+	free(f->loads);
+	free(f->buildid);
+	free(f->path);
+	free(f);
+}
+
+void
+maps_release(struct maps *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->procs_cap; i++)
+		if (m->procs[i]) {
+			free(m->procs[i]->v);
+			free(m->procs[i]);
+		}
+	for (i = 0; i < m->files_cap; i++)
+		if (m->files[i])
+			mapfile_free(m->files[i]);
+	free(m->procs);
+	free(m->files);
+	memset(m, 0, sizeof(*m));
+}
+
+static struct mapproc *
+proc_get(struct maps *m, pid_t pid, int create)
+{
+	size_t i, mask = m->procs_cap - 1;
+	struct mapproc *p;
+
+	for (i = hash_pid(pid) & mask; m->procs[i]; i = (i + 1) & mask)
+		if (m->procs[i]->pid == pid)
+			return m->procs[i];
+	if (!create)
+		return NULL;
+	if ((m->nprocs + 1) * 2 > m->procs_cap) {
+		struct mapproc **old = m->procs;
+		size_t j, oldcap = m->procs_cap;
+
+		m->procs_cap *= 2;
+		m->procs = xcalloc(m->procs_cap, sizeof(*m->procs));
+		mask = m->procs_cap - 1;
+		for (j = 0; j < oldcap; j++) {
+			if (old[j] == NULL)
+				continue;
+			for (i = hash_pid(old[j]->pid) & mask; m->procs[i];
+			    i = (i + 1) & mask)
+				;
+			m->procs[i] = old[j];
+		}
+		free(old);
+		for (i = hash_pid(pid) & mask; m->procs[i]; i = (i + 1) & mask)
+			;
+	}
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	m->procs[i] = p;
+	m->nprocs++;
+	return p;
+}
+
+static int
+is_anon_name(const char *path)
+{
+	if (*path == '\0')
+		return 1;
+	if (strncmp(path, "//anon", 6) == 0)
+		return 1;
+	if (path[0] == '[' && strcmp(path, "[vdso]") != 0)
+		return 1;
+	return 0;
+}
+
+static struct mapfile *
+file_get(struct maps *m, const char *path)
+{
+	size_t i, mask = m->files_cap - 1;
+	struct mapfile *f;
+
+	for (i = hash_str(path) & mask; m->files[i]; i = (i + 1) & mask)
+		if (strcmp(m->files[i]->path, path) == 0)
+			return m->files[i];
+	if ((m->nfiles + 1) * 2 > m->files_cap) {
+		struct mapfile **old = m->files;
+		size_t j, oldcap = m->files_cap;
+
+		m->files_cap *= 2;
+		m->files = xcalloc(m->files_cap, sizeof(*m->files));
+		mask = m->files_cap - 1;
+		for (j = 0; j < oldcap; j++) {
+			if (old[j] == NULL)
+				continue;
+			for (i = hash_str(old[j]->path) & mask; m->files[i];
+			    i = (i + 1) & mask)
+				;
+			m->files[i] = old[j];
+		}
+		free(old);
+		for (i = hash_str(path) & mask; m->files[i]; i = (i + 1) & mask)
+			;
+	}
+	f = xcalloc(1, sizeof(*f));
+	f->path = xstrdup(path);
+	f->fd = -1;
+	f->id = m->next_id++;
+	f->kind = is_anon_name(path) ? MAPFILE_ANON : MAPFILE_ELF;
+	m->files[i] = f;
+	m->nfiles++;
+	return f;
+}
+
+char *
+maps_hex(const unsigned char *id, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *s = xmalloc(len * 2 + 1);
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		s[2 * i] = hex[id[i] >> 4];
+		s[2 * i + 1] = hex[id[i] & 15];
+	}
+	s[2 * len] = '\0';
+	return s;
+}
+
+char *
+maps_elf_buildid(Elf *elf)
+{
+	const void *id;
+	ssize_t n;
+
+	n = dwelf_elf_gnu_build_id(elf, &id);
+	if (n <= 0)
+		return NULL;
+	return maps_hex(id, (size_t)n);
+}
+
+void
+maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
+    uint64_t pgoff, const char *path, const unsigned char *bid, size_t bidlen)
+{
+	struct mapproc *p = proc_get(m, pid, 1);
+	struct mapping nm, *v;
+	uint64_t end = start + len;
+	size_t i, lo, hi;
+
+	if (len == 0)
+		return;
+	nm.start = start;
+	nm.end = end;
+	nm.pgoff = pgoff;
+	nm.file = file_get(m, path);
+	if (bid && bidlen && nm.file->buildid == NULL &&
+	    nm.file->kind == MAPFILE_ELF)
+		nm.file->buildid = maps_hex(bid, bidlen);
+
+	/* Cut away whatever the new mapping overlaps. */
+	for (i = 0; i < p->n; ) {
+		struct mapping *o = &p->v[i];
+
+		if (o->end <= start || o->start >= end) {
+			i++;
+			continue;
+		}
+		if (o->start < start && o->end > end) {
+			/* Split in two around the new one. */
+			struct mapping tail = *o;
+
+			tail.pgoff += end - o->start;
+			tail.start = end;
+			o->end = start;
+			GROW(p->v, p->n + 1, p->cap);
+			memmove(&p->v[i + 2], &p->v[i + 1],
+			    (p->n - i - 1) * sizeof(*p->v));
+			p->v[i + 1] = tail;
+			p->n++;
+			i += 2;
+		} else if (o->start < start) {
+			o->end = start;
+			i++;
+		} else if (o->end > end) {
+			o->pgoff += end - o->start;
+			o->start = end;
+			i++;
+		} else {
+			memmove(&p->v[i], &p->v[i + 1],
+			    (p->n - i - 1) * sizeof(*p->v));
+			p->n--;
+		}
+	}
+	lo = 0;
+	hi = p->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->v[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	GROW(p->v, p->n + 1, p->cap);
+	v = p->v;
+	memmove(&v[lo + 1], &v[lo], (p->n - lo) * sizeof(*v));
+	v[lo] = nm;
+	p->n++;
+}
+
+void
+maps_fork(struct maps *m, pid_t parent, pid_t child)
+{
+	struct mapproc *pp, *cp;
+
+	if (parent == child)
+		return;
+	if ((pp = proc_get(m, parent, 0)) == NULL)
+		return;
+	cp = proc_get(m, child, 1);
+	pp = proc_get(m, parent, 0);	/* the table may have grown */
+	free(cp->v);
+	cp->n = cp->cap = pp->n;
+	cp->v = xmalloc((pp->n ? pp->n : 1) * sizeof(*cp->v));
+	memcpy(cp->v, pp->v, pp->n * sizeof(*cp->v));
+}
+
+void
+maps_exec(struct maps *m, pid_t pid)
+{
+	struct mapproc *p = proc_get(m, pid, 0);
+
+	if (p)
+		p->n = 0;
+}
+
+int
+maps_read_proc(struct maps *m, pid_t pid)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long start, end, off;
+		char perms[8];
+		int n = 0;
+		char *name;
+		size_t len;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
+		    perms, &off, &n) < 4 || n == 0)
+			continue;
+		if (strchr(perms, 'x') == NULL)
+			continue;
+		name = line + n;
+		len = strlen(name);
+		while (len && (name[len - 1] == '\n' || name[len - 1] == ' '))
+			name[--len] = '\0';
+		maps_add(m, pid, start, end - start, off, name, NULL, 0);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+struct mapping *
+maps_find(struct maps *m, pid_t pid, uint64_t addr)
+{
+	struct mapproc *p = proc_get(m, pid, 0);
+	size_t lo, hi;
+
+	if (p == NULL)
+		return NULL;
+	lo = 0;
+	hi = p->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->v[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->n && p->v[lo].start <= addr && addr < p->v[lo].end)
+		return &p->v[lo];
+	return NULL;
+}
+
+/* Copies this process's own vDSO: every process of a kernel has the same. */
+static Elf *
+open_vdso(struct mapfile *f)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	FILE *mf;
+	char *line = NULL;
+	size_t cap = 0, size = 0;
+
+	if (base == 0 || (mf = fopen("/proc/self/maps", "re")) == NULL)
+		return NULL;
+	while (getline(&line, &cap, mf) > 0) {
+		unsigned long long s, e;
+
+		if (sscanf(line, "%llx-%llx", &s, &e) == 2 && s == base) {
+			size = e - s;
+			break;
+		}
+	}
+	free(line);
+	fclose(mf);
+	if (size == 0)
+		return NULL;
+	f->image = xmalloc(size);
+	memcpy(f->image, (void *)base, size);
+	return elf_memory(f->image, size);
+}
+
+int
+mapfile_open(struct mapfile *f)
+{
+	GElf_Ehdr eh;
+	size_t i, n;
+
+	if (f->opened)
+		return f->usable;
+	f->opened = 1;
+	if (f->kind != MAPFILE_ELF)
+		return 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return 0;
+	if (strcmp(f->path, "[vdso]") == 0) {
+		f->elf = open_vdso(f);
+	} else {
+		if ((f->fd = open(f->path, O_RDONLY | O_CLOEXEC)) < 0)
+			return 0;
+		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	}
+	if (f->elf == NULL || elf_kind(f->elf) != ELF_K_ELF ||
+	    gelf_getehdr(f->elf, &eh) == NULL || elf_getphdrnum(f->elf, &n) != 0)
+		return 0;
+	f->loads = xcalloc(n ? n : 1, sizeof(*f->loads));
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(f->elf, (int)i, &ph) == NULL ||
+		    ph.p_type != PT_LOAD)
+			continue;
+		f->loads[f->nloads].offset = ph.p_offset;
+		f->loads[f->nloads].vaddr = ph.p_vaddr;
+		f->loads[f->nloads].filesz = ph.p_filesz;
+		f->nloads++;
+	}
+	if (f->nloads == 0)
+		return 0;
+	{
+		char *bid = maps_elf_buildid(f->elf);
+
+		if (f->buildid == NULL)
+			f->buildid = bid;
+		else {
+			if (bid && strcmp(bid, f->buildid) != 0)
+				f->buildid_mismatch = 1;
+			free(bid);
+		}
+	}
+	if (f->buildid_mismatch)
+		return 0;
+	f->usable = 1;
+	return 1;
+}
+
+int
+mapping_vaddr(struct mapping *mp, uint64_t addr, uint64_t *vaddr)
+{
+	struct mapfile *f = mp->file;
+	uint64_t off;
+	size_t i;
+
+	if (f->kind == MAPFILE_ANON) {
+		*vaddr = addr;
+		return 0;
+	}
+	if (!mapfile_open(f))
+		return -1;
+	off = addr - mp->start + mp->pgoff;
+	for (i = 0; i < f->nloads; i++) {
+		const struct mapload *l = &f->loads[i];
+
+		if (off >= l->offset && off < l->offset + l->filesz) {
+			*vaddr = off - l->offset + l->vaddr;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
+mapping_runtime(struct mapping *mp, uint64_t vaddr, uint64_t *addr)
+{
+	struct mapfile *f = mp->file;
+	size_t i;
+
+	if (f->kind == MAPFILE_ANON) {
+		*addr = vaddr;
+		return 0;
+	}
+	if (!mapfile_open(f))
+		return -1;
+	for (i = 0; i < f->nloads; i++) {
+		const struct mapload *l = &f->loads[i];
+
+		if (vaddr >= l->vaddr && vaddr < l->vaddr + l->filesz) {
+			uint64_t off = vaddr - l->vaddr + l->offset;
+
+			if (off < mp->pgoff || off - mp->pgoff >= mp->end - mp->start)
+				return -1;
+			*addr = off - mp->pgoff + mp->start;
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -1,0 +1,116 @@
+/*
+ * record: run a recording session and write the sample stream
+ * (fg-stream(5), section 1) that fgrecord prints.
+ *
+ * It launches a command (sampling starts at its exec), or attaches to
+ * running processes, or samples the whole system; it opens one event per
+ * CPU (and per thread when attaching), maps a ring buffer per CPU, and
+ * turns the kernel's records into text: mappings and command names are
+ * tracked, user stacks are unwound (dwarf) or taken from the kernel's
+ * callchain (fp), and every user address is converted to its file's own
+ * ELF address.
+ *
+ *	struct record r;
+ *	record_init(&r, &opts);
+ *	status = record_run(&r);	(the exit status fgrecord passes on)
+ *	record_release(&r);
+ *
+ * Errors the user must act on (permissions, an unsupported event, a
+ * command that does not exist) are reported with err(3)-style messages
+ * naming the fix, and record_run exits the process through errx with
+ * status 2 (or 126/127 for a command that cannot be run).
+ */
+#ifndef FG_RECORD_H
+#define FG_RECORD_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "maps.h"
+#include "perf.h"
+#include "unwind.h"
+
+struct record_opts {
+	const struct perf_event_desc *event;	/* static */
+	uint64_t	 freq;		/* Hz; used when period is 0 */
+	uint64_t	 period;
+	int		 dwarf;		/* else fp */
+	uint32_t	 stack_size;	/* dwarf: bytes of stack per sample */
+	double		 duration;	/* seconds, or 0 for no limit */
+	pid_t		*pids;		/* borrowed: -p targets */
+	size_t		 npids;
+	int		 system_wide;	/* -a */
+	char *const	*argv;		/* borrowed: the command, or NULL */
+	FILE		*out;		/* borrowed: where the stream goes */
+	const char	*outname;	/* for messages */
+	int		 cmd_stdout;	/* the command's stdout: a descriptor */
+	const char	*cmdline;	/* borrowed: for the # cmdline header */
+	int		 quiet;		/* no exit summary */
+};
+
+struct record_stats {
+	uint64_t	 samples;	/* written */
+	uint64_t	 lost;		/* PERF_RECORD_LOST and LOST_SAMPLES */
+	uint64_t	 lost_records;
+	uint64_t	 throttled;
+	uint64_t	 truncated;	/* samples ending in [truncated] */
+	uint64_t	 unknown;	/* frames in no known or readable file */
+	uint64_t	 end_reason[8];	/* truncation reasons (enum unwind_end) */
+	uint64_t	 ring_bytes;
+	double		 seconds;	/* wall time recorded */
+	double		 cpu_seconds;	/* fgrecord's own CPU time */
+};
+
+struct comm_ent;
+struct qent;
+
+struct record {
+	struct record_opts opts;	/* a copy; pointers in it stay borrowed */
+	struct record_stats stats;
+	struct maps	 maps;
+	struct unwind	 unwind;
+	struct perf_event_attr attr;
+	int		 user_only;	/* kernel stacks excluded */
+	int		 ncpus;
+	int		*fds;		/* owned: every event */
+	size_t		 nfds, fds_cap;
+	struct perf_ring *rings;	/* owned: one per CPU (index = cpu) */
+	size_t		 ring_pages;
+	pid_t		 child;		/* the launched command, or 0 */
+	int		 child_status;	/* wait status, when child_done */
+	int		 child_done;
+	struct comm_ent	*comms;		/* owned: tid -> comm table */
+	size_t		 ncomms, comms_cap;
+	unsigned char	*arena;		/* owned: copied records, pending */
+	size_t		 arena_len, arena_cap;
+	struct qent	*queue;		/* owned */
+	size_t		 nqueue, queue_cap;
+	uint64_t	 seq;
+	uint64_t	*pcs;		/* owned: unwinding scratch */
+	size_t		 pcs_cap;
+	struct frame_out *frames;	/* owned: one sample's frames */
+	size_t		 nframes, frames_cap;
+	int		 write_failed;
+	int		 rval;		/* 1 when something was unresolved */
+};
+
+/* Copies *opts (the pointers in it stay borrowed). */
+void	 record_init(struct record *, const struct record_opts *opts);
+void	 record_release(struct record *);
+
+/*
+ * Runs the whole session and returns the exit status fgrecord should
+ * return: the command's (128+N when it died by signal N), or 0/1 when
+ * attaching, or 2 when the stream could not be written.
+ */
+int	 record_run(struct record *);
+
+/*
+ * Explains why perf_event_open failed with errnum, in one or more lines
+ * on stderr, naming the fix; for callers and tests. what is the event.
+ */
+void	 record_explain_open(int errnum, const struct perf_event_desc *what,
+	    int system_wide);
+
+#endif

@@ -273,6 +273,7 @@ struct asym {
 	const char	*name;		/* borrowed from the ELF, or owned by afile */
 	int		 func;		/* a function, not a plain label */
 	int		 rank;		/* lower wins among aliases */
+	int		 guessed;	/* size is up to the section's end */
 };
 
 enum afile_kind { AF_ELF, AF_KERNEL, AF_PERFMAP, AF_NONE };
@@ -295,6 +296,8 @@ struct afile {
 	struct asym	*syms;		/* owned; sorted by address */
 	size_t		 nsyms;
 	char		*strings;	/* owned; names read from text files */
+	char		**names;	/* owned; names made here ("f@plt") */
+	size_t		 nnames, capnames;
 	uint64_t	 unattributed;	/* samples outside every function */
 };
 
@@ -356,15 +359,20 @@ afile_sort_syms(struct afile *f)
 	qsort(f->syms, f->nsyms, sizeof(*f->syms), asym_cmp);
 	for (size_t i = 0; i < f->nsyms; i++) {
 		if (n && f->syms[n - 1].addr == f->syms[i].addr) {
-			if (f->syms[n - 1].size == 0)
+			if ((f->syms[n - 1].size == 0 ||
+			    f->syms[n - 1].guessed) && f->syms[i].size &&
+			    !f->syms[i].guessed) {
 				f->syms[n - 1].size = f->syms[i].size;
+				f->syms[n - 1].guessed = 0;
+			}
 			continue;
 		}
 		f->syms[n++] = f->syms[i];
 	}
 	f->nsyms = n;
 	for (size_t i = 0; i + 1 < n; i++)
-		if (f->syms[i].size == 0)
+		if (f->syms[i].size == 0 || (f->syms[i].guessed &&
+		    f->syms[i].addr + f->syms[i].size > f->syms[i + 1].addr))
 			f->syms[i].size = f->syms[i + 1].addr - f->syms[i].addr;
 }
 
@@ -389,7 +397,7 @@ read_symtab(struct afile *f, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 		    sym.st_value == 0)
 			continue;
 		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
-		    type != STT_NOTYPE)
+		    type != STT_NOTYPE && type != STT_OBJECT)
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name || name[0] == '$')
@@ -402,7 +410,7 @@ read_symtab(struct afile *f, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 			.addr = sym.st_value,
 			.size = sym.st_size,
 			.name = name,
-			.func = type != STT_NOTYPE,
+			.func = type == STT_FUNC || type == STT_GNU_IFUNC,
 			.rank = (type == STT_NOTYPE) * 4 +
 			    (GELF_ST_BIND(sym.st_info) == STB_LOCAL) * 2 +
 			    (GELF_ST_BIND(sym.st_info) == STB_WEAK),
@@ -427,6 +435,116 @@ read_syms_of(struct afile *f, Elf *elf, Elf64_Word type)
 	return n;
 }
 
+static int insn_ripref(const struct afile *, const cs_insn *, uint64_t *);
+static const char *afile_section_of(const struct afile *, uint64_t,
+    uint64_t *, uint64_t *);
+
+/* A GOT slot and the dynamic symbol its relocation names. */
+struct gotslot {
+	uint64_t	 addr;
+	const char	*name;		/* borrowed from the ELF */
+};
+
+/*
+ * Names the PLT stubs of an x86-64 file "sym@plt", as objdump does: each
+ * stub jumps through a GOT slot, and the slot's JUMP_SLOT or GLOB_DAT
+ * relocation names the symbol. The symbol tables have no such names.
+ */
+static void
+afile_plt_syms(struct afile *f)
+{
+	struct gotslot *slots = NULL;
+	size_t nslots = 0, capslots = 0, shstrndx, cap = f->nsyms;
+	Elf_Scn *scn = NULL;
+	cs_insn *in;
+
+	if (f->machine != EM_X86_64 || !f->cs_ok ||
+	    elf_getshdrstrndx(f->elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		Elf_Scn *symscn;
+		GElf_Shdr symsh;
+		Elf_Data *symd;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA ||
+		    !(d = elf_getdata(scn, NULL)) ||
+		    !(symscn = elf_getscn(f->elf, sh.sh_link)) ||
+		    !gelf_getshdr(symscn, &symsh) ||
+		    !(symd = elf_getdata(symscn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela r;
+			GElf_Sym sym;
+			const char *name;
+			int type;
+
+			if (!gelf_getrela(d, i, &r))
+				break;
+			type = GELF_R_TYPE(r.r_info);
+			if ((type != R_X86_64_JUMP_SLOT &&
+			    type != R_X86_64_GLOB_DAT) ||
+			    !gelf_getsym(symd, GELF_R_SYM(r.r_info), &sym) ||
+			    !(name = elf_strptr(f->elf, symsh.sh_link,
+			    sym.st_name)) || !*name)
+				continue;
+			GROW(slots, nslots + 1, capslots);
+			slots[nslots++] = (struct gotslot){ r.r_offset, name };
+		}
+	}
+	if (nslots == 0)
+		return;
+	in = cs_malloc(f->cs);
+	scn = NULL;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		const char *sn;
+		const uint8_t *p;
+		size_t left;
+		uint64_t addr, align;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sn = elf_strptr(f->elf, shstrndx, sh.sh_name)) ||
+		    strncmp(sn, ".plt", 4) != 0 ||
+		    !(d = elf_rawdata(scn, NULL)) || !d->d_buf)
+			continue;
+		align = sh.sh_entsize ? sh.sh_entsize : 16;
+		p = d->d_buf;
+		left = d->d_size;
+		addr = sh.sh_addr;
+		while (left) {
+			uint64_t slot, stub;
+
+			if (!cs_disasm_iter(f->cs, &p, &left, &addr, in)) {
+				p++;
+				left--;
+				addr++;
+				continue;
+			}
+			if (in->id != X86_INS_JMP || !insn_ripref(f, in, &slot))
+				continue;
+			stub = sh.sh_addr + (in->address - sh.sh_addr) /
+			    align * align;
+			for (size_t i = 0; i < nslots; i++) {
+				if (slots[i].addr != slot)
+					continue;
+				GROW(f->names, f->nnames + 1, f->capnames);
+				f->names[f->nnames] = xasprintf("%s@plt",
+				    slots[i].name);
+				GROW(f->syms, f->nsyms + 1, cap);
+				f->syms[f->nsyms++] = (struct asym){
+				    .addr = stub, .size = align, .func = 1,
+				    .name = f->names[f->nnames++], .rank = 8 };
+				break;
+			}
+		}
+	}
+	cs_free(in, 1);
+	free(slots);
+}
+
 /*
  * Loads the symbols of an ELF file: its .symtab, else the separate debug
  * file's .symtab, else its .dynsym.
@@ -445,6 +563,17 @@ afile_elf_syms(struct afile *f)
 	}
 	if (f->nsyms == 0)
 		read_syms_of(f, f->elf, SHT_DYNSYM);
+	afile_plt_syms(f);
+	/* a symbol without a size ends at the next one, or its section's end */
+	for (size_t i = 0; i < f->nsyms; i++) {
+		uint64_t start, end;
+
+		if (f->syms[i].size == 0 &&
+		    afile_section_of(f, f->syms[i].addr, &start, &end)) {
+			f->syms[i].size = end - f->syms[i].addr;
+			f->syms[i].guessed = 1;
+		}
+	}
 	afile_sort_syms(f);
 }
 
@@ -703,6 +832,9 @@ afile_close(struct afile *f)
 		close(f->fd);
 	free(f->syms);
 	free(f->strings);
+	for (size_t i = 0; i < f->nnames; i++)
+		free(f->names[i]);
+	free(f->names);
 	free(f->problem);
 	free(f->noscope);
 }
@@ -738,7 +870,8 @@ afile_lookup(const struct afile *f, uint64_t addr, int funcs_only)
 
 /* Names a section of the ELF file that holds addr, or NULL. */
 static const char *
-afile_section_of(const struct afile *f, uint64_t addr, uint64_t *start)
+afile_section_of(const struct afile *f, uint64_t addr, uint64_t *start,
+    uint64_t *end)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -752,6 +885,7 @@ afile_section_of(const struct afile *f, uint64_t addr, uint64_t *start)
 			continue;
 		if (addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size) {
 			*start = sh.sh_addr;
+			*end = sh.sh_addr + sh.sh_size;
 			return elf_strptr(f->elf, shstrndx, sh.sh_name);
 		}
 	}
@@ -1077,11 +1211,11 @@ out_target(struct out *o, const struct afile *f, uint64_t addr)
 {
 	const struct asym *s = afile_lookup(f, addr, 0);
 	const char *sec;
-	uint64_t start;
+	uint64_t start, end;
 	char *d;
 
 	if (!s || addr - s->addr >= s->size) {
-		if (!(sec = afile_section_of(f, addr, &start)))
+		if (!(sec = afile_section_of(f, addr, &start, &end)))
 			return 0;
 		out_add(o, " <%s+0x%" PRIx64 ">", sec, addr - start);
 		return 1;
@@ -1299,6 +1433,9 @@ list_function(struct listing *L, const struct afunc *fn, int rank)
 	int aw = snprintf(NULL, 0, "%" PRIx64, fn->end - 1);
 	uint64_t shown = 0;
 
+	if (aw < 7)
+		aw = 7;
+
 	out_add(&L->o, "== %d. %s ", rank, fn->name);
 	while (L->o.len < WIDTH)
 		out_add(&L->o, "=");
@@ -1345,7 +1482,7 @@ list_function(struct listing *L, const struct afunc *fn, int rank)
 				out_target(&L->o, f, t);
 			else if (insn_ripref(f, in, &t) &&
 			    afile_lookup(f, t, 0)) {
-				out_add(&L->o, "  #");
+				out_add(&L->o, "  # %#" PRIx64, t);
 				out_target(&L->o, f, t);
 			}
 			out_line(&L->o, c);
@@ -1495,7 +1632,7 @@ annotate_write(struct annotate *a, FILE *out)
 	    .total = a->total };
 	struct afile *files;
 	struct afunc *fns = NULL;
-	size_t nfns = 0, capfns = 0, nlisted;
+	size_t nfns = 0, capfns = 0, nlisted, nnotes;
 
 	elf_version(EV_CURRENT);
 	if (a->total == 0) {
@@ -1573,16 +1710,26 @@ annotate_write(struct annotate *a, FILE *out)
 
 		if (!f->unattributed)
 			continue;
-		out_add(&L.o, "%5s %9" PRIu64 " %6.2f%%  [not in any function] "
-		    "(%s)", "-", f->unattributed, pct(f->unattributed,
-		    a->total), f->base);
+		out_add(&L.o, "%5s %9" PRIu64 " %6.2f%%  %s (%s)", "-",
+		    f->unattributed, pct(f->unattributed, a->total),
+		    f->problem ? "[not annotated]" : "[not in any function]",
+		    f->base);
 		out_line(&L.o, NULL);
-		if (f->problem) {
-			out_add(&L.o, "%25s%s", "", f->problem);
-			out_line(&L.o, NULL);
-		}
 	}
 	out_line(&L.o, NULL);
+	nnotes = 0;
+	for (size_t i = 0; i < a->ndsos; i++) {
+		if (!files[i].problem)
+			continue;
+		if (nnotes++ == 0) {
+			out_add(&L.o, "notes:");
+			out_line(&L.o, NULL);
+		}
+		out_add(&L.o, "   %s", files[i].problem);
+		out_line(&L.o, NULL);
+	}
+	if (nnotes)
+		out_line(&L.o, NULL);
 
 	for (size_t i = 0; i < nlisted; i++)
 		list_function(&L, &fns[i], (int)i + 1);

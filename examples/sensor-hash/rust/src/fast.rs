@@ -8,15 +8,23 @@ pub struct Sensors {
     rejected: u64,
 }
 
-impl SensorSet for Sensors {
+impl Sensors {
+    /// Records one reading; `Err(())` when `id` is not 0..7.
     #[inline(never)]
-    fn add(&mut self, id: i32, value: i32) -> Result<(), ()> {
+    pub fn record(&mut self, id: i32, value: i32) -> Result<(), ()> {
         if !(0..NSENSORS).contains(&id) {
             self.rejected += 1;
             return Err(());
         }
         self.s[id as usize].add(value);
         Ok(())
+    }
+}
+
+impl SensorSet for Sensors {
+    #[inline]
+    fn add(&mut self, id: i32, value: i32) -> Result<(), ()> {
+        self.record(id, value)
     }
 
     fn get(&self, id: i32) -> Option<Stats> {

@@ -1,2 +1,276 @@
+/*
+ * fgsvg: draw folded stacks as an interactive SVG flame graph.
+ */
 #include <err.h>
-int main(void) { errx(2, "not built yet"); }
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "flame.h"
+#include "folded.h"
+#include "lineread.h"
+#include "palette.h"
+#include "svg.h"
+
+#define PALETTE_FILE	"palette.map"
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: fgsvg [--cp] [--flamechart] [--hash] [--inverted] [--negate]\n"
+	    "             [--random] [--reverse] [--bgcolors color] [--colors palette]\n"
+	    "             [--countname name] [--factor n] [--fonttype font]\n"
+	    "             [--fontsize n] [--fontwidth n] [--height n] [--minwidth n[%%]]\n"
+	    "             [--nameattr file] [--nametype text] [--notes text]\n"
+	    "             [--sort name | weight] [--subtitle text] [--title text]\n"
+	    "             [--total n] [--width n] [file ...]\n");
+	exit(2);
+}
+
+/* Parses a number option within [lo, hi], or exits with the bad value. */
+static double
+number(const char *opt, const char *s, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end != '\0' || errno != 0 || !isfinite(v) ||
+	    v < lo || v > hi)
+		errx(2, "--%s '%s' is not a number from %g to %g", opt, s,
+		    lo, hi);
+	return v;
+}
+
+enum { O_TITLE = 256, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE,
+	O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_COLORS, O_BGCOLORS,
+	O_HASH, O_RANDOM, O_CP, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE,
+	O_NOTES, O_NAMEATTR, O_TOTAL, O_FACTOR, O_SORT, O_HELP };
+
+static const struct option longopts[] = {
+	{ "title",	required_argument,	NULL,	O_TITLE },
+	{ "subtitle",	required_argument,	NULL,	O_SUBTITLE },
+	{ "width",	required_argument,	NULL,	O_WIDTH },
+	{ "height",	required_argument,	NULL,	O_HEIGHT },
+	{ "minwidth",	required_argument,	NULL,	O_MINWIDTH },
+	{ "fonttype",	required_argument,	NULL,	O_FONTTYPE },
+	{ "fontsize",	required_argument,	NULL,	O_FONTSIZE },
+	{ "fontwidth",	required_argument,	NULL,	O_FONTWIDTH },
+	{ "countname",	required_argument,	NULL,	O_COUNTNAME },
+	{ "nametype",	required_argument,	NULL,	O_NAMETYPE },
+	{ "colors",	required_argument,	NULL,	O_COLORS },
+	{ "color",	required_argument,	NULL,	O_COLORS },
+	{ "bgcolors",	required_argument,	NULL,	O_BGCOLORS },
+	{ "hash",	no_argument,		NULL,	O_HASH },
+	{ "random",	no_argument,		NULL,	O_RANDOM },
+	{ "cp",		no_argument,		NULL,	O_CP },
+	{ "reverse",	no_argument,		NULL,	O_REVERSE },
+	{ "inverted",	no_argument,		NULL,	O_INVERTED },
+	{ "flamechart",	no_argument,		NULL,	O_FLAMECHART },
+	{ "negate",	no_argument,		NULL,	O_NEGATE },
+	{ "notes",	required_argument,	NULL,	O_NOTES },
+	{ "nameattr",	required_argument,	NULL,	O_NAMEATTR },
+	{ "total",	required_argument,	NULL,	O_TOTAL },
+	{ "factor",	required_argument,	NULL,	O_FACTOR },
+	{ "sort",	required_argument,	NULL,	O_SORT },
+	{ "help",	no_argument,		NULL,	O_HELP },
+	{ NULL,		0,			NULL,	0 }
+};
+
+/*
+ * Reads the folded lines of one input into fl. Reports the first bad line
+ * of each kind; returns the number of bad lines.
+ */
+static unsigned long
+readinput(struct flame *fl, int fd, const char *name, int seen[])
+{
+	struct folded_line f;
+	struct lineread lr;
+	enum folded_status st;
+	unsigned long bad = 0;
+	ssize_t len;
+	char *line;
+
+	lineread_init(&lr, fd, name);
+	while ((len = lineread_next(&lr, &line)) >= 0) {
+		st = folded_parse(line, len, &f);
+		if (st == FOLDED_OK) {
+			flame_add(fl, line, len, &f);
+			continue;
+		}
+		if (st == FOLDED_BLANK)
+			continue;
+		bad++;
+		if (!seen[st]++)
+			warnx("%s:%lu: %s; expected \"STACK COUNT\" or "
+			    "\"STACK BEFORE AFTER\"", name, lr.lineno,
+			    folded_strerror(st));
+	}
+	if (lr.error != 0)
+		warnx("read error on '%s': %s", name, strerror(lr.error));
+	lineread_release(&lr);
+	return bad + (lr.error != 0);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct flame_opts fo = { .sort = FLAME_SORT_NAME };
+	struct palette_opts po = { .scheme = "hot" };
+	struct svg_nameattr na;
+	struct svg_opts so;
+	struct palette pal;
+	struct svgbuf out;
+	struct flame fl;
+	const char *bgcolors = NULL, *nameattr = NULL;
+	unsigned long bad = 0, badline;
+	int seen[16] = { 0 };
+	int ch, cp = 0, fd, rval = 0, i;
+	size_t n;
+
+	svg_opts_default(&so);
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case O_TITLE:		so.title = optarg; break;
+		case O_SUBTITLE:	so.subtitle = optarg; break;
+		case O_WIDTH:
+			so.width = (int)number("width", optarg, 21, 1000000);
+			break;
+		case O_HEIGHT:
+			so.frameheight = (int)number("height", optarg, 1,
+			    100000);
+			break;
+		case O_MINWIDTH:
+			n = strlen(optarg);
+			so.minwidth_pct = n > 0 && optarg[n - 1] == '%';
+			if (so.minwidth_pct)
+				optarg[n - 1] = '\0';
+			so.minwidth = number("minwidth", optarg, 0,
+			    so.minwidth_pct ? 100 : 1e9);
+			break;
+		case O_FONTTYPE:	so.fonttype = optarg; break;
+		case O_FONTSIZE:
+			so.fontsize = number("fontsize", optarg, 0.1, 1000);
+			break;
+		case O_FONTWIDTH:
+			so.fontwidth = number("fontwidth", optarg, 0.01, 100);
+			break;
+		case O_COUNTNAME:	so.countname = optarg; break;
+		case O_NAMETYPE:	so.nametype = optarg; break;
+		case O_COLORS:
+			if (!palette_scheme_ok(optarg))
+				errx(2, "--colors '%s' is not a palette; use hot, "
+				    "mem, io, wakeup, chain, java, js, perl, "
+				    "rust, python, red, green, blue, aqua, "
+				    "yellow, purple or orange", optarg);
+			po.scheme = optarg;
+			break;
+		case O_BGCOLORS:	bgcolors = optarg; break;
+		case O_HASH:		po.hash = 1; break;
+		case O_RANDOM:		po.random = 1; break;
+		case O_CP:		cp = 1; break;
+		case O_REVERSE:		fo.reverse = 1; break;
+		case O_INVERTED:	so.inverted = 1; break;
+		case O_FLAMECHART:	fo.flamechart = so.flamechart = 1; break;
+		case O_NEGATE:		so.negate = 1; break;
+		case O_NOTES:		so.notes = optarg; break;
+		case O_NAMEATTR:	nameattr = optarg; break;
+		case O_TOTAL:
+			so.total = number("total", optarg, 0, 1e300);
+			break;
+		case O_FACTOR:
+			so.factor = number("factor", optarg, 1e-300, 1e300);
+			break;
+		case O_SORT:
+			if (strcmp(optarg, "name") == 0)
+				fo.sort = FLAME_SORT_NAME;
+			else if (strcmp(optarg, "weight") == 0)
+				fo.sort = FLAME_SORT_WEIGHT;
+			else
+				errx(2, "--sort '%s' is not a sort order; use "
+				    "name or weight", optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	if (palette_background(po.scheme, bgcolors, &so.bgcolor1,
+	    &so.bgcolor2) != 0)
+		errx(2, "--bgcolors '%s' is not a background; use yellow, "
+		    "blue, green, grey or #rrggbb", bgcolors);
+	fo.chain = strcmp(po.scheme, "chain") == 0;
+	po.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+	if (palette_init(&pal, &po) != 0)
+		errx(2, "--colors '%s' is not a palette", po.scheme);
+	if (cp) {
+		if (palette_load(&pal, PALETTE_FILE, &badline) != 0)
+			err(2, "cannot read the palette file '%s'",
+			    PALETTE_FILE);
+		if (badline != 0) {
+			warnx("%s:%lu: expected \"NAME->rgb(R,G,B)\"; line "
+			    "skipped", PALETTE_FILE, badline);
+			rval = 1;
+		}
+	}
+	svg_nameattr_init(&na);
+	if (nameattr != NULL) {
+		if (svg_nameattr_load(&na, nameattr, &badline) != 0)
+			err(2, "cannot read the --nameattr file '%s'",
+			    nameattr);
+		if (badline != 0) {
+			warnx("%s:%lu: expected \"NAME<TAB>key=value...\" with "
+			    "XML attribute names; skipped", nameattr, badline);
+			rval = 1;
+		}
+		so.nameattr = &na;
+	}
+
+	flame_init(&fl, &fo);
+	if (argc == 0)
+		bad += readinput(&fl, 0, "<stdin>", seen);
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-") == 0) {
+			bad += readinput(&fl, 0, "<stdin>", seen);
+			continue;
+		}
+		if ((fd = open(argv[i], O_RDONLY)) < 0) {
+			warn("cannot open '%s'", argv[i]);
+			rval = 1;
+			continue;
+		}
+		bad += readinput(&fl, fd, argv[i], seen);
+		close(fd);
+	}
+	if (bad > 0) {
+		warnx("skipped %lu malformed line%s", bad, bad == 1 ? "" : "s");
+		rval = 1;
+	}
+	flame_build(&fl);
+	if (so.total > 0 && so.total < fl.time) {
+		warnx("--total %g is less than the sum of the counts, %g; "
+		    "using the sum", so.total, fl.time);
+		so.total = 0;
+	}
+
+	svgbuf_init(&out, STDOUT_FILENO);
+	if (svg_write(&out, &fl, &so, &pal) != 0)
+		err(2, "cannot write the SVG to standard output");
+	if (cp && palette_save(&pal, PALETTE_FILE) != 0)
+		err(2, "cannot write the palette file '%s'", PALETTE_FILE);
+	svgbuf_release(&out);
+	flame_release(&fl);
+	svg_nameattr_release(&na);
+	palette_release(&pal);
+	return rval;
+}

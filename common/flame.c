@@ -1,0 +1,380 @@
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flame.h"
+#include "xalloc.h"
+
+void
+flame_init(struct flame *f, const struct flame_opts *o)
+{
+	memset(f, 0, sizeof(*f));
+	f->opts = *o;
+	f->maxdelta = 1;
+}
+
+void
+flame_release(struct flame *f)
+{
+	free(f->text);
+	free(f->lines);
+	free(f->nodes);
+	free(f->frames);
+	memset(f, 0, sizeof(*f));
+}
+
+const char *
+flame_name(const struct flame *f, uint32_t node, size_t *len)
+{
+	*len = f->nodes[node].namelen;
+	return f->text + f->nodes[node].name;
+}
+
+static void
+put(struct flame *f, const char *s, size_t n)
+{
+	GROW(f->text, f->textlen + n, f->textcap);
+	memcpy(f->text + f->textlen, s, n);
+	f->textlen += n;
+}
+
+/* Appends the stack, frames reversed, as Perl's join/reverse/split does. */
+static void
+put_reversed(struct flame *f, const char *s, size_t n)
+{
+	size_t end = n, b;
+	int first = 1;
+
+	/* split drops trailing empty fields */
+	while (end > 0 && s[end - 1] == ';')
+		end--;
+	while (end > 0) {
+		b = end;
+		while (b > 0 && s[b - 1] != ';')
+			b--;
+		if (!first)
+			put(f, ";", 1);
+		put(f, s + b, end - b);
+		first = 0;
+		end = b > 0 ? b - 1 : 0;
+		if (b == 1 && end == 0) {
+			/* a leading empty field */
+			put(f, ";", 1);
+			break;
+		}
+	}
+}
+
+/* Appends the stack with "_[w]" after every frame that follows ";--;". */
+static void
+put_chain(struct flame *f, const char *s, size_t n)
+{
+	const char *sep = memmem(s, n, ";--;", 4), *p, *e, *semi;
+
+	if (sep == NULL) {
+		put(f, s, n);
+		return;
+	}
+	put(f, s, sep + 4 - s);
+	p = sep + 4;
+	e = s + n;
+	while (p < e) {
+		semi = memchr(p, ';', e - p);
+		if (semi == NULL)
+			semi = e;
+		put(f, p, semi - p);
+		if (!(semi - p == 2 && p[0] == '-' && p[1] == '-') && semi > p)
+			put(f, "_[w]", 4);
+		if (semi < e)
+			put(f, ";", 1);
+		p = semi + 1;
+	}
+}
+
+void
+flame_add(struct flame *f, const char *line, size_t len,
+    const struct folded_line *fl)
+{
+	struct flame_line *l;
+	size_t start = f->textlen, i;
+	int sp;
+
+	GROW(f->lines, f->nlines + 1, f->linecap);
+	l = &f->lines[f->nlines++];
+	if (f->opts.reverse)
+		put_reversed(f, fl->stack, fl->stack_len);
+	else if (f->opts.chain)
+		put_chain(f, fl->stack, fl->stack_len);
+	else
+		put(f, fl->stack, fl->stack_len);
+	l->off = start;
+	l->stacklen = f->textlen - start;
+	/* The counts as written, white space runs made one space. */
+	sp = 1;
+	for (i = fl->stack_len; i < len; i++) {
+		if (line[i] == ' ' || line[i] == '\t') {
+			sp = 1;
+			continue;
+		}
+		if (sp)
+			put(f, " ", 1);
+		sp = 0;
+		put(f, line + i, 1);
+	}
+	l->len = f->textlen - start;
+	l->ncounts = fl->ncounts;
+	l->count[0] = fl->count[0].d;
+	l->count[1] = fl->ncounts == 2 ? fl->count[1].d : 0;
+	if (fl->ncounts == 2)
+		f->differential = 1;
+}
+
+static const char *sort_text;
+
+static int
+cmpline(const void *a, const void *b)
+{
+	const struct flame_line *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(sort_text + x->off, sort_text + y->off, n);
+
+	if (c != 0)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->off > y->off) - (x->off < y->off);
+}
+
+static uint32_t
+node_new(struct flame *f, uint32_t parent, uint64_t name, uint32_t namelen,
+    uint32_t depth, double stime)
+{
+	struct flame_node *n;
+	uint32_t id;
+
+	GROW(f->nodes, f->nnodes + 1, f->nodecap);
+	id = (uint32_t)f->nnodes++;
+	n = &f->nodes[id];
+	memset(n, 0, sizeof(*n));
+	n->name = name;
+	n->namelen = namelen;
+	n->depth = depth;
+	n->parent = parent;
+	n->child = n->last = n->next = FLAME_NONE;
+	n->stime = stime;
+	if (parent != FLAME_NONE) {
+		struct flame_node *p = &f->nodes[parent];
+
+		if (p->last == FLAME_NONE)
+			p->child = id;
+		else
+			f->nodes[p->last].next = id;
+		p->last = id;
+	}
+	return id;
+}
+
+struct span {
+	uint64_t	 off;
+	uint32_t	 len;
+};
+
+/* Splits a stack into frames as Perl's split(";") does. Returns the count. */
+static size_t
+split(const char *text, uint64_t off, size_t len, struct span **v,
+    size_t *cap)
+{
+	size_t n = 0, b = 0, i;
+
+	while (len > 0 && text[off + len - 1] == ';')
+		len--;
+	if (len == 0)
+		return 0;
+	for (i = 0; i <= len; i++) {
+		if (i == len || text[off + i] == ';') {
+			GROW(*v, n + 1, *cap);
+			(*v)[n].off = off + b;
+			(*v)[n].len = (uint32_t)(i - b);
+			n++;
+			b = i + 1;
+		}
+	}
+	return n;
+}
+
+static int
+cmpweight(const void *a, const void *b, void *arg)
+{
+	const struct flame *f = arg;
+	const struct flame_node *x = &f->nodes[*(const uint32_t *)a];
+	const struct flame_node *y = &f->nodes[*(const uint32_t *)b];
+	double wx = x->etime - x->stime, wy = y->etime - y->stime;
+
+	if (wx != wy)
+		return wx > wy ? -1 : 1;
+	return (*(const uint32_t *)a > *(const uint32_t *)b) -
+	    (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+/* Reorders every node's children widest first and moves them to match. */
+static void
+sort_weight(struct flame *f)
+{
+	uint32_t *kids = NULL, id, c;
+	size_t cap = 0, n, i;
+	double x;
+
+	/* nodes[] is in preorder: a parent is placed before its children. */
+	for (id = 0; id < f->nnodes; id++) {
+		struct flame_node *p = &f->nodes[id];
+
+		n = 0;
+		for (c = p->child; c != FLAME_NONE; c = f->nodes[c].next) {
+			GROW(kids, n + 1, cap);
+			kids[n++] = c;
+		}
+		if (n == 0)
+			continue;
+		qsort_r(kids, n, sizeof(*kids), cmpweight, f);
+		p->child = kids[0];
+		p->last = kids[n - 1];
+		x = p->stime;
+		for (i = 0; i < n; i++) {
+			struct flame_node *k = &f->nodes[kids[i]];
+			double w = k->etime - k->stime;
+
+			k->next = i + 1 < n ? kids[i + 1] : FLAME_NONE;
+			/* its own children follow it in nodes[], placed later */
+			k->stime = x;
+			k->etime = x + w;
+			x += w;
+		}
+	}
+	free(kids);
+}
+
+void
+flame_build(struct flame *f)
+{
+	struct span *fr = NULL;
+	uint32_t *path = NULL;
+	size_t frcap = 0, pathcap = 0, pathlen = 0, li, m, i, same;
+	double t = 0;
+
+	if (!f->opts.flamechart && f->nlines > 1) {
+		sort_text = f->text;
+		qsort(f->lines, f->nlines, sizeof(*f->lines), cmpline);
+		sort_text = NULL;
+	}
+	for (li = 0; li < f->nlines; li++) {
+		const struct flame_line *l = &f->lines[li];
+		int diff = l->ncounts == 2;
+		double d = diff ? l->count[1] - l->count[0] : 0;
+
+		m = split(f->text, l->off, l->stacklen, &fr, &frcap);
+		/* frames[0] is the root, "" */
+		same = pathlen > 0 ? 1 : 0;
+		while (same < pathlen && same <= m) {
+			const struct flame_node *n = &f->nodes[path[same]];
+			const struct span *s = &fr[same - 1];
+
+			if (n->namelen != s->len || memcmp(f->text + n->name,
+			    f->text + s->off, s->len) != 0)
+				break;
+			same++;
+		}
+		for (i = pathlen; i > same; i--)
+			f->nodes[path[i - 1]].etime = t;
+		GROW(path, m + 1, pathcap);
+		for (i = same; i <= m; i++) {
+			uint32_t id = i == 0 ?
+			    node_new(f, FLAME_NONE, 0, 0, 0, t) :
+			    node_new(f, path[i - 1], fr[i - 1].off,
+				fr[i - 1].len, (uint32_t)i, t);
+
+			if (diff) {
+				f->nodes[id].has_delta = 1;
+				f->nodes[id].delta = i == m ? d : 0;
+			}
+			path[i] = id;
+		}
+		pathlen = m + 1;
+		if (diff && fabs(d) > f->maxdelta)
+			f->maxdelta = fabs(d);
+		t += diff ? l->count[1] : l->count[0];
+	}
+	for (i = pathlen; i > 0; i--)
+		f->nodes[path[i - 1]].etime = t;
+	f->time = t;
+	free(fr);
+	free(path);
+	for (i = 1; i < f->nnodes; i++) {
+		struct flame_node *n = &f->nodes[i];
+
+		f->nodes[n->parent].childsum += n->etime - n->stime;
+	}
+	if (f->opts.sort == FLAME_SORT_WEIGHT && !f->opts.flamechart)
+		sort_weight(f);
+}
+
+static void
+emit(struct flame *f, uint32_t node, uint32_t depth, uint32_t nmerged,
+    double stime, double etime, double self)
+{
+	struct flame_frame *fr;
+
+	GROW(f->frames, f->nframes + 1, f->framecap);
+	fr = &f->frames[f->nframes++];
+	fr->node = node;
+	fr->depth = depth;
+	fr->nmerged = nmerged;
+	fr->stime = stime;
+	fr->etime = etime;
+	fr->self = self;
+	if (depth > f->depthmax)
+		f->depthmax = depth;
+}
+
+/* Lists node, known to be wide enough, and its subtree. */
+static void
+layout(struct flame *f, uint32_t id, double etime, double mintime)
+{
+	struct flame_node *n = &f->nodes[id];
+	double w = etime - n->stime, run = 0, runstart = 0;
+	uint32_t nrun = 0, c;
+
+	emit(f, id, n->depth, 0, n->stime, etime, w - n->childsum);
+	for (c = n->child; c != FLAME_NONE; c = f->nodes[c].next) {
+		struct flame_node *k = &f->nodes[c];
+		double kw = k->etime - k->stime;
+
+		if (kw < mintime) {
+			if (nrun == 0)
+				runstart = k->stime;
+			run += kw;
+			nrun++;
+			continue;
+		}
+		if (nrun > 0 && run >= mintime)
+			emit(f, FLAME_NONE, n->depth + 1, nrun, runstart,
+			    runstart + run, run);
+		nrun = 0;
+		run = 0;
+		layout(f, c, k->etime, mintime);
+	}
+	if (nrun > 0 && run >= mintime)
+		emit(f, FLAME_NONE, n->depth + 1, nrun, runstart,
+		    runstart + run, run);
+}
+
+void
+flame_layout(struct flame *f, double total, double mintime)
+{
+	f->nframes = 0;
+	f->depthmax = 0;
+	if (f->nnodes == 0)
+		return;
+	/* The root spans the --total when it is larger than the sum. */
+	layout(f, 0, total > f->nodes[0].etime ? total : f->nodes[0].etime,
+	    mintime);
+}

@@ -1,0 +1,128 @@
+/*
+ * flame: the tree of a flame graph, built from folded stacks the way
+ * flamegraph.pl builds it, so that every frame lands where the reference
+ * draws it; and the list of frames to draw, with the frames narrower than
+ * the minimum width merged, per parent, into grey frames.
+ *
+ *	struct flame fl;
+ *	flame_init(&fl, &opts);
+ *	for each line: folded_parse(...); flame_add(&fl, line, len, &parsed);
+ *	flame_build(&fl);		sorts, merges, closes the tree
+ *	flame_layout(&fl, mintime);	fills fl.frames, fl.nframes, fl.depthmax
+ *	flame_release(&fl);
+ *
+ * How the reference merges, and so how this does with the default sort:
+ * the lines are sorted bytewise as whole lines, and each line shares with
+ * the one before it the frames of their common prefix. A frame's own time
+ * lies left of its children. Two siblings of the same name are merged only
+ * when they are neighbours in that order ("f" and "f(int)" can split an "f"
+ * in two); that is the reference's picture, kept on purpose.
+ */
+#ifndef FG_FLAME_H
+#define FG_FLAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "folded.h"
+
+#define FLAME_NONE	UINT32_MAX
+
+enum flame_sort {
+	FLAME_SORT_NAME,	/* bytewise, as flamegraph.pl (the default) */
+	FLAME_SORT_WEIGHT	/* widest child first, own time at the right */
+};
+
+struct flame_opts {
+	enum flame_sort	 sort;
+	int		 reverse;	/* --reverse: leaf first */
+	int		 flamechart;	/* --flamechart: input order, no sort */
+	int		 chain;		/* --colors chain: mark waker frames _[w] */
+};
+
+struct flame_node {
+	uint64_t	 name;		/* offset of the name in flame.text */
+	uint32_t	 namelen;
+	uint32_t	 depth;		/* 0 is the root, "all" */
+	uint32_t	 parent;	/* FLAME_NONE for the root */
+	uint32_t	 child;		/* first child, or FLAME_NONE */
+	uint32_t	 last;		/* last child, or FLAME_NONE */
+	uint32_t	 next;		/* next sibling, or FLAME_NONE */
+	double		 stime;		/* start, in counts from the left */
+	double		 etime;		/* end */
+	double		 childsum;	/* total width of the children */
+	double		 delta;		/* AFTER - BEFORE of its own lines */
+	int		 has_delta;	/* opened by a differential line */
+};
+
+/* One frame to draw. */
+struct flame_frame {
+	uint32_t	 node;		/* the node, or FLAME_NONE for a merge */
+	uint32_t	 depth;
+	uint32_t	 nmerged;	/* frames merged into this grey one */
+	double		 stime;
+	double		 etime;
+	double		 self;		/* own time: width minus children */
+};
+
+struct flame_line {
+	uint64_t	 off;		/* the normalized line in flame.text */
+	uint32_t	 len;		/* "STACK COUNT[ COUNT]" */
+	uint32_t	 stacklen;
+	double		 count[2];
+	int		 ncounts;
+};
+
+struct flame {
+	struct flame_opts opts;
+	char		*text;		/* every line, back to back */
+	size_t		 textlen, textcap;
+	struct flame_line *lines;
+	size_t		 nlines, linecap;
+	struct flame_node *nodes;	/* in the order they open: preorder */
+	size_t		 nnodes, nodecap;
+	struct flame_frame *frames;	/* flame_layout's result */
+	size_t		 nframes, framecap;
+	uint32_t	 depthmax;	/* deepest drawn frame */
+	double		 time;		/* sum of the counts (AFTER in diffs) */
+	double		 maxdelta;	/* largest |AFTER - BEFORE|, at least 1 */
+	int		 differential;	/* some line had two counts */
+};
+
+/* Sets up an empty flame; opts is copied. */
+void	 flame_init(struct flame *, const struct flame_opts *);
+
+/* Frees everything the flame holds; it may be flame_init'ed again. */
+void	 flame_release(struct flame *);
+
+/*
+ * Adds one line, already parsed by folded_parse into *fl (which must be
+ * FOLDED_OK). The line's bytes are copied, so line may be reused. With
+ * opts.reverse the frames are stored leaf first; with opts.chain the frames
+ * after a "--" separator get a "_[w]" annotation.
+ */
+void	 flame_add(struct flame *, const char *line, size_t len,
+	    const struct folded_line *fl);
+
+/*
+ * Builds the tree from the lines added: sorts them (unless flamechart),
+ * merges their frames, and with FLAME_SORT_WEIGHT reorders each node's
+ * children widest first. Call once, after the last flame_add. Afterwards
+ * nodes[0] is the root when time > 0 or any line was added.
+ */
+void	 flame_build(struct flame *);
+
+/*
+ * Lists the frames to draw, in preorder (a frame's descendants follow it
+ * before its next sibling), into frames[0..nframes). total is the width of
+ * the root (the --total, or time). A frame narrower than mintime is not
+ * listed; each run of such siblings becomes one grey frame (node
+ * FLAME_NONE) when the run together is at least mintime wide. depthmax
+ * becomes the depth of the deepest listed frame.
+ */
+void	 flame_layout(struct flame *, double total, double mintime);
+
+/* The name of a node: borrowed, not NUL-terminated, *len bytes. */
+const char *flame_name(const struct flame *, uint32_t node, size_t *len);
+
+#endif

@@ -1,0 +1,784 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lineread.h"
+#include "svg.h"
+#include "xalloc.h"
+
+#define FLUSH_AT	(1 << 20)
+
+/* --- the output buffer ------------------------------------------------ */
+
+void
+svgbuf_init(struct svgbuf *b, int fd)
+{
+	memset(b, 0, sizeof(*b));
+	b->fd = fd;
+}
+
+void
+svgbuf_release(struct svgbuf *b)
+{
+	free(b->buf);
+	memset(b, 0, sizeof(*b));
+}
+
+int
+svgbuf_flush(struct svgbuf *b)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	if (b->fd < 0)
+		return 0;
+	while (off < b->len && b->error == 0) {
+		n = write(b->fd, b->buf + off, b->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			b->error = errno;
+		else
+			off += n;
+	}
+	b->len = 0;
+	if (b->error != 0) {
+		errno = b->error;
+		return -1;
+	}
+	return 0;
+}
+
+static void
+reserve(struct svgbuf *b, size_t n)
+{
+	if (b->fd >= 0 && b->len >= FLUSH_AT)
+		svgbuf_flush(b);
+	if (b->len + n + 1 > b->cap)
+		GROW(b->buf, b->len + n + 1, b->cap);
+}
+
+void
+svgbuf_put(struct svgbuf *b, const char *s, size_t n)
+{
+	reserve(b, n);
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+}
+
+void
+svgbuf_puts(struct svgbuf *b, const char *s)
+{
+	svgbuf_put(b, s, strlen(s));
+}
+
+void
+svgbuf_printf(struct svgbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	reserve(b, 64);
+	va_start(ap, fmt);
+	n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= b->cap - b->len) {
+		GROW(b->buf, b->len + n + 1, b->cap);
+		va_start(ap, fmt);
+		vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+	}
+	b->len += n;
+}
+
+static inline void
+putch(struct svgbuf *b, char c)
+{
+	if (b->len + 2 > b->cap)
+		reserve(b, 1);
+	b->buf[b->len++] = c;
+}
+
+/* --- escaping --------------------------------------------------------- */
+
+/*
+ * Returns the length of the valid UTF-8 sequence at s[0..len) that XML can
+ * carry, or 0 when s[0] does not start one.
+ */
+static size_t
+utf8_ok(const unsigned char *s, size_t len)
+{
+	unsigned c = s[0];
+
+	if (c < 0x80)
+		return (c >= 0x20 || c == '\t') && c != 0x7f ? 1 : 0;
+	if (c >= 0xc2 && c <= 0xdf)
+		return len >= 2 && (s[1] & 0xc0) == 0x80 &&
+		    !(c == 0xc2 && s[1] < 0xa0) ? 2 : 0;	/* C1 controls */
+	if (c >= 0xe0 && c <= 0xef) {
+		if (len < 3 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xe0 && s[1] < 0xa0)
+			return 0;			/* overlong */
+		if (c == 0xed && s[1] >= 0xa0)
+			return 0;			/* surrogates */
+		if (c == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
+			return 0;			/* U+FFFE, U+FFFF */
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (len < 4 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
+		    (s[3] & 0xc0) != 0x80)
+			return 0;
+		if ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+static const char hexdig[] = "0123456789abcdef";
+
+void
+svg_clean(struct svgbuf *b, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, k;
+
+	reserve(b, len);
+	while (i < len) {
+		if (u[i] == '\\' && i + 1 < len && u[i + 1] == 'x') {
+			svgbuf_put(b, "\\x5c", 4);
+			i++;
+		} else if ((k = utf8_ok(u + i, len - i)) > 0) {
+			if (b->len + k + 1 > b->cap)
+				reserve(b, k);
+			memcpy(b->buf + b->len, s + i, k);
+			b->len += k;
+			i += k;
+		} else {
+			char e[4] = { '\\', 'x', hexdig[u[i] >> 4],
+				hexdig[u[i] & 15] };
+
+			svgbuf_put(b, e, 4);
+			i++;
+		}
+	}
+	if (b->cap > b->len)
+		b->buf[b->len] = '\0';
+}
+
+void
+svg_xml(struct svgbuf *b, const char *s, size_t len)
+{
+	size_t i, run = 0;
+
+	reserve(b, len);
+	for (i = 0; i < len; i++) {
+		const char *ent;
+
+		switch (s[i]) {
+		case '&':	ent = "&amp;"; break;
+		case '<':	ent = "&lt;"; break;
+		case '>':	ent = "&gt;"; break;
+		case '"':	ent = "&quot;"; break;
+		case '\'':	ent = "&#39;"; break;
+		default:	continue;
+		}
+		svgbuf_put(b, s + run, i - run);
+		svgbuf_puts(b, ent);
+		run = i + 1;
+	}
+	svgbuf_put(b, s + run, len - run);
+}
+
+void
+svg_escape(struct svgbuf *b, const char *s, size_t len)
+{
+	struct svgbuf t;
+
+	svgbuf_init(&t, -1);
+	svg_clean(&t, s, len);
+	svg_xml(b, t.buf ? t.buf : "", t.len);
+	svgbuf_release(&t);
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Appends code point c as UTF-8. */
+static void
+put_utf8(struct svgbuf *b, unsigned long c)
+{
+	char u[4];
+	size_t n;
+
+	if (c < 0x80)
+		u[0] = (char)c, n = 1;
+	else if (c < 0x800)
+		u[0] = (char)(0xc0 | c >> 6), u[1] = (char)(0x80 | (c & 0x3f)),
+		    n = 2;
+	else if (c < 0x10000)
+		u[0] = (char)(0xe0 | c >> 12),
+		    u[1] = (char)(0x80 | ((c >> 6) & 0x3f)),
+		    u[2] = (char)(0x80 | (c & 0x3f)), n = 3;
+	else
+		u[0] = (char)(0xf0 | c >> 18),
+		    u[1] = (char)(0x80 | ((c >> 12) & 0x3f)),
+		    u[2] = (char)(0x80 | ((c >> 6) & 0x3f)),
+		    u[3] = (char)(0x80 | (c & 0x3f)), n = 4;
+	svgbuf_put(b, u, n);
+}
+
+char *
+svg_unescape(const char *s, size_t len, size_t *outlen)
+{
+	static const struct { const char *ent; char c; } ents[] = {
+		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' },
+		{ "&quot;", '"' }, { "&apos;", '\'' },
+	};
+	struct svgbuf b;
+	size_t i = 0, k;
+
+	svgbuf_init(&b, -1);
+	reserve(&b, len);
+	while (i < len) {
+		if (s[i] == '\\' && i + 3 < len && s[i + 1] == 'x' &&
+		    hexval(s[i + 2]) >= 0 && hexval(s[i + 3]) >= 0) {
+			putch(&b, (char)(hexval(s[i + 2]) << 4 |
+			    hexval(s[i + 3])));
+			i += 4;
+			continue;
+		}
+		if (s[i] == '&') {
+			for (k = 0; k < sizeof(ents) / sizeof(ents[0]); k++) {
+				size_t n = strlen(ents[k].ent);
+
+				if (len - i >= n && memcmp(s + i, ents[k].ent,
+				    n) == 0) {
+					putch(&b, ents[k].c);
+					i += n;
+					break;
+				}
+			}
+			if (k < sizeof(ents) / sizeof(ents[0]))
+				continue;
+			if (i + 2 < len && s[i + 1] == '#') {
+				unsigned long c = 0;
+				size_t j = i + 2;
+				int hex = 0, ok = 0;
+
+				if (s[j] == 'x')
+					hex = 1, j++;
+				for (; j < len && s[j] != ';'; j++) {
+					int v = hex ? hexval(s[j]) :
+					    (s[j] >= '0' && s[j] <= '9' ?
+					    s[j] - '0' : -1);
+
+					if (v < 0 || c > 0x10ffff)
+						break;
+					c = c * (hex ? 16 : 10) + v;
+					ok = 1;
+				}
+				if (ok && j < len && s[j] == ';' &&
+				    c <= 0x10ffff) {
+					put_utf8(&b, c);
+					i = j + 1;
+					continue;
+				}
+			}
+		}
+		putch(&b, s[i]);
+		i++;
+	}
+	putch(&b, '\0');
+	*outlen = b.len - 1;
+	return b.buf;
+}
+
+/* --- --nameattr ------------------------------------------------------- */
+
+void
+svg_nameattr_init(struct svg_nameattr *na)
+{
+	svgmap_init(&na->attrs);
+	svgmap_init(&na->titles);
+	svgmap_init(&na->links);
+}
+
+void
+svg_nameattr_release(struct svg_nameattr *na)
+{
+	svgmap_release(&na->attrs);
+	svgmap_release(&na->titles);
+	svgmap_release(&na->links);
+}
+
+static int
+xmlname(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    c == '_' || c == ':')
+			continue;
+		if (i > 0 && ((c >= '0' && c <= '9') || c == '-' || c == '.'))
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
+int
+svg_nameattr_load(struct svg_nameattr *na, const char *path,
+    unsigned long *bad)
+{
+	struct lineread lr;
+	struct svgbuf a;
+	char *line, *tab, *p, *e, *eq, *next;
+	ssize_t len;
+	int fd, err, link, target;
+
+	*bad = 0;
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return -1;
+	lineread_init(&lr, fd, path);
+	svgbuf_init(&a, -1);
+	while ((len = lineread_next(&lr, &line)) >= 0) {
+		if (len == 0)
+			continue;
+		if ((tab = memchr(line, '\t', len)) == NULL) {
+			if (*bad == 0)
+				*bad = lr.lineno;
+			continue;
+		}
+		a.len = 0;
+		link = target = 0;
+		e = line + len;
+		for (p = tab + 1; p < e; p = next + 1) {
+			if ((next = memchr(p, '\t', e - p)) == NULL)
+				next = e;
+			eq = memchr(p, '=', next - p);
+			if (eq == NULL || !xmlname(p, eq - p)) {
+				if (*bad == 0)
+					*bad = lr.lineno;
+				continue;
+			}
+			if (eq - p == 5 && memcmp(p, "title", 5) == 0) {
+				svgmap_put(&na->titles, line, tab - line,
+				    eq + 1, next - eq - 1);
+				continue;
+			}
+			svgbuf_put(&a, " ", 1);
+			if (eq - p == 4 && memcmp(p, "href", 4) == 0) {
+				svgbuf_puts(&a, "xlink:");
+				link = 1;
+			}
+			if (eq - p == 6 && memcmp(p, "target", 6) == 0)
+				target = 1;
+			svgbuf_put(&a, p, eq - p);
+			svgbuf_puts(&a, "=\"");
+			svg_escape(&a, eq + 1, next - eq - 1);
+			svgbuf_puts(&a, "\"");
+		}
+		if (link && !target)
+			svgbuf_puts(&a, " target=\"_top\"");
+		if (link)
+			svgmap_put(&na->links, line, tab - line, "", 0);
+		svgmap_put(&na->attrs, line, tab - line, a.buf ? a.buf : "",
+		    a.len);
+	}
+	err = lr.error;
+	svgbuf_release(&a);
+	lineread_release(&lr);
+	close(fd);
+	if (err != 0) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+/* --- the document ----------------------------------------------------- */
+
+void
+svg_opts_default(struct svg_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->countname = "samples";
+	o->nametype = "Function:";
+	o->fonttype = "Verdana";
+	o->bgcolor1 = "#eeeeee";
+	o->bgcolor2 = "#eeeeb0";
+	o->width = 1200;
+	o->frameheight = 16;
+	o->fontsize = 12;
+	o->fontwidth = 0.59;
+	o->minwidth = 0.1;
+	o->factor = 1;
+}
+
+/* Perl's default conversion of a number to a string. */
+static void
+put_num(struct svgbuf *b, double v)
+{
+	svgbuf_printf(b, "%.15g", v);
+}
+
+/* "%.0f" of v with thousands separated by commas, as flamegraph.pl does. */
+static void
+put_count(struct svgbuf *b, double v, double *rounded)
+{
+	char s[400];
+	size_t n, i, sign, nd;
+
+	snprintf(s, sizeof(s), "%.0f", v);
+	if (rounded != NULL)
+		*rounded = strtod(s, NULL);
+	n = strlen(s);
+	sign = s[0] == '-';
+	nd = n - sign;
+	if (sign)
+		putch(b, '-');
+	for (i = 0; i < nd; i++) {
+		if (i > 0 && (nd - i) % 3 == 0)
+			putch(b, ',');
+		putch(b, s[sign + i]);
+	}
+}
+
+/* Appends a JavaScript string literal safe inside CDATA. */
+static void
+put_jsstr(struct svgbuf *b, const char *s)
+{
+	struct svgbuf t;
+	size_t i;
+
+	svgbuf_init(&t, -1);
+	svg_clean(&t, s, strlen(s));
+	putch(b, '"');
+	for (i = 0; i < t.len; i++) {
+		unsigned char c = (unsigned char)t.buf[i];
+
+		if (c < 0x20 || c == '"' || c == '\\' || c == '<' ||
+		    c == '>' || c == '&' || c == ']')
+			svgbuf_printf(b, "\\u%04x", c);
+		else
+			putch(b, (char)c);
+	}
+	putch(b, '"');
+	svgbuf_release(&t);
+}
+
+/* Strips flamegraph.pl's _[k], _[w], _[i] or _[j] from the end of a name. */
+static size_t
+strip_annotation(const char *s, size_t len)
+{
+	if (len >= 4 && s[len - 4] == '_' && s[len - 3] == '[' &&
+	    s[len - 1] == ']' && strchr("kwij", s[len - 2]) != NULL &&
+	    s[len - 2] != '\0')
+		return len - 4;
+	return len;
+}
+
+/*
+ * Appends the label that fits in chars characters: the name, or its first
+ * chars - 2 characters and "..", or nothing when chars < 3.
+ */
+static void
+put_label(struct svgbuf *b, const char *clean, size_t len, long chars)
+{
+	size_t i = 0, n = 0;
+
+	if (chars < 3)
+		return;
+	while (i < len && n < (size_t)chars) {
+		i++;
+		while (i < len && ((unsigned char)clean[i] & 0xc0) == 0x80)
+			i++;
+		n++;
+	}
+	if (i >= len) {
+		svg_xml(b, clean, len);
+		return;
+	}
+	/* more characters than fit: keep chars - 2 of them */
+	i = 0;
+	for (n = 0; n < (size_t)chars - 2; n++) {
+		i++;
+		while (i < len && ((unsigned char)clean[i] & 0xc0) == 0x80)
+			i++;
+	}
+	svg_xml(b, clean, i);
+	svgbuf_put(b, "..", 2);
+}
+
+static void
+header(struct svgbuf *b, const struct svg_opts *o, double height)
+{
+	svgbuf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\" "
+	    "standalone=\"yes\"?>\n");
+	svgbuf_printf(b, "<svg version=\"1.1\" width=\"%d\" height=\"",
+	    o->width);
+	put_num(b, height);
+	svgbuf_printf(b, "\" viewBox=\"0 0 %d ", o->width);
+	put_num(b, height);
+	svgbuf_puts(b, "\" xmlns=\"http://www.w3.org/2000/svg\" "
+	    "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
+	    "<!-- Flame graph drawn by fgsvg(1) of fgtools. -->\n");
+	if (o->notes != NULL && *o->notes != '\0') {
+		svgbuf_puts(b, "<desc id=\"notes\">");
+		svg_escape(b, o->notes, strlen(o->notes));
+		svgbuf_puts(b, "</desc>\n");
+	}
+}
+
+static void
+put_text(struct svgbuf *b, const char *id, double x, double y,
+    const char *s, const char *extra)
+{
+	svgbuf_printf(b, "<text id=\"%s\" x=\"%.2f\" y=\"", id, x);
+	put_num(b, y);
+	svgbuf_printf(b, "\"%s>", extra);
+	svg_escape(b, s, strlen(s));
+	svgbuf_puts(b, "</text>\n");
+}
+
+static int
+empty_doc(struct svgbuf *b, const struct svg_opts *o)
+{
+	header(b, o, o->fontsize * 5);
+	svgbuf_printf(b, "<text x=\"%d\" y=\"", o->width / 2);
+	put_num(b, o->fontsize * 2);
+	svgbuf_printf(b, "\" text-anchor=\"middle\" font-family=\"");
+	svg_escape(b, o->fonttype, strlen(o->fonttype));
+	svgbuf_puts(b, "\" font-size=\"");
+	put_num(b, o->fontsize);
+	svgbuf_puts(b, "\">no samples</text>\n</svg>\n");
+	return svgbuf_flush(b);
+}
+
+int
+svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
+    struct palette *pal)
+{
+	const double xpad = 10, framepad = 1;
+	double ypad1 = o->fontsize * 3, ypad2 = o->fontsize * 2 + 10;
+	double ypad3 = o->fontsize * 2, timemax, wpt, mintime, height, fh;
+	double tscaled, x1, x2, y1, y2, rx1, rx2, v, per;
+	int sub = o->subtitle != NULL && *o->subtitle != '\0';
+	const char *title = o->title;
+	struct svgbuf name;
+	char color[PALETTE_COLORLEN], num[64];
+	size_t i;
+
+	if (fl->time <= 0 || fl->nnodes == 0)
+		return empty_doc(b, o);
+	timemax = o->total > fl->time ? o->total : fl->time;
+	wpt = (o->width - 2 * xpad) / timemax;
+	mintime = o->minwidth_pct ? timemax * o->minwidth / 100 :
+	    o->minwidth / wpt;
+	flame_layout(fl, timemax, mintime);
+	fh = o->frameheight;
+	height = (fl->depthmax + 1) * fh + ypad1 + ypad2;
+	if (sub)
+		height += ypad3;
+	if (title == NULL)
+		title = o->flamechart ? "Flame Chart" :
+		    o->inverted ? "Icicle Graph" : "Flame Graph";
+	tscaled = timemax * o->factor;
+
+	header(b, o, height);
+	svgbuf_printf(b, "<defs>\n<linearGradient id=\"background\" y1=\"0\" "
+	    "y2=\"1\" x1=\"0\" x2=\"0\">\n<stop stop-color=\"%s\" "
+	    "offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
+	    "</linearGradient>\n</defs>\n", o->bgcolor1, o->bgcolor2);
+	svgbuf_puts(b, "<style type=\"text/css\">\ntext { font-family:");
+	svg_escape(b, o->fonttype, strlen(o->fonttype));
+	svgbuf_puts(b, "; font-size:");
+	put_num(b, o->fontsize);
+	svgbuf_puts(b, "px; fill:rgb(0,0,0); }\n#title { text-anchor:middle; "
+	    "font-size:");
+	put_num(b, o->fontsize + 5);
+	svgbuf_puts(b, "px; }\n"
+	    "#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n"
+	    "#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
+	    "#search:hover, #search.show, #ignorecase:hover, "
+	    "#ignorecase.show { opacity:1; }\n"
+	    "#unzoom { cursor:pointer; }\n"
+	    "#frames > * { cursor:pointer; }\n"
+	    "#frames > *:hover > rect { stroke:black; stroke-width:0.5; }\n"
+	    "#frames rect { rx:2px; ry:2px; }\n"
+	    "#frames text { pointer-events:none; }\n"
+	    ".hide { display:none; }\n.parent { opacity:0.5; }\n"
+	    "</style>\n<script type=\"text/ecmascript\"><![CDATA[\n"
+	    "var fgcfg = {W:");
+	svgbuf_printf(b, "%d, xpad:%g, fh:%d, fs:", o->width, xpad,
+	    o->frameheight);
+	put_num(b, o->fontsize);
+	svgbuf_puts(b, ", fw:");
+	put_num(b, o->fontwidth);
+	svgbuf_printf(b, ", inv:%d, sc:\"rgb(230,0,230)\", nt:", o->inverted);
+	put_jsstr(b, o->nametype);
+	svgbuf_puts(b, ", cn:");
+	put_jsstr(b, o->countname);
+	svgbuf_puts(b, "};\n");
+	svgbuf_puts(b, svg_script);
+	svgbuf_puts(b, "]]></script>\n");
+	svgbuf_printf(b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"",
+	    o->width);
+	put_num(b, height);
+	svgbuf_puts(b, "\" fill=\"url(#background)\"/>\n");
+	put_text(b, "title", o->width / 2, o->fontsize * 2, title, "");
+	if (sub)
+		put_text(b, "subtitle", o->width / 2, o->fontsize * 4,
+		    o->subtitle, "");
+	put_text(b, "details", xpad, height - ypad2 / 2, " ", "");
+	put_text(b, "unzoom", xpad, o->fontsize * 2, "Reset Zoom",
+	    " class=\"hide\"");
+	put_text(b, "search", o->width - xpad - 100, o->fontsize * 2,
+	    "Search", "");
+	put_text(b, "ignorecase", o->width - xpad - 16, o->fontsize * 2, "ic",
+	    " class=\"show\"");
+	put_text(b, "matched", o->width - xpad - 100, height - ypad2 / 2, " ",
+	    "");
+
+	svgbuf_puts(b, "<g id=\"frames\">\n");
+	svgbuf_init(&name, -1);
+	per = o->fontsize * o->fontwidth;
+	for (i = 0; i < fl->nframes; i++) {
+		const struct flame_frame *f = &fl->frames[i];
+		const struct flame_node *n = f->node != FLAME_NONE ?
+		    &fl->nodes[f->node] : NULL;
+		const char *raw = "", *attrs = NULL, *ttl = NULL;
+		size_t rawlen = 0, shown, ttllen = 0;
+		int link = 0;
+		double samples;
+
+		if (n != NULL)
+			raw = flame_name(fl, f->node, &rawlen);
+		x1 = xpad + f->stime * wpt;
+		x2 = xpad + f->etime * wpt;
+		if (!o->inverted) {
+			y1 = height - ypad2 - (f->depth + 1) * fh + framepad;
+			y2 = height - ypad2 - f->depth * fh;
+		} else {
+			y1 = ypad1 + f->depth * fh;
+			y2 = ypad1 + (f->depth + 1) * fh - framepad;
+		}
+		/* The label: the name made safe, its annotation removed. */
+		name.len = 0;
+		if (n == NULL) {
+			svgbuf_printf(&name, "[%u narrow frames]", f->nmerged);
+		} else if (f->depth == 0) {
+			svgbuf_puts(&name, "all");
+		} else
+			svg_clean(&name, raw, strip_annotation(raw, rawlen));
+		shown = name.len;
+
+		if (o->nameattr != NULL && n != NULL) {
+			attrs = svgmap_get(&o->nameattr->attrs, raw, rawlen,
+			    NULL);
+			ttl = svgmap_get(&o->nameattr->titles, raw, rawlen,
+			    &ttllen);
+			link = svgmap_get(&o->nameattr->links, raw, rawlen,
+			    NULL) != NULL;
+		}
+		svgbuf_puts(b, link ? "<a" : "<g");
+		if (n == NULL)
+			svgbuf_puts(b, " class=\"m\"");
+		if (attrs != NULL)
+			svgbuf_puts(b, attrs);
+		svgbuf_puts(b, "><title>");
+		if (ttl != NULL) {
+			svg_escape(b, ttl, ttllen);
+		} else {
+			svg_xml(b, name.buf, shown);
+			svgbuf_puts(b, " (");
+			put_count(b, (f->etime - f->stime) * o->factor,
+			    &samples);
+			svgbuf_puts(b, " ");
+			svg_escape(b, o->countname, strlen(o->countname));
+			if (f->depth == 0 && n != NULL) {
+				svgbuf_puts(b, ", 100%");
+			} else {
+				snprintf(num, sizeof(num), ", %.2f%%",
+				    100 * samples / tscaled);
+				svgbuf_puts(b, num);
+				if (n != NULL && n->has_delta) {
+					double d = o->negate ? -n->delta :
+					    n->delta;
+
+					snprintf(num, sizeof(num), "; %s%.2f%%",
+					    d > 0 ? "+" : "",
+					    100 * d / tscaled);
+					svgbuf_puts(b, num);
+				}
+				if (n != NULL) {
+					svgbuf_puts(b, "; self ");
+					put_count(b, f->self * o->factor, &v);
+					svgbuf_puts(b, " ");
+					svg_escape(b, o->countname,
+					    strlen(o->countname));
+					snprintf(num, sizeof(num), ", %.2f%%",
+					    100 * v / tscaled);
+					svgbuf_puts(b, num);
+				}
+			}
+			svgbuf_puts(b, ")");
+		}
+		svgbuf_puts(b, "</title>");
+
+		if (n == NULL)
+			strcpy(color, "rgb(176,176,176)");
+		else if (rawlen == 2 && raw[0] == '-' && raw[1] == '-')
+			strcpy(color, "rgb(160,160,160)");
+		else if (rawlen == 1 && raw[0] == '-')
+			strcpy(color, "rgb(200,200,200)");
+		else if (n->has_delta)
+			palette_diff(n->delta, fl->maxdelta, o->negate, color);
+		else
+			palette_color(pal, raw, rawlen, color);
+		snprintf(num, sizeof(num), "%.1f", x1);
+		rx1 = strtod(num, NULL);
+		svgbuf_printf(b, "<rect x=\"%s\" y=\"", num);
+		put_num(b, y1);
+		snprintf(num, sizeof(num), "%.1f", x2);
+		rx2 = strtod(num, NULL);
+		svgbuf_printf(b, "\" width=\"%.1f\" height=\"%.1f\" "
+		    "fill=\"%s\"/>", rx2 - rx1, y2 - y1, color);
+		if ((long)((x2 - x1) / per) >= 3) {
+			svgbuf_printf(b, "<text x=\"%.2f\" y=\"", x1 + 3);
+			put_num(b, 3 + (y1 + y2) / 2);
+			svgbuf_puts(b, "\">");
+			put_label(b, name.buf, shown, (long)((x2 - x1) / per));
+			svgbuf_puts(b, "</text>");
+		}
+		svgbuf_puts(b, link ? "</a>\n" : "</g>\n");
+	}
+	svgbuf_release(&name);
+	svgbuf_puts(b, "</g>\n</svg>\n");
+	return svgbuf_flush(b);
+}

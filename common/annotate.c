@@ -1433,9 +1433,6 @@ list_function(struct listing *L, const struct afunc *fn, int rank)
 	int aw = snprintf(NULL, 0, "%" PRIx64, fn->end - 1);
 	uint64_t shown = 0;
 
-	if (aw < 7)
-		aw = 7;
-
 	out_add(&L->o, "== %d. %s ", rank, fn->name);
 	while (L->o.len < WIDTH)
 		out_add(&L->o, "=");
@@ -1456,8 +1453,8 @@ list_function(struct listing *L, const struct afunc *fn, int rank)
 		return;
 	}
 	out_line(&L->o, NULL);
-	out_add(&L->o, "%10s %7s  %*s  %s", "samples", "percent", aw,
-	    "address", "instruction");
+	out_add(&L->o, "%10s %7s  %-*s  %s", "samples", "percent", aw,
+	    aw >= 7 ? "address" : "addr", "instruction");
 	out_line(&L->o, NULL);
 
 	cs_insn *in = cs_malloc(f->cs);
@@ -1682,9 +1679,10 @@ annotate_write(struct annotate *a, FILE *out)
 	nlisted = nfns < (size_t)a->opts.top ? nfns : (size_t)a->opts.top;
 
 	/* 3. summary */
-	out_add(&L.o, "fgsym annotate: %" PRIu64 " samples in %zu file%s, "
-	    "%zu function%s; the %zu hottest follow", a->total, a->ndsos,
-	    a->ndsos == 1 ? "" : "s", nfns, nfns == 1 ? "" : "s", nlisted);
+	out_add(&L.o, "fgsym annotate: %" PRIu64 " sample%s in %zu file%s, "
+	    "%zu function%s; the %zu hottest below", a->total,
+	    a->total == 1 ? "" : "s", a->ndsos, a->ndsos == 1 ? "" : "s",
+	    nfns, nfns == 1 ? "" : "s", nlisted);
 	out_line(&L.o, C_HEAD);
 	out_line(&L.o, NULL);
 	out_add(&L.o, "%5s %9s %7s  %s", "rank", "samples", "share",

@@ -11,30 +11,29 @@
 
 /*
  * Does name[0..len) end like a Rust legacy symbol, "17h" and sixteen hex
- * digits and "E"? Only those get DMGL_VERBOSE for FG_DEMANGLE_KEEP_HASH:
+ * digits and "E" (perhaps followed by a ".llvm.N" suffix)? Only those get DMGL_VERBOSE for FG_DEMANGLE_KEEP_HASH:
  * on a C++ name DMGL_VERBOSE would also spell out std::string in full.
  */
 static int
 rust_legacy(const char *name, size_t len)
 {
-	const char *p;
-	size_t i;
+	size_t i, k;
 
 	if (len < 3 + 3 + 16 + 1 || strncmp(name, "_ZN", 3) != 0)
 		return 0;
-	/* A ".llvm.123" style suffix may follow the E. */
-	p = memchr(name, '.', len);
-	if (p != NULL)
-		len = p - name;
-	if (len < 3 + 3 + 16 + 1 || name[len - 1] != 'E')
-		return 0;
-	p = name + len - 1 - 16 - 3;
-	if (strncmp(p, "17h", 3) != 0)
-		return 0;
-	for (i = 3; i < 19; i++)
-		if (strchr("0123456789abcdef", p[i]) == NULL)
-			return 0;
-	return 1;
+	/* The hash ends the name, or comes before a ".llvm.123" suffix. */
+	for (i = 3; i + 20 <= len; i++) {
+		if (name[i] != '1' || name[i + 1] != '7' || name[i + 2] != 'h' ||
+		    name[i + 19] != 'E' ||
+		    (i + 20 < len && name[i + 20] != '.'))
+			continue;
+		for (k = i + 3; k < i + 19; k++)
+			if (strchr("0123456789abcdef", name[k]) == NULL)
+				break;
+		if (k == i + 19)
+			return 1;
+	}
+	return 0;
 }
 
 char *

@@ -534,6 +534,46 @@ check_o0(struct sfile *f, Dwarf_Die *cu)
 		    "build (-O2 -g)", f->dso, p);
 }
 
+/*
+ * Sets *scopes to the DIEs that hold pc in the CU, innermost first, as
+ * dwarf_getscopes() does, but with the concrete chain of inlined calls:
+ * dwarf_getscopes() continues from an inlined instance into the scopes
+ * of its abstract definition, while the callers we want are the DIEs that
+ * contain the instance. Returns the count (0 when none); the caller frees
+ * *scopes.
+ */
+static int
+inline_scopes(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
+{
+	Dwarf_Die *sc = NULL, *full = NULL;
+	int n, i, nf;
+
+	*scopes = NULL;
+	if ((n = dwarf_getscopes(cu, pc, &sc)) <= 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		int tag = dwarf_tag(&sc[i]);
+
+		if (tag == DW_TAG_inlined_subroutine)
+			break;
+		if (tag == DW_TAG_subprogram) {
+			*scopes = sc;
+			return n;
+		}
+	}
+	if (i == n) {
+		*scopes = sc;
+		return n;
+	}
+	if ((nf = dwarf_getscopes_die(&sc[i], &full)) <= 0) {
+		*scopes = sc;
+		return n;
+	}
+	free(sc);
+	*scopes = full;
+	return nf;
+}
+
 struct chain {
 	struct sent	*e;
 	size_t		 n, cap;
@@ -592,9 +632,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		if (!f->o0_checked)
 			check_o0(f, cu);
 		if (s->o.inlines || s->o.srcline || name == NULL)
-			nscopes = dwarf_getscopes(cu, da - cubias, &scopes);
-		if (nscopes < 0)
-			nscopes = 0;
+			nscopes = inline_scopes(cu, da - cubias, &scopes);
 	}
 	/* scopes: innermost first; inlined_subroutines up to the subprogram. */
 	for (i = 0; i < nscopes; i++) {

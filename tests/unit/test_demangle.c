@@ -35,6 +35,18 @@ main(void)
 	CHECK_STR(dm("_ZN3std2rt10lang_start17h0123456789abcdefE",
 	    FG_DEMANGLE_KEEP_HASH), "std::rt::lang_start::h0123456789abcdef",
 	    "Rust legacy: hash kept on request");
+	CHECK_STR(dm("_ZN2rs67_$LT$impl$u20$core..fmt..Display$u20$for$u20$rs..engine..Engine$GT$3fmt17ha8a098530171ecd7E",
+	    FG_DEMANGLE_KEEP_HASH),
+	    "rs::<impl core::fmt::Display for rs::engine::Engine>::fmt::ha8a098530171ecd7",
+	    "Rust legacy with dots in the name: hash kept on request");
+	CHECK_STR(dm("_ZN2rs67_$LT$impl$u20$core..fmt..Display$u20$for$u20$rs..engine..Engine$GT$3fmt17ha8a098530171ecd7E", 0),
+	    "rs::<impl core::fmt::Display for rs::engine::Engine>::fmt",
+	    "Rust legacy trait impl, hash dropped");
+	CHECK_STR(dm("_RNvXCsbFYJioi4cCO_2rsNtNtB2_6engine6EngineNtNtCsgEmfK2I1SDS_4core3fmt7Display3fmt", 0),
+	    "<rs::engine::Engine as core::fmt::Display>::fmt",
+	    "Rust v0 trait impl");
+	CHECK_STR(dm("_RINvNtCsbFYJioi4cCO_2rs6engine5totalmEB4_", 0),
+	    "rs::engine::total::<u32>", "Rust v0 generic");
 	CHECK_STR(dm("_ZNSs4sizeEv", FG_DEMANGLE_KEEP_HASH),
 	    "std::string::size()",
 	    "keep-hash does not make C++ names verbose");

@@ -1528,6 +1528,8 @@ struct hotline {
 	char		*inl;		/* owned */
 	const char	*func;		/* borrowed from afunc */
 	uint64_t	 count;
+	const struct afunc *fn;		/* where addr is */
+	uint64_t	 addr;		/* one address of the line */
 };
 
 static int
@@ -1566,12 +1568,14 @@ list_hot_lines(struct listing *L, struct afunc *fns, size_t nfns)
 		for (size_t j = 0; j < fns[i].naddrs; j++) {
 			struct srcpos p;
 
-			srcpos_get(fns[i].file, fns[i].addrs[j].vaddr, &p, 1);
+			/* the inlined name waits for the five winners */
+			srcpos_get(fns[i].file, fns[i].addrs[j].vaddr, &p, 0);
 			if (!p.file)
 				continue;
 			GROW(h, nh + 1, cap);
-			h[nh++] = (struct hotline){ p.file, p.line, p.inl,
-			    fns[i].name, fns[i].addrs[j].count };
+			h[nh++] = (struct hotline){ p.file, p.line, NULL,
+			    fns[i].name, fns[i].addrs[j].count, &fns[i],
+			    fns[i].addrs[j].vaddr };
 		}
 	out_add(&L->o, "== hottest source lines ");
 	while (L->o.len < WIDTH)
@@ -1597,11 +1601,16 @@ list_hot_lines(struct listing *L, struct afunc *fns, size_t nfns)
 	out_line(&L->o, NULL);
 	for (size_t i = 0; i < m; i++) {
 		if (i < HOT_LINES) {
-			struct srcpos p = { h[i].file, h[i].line, h[i].inl };
+			struct srcpos p;
 
 			const char *text;
 			size_t tlen;
 
+			/* a line is in one function, inlined or not */
+			srcpos_get(h[i].fn->file, h[i].addr, &p, 1);
+			h[i].inl = p.inl;
+			p.file = h[i].file;
+			p.line = h[i].line;
 			out_add(&L->o, "%10" PRIu64 " %6.2f%%  ", h[i].count,
 			    pct(h[i].count, L->total));
 			out_path(&L->o, p.file, p.line);

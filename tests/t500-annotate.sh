@@ -4,6 +4,7 @@
 # here. The module is driven through tests/annotate/driver.c, which reads
 # "DSO VADDR" lines; t510 runs the same through fgsym --annotate.
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/annotate/lib.sh"
 
 FX=$TMP/fx
 mkdir -p "$FX"
@@ -21,23 +22,6 @@ fi
 check 'fixture and driver build' '
 	test -n "$built" || { cat "$FX/cc.log"; false; }
 '
-
-# insn_lines FILE FUNC: the instruction lines of FUNC's section,
-# as "INDEX COUNT MNEMONIC", zero counts included.
-insn_lines() {
-	awk -v fn="$2" '
-	/^== [0-9]+\. / { insec = ($3 == fn); next }
-	/^== / { insec = 0 }
-	insec && /^(>>|  ) +[0-9]+ +[0-9.]+%  +[0-9a-f]+:  / {
-		n++; c = $0; sub(/^>>/, "", c); split(c, f, " ")
-		m = $0; sub(/^.*[0-9a-f]+:  +/, "", m); split(m, g, " ")
-		print n, f[1], g[1]; next
-	}
-	insec && /^                   +[0-9a-f]+:  / {
-		n++; m = $0; sub(/^.*[0-9a-f]+:  +/, "", m); split(m, g, " ")
-		print n, 0, g[1]
-	}' "$1"
-}
 
 # Synthetic samples, no perf needed: four at divide_loop, one at main.
 nm_addr() { nm "$FX/hot" | awk -v s="$1" '$3 == s { print $1 }'; }
@@ -129,28 +113,12 @@ else
 	check 'perf samples: the division or its skid is in the top 3' '
 		"$FX/driver" <"$FX/perf.in" >out 2>err &&
 		grep_q "^    1 .*divide_loop (hot)" out &&
-		insn_lines out divide_loop >insns &&
-		sort -k2,2nr -k1,1n insns | head -3 >top3 &&
-		awk "\$3 ~ /^i?div/ { print \$1; print \$1 + 1 }" insns >hotidx &&
-		test -s hotidx &&
-		awk "NR == FNR { ok[\$1] = 1; next } ok[\$1] { f = 1 } END { exit !f }" \
-			hotidx top3 ||
-		{ echo "top 3:"; cat top3; echo "div at:"; cat hotidx; false; }
+		div_in_top3 out divide_loop
 	'
 
 	check 'perf samples: percentages per function sum to 100' '
 		"$FX/driver" <"$FX/perf.in" >out &&
-		awk "
-		/^== [0-9]+\. / { if (n) print sum, n; sum = 0; n = 0; next }
-		/^== / { if (n) print sum, n; n = 0 }
-		/^(>>|  ) +[0-9]+ +[0-9.]+%  / {
-			c = \$0; sub(/^>>/, \"\", c); split(c, f, \" \")
-			p = f[2]; sub(/%/, \"\", p); sum += p; n++
-		}" out >sums &&
-		test -s sums &&
-		awk "{ d = \$1 - 100; if (d < 0) d = -d
-		       if (d > 0.005 * \$2 + 0.001) { print; bad = 1 } }
-		     END { exit bad }" sums
+		sums_to_100 out
 	'
 
 	check 'perf samples: the hottest source line is the division' '

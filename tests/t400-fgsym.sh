@@ -1,0 +1,331 @@
+#!/bin/sh
+# fgsym on fixtures built here from tests/sym: names, inlined frames, source
+# lines, perf file offsets, diagnostics, idempotence and pass-through.
+# The fixtures write their own call stacks (tests/sym/selfstack.h), so the
+# right answer for every frame is known without perf.
+. "$(dirname "$0")/lib.sh"
+
+FIX=$TMP/fix
+mkdir -p "$FIX"
+CC=${CC:-cc}
+$CC -O2 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o "$FIX/inl" 2>"$FIX/cc.log"
+$CC -O2 -g -no-pie -I"$TESTS/sym" "$TESTS/sym/inl.c" -o "$FIX/inl-nopie" 2>>"$FIX/cc.log"
+$CC -O0 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o "$FIX/inl-O0" 2>>"$FIX/cc.log"
+CXX=${CXX:-c++}
+$CXX -O2 -g -I"$TESTS/sym" "$TESTS/sym/tmpl.cc" -o "$FIX/tmpl" 2>>"$FIX/cc.log"
+export FIX
+
+# names FILE DSO: the symbol of every frame of DSO (offset removed) and
+# the inlined frames just above each, one per line.
+names() {
+	awk -v dso="$2" '
+	/^[ \t]/ && match($0, /\([^()]*\)$/) {
+		d = substr($0, RSTART + 1, RLENGTH - 2)
+		s = $0
+		sub(/^[ \t]+[0-9a-fA-F]+ /, "", s)
+		sub(/ \([^()]*\)$/, "", s)
+		if (d == "inlined") { buf = buf s " (inlined)\n"; next }
+		if (d == dso) { sub(/\+0x[0-9a-f]+$/, "", s); printf "%s%s\n", buf, s }
+		buf = ""
+	}' "$1"
+}
+
+# line_of TAG: the line number of the fixture line marked LINE:TAG.
+line_of() {
+	grep -n "LINE:$1" "$TESTS/sym/inl.c" | cut -d: -f1
+}
+
+check 'fixtures build' '
+	test -x "$FIX/inl" && test -x "$FIX/tmpl" && test -x "$FIX/inl-O0" ||
+	{ cat "$FIX/cc.log"; false; }
+'
+
+check 'C: names and the inline chain, innermost first' '
+	"$FIX/inl" v >in &&
+	fgsym in >out 2>err &&
+	names out "$FIX/inl" >actual &&
+	cat >expect <<-\EOF &&
+	leaf
+	twist (inlined)
+	mix (inlined)
+	work
+	outer
+	main
+	_start
+	EOF
+	test_cmp expect actual &&
+	grep_q "^fgsym: resolved all [0-9]* frames$" err
+'
+
+check 'C: the real frame keeps its address text and gets +0xOFF' '
+	"$FIX/inl" v >in &&
+	fgsym in >out &&
+	leaf=$(awk "/leaf/ { print \$1; exit }" out) &&
+	grep_q "^	 *$leaf leaf+0x0 ($FIX/inl)\$" out &&
+	grep -q "^	 *[0-9a-f]* work+0x[0-9a-f]* ($FIX/inl)\$" out &&
+	grep -q "^	 *[0-9a-f]* twist (inlined)\$" out
+'
+
+check '--no-inline drops the inlined frames' '
+	"$FIX/inl" v >in &&
+	fgsym --no-inline in >out &&
+	names out "$FIX/inl" >actual &&
+	printf "%s\n" leaf work outer main _start >expect &&
+	test_cmp expect actual
+'
+
+check '--srcline: FILE:LINE after each frame, call sites for callers' '
+	"$FIX/inl" v >in &&
+	fgsym --srcline in >out &&
+	grep -A1 " twist (inlined)" out | sed -n 2p >actual &&
+	echo "  inl.c:$(line_of twist-calls-leaf)" >expect &&
+	grep -A1 " mix (inlined)" out | sed -n 2p >>actual &&
+	echo "  inl.c:$(line_of mix-calls-twist)" >>expect &&
+	grep -A1 " work+0x" out | sed -n 2p >>actual &&
+	echo "  inl.c:$(line_of work-calls-mix)" >>expect &&
+	grep -A1 " outer+0x" out | sed -n 2p >>actual &&
+	echo "  inl.c:$(line_of outer-calls-work)" >>expect &&
+	test_cmp expect actual
+'
+
+check '--srcline --full-path names the source by its full path' '
+	"$FIX/inl" v >in &&
+	fgsym --srcline --full-path in >out &&
+	grep_q "^  /.*/sym/inl.c:$(line_of work-calls-mix)\$" out
+'
+
+check 'perf stream: PIE file offsets give the same names as vaddrs' '
+	"$FIX/inl" v >v.in && "$FIX/inl" o >o.in &&
+	fgsym v.in >v.out && fgsym o.in >o.out &&
+	names v.out "$FIX/inl" >expect && names o.out "$FIX/inl" >actual &&
+	test_cmp expect actual
+'
+
+check 'perf stream: a non-PIE executable carries absolute addresses' '
+	"$FIX/inl-nopie" o >in &&
+	fgsym in >out &&
+	names out "$FIX/inl-nopie" >actual &&
+	printf "%s\n" leaf "twist (inlined)" "mix (inlined)" work outer main _start >expect &&
+	test_cmp expect actual
+'
+
+if command -v ld.lld >/dev/null 2>&1 &&
+    $CC -O2 -g -fuse-ld=lld -I"$TESTS/sym" "$TESTS/sym/inl.c" -o "$FIX/inl-lld" 2>/dev/null &&
+    readelf -lW "$FIX/inl-lld" | awk '$1 == "LOAD" && $2 != $3 { f = 1 } END { exit !f }'; then
+	check 'perf stream: lld layout (p_vaddr != p_offset) converts offsets' '
+		"$FIX/inl-lld" o >in &&
+		fgsym in >out &&
+		names out "$FIX/inl-lld" >actual &&
+		printf "%s\n" leaf "twist (inlined)" "mix (inlined)" work outer main _start >expect &&
+		test_cmp expect actual &&
+		"$FIX/inl-lld" v >vin &&
+		! cmp -s in vin
+	'
+else
+	skip 'perf stream: lld layout (p_vaddr != p_offset) converts offsets' \
+	    'ld.lld is not installed (apt-get install lld)'
+fi
+
+check 'C++: names demangled, templates and namespace' '
+	"$FIX/tmpl" v >in &&
+	fgsym in >out &&
+	names out "$FIX/tmpl" >actual &&
+	cat >expect <<-\EOF &&
+	leaf()
+	geo::Shape<double>::area() const
+	double geo::total<double>(geo::Shape<double> const&, int)
+	main
+	_start
+	EOF
+	test_cmp expect actual
+'
+
+check 'C++: --no-demangle keeps the linker names' '
+	"$FIX/tmpl" v >in &&
+	fgsym --no-demangle in >out &&
+	names out "$FIX/tmpl" >actual &&
+	grep_q "^_ZNK3geo5ShapeIdE4areaEv\$" actual &&
+	grep_q "^_Z4leafv\$" actual
+'
+
+if command -v rustc >/dev/null 2>&1 &&
+    rustc -O -g "$TESTS/sym/rs.rs" -o "$FIX/rs" >"$FIX/rustc.log" 2>&1; then
+	check 'Rust legacy: names demangled, hash dropped' '
+		"$FIX/rs" >in &&
+		fgsym in >out &&
+		names out "$FIX/rs" >actual &&
+		cat >expect <<-\EOF &&
+		rs::engine::Engine::run
+		rs::engine::total
+		rs::<impl core::fmt::Display for rs::engine::Engine>::fmt
+		EOF
+		test_cmp expect actual
+	'
+	check 'Rust legacy: --keep-hash keeps the hash' '
+		"$FIX/rs" >in &&
+		fgsym --keep-hash in >out &&
+		names out "$FIX/rs" >actual &&
+		grep_q "^rs::engine::Engine::run::h[0-9a-f]\{16\}\$" actual
+	'
+	if rustc -O -g -C symbol-mangling-version=v0 "$TESTS/sym/rs.rs" \
+	    -o "$FIX/rs-v0" >>"$FIX/rustc.log" 2>&1; then
+		check 'Rust v0: names demangled' '
+			"$FIX/rs-v0" >in &&
+			fgsym in >out &&
+			names out "$FIX/rs-v0" >actual &&
+			cat >expect <<-\EOF &&
+			<rs::engine::Engine>::run
+			rs::engine::total::<u32>
+			<rs::engine::Engine as core::fmt::Display>::fmt
+			EOF
+			test_cmp expect actual
+		'
+	else
+		skip 'Rust v0: names demangled' "rustc refuses -C symbol-mangling-version=v0"
+	fi
+else
+	skip 'Rust legacy: names demangled, hash dropped' 'rustc is not installed or failed'
+	skip 'Rust legacy: --keep-hash keeps the hash' 'rustc is not installed or failed'
+	skip 'Rust v0: names demangled' 'rustc is not installed or failed'
+fi
+
+check 'stripped copy: frames stay [unknown], the diagnostic names the fix' '
+	cp "$FIX/inl" app && strip app &&
+	"$FIX/inl" v | sed "s|($FIX/inl)|($PWD/app)|" >in &&
+	expect_status 1 fgsym in >out 2>err &&
+	names out "$PWD/app" >actual &&
+	printf "[unknown]\n%.0s" 1 2 3 4 5 >expect &&
+	test_cmp expect actual &&
+	test $(grep -c "stripped" err) = 1 &&
+	grep_q "$PWD/app.*stripped.*-g.*debug = true.*CARGO_PROFILE_RELEASE_DEBUG=true.*-dbgsym" err &&
+	grep_q "^fgsym: resolved [0-9]* of [0-9]* frames (.*%); unresolved frames are in $PWD/app (5)\$" err
+'
+
+check 'stripped copy with .gnu_debuglink: names come from the debug file' '
+	cp "$FIX/inl" app &&
+	objcopy --only-keep-debug app app.debug &&
+	strip app && objcopy --add-gnu-debuglink=app.debug app &&
+	"$FIX/inl" v | sed "s|($FIX/inl)|($PWD/app)|" >in &&
+	fgsym in >out 2>err &&
+	names out "$PWD/app" >actual &&
+	printf "%s\n" leaf "twist (inlined)" "mix (inlined)" work outer main _start >expect &&
+	test_cmp expect actual
+'
+
+check 'rebuilt binary: build-ID mismatch warns once, frames stay [unknown]' '
+	$CC -O2 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o app &&
+	id=$(readelf -n app | awk "/Build ID/ { print \$3 }") &&
+	test -n "$id" &&
+	./app v | sed "1a\\
+# buildid : $id $PWD/app" >in &&
+	grep -q "^# buildid : $id $PWD/app\$" in &&
+	fgsym in >good 2>err &&
+	grep -q "leaf+0x0" good &&
+	$CC -O1 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o app &&
+	expect_status 1 fgsym in >out 2>err &&
+	test $(grep -c "rebuilt" err) = 1 &&
+	grep_q "$PWD/app. was rebuilt after the recording (build ID [0-9a-f]*, recorded $id)" err &&
+	! grep -q "leaf" out
+'
+
+check 'missing file: named once, frames stay [unknown], exit 1' '
+	"$FIX/inl" v | sed "s|($FIX/inl)|(/nonexistent/dir/app)|" >in &&
+	expect_status 1 fgsym in >out 2>err &&
+	test $(grep -c "/nonexistent/dir/app.: no such file" err) = 1 &&
+	grep -q "another machine" err &&
+	test $(grep -c "\[unknown\] (/nonexistent/dir/app)" out) = 5
+'
+
+check 'unoptimized build: the -O0 diagnostic' '
+	"$FIX/inl-O0" v >in &&
+	fgsym in >out 2>err &&
+	test $(grep -c "unoptimized build" err) = 1 &&
+	grep_q "inl-O0. looks like an unoptimized build.*profile the optimized build" err
+'
+
+check 'idempotence: fgsym | fgsym == fgsym, with and without --srcline' '
+	"$FIX/inl" v >in1 && "$FIX/tmpl" o >>in1 &&
+	fgsym in1 >once && fgsym once >twice && test_cmp once twice &&
+	fgsym --srcline in1 >once && fgsym --srcline once >twice &&
+	test_cmp once twice &&
+	fgsym --no-inline once >thrice && test_cmp once thrice
+'
+
+check 'pass-through: symbolized perf script text is left byte for byte' '
+	printf "# ========\n# captured on: x\n# ========\n#\nodd line that fits no format\n" >in &&
+	printf "app 123 4.5: 1 cpu-clock:ppp: \n" >>in &&
+	printf "\t    7c1 work+0x41 (/nonexistent/app)\n" >>in &&
+	printf "\t    7c1 mix+0x41 (inlined)\n" >>in &&
+	printf "  inl.c:12\n" >>in &&
+	printf "\tffffffff81000e06 asm_sysvec_apic_timer_interrupt+0x16 ([kernel.kallsyms])\n" >>in &&
+	printf "\t      0 [unknown] ([unknown])\n\n" >>in &&
+	printf "app 123 4.6: 1 cpu-clock:ppp: \n\t 1234 f(int, char) (/x y/lib (1).so)\n" >>in &&
+	expect_status 1 fgsym in >out 2>err &&
+	cmp in out
+'
+
+check 'kernel frames through --kallsyms' '
+	cat >ks <<-\EOF &&
+	0000000000000000 A fixed_percpu_data
+	ffffffff81000000 T _stext
+	ffffffff81000e00 T asm_sysvec_apic_timer_interrupt
+	ffffffff81001000 t do_thing
+	ffffffffc0100000 t ext4_read	[ext4]
+	EOF
+	printf "app 1 1.0: 1 cpu-clock:\n" >in &&
+	printf "\tffffffff81000e06 [unknown] ([kernel.kallsyms])\n" >>in &&
+	printf "\tffffffff81001010 [unknown] ([kernel.kallsyms])\n" >>in &&
+	printf "\tffffffffc0100020 [unknown] ([ext4])\n\n" >>in &&
+	fgsym --kallsyms=ks in >out &&
+	sed "s/^> /	/" >expect <<-\EOF &&
+	app 1 1.0: 1 cpu-clock:
+	> ffffffff81000e06 asm_sysvec_apic_timer_interrupt+0x6 ([kernel.kallsyms])
+	> ffffffff81001010 do_thing+0x10 ([kernel.kallsyms])
+	> ffffffffc0100020 ext4_read+0x20 ([ext4])
+
+	EOF
+	test_cmp expect out
+'
+
+check 'kernel symbols hidden (all zero): one warning with the sysctl' '
+	printf "0000000000000000 T _stext\n0000000000000000 t foo\n" >ks &&
+	printf "app 1 1.0: 1 cpu-clock:\n\tffffffff81000e06 [unknown] ([kernel.kallsyms])\n\tffffffff81000f06 [unknown] ([kernel.kallsyms])\n\n" >in &&
+	expect_status 1 fgsym --kallsyms=ks in >out 2>err &&
+	cmp in out &&
+	test $(grep -c "kptr_restrict" err) = 1
+'
+
+check 'JIT frames through /tmp/perf-PID.map' '
+	map=/tmp/perf-$$.map &&
+	printf "7f0000001000 100 LazyCompile:~fib app.js:1\n0x7f0000002000 0x40 Interpreter\nnot a line\n" >$map &&
+	printf "node $$/$$ 1.0: 1 cpu-clock:\n" >in &&
+	printf "\t7f0000001010 [unknown] ($map)\n" >>in &&
+	printf "\t7f0000002011 [unknown] ([unknown])\n" >>in &&
+	printf "\t7f0000003000 [unknown] ([unknown])\n\n" >>in &&
+	{ fgsym in >out 2>err; rc=$?; rm -f $map; test $rc = 1; } &&
+	sed "s/^> /	/" >expect <<-EOF &&
+	node $$/$$ 1.0: 1 cpu-clock:
+	> 7f0000001010 LazyCompile:~fib app.js:1+0x10 ($map)
+	> 7f0000002011 Interpreter+0x11 ([unknown])
+	> 7f0000003000 [unknown] ([unknown])
+
+	EOF
+	test_cmp expect out &&
+	grep_q "perf-$$.map:3: not a perf map line" err
+'
+
+check 'bad frame address: FILE:LINE warning, passed through, exit 1' '
+	printf "app 1 1.0: 1 cpu-clock:\n\t123456789abcdef012 [unknown] (/bin/sh)\n\n" >in &&
+	expect_status 1 fgsym in >out 2>err &&
+	cmp in out &&
+	grep_q "^fgsym: in:2: frame address" err
+'
+
+check 'usage errors exit 2' '
+	expect_status 2 fgsym --bogus </dev/null 2>err &&
+	grep_q "usage: fgsym" err &&
+	expect_status 1 fgsym /nonexistent/input 2>err &&
+	grep_q "/nonexistent/input" err
+'
+
+done_testing

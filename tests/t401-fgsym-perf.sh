@@ -1,0 +1,80 @@
+#!/bin/sh
+# fgsym against perf: record a fixture with perf record --call-graph dwarf,
+# blank the names perf script gives, and check that fgsym puts the same
+# name and offset back on every frame of the fixture that perf resolved.
+. "$(dirname "$0")/lib.sh"
+
+FIX=$TMP/fix
+mkdir -p "$FIX"
+CC=${CC:-cc}
+export FIX
+
+# blank: every frame's symbol becomes [unknown].
+blank() {
+	sed -E 's/^([ 	]+[0-9a-f]+) .* \(([^()]*)\)$/\1 [unknown] (\2)/' "$1"
+}
+
+# frames FILE DSO: the frame lines of DSO whose symbol is known.
+frames() {
+	awk -v dso="$2" '
+	/^[ \t]/ && match($0, /\([^()]*\)$/) {
+		d = substr($0, RSTART + 1, RLENGTH - 2)
+		if (d == dso && $2 != "[unknown]") print
+	}' "$1"
+}
+
+try_record() {
+	# $1: binary. Leaves p.data, or fails with the reason in $why.
+	perf record -q -o "$FIX/$2.data" --call-graph dwarf,16384 "$1" \
+	    >"$FIX/$2.log" 2>&1 ||
+	{ why="perf record failed: $(head -1 "$FIX/$2.log")"; return 1; }
+}
+
+if ! command -v perf >/dev/null 2>&1; then
+	skip 'perf script and fgsym agree (PIE, bfd)' 'perf is not installed'
+	skip 'perf script and fgsym agree (lld layout)' 'perf is not installed'
+	done_testing
+	exit 0
+fi
+if ! perf_ok; then
+	skip 'perf script and fgsym agree (PIE, bfd)' "$why"
+	skip 'perf script and fgsym agree (lld layout)' "$why"
+	done_testing
+	exit 0
+fi
+
+$CC -O2 -g "$TESTS/sym/spin.c" -o "$FIX/spin" || exit 1
+if try_record "$FIX/spin" spin; then
+	check 'perf script and fgsym agree (PIE, bfd)' '
+		perf script -i "$FIX/spin.data" --no-inline >ref 2>/dev/null &&
+		frames ref "$FIX/spin" >expect &&
+		test $(wc -l <expect) -gt 50 &&
+		blank ref >in &&
+		fgsym --no-inline in >out 2>err &&
+		frames out "$FIX/spin" >actual &&
+		test_cmp expect actual
+	'
+else
+	skip 'perf script and fgsym agree (PIE, bfd)' "$why"
+fi
+
+if command -v ld.lld >/dev/null 2>&1 &&
+    $CC -O2 -g -fuse-ld=lld "$TESTS/sym/spin.c" -o "$FIX/spin-lld" 2>/dev/null; then
+	if try_record "$FIX/spin-lld" spinlld; then
+		check 'perf script and fgsym agree (lld layout)' '
+			perf script -i "$FIX/spinlld.data" --no-inline >ref 2>/dev/null &&
+			frames ref "$FIX/spin-lld" >expect &&
+			test $(wc -l <expect) -gt 50 &&
+			blank ref >in &&
+			fgsym --no-inline in >out 2>err &&
+			frames out "$FIX/spin-lld" >actual &&
+			test_cmp expect actual
+		'
+	else
+		skip 'perf script and fgsym agree (lld layout)' "$why"
+	fi
+else
+	skip 'perf script and fgsym agree (lld layout)' 'ld.lld is not installed (apt-get install lld)'
+fi
+
+done_testing

@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "fold.h"
 #include "folded.h"
 #include "lineread.h"
@@ -20,12 +23,19 @@ fold_init(struct fold *f, const struct fold_opts *opts)
 	if (opts->event != NULL)
 		f->event = xstrdup(opts->event);
 	stacktab_init(&f->tab);
+	stacktab_init(&f->cache);
+	stacktab_init(&f->scache);
 }
 
 void
 fold_release(struct fold *f)
 {
 	stacktab_release(&f->tab);
+	stacktab_release(&f->cache);
+	stacktab_release(&f->scache);
+	free(f->skey);
+	free(f->ctext);
+	free(f->ckey);
 	free(f->event);
 	free(f->pname);
 	free(f->fbuf);
@@ -187,6 +197,8 @@ struct foldin {
 	uint64_t	 period;
 	unsigned long	 bad;
 	unsigned long	 sample_line;	/* line of the open sample's head */
+	int		 block_pending;	/* f->skey holds the open sample's key */
+	unsigned long	 block_lines;
 };
 
 static void
@@ -362,20 +374,20 @@ skip_after_match(const struct fold *f, const char *func, size_t len)
 	return 0;
 }
 
-static void
-frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr)
-{
-	size_t len = strip_offset(fr->sym.p, fr->sym.len), b, e;
-	const char *sym = fr->sym.p;
-	int is_unknown = 0, piece = 0;
+#define CF_UNKNOWN	1	/* the frame had no symbol and no DSO */
+#define CF_SKIP_AFTER	2	/* the frame matches --skip-after */
 
-	in->want_srcline = 0;
-	if (!in->in_sample || in->skipping)
-		return;
-	if (len > 0 && sym[0] == '(' &&
-	    !(len >= sizeof(ANON) - 1 && memcmp(sym, ANON, sizeof(ANON) - 1) == 0))
-		return;		/* a process name, not a frame */
-	frame_begin(f);
+/*
+ * Processes one frame line's symbol into fbuf, as the pieces split on "->",
+ * and returns its CF_ flags.
+ */
+static int
+frame_process(struct fold *f, struct foldin *in, const struct stream_frame *fr,
+    const char *sym, size_t len)
+{
+	size_t b, e;
+	int is_unknown = 0, piece = 0, flags = 0;
+
 	for (b = 0; ; b = e + 2) {
 		const char *arrow = memmem(sym + b, len - b, "->", 2);
 
@@ -384,10 +396,94 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr)
 		if (arrow == NULL)
 			break;
 	}
-	frame_end(f);
-	if (f->opts.srcline && !is_unknown)
-		in->want_srcline = 1;
+	if (is_unknown)
+		flags |= CF_UNKNOWN;
 	if (f->opts.nskip_after > 0 && skip_after_match(f, sym, len))
+		flags |= CF_SKIP_AFTER;
+	return flags;
+}
+
+/*
+ * The cache key of a frame line: its text after the address (from the
+ * address on, for --addrs), which is all its processed form depends on,
+ * with a mark for Java processes, whose names are tidied differently.
+ * Returns NULL when the line does not start like a frame.
+ */
+static const char *
+frame_key(struct fold *f, struct foldin *in, const char *line,
+    const char *end, size_t *klen)
+{
+	const char *p = line, *a;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	a = p;
+	while (p < end && isident(*p))
+		p++;
+	if (p == a)
+		return NULL;
+	if (f->opts.addrs)
+		p = a;
+	*klen = end - p;
+	if (in->is_java) {
+		GROW(f->ckey, *klen + 1, f->ckey_cap);
+		f->ckey[0] = '\1';
+		memcpy(f->ckey + 1, p, (*klen)++);
+		return f->ckey;
+	}
+	return p;
+}
+
+/* Appends a cached frame's text; applies its flags. */
+static void
+frame_cached(struct fold *f, struct foldin *in, const struct stacktab_entry *ce)
+{
+	int flags = ce->u[1] >> 32;
+
+	frame_begin(f);
+	fb_add(f, f->ctext + ce->u[0], ce->u[1] & 0xffffffff);
+	frame_end(f);
+	if (f->opts.srcline && !(flags & CF_UNKNOWN))
+		in->want_srcline = 1;
+	if (flags & CF_SKIP_AFTER)
+		in->skipping = 1;
+}
+
+static void
+frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
+    const char *line, const char *end)
+{
+	size_t len = strip_offset(fr->sym.p, fr->sym.len), klen, start;
+	const char *sym = fr->sym.p, *key;
+	struct stacktab_entry *ce;
+	int flags;
+
+	in->want_srcline = 0;
+	if (!in->in_sample || in->skipping)
+		return;
+	if (len > 0 && sym[0] == '(' &&
+	    !(len >= sizeof(ANON) - 1 && memcmp(sym, ANON, sizeof(ANON) - 1) == 0))
+		return;		/* a process name, not a frame */
+
+	key = frame_key(f, in, line, end, &klen);
+	ce = stacktab_get(&f->cache, key, klen);
+	if (ce->u[1] != 0) {
+		frame_cached(f, in, ce);
+		return;
+	}
+	frame_begin(f);
+	start = f->fbuf_len;
+	flags = frame_process(f, in, fr, sym, len);
+	/* Cached: offset, length, and flags with a bit set, never all zero. */
+	GROW(f->ctext, f->ctext_len + (f->fbuf_len - start), f->ctext_cap);
+	memcpy(f->ctext + f->ctext_len, f->fbuf + start, f->fbuf_len - start);
+	ce->u[0] = f->ctext_len;
+	ce->u[1] = (f->fbuf_len - start) | (uint64_t)(flags | 0x80) << 32;
+	f->ctext_len += f->fbuf_len - start;
+	frame_end(f);
+	if (f->opts.srcline && !(flags & CF_UNKNOWN))
+		in->want_srcline = 1;
+	if (flags & CF_SKIP_AFTER)
 		in->skipping = 1;
 }
 
@@ -427,6 +523,22 @@ srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
 	f->fofs[f->nframes] = f->fbuf_len;
 }
 
+/* Counts one sample of the stack e. */
+static void
+sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e)
+{
+	uint64_t w = f->opts.period ? in->period : 1;
+
+	e->u[0] += w;
+	f->total[0] += w;
+	f->samples++;
+}
+
+#define SC_STACK	(1ULL << 62)	/* the sample folded into a stack */
+#define SC_VALID	(1ULL << 63)
+#define SC_LINES	0xffffffffULL
+#define SC_MAX		65536		/* entries: about 6 MB at most */
+
 /* The end of a sample: its stack, root first, goes into the table. */
 static void
 sample_end(struct fold *f, struct foldin *in)
@@ -455,17 +567,71 @@ sample_end(struct fold *f, struct foldin *in)
 		n += b - a;
 		first = 0;
 	}
-	if (first)
-		return;		/* --no-comm and no frames: nothing to count */
-	e = stacktab_get(&f->tab, f->key, n);
-	if (f->opts.period) {
-		e->u[0] += in->period;
-		f->total[0] += in->period;
-	} else {
-		e->u[0]++;
-		f->total[0]++;
+	e = first ? NULL : stacktab_get(&f->tab, f->key, n);
+	if (in->block_pending) {
+		struct stacktab_entry *se = stacktab_get(&f->scache, f->skey, f->skey_len);
+
+		se->u[0] = e ? (uint64_t)(e - f->tab.ents) : 0;
+		se->u[1] = in->block_lines | (e ? SC_STACK : 0) | SC_VALID;
+		in->block_pending = 0;
 	}
-	f->samples++;
+	if (e != NULL)
+		sample_count(f, in, e);
+}
+
+/*
+ * Called on a kept sample's head: when its whole text was seen before
+ * under the same root frame, counts it and skips its lines, returning 1.
+ * Otherwise remembers the key so that sample_end can fill the cache.
+ */
+static int
+sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
+{
+	XXH128_hash_t h;
+	struct stacktab_entry *se;
+	char *p;
+	ssize_t n;
+	size_t k;
+
+	in->block_pending = 0;
+	if (f->sc_off)
+		return 0;
+	if (f->sc_tries >= 8192 && f->sc_hits * 4 < f->sc_tries) {
+		/* Few samples repeat exactly (their leaf addresses vary):
+		 * the frame cache alone is faster. */
+		f->sc_off = 1;
+		stacktab_release(&f->scache);
+		stacktab_init(&f->scache);
+		return 0;
+	}
+	n = lineread_peek_block(lr, 1 << 20, &p);
+	if (n < 0)
+		return 0;
+	f->sc_tries++;
+	h = XXH3_128bits(p, n);
+	k = f->pname_len + 2 + sizeof(h);
+	GROW(f->skey, k, f->skey_cap);
+	memcpy(f->skey, f->pname, f->pname_len);
+	f->skey[f->pname_len] = '\0';
+	f->skey[f->pname_len + 1] = in->is_java;
+	memcpy(f->skey + f->pname_len + 2, &h, sizeof(h));
+	f->skey_len = k;
+	se = stacktab_find(&f->scache, f->skey, k);
+	if (se != NULL) {
+		if (se->u[1] & SC_STACK)
+			sample_count(f, in, &f->tab.ents[se->u[0]]);
+		lineread_skip(lr, n, se->u[1] & SC_LINES);
+		in->in_sample = 0;
+		f->sc_hits++;
+		return 1;
+	}
+	if (f->scache.n >= SC_MAX)
+		return 0;	/* bounded: the hot samples are in by now */
+	in->block_pending = 1;
+	in->block_lines = 0;
+	for (k = 0; k < (size_t)n; k++)
+		in->block_lines += p[k] == '\n';
+	return 0;
 }
 
 static int
@@ -494,6 +660,20 @@ fold_stream(struct fold *f, int fd, const char *name)
 	sample_reset(f);
 	lineread_init(&lr, fd, name);
 	while ((len = lineread_next(&lr, &line)) >= 0) {
+		/* The fast path: a frame line seen before. */
+		if (len > 0 && (line[0] == ' ' || line[0] == '\t') && !in.want_srcline) {
+			const struct stacktab_entry *ce;
+			const char *key;
+			size_t klen;
+
+			if (!in.in_sample || in.skipping)
+				continue;	/* frames of a sample not kept */
+			key = frame_key(f, &in, line, line + len, &klen);
+			if (key != NULL && (ce = stacktab_find(&f->cache, key, klen)) != NULL) {
+				frame_cached(f, &in, ce);
+				continue;
+			}
+		}
 		if (in.want_srcline && len > 0 && (line[0] == ' ' || line[0] == '\t') &&
 		    stream_classify(line, len, NULL, NULL) == STREAM_SRCLINE) {
 			srcline_line(f, &in, line, len);
@@ -501,6 +681,9 @@ fold_stream(struct fold *f, int fd, const char *name)
 		}
 		switch (stream_classify(line, len, &s, &fr)) {
 		case STREAM_BLANK:
+			/* Cache the sample only if it ends where its block does. */
+			if (len != 0 || lr.lineno - in.sample_line != in.block_lines)
+				in.block_pending = 0;
 			sample_end(f, &in);
 			break;
 		case STREAM_COMMENT:
@@ -508,18 +691,22 @@ fold_stream(struct fold *f, int fd, const char *name)
 		case STREAM_SAMPLE:
 			if (in.in_sample) {
 				/* A head with no empty line before it: keep both. */
+				in.block_pending = 0;
 				sample_end(f, &in);
 			}
 			sample_head(f, &in, &s, lr.lineno);
+			if (in.in_sample)
+				sample_cached(f, &in, &lr);
 			break;
 		case STREAM_FRAME:
-			frame_line(f, &in, &fr);
+			frame_line(f, &in, &fr, line, line + len);
 			break;
 		case STREAM_SRCLINE:
 			/* -F+srcline lines of frames that get none appended */
 			in.want_srcline = 0;
 			break;
 		case STREAM_OTHER:
+			in.block_pending = 0;
 			bad_line(f, &in, lr.lineno, line, len);
 			break;
 		}

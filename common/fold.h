@@ -55,6 +55,26 @@ struct fold {
 	size_t		 nframes, fofs_cap;
 	char		*key;
 	size_t		 key_cap;
+	/*
+	 * Frame cache: the raw symbol, DSO (and address, for --addrs) of a
+	 * frame line, to its processed text in ctext. Entry counts hold
+	 * u[0] = offset in ctext, u[1] = length | flags << 32.
+	 */
+	struct stacktab	 cache;
+	char		*ctext;
+	size_t		 ctext_len, ctext_cap;
+	char		*ckey;
+	size_t		 ckey_cap;
+	/*
+	 * Sample cache: the root frame and a 128-bit hash of a sample's whole
+	 * text (its frame lines up to the empty line), to the stack it
+	 * folded into: u[0] = index in tab, u[1] = its line count | flags.
+	 */
+	struct stacktab	 scache;
+	char		*skey;
+	size_t		 skey_len, skey_cap;
+	uint64_t	 sc_tries, sc_hits;	/* it is dropped when it does not pay */
+	int		 sc_off;
 };
 
 void	fold_init(struct fold *, const struct fold_opts *);

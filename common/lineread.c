@@ -84,3 +84,43 @@ lineread_next(struct lineread *lr, char **line)
 	lr->lineno++;
 	return len;
 }
+
+ssize_t
+lineread_peek_block(struct lineread *lr, size_t max, char **p)
+{
+	size_t scanned = 0;
+	char *q;
+
+	for (;;) {
+		size_t avail = lr->end - lr->start;
+
+		if (avail > 0 && lr->buf[lr->start] == '\n') {
+			*p = lr->buf + lr->start;
+			return 1;
+		}
+		/* Each '\n' in turn: memchr is much faster than memmem. */
+		q = lr->buf + lr->start + scanned;
+		while (avail > scanned &&
+		    (q = memchr(q, '\n', lr->buf + lr->end - q)) != NULL) {
+			if (q + 1 == lr->buf + lr->end)
+				break;		/* need the next byte */
+			if (q[1] == '\n') {
+				*p = lr->buf + lr->start;
+				return q + 2 - *p;
+			}
+			q++;
+		}
+		scanned = avail > 0 ? avail - 1 : 0;
+		if (lr->eof || avail >= max)
+			return -1;
+		if (fill(lr) == 0)
+			lr->eof = 1;
+	}
+}
+
+void
+lineread_skip(struct lineread *lr, size_t n, unsigned long nlines)
+{
+	lr->start += n;
+	lr->lineno += nlines;
+}

@@ -37,4 +37,16 @@ void	 lineread_init(struct lineread *, int fd, const char *name);
 ssize_t	 lineread_next(struct lineread *, char **line);	/* -1 at end or error */
 void	 lineread_release(struct lineread *);
 
+/*
+ * Looks ahead, without consuming anything, for the end of the current block
+ * of lines: the first empty line. Returns the length of the text from here
+ * up to and including that empty line's '\n' (1 when the next line is
+ * empty), and sets *p to it, borrowed until the next call. Returns -1 when
+ * no empty line comes within max bytes, or the input ends first.
+ */
+ssize_t	 lineread_peek_block(struct lineread *, size_t max, char **p);
+
+/* Consumes n bytes that hold nlines lines, as returned by a peek. */
+void	 lineread_skip(struct lineread *, size_t n, unsigned long nlines);
+
 #endif

@@ -98,6 +98,23 @@ stacktab_get(struct stacktab *t, const char *key, size_t len)
 	return e;
 }
 
+struct stacktab_entry *
+stacktab_find(struct stacktab *t, const char *key, size_t len)
+{
+	uint64_t h = XXH3_64bits(key, len);
+	size_t mask = t->nslots - 1, j = h & mask;
+	struct stacktab_entry *e;
+	uint32_t s;
+
+	while ((s = t->slots[j]) != 0) {
+		e = &t->ents[s - 1];
+		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0)
+			return e;
+		j = (j + 1) & mask;
+	}
+	return NULL;
+}
+
 static int
 cmp_entry(const void *a, const void *b)
 {

@@ -45,6 +45,10 @@ void	stacktab_release(struct stacktab *);
 struct stacktab_entry *stacktab_get(struct stacktab *, const char *key,
 		    size_t len);
 
+/* Returns the entry for key[0..len), or NULL when there is none. */
+struct stacktab_entry *stacktab_find(struct stacktab *, const char *key,
+		    size_t len);
+
 /*
  * Returns a newly allocated array of pointers to all entries, sorted by key
  * bytewise (as LC_ALL=C sort does). The caller frees the array, not the

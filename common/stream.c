@@ -146,17 +146,29 @@ parse_sample(const char *line, size_t len, struct stream_sample *s)
 	return 0;
 }
 
-/* Mirrors /^\s*(\w+)\s*(.+) \((.*)\)/, with DSO as a balanced group. */
+/*
+ * A frame line: the reference's /^\s*(\w+)\s*(.+) \((.*)\)/, except that
+ * DSO is the last balanced parenthesised group, so that a path holding
+ * " (deleted)" stays whole.
+ */
 static int
 parse_frame(const char *line, size_t len, struct stream_frame *f)
 {
 	size_t i = 0, a, ae, e, open, depth;
+	uint64_t v = 0;
+	int ok = 1;
+	const char *p;
 
 	while (i < len && isspc(line[i]))
 		i++;
 	a = i;
-	while (i < len && isword(line[i]))
-		i++;
+	for (; i < len && isword(line[i]); i++) {
+		int h = hexval(line[i]);
+
+		if (h < 0 || (v >> 60) != 0)
+			ok = 0;
+		v = v << 4 | (h & 0xf);
+	}
 	if (i == a)
 		return 0;
 	ae = i;
@@ -166,15 +178,20 @@ parse_frame(const char *line, size_t len, struct stream_frame *f)
 		e--;
 	if (e <= ae || line[e - 1] != ')')
 		return 0;
-	/* Find the '(' that balances the last ')', preceded by a space. */
-	depth = 0;
-	for (open = e; open > ae; open--) {
-		char c = line[open - 1];
+	/* The '(' that balances the last ')': usually the last '(' of all. */
+	p = memrchr(line + ae, '(', e - 1 - ae);
+	if (p != NULL && memchr(p, ')', e - 1 - (p - line)) == NULL)
+		open = p - line + 1;
+	else {
+		depth = 0;
+		for (open = e; open > ae; open--) {
+			char c = line[open - 1];
 
-		if (c == ')')
-			depth++;
-		else if (c == '(' && --depth == 0)
-			break;
+			if (c == ')')
+				depth++;
+			else if (c == '(' && --depth == 0)
+				break;
+		}
 	}
 	if (open == ae || open - 1 == ae || line[open - 2] != ' ') {
 		/* Unbalanced: fall back to the last " (" on the line. */
@@ -194,9 +211,6 @@ parse_frame(const char *line, size_t len, struct stream_frame *f)
 			return 0;
 		i = open - 2;
 	}
-	if (f == NULL)
-		return 1;
-	memset(f, 0, sizeof(*f));
 	f->indent.p = line;
 	f->indent.len = a;
 	f->addr.p = line + a;
@@ -205,16 +219,8 @@ parse_frame(const char *line, size_t len, struct stream_frame *f)
 	f->sym.len = open - 1 - i;
 	f->dso.p = line + open + 1;
 	f->dso.len = e - 1 - (open + 1);
-	f->addr_ok = 1;
-	for (size_t k = a; k < ae; k++) {
-		int h = hexval(line[k]);
-
-		if (h < 0 || (f->addrval >> 60) != 0) {
-			f->addr_ok = 0;
-			break;
-		}
-		f->addrval = f->addrval << 4 | h;
-	}
+	f->addr_ok = ok;
+	f->addrval = ok ? v : 0;
 	return 1;
 }
 

@@ -626,6 +626,29 @@ afile_capstone(struct afile *f, int machine, int bigendian)
 	f->cs_ok = 1;
 }
 
+/*
+ * The kernel and its modules: "[kernel.kallsyms]", "[kernel.kallsyms]_text"
+ * or a module as perf names it ("[nf_tables]"); not the bracketed names of
+ * user space mappings.
+ */
+static int
+is_kernel(const char *path)
+{
+	static const char *const user[] = { "[unknown]", "[vdso]",
+	    "[vsyscall]", "[vectors]", "[heap]", "[stack]", "[uprobes]",
+	    "[anon", "[jit" };
+	size_t n = strlen(path);
+
+	if (strncmp(path, KERNEL_DSO, strlen(KERNEL_DSO)) == 0)
+		return 1;
+	if (n < 3 || path[0] != '[' || path[n - 1] != ']')
+		return 0;
+	for (size_t i = 0; i < sizeof(user) / sizeof(user[0]); i++)
+		if (strncmp(path, user[i], strlen(user[i])) == 0)
+			return 0;
+	return 1;
+}
+
 static int
 is_perfmap(const char *path)
 {
@@ -777,7 +800,7 @@ afile_open(struct afile *f, const char *path)
 	f->fd = -1;
 	f->path = path;
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	if (strcmp(path, KERNEL_DSO) == 0) {
+	if (is_kernel(path)) {
 		afile_kernel(f);
 		return;
 	}
@@ -787,8 +810,8 @@ afile_open(struct afile *f, const char *path)
 	}
 	f->kind = AF_NONE;
 	if (path[0] == '[' || path[0] == '\0') {
-		f->problem = xasprintf("'%s' is not a file: no bytes, no "
-		    "symbols", path);
+		f->problem = xasprintf("'%s' is no file to read symbols and "
+		    "code from; its samples are not annotated", path);
 		return;
 	}
 	if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
@@ -1689,9 +1712,10 @@ annotate_write(struct annotate *a, FILE *out)
 
 	/* 3. summary */
 	out_add(&L.o, "fgsym annotate: %" PRIu64 " sample%s in %zu file%s, "
-	    "%zu function%s; the %zu hottest below", a->total,
-	    a->total == 1 ? "" : "s", a->ndsos, a->ndsos == 1 ? "" : "s",
-	    nfns, nfns == 1 ? "" : "s", nlisted);
+	    "%zu function%s", a->total, a->total == 1 ? "" : "s", a->ndsos,
+	    a->ndsos == 1 ? "" : "s", nfns, nfns == 1 ? "" : "s");
+	if (nlisted)
+		out_add(&L.o, "; the %zu hottest below", nlisted);
 	out_line(&L.o, C_HEAD);
 	out_line(&L.o, NULL);
 	out_add(&L.o, "%5s %9s %7s  %s", "rank", "samples", "share",

@@ -312,7 +312,7 @@ main(void)
 	CHECK(strstr(out, "LazyCompile:*jitted_fn") != NULL &&
 	    strstr(out, "JIT code: its bytes are in no file") != NULL,
 	    "JIT function named from the perf map, no bytes claimed");
-	CHECK(strstr(out, "'[unknown]' is not a file") != NULL,
+	CHECK(strstr(out, "'[unknown]' is no file") != NULL,
 	    "[unknown] is said to be no file");
 	free(out);
 	annotate_free(a);

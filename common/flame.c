@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "flame.h"
+#include "svgmap.h"
 #include "xalloc.h"
 
 void
@@ -253,6 +254,67 @@ sort_weight(struct flame *f)
 	free(kids);
 }
 
+/*
+ * Builds the tree for the weight sort: every frame merged with its
+ * same-named siblings, whatever the order of the lines. A node's width is
+ * kept in etime (stime 0) until sort_weight places it.
+ */
+static void
+build_merged(struct flame *f)
+{
+	struct span *fr = NULL;
+	struct svgmap kids;
+	char *key = NULL;
+	size_t frcap = 0, keycap = 0, li, m, i, vlen;
+	uint32_t cur, id;
+	const char *v;
+
+	svgmap_init(&kids);
+	for (li = 0; li < f->nlines; li++) {
+		const struct flame_line *l = &f->lines[li];
+		int diff = l->ncounts == 2;
+		double c = diff ? l->count[1] : l->count[0];
+
+		if (f->nnodes == 0)
+			node_new(f, FLAME_NONE, 0, 0, 0, 0);
+		m = split(f->text, l->off, l->stacklen, &fr, &frcap);
+		cur = 0;
+		f->nodes[0].etime += c;
+		if (diff)
+			f->nodes[0].has_delta = 1;
+		for (i = 0; i < m; i++) {
+			GROW(key, sizeof(cur) + fr[i].len, keycap);
+			memcpy(key, &cur, sizeof(cur));
+			memcpy(key + sizeof(cur), f->text + fr[i].off,
+			    fr[i].len);
+			v = svgmap_get(&kids, key, sizeof(cur) + fr[i].len,
+			    &vlen);
+			if (v != NULL)
+				memcpy(&id, v, sizeof(id));
+			else {
+				id = node_new(f, cur, fr[i].off, fr[i].len,
+				    (uint32_t)i + 1, 0);
+				svgmap_put(&kids, key, sizeof(cur) + fr[i].len,
+				    (const char *)&id, sizeof(id));
+			}
+			f->nodes[id].etime += c;
+			if (diff) {
+				f->nodes[id].has_delta = 1;
+				if (i + 1 == m)
+					f->nodes[id].delta += l->count[1] -
+					    l->count[0];
+			}
+			cur = id;
+		}
+		if (diff && fabs(l->count[1] - l->count[0]) > f->maxdelta)
+			f->maxdelta = fabs(l->count[1] - l->count[0]);
+		f->time += c;
+	}
+	svgmap_release(&kids);
+	free(fr);
+	free(key);
+}
+
 void
 flame_build(struct flame *f)
 {
@@ -261,6 +323,14 @@ flame_build(struct flame *f)
 	size_t frcap = 0, pathcap = 0, pathlen = 0, li, m, i, same;
 	double t = 0;
 
+	if (f->opts.sort == FLAME_SORT_WEIGHT && !f->opts.flamechart) {
+		build_merged(f);
+		for (i = 1; i < f->nnodes; i++)
+			f->nodes[f->nodes[i].parent].childsum +=
+			    f->nodes[i].etime - f->nodes[i].stime;
+		sort_weight(f);
+		return;
+	}
 	if (!f->opts.flamechart && f->nlines > 1) {
 		sort_text = f->text;
 		qsort(f->lines, f->nlines, sizeof(*f->lines), cmpline);
@@ -313,8 +383,6 @@ flame_build(struct flame *f)
 
 		f->nodes[n->parent].childsum += n->etime - n->stime;
 	}
-	if (f->opts.sort == FLAME_SORT_WEIGHT && !f->opts.flamechart)
-		sort_weight(f);
 }
 
 static void

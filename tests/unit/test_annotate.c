@@ -27,10 +27,15 @@ struct tsym {
 #define TEXT_ADDR	0x401000
 #define BSS_ADDR	0x404000
 
-/* Writes an ET_EXEC file with .text, .bss and a .symtab of syms. */
+/*
+ * Writes an ET_EXEC file with .text, .bss and a .symtab of syms. When
+ * seg_vaddr is not 0, a PT_LOAD segment also maps .text's bytes at
+ * seg_vaddr (memsz 0x10 more than filesz), where no section is: the way
+ * /proc/kcore presents the kernel.
+ */
 static int
-make_elf(const char *path, int machine, const void *text, size_t tlen,
-    const struct tsym *syms, size_t nsyms)
+make_elf_seg(const char *path, int machine, const void *text, size_t tlen,
+    const struct tsym *syms, size_t nsyms, uint64_t seg_vaddr)
 {
 	static char shstr[] = "\0.text\0.bss\0.symtab\0.strtab\0.shstrtab";
 	char strtab[512];
@@ -124,12 +129,34 @@ make_elf(const char *path, int machine, const void *text, size_t tlen,
 	sh->sh_type = SHT_STRTAB;
 	eh->e_shstrndx = 5;
 
+	if (seg_vaddr) {
+		Elf64_Phdr *ph = elf64_newphdr(e, 1);
+		Elf64_Shdr *tsh = elf64_getshdr(elf_getscn(e, 1));
+
+		if (!ph || elf_update(e, ELF_C_NULL) < 0)
+			return -1;
+		ph->p_type = PT_LOAD;
+		ph->p_flags = PF_R | PF_X;
+		ph->p_offset = tsh->sh_offset;
+		ph->p_vaddr = ph->p_paddr = seg_vaddr;
+		ph->p_filesz = tlen;
+		ph->p_memsz = tlen + 0x10;
+		ph->p_align = 1;
+		elf_flagphdr(e, ELF_C_SET, ELF_F_DIRTY);
+	}
 	if (elf_update(e, ELF_C_WRITE) < 0) {
 		fprintf(stderr, "elf_update: %s\n", elf_errmsg(-1));
 		return -1;
 	}
 	elf_end(e);
 	return close(fd);
+}
+
+static int
+make_elf(const char *path, int machine, const void *text, size_t tlen,
+    const struct tsym *syms, size_t nsyms)
+{
+	return make_elf_seg(path, machine, text, tlen, syms, nsyms, 0);
 }
 
 /* Runs annotate_write into a string; caller frees. */
@@ -288,6 +315,28 @@ main(void)
 	CHECK(l && strstr(l, "\033[1;31m") != NULL, "hot line coloured");
 	free(l);
 	CHECK(strstr(out, "== 2.") == NULL, "top = 1 lists one function");
+	free(out);
+	annotate_free(a);
+
+	/* bytes found through a program header only, as in /proc/kcore */
+	static const struct tsym ssyms[] = {
+		{ "cold", TEXT_ADDR + 0x10, 3, STT_FUNC, 0 },
+		{ "seg_fn", 0x500010, 3, STT_FUNC, 0 },
+		{ "past_filesz", 0x500000 + sizeof(xtext) + 4, 4, STT_FUNC, 0 },
+	};
+	CHECK(make_elf_seg(x86, EM_X86_64, xtext, sizeof(xtext), ssyms, 3,
+	    0x500000) == 0, "fixture with a section-less segment written");
+	a = annotate_new(NULL);
+	annotate_add(a, x86, 0x500010);
+	annotate_add(a, x86, 0x500010);
+	annotate_add(a, x86, 0x500000 + sizeof(xtext) + 5);
+	out = listing(a, &rc);
+	l = line_with(out, "500010:");
+	CHECK(l && strstr(l, "xorl") && strstr(l, "100.00%"),
+	    "code read through the PT_LOAD segment when no section holds it");
+	free(l);
+	CHECK(strstr(out, "its segment has no bytes in the file") != NULL,
+	    "an address past the segment's file size is said to have no bytes");
 	free(out);
 	annotate_free(a);
 

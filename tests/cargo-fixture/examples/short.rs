@@ -1,0 +1,4 @@
+//! short: an example target; returns at once.
+fn main() {
+    println!("short");
+}

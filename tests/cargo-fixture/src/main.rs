@@ -1,0 +1,25 @@
+//! spin [MILLIONS [EXIT]]: burn CPU in `crunch` for MILLIONS million steps
+//! (default 100), print the result, and exit with status EXIT (default 0).
+
+use std::hint::black_box;
+
+/// The hot function: the widest leaf of this program's flame graph.
+#[inline(never)]
+fn crunch(steps: u64) -> u64 {
+    let mut x: u64 = 0x9e3779b97f4a7c15;
+    for i in 0..steps {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x = x.wrapping_add(black_box(i));
+    }
+    x
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let millions: u64 = args.next().map_or(100, |s| s.parse().expect("MILLIONS: a number"));
+    let exit: i32 = args.next().map_or(0, |s| s.parse().expect("EXIT: a number"));
+    println!("spin: {:016x}", crunch(millions * 1_000_000));
+    std::process::exit(exit);
+}

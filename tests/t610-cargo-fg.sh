@@ -60,8 +60,23 @@ if perf_ok; then
 		grep_q "has no samples: .short. ran for less than one sampling period" err &&
 		head -c 300 out.svg | grep -q "<svg"
 	'
+	check "cargo fg: Ctrl-C stops the program, the SVG is still drawn" '
+		# In the crate, in a process group of its own, with SIGINT at its
+		# default (a background job of a script starts with it ignored).
+		perl -e '\''chdir shift or die "chdir: $!"; $SIG{INT} = "DEFAULT";
+			setpgrp(0, 0); exec @ARGV or die "exec: $!"'\'' "$TMP/crate" \
+			"$CFG" fg --bin spin -o "$PWD/out.svg" -- 2000 >out 2>err &
+		pid=$! &&
+		n=0 && while ! grep -q "recording:" err && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done &&
+		sleep 1.5 && kill -INT -$pid &&
+		{ st=; wait $pid; st=$?; } ; cat err &&
+		[ "$st" = 130 ] &&
+		grep_q "interrupted: .spin. exited with status 130; drawing what was recorded" err &&
+		grep_q "spin::crunch" out.svg
+	'
 else
 	skip "cargo fg records spin" "$why"
+	skip "cargo fg: Ctrl-C" "$why"
 	skip "cargo fg passes the exit status on" "$why"
 	skip "cargo fg --example short" "$why"
 fi

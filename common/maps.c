@@ -394,6 +394,7 @@ mapfile_open(struct mapfile *f)
 	if (f->elf == NULL || elf_kind(f->elf) != ELF_K_ELF ||
 	    gelf_getehdr(f->elf, &eh) == NULL || elf_getphdrnum(f->elf, &n) != 0)
 		return 0;
+	f->entry = eh.e_entry;
 	f->loads = xcalloc(n ? n : 1, sizeof(*f->loads));
 	for (i = 0; i < n; i++) {
 		GElf_Phdr ph;

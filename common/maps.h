@@ -51,6 +51,7 @@ struct mapfile {
 	void		*image;		/* owned copy of an in-memory image ([vdso]) */
 	struct mapload	*loads;		/* owned; PT_LOAD segments */
 	size_t		 nloads;
+	uint64_t	 entry;		/* e_entry: where the kernel starts a process */
 	char		*buildid;	/* owned hex string, or NULL */
 	int		 buildid_written;	/* the stream has its # buildid line */
 	int		 buildid_mismatch;	/* file on disk is not what was mapped */

@@ -933,23 +933,27 @@ summary(struct record *r)
 	double rate = s->seconds > 0 ? s->samples / s->seconds : 0;
 	double trunc = s->samples ? 100.0 * s->truncated / s->samples : 0;
 
+	int i, best = 1;
+
 	if (r->opts.quiet)
 		return;
+	for (i = 1; i < 8; i++)
+		if (s->end_reason[i] > s->end_reason[best])
+			best = i;
 	fprintf(stderr, "fgrecord: %" PRIu64 " samples in %.2f s (%.0f/s), "
-	    "%" PRIu64 " lost, %.1f%% truncated, own CPU %.2f s\n",
-	    s->samples, s->seconds, rate, s->lost, trunc, s->cpu_seconds);
+	    "%" PRIu64 " lost, %.1f%% truncated%s%s%s, own CPU %.2f s\n",
+	    s->samples, s->seconds, rate, s->lost, trunc,
+	    s->truncated ? " (mostly: " : "",
+	    s->truncated ? (r->opts.dwarf ? unwind_end_str(best) :
+	    "frame-pointer chain ended early") : "",
+	    s->truncated ? ")" : "", s->cpu_seconds);
 	if (s->throttled)
 		fprintf(stderr, "fgrecord: the kernel throttled sampling %"
 		    PRIu64 " times: lower -F (kernel.perf_event_max_sample_rate "
 		    "is %ld)\n", s->throttled, perf_max_sample_rate());
 	if (s->truncated && r->opts.dwarf) {
-		int i, best = 1;
-
-		for (i = 1; i < 8; i++)
-			if (s->end_reason[i] > s->end_reason[best])
-				best = i;
-		if (s->end_reason[best] * 2 > s->truncated && best == UNWIND_NOSTACK &&
-		    trunc > 5)
+		if (best == UNWIND_NOSTACK && trunc > 5 &&
+		    r->opts.stack_size < 65528)
 			fprintf(stderr, "fgrecord: most truncated stacks were "
 			    "deeper than the stack copy: try --call-graph "
 			    "dwarf,65528\n");

@@ -495,6 +495,17 @@ step_cfi(const struct unwind_input *in, struct frame *fr,
 	return UNWIND_COMPLETE;
 }
 
+/*
+ * Tells whether vaddr, which no CFI covers, is in the first instructions
+ * of the file's entry point: where the kernel starts a process (ld.so's
+ * _start has no CFI). That frame is the outermost.
+ */
+static int
+at_entry(const struct mapfile *f, uint64_t vaddr)
+{
+	return f->entry != 0 && vaddr >= f->entry && vaddr < f->entry + 64;
+}
+
 /* Steps by frame pointer: [rbp] is the caller's rbp, [rbp+8] its pc. */
 static int
 step_fp(const struct unwind_input *in, const struct frame *fr,
@@ -559,6 +570,9 @@ unwind_stack(struct unwind *u, const struct unwind_input *in, uint64_t *pcs,
 				return n;
 			}
 			exact = r->signal;
+		} else if (r && at_entry(mp->file, vaddr)) {
+			*end = UNWIND_COMPLETE;
+			return n;
 		} else {
 			if (step_fp(in, &cur, &next) != 0) {
 				*end = UNWIND_NOCFI;
@@ -590,5 +604,7 @@ unwind_is_outermost(struct unwind *u, pid_t pid, uint64_t pc)
 	    mapping_vaddr(mp, pc - 1, &vaddr) != 0)
 		return 0;
 	r = rule_get(u, mp->file, vaddr);
-	return r->found && r->regs[UNWIND_RA].kind == RK_UNDEF;
+	if (!r->found)
+		return at_entry(mp->file, vaddr);
+	return r->regs[UNWIND_RA].kind == RK_UNDEF;
 }

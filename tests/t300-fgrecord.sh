@@ -1,0 +1,313 @@
+#!/bin/sh
+# t300-fgrecord: fgrecord samples real programs built here from
+# tests/record/*.c with real perf_event_open, and writes a well-formed
+# stream: structure, rates, unwinding depth, children, threads, exit status.
+. "$(dirname "$0")/lib.sh"
+
+B=$TMP/build
+mkdir -p "$B"
+cc=${CC:-cc}
+built=yes
+for p in hot threads forker crash chatty deep; do
+	$cc -O2 -g -pthread -o "$B/$p" "$TESTS/record/$p.c" 2>"$B/$p.err" || built=no
+done
+$cc -O2 -g -fomit-frame-pointer -o "$B/hot_nofp" "$TESTS/record/hot.c" || built=no
+PATH=$B:$PATH
+
+# hex / share: awk helpers. share STREAM BIN FUNC [PID] prints the
+# percentage of samples (of PID, when given) with FUNC of BIN on the stack,
+# from nm's symbol table: fgrecord writes ELF addresses, so nm's are the
+# ones to compare with. Return addresses are looked up at ADDR-1.
+share() {
+	nm -S --defined-only "$B/$2" | awk -v f="$3" '$4 == f { print $1, $2 }' >"sym.$3" &&
+	test -s "sym.$3" &&
+	awk -v bin="/$2" -v want="${4:-}" '
+	function hex(s,  i, v) {
+		v = 0; s = tolower(s)
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	NR == FNR { lo = hex($1); hi = lo + hex($2); next }
+	/^#/ { next }
+	/^$/ { if (insample) { n++; h += hit }; insample = 0; next }
+	/^\t/ {
+		if (!insample) next
+		a = hex(substr($1, 1))
+		d = $NF; gsub(/[()]/, "", d)
+		if (nf++ > 0) a = a - 1
+		if (substr(d, length(d) - length(bin) + 1) == bin && a >= lo && a < hi)
+			hit = 1
+		next
+	}
+	{
+		pid = ""
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, pt, "/"); pid = pt[1] }
+		insample = (want == "" || pid == want); hit = 0; nf = 0
+	}
+	END {
+		if (insample) { n++; h += hit }
+		printf "%d\n", n ? 100 * h / n : -1
+	}' "sym.$3" "$1"
+}
+
+# wellformed STREAM: the layout of fg-stream(5), section 1.
+wellformed() {
+	awk '
+	NR == 1 && $0 != "# fgrecord 1" { print "line 1: " $0; bad = 1 }
+	/^#/ { if (state == 1) { print NR ": header inside a sample"; bad = 1 }; next }
+	/^$/ { if (state != 1) { print NR ": empty line outside a sample"; bad = 1 }; state = 0; next }
+	/^\t/ {
+		if (state != 1) { print NR ": frame outside a sample"; bad = 1 }
+		if ($0 !~ /^\t[0-9a-f]+ \[(unknown|truncated)\] \(.+\)$/) { print NR ": bad frame: " $0; bad = 1 }
+		next
+	}
+	{
+		if (state == 1) { print NR ": sample without its empty line"; bad = 1 }
+		if ($0 !~ /^.+ [0-9]+\/[0-9]+ \[[0-9][0-9][0-9]\] [0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]: [0-9]+ [a-z-]+:$/) {
+			print NR ": bad sample head: " $0; bad = 1
+		}
+		state = 1; n++
+	}
+	END {
+		if (state == 1) { print "stream ends inside a sample"; bad = 1 }
+		if (n == 0) { print "no samples"; bad = 1 }
+		exit bad
+	}' "$1"
+}
+
+# nsamples STREAM
+nsamples() { grep -c '^[^#	].* [0-9]*/[0-9]* \[' "$1"; }
+
+# fgrecord wrapper that shows its stderr when it fails: the tests redirect
+# it to files, and a failing check must say why.
+fgrecord() {
+	command fgrecord "$@"; _st=$?
+	if [ $_st != 0 ]; then
+		echo "fgrecord $* exited $_st"
+	fi
+	return $_st
+}
+
+# within N LO HI
+within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ] || { echo "$1 not within [$2, $3]"; return 1; }; }
+
+if [ "$built" != yes ]; then
+	skip 'fgrecord end-to-end tests' "cannot build tests/record/*.c with $cc: $(cat "$B"/*.err | head -3)"
+	done_testing
+	exit 0
+fi
+if ! perf_ok; then
+	skip 'fgrecord end-to-end tests' "$why"
+	done_testing
+	exit 0
+fi
+# The kernel may refuse even where perf_ok is hopeful (seccomp, no PMU).
+if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
+	skip 'fgrecord end-to-end tests' "fgrecord cannot sample here: $(head -1 "$TMP/probe.err")"
+	done_testing
+	exit 0
+fi
+
+check 'a hot loop: the stream is well-formed and starts with its headers' '
+	fgrecord hot_nofp 0.5 >out 2>err &&
+	wellformed out &&
+	sed -n 1,3p out >head &&
+	cat >expect <<-EOF &&
+	# fgrecord 1
+	# cmdline : hot_nofp 0.5
+	# event : cpu-clock freq 999 callgraph dwarf 16384
+	EOF
+	test_cmp expect head
+'
+
+check 'a # buildid line for the program precedes its first sample' '
+	fgrecord -o out hot_nofp 0.3 2>err &&
+	id=$(readelf -n "$B/hot_nofp" | sed -n "s/.*Build ID: //p") &&
+	test -n "$id" &&
+	first_bid=$(grep -n "^# buildid : $id .*/hot_nofp\$" out | cut -d: -f1) &&
+	first_use=$(grep -n "(.*/hot_nofp)\$" out | head -1 | cut -d: -f1) &&
+	test -n "$first_bid" && test "$first_bid" -lt "$first_use" &&
+	test "$(grep -c "^# buildid : .*/hot_nofp\$" out)" = 1
+'
+
+check 'the sample count matches the rate and the CPU time used' '
+	fgrecord -o out hot 1 2>err &&
+	cpu=$(sed -n "s/^cpu-seconds [0-9]* //p" err) &&
+	n=$(nsamples out) &&
+	want=$(echo "$cpu" | awk "{ printf \"%d\", \$1 * 999 }") &&
+	within "$n" $((want * 75 / 100)) $((want * 110 / 100 + 5)) &&
+	grep_q "^fgrecord: $n samples in" err
+'
+
+check '-F and -c set the rate and the period' '
+	fgrecord -F 199 -o out hot 0.5 2>err &&
+	cpu=$(sed -n "s/^cpu-seconds [0-9]* //p" err) &&
+	want=$(echo "$cpu" | awk "{ printf \"%d\", \$1 * 199 }") &&
+	within "$(nsamples out)" $((want * 70 / 100)) $((want * 115 / 100 + 3)) &&
+	grep_q "^# event : cpu-clock freq 199 callgraph dwarf 16384\$" out &&
+	fgrecord -c 250000 -e task-clock -o out2 hot 0.3 2>err2 &&
+	grep_q "^# event : task-clock period 250000 " out2 &&
+	grep_q ": 250000 task-clock:\$" out2
+'
+
+check 'dwarf mode reaches main on nearly every sample without frame pointers' '
+	fgrecord -o out hot_nofp 1 2>err &&
+	s=$(share out hot_nofp main) && echo "main on $s%" &&
+	within "$s" 95 100 &&
+	s=$(share out hot_nofp _start) && within "$s" 95 100 &&
+	s=$(share out hot_nofp hot) && within "$s" 50 100
+'
+
+check 'fp mode does not reach main without frame pointers' '
+	fgrecord --call-graph fp -o out hot_nofp 1 2>err &&
+	grep_q "^# event : cpu-clock freq 999 callgraph fp\$" out &&
+	s=$(share out hot_nofp main) && echo "main on $s%" &&
+	within "$s" 0 50 &&
+	grep_q "^	0 \[truncated\] (\[unknown\])\$" out
+'
+
+check 'frame addresses are ELF addresses, also where p_vaddr is not p_offset (lld)' '
+	if ! command -v ld.lld >/dev/null; then echo "no ld.lld: not checked"; exit 0; fi &&
+	$cc -O2 -g -fuse-ld=lld -o "$B/hot_lld" "$TESTS/record/hot.c" &&
+	set -- $(readelf -lW "$B/hot_lld" | awk "/LOAD.*R E/ { print \$2, \$3 }") &&
+	test $(($1)) != $(($2)) &&
+	fgrecord -o out hot_lld 0.5 2>err &&
+	s=$(share out hot_lld hot) && echo "hot on $s%" && within "$s" 50 100 &&
+	s=$(share out hot_lld main) && within "$s" 95 100
+'
+
+check 'two threads: both are sampled, each in its own hot function' '
+	fgrecord -o out threads 1 2>err &&
+	wellformed out &&
+	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[2] }" out | sort -u >tids &&
+	test "$(wc -l <tids)" -ge 2 &&
+	a=$(share out threads alpha_work) && b=$(share out threads beta_work) &&
+	echo "alpha $a% beta $b%" &&
+	within "$a" 20 80 && within "$b" 20 80 &&
+	a=$(share out threads alpha) && b=$(share out threads beta) &&
+	within $((a + b)) 95 100
+'
+
+check 'a forked child is followed, with its own pid and function' '
+	fgrecord -o out forker 1 2>err &&
+	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[1] }" out | sort -u >pids &&
+	test "$(wc -l <pids)" = 2 &&
+	parent=$(head -1 pids) && child=$(tail -1 pids) &&
+	within "$(share out forker parent_work "$parent")" 80 100 &&
+	within "$(share out forker child_work "$child")" 80 100
+'
+
+check 'a crashing program: exit status 128+SIGSEGV, the stream complete' '
+	expect_status 139 fgrecord -o out crash 0.3 2>err &&
+	wellformed out &&
+	within "$(share out crash before_crash)" 80 100 &&
+	grep_q "^fgrecord: [0-9]* samples" err
+'
+
+check 'the program'"'"'s stdout never lands in the stream' '
+	fgrecord chatty 0.3 >out 2>err &&
+	wellformed out &&
+	! grep -q CHATTY out && grep_q CHATTY err &&
+	fgrecord -o file chatty 0.3 >stdout 2>err2 &&
+	wellformed file && ! grep -q CHATTY file && grep_q CHATTY stdout
+'
+
+check 'a stack deeper than the copy ends in [truncated], and says so' '
+	fgrecord -o out deep 0.3 3000 2>err &&
+	wellformed out &&
+	awk "BEGIN { RS = \"\" } / cpu-clock:/ { n++; if (/\t0 \[truncated\] \(\[unknown\]\)\n*\$/) t++ } END { print t \" of \" n; exit !(n > 0 && t >= n * 0.9) }" out &&
+	grep_q "% truncated (mostly: stack copy too small)" err &&
+	grep_q "dwarf,65528" err &&
+	fgrecord -o out2 deep 0.3 10 2>err2 &&
+	t=$(grep -c "^	0 \[truncated\]" out2 || :) && n=$(nsamples out2) &&
+	echo "$t of $n truncated" && test $((t * 20)) -le "$n"
+'
+
+check 'Ctrl-C (SIGINT): the command gets it, the stream is complete, exit 130' '
+	command fgrecord -o out hot 20 2>err & pid=$! &&
+	sleep 1 && kill -INT $pid &&
+	{ wait $pid; st=$?; } ; test "$st" = 130 &&
+	wellformed out &&
+	grep_q "^fgrecord: [0-9]* samples" err
+'
+
+check '-d stops the recording and the command (SIGTERM, exit 143)' '
+	start=$(date +%s) &&
+	expect_status 143 fgrecord -d 0.5 -o out hot 20 2>err &&
+	test $(($(date +%s) - start)) -lt 5 &&
+	wellformed out
+'
+
+check '-p attaches to a running process and its threads' '
+	threads 3 2>/dev/null & pid=$! &&
+	sleep 0.3 &&
+	fgrecord -p $pid -d 1 -o out 2>err &&
+	wellformed out &&
+	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[1] }" out | sort -u >pids &&
+	test "$(cat pids)" = "$pid" &&
+	within "$(share out threads alpha_work)" 10 90 &&
+	kill $pid; wait $pid; true
+'
+
+check '-p stops by itself when the processes exit' '
+	hot 0.8 2>/dev/null & pid=$! &&
+	sleep 0.2 &&
+	start=$(date +%s) &&
+	fgrecord -p $pid -o out 2>err &&
+	test $(($(date +%s) - start)) -lt 4 &&
+	wellformed out
+'
+
+check 'a command that does not exist: 127; not executable: 126' '
+	expect_status 127 fgrecord -o out ./no-such-command 2>err &&
+	grep_q "no-such-command'"'"': command not found" err &&
+	echo "echo hi" >script && chmod -x script &&
+	expect_status 126 fgrecord -o out ./script 2>err2 &&
+	grep_q "Permission denied" err2
+'
+
+check 'usage errors exit 2 with a message' '
+	expect_status 2 fgrecord -e no-such-event true 2>err &&
+	grep_q "unknown event" err && grep_q "^usage: fgrecord" err &&
+	expect_status 2 fgrecord -F 0 true 2>err &&
+	grep_q "'"'"'0'"'"'" err &&
+	expect_status 2 fgrecord --call-graph lbr true 2>err &&
+	expect_status 2 fgrecord -F 99 -c 1000 true 2>err &&
+	expect_status 2 fgrecord 2>err &&
+	expect_status 2 fgrecord -p 1 true 2>err
+'
+
+check 'a hardware event works, or fails in one line suggesting -e cpu-clock' '
+	fgrecord -e cycles -o out hot 0.2 2>err; st=$?
+	if [ $st = 0 ]; then wellformed out; else
+		test $st = 2 && test "$(wc -l <err)" = 1 &&
+		grep_q "not supported" err && grep_q "use -e cpu-clock" err
+	fi
+'
+
+check 'software events: page-faults and context-switches' '
+	fgrecord -e page-faults -c 1 -o out hot 0.1 2>err &&
+	wellformed out && grep_q " 1 page-faults:\$" out &&
+	fgrecord -e context-switches -c 1 -o out2 chatty 0.2 2>err2 &&
+	wellformed out2
+'
+
+check 'lost samples are stated, never hidden; none at 999 Hz here' '
+	fgrecord -o out threads 1 2>err &&
+	lost=$(sed -n "s/.* \([0-9]*\) lost,.*/\1/p" err) &&
+	echo "lost $lost" &&
+	if grep -q "^# lost : " out; then test "$lost" -gt 0; else test "$lost" = 0; fi
+'
+
+if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
+	check 'stackcollapse-perf.pl reads the stream' '
+		fgrecord -o out hot_nofp 0.3 2>err &&
+		perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" out >folded &&
+		test -s folded && ! grep -qv "^hot_nofp;" folded
+	'
+else
+	skip 'stackcollapse-perf.pl reads the stream' 'set FLAMEGRAPH_DIR to a FlameGraph checkout'
+fi
+
+done_testing

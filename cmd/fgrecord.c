@@ -19,10 +19,13 @@
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: fgrecord [-aq] [-F hz | -c period] [-e event] "
-	    "[--call-graph fp|dwarf[,bytes]]\n"
-	    "                [-o file] [-d seconds] "
-	    "(command [arg ...] | -p pid[,pid...] | -a)\n");
+	static const char opts[] = "[-q] [-F hz | -c period] [-e event] "
+	    "[--call-graph fp | dwarf[,bytes]]\n"
+	    "                [-o file] [-d seconds]";
+
+	fprintf(stderr, "usage: fgrecord %s command [arg ...]\n"
+	    "       fgrecord %s -p pid[,pid ...]\n"
+	    "       fgrecord %s -a\n", opts, opts, opts);
 	exit(2);
 }
 

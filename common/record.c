@@ -179,6 +179,7 @@ comm_get(struct record *r, pid_t pid, pid_t tid)
 void
 record_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 {
+	(void)system_wide;
 	int p = perf_paranoid();
 
 	switch (e) {
@@ -194,9 +195,9 @@ record_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 			warnx("at level %d nothing may be sampled without "
 			    "privilege (a Debian kernel's extra level)", p);
 		else if (p == 2)
-			warnx("at level 2 a command that fgrecord launches can be "
-			    "sampled in user space only%s", system_wide ?
-			    "; -a needs level 0 or less" : "");
+			warnx("at level 2 your own processes can be sampled in "
+			    "user space only (a command fgrecord launches, or "
+			    "-p); -a needs level 0 or less");
 		else if (p == 1)
 			warnx("at level 1 user and kernel stacks of your own "
 			    "processes can be sampled, but not -a (needs level 0)");
@@ -247,6 +248,27 @@ add_fd(struct record *r, int fd)
 	r->fds[r->nfds++] = fd;
 }
 
+/* Returns the real user ID that owns pid, or -1. */
+static uid_t
+proc_uid(pid_t pid)
+{
+	char path[64], line[256];
+	FILE *f;
+	unsigned long uid;
+	uid_t found = (uid_t)-1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return found;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %lu", &uid) == 1) {
+			found = (uid_t)uid;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
 /*
  * Opens the event for pid on cpu, retrying without build IDs (kernels
  * before 5.12) and without the kernel (paranoid level 2). Returns the
@@ -275,6 +297,11 @@ open_one(struct record *r, pid_t pid, int cpu, int soft)
 		}
 		if (soft && e == ESRCH)
 			return -1;
+		if ((e == EACCES || e == EPERM) && pid > 0 && !r->child &&
+		    geteuid() != 0 && proc_uid(pid) != getuid())
+			errx(2, "process %d belongs to another user (%s): run "
+			    "fgrecord as root or with CAP_PERFMON to attach to "
+			    "it", (int)pid, strerror(e));
 		if (e == ESRCH)
 			errx(2, "process %d: no such process; check the PID given "
 			    "to -p", (int)pid);

@@ -1,0 +1,182 @@
+// fgsvg.js SVG BIG.svg OUTDIR: open fgsvg's SVGs in headless Chromium and
+// try what a user does: look, hover, click to zoom, search, clear, reset,
+// reload a link with the state in its URL. Prints one line per step:
+//   PASS step
+//   FAIL step: what went wrong
+//   INFO text
+// and exits 0 once every step has run (the shell test reads the lines).
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const [svgPath, bigPath] = process.argv.slice(2);
+const results = [];
+function pass(step) { results.push(`PASS ${step}`); }
+function fail(step, why) { results.push(`FAIL ${step}: ${why}`); }
+function info(text) { results.push(`INFO ${text}`); }
+async function step(name, fn) {
+	try {
+		const why = await fn();
+		if (why) fail(name, why); else pass(name);
+	} catch (e) {
+		fail(name, String(e && e.message || e).split('\n')[0]);
+	}
+}
+
+// The state of every frame: name, rect x/width, fill, classes, label.
+function frames(page) {
+	return page.evaluate(() => Array.from(
+		document.getElementById('frames').children, (g) => {
+			const t = g.querySelector('title').textContent;
+			const r = g.querySelector('rect');
+			const x = g.querySelector('text');
+			const b = r.getBoundingClientRect();
+			return {
+				name: t.replace(/ \([\d,.]+ [^()]*\)$/, ''),
+				x: r.getAttribute('x'), w: r.getAttribute('width'),
+				fill: r.getAttribute('fill'), cls: g.getAttribute('class') || '',
+				label: x ? x.textContent : '', bw: b.width, bh: b.height,
+			};
+		}));
+}
+const find = (fs, name) => fs.find((f) => f.name === name);
+const text = (page, id) => page.evaluate((i) => document.getElementById(i).textContent, id);
+
+(async () => {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fgsvg-chromium-'));
+	const ctx = await chromium.launchPersistentContext(dir, {
+		executablePath: '/usr/bin/chromium',
+		headless: true,
+		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+			'--no-first-run', '--disable-background-networking',
+			'--disable-component-update', '--disable-sync'],
+	});
+	const page = ctx.pages()[0] || await ctx.newPage();
+	const errors = [];
+	page.on('pageerror', (e) => errors.push(String(e)));
+	let answer = null;
+	page.on('dialog', (d) => answer === null ? d.dismiss() : d.accept(answer));
+	const url = 'file://' + path.resolve(svgPath);
+	let requests = 0;
+	page.on('request', (r) => { if (!r.url().startsWith('file:')) requests++; });
+	await page.goto(url);
+	await page.waitForFunction(() => window.fg && window.fg.frames.length > 0);
+
+	await step('frames render', async () => {
+		const fs = await frames(page);
+		const all = find(fs, 'all'), run = find(fs, 'run');
+		if (fs.length < 20) return `only ${fs.length} frames`;
+		if (!all || !(all.bw > 1000 && all.bh > 10)) return `root box ${all && all.bw}x${all && all.bh}`;
+		if (!run || run.label !== 'run') return 'no "run" label';
+	});
+	await step('hover shows name, count and self', async () => {
+		await page.hover('#frames > g:nth-child(2) rect');
+		const d = await text(page, 'details');
+		if (!/^Function: app \(594 samples, 100.00%; self 0 samples, 0.00%\)$/.test(d))
+			return `details: ${d}`;
+	});
+	await step('click zooms into a frame', async () => {
+		const before = await frames(page);
+		const idx = before.findIndex((f) => f.name === 'compute');
+		await page.click(`#frames > g:nth-child(${idx + 1}) rect`);
+		const fs = await frames(page);
+		const c = find(fs, 'compute'), h = find(fs, 'hashbrown::map::HashMap<K,V,S>::insert');
+		const s = find(fs, 'slow_matrix_search'), run = find(fs, 'run');
+		if (c.x !== '10.0' || c.w !== '1180.0') return `compute at ${c.x} width ${c.w}`;
+		if (!(parseFloat(h.w) > 800)) return `child width ${h.w}`;
+		if (!/hide/.test(s.cls)) return 'a sibling is still shown';
+		if (!/parent/.test(run.cls) || run.w !== '1180.0') return 'the parent is not dimmed full width';
+		if (!/HashMap<K,V,S>::insert/.test(h.label)) return `child label ${h.label}`;
+		if (await page.evaluate(() => document.getElementById('unzoom').classList.contains('hide')))
+			return 'Reset Zoom is hidden';
+		const hash = await page.evaluate(() => location.hash);
+		if (hash !== `#z=${idx}`) return `URL hash ${hash}`;
+	});
+	await step('Ctrl-F searches, case-insensitive; Matched counts nested frames once', async () => {
+		answer = 'COMPUTE|hashbrown|memcpy';
+		await page.keyboard.press('Control+f');
+		await page.waitForFunction(() => /Matched/.test(document.getElementById('matched').textContent));
+		const fs = await frames(page);
+		const m = await text(page, 'matched');
+		const lit = fs.filter((f) => f.fill === 'rgb(230,0,230)').map((f) => f.name).sort();
+		if (lit.join(',') !== 'compute,hashbrown::map::HashMap<K,V,S>::insert,memcpy')
+			return `highlighted: ${lit.join(',')}`;
+		// compute (167) holds the other two: 167 of 594
+		if (m !== 'Matched: 28.1%') return m;
+		const hash = await page.evaluate(() => location.hash);
+		if (!/s=COMPUTE%7Chashbrown%7Cmemcpy/.test(hash)) return `URL hash ${hash}`;
+	});
+	await step('Esc clears the search', async () => {
+		await page.keyboard.press('Escape');
+		const fs = await frames(page);
+		if (fs.some((f) => f.fill === 'rgb(230,0,230)')) return 'still highlighted';
+		if ((await text(page, 'matched')).trim() !== '') return 'Matched still shown';
+	});
+	await step('F3 searches too; Matched of separate frames adds up', async () => {
+		answer = '^f';
+		await page.keyboard.press('F3');
+		const m = await text(page, 'matched');
+		// f (5), f(int) (6), the second f (2, holding g) and fast_linear_search
+		// (12): 25 of 594
+		if (m !== 'Matched: 4.2%') return m;
+	});
+	await step('Reset Zoom restores every frame', async () => {
+		await page.click('#unzoom');
+		const fs = await frames(page);
+		const c = find(fs, 'compute'), s = find(fs, 'slow_matrix_search');
+		if (c.x !== '43.8' || c.w !== '331.7') return `compute at ${c.x} width ${c.w}`;
+		if (/hide|parent/.test(fs.map((f) => f.cls).join(' '))) return 'frames still hidden or dimmed';
+		if (s.label !== 'slow_matrix_search') return `label ${s.label}`;
+		const hash = await page.evaluate(() => location.hash);
+		if (hash !== '#s=%5Ef') return `URL hash ${hash}`;
+	});
+	await step('a link with #z=...&s=... reopens the same view', async () => {
+		const p2 = await ctx.newPage();
+		p2.on('pageerror', (e) => errors.push(String(e)));
+		const idx = (await frames(page)).findIndex((f) => f.name === 'slow_matrix_search');
+		await p2.goto(`${url}#z=${idx}&s=inner`);
+		await p2.waitForFunction(() => window.fg && window.fg.frames.length > 0);
+		const fs = await frames(p2);
+		const s = find(fs, 'slow_matrix_search'), i = find(fs, 'inner_loop');
+		await p2.close();
+		if (s.w !== '1180.0') return `zoomed frame width ${s.w}`;
+		if (i.fill !== 'rgb(230,0,230)') return 'search not restored';
+	});
+	await step('no script errors and no network requests', async () => {
+		if (errors.length) return errors.join('; ');
+		if (requests) return `${requests} requests`;
+	});
+
+	if (bigPath) {
+		const p3 = await ctx.newPage();
+		const t0 = Date.now();
+		await p3.goto('file://' + path.resolve(bigPath));
+		await p3.waitForFunction(() => window.fg && window.fg.frames.length > 0, null, { timeout: 60000 });
+		const tLoad = Date.now() - t0;
+		const n = await p3.evaluate(() => window.fg.frames.length);
+		const t1 = Date.now();
+		await p3.evaluate(() => window.fg.search('method_3[0-9]'));
+		const m = await p3.evaluate(() => document.getElementById('matched').textContent);
+		const tSearch = Date.now() - t1;
+		const t2 = Date.now();
+		await p3.evaluate(() => window.fg.zoom(1));
+		await p3.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+		const tZoom = Date.now() - t2;
+		info(`big profile: ${fs.statSync(bigPath).size} bytes, ${n} frames, ` +
+			`load ${tLoad} ms, search ${tSearch} ms (${m}), zoom ${tZoom} ms`);
+		if (tLoad < 10000 && tSearch < 2000 && tZoom < 2000 && /Matched/.test(m))
+			pass('big profile opens, searches and zooms');
+		else
+			fail('big profile opens, searches and zooms', `load ${tLoad} ms, search ${tSearch} ms, zoom ${tZoom} ms, ${m}`);
+		await p3.close();
+	}
+	await ctx.close();
+	fs.rmSync(dir, { recursive: true, force: true });
+	console.log(results.join('\n'));
+})().catch((e) => {
+	console.log(results.join('\n'));
+	console.log(`FAIL browser: ${String(e && e.message || e).split('\n')[0]}`);
+	process.exit(0);
+});

@@ -1,0 +1,61 @@
+#!/bin/sh
+# fgsvg in a real browser: headless Chromium (Debian's chromium) driven by
+# playwright-core (tests/browser, installed with npm install) opens the SVG
+# from disk and checks that frames render, that hover, click zoom, search
+# (Ctrl-F, F3, Esc), "Matched", Reset Zoom and the URL state work, and that
+# a profile of 100,000 unique stacks opens, searches and zooms.
+. "$(dirname "$0")/lib.sh"
+F=$TESTS/fgsvg
+B=$TESTS/browser
+steps='frames render
+hover shows name, count and self
+click zooms into a frame
+Ctrl-F searches, case-insensitive; Matched counts nested frames once
+Esc clears the search
+F3 searches too; Matched of separate frames adds up
+Reset Zoom restores every frame
+a link with #z=...&s=... reopens the same view
+no script errors and no network requests
+big profile opens, searches and zooms'
+
+why=
+if [ ! -x /usr/bin/chromium ]; then
+	why='no /usr/bin/chromium (apt-get install chromium)'
+elif ! command -v node >/dev/null 2>&1; then
+	why='no node (apt-get install nodejs)'
+elif [ ! -d "$B/node_modules/playwright-core" ]; then
+	why='no tests/browser/node_modules/playwright-core (cd tests/browser && npm install)'
+fi
+if [ -n "$why" ]; then
+	echo "$steps" | {
+		while read -r s; do skip "chromium: $s" "$why"; done
+		done_testing
+	}
+	exit 0
+fi
+
+out=$TMP/browser
+mkdir -p "$out"
+check 'draw the SVGs and run Chromium' '
+	fgsvg "$F/small.folded" >"$out/small.svg" &&
+	awk "function rnd(){ s=(s*16807)%2147483647; return s/2147483647 }
+	BEGIN { s = 11; for (i = 0; i < 100000; i++) { d = 15 + int(rnd() * 45); l = \"main\";
+		for (j = 1; j < d; j++) l = l \";ns\" j%5 \"::Class\" int(rnd() * (j < 4 ? 2 : (j < 10 ? 5 : 40))) \"::method_\" j;
+		c = 1; while (rnd() < 0.3) c *= 4; print l, c } }" >"$out/big.folded" &&
+	fgsvg "$out/big.folded" >"$out/big.svg" &&
+	rm -f "$out/big.folded" &&
+	node "$B/fgsvg.js" "$out/small.svg" "$out/big.svg" >"$out/results" 2>"$out/stderr";
+	cat "$out/results" "$out/stderr" && test -s "$out/results"
+'
+grep '^INFO ' "$out/results" 2>/dev/null | sed 's/^INFO /# /'
+echo "$steps" | {
+	while read -r s; do
+		check "chromium: $s" '
+			grep -F -x -q "PASS $s" "$out/results" || {
+				grep -F "$s" "$out/results"; grep "^FAIL browser" "$out/results"
+				false
+			}
+		'
+	done
+	done_testing
+}

@@ -1,0 +1,91 @@
+#!/bin/sh
+# bench/fgrecord.sh: fgrecord side by side with perf record on the same
+# two-thread CPU-bound program (tests/record/work.c), at the same frequency
+# and call-graph mode:
+#   - the program's slow-down (wall time with / without), for both;
+#   - fgrecord's own CPU time against the program's, in percent;
+#   - samples lost at 999 and 2999 Hz, for both;
+#   - the latency after the program ends (fgrecord's wall time minus the
+#     program's own).
+# Everything runs under nice; BENCH_RUNS repetitions, medians.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh"
+FG_BIN=${FG_BIN:-$top/bin}
+BENCH_RUNS=${BENCH_RUNS:-3}
+T=${BENCH_TMP:-$top/build/bench}/fgrecord
+mkdir -p "$T"
+WORK=${FGRECORD_BENCH_WORK:-300}	# millions of iterations per thread
+
+cc=${CC:-cc}
+$cc -O2 -g -pthread -o "$T/work" "$top/tests/record/work.c" || {
+	echo "   cannot build tests/record/work.c"; exit 1; }
+if ! "$FG_BIN/fgrecord" -q -o /dev/null true 2>"$T/probe.err"; then
+	echo "   fgrecord cannot sample here: $(head -1 "$T/probe.err")"
+	exit 0
+fi
+have_perf=no
+if command -v perf >/dev/null 2>&1 &&
+    perf record -q -o "$T/probe.data" true >/dev/null 2>&1; then
+	have_perf=yes
+fi
+
+# median of the numbers on stdin
+median() { sort -g | awk '{a[NR]=$1} END {if (NR) printf "%.3f\n", a[int((NR+1)/2)]; else print "nan"}'; }
+
+base=$(median_time nice "$T/work" "$WORK")
+echo "   work $WORK (two threads, CPU-bound): ${base}s alone"
+
+# run_fg MODE HZ: runs fgrecord BENCH_RUNS times; prints
+# "wall ownpct lost latency" medians.
+run_fg() {
+	i=0
+	: >"$T/fg.w"; : >"$T/fg.c"; : >"$T/fg.l"; : >"$T/fg.lat"
+	while [ $i -lt "$BENCH_RUNS" ]; do
+		s=$(date +%s.%N)
+		nice "$FG_BIN/fgrecord" -F "$2" --call-graph "$1" -o "$T/fg.stream" \
+		    "$T/work" "$WORK" 2>"$T/fg.err"
+		e=$(date +%s.%N)
+		echo "$e - $s" | bc -l >>"$T/fg.w"
+		pw=$(sed -n 's/^wall-seconds //p' "$T/fg.err")
+		pc=$(sed -n 's/^cpu-seconds [0-9]* //p' "$T/fg.err")
+		own=$(sed -n 's/.*own CPU \([0-9.]*\) s.*/\1/p' "$T/fg.err")
+		sed -n 's/.* \([0-9]*\) lost,.*/\1/p' "$T/fg.err" >>"$T/fg.l"
+		echo "$own $pc" | awk '{ if ($2 > 0) printf "%.2f\n", 100 * $1 / $2 }' >>"$T/fg.c"
+		echo "$e - $s - $pw" | bc -l >>"$T/fg.lat"
+		i=$((i + 1))
+	done
+	echo "$(median <"$T/fg.w") $(median <"$T/fg.c") $(median <"$T/fg.l") $(median <"$T/fg.lat")"
+}
+
+# run_perf MODE HZ: prints "wall lost_chunks" medians for perf record.
+run_perf() {
+	case $1 in dwarf) g="--call-graph dwarf";; fp) g="-g";; esac
+	i=0
+	: >"$T/pf.w"; : >"$T/pf.l"
+	while [ $i -lt "$BENCH_RUNS" ]; do
+		s=$(date +%s.%N)
+		nice perf record $g -F "$2" -o "$T/perf.data" "$T/work" "$WORK" \
+		    >/dev/null 2>"$T/pf.err"
+		e=$(date +%s.%N)
+		echo "$e - $s" | bc -l >>"$T/pf.w"
+		l=$(sed -n 's/.*lost \([0-9]*\) chunks.*/\1/p' "$T/pf.err")
+		echo "${l:-0}" >>"$T/pf.l"
+		i=$((i + 1))
+	done
+	echo "$(median <"$T/pf.w") $(median <"$T/pf.l")"
+}
+
+for mode in dwarf fp; do
+	for hz in 999 2999; do
+		set -- $(run_fg $mode $hz)
+		fw=$1 own=$2 lost=$3 lat=$4
+		line="   $mode $hz Hz: fgrecord slow-down $(ratio "$fw" "$base") (${fw}s), own CPU ${own}% of the program's, lost $lost samples, latency after exit ${lat}s"
+		if [ $have_perf = yes ]; then
+			set -- $(run_perf $mode $hz)
+			line="$line; perf record slow-down $(ratio "$1" "$base") (${1}s), lost $2 chunks; fgrecord/perf $(ratio "$fw" "$1")"
+		fi
+		echo "$line"
+	done
+done
+[ $have_perf = yes ] || echo "   (perf record not usable here: no side-by-side figures)"

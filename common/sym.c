@@ -51,7 +51,7 @@ struct sfile {
 	enum sfile_kind	 kind;
 	int		 opened;	/* 1 ok, -1 unusable, 0 not yet */
 	int		 loaded;	/* libdwfl: 1 ok, -1 failed, 0 not yet */
-	int		 is_exec;	/* ET_EXEC: perf prints vaddrs */
+	int		 is_exec;	/* ET_EXEC: see perf_addr() */
 	GElf_Phdr	*loads;		/* PT_LOAD headers */
 	size_t		 nloads;
 	char		*buildid;	/* hex, from the ELF note; owned */
@@ -59,11 +59,22 @@ struct sfile {
 	Dwfl		*dwfl;
 	Dwfl_Module	*mod;
 	Dwarf_Addr	 bias;		/* dwfl address = vaddr + bias */
+	struct ssym	*syms;		/* functions sorted by address */
+	size_t		 nsyms;
+	int		 exec_vaddr;	/* perf printed vaddrs for this ET_EXEC */
 	int		 o0_checked;
 	int		 nodwarf_warned;
 	struct perfmap	*pm;
 	unsigned long	 frames;	/* frames that needed a name */
 	unsigned long	 unresolved;	/* ... and did not get one */
+};
+
+/* One function symbol; name borrowed from libdwfl's ELF string table. */
+struct ssym {
+	uint64_t	 addr;		/* vaddr */
+	uint64_t	 size;		/* 0: up to the next symbol */
+	const char	*name;
+	int		 rank;		/* lower wins among aliases */
 };
 
 /* The text of one resolved frame: entries innermost first. */
@@ -148,6 +159,7 @@ sfile_free(struct sfile *f)
 	if (f->dwfl != NULL)
 		dwfl_end(f->dwfl);
 	perfmap_free(f->pm);
+	free(f->syms);
 	free(f->loads);
 	free(f->buildid);
 	free(f->recorded);
@@ -361,6 +373,155 @@ static const char strip_fix[] =
     "or CARGO_PROFILE_RELEASE_DEBUG=true (Cargo), or install its -dbgsym "
     "or -dbg package";
 
+/*
+ * Ranks aliases at one address: global before weak before local, then
+ * sized before sizeless, then fewer leading underscores, then the shorter
+ * name. The lowest rank is kept.
+ */
+static int
+sym_rank(const GElf_Sym *es, const char *name)
+{
+	int r = 0, u = 0;
+
+	switch (GELF_ST_BIND(es->st_info)) {
+	case STB_GLOBAL:
+		break;
+	case STB_WEAK:
+		r += 1 << 20;
+		break;
+	default:
+		r += 2 << 20;
+	}
+	if (es->st_size == 0)
+		r += 1 << 19;
+	while (name[u] == '_')
+		u++;
+	r += (u > 15 ? 15 : u) << 14;
+	r += strlen(name) & 0x3fff;
+	return r;
+}
+
+/* Is section shndx of elf executable code? */
+static int
+in_code(Elf *elf, GElf_Word shndx)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (elf == NULL || shndx >= SHN_LORESERVE ||
+	    (scn = elf_getscn(elf, shndx)) == NULL ||
+	    gelf_getshdr(scn, &sh) == NULL)
+		return 0;
+	return (sh.sh_flags & SHF_EXECINSTR) != 0;
+}
+
+static int
+cmp_ssym(const void *a, const void *b)
+{
+	const struct ssym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Builds f->syms from the module's symbol table (.symtab, of the file or
+ * its debug file, else .dynsym): every defined function, sorted, one per
+ * address. dwfl_module_addrinfo() would do, but it scans the whole table
+ * on every call.
+ */
+static void
+symtab_build(struct sfile *f, int nsym)
+{
+	size_t cap = 0, i, j;
+	int k;
+
+	for (k = 1; k < nsym; k++) {
+		GElf_Sym es;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name;
+		int t;
+
+		Elf *elf;
+
+		name = dwfl_module_getsym_info(f->mod, k, &es, &addr, &shndx,
+		    &elf, NULL);
+		if (name == NULL || name[0] == '\0' || shndx == SHN_UNDEF ||
+		    shndx == SHN_ABS)
+			continue;
+		t = GELF_ST_TYPE(es.st_info);
+		/* Assembler labels such as ld.so's _start: untyped, in code. */
+		if (t == STT_NOTYPE && !in_code(elf, shndx))
+			continue;
+		if (t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_NOTYPE)
+			continue;
+		GROW(f->syms, f->nsyms + 1, cap);
+		f->syms[f->nsyms].addr = addr - f->bias;
+		f->syms[f->nsyms].size = es.st_size;
+		f->syms[f->nsyms].name = name;
+		f->syms[f->nsyms].rank = sym_rank(&es, name) +
+		    (t == STT_NOTYPE ? 4 << 20 : 0);
+		f->nsyms++;
+	}
+	if (f->nsyms == 0)
+		return;
+	qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_ssym);
+	/* Keep the best-ranked alias at each address; a sized one lends its size. */
+	for (i = 0, j = 0; i < f->nsyms; i++) {
+		if (j > 0 && f->syms[j - 1].addr == f->syms[i].addr) {
+			if (f->syms[j - 1].size == 0)
+				f->syms[j - 1].size = f->syms[i].size;
+			continue;
+		}
+		f->syms[j++] = f->syms[i];
+	}
+	f->nsyms = j;
+}
+
+/*
+ * Finds the function that holds vaddr: the last symbol at or below it, if
+ * vaddr is inside its size or the symbol has no size. Returns its name and
+ * sets *off, or returns NULL.
+ */
+static const char *
+symtab_lookup(const struct sfile *f, uint64_t vaddr, uint64_t *off)
+{
+	size_t lo = 0, hi = f->nsyms;
+	const struct ssym *y;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	y = &f->syms[lo - 1];
+	if (y->size != 0 && vaddr - y->addr >= y->size) {
+		/* Perhaps inside a larger symbol that starts before. */
+		size_t k = lo - 1, n = 0;
+
+		while (k-- > 0 && n++ < 8) {
+			const struct ssym *z = &f->syms[k];
+
+			if (z->size != 0 && vaddr - z->addr < z->size) {
+				*off = vaddr - z->addr;
+				return z->name;
+			}
+		}
+		return NULL;
+	}
+	*off = vaddr - y->addr;
+	return y->name;
+}
+
 /* Reports the file to libdwfl and checks what symbols it has. */
 static void
 file_load(struct sym *s, struct sfile *f)
@@ -396,6 +557,7 @@ file_load(struct sym *s, struct sfile *f)
 	s->loaded++;
 	f->loaded = 1;
 	nsym = dwfl_module_getsymtab(f->mod);
+	symtab_build(f, nsym);
 	dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 	    &debugfile);
 	if (nsym <= 0)
@@ -433,6 +595,43 @@ off2vaddr(const struct sfile *f, uint64_t off, uint64_t *vaddr)
 			break;
 	}
 	return found ? 0 : -1;
+}
+
+/*
+ * Converts the address perf script printed for a frame of f to a vaddr.
+ * Returns 0, or -1 when it fits no segment.
+ *
+ * For shared objects and PIE executables perf prints the file offset. For
+ * ET_EXEC files perf 6.x prints the file offset too, and older versions
+ * printed the absolute address, which is the vaddr. An address that only
+ * one reading places inside a segment settles it for the file; where both
+ * readings fit (only in executables larger than their load address, 4 MiB
+ * on x86-64), the file's settled reading is used, the offset by default.
+ */
+static int
+perf_addr(struct sfile *f, uint64_t addr, uint64_t *vaddr)
+{
+	uint64_t conv = 0;
+	int in_off, in_va = 0;
+	size_t i;
+
+	in_off = off2vaddr(f, addr, &conv) == 0;
+	if (!f->is_exec) {
+		*vaddr = conv;
+		return in_off ? 0 : -1;
+	}
+	for (i = 0; i < f->nloads; i++)
+		if (addr >= f->loads[i].p_vaddr &&
+		    addr - f->loads[i].p_vaddr < f->loads[i].p_memsz)
+			in_va = 1;
+	if (in_va && !in_off)
+		f->exec_vaddr = 1;
+	else if (in_off && !in_va)
+		f->exec_vaddr = 0;
+	if (!in_off && !in_va)
+		return -1;
+	*vaddr = in_va && (!in_off || f->exec_vaddr) ? addr : conv;
+	return 0;
 }
 
 static char *
@@ -604,8 +803,7 @@ static struct sres *
 resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 {
 	struct chain c = { 0 };
-	GElf_Off off = 0;
-	GElf_Sym es;
+	uint64_t off = 0;
 	const char *name;
 	Dwarf_Addr da, cubias;
 	Dwarf_Die *cu = NULL, *scopes = NULL;
@@ -617,7 +815,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 	if (f->loaded < 0)
 		return &unresolved_res;
 	da = a + f->bias;
-	name = dwfl_module_addrinfo(f->mod, da, &off, &es, NULL, NULL, NULL);
+	name = symtab_lookup(f, a, &off);
 
 	if (s->o.inlines || s->o.srcline || !f->o0_checked || name == NULL) {
 		cu = dwfl_module_addrdie(f->mod, da, &cubias);
@@ -967,8 +1165,8 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	if (f->kind == SF_ELF) {
 		if (f->opened == 0)
 			file_open(f);
-		if (f->opened > 0 && !st->fgrecord && !f->is_exec &&
-		    off2vaddr(f, fr->addrval, &vaddr) != 0)
+		if (f->opened > 0 && !st->fgrecord &&
+		    perf_addr(f, fr->addrval, &vaddr) != 0)
 			conv = 0;
 	}
 	if (st->fi == 0 && s->o.leaf != NULL)

@@ -101,8 +101,17 @@ check 'perf stream: PIE file offsets give the same names as vaddrs' '
 	test_cmp expect actual
 '
 
-check 'perf stream: a non-PIE executable carries absolute addresses' '
+check 'perf stream: non-PIE executable with file offsets (perf 6)' '
 	"$FIX/inl-nopie" o >in &&
+	fgsym in >out &&
+	names out "$FIX/inl-nopie" >actual &&
+	printf "%s\n" leaf "twist (inlined)" "mix (inlined)" work outer main _start >expect &&
+	test_cmp expect actual
+'
+
+check 'perf stream: non-PIE executable with absolute addresses (older perf)' '
+	"$FIX/inl-nopie" a >in &&
+	grep -q "^	 *40[0-9a-f]\{4\} \[unknown\] ($FIX/inl-nopie)" in &&
 	fgsym in >out &&
 	names out "$FIX/inl-nopie" >actual &&
 	printf "%s\n" leaf "twist (inlined)" "mix (inlined)" work outer main _start >expect &&

@@ -6,8 +6,9 @@
  * the return addresses above fn, as backtrace(3) sees them.
  *
  * Mode 'v' writes an fgrecord stream (ELF vaddrs); mode 'o' writes what
- * perf script prints (file offsets for PIE executables and shared objects,
- * absolute addresses for non-PIE executables).
+ * perf script 6.x prints (file offsets, for every file); mode 'a' writes
+ * what older perf printed for non-PIE executables (absolute addresses)
+ * and file offsets for the rest.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* dl_iterate_phdr */
@@ -74,7 +75,8 @@ selfstack_frame(char mode, uintptr_t pc)
 	if (path[0] != '/')
 		return;		/* the vDSO */
 	printf("\t%16llx [unknown] (%s)\n", (unsigned long long)
-	    (mode == 'v' || f.bias == 0 ? f.vaddr : f.off), path);
+	    (mode == 'v' || (mode == 'a' && f.bias == 0) ? f.vaddr : f.off),
+	    path);
 }
 
 static void

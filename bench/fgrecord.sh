@@ -31,7 +31,7 @@ if command -v perf >/dev/null 2>&1 &&
 fi
 
 # median of the numbers on stdin
-median() { sort -g | awk '{a[NR]=$1} END {if (NR) printf "%.3f\n", a[int((NR+1)/2)]; else print "nan"}'; }
+median() { sort -g | awk '{a[NR]=$1} END {if (NR) printf "%g\n", a[int((NR+1)/2)]; else print "nan"}'; }
 
 base=$(median_time nice "$T/work" "$WORK")
 echo "   work $WORK (two threads, CPU-bound): ${base}s alone"

@@ -55,6 +55,7 @@ mapfile_free(struct mapfile *f)
 	free(f->image);
 	free(f->loads);
 	free(f->buildid);
+	free(f->alt);
 	free(f->path);
 	free(f);
 }
@@ -206,6 +207,13 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 	nm.end = end;
 	nm.pgoff = pgoff;
 	nm.file = file_get(m, path);
+	if (nm.file->alt == NULL && nm.file->kind == MAPFILE_ELF && path[0] == '/') {
+		char alt[96];
+
+		snprintf(alt, sizeof(alt), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+		    (int)pid, start, end);
+		nm.file->alt = xstrdup(alt);
+	}
 	if (bid && bidlen && nm.file->buildid == NULL &&
 	    nm.file->kind == MAPFILE_ELF)
 		nm.file->buildid = maps_hex(bid, bidlen);
@@ -387,7 +395,11 @@ mapfile_open(struct mapfile *f)
 	if (strcmp(f->path, "[vdso]") == 0) {
 		f->elf = open_vdso(f);
 	} else {
-		if ((f->fd = open(f->path, O_RDONLY | O_CLOEXEC)) < 0)
+		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		/* A deleted or replaced file is still reachable while mapped. */
+		if (f->fd < 0 && f->alt)
+			f->fd = open(f->alt, O_RDONLY | O_CLOEXEC);
+		if (f->fd < 0)
 			return 0;
 		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	}

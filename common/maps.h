@@ -42,6 +42,8 @@ struct mapload {
 
 struct mapfile {
 	char		*path;		/* owned; the DSO name written in the stream */
+	char		*alt;		/* owned; /proc/PID/map_files/... of its first
+					   mapping, for files deleted or out of reach */
 	enum mapfile_kind kind;
 	unsigned	 id;		/* small unique number, for caches */
 	int		 opened;	/* open was tried */

@@ -34,7 +34,8 @@ flame_name(const struct flame *f, uint32_t node, size_t *len)
 static void
 put(struct flame *f, const char *s, size_t n)
 {
-	GROW(f->text, f->textlen + n, f->textcap);
+	if (f->textlen + n > f->textcap)
+		GROW(f->text, f->textlen + n, f->textcap);
 	memcpy(f->text + f->textlen, s, n);
 	f->textlen += n;
 }
@@ -193,7 +194,8 @@ split(const char *text, uint64_t off, size_t len, struct span **v,
 		return 0;
 	for (i = 0; i <= len; i++) {
 		if (i == len || text[off + i] == ';') {
-			GROW(*v, n + 1, *cap);
+			if (n + 1 > *cap)
+				GROW(*v, n + 1, *cap);
 			(*v)[n].off = off + b;
 			(*v)[n].len = (uint32_t)(i - b);
 			n++;

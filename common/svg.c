@@ -440,11 +440,70 @@ svg_opts_default(struct svg_opts *o)
 	o->factor = 1;
 }
 
+/*
+ * Formats v with a fixed number of decimals (0 to 3) into out, as printf's
+ * "%.Nf" does. Exact binary values that lie near a rounding tie go to
+ * snprintf, so the result is always printf's. Returns the length.
+ */
+static size_t
+fmt_fixed(char *out, size_t size, double v, int decimals)
+{
+	static const double scale[] = { 1, 10, 100, 1000 };
+	double t, f, frac;
+	unsigned long long n, ip, fp, div;
+	size_t len = 0, i;
+	char tmp[24];
+	int neg = signbit(v) != 0;
+
+	t = (neg ? -v : v) * scale[decimals];
+	if (!(t < 1e15))
+		return (size_t)snprintf(out, size, "%.*f", decimals, v);
+	f = floor(t);
+	frac = t - f;
+	if (fabs(frac - 0.5) < 1e-6)
+		return (size_t)snprintf(out, size, "%.*f", decimals, v);
+	n = (unsigned long long)f + (frac > 0.5);
+	div = (unsigned long long)scale[decimals];
+	ip = n / div;
+	fp = n % div;
+	if (neg)
+		out[len++] = '-';
+	i = 0;
+	do
+		tmp[i++] = (char)('0' + ip % 10);
+	while ((ip /= 10) != 0);
+	while (i > 0)
+		out[len++] = tmp[--i];
+	if (decimals > 0) {
+		out[len++] = '.';
+		for (i = decimals; i > 0; i--) {
+			out[len + i - 1] = (char)('0' + fp % 10);
+			fp /= 10;
+		}
+		len += decimals;
+	}
+	out[len] = '\0';
+	return len;
+}
+
+static void
+put_fixed(struct svgbuf *b, double v, int decimals)
+{
+	char s[400];
+
+	svgbuf_put(b, s, fmt_fixed(s, sizeof(s), v, decimals));
+}
+
 /* Perl's default conversion of a number to a string. */
 static void
 put_num(struct svgbuf *b, double v)
 {
-	svgbuf_printf(b, "%.15g", v);
+	if (v == floor(v) && fabs(v) < 1e15) {
+		char s[32];
+
+		svgbuf_put(b, s, fmt_fixed(s, sizeof(s), v, 0));
+	} else
+		svgbuf_printf(b, "%.15g", v);
 }
 
 /* "%.0f" of v with thousands separated by commas, as flamegraph.pl does. */
@@ -454,7 +513,7 @@ put_count(struct svgbuf *b, double v, double *rounded)
 	char s[400];
 	size_t n, i, sign, nd;
 
-	snprintf(s, sizeof(s), "%.0f", v);
+	fmt_fixed(s, sizeof(s), v, 0);
 	if (rounded != NULL)
 		*rounded = strtod(s, NULL);
 	n = strlen(s);
@@ -724,12 +783,12 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 			if (f->depth == 0 && n != NULL) {
 				svgbuf_puts(b, ", 100%");
 			} else {
-				snprintf(num, sizeof(num), ", %.2f%%",
-				    100 * samples / tscaled);
-				svgbuf_puts(b, num);
+				svgbuf_put(b, ", ", 2);
+				put_fixed(b, 100 * samples / tscaled, 2);
+				svgbuf_put(b, "%", 1);
 				if (n != NULL && n->has_delta) {
-					double d = o->negate ? -n->delta :
-					    n->delta;
+					double d = (o->negate ? -n->delta :
+					    n->delta) + 0.0;
 
 					snprintf(num, sizeof(num), "; %s%.2f%%",
 					    d > 0 ? "+" : "",
@@ -742,9 +801,9 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 					svgbuf_puts(b, " ");
 					svg_escape(b, o->countname,
 					    strlen(o->countname));
-					snprintf(num, sizeof(num), ", %.2f%%",
-					    100 * v / tscaled);
-					svgbuf_puts(b, num);
+					svgbuf_put(b, ", ", 2);
+					put_fixed(b, 100 * v / tscaled, 2);
+					svgbuf_put(b, "%", 1);
 				}
 			}
 			svgbuf_puts(b, ")");
@@ -761,16 +820,25 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 			palette_diff(n->delta, fl->maxdelta, o->negate, color);
 		else
 			palette_color(pal, raw, rawlen, color);
-		snprintf(num, sizeof(num), "%.1f", x1);
+		fmt_fixed(num, sizeof(num), x1, 1);
 		rx1 = strtod(num, NULL);
-		svgbuf_printf(b, "<rect x=\"%s\" y=\"", num);
+		svgbuf_puts(b, "<rect x=\"");
+		svgbuf_puts(b, num);
+		svgbuf_puts(b, "\" y=\"");
 		put_num(b, y1);
-		snprintf(num, sizeof(num), "%.1f", x2);
+		fmt_fixed(num, sizeof(num), x2, 1);
 		rx2 = strtod(num, NULL);
-		svgbuf_printf(b, "\" width=\"%.1f\" height=\"%.1f\" "
-		    "fill=\"%s\"/>", rx2 - rx1, y2 - y1, color);
+		svgbuf_puts(b, "\" width=\"");
+		put_fixed(b, rx2 - rx1, 1);
+		svgbuf_puts(b, "\" height=\"");
+		put_fixed(b, y2 - y1, 1);
+		svgbuf_puts(b, "\" fill=\"");
+		svgbuf_puts(b, color);
+		svgbuf_puts(b, "\"/>");
 		if ((long)((x2 - x1) / per) >= 3) {
-			svgbuf_printf(b, "<text x=\"%.2f\" y=\"", x1 + 3);
+			svgbuf_puts(b, "<text x=\"");
+			put_fixed(b, x1 + 3, 2);
+			svgbuf_puts(b, "\" y=\"");
 			put_num(b, 3 + (y1 + y2) / 2);
 			svgbuf_puts(b, "\">");
 			put_label(b, name.buf, shown, (long)((x2 - x1) / per));

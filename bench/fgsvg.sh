@@ -1,0 +1,57 @@
+#!/bin/sh
+# bench/fgsvg.sh: time fgsvg against flamegraph.pl and inferno-flamegraph on
+# the same folded file, made here deterministically: 6,000 unique deep
+# stacks of C++-like compiler frames (the shape of a folded compiler run),
+# counts mostly 1. Prints the medians of $BENCH_RUNS runs and the ratios.
+#   FLAMEGRAPH_DIR	FlameGraph checkout (default /work/ref/FlameGraph if present)
+#   INFERNO_DIR		directory holding inferno-flamegraph
+#   BENCH_LINES		lines to generate (default 6000)
+set -u
+. "$(dirname "$0")/lib.sh"
+: "${BENCH_TMP:=${TMPDIR:-/tmp}}" "${FG_BIN:=$(cd "$(dirname "$0")/.." && pwd)/bin}"
+: "${BENCH_RUNS:=5}"
+lines=${BENCH_LINES:-6000}
+in=$BENCH_TMP/fgsvg-$lines.folded
+
+awk -v n="$lines" '
+function rnd() { s = (s * 16807) % 2147483647; return s / 2147483647 }
+BEGIN {
+	split("clang::Sema::Check clang::Parser::Parse llvm::SelectionDAG::Legalize " \
+	    "llvm::InstCombinerImpl::visit std::vector<llvm::Value*>::push_back " \
+	    "llvm::DenseMap<unsigned,llvm::SmallVector<int,4>>::grow " \
+	    "clang::ASTContext::getTypeInfo llvm::PassManager<llvm::Module>::run " \
+	    "clang::CodeGen::CodeGenFunction::EmitStmt llvm::MCStreamer::emitBytes", names, " ")
+	s = 20260;
+	for (i = 0; i < n; i++) {
+		d = 25 + int(rnd() * 40);
+		l = "cc1plus;main;cc1_main;clang::ExecuteCompilerInvocation";
+		for (j = 4; j < d; j++)
+			l = l ";" names[1 + int(rnd() * (j < 10 ? 2 : 10))] "<" int(rnd() * (j < 16 ? 3 : 20)) ">(int, llvm::StringRef)";
+		c = 1; while (rnd() < 0.25) c *= 3;
+		print l, c
+	}
+}' >"$in"
+echo "   input: $lines unique stacks, $(wc -c <"$in" | tr -d ' ') bytes"
+
+fg=$(median_time nice "$FG_BIN/fgsvg" "$in")
+echo "   fgsvg               $fg s"
+
+FLAMEGRAPH_DIR=${FLAMEGRAPH_DIR:-}
+[ -z "$FLAMEGRAPH_DIR" ] && [ -d /work/ref/FlameGraph ] && FLAMEGRAPH_DIR=/work/ref/FlameGraph
+if [ -n "$FLAMEGRAPH_DIR" ] && [ -f "$FLAMEGRAPH_DIR/flamegraph.pl" ]; then
+	pl=$(median_time nice perl "$FLAMEGRAPH_DIR/flamegraph.pl" "$in")
+	echo "   flamegraph.pl       $pl s   fgsvg is $(ratio "$pl" "$fg")x as fast (target 20x)"
+else
+	echo "   flamegraph.pl not found (set FLAMEGRAPH_DIR)"
+fi
+if [ -n "${INFERNO_DIR:-}" ] && [ -x "$INFERNO_DIR/inferno-flamegraph" ]; then
+	inf=$(median_time nice "$INFERNO_DIR/inferno-flamegraph" "$in")
+	echo "   inferno-flamegraph  $inf s   fgsvg is $(ratio "$inf" "$fg")x as fast (target 2x)"
+elif command -v inferno-flamegraph >/dev/null 2>&1; then
+	inf=$(median_time nice inferno-flamegraph "$in")
+	echo "   inferno-flamegraph  $inf s   fgsvg is $(ratio "$inf" "$fg")x as fast (target 2x)"
+else
+	echo "   inferno not found (set INFERNO_DIR)"
+fi
+"$FG_BIN/fgsvg" "$in" >"$BENCH_TMP/fgsvg-$lines.svg"
+echo "   SVG: $(wc -c <"$BENCH_TMP/fgsvg-$lines.svg" | tr -d ' ') bytes, $(grep -c '<title>' "$BENCH_TMP/fgsvg-$lines.svg") frames"

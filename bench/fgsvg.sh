@@ -16,18 +16,21 @@ in=$BENCH_TMP/fgsvg-$lines.folded
 awk -v n="$lines" '
 function rnd() { s = (s * 16807) % 2147483647; return s / 2147483647 }
 BEGIN {
-	split("clang::Sema::Check clang::Parser::Parse llvm::SelectionDAG::Legalize " \
-	    "llvm::InstCombinerImpl::visit std::vector<llvm::Value*>::push_back " \
-	    "llvm::DenseMap<unsigned,llvm::SmallVector<int,4>>::grow " \
+	split("clang::Sema::CheckCall clang::Parser::ParseStatement " \
+	    "llvm::SelectionDAG::Legalize llvm::InstCombinerImpl::visit " \
+	    "std::vector<llvm::Value*>::push_back llvm::DenseMap<unsigned,int>::grow " \
 	    "clang::ASTContext::getTypeInfo llvm::PassManager<llvm::Module>::run " \
-	    "clang::CodeGen::CodeGenFunction::EmitStmt llvm::MCStreamer::emitBytes", names, " ")
+	    "clang::CodeGen::CodeGenFunction::EmitStmt llvm::MCStreamer::emitBytes " \
+	    "clang::Sema::LookupName llvm::FoldingSetBase::FindNodeOrInsertPos", names, " ")
 	s = 20260;
 	for (i = 0; i < n; i++) {
-		d = 25 + int(rnd() * 40);
+		# a deep, branching call tree: few choices near the root, more
+		# towards the leaves, so that stacks share long prefixes
+		d = 20 + int(rnd() * 30);
 		l = "cc1plus;main;cc1_main;clang::ExecuteCompilerInvocation";
 		for (j = 4; j < d; j++)
-			l = l ";" names[1 + int(rnd() * (j < 10 ? 2 : 10))] "<" int(rnd() * (j < 16 ? 3 : 20)) ">(int, llvm::StringRef)";
-		c = 1; while (rnd() < 0.25) c *= 3;
+			l = l ";" names[1 + int(rnd() * (j < 12 ? 1.3 : (j < 24 ? 3 : 12)))];
+		c = int(exp(rnd() * rnd() * 11));	# heavy-tailed, as samples are
 		print l, c
 	}
 }' >"$in"

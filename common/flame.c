@@ -154,7 +154,8 @@ node_new(struct flame *f, uint32_t parent, uint64_t name, uint32_t namelen,
 	struct flame_node *n;
 	uint32_t id;
 
-	GROW(f->nodes, f->nnodes + 1, f->nodecap);
+	if (f->nnodes + 1 > f->nodecap)
+		GROW(f->nodes, f->nnodes + 1, f->nodecap);
 	id = (uint32_t)f->nnodes++;
 	n = &f->nodes[id];
 	memset(n, 0, sizeof(*n));
@@ -393,7 +394,8 @@ emit(struct flame *f, uint32_t node, uint32_t depth, uint32_t nmerged,
 {
 	struct flame_frame *fr;
 
-	GROW(f->frames, f->nframes + 1, f->framecap);
+	if (f->nframes + 1 > f->framecap)
+		GROW(f->frames, f->nframes + 1, f->framecap);
 	fr = &f->frames[f->nframes++];
 	fr->node = node;
 	fr->depth = depth;

@@ -104,7 +104,8 @@ decode(const char *s, size_t len, uint32_t **cp, size_t *cap)
 			k = 0;
 			c = u[i];
 		}
-		GROW(*cp, n + 1, *cap);
+		if (n + 1 > *cap)
+			GROW(*cp, n + 1, *cap);
 		(*cp)[n++] = c;
 		i += k + 1;
 	}

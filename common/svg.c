@@ -155,6 +155,16 @@ svg_clean(struct svgbuf *b, const char *s, size_t len)
 
 	reserve(b, len);
 	while (i < len) {
+		size_t j = i;
+
+		/* a run of printable ASCII, the common case */
+		while (j < len && u[j] >= 0x20 && u[j] < 0x7f && u[j] != '\\')
+			j++;
+		if (j > i) {
+			svgbuf_put(b, s + i, j - i);
+			i = j;
+			continue;
+		}
 		if (u[i] == '\\' && i + 1 < len && u[i + 1] == 'x') {
 			svgbuf_put(b, "\\x5c", 4);
 			i++;
@@ -185,6 +195,8 @@ svg_xml(struct svgbuf *b, const char *s, size_t len)
 	for (i = 0; i < len; i++) {
 		const char *ent;
 
+		if (s[i] > '>' || (s[i] < '&' && s[i] != '"'))
+			continue;
 		switch (s[i]) {
 		case '&':	ent = "&amp;"; break;
 		case '<':	ent = "&lt;"; break;

@@ -160,6 +160,8 @@ comm_get(struct record *r, pid_t pid, pid_t tid)
 
 	if (e->tid == tid)
 		return e->comm;
+	if (tid == 0)
+		return "swapper";	/* the idle task, as perf names it */
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
 	buf[0] = '\0';
 	if ((f = fopen(path, "re")) != NULL) {

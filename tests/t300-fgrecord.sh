@@ -300,6 +300,13 @@ check 'lost samples are stated, never hidden; none at 999 Hz here' '
 	if grep -q "^# lost : " out; then test "$lost" -gt 0; else test "$lost" = 0; fi
 '
 
+check 'the pipeline: fgrecord, fgsym, fgfold put hot under main;middle' '
+	fgrecord -o stream hot_nofp 0.5 2>err &&
+	{ fgsym <stream >sym 2>symerr; test $? -le 1; } &&
+	fgfold <sym >folded &&
+	awk "/;main;middle;hot / { h += \$NF } { n += \$NF } END { print h \" of \" n; exit !(n > 0 && h >= n * 0.5) }" folded
+'
+
 if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
 	check 'stackcollapse-perf.pl reads the stream' '
 		fgrecord -o out hot_nofp 0.3 2>err &&

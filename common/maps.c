@@ -127,14 +127,21 @@ is_anon_name(const char *path)
 	return 0;
 }
 
+/*
+ * Returns the file called path, creating it. A build ID (hex, or NULL)
+ * that differs from the one already known for path makes another file of
+ * the same name: the program was rebuilt while recording.
+ */
 static struct mapfile *
-file_get(struct maps *m, const char *path)
+file_get(struct maps *m, const char *path, const char *bid)
 {
 	size_t i, mask = m->files_cap - 1;
 	struct mapfile *f;
 
 	for (i = hash_str(path) & mask; m->files[i]; i = (i + 1) & mask)
-		if (strcmp(m->files[i]->path, path) == 0)
+		if (strcmp(m->files[i]->path, path) == 0 && (bid == NULL ||
+		    m->files[i]->buildid == NULL ||
+		    strcmp(m->files[i]->buildid, bid) == 0))
 			return m->files[i];
 	if ((m->nfiles + 1) * 2 > m->files_cap) {
 		struct mapfile **old = m->files;
@@ -199,6 +206,7 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 	struct mapproc *p = proc_get(m, pid, 1);
 	struct mapping nm, *v;
 	uint64_t end = start + len;
+	char *hex;
 	size_t i, lo, hi;
 
 	if (len == 0)
@@ -206,7 +214,8 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 	nm.start = start;
 	nm.end = end;
 	nm.pgoff = pgoff;
-	nm.file = file_get(m, path);
+	hex = bid && bidlen ? maps_hex(bid, bidlen) : NULL;
+	nm.file = file_get(m, path, hex);
 	if (nm.file->alt == NULL && nm.file->kind == MAPFILE_ELF && path[0] == '/') {
 		char alt[96];
 
@@ -214,9 +223,12 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 		    (int)pid, start, end);
 		nm.file->alt = xstrdup(alt);
 	}
-	if (bid && bidlen && nm.file->buildid == NULL &&
-	    nm.file->kind == MAPFILE_ELF)
-		nm.file->buildid = maps_hex(bid, bidlen);
+	if (hex && nm.file->buildid == NULL && nm.file->kind == MAPFILE_ELF &&
+	    !nm.file->opened) {
+		nm.file->buildid = hex;
+		hex = NULL;
+	}
+	free(hex);
 
 	/* Cut away whatever the new mapping overlaps. */
 	for (i = 0; i < p->n; ) {

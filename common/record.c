@@ -181,7 +181,7 @@ comm_get(struct record *r, pid_t pid, pid_t tid)
 void
 record_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 {
-	(void)system_wide;
+
 	int p = perf_paranoid();
 
 	switch (e) {
@@ -203,6 +203,8 @@ record_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 		else if (p == 1)
 			warnx("at level 1 user and kernel stacks of your own "
 			    "processes can be sampled, but not -a (needs level 0)");
+		else if (system_wide)
+			warnx("-a needs privilege at level %d", p);
 		errx(2, "fix: sudo sysctl kernel.perf_event_paranoid=1 (or -1 "
 		    "for kernel stacks and -a), run as root, or grant "
 		    "CAP_PERFMON: sudo setcap cap_perfmon+ep \"$(command -v "
@@ -514,7 +516,7 @@ handle_sample(struct record *r, const struct perf_event_header *h)
 {
 	const unsigned char *p = (const void *)(h + 1);
 	const unsigned char *end = (const unsigned char *)h + h->size;
-	uint64_t ip, time, period, nr, v, *ips, regs[PERF_REGS_COUNT];
+	uint64_t time, period, nr, v, *ips, regs[PERF_REGS_COUNT];
 	uint32_t pid, tid, cpu;
 	size_t i, nuser = 0;
 	int truncated = 0, in_kernel = 0, have_regs = 0;
@@ -525,7 +527,7 @@ handle_sample(struct record *r, const struct perf_event_header *h)
 
 	if (p + 48 > end)
 		return;
-	ip = rd64(&p);
+	p += 8;		/* ip: the callchain or the registers have it */
 	v = rd64(&p);
 	pid = (uint32_t)v;
 	tid = (uint32_t)(v >> 32);
@@ -565,7 +567,6 @@ handle_sample(struct record *r, const struct perf_event_header *h)
 				dyn_size = stack_size;
 		}
 	}
-	(void)ip;
 
 	r->nframes = 0;
 	/* Kernel frames, then the user frames of the kernel's callchain (fp). */
@@ -586,9 +587,6 @@ handle_sample(struct record *r, const struct perf_event_header *h)
 		}
 	}
 	if (!r->opts.dwarf && nuser > 0) {
-		uint64_t last = r->frames[r->nframes - 1].addr;
-
-		(void)last;
 		if (nr >= 127 || !unwind_is_outermost(&r->unwind, (pid_t)pid,
 		    ips[nr - 1]))
 			truncated = 1;
@@ -976,6 +974,12 @@ summary(struct record *r)
 	    s->truncated ? (r->opts.dwarf ? unwind_end_str(best) :
 	    "frame-pointer chain ended early") : "",
 	    s->truncated ? ")" : "", s->cpu_seconds);
+	if (!r->opts.period && perf_max_sample_rate() > 0 &&
+	    (uint64_t)perf_max_sample_rate() < r->opts.freq)
+		fprintf(stderr, "fgrecord: the kernel lowered "
+		    "kernel.perf_event_max_sample_rate to %ld during the "
+		    "recording, below -F %" PRIu64 ": the rate is lower than "
+		    "asked\n", perf_max_sample_rate(), r->opts.freq);
 	if (s->throttled)
 		fprintf(stderr, "fgrecord: the kernel throttled sampling %"
 		    PRIu64 " times: lower -F (kernel.perf_event_max_sample_rate "

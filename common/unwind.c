@@ -38,6 +38,8 @@ struct unwind_rule {
 	struct reg_rule	 regs[UNWIND_NREGS];
 };
 
+#define UNWIND_CACHE_MAX	(1 << 20)	/* rules kept, about 300 bytes each */
+
 static uint64_t
 rule_hash(unsigned id, uint64_t vaddr)
 {
@@ -231,6 +233,18 @@ rule_get(struct unwind *u, struct mapfile *f, uint64_t vaddr)
 		if (u->cache[i]->vaddr == vaddr && u->cache[i]->file_id == f->id)
 			return u->cache[i];
 	u->misses++;
+	if (u->ncache >= UNWIND_CACHE_MAX) {
+		/* A bound on memory for long system-wide recordings. */
+		for (i = 0; i < u->cache_cap; i++)
+			if (u->cache[i]) {
+				rule_free(u->cache[i]);
+				u->cache[i] = NULL;
+			}
+		u->ncache = 0;
+		for (i = rule_hash(f->id, vaddr) & mask; u->cache[i];
+		    i = (i + 1) & mask)
+			;
+	}
 	if ((u->ncache + 1) * 2 > u->cache_cap) {
 		struct unwind_rule **old = u->cache;
 		size_t j, oldcap = u->cache_cap;

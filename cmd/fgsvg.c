@@ -21,9 +21,9 @@
 #define PALETTE_FILE	"palette.map"
 
 static void __attribute__((noreturn))
-usage(void)
+usage(int status)
 {
-	fprintf(stderr,
+	fprintf(status == 0 ? stdout : stderr,
 	    "usage: fgsvg [--cp] [--flamechart] [--hash] [--inverted] [--negate]\n"
 	    "             [--random] [--reverse] [--bgcolors color] [--colors palette]\n"
 	    "             [--countname name] [--factor n] [--fonttype font]\n"
@@ -31,7 +31,7 @@ usage(void)
 	    "             [--nameattr file] [--nametype text] [--notes text]\n"
 	    "             [--sort name | weight] [--subtitle text] [--title text]\n"
 	    "             [--total n] [--width n] [file ...]\n");
-	exit(2);
+	exit(status);
 }
 
 /* Parses a number option within [lo, hi], or exits with the bad value. */
@@ -198,8 +198,10 @@ main(int argc, char *argv[])
 				errx(2, "--sort '%s' is not a sort order; use "
 				    "name or weight", optarg);
 			break;
+		case O_HELP:
+			usage(0);
 		default:
-			usage();
+			usage(2);
 		}
 	}
 	argc -= optind;

@@ -407,46 +407,71 @@ emit(struct flame *f, uint32_t node, uint32_t depth, uint32_t nmerged,
 		f->depthmax = depth;
 }
 
-/* Lists node, known to be wide enough, and its subtree. */
+/* A node whose children flame_layout is going through. */
+struct walk {
+	uint32_t	 id;
+	uint32_t	 next;		/* the next child to look at */
+	uint32_t	 nrun;		/* narrow children in the current run */
+	double		 run;		/* their total width */
+	double		 runstart;
+};
+
+/* Lists the run of narrow children of w as one frame, if wide enough. */
 static void
-layout(struct flame *f, uint32_t id, double etime, double mintime)
+end_run(struct flame *f, struct walk *w, double mintime)
 {
-	struct flame_node *n = &f->nodes[id];
-	double w = etime - n->stime, run = 0, runstart = 0;
-	uint32_t nrun = 0, c;
-
-	emit(f, id, n->depth, 0, n->stime, etime, w - n->childsum);
-	for (c = n->child; c != FLAME_NONE; c = f->nodes[c].next) {
-		struct flame_node *k = &f->nodes[c];
-		double kw = k->etime - k->stime;
-
-		if (kw < mintime) {
-			if (nrun == 0)
-				runstart = k->stime;
-			run += kw;
-			nrun++;
-			continue;
-		}
-		if (nrun > 0 && run >= mintime)
-			emit(f, FLAME_NONE, n->depth + 1, nrun, runstart,
-			    runstart + run, run);
-		nrun = 0;
-		run = 0;
-		layout(f, c, k->etime, mintime);
-	}
-	if (nrun > 0 && run >= mintime)
-		emit(f, FLAME_NONE, n->depth + 1, nrun, runstart,
-		    runstart + run, run);
+	if (w->nrun > 0 && w->run >= mintime)
+		emit(f, FLAME_NONE, f->nodes[w->id].depth + 1, w->nrun,
+		    w->runstart, w->runstart + w->run, w->run);
+	w->nrun = 0;
+	w->run = 0;
 }
 
 void
 flame_layout(struct flame *f, double total, double mintime)
 {
+	struct walk *stk = NULL, *w;
+	size_t cap = 0, sp = 0;
+	struct flame_node *n, *k;
+	double etime, kw;
+	uint32_t c;
+
 	f->nframes = 0;
 	f->depthmax = 0;
 	if (f->nnodes == 0)
 		return;
 	/* The root spans the --total when it is larger than the sum. */
-	layout(f, 0, total > f->nodes[0].etime ? total : f->nodes[0].etime,
-	    mintime);
+	n = &f->nodes[0];
+	etime = total > n->etime ? total : n->etime;
+	emit(f, 0, 0, 0, n->stime, etime, etime - n->stime - n->childsum);
+	GROW(stk, 1, cap);
+	memset(&stk[sp], 0, sizeof(*stk));
+	stk[sp].id = 0;
+	stk[sp++].next = n->child;
+	/* Depth first, without recursion: stacks can be very deep. */
+	while (sp > 0) {
+		w = &stk[sp - 1];
+		if ((c = w->next) == FLAME_NONE) {
+			end_run(f, w, mintime);
+			sp--;
+			continue;
+		}
+		k = &f->nodes[c];
+		w->next = k->next;
+		kw = k->etime - k->stime;
+		if (kw < mintime) {
+			if (w->nrun++ == 0)
+				w->runstart = k->stime;
+			w->run += kw;
+			continue;
+		}
+		end_run(f, w, mintime);
+		emit(f, c, k->depth, 0, k->stime, k->etime, kw - k->childsum);
+		if (sp + 1 > cap)
+			GROW(stk, sp + 1, cap);
+		memset(&stk[sp], 0, sizeof(*stk));
+		stk[sp].id = c;
+		stk[sp++].next = k->child;
+	}
+	free(stk);
 }

@@ -201,6 +201,16 @@ check 'a write error is reported, exit 2' '
 		grep_q "No space left" err
 	fi
 '
+check 'a stack 200,000 frames deep does not overflow anything' '
+	awk "BEGIN { for (i = 0; i < 200000; i++) printf \"f%d;\", i; print \"leaf 3\" }" >deep &&
+	fgsvg deep >out.svg &&
+	grep_q "<title>leaf (3 samples, 100.00%; self 3 samples, 100.00%)</title>" out.svg &&
+	fgsvg --sort=weight --reverse deep >out.svg
+'
+check '--help prints the usage on stdout, exit 0' '
+	fgsvg --help >out &&
+	grep_q "^usage: fgsvg \[--cp\]" out
+'
 check '20,000 unique deep stacks give a compact SVG' '
 	awk "function rnd(){ s=(s*16807)%2147483647; return s/2147483647 }
 	BEGIN { s = 7; for (i = 0; i < 20000; i++) { d = 20 + int(rnd() * 30); l = \"main\";

@@ -177,6 +177,18 @@ check 'frame addresses are ELF addresses, also where p_vaddr is not p_offset (ll
 	s=$(share out hot_lld main) && within "$s" 95 100
 '
 
+check 'a program rebuilt while recording: each version has its build ID and its own addresses' '
+	$cc -O0 -g -o "$B/prog_a" "$TESTS/record/hot.c" &&
+	$cc -O2 -g -fomit-frame-pointer -o "$B/prog_b" "$TESTS/record/hot.c" &&
+	cp "$B/prog_a" "$B/prog" &&
+	fgrecord -o out sh -c "\"$B/prog\" 0.3 && cp \"$B/prog_b\" \"$B/prog.new\" && mv \"$B/prog.new\" \"$B/prog\" && \"$B/prog\" 0.3" 2>err &&
+	test "$(grep -c "^# buildid : .*/prog\$" out)" = 2 &&
+	pid2=$(awk "/^prog [0-9]+\// { split(\$2, p, \"/\"); last = p[1] } END { print last }" out) &&
+	s=$(share out prog hot "$pid2") && echo "hot in the second run: $s%" &&
+	within "$s" 50 100 &&
+	within "$(share out prog main "$pid2")" 95 100
+'
+
 check 'two threads: both are sampled, each in its own hot function' '
 	fgrecord -o out threads 1 2>err &&
 	wellformed out &&

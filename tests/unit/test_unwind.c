@@ -60,12 +60,19 @@ elf_symbol(const char *path, const char *name, uint64_t *value, uint64_t *size)
 	return found;
 }
 
+/* The frames must keep their names: no clones (gcc only has the attribute). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NOCLONE __attribute__((noclone))
+#else
+#define NOCLONE
+#endif
+
 static struct unwind_input snap;
 static unsigned char stackcopy[16384];
 static volatile int sink;
 
 /* Takes the registers here and copies the stack above them. */
-__attribute__((noinline, noclone)) static void
+__attribute__((noinline)) NOCLONE static void
 capture(void)
 {
 	uint64_t r[9];
@@ -112,7 +119,7 @@ capture(void)
 	snap.stack_len = len;
 }
 
-__attribute__((noinline, noclone)) void level2(int);
+__attribute__((noinline)) NOCLONE void level2(int);
 
 void
 level2(int n)
@@ -121,7 +128,7 @@ level2(int n)
 	sink += n;
 }
 
-__attribute__((noinline, noclone)) void level1(int);
+__attribute__((noinline)) NOCLONE void level1(int);
 
 void
 level1(int n)

@@ -2,8 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "flame.h"
-#include "svgmap.h"
 #include "xalloc.h"
 
 void
@@ -257,6 +258,66 @@ sort_weight(struct flame *f)
 	free(kids);
 }
 
+/* A set of node ids, keyed by (parent, name), for build_merged. */
+struct kidset {
+	uint32_t	*slot;		/* node id, or FLAME_NONE */
+	uint64_t	*hash;
+	size_t		 cap;		/* a power of two */
+	size_t		 count;
+};
+
+static uint64_t
+kidhash(const struct flame *f, uint32_t parent, uint64_t name, uint32_t len)
+{
+	return XXH3_64bits_withSeed(f->text + name, len, parent);
+}
+
+/* Returns the slot of the child of parent called name, or a free one. */
+static size_t
+kidfind(const struct flame *f, const struct kidset *ks, uint32_t parent,
+    uint64_t name, uint32_t len, uint64_t h)
+{
+	size_t i = h & (ks->cap - 1);
+
+	for (;;) {
+		uint32_t id = ks->slot[i];
+		const struct flame_node *n;
+
+		if (id == FLAME_NONE)
+			return i;
+		n = &f->nodes[id];
+		if (ks->hash[i] == h && n->parent == parent && n->namelen == len &&
+		    memcmp(f->text + n->name, f->text + name, len) == 0)
+			return i;
+		i = (i + 1) & (ks->cap - 1);
+	}
+}
+
+static void
+kidgrow(const struct flame *f, struct kidset *ks)
+{
+	uint32_t *oslot = ks->slot;
+	uint64_t *ohash = ks->hash;
+	size_t ocap = ks->cap, i, j;
+
+	ks->cap = ocap ? ocap * 2 : 1024;
+	ks->slot = xmalloc(ks->cap * sizeof(*ks->slot));
+	ks->hash = xmalloc(ks->cap * sizeof(*ks->hash));
+	memset(ks->slot, 0xff, ks->cap * sizeof(*ks->slot));
+	for (i = 0; i < ocap; i++) {
+		if (oslot[i] == FLAME_NONE)
+			continue;
+		for (j = ohash[i] & (ks->cap - 1); ks->slot[j] != FLAME_NONE;
+		    j = (j + 1) & (ks->cap - 1))
+			;
+		ks->slot[j] = oslot[i];
+		ks->hash[j] = ohash[i];
+	}
+	(void)f;
+	free(oslot);
+	free(ohash);
+}
+
 /*
  * Builds the tree for the weight sort: every frame merged with its
  * same-named siblings, whatever the order of the lines. A node's width is
@@ -265,14 +326,13 @@ sort_weight(struct flame *f)
 static void
 build_merged(struct flame *f)
 {
+	struct kidset ks = { NULL, NULL, 0, 0 };
 	struct span *fr = NULL;
-	struct svgmap kids;
-	char *key = NULL;
-	size_t frcap = 0, keycap = 0, li, m, i, vlen;
+	size_t frcap = 0, li, m, i, at;
 	uint32_t cur, id;
-	const char *v;
+	uint64_t h;
 
-	svgmap_init(&kids);
+	kidgrow(f, &ks);
 	for (li = 0; li < f->nlines; li++) {
 		const struct flame_line *l = &f->lines[li];
 		int diff = l->ncounts == 2;
@@ -286,19 +346,15 @@ build_merged(struct flame *f)
 		if (diff)
 			f->nodes[0].has_delta = 1;
 		for (i = 0; i < m; i++) {
-			GROW(key, sizeof(cur) + fr[i].len, keycap);
-			memcpy(key, &cur, sizeof(cur));
-			memcpy(key + sizeof(cur), f->text + fr[i].off,
-			    fr[i].len);
-			v = svgmap_get(&kids, key, sizeof(cur) + fr[i].len,
-			    &vlen);
-			if (v != NULL)
-				memcpy(&id, v, sizeof(id));
-			else {
+			h = kidhash(f, cur, fr[i].off, fr[i].len);
+			at = kidfind(f, &ks, cur, fr[i].off, fr[i].len, h);
+			if ((id = ks.slot[at]) == FLAME_NONE) {
 				id = node_new(f, cur, fr[i].off, fr[i].len,
 				    (uint32_t)i + 1, 0);
-				svgmap_put(&kids, key, sizeof(cur) + fr[i].len,
-				    (const char *)&id, sizeof(id));
+				ks.slot[at] = id;
+				ks.hash[at] = h;
+				if (++ks.count * 2 > ks.cap)
+					kidgrow(f, &ks);
 			}
 			f->nodes[id].etime += c;
 			if (diff) {
@@ -313,9 +369,9 @@ build_merged(struct flame *f)
 			f->maxdelta = fabs(l->count[1] - l->count[0]);
 		f->time += c;
 	}
-	svgmap_release(&kids);
+	free(ks.slot);
+	free(ks.hash);
 	free(fr);
-	free(key);
 }
 
 void

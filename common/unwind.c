@@ -467,6 +467,18 @@ step_cfi(const struct unwind_input *in, struct frame *fr,
 			v = fr->regs[i];
 			break;
 		case RK_AT_CFA:
+			/*
+			 * A save slot below the stack pointer is stale: the
+			 * epilogue has popped the register already (GCC does not
+			 * always say so in the CFI), so it holds its value.
+			 */
+			if (i != UNWIND_RA && (fr->valid & (1u << UNWIND_SP)) &&
+			    fr->cfa + (uint64_t)rr->off < fr->regs[UNWIND_SP]) {
+				if (!(fr->valid & (1u << i)))
+					continue;
+				v = fr->regs[i];
+				break;
+			}
 			if (read_stack(in, fr->cfa + (uint64_t)rr->off, &v) != 0) {
 				if (i == UNWIND_RA)
 					return UNWIND_NOSTACK;

@@ -167,9 +167,39 @@ test_lineread(void)
 	free(buf);
 }
 
+static void
+test_peek(void)
+{
+	char path[] = "/tmp/fgunitXXXXXX", *line, *p;
+	int fd = mkstemp(path);
+	struct lineread lr;
+	ssize_t n;
+
+	CHECK(write(fd, "head\n a\n b\n\nnext\n\n\ntail", 27) == 27, "write the file");
+	lseek(fd, 0, SEEK_SET);
+	lineread_init(&lr, fd, path);
+	CHECK(lineread_next(&lr, &line) == 4, "head");
+	n = lineread_peek_block(&lr, 1 << 20, &p);
+	CHECK(n == 7 && memcmp(p, " a\n b\n\n", 7) == 0, "block up to the empty line");
+	CHECK(lineread_next(&lr, &line) == 2 && strcmp(line, " a") == 0, "peek consumed nothing");
+	lineread_skip(&lr, 5, 2);
+	CHECK(lineread_next(&lr, &line) == 4 && strcmp(line, "next") == 0 && lr.lineno == 5,
+	    "skip moves past bytes and lines");
+	n = lineread_peek_block(&lr, 1 << 20, &p);
+	CHECK(n == 1, "an empty line next is a block of 1");
+	lineread_skip(&lr, 1, 1);
+	lineread_skip(&lr, 1, 1);
+	CHECK(lineread_peek_block(&lr, 1 << 20, &p) == -1, "no empty line before the end");
+	CHECK(lineread_next(&lr, &line) == 4 && strcmp(line, "tail") == 0 && lr.lineno == 8, "tail");
+	lineread_release(&lr);
+	close(fd);
+	unlink(path);
+}
+
 int
 main(void)
 {
+	test_peek();
 	test_stream();
 	test_folded();
 	test_tidy();

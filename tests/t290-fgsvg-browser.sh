@@ -44,7 +44,7 @@ check 'draw the SVGs and run Chromium' '
 		c = 1; while (rnd() < 0.3) c *= 4; print l, c } }" >"$out/big.folded" &&
 	fgsvg "$out/big.folded" >"$out/big.svg" &&
 	rm -f "$out/big.folded" &&
-	node "$B/fgsvg.js" "$out/small.svg" "$out/big.svg" >"$out/results" 2>"$out/stderr";
+	timeout 180 node "$B/fgsvg.js" "$out/small.svg" "$out/big.svg" >"$out/results" 2>"$out/stderr";
 	cat "$out/results" "$out/stderr" && test -s "$out/results"
 '
 grep '^INFO ' "$out/results" 2>/dev/null | sed 's/^INFO /# /'

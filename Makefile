@@ -4,6 +4,7 @@
 #   make check      install missing packages, build, run every test
 #   make demo       profile a bundled example and write demo.svg
 #   make bench      measure speed, side by side with the reference tools
+#   make readme-png redraw docs/flamegraph.png from a profile of an example
 #   make install PREFIX=/usr/local
 
 PREFIX	?= /usr/local
@@ -31,7 +32,7 @@ UNITS	= $(UNITSRC:tests/unit/%.c=build/tests/%)
 MANS	= $(sort $(wildcard man/*.[1-9]))
 SCRIPTS	= cargo-fg
 
-.PHONY: all deps check test demo bench install uninstall clean lint-man
+.PHONY: all deps check test demo bench install uninstall clean lint-man readme-png
 all: $(BINS) $(UNITS)
 
 deps:
@@ -69,6 +70,10 @@ demo: deps
 
 bench: all
 	@bench/run
+
+# The picture at the top of the README, redrawn from a real profile.
+readme-png: all
+	@scripts/readme-png
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

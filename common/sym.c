@@ -59,6 +59,8 @@ struct sfile {
 	Dwfl		*dwfl;
 	Dwfl_Module	*mod;
 	Dwarf_Addr	 bias;		/* dwfl address = vaddr + bias */
+	struct cuidx	**cus;		/* indexed CUs, sorted by offset */
+	size_t		 ncus, cucap;
 	struct ssym	*syms;		/* functions sorted by address */
 	size_t		 nsyms;
 	int		 exec_vaddr;	/* perf printed vaddrs for this ET_EXEC */
@@ -67,6 +69,31 @@ struct sfile {
 	struct perfmap	*pm;
 	unsigned long	 frames;	/* frames that needed a name */
 	unsigned long	 unresolved;	/* ... and did not get one */
+};
+
+/*
+ * The index of one compilation unit: every subprogram and inlined call
+ * with code, and a flat map from address ranges to the innermost of them.
+ * Built by one walk over the CU's DIEs on its first lookup, so that each
+ * later lookup is a binary search instead of a walk (dwarf_getscopes()).
+ */
+struct cuent {
+	Dwarf_Die	 die;
+	int		 parent;	/* enclosing entry, or -1 */
+	int		 is_sub;	/* DW_TAG_subprogram */
+};
+
+struct cuseg {
+	uint64_t	 lo, hi;	/* DWARF addresses */
+	int		 ent;
+};
+
+struct cuidx {
+	Dwarf_Off	 off;		/* of the CU DIE */
+	struct cuent	*ents;
+	size_t		 nents, entcap;
+	struct cuseg	*segs;
+	size_t		 nsegs;
 };
 
 /* One function symbol; name borrowed from libdwfl's ELF string table. */
@@ -158,6 +185,14 @@ sfile_free(struct sfile *f)
 {
 	if (f->dwfl != NULL)
 		dwfl_end(f->dwfl);
+	size_t i;
+
+	for (i = 0; i < f->ncus; i++) {
+		free(f->cus[i]->ents);
+		free(f->cus[i]->segs);
+		free(f->cus[i]);
+	}
+	free(f->cus);
 	perfmap_free(f->pm);
 	free(f->syms);
 	free(f->loads);
@@ -733,44 +768,199 @@ check_o0(struct sfile *f, Dwarf_Die *cu)
 		    "build (-O2 -g)", f->dso, p);
 }
 
+struct ivl {
+	uint64_t	 lo, hi;
+	int		 ent, depth;
+};
+
+struct walk {
+	struct cuidx	*x;
+	struct ivl	*iv;
+	size_t		 niv, ivcap;
+};
+
+/* Collects the subprograms and inlined calls with code under die. */
+static void
+cu_walk(struct walk *w, Dwarf_Die *die, int parent, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 256 || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child), p = parent, descend = 0;
+
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine: {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t o = 0;
+			int ent = -1;
+
+			while ((o = dwarf_ranges(&child, o, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (ent < 0) {
+					struct cuidx *x = w->x;
+
+					GROW(x->ents, x->nents + 1, x->entcap);
+					x->ents[x->nents].die = child;
+					x->ents[x->nents].parent = parent;
+					x->ents[x->nents].is_sub =
+					    tag == DW_TAG_subprogram;
+					ent = x->nents++;
+				}
+				GROW(w->iv, w->niv + 1, w->ivcap);
+				w->iv[w->niv].lo = lo;
+				w->iv[w->niv].hi = hi;
+				w->iv[w->niv].ent = ent;
+				w->iv[w->niv].depth = depth;
+				w->niv++;
+			}
+			if (ent >= 0) {
+				p = ent;
+				descend = 1;
+			}
+			break;
+		}
+		case DW_TAG_lexical_block:
+		case DW_TAG_try_block:
+		case DW_TAG_catch_block:
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			descend = 1;
+			break;
+		}
+		if (descend)
+			cu_walk(w, &child, p, depth + 1);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int
+cmp_ivl(const void *a, const void *b)
+{
+	const struct ivl *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi > y->hi ? -1 : 1;	/* outer first */
+	return x->depth - y->depth;
+}
+
+static void
+seg_add(struct cuidx *x, size_t *cap, uint64_t lo, uint64_t hi, int ent)
+{
+	if (lo >= hi)
+		return;
+	GROW(x->segs, x->nsegs + 1, *cap);
+	x->segs[x->nsegs].lo = lo;
+	x->segs[x->nsegs].hi = hi;
+	x->segs[x->nsegs].ent = ent;
+	x->nsegs++;
+}
+
+/* Builds the index of the CU cu: its entries and the flat segment map. */
+static struct cuidx *
+cu_build(Dwarf_Die *cu)
+{
+	struct cuidx *x = xcalloc(1, sizeof(*x));
+	struct walk w = { .x = x };
+	struct ivl *stk;
+	size_t i, sp = 0, segcap = 0;
+	uint64_t cur = 0;
+
+	x->off = dwarf_dieoffset(cu);
+	cu_walk(&w, cu, -1, 0);
+	qsort(w.iv, w.niv, sizeof(*w.iv), cmp_ivl);
+	/* Sweep: a stack of open ranges; the top is the innermost. */
+	stk = xmalloc((w.niv + 1) * sizeof(*stk));
+	for (i = 0; i < w.niv; i++) {
+		struct ivl v = w.iv[i];
+
+		while (sp > 0 && stk[sp - 1].hi <= v.lo) {
+			sp--;
+			seg_add(x, &segcap, cur, stk[sp].hi, stk[sp].ent);
+			if (cur < stk[sp].hi)
+				cur = stk[sp].hi;
+		}
+		if (sp > 0) {
+			seg_add(x, &segcap, cur, v.lo, stk[sp - 1].ent);
+			if (v.hi > stk[sp - 1].hi)	/* bad nesting: clip */
+				v.hi = stk[sp - 1].hi;
+		}
+		cur = v.lo;
+		stk[sp++] = v;
+	}
+	while (sp > 0) {
+		sp--;
+		seg_add(x, &segcap, cur, stk[sp].hi, stk[sp].ent);
+		if (cur < stk[sp].hi)
+			cur = stk[sp].hi;
+	}
+	free(stk);
+	free(w.iv);
+	return x;
+}
+
+/* Returns the index of the CU cu of file f, building it on first use. */
+static struct cuidx *
+cu_get(struct sfile *f, Dwarf_Die *cu)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	size_t lo = 0, hi = f->ncus;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->cus[mid]->off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < f->ncus && f->cus[lo]->off == off)
+		return f->cus[lo];
+	GROW(f->cus, f->ncus + 1, f->cucap);
+	memmove(f->cus + lo + 1, f->cus + lo, (f->ncus - lo) * sizeof(*f->cus));
+	f->cus[lo] = cu_build(cu);
+	f->ncus++;
+	return f->cus[lo];
+}
+
 /*
- * Sets *scopes to the DIEs that hold pc in the CU, innermost first, as
- * dwarf_getscopes() does, but with the concrete chain of inlined calls:
- * dwarf_getscopes() continues from an inlined instance into the scopes
- * of its abstract definition, while the callers we want are the DIEs that
- * contain the instance. Returns the count (0 when none); the caller frees
+ * Sets *scopes to the subprogram and inlined-call DIEs that hold pc in the
+ * CU, innermost first, ending with the subprogram: the concrete chain of
+ * inlined calls. Returns the count (0 when none); the caller frees
  * *scopes.
  */
 static int
-inline_scopes(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
+inline_scopes(struct sfile *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
 {
-	Dwarf_Die *sc = NULL, *full = NULL;
-	int n, i, nf;
+	struct cuidx *x = cu_get(f, cu);
+	size_t lo = 0, hi = x->nsegs;
+	int e, n = 0;
 
 	*scopes = NULL;
-	if ((n = dwarf_getscopes(cu, pc, &sc)) <= 0)
-		return 0;
-	for (i = 0; i < n; i++) {
-		int tag = dwarf_tag(&sc[i]);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (tag == DW_TAG_inlined_subroutine)
+		if (x->segs[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || pc >= x->segs[lo - 1].hi)
+		return 0;
+	for (e = x->segs[lo - 1].ent; e >= 0; e = x->ents[e].parent) {
+		*scopes = xrealloc(*scopes, (n + 1) * sizeof(**scopes));
+		(*scopes)[n++] = x->ents[e].die;
+		if (x->ents[e].is_sub)
 			break;
-		if (tag == DW_TAG_subprogram) {
-			*scopes = sc;
-			return n;
-		}
 	}
-	if (i == n) {
-		*scopes = sc;
-		return n;
-	}
-	if ((nf = dwarf_getscopes_die(&sc[i], &full)) <= 0) {
-		*scopes = sc;
-		return n;
-	}
-	free(sc);
-	*scopes = full;
-	return nf;
+	return n;
 }
 
 struct chain {
@@ -830,7 +1020,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		if (!f->o0_checked)
 			check_o0(f, cu);
 		if (s->o.inlines || s->o.srcline || name == NULL)
-			nscopes = inline_scopes(cu, da - cubias, &scopes);
+			nscopes = inline_scopes(f, cu, da - cubias, &scopes);
 	}
 	/* scopes: innermost first; inlined_subroutines up to the subprogram. */
 	for (i = 0; i < nscopes; i++) {

@@ -161,7 +161,7 @@ if command -v rustc >/dev/null 2>&1 &&
     rustc -O -g "$TESTS/sym/rs.rs" -o "$FIX/rs" >"$FIX/rustc.log" 2>&1; then
 	check 'Rust legacy: names demangled, hash dropped' '
 		"$FIX/rs" >in &&
-		fgsym in >out &&
+		fgsym --no-inline in >out &&
 		names out "$FIX/rs" >actual &&
 		cat >expect <<-\EOF &&
 		rs::engine::Engine::run
@@ -172,7 +172,7 @@ if command -v rustc >/dev/null 2>&1 &&
 	'
 	check 'Rust legacy: --keep-hash keeps the hash' '
 		"$FIX/rs" >in &&
-		fgsym --keep-hash in >out &&
+		fgsym --no-inline --keep-hash in >out &&
 		names out "$FIX/rs" >actual &&
 		grep_q "^rs::engine::Engine::run::h[0-9a-f]\{16\}\$" actual
 	'
@@ -180,7 +180,7 @@ if command -v rustc >/dev/null 2>&1 &&
 	    -o "$FIX/rs-v0" >>"$FIX/rustc.log" 2>&1; then
 		check 'Rust v0: names demangled' '
 			"$FIX/rs-v0" >in &&
-			fgsym in >out &&
+			fgsym --no-inline in >out &&
 			names out "$FIX/rs-v0" >actual &&
 			cat >expect <<-\EOF &&
 			<rs::engine::Engine>::run

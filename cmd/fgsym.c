@@ -1,45 +1,75 @@
 /*
- * fgsym: symbolize a sample stream (fg-stream(5)) in process.
+ * fgsym: symbolize a sample stream (fg-stream(5)) in process, or, with
+ * --annotate, list the hottest instructions of the hottest functions.
  */
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "annotate.h"
 #include "lineread.h"
 #include "sym.h"
 
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: fgsym [--no-inline] [--srcline] [--full-path] "
-	    "[--no-demangle] [--keep-hash]\n"
-	    "             [--kallsyms=FILE] [file ...]\n");
+	fprintf(stderr,
+	    "usage: fgsym [--no-inline] [--srcline] [--full-path] [--no-demangle] [--keep-hash]\n"
+	    "             [--kallsyms=FILE] [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n");
 	exit(2);
+}
+
+/* Parses the N of --annotate=N: 1 to 1000. */
+static int
+parse_top(const char *opt, const char *s)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || n < 1 || n > 1000)
+		errx(2, "%s: '%s' is not a number of functions from 1 to 1000",
+		    opt, s);
+	return (int)n;
+}
+
+static void
+leaf_add(void *arg, const char *dso, uint64_t vaddr)
+{
+	annotate_add(arg, dso, vaddr);
 }
 
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
-		{ "no-inline",	no_argument,		NULL, 'I' },
-		{ "srcline",	no_argument,		NULL, 's' },
-		{ "full-path",	no_argument,		NULL, 'F' },
+		{ "no-inline",	 no_argument,		NULL, 'I' },
+		{ "srcline",	 no_argument,		NULL, 's' },
+		{ "full-path",	 no_argument,		NULL, 'F' },
 		{ "no-demangle", no_argument,		NULL, 'D' },
-		{ "keep-hash",	no_argument,		NULL, 'H' },
-		{ "kallsyms",	required_argument,	NULL, 'k' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ NULL,		0,			NULL, 0 }
+		{ "keep-hash",	 no_argument,		NULL, 'H' },
+		{ "kallsyms",	 required_argument,	NULL, 'k' },
+		{ "annotate",	 optional_argument,	NULL, 'a' },
+		{ "annotate-to", required_argument,	NULL, 'A' },
+		{ "help",	 no_argument,		NULL, 'h' },
+		{ NULL,		 0,			NULL, 0 }
 	};
+	static char obuf[1 << 20];
 	struct sym_opts o = SYM_OPTS_DEFAULT;
+	struct annotate_opts ao = { .top = 5 };
+	struct annotate *an = NULL;
 	struct lineread lr;
 	struct sym *s;
-	int ch, fd, i, rc, rval = 0;
-	static char obuf[1 << 20];
+	const char *listing = NULL;
+	FILE *lfp = NULL;
+	int ch, fd, i, rc, rval = 0, annotate = 0;
 
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -61,14 +91,43 @@ main(int argc, char *argv[])
 		case 'k':
 			o.kallsyms = optarg;
 			break;
+		case 'a':
+			annotate = 1;
+			if (optarg != NULL)
+				ao.top = parse_top("--annotate", optarg);
+			break;
+		case 'A': {
+			char *comma = strrchr(optarg, ',');
+
+			if (comma != NULL && comma[1] != '\0' &&
+			    strspn(comma + 1, "0123456789") == strlen(comma + 1)) {
+				*comma = '\0';
+				ao.top = parse_top("--annotate-to", comma + 1);
+			}
+			if (*optarg == '\0')
+				errx(2, "--annotate-to: no file name given");
+			listing = optarg;
+			break;
+		}
 		default:
 			usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	if (annotate && listing != NULL)
+		errx(2, "--annotate and --annotate-to are exclusive: "
+		    "use one of them");
 
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	if (annotate || listing != NULL) {
+		if (listing != NULL && (lfp = fopen(listing, "we")) == NULL)
+			err(2, "'%s'", listing);
+		ao.color = isatty(fileno(annotate ? stdout : lfp));
+		an = annotate_new(&ao);
+		o.leaf = leaf_add;
+		o.leaf_arg = an;
+	}
 	o.progress = isatty(STDERR_FILENO);
 	s = sym_new(&o);
 	for (i = 0; i < (argc ? argc : 1); i++) {
@@ -83,7 +142,7 @@ main(int argc, char *argv[])
 			continue;
 		}
 		lineread_init(&lr, fd, name);
-		rc = sym_stream(s, &lr, stdout);
+		rc = sym_stream(s, &lr, annotate ? NULL : stdout);
 		if (rc == -1)
 			err(2, "write error on standard output");
 		if (rc == -2) {
@@ -97,6 +156,17 @@ main(int argc, char *argv[])
 	if (sym_finish(s) != 0)
 		rval = 1;
 	sym_free(s);
+	if (an != NULL) {
+		FILE *out = annotate ? stdout : lfp;
+
+		if (annotate_write(an, out) != 0 || fflush(out) != 0 ||
+		    ferror(out))
+			err(2, "write error on '%s'",
+			    annotate ? "standard output" : listing);
+		if (lfp != NULL && fclose(lfp) != 0)
+			err(2, "write error on '%s'", listing);
+		annotate_free(an);
+	}
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "write error on standard output");
 	return rval;

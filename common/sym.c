@@ -1359,8 +1359,12 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 		    perf_addr(f, fr->addrval, &vaddr) != 0)
 			conv = 0;
 	}
-	if (st->fi == 0 && s->o.leaf != NULL)
-		s->o.leaf(s->o.leaf_arg, f->dso, vaddr);
+	if (st->fi == 0 && s->o.leaf != NULL) {
+		if (f->kind == SF_ELF)
+			s->o.leaf(s->o.leaf_arg, f->dso, vaddr);
+		else if (f->kind == SF_KERNEL)
+			s->o.leaf(s->o.leaf_arg, "[kernel.kallsyms]", vaddr);
+	}
 	st->fi++;
 	if (out == NULL)
 		return;

@@ -51,9 +51,12 @@ struct sym_opts {
 	const char *kallsyms;	/* borrowed; NULL means "/proc/kallsyms" */
 	/*
 	 * When leaf is not NULL it is called with the leaf frame of every
-	 * sample: the DSO as printed (NUL-terminated, borrowed for the call)
-	 * and the address in the file's own vaddr space (converted from a
-	 * perf file offset when needed; absolute for the kernel).
+	 * sample that lies in an ELF file or in the kernel: the DSO as
+	 * printed, or "[kernel.kallsyms]" for the kernel and its modules
+	 * (NUL-terminated, borrowed for the call), and the address in the
+	 * file's own vaddr space (converted from a perf file offset when
+	 * needed; absolute for the kernel). Leaves in [unknown], JIT code
+	 * and the like are not passed.
 	 */
 	void	(*leaf)(void *arg, const char *dso, uint64_t vaddr);
 	void	*leaf_arg;

@@ -1,0 +1,48 @@
+#!/bin/sh
+# fgsym --annotate and --annotate-to: the wiring into the annotate module
+# (the listing itself is tested with the module).
+. "$(dirname "$0")/lib.sh"
+
+FIX=$TMP/fix
+mkdir -p "$FIX"
+CC=${CC:-cc}
+$CC -O2 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o "$FIX/inl" || exit 1
+if command -v ld.lld >/dev/null 2>&1; then
+	$CC -O2 -g -fuse-ld=lld -I"$TESTS/sym" "$TESTS/sym/inl.c" -o "$FIX/inl-lld" || exit 1
+else
+	cp "$FIX/inl" "$FIX/inl-lld"
+fi
+export FIX
+
+check '--annotate prints only the listing, ranking the leaf function' '
+	"$FIX/inl" v >in && "$FIX/inl" v | sed 1,2d >>in &&
+	fgsym --annotate in >out 2>err &&
+	! grep -q "cpu-clock" out &&
+	grep_q "leaf" out &&
+	grep_q "2 samples" out
+'
+
+check '--annotate on a perf stream converts file offsets first' '
+	"$FIX/inl-lld" o >in &&
+	fgsym --annotate=1 in >out 2>err &&
+	grep_q "leaf" out &&
+	! grep -q "not in" out
+'
+
+check '--annotate-to=FILE,N: the stream on stdout is unchanged' '
+	"$FIX/inl" v >in &&
+	fgsym in >expect &&
+	fgsym --annotate-to=listing,3 in >actual &&
+	test_cmp expect actual &&
+	grep_q "leaf" listing
+'
+
+check '--annotate: bad N and exclusive options exit 2' '
+	expect_status 2 fgsym --annotate=0 </dev/null 2>err &&
+	grep_q "--annotate: .0. is not a number of functions from 1 to 1000" err &&
+	expect_status 2 fgsym --annotate=x </dev/null 2>err &&
+	expect_status 2 fgsym --annotate --annotate-to=f </dev/null 2>err &&
+	grep_q "exclusive" err
+'
+
+done_testing

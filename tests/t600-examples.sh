@@ -77,4 +77,10 @@ check "examples/run: a build failure says so and exits 2" '
 	expect_status 2 env CC=false "$EX/run" -k -o out alloc-loop c 2>err &&
 	grep_q "the C build failed" err
 '
+check "examples/run: missing tools are named, with the fix" '
+	mkdir empty &&
+	expect_status 2 env PATH=/usr/bin:/bin FG_BIN="$PWD/empty" \
+		"$EX/run" -a 1000 -o out alloc-loop c 2>err &&
+	grep_q "examples/run: .fgrecord. not found: run .make. at the top of the checkout, or set FG_BIN" err
+'
 done_testing

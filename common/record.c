@@ -336,13 +336,20 @@ attach_ring(struct record *r, int fd, int cpu)
 		errx(2, "cannot map a ring buffer for CPU %d: %s", cpu,
 		    strerror(e));
 	}
-	if (r->ring_pages < want)
-		warnx("ring buffers cut to %zu KiB per CPU by "
-		    "kernel.perf_event_mlock_kb: samples may be lost; raise it "
-		    "with sudo sysctl kernel.perf_event_mlock_kb=%zu",
-		    r->ring_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024,
-		    (want * (size_t)sysconf(_SC_PAGESIZE) / 1024 + 4) *
-		    (size_t)r->ncpus);
+	(void)want;
+}
+
+/* Closes every event and unmaps every ring, to open them again. */
+static void
+close_all(struct record *r)
+{
+	size_t i;
+
+	for (i = 0; i < (size_t)r->ncpus; i++)
+		perf_ring_unmap(&r->rings[i]);
+	for (i = 0; i < r->nfds; i++)
+		close(r->fds[i]);
+	r->nfds = 0;
 }
 
 static void
@@ -993,6 +1000,30 @@ summary(struct record *r)
 	}
 }
 
+/* Opens the events of the session: the command, the whole system, or -p. */
+static void
+open_events(struct record *r)
+{
+	size_t i;
+	int cpu, fd;
+
+	if (r->child) {
+		open_for_task(r, r->child, 0);
+	} else if (r->opts.system_wide) {
+		for (cpu = 0; cpu < r->ncpus; cpu++) {
+			if ((fd = open_one(r, -1, cpu, 0)) < 0)
+				continue;
+			add_fd(r, fd);
+			attach_ring(r, fd, cpu);
+		}
+	} else {
+		for (i = 0; i < r->opts.npids; i++)
+			if (open_for_pid(r, r->opts.pids[i]) == 0)
+				errx(2, "process %d has no threads left",
+				    (int)r->opts.pids[i]);
+	}
+}
+
 /*
  * Sizes the per-CPU ring buffers to hold about a quarter of a second of
  * samples of one busy thread, so that a recorder that is descheduled for a
@@ -1016,7 +1047,8 @@ int
 record_run(struct record *r)
 {
 	struct sigaction sa;
-	int go_fd = -1, err_fd = -1, status = 0, stopping = 0;
+	int go_fd = -1, err_fd = -1, status = 0, stopping = 0, tries;
+	size_t want_pages;
 	size_t i;
 	double t0, deadline = 0;
 	struct pollfd *pfd;
@@ -1050,7 +1082,7 @@ record_run(struct record *r)
 	r->rings = xcalloc(r->ncpus, sizeof(*r->rings));
 	for (i = 0; i < (size_t)r->ncpus; i++)
 		r->rings[i].fd = -1;
-	r->ring_pages = ring_pages_for(&r->opts);
+	r->ring_pages = want_pages = ring_pages_for(&r->opts);
 
 	memset(&po, 0, sizeof(po));
 	po.event = r->opts.event;
@@ -1062,27 +1094,38 @@ record_run(struct record *r)
 	po.enable_on_exec = r->opts.argv != NULL;
 	po.build_id = 1;
 	po.sideband = 1;
-	po.wakeup_bytes = (uint32_t)(r->ring_pages * (size_t)sysconf(_SC_PAGESIZE) / 8);
-	perf_attr_fill(&r->attr, &po);
-
-	if (r->opts.argv) {
+	if (r->opts.argv)
 		r->child = launch(r, &go_fd, &err_fd);
-		open_for_task(r, r->child, 0);
-	} else if (r->opts.system_wide) {
-		int cpu, fd;
+	/*
+	 * The kernel may grant smaller ring buffers than asked (the mlock
+	 * limit): then everything is opened again with the wake-up mark
+	 * scaled to what was granted, or the buffers would overflow between
+	 * two wake-ups.
+	 */
+	for (tries = 0; ; tries++) {
+		size_t pages = r->ring_pages;
+		int no_bid = tries > 0 && !r->attr.build_id;
+		int no_kernel = r->attr.exclude_kernel;
 
-		for (cpu = 0; cpu < r->ncpus; cpu++) {
-			if ((fd = open_one(r, -1, cpu, 0)) < 0)
-				continue;
-			add_fd(r, fd);
-			attach_ring(r, fd, cpu);
-		}
-	} else {
-		for (i = 0; i < r->opts.npids; i++)
-			if (open_for_pid(r, r->opts.pids[i]) == 0)
-				errx(2, "process %d has no threads left",
-				    (int)r->opts.pids[i]);
+		po.wakeup_bytes = (uint32_t)(r->ring_pages *
+		    (size_t)sysconf(_SC_PAGESIZE) / 8);
+		perf_attr_fill(&r->attr, &po);
+		if (no_bid)
+			r->attr.build_id = 0;
+		if (no_kernel)
+			r->attr.exclude_kernel = 1;
+		open_events(r);
+		if (r->ring_pages == pages || tries == 4)
+			break;
+		close_all(r);
 	}
+	if (r->ring_pages < want_pages)
+		warnx("ring buffers cut to %zu KiB per CPU by "
+		    "kernel.perf_event_mlock_kb: samples may be lost; raise it "
+		    "with sudo sysctl kernel.perf_event_mlock_kb=%zu",
+		    r->ring_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024,
+		    (want_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024 + 4) *
+		    (size_t)r->ncpus);
 	if (r->user_only && !r->opts.quiet) {
 		int p = perf_paranoid();
 

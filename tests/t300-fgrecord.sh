@@ -8,7 +8,7 @@ B=$TMP/build
 mkdir -p "$B"
 cc=${CC:-cc}
 built=yes
-for p in hot threads forker crash chatty deep; do
+for p in hot threads forker crash chatty deep jit; do
 	$cc -O2 -g -pthread -o "$B/$p" "$TESTS/record/$p.c" 2>"$B/$p.err" || built=no
 done
 $cc -O2 -g -fomit-frame-pointer -o "$B/hot_nofp" "$TESTS/record/hot.c" || built=no
@@ -187,6 +187,42 @@ check 'a program rebuilt while recording: each version has its build ID and its 
 	s=$(share out prog hot "$pid2") && echo "hot in the second run: $s%" &&
 	within "$s" 50 100 &&
 	within "$(share out prog main "$pid2")" 95 100
+'
+
+check 'JIT code without CFI: its frame pointer is followed, its DSO is the perf map' '
+	fgrecord -o out jit 0.5 2>err &&
+	pid=$(awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[1]; exit }" out) &&
+	rm -f "/tmp/perf-$pid.map" &&
+	n=$(nsamples out) &&
+	j=$(grep -c "^	[0-9a-f]* \[unknown\] (/tmp/perf-$pid.map)\$" out) &&
+	echo "$j of $n samples in JIT code" && test $((j * 2)) -ge "$n" &&
+	within "$(share out jit main)" 90 100
+'
+
+check 'without privilege: user space only, said once, smaller buffers, still recording' '
+	p=$(cat /proc/sys/kernel/perf_event_paranoid) &&
+	if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null || [ "$p" -gt 2 ]; then
+		echo "not root, no setpriv, or paranoid $p: not checked"; exit 0
+	fi &&
+	chmod a+rx "$TMP" "$B" &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$TOP/bin/fgrecord" "$B/hot" 0.3 >out 2>err &&
+	wellformed out &&
+	if [ "$p" -ge 2 ]; then
+		grep_q "^# kernel : excluded\$" out &&
+		test "$(grep -c "recording user space only" err)" = 1 &&
+		! grep -q "kernel.kallsyms" out
+	else
+		grep_q "^# kernel : included\$" out
+	fi
+'
+
+check '-a samples the whole system, a process of ours among the rest' '
+	hot 1.5 2>/dev/null & pid=$! &&
+	sleep 0.2 &&
+	fgrecord -a -d 0.5 -o out 2>err; st=$?
+	kill $pid 2>/dev/null; wait $pid
+	test $st -le 1 && wellformed out &&
+	grep -q "^hot $pid/$pid " out
 '
 
 check 'two threads: both are sampled, each in its own hot function' '

@@ -63,6 +63,8 @@ struct sfile {
 	size_t		 ncus, cucap;
 	struct ssym	*syms;		/* functions sorted by address */
 	size_t		 nsyms;
+	char		**owned;	/* names made here ("f@plt") */
+	size_t		 nowned;
 	int		 exec_vaddr;	/* perf printed vaddrs for this ET_EXEC */
 	int		 o0_checked;
 	int		 nodwarf_warned;
@@ -193,6 +195,9 @@ sfile_free(struct sfile *f)
 		free(f->cus[i]);
 	}
 	free(f->cus);
+	for (i = 0; i < f->nowned; i++)
+		free(f->owned[i]);
+	free(f->owned);
 	perfmap_free(f->pm);
 	free(f->syms);
 	free(f->loads);
@@ -469,7 +474,81 @@ cmp_ssym(const void *a, const void *b)
  * on every call.
  */
 static void
-symtab_build(struct sfile *f, int nsym)
+ssym_add(struct sfile *f, size_t *cap, uint64_t addr, uint64_t size,
+    const char *name, int rank)
+{
+	GROW(f->syms, f->nsyms + 1, *cap);
+	f->syms[f->nsyms].addr = addr;
+	f->syms[f->nsyms].size = size;
+	f->syms[f->nsyms].name = name;
+	f->syms[f->nsyms].rank = rank;
+	f->nsyms++;
+}
+
+/*
+ * Names the x86-64 PLT stubs "sym@plt", as perf and objdump do: the
+ * entries of .plt.sec, or those of .plt after its first, in the order of
+ * the .rela.plt relocations.
+ */
+static void
+plt_add(struct sfile *f, Elf *elf, size_t *cap)
+{
+	Elf_Scn *scn = NULL, *rela = NULL, *plt = NULL, *pltsec = NULL;
+	GElf_Shdr sh, rsh, psh, dsh;
+	GElf_Ehdr eh;
+	Elf_Data *rd, *dd;
+	size_t shstrndx, i, n, ocap = 0;
+	uint64_t base;
+
+	if (gelf_getehdr(elf, &eh) == NULL || eh.e_machine != EM_X86_64 ||
+	    elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *nm;
+
+		if (gelf_getshdr(scn, &sh) == NULL ||
+		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL)
+			continue;
+		if (strcmp(nm, ".rela.plt") == 0 && sh.sh_type == SHT_RELA)
+			rela = scn;
+		else if (strcmp(nm, ".plt") == 0)
+			plt = scn;
+		else if (strcmp(nm, ".plt.sec") == 0)
+			pltsec = scn;
+	}
+	if (rela == NULL || (plt == NULL && pltsec == NULL) ||
+	    gelf_getshdr(rela, &rsh) == NULL ||
+	    gelf_getshdr(pltsec ? pltsec : plt, &psh) == NULL ||
+	    (rd = elf_getdata(rela, NULL)) == NULL || rsh.sh_entsize == 0)
+		return;
+	scn = elf_getscn(elf, rsh.sh_link);	/* .dynsym */
+	if (scn == NULL || gelf_getshdr(scn, &dsh) == NULL ||
+	    (dd = elf_getdata(scn, NULL)) == NULL)
+		return;
+	base = psh.sh_addr + (pltsec ? 0 : 16);
+	n = rsh.sh_size / rsh.sh_entsize;
+	for (i = 0; i < n && base + (i + 1) * 16 <= psh.sh_addr + psh.sh_size;
+	    i++) {
+		GElf_Rela r;
+		GElf_Sym ds;
+		const char *nm;
+		char *name;
+
+		if (gelf_getrela(rd, i, &r) == NULL ||
+		    gelf_getsym(dd, GELF_R_SYM(r.r_info), &ds) == NULL ||
+		    (nm = elf_strptr(elf, dsh.sh_link, ds.st_name)) == NULL ||
+		    *nm == '\0')
+			continue;
+		if (asprintf(&name, "%s@plt", nm) < 0)
+			errx(2, "out of memory");
+		GROW(f->owned, f->nowned + 1, ocap);
+		f->owned[f->nowned++] = name;
+		ssym_add(f, cap, base + i * 16, 16, name, 3 << 20);
+	}
+}
+
+static void
+symtab_build(struct sfile *f, Elf *elf, int nsym)
 {
 	size_t cap = 0, i, j;
 	int k;
@@ -494,14 +573,10 @@ symtab_build(struct sfile *f, int nsym)
 			continue;
 		if (t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_NOTYPE)
 			continue;
-		GROW(f->syms, f->nsyms + 1, cap);
-		f->syms[f->nsyms].addr = addr - f->bias;
-		f->syms[f->nsyms].size = es.st_size;
-		f->syms[f->nsyms].name = name;
-		f->syms[f->nsyms].rank = sym_rank(&es, name) +
-		    (t == STT_NOTYPE ? 4 << 20 : 0);
-		f->nsyms++;
+		ssym_add(f, &cap, addr - f->bias, es.st_size, name,
+		    sym_rank(&es, name) + (t == STT_NOTYPE ? 4 << 20 : 0));
 	}
+	plt_add(f, elf, &cap);
 	if (f->nsyms == 0)
 		return;
 	qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_ssym);
@@ -592,7 +667,7 @@ file_load(struct sym *s, struct sfile *f)
 	s->loaded++;
 	f->loaded = 1;
 	nsym = dwfl_module_getsymtab(f->mod);
-	symtab_build(f, nsym);
+	symtab_build(f, elf, nsym);
 	dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 	    &debugfile);
 	if (nsym <= 0)

@@ -13,9 +13,11 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,7 +43,8 @@ enum sfile_kind {
 	SF_ELF,			/* a path to an ELF file */
 	SF_KERNEL,		/* [kernel.kallsyms], [module] */
 	SF_PERFMAP,		/* /tmp/perf-PID.map */
-	SF_NONE			/* [unknown], [vdso], [heap], //anon: no source */
+	SF_VDSO,		/* [vdso]: this machine's, from memory */
+	SF_NONE			/* [unknown], [heap], //anon: no source */
 };
 
 struct sfile {
@@ -248,6 +251,8 @@ classify_dso(const char *p, size_t len)
 		return SF_KERNEL;
 	if (is_perfmap_path(p, len))
 		return SF_PERFMAP;
+	if (len == 6 && memcmp(p, "[vdso]", 6) == 0)
+		return SF_VDSO;
 	if (len > 0 && p[0] == '/' && !(len >= 6 && memcmp(p, "//anon", 6) == 0))
 		return SF_ELF;
 	if (len > 2 && p[0] == '[' && p[len - 1] == ']' &&
@@ -547,10 +552,12 @@ plt_add(struct sfile *f, Elf *elf, size_t *cap)
 	}
 }
 
+static void symtab_sort(struct sfile *);
+
 static void
 symtab_build(struct sfile *f, Elf *elf, int nsym)
 {
-	size_t cap = 0, i, j;
+	size_t cap = 0;
 	int k;
 
 	for (k = 1; k < nsym; k++) {
@@ -577,6 +584,15 @@ symtab_build(struct sfile *f, Elf *elf, int nsym)
 		    sym_rank(&es, name) + (t == STT_NOTYPE ? 4 << 20 : 0));
 	}
 	plt_add(f, elf, &cap);
+	symtab_sort(f);
+}
+
+/* Sorts f->syms and keeps the best-ranked alias at each address. */
+static void
+symtab_sort(struct sfile *f)
+{
+	size_t i, j;
+
 	if (f->nsyms == 0)
 		return;
 	qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_ssym);
@@ -630,6 +646,75 @@ symtab_lookup(const struct sfile *f, uint64_t vaddr, uint64_t *off)
 	}
 	*off = vaddr - y->addr;
 	return y->name;
+}
+
+/*
+ * Opens the vDSO of this process, the same code as the recorded one's when
+ * the kernel is the same: its program headers and its function symbols.
+ */
+static void
+vdso_open(struct sym *s, struct sfile *f)
+{
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)getauxval(AT_SYSINFO_EHDR);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t size, i, nph, cap = 0, ocap = 0;
+	char *img;
+	Elf *elf;
+
+	f->opened = -1;
+	f->loaded = -1;
+	if (eh == NULL)
+		return;
+	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size < sizeof(*eh) || size > (64 << 20))
+		return;
+	img = xmemdup0(eh, size);
+	if ((elf = elf_memory(img, size)) == NULL ||
+	    elf_getphdrnum(elf, &nph) != 0) {
+		warnx("[vdso]: elf_memory: %s", elf_errmsg(-1));
+		if (elf != NULL)
+			elf_end(elf);
+		free(img);
+		return;
+	}
+	f->loads = xcalloc(nph + 1, sizeof(*f->loads));
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, i, &ph) != NULL && ph.p_type == PT_LOAD)
+			f->loads[f->nloads++] = ph;
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		Elf_Data *d;
+		size_t n;
+
+		if (gelf_getshdr(scn, &sh) == NULL ||
+		    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
+		    sh.sh_entsize == 0 || (d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 1; i < n; i++) {
+			GElf_Sym es;
+			const char *nm;
+
+			if (gelf_getsym(d, i, &es) == NULL ||
+			    GELF_ST_TYPE(es.st_info) != STT_FUNC ||
+			    es.st_shndx == SHN_UNDEF ||
+			    (nm = elf_strptr(elf, sh.sh_link, es.st_name)) == NULL ||
+			    *nm == '\0')
+				continue;
+			GROW(f->owned, f->nowned + 1, ocap);
+			f->owned[f->nowned] = xstrdup(nm);
+			ssym_add(f, &cap, es.st_value, es.st_size,
+			    f->owned[f->nowned++], sym_rank(&es, nm));
+		}
+	}
+	elf_end(elf);
+	free(img);
+	symtab_sort(f);
+	f->opened = f->loaded = 1;
+	s->loaded++;
 }
 
 /* Reports the file to libdwfl and checks what symbols it has. */
@@ -1276,6 +1361,15 @@ lookup(struct sym *s, uint32_t fn, uint64_t vaddr, int ret)
 	case SF_PERFMAP:
 		r = resolve_perfmap(s, f, vaddr, a);
 		break;
+	case SF_VDSO: {
+		const char *name;
+		uint64_t off;
+
+		name = symtab_lookup(f, a, &off);
+		r = name ? one_name(s, name, off + (vaddr - a), 0) :
+		    &unresolved_res;
+		break;
+	}
 	default:
 		r = &unresolved_res;
 	}
@@ -1427,9 +1521,11 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	}
 	vaddr = fr->addrval;
 	conv = 1;
-	if (f->kind == SF_ELF) {
-		if (f->opened == 0)
+	if (f->kind == SF_ELF || f->kind == SF_VDSO) {
+		if (f->opened == 0 && f->kind == SF_ELF)
 			file_open(f);
+		else if (f->opened == 0)
+			vdso_open(s, f);
 		if (f->opened > 0 && !st->fgrecord &&
 		    perf_addr(f, fr->addrval, &vaddr) != 0)
 			conv = 0;
@@ -1449,7 +1545,8 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	}
 	s->frames++;
 	f->frames++;
-	if ((f->kind == SF_ELF && f->opened < 0) || !conv)
+	if (((f->kind == SF_ELF || f->kind == SF_VDSO) && f->opened < 0) ||
+	    !conv)
 		r = &unresolved_res;
 	else
 		r = lookup(s, fn, vaddr, ret);

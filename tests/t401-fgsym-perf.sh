@@ -33,13 +33,43 @@ try_record() {
 if ! command -v perf >/dev/null 2>&1; then
 	skip 'perf script and fgsym agree (PIE, bfd)' 'perf is not installed'
 	skip 'perf script and fgsym agree (lld layout)' 'perf is not installed'
-	done_testing
+	$CC -O2 "$TESTS/sym/vdso.c" -o "$FIX/vdso" || exit 1
+if try_record "$FIX/vdso" vdso; then
+	check 'perf script and fgsym agree on [vdso] frames' '
+		perf script -i "$FIX/vdso.data" --no-inline >ref 2>/dev/null &&
+		frames ref "[vdso]" >expect &&
+		test $(wc -l <expect) -gt 20 &&
+		blank ref >in &&
+		{ fgsym --no-inline in >out 2>err; test $? -le 1; } &&
+		frames out "[vdso]" >actual &&
+		test_cmp expect actual
+	'
+else
+	skip 'perf script and fgsym agree on [vdso] frames' "$why"
+fi
+
+done_testing
 	exit 0
 fi
 if ! perf_ok; then
 	skip 'perf script and fgsym agree (PIE, bfd)' "$why"
 	skip 'perf script and fgsym agree (lld layout)' "$why"
-	done_testing
+	$CC -O2 "$TESTS/sym/vdso.c" -o "$FIX/vdso" || exit 1
+if try_record "$FIX/vdso" vdso; then
+	check 'perf script and fgsym agree on [vdso] frames' '
+		perf script -i "$FIX/vdso.data" --no-inline >ref 2>/dev/null &&
+		frames ref "[vdso]" >expect &&
+		test $(wc -l <expect) -gt 20 &&
+		blank ref >in &&
+		{ fgsym --no-inline in >out 2>err; test $? -le 1; } &&
+		frames out "[vdso]" >actual &&
+		test_cmp expect actual
+	'
+else
+	skip 'perf script and fgsym agree on [vdso] frames' "$why"
+fi
+
+done_testing
 	exit 0
 fi
 
@@ -75,6 +105,21 @@ if command -v ld.lld >/dev/null 2>&1 &&
 	fi
 else
 	skip 'perf script and fgsym agree (lld layout)' 'ld.lld is not installed (apt-get install lld)'
+fi
+
+$CC -O2 "$TESTS/sym/vdso.c" -o "$FIX/vdso" || exit 1
+if try_record "$FIX/vdso" vdso; then
+	check 'perf script and fgsym agree on [vdso] frames' '
+		perf script -i "$FIX/vdso.data" --no-inline >ref 2>/dev/null &&
+		frames ref "[vdso]" >expect &&
+		test $(wc -l <expect) -gt 20 &&
+		blank ref >in &&
+		{ fgsym --no-inline in >out 2>err; test $? -le 1; } &&
+		frames out "[vdso]" >actual &&
+		test_cmp expect actual
+	'
+else
+	skip 'perf script and fgsym agree on [vdso] frames' "$why"
 fi
 
 done_testing

@@ -703,6 +703,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	    "#frames > *:hover > rect { stroke:black; stroke-width:0.5; }\n"
 	    "#frames rect { rx:2px; ry:2px; }\n"
 	    "#frames text { pointer-events:none; }\n"
+	    "#frames.zoom > :not(.z):not(.parent) { display:none; }\n"
 	    ".hide { display:none; }\n.parent { opacity:0.5; }\n"
 	    "</style>\n<script type=\"text/ecmascript\"><![CDATA[\n"
 	    "var fgcfg = {W:");

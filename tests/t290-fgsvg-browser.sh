@@ -10,6 +10,7 @@ B=$TESTS/browser
 steps='frames render
 hover shows name, count and self
 click zooms into a frame
+clicking a dimmed ancestor zooms out to it
 Ctrl-F searches, case-insensitive; Matched counts nested frames once
 Esc clears the search
 F3 searches too; Matched of separate frames adds up

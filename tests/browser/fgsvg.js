@@ -38,6 +38,7 @@ function frames(page) {
 				x: r.getAttribute('x'), w: r.getAttribute('width'),
 				fill: r.getAttribute('fill'), cls: g.getAttribute('class') || '',
 				label: x ? x.textContent : '', bw: b.width, bh: b.height,
+				shown: getComputedStyle(g).display !== 'none',
 			};
 		}));
 }
@@ -86,13 +87,25 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		const s = find(fs, 'slow_matrix_search'), run = find(fs, 'run');
 		if (c.x !== '10.0' || c.w !== '1180.0') return `compute at ${c.x} width ${c.w}`;
 		if (!(parseFloat(h.w) > 800)) return `child width ${h.w}`;
-		if (!/hide/.test(s.cls)) return 'a sibling is still shown';
+		if (s.shown) return 'a sibling is still shown';
+		if (!c.shown || !h.shown || !run.shown) return 'the zoomed frames are not all shown';
 		if (!/parent/.test(run.cls) || run.w !== '1180.0') return 'the parent is not dimmed full width';
 		if (!/HashMap<K,V,S>::insert/.test(h.label)) return `child label ${h.label}`;
 		if (await page.evaluate(() => document.getElementById('unzoom').classList.contains('hide')))
 			return 'Reset Zoom is hidden';
 		const hash = await page.evaluate(() => location.hash);
 		if (hash !== `#z=${idx}`) return `URL hash ${hash}`;
+	});
+	await step('clicking a dimmed ancestor zooms out to it', async () => {
+		const idx = (await frames(page)).findIndex((f) => f.name === 'run');
+		await page.click(`#frames > g:nth-child(${idx + 1}) rect`);
+		const fs = await frames(page);
+		const run = find(fs, 'run'), s = find(fs, 'slow_matrix_search');
+		const c = find(fs, 'compute'), m = find(fs, 'main');
+		if (run.w !== '1180.0' || /parent/.test(run.cls)) return `run width ${run.w}, ${run.cls}`;
+		if (!s.shown || !c.shown || c.w === '1180.0') return 'the siblings are not back';
+		if (!/parent/.test(m.cls)) return 'main is not dimmed';
+		if (find(fs, 'parse_args').shown) return 'a frame outside run is shown';
 	});
 	await step('Ctrl-F searches, case-insensitive; Matched counts nested frames once', async () => {
 		answer = 'COMPUTE|hashbrown|memcpy';
@@ -127,7 +140,7 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		const fs = await frames(page);
 		const c = find(fs, 'compute'), s = find(fs, 'slow_matrix_search');
 		if (c.x !== '43.8' || c.w !== '331.7') return `compute at ${c.x} width ${c.w}`;
-		if (/hide|parent/.test(fs.map((f) => f.cls).join(' '))) return 'frames still hidden or dimmed';
+		if (fs.some((f) => !f.shown || /parent/.test(f.cls))) return 'frames still hidden or dimmed';
 		if (s.label !== 'slow_matrix_search') return `label ${s.label}`;
 		const hash = await page.evaluate(() => location.hash);
 		if (hash !== '#s=%5Ef') return `URL hash ${hash}`;

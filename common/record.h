@@ -64,6 +64,7 @@ struct record_stats {
 
 struct comm_ent;
 struct qent;
+struct frame_out;
 
 struct record {
 	struct record_opts opts;	/* a copy; pointers in it stay borrowed */

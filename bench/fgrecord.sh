@@ -31,7 +31,9 @@ if command -v perf >/dev/null 2>&1 &&
 fi
 
 # median of the numbers on stdin
-median() { sort -g | awk '{a[NR]=$1} END {if (NR) printf "%g\n", a[int((NR+1)/2)]; else print "nan"}'; }
+median() { sort -g | awk '{a[NR]=$1} END {if (NR) printf "%.3f\n", a[int((NR+1)/2)]; else print "nan"}'; }
+# median_int: the same for counts
+median_int() { sort -g | awk '{a[NR]=$1} END {if (NR) printf "%d\n", a[int((NR+1)/2)]; else print "nan"}'; }
 
 base=$(median_time nice "$T/work" "$WORK")
 echo "   work $WORK (two threads, CPU-bound): ${base}s alone"
@@ -55,7 +57,7 @@ run_fg() {
 		echo "$e - $s - $pw" | bc -l >>"$T/fg.lat"
 		i=$((i + 1))
 	done
-	echo "$(median <"$T/fg.w") $(median <"$T/fg.c") $(median <"$T/fg.l") $(median <"$T/fg.lat")"
+	echo "$(median <"$T/fg.w") $(median <"$T/fg.c") $(median_int <"$T/fg.l") $(median <"$T/fg.lat")"
 }
 
 # run_perf MODE HZ: prints "wall lost_chunks" medians for perf record.
@@ -73,8 +75,17 @@ run_perf() {
 		echo "${l:-0}" >>"$T/pf.l"
 		i=$((i + 1))
 	done
-	echo "$(median <"$T/pf.w") $(median <"$T/pf.l")"
+	echo "$(median <"$T/pf.w") $(median_int <"$T/pf.l")"
 }
+
+# Fixed costs: recording a program that does nothing.
+fgfix=$(median_time nice "$FG_BIN/fgrecord" -o "$T/fix.stream" true)
+line="   fixed cost (recording true): fgrecord ${fgfix}s"
+if [ $have_perf = yes ]; then
+	pfix=$(median_time nice perf record --call-graph dwarf -o "$T/fix.data" true)
+	line="$line, perf record ${pfix}s (included in its slow-downs below)"
+fi
+echo "$line"
 
 for mode in dwarf fp; do
 	for hz in 999 2999; do

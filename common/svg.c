@@ -12,6 +12,8 @@
 #include "xalloc.h"
 
 #define FLUSH_AT	(1 << 20)
+#define XPAD		10	/* flamegraph.pl's side pads, pixels */
+#define FRAMEPAD	1	/* and the gap between rows */
 
 /* --- the output buffer ------------------------------------------------ */
 
@@ -651,18 +653,163 @@ empty_doc(struct svgbuf *b, const struct svg_opts *o)
 	return svgbuf_flush(b);
 }
 
+/* What every frame's place and tooltip need, computed once. */
+struct geom {
+	double		 wpt;		/* pixels per count */
+	double		 height;	/* of the image */
+	double		 ypad1, ypad2;	/* flamegraph.pl's top and bottom pads */
+	double		 per;		/* pixels per label character */
+	double		 tscaled;	/* the total times --factor */
+};
+
+/* Appends " (N samples, P%[; +D%][; self S samples, Q%])" for a frame. */
+static void
+put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
+    const struct svg_opts *o, const struct geom *g)
+{
+	const struct flame_node *n = f->node != FLAME_NONE ?
+	    &fl->nodes[f->node] : NULL;
+	double samples, self, d;
+
+	svgbuf_puts(b, " (");
+	put_count(b, (f->etime - f->stime) * o->factor, &samples);
+	svgbuf_puts(b, " ");
+	svg_escape(b, o->countname, strlen(o->countname));
+	if (f->depth == 0 && n != NULL) {
+		svgbuf_puts(b, ", 100%)");
+		return;
+	}
+	svgbuf_put(b, ", ", 2);
+	put_fixed(b, 100 * samples / g->tscaled, 2);
+	svgbuf_put(b, "%", 1);
+	if (n != NULL && n->has_delta) {
+		/* + 0.0: no "-0.00%" for a negated zero */
+		d = (o->negate ? -n->delta : n->delta) + 0.0;
+		svgbuf_puts(b, d > 0 ? "; +" : "; ");
+		put_fixed(b, 100 * d / g->tscaled, 2);
+		svgbuf_put(b, "%", 1);
+	}
+	if (n != NULL) {
+		svgbuf_puts(b, "; self ");
+		put_count(b, f->self * o->factor, &self);
+		svgbuf_puts(b, " ");
+		svg_escape(b, o->countname, strlen(o->countname));
+		svgbuf_put(b, ", ", 2);
+		put_fixed(b, 100 * self / g->tscaled, 2);
+		svgbuf_put(b, "%", 1);
+	}
+	svgbuf_puts(b, ")");
+}
+
+/*
+ * Appends one frame: a <g> (an <a> for a --nameattr link) holding its
+ * tooltip, its rectangle and, when at least three characters fit, its
+ * label. name is scratch space.
+ */
+static void
+put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
+    const struct svg_opts *o, struct palette *pal, const struct geom *g,
+    struct svgbuf *name)
+{
+	const struct flame_node *n = f->node != FLAME_NONE ?
+	    &fl->nodes[f->node] : NULL;
+	const char *raw = "", *attrs = NULL, *ttl = NULL;
+	size_t rawlen = 0, ttllen = 0;
+	double x1, x2, y1, y2, rx1, rx2;
+	char color[PALETTE_COLORLEN], num[400];
+	int link = 0;
+	long chars;
+
+	if (n != NULL)
+		raw = flame_name(fl, f->node, &rawlen);
+	x1 = XPAD + f->stime * g->wpt;
+	x2 = XPAD + f->etime * g->wpt;
+	if (!o->inverted) {
+		y1 = g->height - g->ypad2 - (f->depth + 1.0) * o->frameheight +
+		    FRAMEPAD;
+		y2 = g->height - g->ypad2 - (double)f->depth * o->frameheight;
+	} else {
+		y1 = g->ypad1 + (double)f->depth * o->frameheight;
+		y2 = g->ypad1 + (f->depth + 1.0) * o->frameheight - FRAMEPAD;
+	}
+	/* The label: the name made safe, its annotation removed. */
+	name->len = 0;
+	if (n == NULL)
+		svgbuf_printf(name, "[%u narrow frames]", f->nmerged);
+	else if (f->depth == 0)
+		svgbuf_puts(name, "all");
+	else
+		svg_clean(name, raw, strip_annotation(raw, rawlen));
+	if (o->nameattr != NULL && n != NULL) {
+		attrs = svgmap_get(&o->nameattr->attrs, raw, rawlen, NULL);
+		ttl = svgmap_get(&o->nameattr->titles, raw, rawlen, &ttllen);
+		link = svgmap_get(&o->nameattr->links, raw, rawlen,
+		    NULL) != NULL;
+	}
+
+	svgbuf_puts(b, link ? "<a" : "<g");
+	if (n == NULL)
+		svgbuf_puts(b, " class=\"m\"");
+	if (attrs != NULL)
+		svgbuf_puts(b, attrs);
+	svgbuf_puts(b, "><title>");
+	if (ttl != NULL)
+		svg_escape(b, ttl, ttllen);
+	else {
+		svg_xml(b, name->buf, name->len);
+		put_info(b, fl, f, o, g);
+	}
+	svgbuf_puts(b, "</title>");
+
+	if (n == NULL)
+		strcpy(color, "rgb(176,176,176)");
+	else if (rawlen == 2 && raw[0] == '-' && raw[1] == '-')
+		strcpy(color, "rgb(160,160,160)");
+	else if (rawlen == 1 && raw[0] == '-')
+		strcpy(color, "rgb(200,200,200)");
+	else if (n->has_delta)
+		palette_diff(n->delta, fl->maxdelta, o->negate, color);
+	else
+		palette_color(pal, raw, rawlen, color);
+	/* flamegraph.pl's width is the difference of the rounded ends */
+	fmt_fixed(num, sizeof(num), x1, 1);
+	rx1 = strtod(num, NULL);
+	svgbuf_puts(b, "<rect x=\"");
+	svgbuf_puts(b, num);
+	svgbuf_puts(b, "\" y=\"");
+	put_num(b, y1);
+	fmt_fixed(num, sizeof(num), x2, 1);
+	rx2 = strtod(num, NULL);
+	svgbuf_puts(b, "\" width=\"");
+	put_fixed(b, rx2 - rx1, 1);
+	svgbuf_puts(b, "\" height=\"");
+	put_fixed(b, y2 - y1, 1);
+	svgbuf_puts(b, "\" fill=\"");
+	svgbuf_puts(b, color);
+	svgbuf_puts(b, "\"/>");
+	if ((chars = (long)((x2 - x1) / g->per)) >= 3) {
+		svgbuf_puts(b, "<text x=\"");
+		put_fixed(b, x1 + 3, 2);
+		svgbuf_puts(b, "\" y=\"");
+		put_num(b, 3 + (y1 + y2) / 2);
+		svgbuf_puts(b, "\">");
+		put_label(b, name->buf, name->len, chars);
+		svgbuf_puts(b, "</text>");
+	}
+	svgbuf_puts(b, link ? "</a>\n" : "</g>\n");
+}
+
 int
 svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
     struct palette *pal)
 {
-	const double xpad = 10, framepad = 1;
+	const double xpad = XPAD;
 	double ypad1 = o->fontsize * 3, ypad2 = o->fontsize * 2 + 10;
 	double ypad3 = o->fontsize * 2, timemax, wpt, mintime, height, fh;
-	double tscaled, x1, x2, y1, y2, rx1, rx2, v, per;
 	int sub = o->subtitle != NULL && *o->subtitle != '\0';
 	const char *title = o->title;
 	struct svgbuf name;
-	char color[PALETTE_COLORLEN], num[64];
+	struct geom g;
 	size_t i;
 
 	if (fl->time <= 0 || fl->nnodes == 0)
@@ -679,7 +826,6 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	if (title == NULL)
 		title = o->flamechart ? "Flame Chart" :
 		    o->inverted ? "Icicle Graph" : "Flame Graph";
-	tscaled = timemax * o->factor;
 
 	header(b, o, height);
 	svgbuf_printf(b, "<defs>\n<linearGradient id=\"background\" y1=\"0\" "
@@ -739,126 +885,14 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 
 	svgbuf_puts(b, "<g id=\"frames\">\n");
 	svgbuf_init(&name, -1);
-	per = o->fontsize * o->fontwidth;
-	for (i = 0; i < fl->nframes; i++) {
-		const struct flame_frame *f = &fl->frames[i];
-		const struct flame_node *n = f->node != FLAME_NONE ?
-		    &fl->nodes[f->node] : NULL;
-		const char *raw = "", *attrs = NULL, *ttl = NULL;
-		size_t rawlen = 0, shown, ttllen = 0;
-		int link = 0;
-		double samples;
-
-		if (n != NULL)
-			raw = flame_name(fl, f->node, &rawlen);
-		x1 = xpad + f->stime * wpt;
-		x2 = xpad + f->etime * wpt;
-		if (!o->inverted) {
-			y1 = height - ypad2 - (f->depth + 1) * fh + framepad;
-			y2 = height - ypad2 - f->depth * fh;
-		} else {
-			y1 = ypad1 + f->depth * fh;
-			y2 = ypad1 + (f->depth + 1) * fh - framepad;
-		}
-		/* The label: the name made safe, its annotation removed. */
-		name.len = 0;
-		if (n == NULL) {
-			svgbuf_printf(&name, "[%u narrow frames]", f->nmerged);
-		} else if (f->depth == 0) {
-			svgbuf_puts(&name, "all");
-		} else
-			svg_clean(&name, raw, strip_annotation(raw, rawlen));
-		shown = name.len;
-
-		if (o->nameattr != NULL && n != NULL) {
-			attrs = svgmap_get(&o->nameattr->attrs, raw, rawlen,
-			    NULL);
-			ttl = svgmap_get(&o->nameattr->titles, raw, rawlen,
-			    &ttllen);
-			link = svgmap_get(&o->nameattr->links, raw, rawlen,
-			    NULL) != NULL;
-		}
-		svgbuf_puts(b, link ? "<a" : "<g");
-		if (n == NULL)
-			svgbuf_puts(b, " class=\"m\"");
-		if (attrs != NULL)
-			svgbuf_puts(b, attrs);
-		svgbuf_puts(b, "><title>");
-		if (ttl != NULL) {
-			svg_escape(b, ttl, ttllen);
-		} else {
-			svg_xml(b, name.buf, shown);
-			svgbuf_puts(b, " (");
-			put_count(b, (f->etime - f->stime) * o->factor,
-			    &samples);
-			svgbuf_puts(b, " ");
-			svg_escape(b, o->countname, strlen(o->countname));
-			if (f->depth == 0 && n != NULL) {
-				svgbuf_puts(b, ", 100%");
-			} else {
-				svgbuf_put(b, ", ", 2);
-				put_fixed(b, 100 * samples / tscaled, 2);
-				svgbuf_put(b, "%", 1);
-				if (n != NULL && n->has_delta) {
-					double d = (o->negate ? -n->delta :
-					    n->delta) + 0.0;
-
-					snprintf(num, sizeof(num), "; %s%.2f%%",
-					    d > 0 ? "+" : "",
-					    100 * d / tscaled);
-					svgbuf_puts(b, num);
-				}
-				if (n != NULL) {
-					svgbuf_puts(b, "; self ");
-					put_count(b, f->self * o->factor, &v);
-					svgbuf_puts(b, " ");
-					svg_escape(b, o->countname,
-					    strlen(o->countname));
-					svgbuf_put(b, ", ", 2);
-					put_fixed(b, 100 * v / tscaled, 2);
-					svgbuf_put(b, "%", 1);
-				}
-			}
-			svgbuf_puts(b, ")");
-		}
-		svgbuf_puts(b, "</title>");
-
-		if (n == NULL)
-			strcpy(color, "rgb(176,176,176)");
-		else if (rawlen == 2 && raw[0] == '-' && raw[1] == '-')
-			strcpy(color, "rgb(160,160,160)");
-		else if (rawlen == 1 && raw[0] == '-')
-			strcpy(color, "rgb(200,200,200)");
-		else if (n->has_delta)
-			palette_diff(n->delta, fl->maxdelta, o->negate, color);
-		else
-			palette_color(pal, raw, rawlen, color);
-		fmt_fixed(num, sizeof(num), x1, 1);
-		rx1 = strtod(num, NULL);
-		svgbuf_puts(b, "<rect x=\"");
-		svgbuf_puts(b, num);
-		svgbuf_puts(b, "\" y=\"");
-		put_num(b, y1);
-		fmt_fixed(num, sizeof(num), x2, 1);
-		rx2 = strtod(num, NULL);
-		svgbuf_puts(b, "\" width=\"");
-		put_fixed(b, rx2 - rx1, 1);
-		svgbuf_puts(b, "\" height=\"");
-		put_fixed(b, y2 - y1, 1);
-		svgbuf_puts(b, "\" fill=\"");
-		svgbuf_puts(b, color);
-		svgbuf_puts(b, "\"/>");
-		if ((long)((x2 - x1) / per) >= 3) {
-			svgbuf_puts(b, "<text x=\"");
-			put_fixed(b, x1 + 3, 2);
-			svgbuf_puts(b, "\" y=\"");
-			put_num(b, 3 + (y1 + y2) / 2);
-			svgbuf_puts(b, "\">");
-			put_label(b, name.buf, shown, (long)((x2 - x1) / per));
-			svgbuf_puts(b, "</text>");
-		}
-		svgbuf_puts(b, link ? "</a>\n" : "</g>\n");
-	}
+	g.wpt = wpt;
+	g.height = height;
+	g.ypad1 = ypad1;
+	g.ypad2 = ypad2;
+	g.per = o->fontsize * o->fontwidth;
+	g.tscaled = timemax * o->factor;
+	for (i = 0; i < fl->nframes; i++)
+		put_frame(b, fl, &fl->frames[i], o, pal, &g, &name);
 	svgbuf_release(&name);
 	svgbuf_puts(b, "</g>\n</svg>\n");
 	return svgbuf_flush(b);

@@ -391,27 +391,37 @@ open_vdso(struct mapfile *f)
 	return elf_memory(f->image, size);
 }
 
-int
-mapfile_open(struct mapfile *f)
+/* Drops what an open of f set up, to try another path. */
+static void
+mapfile_close(struct mapfile *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->loads);
+	f->elf = NULL;
+	f->fd = -1;
+	f->loads = NULL;
+	f->nloads = 0;
+}
+
+/*
+ * Reads f's ELF header, segments and build ID from path (NULL: the vDSO).
+ * Returns 1 when it is usable: ELF, with PT_LOADs, and the build ID that
+ * the kernel reported, if it reported one.
+ */
+static int
+mapfile_load(struct mapfile *f, const char *path)
 {
 	GElf_Ehdr eh;
 	size_t i, n;
+	char *bid;
 
-	if (f->opened)
-		return f->usable;
-	f->opened = 1;
-	if (f->kind != MAPFILE_ELF)
-		return 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return 0;
-	if (strcmp(f->path, "[vdso]") == 0) {
+	if (path == NULL) {
 		f->elf = open_vdso(f);
 	} else {
-		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
-		/* A deleted or replaced file is still reachable while mapped. */
-		if (f->fd < 0 && f->alt)
-			f->fd = open(f->alt, O_RDONLY | O_CLOEXEC);
-		if (f->fd < 0)
+		if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 			return 0;
 		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	}
@@ -433,21 +443,42 @@ mapfile_open(struct mapfile *f)
 	}
 	if (f->nloads == 0)
 		return 0;
-	{
-		char *bid = maps_elf_buildid(f->elf);
-
-		if (f->buildid == NULL)
-			f->buildid = bid;
-		else {
-			if (bid && strcmp(bid, f->buildid) != 0)
-				f->buildid_mismatch = 1;
-			free(bid);
-		}
-	}
-	if (f->buildid_mismatch)
+	bid = maps_elf_buildid(f->elf);
+	if (f->buildid && bid && strcmp(bid, f->buildid) != 0) {
+		f->buildid_mismatch = 1;
+		free(bid);
 		return 0;
-	f->usable = 1;
+	}
+	if (f->buildid == NULL)
+		f->buildid = bid;
+	else
+		free(bid);
+	f->buildid_mismatch = 0;
 	return 1;
+}
+
+int
+mapfile_open(struct mapfile *f)
+{
+	if (f->opened)
+		return f->usable;
+	f->opened = 1;
+	if (f->kind != MAPFILE_ELF || elf_version(EV_CURRENT) == EV_NONE)
+		return 0;
+	if (strcmp(f->path, "[vdso]") == 0) {
+		f->usable = mapfile_load(f, NULL);
+		return f->usable;
+	}
+	f->usable = mapfile_load(f, f->path);
+	/*
+	 * A file deleted, or replaced by a rebuild, is still reachable
+	 * through the mapping while the process lives.
+	 */
+	if (!f->usable && f->alt) {
+		mapfile_close(f);
+		f->usable = mapfile_load(f, f->alt);
+	}
+	return f->usable;
 }
 
 int

@@ -27,15 +27,17 @@ check "alloc-loop (C): report, before/after/diff SVGs, the hot frame moves" '
 	grep_q "^  speed-up [0-9.]*x" report &&
 	b=$(pct find_pair_slow report) &&
 	awk -v b="$b" "BEGIN { exit !(b >= 50) }" &&
-	for f in before after diff; do
+	for f in before after diff diff-removed; do
 		head -c 300 out/$f.svg | grep -q "<svg" || { echo "out/$f.svg: not an SVG"; exit 1; }
 	done &&
 	grep_q "find_pair_slow" out/before.svg &&
 	grep_q "map_insert" out/before.folded &&
 	! grep -q "find_pair_slow" out/after.folded &&
 	grep_q "find_pair_fast" out/after.svg &&
-	grep_q "map_insert" out/diff.svg &&
-	grep_q " 0 [1-9][0-9]*\$" out/diff.folded &&
+	grep_q "find_pair_fast" out/diff.svg &&
+	grep_q "map_insert" out/diff-removed.svg &&
+	grep_q "find_pair_slow.* [1-9][0-9]* 0\$" out/diff.folded &&
+	grep_q "find_pair_slow.* 0 [1-9][0-9]*\$" out/diff-removed.folded &&
 	s=$(sed -n "s/^  speed-up \([0-9.]*\)x.*/\1/p" report) &&
 	awk -v s="$s" "BEGIN { exit !(s > 1.2) }"
 '

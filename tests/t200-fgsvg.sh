@@ -6,13 +6,19 @@
 . "$(dirname "$0")/lib.sh"
 F=$TESTS/fgsvg
 frames() { python3 "$F/frames.py" "$@"; }
+# pcheck: a check that reads SVGs with python3 (frames.py), or a skip.
+if command -v python3 >/dev/null 2>&1; then
+	pcheck() { check "$@"; }
+else
+	pcheck() { skip "$1" 'python3 is not installed (apt-get install python3)'; }
+fi
 
-check 'default geometry matches flamegraph.pl --hash' '
+pcheck 'default geometry matches flamegraph.pl --hash' '
 	fgsvg --hash "$F/small.folded" >out.svg &&
 	frames out.svg >actual &&
 	test_cmp "$F/small.expect" actual
 '
-check 'icicle geometry (--inverted --width 800) matches' '
+pcheck 'icicle geometry (--inverted --width 800) matches' '
 	fgsvg --hash --inverted --width 800 --title T --countname ms \
 		"$F/small.folded" >out.svg &&
 	frames out.svg >actual &&
@@ -20,18 +26,18 @@ check 'icicle geometry (--inverted --width 800) matches' '
 	grep_q ">T</text>" out.svg &&
 	grep_q "<title>main (593 ms, 99.83%; self 0 ms, 0.00%)</title>" out.svg
 '
-check '--reverse geometry matches' '
+pcheck '--reverse geometry matches' '
 	fgsvg --reverse --minwidth 0 "$F/small.folded" >out.svg &&
 	frames out.svg >actual &&
 	test_cmp "$F/small.expect--reverse" actual
 '
-check '--flamechart keeps input order and matches' '
+pcheck '--flamechart keeps input order and matches' '
 	fgsvg --flamechart "$F/small.folded" >out.svg &&
 	frames out.svg >actual &&
 	test_cmp "$F/small.expect--flamechart" actual &&
 	grep_q ">Flame Chart</text>" out.svg
 '
-check 'differential geometry matches; growth red, shrinkage blue' '
+pcheck 'differential geometry matches; growth red, shrinkage blue' '
 	fgsvg "$F/diff.folded" >out.svg &&
 	frames out.svg >actual &&
 	test_cmp "$F/diff.expect" actual &&
@@ -55,20 +61,20 @@ check 'labels are fitted when written, with .. when cut' '
 	fgsvg --width 200 "$F/small.folded" >out.svg &&
 	grep_q ">slow_matrix_se..</text>" out.svg
 '
-check 'frames under --minwidth are merged into one grey frame' '
+pcheck 'frames under --minwidth are merged into one grey frame' '
 	fgsvg --minwidth 5 "$F/small.folded" >out.svg &&
 	frames out.svg >actual &&
 	grep_q "^\[5 narrow frames\]|1180.1|53|9.9|15.0$" actual &&
 	grep_q "<title>\[5 narrow frames\] (5 samples, 0.84%)</title>" out.svg &&
 	! grep -q "tiny_" actual
 '
-check '--minwidth as a percentage' '
+pcheck '--minwidth as a percentage' '
 	fgsvg --minwidth 10% "$F/small.folded" >out.svg &&
 	frames out.svg >actual &&
 	! grep -q "^parse_args|" actual &&
 	grep_q "^slow_matrix_search|" actual
 '
-check '--sort=weight puts the widest child first' '
+pcheck '--sort=weight puts the widest child first' '
 	fgsvg --sort=weight "$F/small.folded" >out.svg &&
 	frames out.svg >actual &&
 	grep_q "^run|10.0|69|1146.2|" actual &&
@@ -114,7 +120,7 @@ check '--cp keeps colours in palette.map across runs' '
 	grep_q "<title>compute (167.*fill=\"rgb(1,2,3)\"" b.svg &&
 	grep_q "<title>run (.*fill=\"rgb(2[0-9][0-9],\([0-9]*\),\1)\"" b.svg
 '
-check '--nameattr adds attributes, a link and a tooltip' '
+pcheck '--nameattr adds attributes, a link and a tooltip' '
 	printf "compute\tclass=hot\thref=https://example.com/?a=1&b=2\n" >attrs &&
 	printf "run\ttitle=the <run> loop\n" >>attrs &&
 	fgsvg --nameattr attrs "$F/small.folded" >out.svg &&
@@ -122,7 +128,7 @@ check '--nameattr adds attributes, a link and a tooltip' '
 	grep_q "<a class=\"hot\" xlink:href=\"https://example.com/?a=1&amp;b=2\" target=\"_top\"><title>compute (" out.svg &&
 	grep_q "<title>the &lt;run&gt; loop</title>" out.svg
 '
-check 'title, subtitle, notes, countname, nametype, fonts, --total, --factor' '
+pcheck 'title, subtitle, notes, countname, nametype, fonts, --total, --factor' '
 	fgsvg --title "A & B" --subtitle "<sub>" --notes "x -- y" --countname bytes \
 		--nametype Func: --fonttype Courier --fontsize 10 --fontwidth 0.6 \
 		--total 1188 --factor 2 --bgcolors "#102030" "$F/small.folded" >out.svg &&
@@ -136,7 +142,7 @@ check 'title, subtitle, notes, countname, nametype, fonts, --total, --factor' '
 	grep_q "stop-color=\"#102030\"" out.svg &&
 	grep_q "nt:\"Func:\", cn:\"bytes\"" out.svg
 '
-check 'empty input: a small valid SVG that says no samples, exit 0' '
+pcheck 'empty input: a small valid SVG that says no samples, exit 0' '
 	fgsvg </dev/null >out.svg &&
 	frames out.svg >actual &&
 	test_cmp /dev/null actual &&
@@ -156,7 +162,7 @@ check 'malformed lines: reported once per kind with FILE:LINE, exit 1, picture d
 	grep_q "<title>all (5 samples, 100%)</title>" out.svg &&
 	grep_q "<title>d (2 samples" out.svg
 '
-check 'names with markup, ]]>, quotes, controls and bad UTF-8 stay valid XML' '
+pcheck 'names with markup, ]]>, quotes, controls and bad UTF-8 stay valid XML' '
 	printf "a;<script>alert(1)</script>;x]]>y 2\na;q\"u'"'"'o&te 3\na;c\001tl\033 1\na;bad\377\376utf8;caf\303\251 4\na;back\\\\xslash 1\n" >in &&
 	fgsvg in >out.svg &&
 	frames out.svg >actual &&
@@ -211,7 +217,7 @@ check '--help prints the usage on stdout, exit 0' '
 	fgsvg --help >out &&
 	grep_q "^usage: fgsvg \[--cp\]" out
 '
-check '20,000 unique deep stacks give a compact SVG' '
+pcheck '20,000 unique deep stacks give a compact SVG' '
 	awk "function rnd(){ s=(s*16807)%2147483647; return s/2147483647 }
 	BEGIN { s = 7; for (i = 0; i < 20000; i++) { d = 20 + int(rnd() * 30); l = \"main\";
 		for (j = 1; j < d; j++) l = l \";ns::C\" int(rnd() * (j < 6 ? 2 : 20)) \"::m\" j;

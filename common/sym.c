@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -340,11 +341,13 @@ file_open(struct sfile *f)
 	size_t i, nph;
 	const void *id;
 	ssize_t idlen;
+	struct stat st;
 	Elf *elf;
 	int fd;
 
 	f->opened = -1;
-	if ((fd = open(f->dso, O_RDONLY | O_CLOEXEC)) == -1) {
+	/* O_NONBLOCK: a FIFO named in a stream must not hang us. */
+	if ((fd = open(f->dso, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
 		if (errno == ENOENT)
 			warnx("'%s': no such file: its frames stay [unknown] "
 			    "(recorded on another machine? copy the file to "
@@ -353,6 +356,12 @@ file_open(struct sfile *f)
 		else
 			warnx("'%s': %s: its frames stay [unknown]", f->dso,
 			    strerror(errno));
+		return;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		warnx("'%s': not a regular file: its frames stay [unknown]",
+		    f->dso);
+		close(fd);
 		return;
 	}
 	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL ||

@@ -105,10 +105,11 @@ void	 flame_add(struct flame *, const char *line, size_t len,
 	    const struct folded_line *fl);
 
 /*
- * Builds the tree from the lines added: sorts them (unless flamechart),
- * merges their frames, and with FLAME_SORT_WEIGHT reorders each node's
- * children widest first. Call once, after the last flame_add. Afterwards
- * nodes[0] is the root when time > 0 or any line was added.
+ * Builds the tree from the lines added: sorts them (unless flamechart) and
+ * merges their frames as flamegraph.pl does; or, with FLAME_SORT_WEIGHT,
+ * merges every frame with its same-named siblings and orders each node's
+ * children widest first, its own time after them. Call once, after the
+ * last flame_add. Afterwards nodes[0] is the root when any line was added.
  */
 void	 flame_build(struct flame *);
 

@@ -45,7 +45,7 @@ number(const char *opt, const char *s, double lo, double hi)
 	v = strtod(s, &end);
 	if (end == s || *end != '\0' || errno != 0 || !isfinite(v) ||
 	    v < lo || v > hi)
-		errx(2, "--%s '%s' is not a number from %g to %g", opt, s,
+		errx(2, "--%s '%s' is not a number from %.15g to %.15g", opt, s,
 		    lo, hi);
 	return v;
 }

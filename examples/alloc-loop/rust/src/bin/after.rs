@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(alloc_loop::main(alloc_loop::fast::find_pair));
+}

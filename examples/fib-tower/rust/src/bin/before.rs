@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(fib_tower::main(fib_tower::slow::fib));
+}

@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(parse_alloc::main(parse_alloc::fast::summarize));
+}

@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(sensor_hash::main::<sensor_hash::slow::Sensors>());
+}

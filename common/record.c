@@ -925,19 +925,50 @@ launch(struct record *r, int *go_fd, int *err_fd)
 	return pid;
 }
 
+/* Is the thread's /proc stat file there, and the thread not a zombie? */
 static int
-proc_alive(pid_t pid)
+stat_alive(const char *path)
 {
-	char path[64], buf[512], *s;
+	char buf[512], *s;
 	FILE *f;
 	int alive = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return 0;
 	if (fgets(buf, sizeof(buf), f) && (s = strrchr(buf, ')')) != NULL)
 		alive = s[1] == ' ' && s[2] != 'Z' && s[2] != 'X';
 	fclose(f);
+	return alive;
+}
+
+/*
+ * Does process pid still run? Any of its threads counts: the main thread
+ * may have called pthread_exit (a zombie) while the others work on.
+ */
+static int
+proc_alive(pid_t pid)
+{
+	char path[96];
+	DIR *d;
+	struct dirent *de;
+	int alive = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (stat_alive(path))
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((d = opendir(path)) == NULL)
+		return 0;
+	while (!alive && (de = readdir(d)) != NULL) {
+		int tid = atoi(de->d_name);
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
+		    tid);
+		alive = stat_alive(path);
+	}
+	closedir(d);
 	return alive;
 }
 
@@ -1052,6 +1083,7 @@ record_run(struct record *r)
 	size_t i;
 	double t0, deadline = 0;
 	struct pollfd *pfd;
+	int *pcpu, *hup;
 	struct perf_opts po;
 	long maxrate = perf_max_sample_rate();
 	struct rusage ru;
@@ -1172,15 +1204,24 @@ record_run(struct record *r)
 	check_output(r);
 
 	pfd = xcalloc(r->ncpus, sizeof(*pfd));
+	pcpu = xcalloc(r->ncpus, sizeof(*pcpu));
+	hup = xcalloc(r->ncpus, sizeof(*hup));
 	for (;;) {
 		int timeout = 100, np = 0, cpu;
 		uint64_t limit;
 
+		/*
+		 * An event whose thread has exited reports POLLHUP for good;
+		 * its ring may still receive the records of other threads, so
+		 * it is drained every round, but no longer polled.
+		 */
 		for (cpu = 0; cpu < r->ncpus; cpu++) {
-			if (r->rings[cpu].base == NULL)
+			if (r->rings[cpu].base == NULL || hup[cpu])
 				continue;
 			pfd[np].fd = r->rings[cpu].fd;
 			pfd[np].events = POLLIN;
+			pfd[np].revents = 0;
+			pcpu[np] = cpu;
 			np++;
 		}
 		if (deadline > 0) {
@@ -1191,8 +1232,14 @@ record_run(struct record *r)
 			else if (left < 0.1)
 				timeout = (int)(left * 1000) + 1;
 		}
-		if (!stopping && timeout > 0 && !got_signal)
-			poll(pfd, np, timeout);
+		if (!stopping && timeout > 0 && !got_signal &&
+		    poll(pfd, np, timeout) > 0) {
+			int k;
+
+			for (k = 0; k < np; k++)
+				if (pfd[k].revents & (POLLHUP | POLLERR))
+					hup[pcpu[k]] = 1;
+		}
 		limit = now_ns();
 		drain_all(r, limit);
 		check_output(r);
@@ -1239,6 +1286,8 @@ record_run(struct record *r)
 		ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
 	drain_all(r, UINT64_MAX);
 	free(pfd);
+	free(pcpu);
+	free(hup);
 	r->stats.seconds = now_mono() - t0;
 	getrusage(RUSAGE_SELF, &ru);
 	r->stats.cpu_seconds = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +

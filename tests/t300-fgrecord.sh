@@ -8,7 +8,7 @@ B=$TMP/build
 mkdir -p "$B"
 cc=${CC:-cc}
 built=yes
-for p in hot threads forker crash chatty deep jit; do
+for p in hot threads forker crash chatty deep jit leader_exit; do
 	$cc -O2 -g -pthread -o "$B/$p" "$TESTS/record/$p.c" 2>"$B/$p.err" || built=no
 done
 $cc -O2 -g -fomit-frame-pointer -o "$B/hot_nofp" "$TESTS/record/hot.c" || built=no
@@ -305,6 +305,17 @@ check '-p stops by itself when the processes exit' '
 	fgrecord -p $pid -o out 2>err &&
 	test $(($(date +%s) - start)) -lt 4 &&
 	wellformed out
+'
+
+check '-p follows a process whose main thread has exited, without spinning' '
+	leader_exit 1.5 2>/dev/null & pid=$! &&
+	sleep 0.1 &&
+	fgrecord -p $pid -o out 2>err &&
+	wait $pid &&
+	secs=$(sed -n "s/.* samples in \([0-9.]*\) s .*/\1/p" err) &&
+	own=$(sed -n "s/.*own CPU \([0-9.]*\) s.*/\1/p" err) &&
+	echo "recorded $secs s, own CPU $own s" &&
+	awk -v s="$secs" -v o="$own" "BEGIN { exit !(s >= 1.0 && o < 0.3) }"
 '
 
 check 'a command that does not exist: 127; not executable: 126' '

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -145,6 +146,44 @@ struct sym {
 	int		 progress_shown;
 	unsigned long	 loaded;
 };
+
+/*
+ * The progress line is on the terminal (stderr) until something else is
+ * written there: warnings clear it first. The state of the screen is one
+ * thing per process, hence a file-static flag.
+ */
+static int progress_on_screen;
+
+static void
+progress_clear(void)
+{
+	if (progress_on_screen) {
+		fputs("\r\033[K", stderr);
+		progress_on_screen = 0;
+	}
+}
+
+static void __attribute__((format(printf, 1, 2)))
+swarnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	progress_clear();
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+}
+
+static void __attribute__((format(printf, 1, 2)))
+swarn(const char *fmt, ...)
+{
+	va_list ap;
+
+	progress_clear();
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
 
 static struct sres unresolved_res = { .n = 0 };
 
@@ -349,17 +388,17 @@ file_open(struct sfile *f)
 	/* O_NONBLOCK: a FIFO named in a stream must not hang us. */
 	if ((fd = open(f->dso, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
 		if (errno == ENOENT)
-			warnx("'%s': no such file: its frames stay [unknown] "
+			swarnx("'%s': no such file: its frames stay [unknown] "
 			    "(recorded on another machine? copy the file to "
 			    "that path, or symbolize where it was recorded)",
 			    f->dso);
 		else
-			warnx("'%s': %s: its frames stay [unknown]", f->dso,
+			swarnx("'%s': %s: its frames stay [unknown]", f->dso,
 			    strerror(errno));
 		return;
 	}
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		warnx("'%s': not a regular file: its frames stay [unknown]",
+		swarnx("'%s': not a regular file: its frames stay [unknown]",
 		    f->dso);
 		close(fd);
 		return;
@@ -367,7 +406,7 @@ file_open(struct sfile *f)
 	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL ||
 	    elf_kind(elf) != ELF_K_ELF || gelf_getehdr(elf, &eh) == NULL ||
 	    elf_getphdrnum(elf, &nph) != 0) {
-		warnx("'%s': not an ELF file (%s): its frames stay [unknown]",
+		swarnx("'%s': not an ELF file (%s): its frames stay [unknown]",
 		    f->dso, elf_errno() ? elf_errmsg(-1) : "wrong magic");
 		if (elf != NULL)
 			elf_end(elf);
@@ -390,19 +429,19 @@ file_open(struct sfile *f)
 
 	if (f->recorded != NULL && f->buildid != NULL &&
 	    strcasecmp(f->recorded, f->buildid) != 0) {
-		warnx("'%s' was rebuilt after the recording (build ID %s, "
+		swarnx("'%s' was rebuilt after the recording (build ID %s, "
 		    "recorded %s): its frames stay [unknown]; record the "
 		    "profile again", f->dso, f->buildid, f->recorded);
 		return;
 	}
 	if (f->recorded != NULL && f->buildid == NULL) {
-		warnx("'%s' has no build ID but the recording names one (%s): "
+		swarnx("'%s' has no build ID but the recording names one (%s): "
 		    "its frames stay [unknown]; record the profile again",
 		    f->dso, f->recorded);
 		return;
 	}
 	if (strstr(f->dso, "/target/debug/") != NULL)
-		warnx("'%s' is a Cargo debug build: its profile will mislead "
+		swarnx("'%s' is a Cargo debug build: its profile will mislead "
 		    "(unoptimized code spends its time elsewhere); profile "
 		    "the release build (cargo build --release, with "
 		    "[profile.release] debug = true)", f->dso);
@@ -681,7 +720,7 @@ vdso_open(struct sym *s, struct sfile *f)
 	img = xmemdup0(eh, size);
 	if ((elf = elf_memory(img, size)) == NULL ||
 	    elf_getphdrnum(elf, &nph) != 0) {
-		warnx("[vdso]: elf_memory: %s", elf_errmsg(-1));
+		swarnx("[vdso]: elf_memory: %s", elf_errmsg(-1));
 		if (elf != NULL)
 			elf_end(elf);
 		free(img);
@@ -736,26 +775,26 @@ file_load(struct sym *s, struct sfile *f)
 
 	f->loaded = -1;
 	if ((f->dwfl = dwfl_begin(&offline_callbacks)) == NULL) {
-		warnx("'%s': dwfl_begin: %s", f->dso, dwfl_errmsg(-1));
+		swarnx("'%s': dwfl_begin: %s", f->dso, dwfl_errmsg(-1));
 		return;
 	}
 	if ((fd = open(f->dso, O_RDONLY | O_CLOEXEC)) == -1) {
-		warn("'%s'", f->dso);
+		swarn("'%s'", f->dso);
 		return;
 	}
 	dwfl_report_begin(f->dwfl);
 	f->mod = dwfl_report_offline(f->dwfl, f->dso, f->dso, fd);
 	if (f->mod == NULL) {
-		warnx("'%s': dwfl_report_offline: %s", f->dso, dwfl_errmsg(-1));
+		swarnx("'%s': dwfl_report_offline: %s", f->dso, dwfl_errmsg(-1));
 		close(fd);
 		return;
 	}
 	if (dwfl_report_end(f->dwfl, NULL, NULL) != 0) {
-		warnx("'%s': dwfl_report_end: %s", f->dso, dwfl_errmsg(-1));
+		swarnx("'%s': dwfl_report_end: %s", f->dso, dwfl_errmsg(-1));
 		return;
 	}
 	if ((elf = dwfl_module_getelf(f->mod, &f->bias)) == NULL) {
-		warnx("'%s': dwfl_module_getelf: %s", f->dso, dwfl_errmsg(-1));
+		swarnx("'%s': dwfl_module_getelf: %s", f->dso, dwfl_errmsg(-1));
 		return;
 	}
 	s->loaded++;
@@ -765,10 +804,10 @@ file_load(struct sym *s, struct sfile *f)
 	dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 	    &debugfile);
 	if (nsym <= 0)
-		warnx("'%s' has no symbol table (stripped): %s", f->dso,
+		swarnx("'%s' has no symbol table (stripped): %s", f->dso,
 		    strip_fix);
 	else if (!has_symtab(elf) && debugfile == NULL)
-		warnx("'%s' is stripped: only its exported symbols are known "
+		swarnx("'%s' is stripped: only its exported symbols are known "
 		    "and other frames are named after them; %s", f->dso,
 		    strip_fix);
 }
@@ -932,7 +971,7 @@ check_o0(struct sfile *f, Dwarf_Die *cu)
 	f->o0_checked = 1;
 	if (strstr(p, " -O0") != NULL ||
 	    (strncmp(p, "GNU ", 4) == 0 && strstr(p, " -O") == NULL))
-		warnx("'%s' looks like an unoptimized build (DW_AT_producer "
+		swarnx("'%s' looks like an unoptimized build (DW_AT_producer "
 		    "\"%s\"): its profile will mislead; profile the optimized "
 		    "build (-O2 -g)", f->dso, p);
 }
@@ -1181,7 +1220,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		if (cu == NULL && s->o.srcline && !f->nodwarf_warned &&
 		    dwfl_module_getdwarf(f->mod, &cubias) == NULL) {
 			f->nodwarf_warned = 1;
-			warnx("'%s' has no DWARF debug info: no source lines "
+			swarnx("'%s' has no DWARF debug info: no source lines "
 			    "or inlined frames; %s", f->dso, strip_fix);
 		}
 	}
@@ -1279,9 +1318,9 @@ resolve_kernel(struct sym *s, uint64_t addr, uint64_t a)
 		rc = kallsyms_load(s->ks, path);
 		s->ks_state = rc == 0 ? 1 : -1;
 		if (rc == -1)
-			warn("'%s': kernel frames stay [unknown]", path);
+			swarn("'%s': kernel frames stay [unknown]", path);
 		else if (rc == -2)
-			warnx("'%s' shows no addresses: kernel frames stay "
+			swarnx("'%s' shows no addresses: kernel frames stay "
 			    "[unknown]; run as root or set "
 			    "sysctl kernel.kptr_restrict=0", path);
 		else
@@ -1303,13 +1342,13 @@ resolve_perfmap(struct sym *s, struct sfile *f, uint64_t addr, uint64_t a)
 	if (f->loaded == 0) {
 		f->pm = perfmap_new();
 		if (perfmap_load(f->pm, f->dso) != 0) {
-			warn("'%s': its frames stay [unknown]", f->dso);
+			swarn("'%s': its frames stay [unknown]", f->dso);
 			f->loaded = -1;
 		} else {
 			f->loaded = 1;
 			s->loaded++;
 			if (f->pm->bad > 0)
-				warnx("%s:%lu: not a perf map line (START SIZE "
+				swarnx("%s:%lu: not a perf map line (START SIZE "
 				    "NAME, in hex): skipped %lu such lines",
 				    f->dso, f->pm->first_bad, f->pm->bad);
 		}
@@ -1434,6 +1473,7 @@ progress(struct sym *s)
 		return;
 	s->tlast = now;
 	s->progress_shown = 1;
+	progress_on_screen = 1;
 	fprintf(stderr, "\rfgsym: %lu samples, %lu files loaded\033[K",
 	    s->samples, s->loaded);
 }
@@ -1499,7 +1539,7 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 			s->unresolved++;
 		}
 		if (s->badlines++ == 0)
-			warnx("%s:%lu: frame address '%.*s' is not a 64-bit hex "
+			swarnx("%s:%lu: frame address '%.*s' is not a 64-bit hex "
 			    "number: passed through unresolved", in->name,
 			    in->lineno, (int)fr->addr.len, fr->addr.p);
 		s->any_bad = 1;
@@ -1604,7 +1644,7 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 				st.pid[p.len] = '\0';
 			} else
 				st.pid[0] = '\0';
-			if ((++s->samples & 1023) == 0 && s->o.progress)
+			if ((++s->samples & 255) == 0 && s->o.progress)
 				progress(s);
 			break;
 		}
@@ -1646,8 +1686,7 @@ sym_finish(struct sym *s)
 	struct sfile **v;
 	size_t i, n = 0;
 
-	if (s->progress_shown)
-		fputs("\r\033[K", stderr);
+	progress_clear();
 	if (s->frames == 0)
 		return s->any_bad;
 	if (s->unresolved == 0) {

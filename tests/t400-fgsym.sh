@@ -337,4 +337,23 @@ check 'usage errors exit 2' '
 	grep_q "/nonexistent/input" err
 '
 
+check 'progress: never when stderr is not a terminal' '
+	{ "$FIX/inl" v && sleep 1.2 && "$FIX/inl" v | sed 1,2d; } | fgsym >out 2>err &&
+	! grep -q "samples," err
+'
+
+if command -v script >/dev/null 2>&1; then
+	check 'progress: a line on a terminal after a second, erased at the end' '
+		"$FIX/inl" v >a && "$FIX/inl" v | sed 1,2d >b &&
+		for i in 1 2 3 4 5 6 7 8 9 10; do cat b; done >c10 &&
+		for i in 1 2 3 4 5 6 7 8 9 10; do cat c10; done >c100 &&
+		for i in 1 2 3 4 5 6 7 8 9 10; do cat c100; done >c &&
+		script -qc "{ cat a; sleep 1.3; cat c; sleep 0.4; cat c; } | fgsym >/dev/null" /dev/null >tty 2>&1 &&
+		grep -a -q "fgsym: [0-9]* samples, [0-9]* files loaded" tty &&
+		tr "\r" "\n" <tty | grep -a -q "^.\[K"
+	'
+else
+	skip 'progress: a line on a terminal after a second, erased at the end' 'script(1) is not installed'
+fi
+
 done_testing

@@ -53,6 +53,17 @@ if perf_ok; then
 		grep_q "'\''spin'\'' exited with status 3; drawing what was recorded" err &&
 		grep_q "spin::crunch" out.svg
 	'
+	check "cargo fg --open hands the SVG to \$BROWSER" '
+		printf "#!/bin/sh\necho \"\$1\" >\"%s/opened\"\n" "$PWD" >browser &&
+		chmod +x browser &&
+		cd "$TMP/crate" &&
+		BROWSER=$OLDPWD/browser "$CFG" fg --bin spin -F 199 -o "$OLDPWD/x.svg" --open -- 5 \
+			>/dev/null 2>"$OLDPWD/err" &&
+		cd "$OLDPWD" &&
+		n=0 && while ! [ -s opened ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done &&
+		echo "$PWD/x.svg" >expect &&
+		test_cmp expect opened
+	'
 	check "cargo fg --example short: a run too short for a sample says so, exit 1" '
 		cd "$TMP/crate" &&
 		expect_status 1 "$CFG" fg --example short -F 1 -o "$OLDPWD/out.svg" >/dev/null 2>"$OLDPWD/err" &&
@@ -77,6 +88,7 @@ if perf_ok; then
 else
 	skip "cargo fg records spin" "$why"
 	skip "cargo fg: Ctrl-C" "$why"
+	skip "cargo fg --open" "$why"
 	skip "cargo fg passes the exit status on" "$why"
 	skip "cargo fg --example short" "$why"
 fi

@@ -284,6 +284,18 @@ is_perfmap_path(const char *p, size_t len)
 	return 1;
 }
 
+/* Does path name a kernel module file (".ko", perhaps compressed)? */
+static int
+is_module_path(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	b = b ? b + 1 : path;
+	return strstr(b, ".ko") != NULL &&
+	    (strcmp(strstr(b, ".ko"), ".ko") == 0 ||
+	     strncmp(strstr(b, ".ko"), ".ko.", 4) == 0);
+}
+
 static enum sfile_kind
 classify_dso(const char *p, size_t len)
 {
@@ -1567,6 +1579,11 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 			fn = file_get(s, path, strlen(path));
 			f = s->files[fn];
 		}
+	}
+	/* A module perf names by its path, "/lib/modules/.../ext4.ko". */
+	if (is_kernel && f->kind == SF_ELF && is_module_path(f->dso)) {
+		fn = file_get(s, "[kernel.kallsyms]", 17);
+		f = s->files[fn];
 	}
 	vaddr = fr->addrval;
 	conv = 1;

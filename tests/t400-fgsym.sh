@@ -284,13 +284,15 @@ check 'kernel frames through --kallsyms' '
 	printf "app 1 1.0: 1 cpu-clock:\n" >in &&
 	printf "\tffffffff81000e06 [unknown] ([kernel.kallsyms])\n" >>in &&
 	printf "\tffffffff81001010 [unknown] ([kernel.kallsyms])\n" >>in &&
-	printf "\tffffffffc0100020 [unknown] ([ext4])\n\n" >>in &&
+	printf "\tffffffffc0100020 [unknown] ([ext4])\n" >>in &&
+	printf "\tffffffffc0100021 [unknown] (/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko.xz)\n\n" >>in &&
 	fgsym --kallsyms=ks in >out &&
 	sed "s/^> /	/" >expect <<-\EOF &&
 	app 1 1.0: 1 cpu-clock:
 	> ffffffff81000e06 asm_sysvec_apic_timer_interrupt+0x6 ([kernel.kallsyms])
 	> ffffffff81001010 do_thing+0x10 ([kernel.kallsyms])
 	> ffffffffc0100020 ext4_read+0x20 ([ext4])
+	> ffffffffc0100021 ext4_read+0x21 (/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko.xz)
 
 	EOF
 	test_cmp expect out

@@ -307,6 +307,18 @@ maps_exec(struct maps *m, pid_t pid)
 		p->n = 0;
 }
 
+void
+maps_exit(struct maps *m, pid_t pid)
+{
+	struct mapproc *p = proc_get(m, pid, 0);
+
+	if (p) {
+		free(p->v);
+		p->v = NULL;
+		p->n = p->cap = 0;
+	}
+}
+
 int
 maps_read_proc(struct maps *m, pid_t pid)
 {

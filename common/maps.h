@@ -105,6 +105,9 @@ void	 maps_fork(struct maps *, pid_t parent, pid_t child);
 /* Forgets every mapping of pid (it called exec). */
 void	 maps_exec(struct maps *, pid_t pid);
 
+/* Forgets every mapping of pid and frees their memory (it exited). */
+void	 maps_exit(struct maps *, pid_t pid);
+
 /*
  * Reads /proc/PID/maps and adds its executable mappings. Returns 0, or -1
  * with errno set when the file cannot be read.

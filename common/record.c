@@ -736,6 +736,19 @@ handle_record(struct record *r, const struct perf_event_header *h)
 		}
 		break;
 	}
+	case PERF_RECORD_EXIT:
+		/*
+		 * A process is gone: records come in time order, so none of
+		 * its samples can follow. Keeps long recordings of builds
+		 * with many processes small.
+		 */
+		if (p + 16 > end)
+			break;
+		memcpy(&pid, p, 4);
+		memcpy(&tid, p + 8, 4);
+		if (pid == tid && (pid_t)pid != r->child)
+			maps_exit(&r->maps, (pid_t)pid);
+		break;
 	case PERF_RECORD_LOST: {
 		uint64_t lost;
 

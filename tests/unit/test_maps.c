@@ -99,6 +99,13 @@ test_table(void)
 	CHECK(maps_find(&m, 20, 0x8000) == NULL, "exec empties the table");
 	CHECK(maps_find(&m, 10, 0x8000) != NULL, "and leaves the parent's alone");
 
+	maps_exit(&m, 20);
+	CHECK(maps_find(&m, 20, 0x8000) == NULL, "an exited process has no mappings");
+	maps_fork(&m, 10, 21);
+	maps_exit(&m, 21);
+	maps_add(&m, 21, 0x9000, 0x1000, 0, "/d", NULL, 0);
+	CHECK(maps_find(&m, 21, 0x9000) != NULL, "a PID reused after exit starts afresh");
+
 	maps_add(&m, 10, 0x7f000000, 0x1000, 0, "//anon", NULL, 0);
 	mp = maps_find(&m, 10, 0x7f000010);
 	{

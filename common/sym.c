@@ -1550,7 +1550,7 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 			s->frames++;
 			s->unresolved++;
 		}
-		if (s->badlines++ == 0)
+		if (s->badlines++ < 10)
 			swarnx("%s:%lu: frame address '%.*s' is not a 64-bit hex "
 			    "number: passed through unresolved", in->name,
 			    in->lineno, (int)fr->addr.len, fr->addr.p);
@@ -1717,13 +1717,17 @@ sym_finish(struct sym *s)
 			v[n++] = s->files[i];
 	qsort(v, n, sizeof(*v), cmp_unres);
 	fprintf(stderr, "%s: resolved %lu of %lu frames (%.1f%%); unresolved "
-	    "frames are in", program_invocation_short_name, s->frames - s->unresolved,
-	    s->frames, 100.0 * (s->frames - s->unresolved) / s->frames);
+	    "frames are in", program_invocation_short_name,
+	    s->frames - s->unresolved, s->frames,
+	    100.0 * (s->frames - s->unresolved) / s->frames);
 	for (i = 0; i < n && i < 5; i++)
-		fprintf(stderr, "%s %s (%lu)", i ? "," : "", v[i]->dso,
-		    v[i]->unresolved);
+		fprintf(stderr, "%s %s (%lu)", i ? "," : "",
+		    v[i]->dsolen ? v[i]->dso : "''", v[i]->unresolved);
 	if (n > 5)
 		fprintf(stderr, " and %zu more files", n - 5);
+	if (s->badlines > 0)
+		fprintf(stderr, "%s lines with a bad address (%lu)",
+		    n ? "," : "", s->badlines);
 	fputc('\n', stderr);
 	free(v);
 	return 1;

@@ -21,8 +21,20 @@ flame_release(struct flame *f)
 	free(f->text);
 	free(f->lines);
 	free(f->nodes);
+	free(f->lastkid);
+	free(f->delta);
+	free(f->has_delta);
 	free(f->frames);
 	memset(f, 0, sizeof(*f));
+}
+
+int
+flame_delta(const struct flame *f, uint32_t node, double *delta)
+{
+	if (f->has_delta == NULL || !f->has_delta[node])
+		return 0;
+	*delta = f->delta[node];
+	return 1;
 }
 
 const char *
@@ -155,25 +167,36 @@ node_new(struct flame *f, uint32_t parent, uint64_t name, uint32_t namelen,
 	struct flame_node *n;
 	uint32_t id;
 
-	if (f->nnodes + 1 > f->nodecap)
+	if (f->nnodes + 1 > f->nodecap) {
 		GROW(f->nodes, f->nnodes + 1, f->nodecap);
+		f->lastkid = xrealloc(f->lastkid, f->nodecap *
+		    sizeof(*f->lastkid));
+		if (f->differential) {
+			f->delta = xrealloc(f->delta, f->nodecap *
+			    sizeof(*f->delta));
+			f->has_delta = xrealloc(f->has_delta, f->nodecap);
+		}
+	}
 	id = (uint32_t)f->nnodes++;
 	n = &f->nodes[id];
-	memset(n, 0, sizeof(*n));
 	n->name = name;
 	n->namelen = namelen;
 	n->depth = depth;
 	n->parent = parent;
-	n->child = n->last = n->next = FLAME_NONE;
+	n->child = n->next = FLAME_NONE;
 	n->stime = stime;
+	n->etime = 0;
+	f->lastkid[id] = FLAME_NONE;
+	if (f->differential) {
+		f->delta[id] = 0;
+		f->has_delta[id] = 0;
+	}
 	if (parent != FLAME_NONE) {
-		struct flame_node *p = &f->nodes[parent];
-
-		if (p->last == FLAME_NONE)
-			p->child = id;
+		if (f->lastkid[parent] == FLAME_NONE)
+			f->nodes[parent].child = id;
 		else
-			f->nodes[p->last].next = id;
-		p->last = id;
+			f->nodes[f->lastkid[parent]].next = id;
+		f->lastkid[parent] = id;
 	}
 	return id;
 }
@@ -242,7 +265,6 @@ sort_weight(struct flame *f)
 			continue;
 		qsort_r(kids, n, sizeof(*kids), cmpweight, f);
 		p->child = kids[0];
-		p->last = kids[n - 1];
 		x = p->stime;
 		for (i = 0; i < n; i++) {
 			struct flame_node *k = &f->nodes[kids[i]];
@@ -344,7 +366,7 @@ build_merged(struct flame *f)
 		cur = 0;
 		f->nodes[0].etime += c;
 		if (diff)
-			f->nodes[0].has_delta = 1;
+			f->has_delta[0] = 1;
 		for (i = 0; i < m; i++) {
 			h = kidhash(f, cur, fr[i].off, fr[i].len);
 			at = kidfind(f, &ks, cur, fr[i].off, fr[i].len, h);
@@ -358,9 +380,9 @@ build_merged(struct flame *f)
 			}
 			f->nodes[id].etime += c;
 			if (diff) {
-				f->nodes[id].has_delta = 1;
+				f->has_delta[id] = 1;
 				if (i + 1 == m)
-					f->nodes[id].delta += l->count[1] -
+					f->delta[id] += l->count[1] -
 					    l->count[0];
 			}
 			cur = id;
@@ -384,11 +406,8 @@ flame_build(struct flame *f)
 
 	if (f->opts.sort == FLAME_SORT_WEIGHT && !f->opts.flamechart) {
 		build_merged(f);
-		for (i = 1; i < f->nnodes; i++)
-			f->nodes[f->nodes[i].parent].childsum +=
-			    f->nodes[i].etime - f->nodes[i].stime;
 		sort_weight(f);
-		return;
+		goto done;
 	}
 	if (!f->opts.flamechart && f->nlines > 1) {
 		sort_text = f->text;
@@ -422,8 +441,8 @@ flame_build(struct flame *f)
 				fr[i - 1].len, (uint32_t)i, t);
 
 			if (diff) {
-				f->nodes[id].has_delta = 1;
-				f->nodes[id].delta = i == m ? d : 0;
+				f->has_delta[id] = 1;
+				f->delta[id] = i == m ? d : 0;
 			}
 			path[i] = id;
 		}
@@ -437,11 +456,9 @@ flame_build(struct flame *f)
 	f->time = t;
 	free(fr);
 	free(path);
-	for (i = 1; i < f->nnodes; i++) {
-		struct flame_node *n = &f->nodes[i];
-
-		f->nodes[n->parent].childsum += n->etime - n->stime;
-	}
+done:
+	free(f->lastkid);
+	f->lastkid = NULL;
 }
 
 static void
@@ -466,6 +483,7 @@ emit(struct flame *f, uint32_t node, uint32_t depth, uint32_t nmerged,
 /* A node whose children flame_layout is going through. */
 struct walk {
 	uint32_t	 id;
+	size_t		 frame;		/* its index in frames[] */
 	uint32_t	 next;		/* the next child to look at */
 	uint32_t	 nrun;		/* narrow children in the current run */
 	double		 run;		/* their total width */
@@ -499,10 +517,11 @@ flame_layout(struct flame *f, double total, double mintime)
 	/* The root spans the --total when it is larger than the sum. */
 	n = &f->nodes[0];
 	etime = total > n->etime ? total : n->etime;
-	emit(f, 0, 0, 0, n->stime, etime, etime - n->stime - n->childsum);
+	emit(f, 0, 0, 0, n->stime, etime, etime - n->stime);
 	GROW(stk, 1, cap);
 	memset(&stk[sp], 0, sizeof(*stk));
 	stk[sp].id = 0;
+	stk[sp].frame = f->nframes - 1;
 	stk[sp++].next = n->child;
 	/* Depth first, without recursion: stacks can be very deep. */
 	while (sp > 0) {
@@ -515,6 +534,8 @@ flame_layout(struct flame *f, double total, double mintime)
 		k = &f->nodes[c];
 		w->next = k->next;
 		kw = k->etime - k->stime;
+		/* self: the width less every child's, drawn or not */
+		f->frames[w->frame].self -= kw;
 		if (kw < mintime) {
 			if (w->nrun++ == 0)
 				w->runstart = k->stime;
@@ -522,11 +543,12 @@ flame_layout(struct flame *f, double total, double mintime)
 			continue;
 		}
 		end_run(f, w, mintime);
-		emit(f, c, k->depth, 0, k->stime, k->etime, kw - k->childsum);
+		emit(f, c, k->depth, 0, k->stime, k->etime, kw);
 		if (sp + 1 > cap)
 			GROW(stk, sp + 1, cap);
 		memset(&stk[sp], 0, sizeof(*stk));
 		stk[sp].id = c;
+		stk[sp].frame = f->nframes - 1;
 		stk[sp++].next = k->child;
 	}
 	free(stk);

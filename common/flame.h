@@ -46,13 +46,9 @@ struct flame_node {
 	uint32_t	 depth;		/* 0 is the root, "all" */
 	uint32_t	 parent;	/* FLAME_NONE for the root */
 	uint32_t	 child;		/* first child, or FLAME_NONE */
-	uint32_t	 last;		/* last child, or FLAME_NONE */
 	uint32_t	 next;		/* next sibling, or FLAME_NONE */
 	double		 stime;		/* start, in counts from the left */
 	double		 etime;		/* end */
-	double		 childsum;	/* total width of the children */
-	double		 delta;		/* AFTER - BEFORE of its own lines */
-	int		 has_delta;	/* opened by a differential line */
 };
 
 /* One frame to draw. */
@@ -81,6 +77,10 @@ struct flame {
 	size_t		 nlines, linecap;
 	struct flame_node *nodes;	/* in the order they open: preorder */
 	size_t		 nnodes, nodecap;
+	uint32_t	*lastkid;	/* during flame_build: last child */
+	double		*delta;		/* per node, for differential input:
+					   AFTER - BEFORE of its own lines */
+	unsigned char	*has_delta;	/* opened by a differential line */
 	struct flame_frame *frames;	/* flame_layout's result */
 	size_t		 nframes, framecap;
 	uint32_t	 depthmax;	/* deepest drawn frame */
@@ -122,6 +122,13 @@ void	 flame_build(struct flame *);
  * becomes the depth of the deepest listed frame.
  */
 void	 flame_layout(struct flame *, double total, double mintime);
+
+/*
+ * Returns 1 and stores in *delta the change (AFTER - BEFORE) of the lines
+ * that end at node, when a differential line opened it; returns 0 for a
+ * node of plain input.
+ */
+int	 flame_delta(const struct flame *, uint32_t node, double *delta);
 
 /* The name of a node: borrowed, not NUL-terminated, *len bytes. */
 const char *flame_name(const struct flame *, uint32_t node, size_t *len);

@@ -669,7 +669,8 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
 {
 	const struct flame_node *n = f->node != FLAME_NONE ?
 	    &fl->nodes[f->node] : NULL;
-	double samples, self, d;
+	double samples, self, d = 0;
+	int has_delta = n != NULL && flame_delta(fl, f->node, &d);
 
 	svgbuf_puts(b, " (");
 	put_count(b, (f->etime - f->stime) * o->factor, &samples);
@@ -682,9 +683,9 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
 	svgbuf_put(b, ", ", 2);
 	put_fixed(b, 100 * samples / g->tscaled, 2);
 	svgbuf_put(b, "%", 1);
-	if (n != NULL && n->has_delta) {
+	if (has_delta) {
 		/* + 0.0: no "-0.00%" for a negated zero */
-		d = (o->negate ? -n->delta : n->delta) + 0.0;
+		d = (o->negate ? -d : d) + 0.0;
 		svgbuf_puts(b, d > 0 ? "; +" : "; ");
 		put_fixed(b, 100 * d / g->tscaled, 2);
 		svgbuf_put(b, "%", 1);
@@ -715,7 +716,7 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 	    &fl->nodes[f->node] : NULL;
 	const char *raw = "", *attrs = NULL, *ttl = NULL;
 	size_t rawlen = 0, ttllen = 0;
-	double x1, x2, y1, y2, rx1, rx2;
+	double x1, x2, y1, y2, rx1, rx2, d;
 	char color[PALETTE_COLORLEN], num[400];
 	int link = 0;
 	long chars;
@@ -767,8 +768,8 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 		strcpy(color, "rgb(160,160,160)");
 	else if (rawlen == 1 && raw[0] == '-')
 		strcpy(color, "rgb(200,200,200)");
-	else if (n->has_delta)
-		palette_diff(n->delta, fl->maxdelta, o->negate, color);
+	else if (flame_delta(fl, f->node, &d))
+		palette_diff(d, fl->maxdelta, o->negate, color);
 	else
 		palette_color(pal, raw, rawlen, color);
 	/* flamegraph.pl's width is the difference of the rounded ends */

@@ -59,6 +59,7 @@ main(void)
 	struct flame_opts o = { .sort = FLAME_SORT_NAME };
 	struct flame f;
 	const struct flame_frame *fr;
+	double d;
 	static const char *const basic[] = {
 		"a;c 2", "a;b 3", "a;b;x 4", "a 1", NULL };
 	static const char *const quirk[] = {
@@ -118,12 +119,21 @@ main(void)
 	CHECK(f.differential && f.time == 25 && f.maxdelta == 10,
 	    "differential totals use AFTER");
 	fr = frame(&f, "b");
-	CHECK(fr != NULL && f.nodes[fr->node].has_delta &&
-	    f.nodes[fr->node].delta == 10, "b grew by 10 on its own");
+	CHECK(fr != NULL && flame_delta(&f, fr->node, &d) && d == 10,
+	    "b grew by 10 on its own");
 	fr = frame(&f, "c");
-	CHECK(fr != NULL && f.nodes[fr->node].delta == -4, "c shrank by 4");
+	CHECK(fr != NULL && flame_delta(&f, fr->node, &d) && d == -4,
+	    "c shrank by 4");
 	fr = frame(&f, "a");
-	CHECK(fr != NULL && f.nodes[fr->node].delta == 4, "a's own line grew by 4");
+	CHECK(fr != NULL && flame_delta(&f, fr->node, &d) && d == 4,
+	    "a's own line grew by 4");
+	flame_release(&f);
+
+	load(&f, &o, basic);
+	flame_layout(&f, f.time, 0);
+	fr = frame(&f, "b");
+	CHECK(fr != NULL && !flame_delta(&f, fr->node, &d),
+	    "plain input has no deltas");
 	flame_release(&f);
 
 	load(&f, &o, tiny);

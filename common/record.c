@@ -740,13 +740,16 @@ handle_record(struct record *r, const struct perf_event_header *h)
 		/*
 		 * A process is gone: records come in time order, so none of
 		 * its samples can follow. Keeps long recordings of builds
-		 * with many processes small.
+		 * with many processes small. The main thread's exit is not
+		 * the process's (pthread_exit): only a process that no longer
+		 * exists at all is forgotten.
 		 */
 		if (p + 16 > end)
 			break;
 		memcpy(&pid, p, 4);
 		memcpy(&tid, p + 8, 4);
-		if (pid == tid && (pid_t)pid != r->child)
+		if (pid == tid && (pid_t)pid != r->child &&
+		    kill((pid_t)pid, 0) != 0 && errno == ESRCH)
 			maps_exit(&r->maps, (pid_t)pid);
 		break;
 	case PERF_RECORD_LOST: {

@@ -315,7 +315,10 @@ check '-p follows a process whose main thread has exited, without spinning' '
 	secs=$(sed -n "s/.* samples in \([0-9.]*\) s .*/\1/p" err) &&
 	own=$(sed -n "s/.*own CPU \([0-9.]*\) s.*/\1/p" err) &&
 	echo "recorded $secs s, own CPU $own s" &&
-	awk -v s="$secs" -v o="$own" "BEGIN { exit !(s >= 1.0 && o < 0.3) }"
+	awk -v s="$secs" -v o="$own" "BEGIN { exit !(s >= 1.0 && o < 0.3) }" &&
+	late=$(awk "/ cpu-clock:\$/ { n++ } END { print int(n / 2) }" out) &&
+	awk -v from="$late" "/ cpu-clock:\$/ { n++ } n > from && /\(\[unknown\]\)\$/ && !/\[truncated\]/ { bad++ } END { exit bad > 0 }" out &&
+	within "$(share out leader_exit worker)" 80 100
 '
 
 check 'a command that does not exist: 127; not executable: 126' '

@@ -115,6 +115,31 @@ record_release(struct record *r)
 
 /* ---- command names ---- */
 
+/*
+ * Makes a name safe for a sample head: no control characters (a thread
+ * may call itself "a\nb"), and a first character that is neither white
+ * space nor '#', which would turn the head into something else.
+ */
+static void
+clean_name(char *s)
+{
+	char *p;
+
+	for (p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	if (s[0] == ' ' || s[0] == '#')
+		s[0] = '_';
+}
+
+/* Writes s with its control characters as '?': one line stays one line. */
+static void
+put_clean(FILE *o, const char *s)
+{
+	for (; *s; s++)
+		putc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, o);
+}
+
 static struct comm_ent *
 comm_slot(struct record *r, pid_t tid)
 {
@@ -149,6 +174,7 @@ comm_set(struct record *r, pid_t tid, const char *comm)
 		r->ncomms++;
 	e->tid = tid;
 	snprintf(e->comm, sizeof(e->comm), "%s", comm);
+	clean_name(e->comm);
 }
 
 static const char *
@@ -434,7 +460,9 @@ write_header(struct record *r)
 	FILE *o = r->opts.out;
 
 	fprintf(o, "# fgrecord 1\n");
-	fprintf(o, "# cmdline : %s\n", r->opts.cmdline);
+	fputs("# cmdline : ", o);
+	put_clean(o, r->opts.cmdline);
+	fputc('\n', o);
 	fprintf(o, "# event : %s ", r->opts.event->name);
 	if (r->opts.period)
 		fprintf(o, "period %" PRIu64, r->opts.period);
@@ -626,16 +654,20 @@ handle_sample(struct record *r, const struct perf_event_header *h)
 
 		if (f && f->buildid && !f->buildid_written) {
 			f->buildid_written = 1;
-			fprintf(o, "# buildid : %s %s\n", f->buildid, f->path);
+			fprintf(o, "# buildid : %s ", f->buildid);
+			put_clean(o, f->path);
+			fputc('\n', o);
 		}
 	}
 	fprintf(o, "%s %u/%u [%03u] %" PRIu64 ".%06" PRIu64 ": %" PRIu64
 	    " %s:\n", comm_get(r, (pid_t)pid, (pid_t)tid), pid, tid, cpu,
 	    (uint64_t)(time / 1000000000U), (uint64_t)(time % 1000000000U / 1000), period,
 	    r->opts.event->name);
-	for (i = 0; i < r->nframes; i++)
-		fprintf(o, "\t%" PRIx64 " [unknown] (%s)\n", r->frames[i].addr,
-		    r->frames[i].dso);
+	for (i = 0; i < r->nframes; i++) {
+		fprintf(o, "\t%" PRIx64 " [unknown] (", r->frames[i].addr);
+		put_clean(o, r->frames[i].dso);
+		fputs(")\n", o);
+	}
 	if (truncated)
 		fputs(TRUNCATED_LINE, o);
 	fputc('\n', o);

@@ -8,7 +8,7 @@ B=$TMP/build
 mkdir -p "$B"
 cc=${CC:-cc}
 built=yes
-for p in hot threads forker crash chatty deep jit leader_exit; do
+for p in hot threads forker crash chatty deep jit leader_exit badname; do
 	$cc -O2 -g -pthread -o "$B/$p" "$TESTS/record/$p.c" 2>"$B/$p.err" || built=no
 done
 $cc -O2 -g -fomit-frame-pointer -o "$B/hot_nofp" "$TESTS/record/hot.c" || built=no
@@ -319,6 +319,16 @@ check '-p follows a process whose main thread has exited, without spinning' '
 	late=$(awk "/ cpu-clock:\$/ { n++ } END { print int(n / 2) }" out) &&
 	awk -v from="$late" "/ cpu-clock:\$/ { n++ } n > from && /\(\[unknown\]\)\$/ && !/\[truncated\]/ { bad++ } END { exit bad > 0 }" out &&
 	within "$(share out leader_exit worker)" 80 100
+'
+
+check 'odd names (a newline, a leading #, spaces) keep the stream well-formed' '
+	cp "$B/badname" "./bad name" &&
+	fgrecord -o out "./bad name" 0.3 "arg
+with newline" 2>err &&
+	wellformed out &&
+	grep_q "^# cmdline : ./bad name 0.3 arg?with newline\$" out &&
+	grep_q "^_odd?name [0-9]*/[0-9]* " out &&
+	grep_q "^# buildid : [0-9a-f]* .*/bad name\$" out
 '
 
 check 'a command that does not exist: 127; not executable: 126' '

@@ -30,48 +30,16 @@ try_record() {
 	{ why="perf record failed: $(head -1 "$FIX/$2.log")"; return 1; }
 }
 
-if ! command -v perf >/dev/null 2>&1; then
-	skip 'perf script and fgsym agree (PIE, bfd)' 'perf is not installed'
-	skip 'perf script and fgsym agree (lld layout)' 'perf is not installed'
-	$CC -O2 "$TESTS/sym/vdso.c" -o "$FIX/vdso" || exit 1
-if try_record "$FIX/vdso" vdso; then
-	check 'perf script and fgsym agree on [vdso] frames' '
-		perf script -i "$FIX/vdso.data" --no-inline >ref 2>/dev/null &&
-		frames ref "[vdso]" >expect &&
-		test $(wc -l <expect) -gt 20 &&
-		blank ref >in &&
-		{ fgsym --no-inline in >out 2>err; test $? -le 1; } &&
-		frames out "[vdso]" >actual &&
-		test_cmp expect actual
-	'
-else
-	skip 'perf script and fgsym agree on [vdso] frames' "$why"
-fi
-
-done_testing
+skip_all() {
+	skip 'perf script and fgsym agree (PIE, bfd)' "$1"
+	skip 'perf script and fgsym agree (lld layout)' "$1"
+	skip 'perf script and fgsym agree on [vdso] frames' "$1"
+	skip 'fgrecord | fgsym: every frame of the fixture is named' "$1"
+	done_testing
 	exit 0
-fi
-if ! perf_ok; then
-	skip 'perf script and fgsym agree (PIE, bfd)' "$why"
-	skip 'perf script and fgsym agree (lld layout)' "$why"
-	$CC -O2 "$TESTS/sym/vdso.c" -o "$FIX/vdso" || exit 1
-if try_record "$FIX/vdso" vdso; then
-	check 'perf script and fgsym agree on [vdso] frames' '
-		perf script -i "$FIX/vdso.data" --no-inline >ref 2>/dev/null &&
-		frames ref "[vdso]" >expect &&
-		test $(wc -l <expect) -gt 20 &&
-		blank ref >in &&
-		{ fgsym --no-inline in >out 2>err; test $? -le 1; } &&
-		frames out "[vdso]" >actual &&
-		test_cmp expect actual
-	'
-else
-	skip 'perf script and fgsym agree on [vdso] frames' "$why"
-fi
-
-done_testing
-	exit 0
-fi
+}
+command -v perf >/dev/null 2>&1 || skip_all 'perf is not installed'
+perf_ok || skip_all "$why"
 
 $CC -O2 -g "$TESTS/sym/spin.c" -o "$FIX/spin" || exit 1
 if try_record "$FIX/spin" spin; then
@@ -120,6 +88,21 @@ if try_record "$FIX/vdso" vdso; then
 	'
 else
 	skip 'perf script and fgsym agree on [vdso] frames' "$why"
+fi
+
+if command -v fgrecord >/dev/null 2>&1; then
+	check 'fgrecord | fgsym: every frame of the fixture is named' '
+		fgrecord -o rec "$FIX/spin" 2>rec.err &&
+		grep -q "^# fgrecord" rec &&
+		{ fgsym rec >out 2>err; test $? -le 1; } &&
+		frames out "$FIX/spin" >fr &&
+		sed -E "s/^[ 	]+[0-9a-f]+ //; s/\+0x[0-9a-f]+ .*//" fr | sort -u >names &&
+		grep -qx "hot_a" names && grep -qx "driver" names &&
+		grep -qx "main" names &&
+		! grep -q "\[unknown\] ($FIX/spin)" out
+	'
+else
+	skip 'fgrecord | fgsym: every frame of the fixture is named' 'bin/fgrecord is not built'
 fi
 
 done_testing

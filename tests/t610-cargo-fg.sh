@@ -29,7 +29,7 @@ chmod +x "$TMP/denied/fgrecord"
 for t in fgsym fgfold fgsvg; do ln -s "$TOP/bin/$t" "$TMP/denied/$t"; done
 
 if perf_ok; then
-	check "cargo fg --bin spin: SVG, widest leaf spin::crunch, debug info, Cargo.toml untouched" '
+	check "cargo fg --bin spin: SVG, spin::crunch in the top three, debug info, Cargo.toml untouched" '
 		cd "$TMP/crate" &&
 		"$CFG" fg --bin spin -o "$OLDPWD/out.svg" -- 40 >"$OLDPWD/out" 2>"$OLDPWD/err" ||
 			{ cat "$OLDPWD/out" "$OLDPWD/err"; false; } &&
@@ -39,7 +39,11 @@ if perf_ok; then
 		grep_q "CARGO_PROFILE_RELEASE_DEBUG=true (for this build only; Cargo.toml is not changed)" err &&
 		grep_q "wrote .*out.svg ([0-9]* samples); the widest leaf functions:" err &&
 		sed -n "/widest leaf functions/,\$p" err >top &&
-		sed -n 4p top | grep -q "spin::crunch\$" || { echo "spin::crunch is not the widest leaf:"; cat top; false; } &&
+		# Three rows, and spin::crunch among them (its own inlined
+		# callees may take some of its self samples, depending on rustc).
+		[ "$(sed -n "4,\$p" top | grep -c "%.*%")" = 3 ] &&
+		sed -n "4,6p" top | grep -q " spin::crunch\$" ||
+			{ echo "spin::crunch is not among the widest leaves:"; cat top; false; } &&
 		head -c 300 out.svg | grep -q "<svg" &&
 		grep_q "spin::crunch" out.svg &&
 		cmp "$TMP/Cargo.toml.orig" "$TMP/crate/Cargo.toml" &&

@@ -110,6 +110,7 @@ record_release(struct record *r)
 	free(r->queue);
 	free(r->pcs);
 	free(r->frames);
+	free(r->online);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -384,6 +385,8 @@ open_for_task(struct record *r, pid_t pid, int soft)
 	int cpu, fd;
 
 	for (cpu = 0; cpu < r->ncpus; cpu++) {
+		if (!r->online[cpu])
+			continue;
 		if ((fd = open_one(r, pid, cpu, soft)) < 0)
 			return;
 		add_fd(r, fd);
@@ -1079,6 +1082,40 @@ summary(struct record *r)
 	}
 }
 
+/*
+ * Reads which of the first n CPUs are online, from the kernel's list
+ * ("0-3,6"). Returns a new array of n flags; all set when the list is
+ * missing. Caller frees.
+ */
+static unsigned char *
+online_cpus(int n)
+{
+	unsigned char *on = xcalloc(n, 1);
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	char buf[4096], *p, *tok, *save = NULL;
+	int any = 0;
+
+	if (f && fgets(buf, sizeof(buf), f)) {
+		for (tok = strtok_r(buf, ",\n", &save); tok;
+		    tok = strtok_r(NULL, ",\n", &save)) {
+			long a = strtol(tok, &p, 10), b = a;
+
+			if (*p == '-')
+				b = strtol(p + 1, NULL, 10);
+			for (; a <= b && a < n; a++)
+				if (a >= 0) {
+					on[a] = 1;
+					any = 1;
+				}
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!any)
+		memset(on, 1, n);
+	return on;
+}
+
 /* Opens the events of the session: the command, the whole system, or -p. */
 static void
 open_events(struct record *r)
@@ -1090,7 +1127,7 @@ open_events(struct record *r)
 		open_for_task(r, r->child, 0);
 	} else if (r->opts.system_wide) {
 		for (cpu = 0; cpu < r->ncpus; cpu++) {
-			if ((fd = open_one(r, -1, cpu, 0)) < 0)
+			if (!r->online[cpu] || (fd = open_one(r, -1, cpu, 0)) < 0)
 				continue;
 			add_fd(r, fd);
 			attach_ring(r, fd, cpu);
@@ -1159,6 +1196,7 @@ record_run(struct record *r)
 	r->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (r->ncpus < 1)
 		r->ncpus = 1;
+	r->online = online_cpus(r->ncpus);
 	r->rings = xcalloc(r->ncpus, sizeof(*r->rings));
 	for (i = 0; i < (size_t)r->ncpus; i++)
 		r->rings[i].fd = -1;

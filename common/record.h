@@ -73,7 +73,8 @@ struct record {
 	struct unwind	 unwind;
 	struct perf_event_attr attr;
 	int		 user_only;	/* kernel stacks excluded */
-	int		 ncpus;
+	int		 ncpus;		/* configured CPUs: rings are indexed by CPU */
+	unsigned char	*online;	/* owned: online[cpu] is 1 for online CPUs */
 	int		*fds;		/* owned: every event */
 	size_t		 nfds, fds_cap;
 	struct perf_ring *rings;	/* owned: one per CPU (index = cpu) */

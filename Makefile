@@ -4,6 +4,7 @@
 #   make check      install missing packages, build, run every test
 #   make demo       profile a bundled example and write demo.svg
 #   make bench      measure speed, side by side with the reference tools
+#   make fuzz       run every fuzz harness for FUZZ_TIME seconds (libFuzzer)
 #   make readme-png redraw docs/flamegraph.png from a profile of an example
 #   make install PREFIX=/usr/local
 
@@ -30,10 +31,19 @@ LIBOBJ	= $(LIBSRC:%.c=build/%.o)
 UNITSRC	= $(sort $(wildcard tests/unit/test_*.c))
 UNITS	= $(UNITSRC:tests/unit/%.c=build/tests/%)
 MANS	= $(sort $(wildcard man/*.[1-9]))
+# Fuzz harnesses: libFuzzer targets for make fuzz, and the same harnesses
+# linked with a replay driver for make check (seeds and kept crashes).
+FUZZSRC	= $(sort $(wildcard tests/fuzz/fuzz_*.c))
+REGRESS	= $(FUZZSRC:tests/fuzz/fuzz_%.c=build/regress/regress_%)
+FUZZERS	= $(FUZZSRC:tests/fuzz/fuzz_%.c=build/fuzz/fuzz_%)
+FUZZCC	?= clang
+FUZZ_TIME ?= 60
+FUZZSAN	= -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZOBJ	= $(LIBSRC:%.c=build/fuzz/%.o)
 SCRIPTS	= cargo-fg
 
-.PHONY: all deps check test demo bench install uninstall clean lint-man readme-png
-all: $(BINS) $(UNITS)
+.PHONY: all deps check test demo bench install uninstall clean lint-man readme-png fuzz
+all: $(BINS) $(UNITS) $(REGRESS)
 
 deps:
 	@scripts/deps
@@ -53,6 +63,24 @@ bin/%: cmd/%.c build/libfg.a
 build/tests/%: tests/unit/%.c tests/unit/unit.h build/libfg.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< build/libfg.a $(LDLIBS)
+
+build/regress/regress_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c tests/fuzz/fuzz.h build/libfg.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/fuzz $(LDFLAGS) -o $@ $< tests/fuzz/driver.c build/libfg.a $(LDLIBS)
+
+build/fuzz/common/%.o: common/%.c $(wildcard common/*.h)
+	@mkdir -p $(@D)
+	$(FUZZCC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Icommon -fsanitize=fuzzer-no-link $(FUZZSAN) \
+	    $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -c -o $@ $<
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZOBJ)
+	$(FUZZCC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Icommon -Itests/fuzz -fsanitize=fuzzer $(FUZZSAN) \
+	    -o $@ $< $(FUZZOBJ) $(LDLIBS)
+
+# Runs every harness for FUZZ_TIME seconds, from its seeds; a crash is
+# saved under build/fuzz/ and should be kept in tests/fuzz/regress/NAME/.
+fuzz: deps $(FUZZERS)
+	@scripts/fuzz $(FUZZ_TIME) $(FUZZERS)
 
 check: deps
 	@$(MAKE) --no-print-directory all

@@ -228,10 +228,10 @@ sres_free(struct sres *r)
 static void
 sfile_free(struct sfile *f)
 {
-	if (f->dwfl != NULL)
-		dwfl_end(f->dwfl);
 	size_t i;
 
+	if (f->dwfl != NULL)
+		dwfl_end(f->dwfl);
 	for (i = 0; i < f->ncus; i++) {
 		free(f->cus[i]->ents);
 		free(f->cus[i]->segs);
@@ -418,8 +418,10 @@ file_open(struct sfile *f)
 	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL ||
 	    elf_kind(elf) != ELF_K_ELF || gelf_getehdr(elf, &eh) == NULL ||
 	    elf_getphdrnum(elf, &nph) != 0) {
+		int e = elf_errno();
+
 		swarnx("'%s': not an ELF file (%s): its frames stay [unknown]",
-		    f->dso, elf_errno() ? elf_errmsg(-1) : "wrong magic");
+		    f->dso, e ? elf_errmsg(e) : "wrong magic");
 		if (elf != NULL)
 			elf_end(elf);
 		close(fd);
@@ -532,12 +534,7 @@ cmp_ssym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/*
- * Builds f->syms from the module's symbol table (.symtab, of the file or
- * its debug file, else .dynsym): every defined function, sorted, one per
- * address. dwfl_module_addrinfo() would do, but it scans the whole table
- * on every call.
- */
+/* Appends one symbol to f->syms. */
 static void
 ssym_add(struct sfile *f, size_t *cap, uint64_t addr, uint64_t size,
     const char *name, int rank)
@@ -614,6 +611,12 @@ plt_add(struct sfile *f, Elf *elf, size_t *cap)
 
 static void symtab_sort(struct sfile *);
 
+/*
+ * Builds f->syms from the module's symbol table (.symtab, of the file or
+ * its debug file, else .dynsym): every defined function, sorted, one per
+ * address. dwfl_module_addrinfo() would do, but it scans the whole table
+ * on every call.
+ */
 static void
 symtab_build(struct sfile *f, Elf *elf, int nsym)
 {
@@ -820,8 +823,8 @@ file_load(struct sym *s, struct sfile *f)
 		    strip_fix);
 	else if (!has_symtab(elf) && debugfile == NULL)
 		swarnx("'%s' is stripped: only its exported symbols are known "
-		    "and other frames are named after them; %s", f->dso,
-		    strip_fix);
+		    "and frames in its other functions stay [unknown]; %s",
+		    f->dso, strip_fix);
 }
 
 /* ---- resolving ---- */
@@ -1249,8 +1252,14 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		if (tag == DW_TAG_inlined_subroutine)
 			ninl++;
 		else if (tag == DW_TAG_subprogram) {
-			if (name == NULL)
+			Dwarf_Addr low;
+
+			if (name == NULL &&
+			    dwarf_lowpc(&scopes[i], &low) == 0 &&
+			    da - cubias >= low) {
 				fnname = die_name(s, &scopes[i]);
+				off = da - cubias - low;
+			}
 			break;
 		}
 	}
@@ -1295,7 +1304,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 	else {
 		char *t;
 
-		if (asprintf(&t, "%s", fnname) < 0)
+		if (asprintf(&t, "%s+0x%" PRIx64, fnname, off + (vaddr - a)) < 0)
 			errx(2, "out of memory");
 		chain_add(&c, t, leafsrc);
 	}

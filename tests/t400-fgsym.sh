@@ -221,6 +221,17 @@ check 'stripped copy with .gnu_debuglink: names come from the debug file' '
 	test_cmp expect actual
 '
 
+check 'functions missing from .symtab are named from DWARF' '
+	cp "$FIX/inl" app && objcopy -N leaf -N work app &&
+	! nm app | grep -q " leaf\$" &&
+	"$FIX/inl" v | sed "s|($FIX/inl)|($PWD/app)|" >in &&
+	fgsym in >out &&
+	names out "$PWD/app" >actual &&
+	printf "%s\n" leaf "twist (inlined)" "mix (inlined)" work outer main _start >expect &&
+	test_cmp expect actual &&
+	grep -q " leaf+0x0 ($PWD/app)" out
+'
+
 check 'rebuilt binary: build-ID mismatch warns once, frames stay [unknown]' '
 	$CC -O2 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o app &&
 	id=$(readelf -n app | awk "/Build ID/ { print \$3 }") &&

@@ -16,8 +16,12 @@ fn crunch(steps: u64) -> u64 {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let millions: u64 = args.next().map_or(100, |s| s.parse().expect("MILLIONS: a number"));
-    let exit: i32 = args.next().map_or(0, |s| s.parse().expect("EXIT: a number"));
+    let millions: u64 = args
+        .next()
+        .map_or(100, |s| s.parse().expect("MILLIONS: a number"));
+    let exit: i32 = args
+        .next()
+        .map_or(0, |s| s.parse().expect("EXIT: a number"));
     println!("spin: {:016x}", crunch(millions * 1_000_000));
     std::process::exit(exit);
 }

@@ -53,7 +53,9 @@ pub fn main(find_pair: fn(&[i32], i64) -> Option<(usize, usize)>) -> i32 {
         let target = make_query(&mut rng, &mut v);
         if let Some((i, j)) = find_pair(&v, target) {
             found += 1;
-            checksum = checksum.wrapping_mul(31).wrapping_add((i * LIST_LEN + j) as u64);
+            checksum = checksum
+                .wrapping_mul(31)
+                .wrapping_add((i * LIST_LEN + j) as u64);
         }
     }
     println!("alloc-loop: {rounds} queries, {found} pairs found, checksum {checksum:016x}");

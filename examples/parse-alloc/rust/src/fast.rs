@@ -22,7 +22,13 @@ pub fn parse(line: &str) -> Option<Entry<'_>> {
         return None;
     }
     let (message, status) = rest.rsplit_once(' ')?;
-    Some(Entry { timestamp, level, component, message, status: parse_status(status)? })
+    Some(Entry {
+        timestamp,
+        level,
+        component,
+        message,
+        status: parse_status(status)?,
+    })
 }
 
 /// Summarizes every line of `log`.

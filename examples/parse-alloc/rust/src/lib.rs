@@ -43,7 +43,10 @@ impl Summary {
             "ERROR" => {
                 self.error += 1;
                 for b in component.bytes() {
-                    self.error_components = self.error_components.wrapping_mul(131).wrapping_add(b as u64);
+                    self.error_components = self
+                        .error_components
+                        .wrapping_mul(131)
+                        .wrapping_add(b as u64);
                 }
             }
             _ => self.other_level += 1,
@@ -63,7 +66,10 @@ pub fn parse_status(s: &str) -> Option<u32> {
 
 /// Splits `log` into lines at '\n'; a final line without one counts too.
 pub fn lines(log: &str) -> impl Iterator<Item = &str> {
-    log.strip_suffix('\n').unwrap_or(log).split('\n').filter(move |_| !log.is_empty())
+    log.strip_suffix('\n')
+        .unwrap_or(log)
+        .split('\n')
+        .filter(move |_| !log.is_empty())
 }
 
 /// xorshift64, the same generator as the C version.
@@ -106,7 +112,11 @@ fn make_log() -> String {
         let me = MSG[(rng.next() % 6) as usize];
         let st = STATUS[(rng.next() % 8) as usize];
         if rng.next() % 50 == 0 {
-            log.push_str(if k % 2 == 1 { "truncated line" } else { "2026-11-30T09:00:00Z INFO db ok OK" });
+            log.push_str(if k % 2 == 1 {
+                "truncated line"
+            } else {
+                "2026-11-30T09:00:00Z INFO db ok OK"
+            });
             log.push('\n');
         } else {
             let _ = writeln!(
@@ -147,7 +157,11 @@ pub fn main(summarize: fn(&str) -> Summary) -> i32 {
         "parse-alloc: {} server errors, {} message bytes, components {:016x}; {passes} passes",
         s.server_errors, s.message_bytes, s.error_components
     );
-    if lines == s.lines * passes as u64 { 0 } else { 1 }
+    if lines == s.lines * passes as u64 {
+        0
+    } else {
+        1
+    }
 }
 
 #[cfg(test)]
@@ -161,7 +175,13 @@ mod tests {
             (None, None) => assert!(want_message.is_none(), "{line:?} should parse"),
             (Some(s), Some(f)) => {
                 assert_eq!(
-                    (s.timestamp.as_str(), s.level.as_str(), s.component.as_str(), s.message.as_str(), s.status),
+                    (
+                        s.timestamp.as_str(),
+                        s.level.as_str(),
+                        s.component.as_str(),
+                        s.message.as_str(),
+                        s.status
+                    ),
                     (f.timestamp, f.level, f.component, f.message, f.status),
                     "{line:?}"
                 );
@@ -174,7 +194,10 @@ mod tests {
     #[test]
     fn valid_lines() {
         same("2026-11-30T09:00:00Z INFO db ok 200", Some("ok"));
-        same("t ERROR http upstream timed out 504", Some("upstream timed out"));
+        same(
+            "t ERROR http upstream timed out 504",
+            Some("upstream timed out"),
+        );
         same("t INFO db  200", Some(""));
         same("t INFO db    200", Some("  "));
         same("t INFO db m 0", Some("m"));
@@ -208,7 +231,16 @@ mod tests {
         let a = slow::summarize(log);
         let b = fast::summarize(log);
         assert_eq!(a, b);
-        assert_eq!((a.lines, a.malformed, a.error, a.other_level, a.server_errors), (7, 2, 2, 1, 2));
+        assert_eq!(
+            (
+                a.lines,
+                a.malformed,
+                a.error,
+                a.other_level,
+                a.server_errors
+            ),
+            (7, 2, 2, 1, 2)
+        );
         assert_eq!(slow::summarize(""), fast::summarize(""));
         assert_eq!(slow::summarize("\n").lines, 1);
     }

@@ -68,7 +68,11 @@ fn feed<S: SensorSet>(n: i64) -> S {
     for _ in 0..n {
         let r = rng.next();
         // Sensor 6 is unplugged; about 1 reading in 100 has a bad id.
-        let mut id = if r % 100 == 0 { ((r >> 8) % 20) as i32 - 6 } else { ((r >> 8) % 7) as i32 };
+        let mut id = if r % 100 == 0 {
+            ((r >> 8) % 20) as i32 - 6
+        } else {
+            ((r >> 8) % 7) as i32
+        };
         if id == 6 {
             id = 7;
         }
@@ -126,7 +130,15 @@ mod tests {
         }
         agree(&a, &b);
         assert_eq!(a.rejected(), 5);
-        assert_eq!(b.get(3), Some(Stats { count: 2, sum: -1, min: i32::MIN, max: i32::MAX }));
+        assert_eq!(
+            b.get(3),
+            Some(Stats {
+                count: 2,
+                sum: -1,
+                min: i32::MIN,
+                max: i32::MAX
+            })
+        );
         assert_eq!(a.get(1), Some(Stats::default()));
         assert_eq!(a.get(8), None);
         assert_eq!(b.get(-1), None);

@@ -558,6 +558,7 @@ unwind_stack(struct unwind *u, const struct unwind_input *in, uint64_t *pcs,
 	struct frame cur, next;
 	size_t n = 0;
 	int exact = 1;		/* pc is an interrupted instruction, not a return address */
+	int flat = 0;		/* steps in a row that kept the stack pointer */
 
 	memcpy(cur.regs, in->regs, sizeof(cur.regs));
 	cur.valid = in->valid;
@@ -607,9 +608,20 @@ unwind_stack(struct unwind *u, const struct unwind_input *in, uint64_t *pcs,
 			u->fp_steps++;
 			exact = 0;
 		}
-		if (next.regs[UNWIND_SP] <= cur.regs[UNWIND_SP] && !(r && r->signal)) {
-			*end = UNWIND_BADCFI;
-			return n;
+		/*
+		 * The loop guard: the stack pointer must grow. It may stay
+		 * once, where the return address is in a register (__vfork
+		 * after its pop), but not twice in a row.
+		 */
+		if (!(r && r->signal)) {
+			if (next.regs[UNWIND_SP] < cur.regs[UNWIND_SP] ||
+			    (next.regs[UNWIND_SP] == cur.regs[UNWIND_SP] &&
+			    (flat++ > 0 || next.regs[UNWIND_RA] == pc))) {
+				*end = UNWIND_BADCFI;
+				return n;
+			}
+			if (next.regs[UNWIND_SP] > cur.regs[UNWIND_SP])
+				flat = 0;
 		}
 		if (next.regs[UNWIND_RA] == 0) {
 			*end = UNWIND_ZERO;

@@ -232,6 +232,23 @@ check 'functions missing from .symtab are named from DWARF' '
 	grep -q " leaf+0x0 ($PWD/app)" out
 '
 
+libc=$(ldd "$FIX/inl" | awk '/libc\.so/ { print $3 }')
+libcid=$(readelf -n "$libc" 2>/dev/null | awk '/Build ID/ { print $3 }')
+libcdbg=/usr/lib/debug/.build-id/$(echo "$libcid" | cut -c1-2)/$(echo "$libcid" | cut -c3-).debug
+if [ -n "$libcid" ] && [ -f "$libcdbg" ] && ! readelf -SW "$libc" | grep -q " .symtab "; then
+	export libc
+	check 'separate debug file by build ID: libc static functions are named' '
+		"$FIX/inl" v >in &&
+		fgsym --srcline in >out &&
+		names out "$libc" >actual &&
+		grep_q "^__libc_start_call_main\$" actual &&
+		grep -A1 "__libc_start_call_main+" out | grep -q "^  [a-z_]*\.[ch]:[0-9]*\$"
+	'
+else
+	skip 'separate debug file by build ID: libc static functions are named' \
+	    'no /usr/lib/debug/.build-id file for libc (apt-get install libc6-dbg)'
+fi
+
 check 'rebuilt binary: build-ID mismatch warns once, frames stay [unknown]' '
 	$CC -O2 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o app &&
 	id=$(readelf -n app | awk "/Build ID/ { print \$3 }") &&

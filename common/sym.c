@@ -1349,7 +1349,13 @@ resolve_kernel(struct sym *s, uint64_t addr, uint64_t a)
 	}
 	if (s->ks_state < 0)
 		return &unresolved_res;
-	if ((name = kallsyms_lookup(s->ks, a, &off, NULL)) == NULL)
+	/*
+	 * kallsyms has no sizes: an address a megabyte past the symbol below
+	 * it is in something kallsyms does not list (a hidden module), not
+	 * in that symbol.
+	 */
+	if ((name = kallsyms_lookup(s->ks, a, &off, NULL)) == NULL ||
+	    off >= (1 << 20))
 		return &unresolved_res;
 	return one_name(s, name, off + (addr - a), 0);
 }

@@ -6,6 +6,19 @@
 . "$(dirname "$0")/lib.sh"
 CFG=$TOP/scripts/cargo-fg
 
+# Argument checks: they need no cargo.
+check "cargo fg refuses a debug build, and says why" '
+	expect_status 2 "$CFG" fg --dev 2>err &&
+	grep_q "always profiles the release build; a debug build.s profile misleads" err
+'
+check "cargo fg: unknown option and stray argument are usage errors" '
+	expect_status 2 "$CFG" fg --frobnicate 2>err &&
+	grep_q "unknown option .--frobnicate." err &&
+	expect_status 2 "$CFG" fg --bin spin 10 2>err &&
+	grep_q "put the program.s arguments after .--." err &&
+	expect_status 2 "$CFG" fg --bin 2>err &&
+	grep_q "option .--bin. needs a value" err
+'
 if ! command -v cargo >/dev/null 2>&1; then
 	skip "cargo fg" "cargo not found (Debian: apt-get install cargo)"
 	done_testing
@@ -111,18 +124,6 @@ check "cargo fg with two binaries and no --bin asks for one" '
 	expect_status 2 "$CFG" fg 2>"$OLDPWD/err" &&
 	cd "$OLDPWD" &&
 	grep_q "several executables (.*spin.*): pick one with --bin NAME or --example NAME" err
-'
-check "cargo fg refuses a debug build, and says why" '
-	expect_status 2 "$CFG" fg --dev 2>err &&
-	grep_q "always profiles the release build; a debug build.s profile misleads" err
-'
-check "cargo fg: unknown option and stray argument are usage errors" '
-	expect_status 2 "$CFG" fg --frobnicate 2>err &&
-	grep_q "unknown option .--frobnicate." err &&
-	expect_status 2 "$CFG" fg --bin spin 10 2>err &&
-	grep_q "put the program.s arguments after .--." err &&
-	expect_status 2 "$CFG" fg --bin 2>err &&
-	grep_q "option .--bin. needs a value" err
 '
 check "cargo fg: a build error stops it before recording" '
 	mkdir -p bad/src &&

@@ -433,13 +433,17 @@ mapfile_load(struct mapfile *f, const char *path)
 	if (path == NULL) {
 		f->elf = open_vdso(f);
 	} else {
-		if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			snprintf(f->why, sizeof(f->why), "%s", strerror(errno));
 			return 0;
+		}
 		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	}
-	if (f->elf == NULL || elf_kind(f->elf) != ELF_K_ELF ||
-	    gelf_getehdr(f->elf, &eh) == NULL || elf_getphdrnum(f->elf, &n) != 0)
+	if (f->elf == NULL || gelf_getehdr(f->elf, &eh) == NULL ||
+	    elf_getphdrnum(f->elf, &n) != 0) {
+		snprintf(f->why, sizeof(f->why), "%s", elf_errmsg(-1));
 		return 0;
+	}
 	f->entry = eh.e_entry;
 	f->loads = xcalloc(n ? n : 1, sizeof(*f->loads));
 	for (i = 0; i < n; i++) {
@@ -453,11 +457,15 @@ mapfile_load(struct mapfile *f, const char *path)
 		f->loads[f->nloads].filesz = ph.p_filesz;
 		f->nloads++;
 	}
-	if (f->nloads == 0)
+	if (f->nloads == 0) {
+		snprintf(f->why, sizeof(f->why), "no PT_LOAD segment");
 		return 0;
+	}
 	bid = maps_elf_buildid(f->elf);
 	if (f->buildid && bid && strcmp(bid, f->buildid) != 0) {
 		f->buildid_mismatch = 1;
+		snprintf(f->why, sizeof(f->why), "build ID %s, not the mapped %s",
+		    bid, f->buildid);
 		free(bid);
 		return 0;
 	}

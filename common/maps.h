@@ -61,7 +61,8 @@ struct mapfile {
 	Dwarf_CFI	*eh_cfi;	/* owned by elf; .eh_frame */
 	Dwarf		*dwarf;		/* owned; for .debug_frame */
 	Dwarf_CFI	*debug_cfi;	/* owned by dwarf */
-	int		 warned;
+	int		 warned;	/* the user was told it is unusable */
+	char		 why[128];	/* why it is unusable: strerror, elf_errmsg */
 };
 
 struct mapping {

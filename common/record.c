@@ -526,13 +526,13 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 	if (!mp->file->warned) {
 		mp->file->warned = 1;
 		if (mp->file->buildid_mismatch)
-			warnx("'%s' was rebuilt after the program mapped it: its "
-			    "frames are written as [unknown]; record again",
-			    mp->file->path);
+			warnx("'%s' was rebuilt after the program mapped it (%s): "
+			    "its frames are written as [unknown]; record again",
+			    mp->file->path, mp->file->why);
 		else
 			warnx("cannot read '%s' (%s): its frames are written as "
 			    "[unknown] absolute addresses", mp->file->path,
-			    mp->file->fd < 0 ? "cannot open" : "not ELF");
+			    mp->file->why[0] ? mp->file->why : "not ELF");
 	}
 	r->stats.unknown++;
 	r->rval = 1;

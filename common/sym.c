@@ -1595,8 +1595,12 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 			f = s->files[fn];
 		}
 	}
-	/* A module perf names by its path, "/lib/modules/.../ext4.ko". */
-	if (is_kernel && f->kind == SF_ELF && is_module_path(f->dso)) {
+	/*
+	 * A module perf names by its path, "/lib/modules/.../ext4.ko", and a
+	 * kernel address perf could not place.
+	 */
+	if (is_kernel && ((f->kind == SF_ELF && is_module_path(f->dso)) ||
+	    stream_str_eq(fr->dso, "[unknown]"))) {
 		fn = file_get(s, "[kernel.kallsyms]", 17);
 		f = s->files[fn];
 	}

@@ -313,7 +313,8 @@ check 'kernel frames through --kallsyms' '
 	printf "\tffffffff81000e06 [unknown] ([kernel.kallsyms])\n" >>in &&
 	printf "\tffffffff81001010 [unknown] ([kernel.kallsyms])\n" >>in &&
 	printf "\tffffffffc0100020 [unknown] ([ext4])\n" >>in &&
-	printf "\tffffffffc0100021 [unknown] (/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko.xz)\n\n" >>in &&
+	printf "\tffffffffc0100021 [unknown] (/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko.xz)\n" >>in &&
+	printf "\tffffffff81001001 [unknown] ([unknown])\n\n" >>in &&
 	fgsym --kallsyms=ks in >out &&
 	sed "s/^> /	/" >expect <<-\EOF &&
 	app 1 1.0: 1 cpu-clock:
@@ -321,6 +322,7 @@ check 'kernel frames through --kallsyms' '
 	> ffffffff81001010 do_thing+0x10 ([kernel.kallsyms])
 	> ffffffffc0100020 ext4_read+0x20 ([ext4])
 	> ffffffffc0100021 ext4_read+0x21 (/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko.xz)
+	> ffffffff81001001 do_thing+0x1 ([unknown])
 
 	EOF
 	test_cmp expect out

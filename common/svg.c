@@ -703,14 +703,14 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
 }
 
 /*
- * Appends one frame: a <g> (an <a> for a --nameattr link) holding its
- * tooltip, its rectangle and, when at least three characters fit, its
- * label. name is scratch space.
+ * Appends one frame to b: a <g> (an <a> for a --nameattr link) holding its
+ * tooltip and its rectangle; and its label to lb when at least three
+ * characters fit. name is scratch space.
  */
 static void
 put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
     const struct svg_opts *o, struct palette *pal, const struct geom *g,
-    struct svgbuf *name)
+    struct svgbuf *name, struct svgbuf *lb)
 {
 	const struct flame_node *n = f->node != FLAME_NONE ?
 	    &fl->nodes[f->node] : NULL;
@@ -788,16 +788,16 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 	svgbuf_puts(b, "\" fill=\"");
 	svgbuf_puts(b, color);
 	svgbuf_puts(b, "\"/>");
-	if ((chars = (long)((x2 - x1) / g->per)) >= 3) {
-		svgbuf_puts(b, "<text x=\"");
-		put_fixed(b, x1 + 3, 2);
-		svgbuf_puts(b, "\" y=\"");
-		put_num(b, 3 + (y1 + y2) / 2);
-		svgbuf_puts(b, "\">");
-		put_label(b, name->buf, name->len, chars);
-		svgbuf_puts(b, "</text>");
-	}
 	svgbuf_puts(b, link ? "</a>\n" : "</g>\n");
+	if ((chars = (long)((x2 - x1) / g->per)) >= 3) {
+		svgbuf_puts(lb, "<text x=\"");
+		put_fixed(lb, x1 + 3, 2);
+		svgbuf_puts(lb, "\" y=\"");
+		put_num(lb, 3 + (y1 + y2) / 2);
+		svgbuf_puts(lb, "\">");
+		put_label(lb, name->buf, name->len, chars);
+		svgbuf_puts(lb, "</text>\n");
+	}
 }
 
 int
@@ -809,7 +809,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	double ypad3 = o->fontsize * 2, timemax, wpt, mintime, height, fh;
 	int sub = o->subtitle != NULL && *o->subtitle != '\0';
 	const char *title = o->title;
-	struct svgbuf name;
+	struct svgbuf name, labels;
 	struct geom g;
 	size_t i;
 
@@ -847,10 +847,9 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	    "#ignorecase.show { opacity:1; }\n"
 	    "#unzoom { cursor:pointer; }\n"
 	    "#frames > * { cursor:pointer; }\n"
-	    "#frames > *:hover > rect { stroke:black; stroke-width:0.5; }\n"
-	    "#frames rect { rx:2px; ry:2px; }\n"
-	    "#frames text { pointer-events:none; }\n"
-	    "#frames.zoom > :not(.z):not(.parent) { display:none; }\n"
+	    "#frames > *:hover > rect { stroke:black; stroke-width:0.5; "
+	    "vector-effect:non-scaling-stroke; }\n"
+	    "#labels, #zlabels { pointer-events:none; }\n"
 	    ".hide { display:none; }\n.parent { opacity:0.5; }\n"
 	    "</style>\n<script type=\"text/ecmascript\"><![CDATA[\n"
 	    "var fgcfg = {W:");
@@ -884,8 +883,19 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	put_text(b, "matched", o->width - xpad - 100, height - ypad2 / 2, " ",
 	    "");
 
-	svgbuf_puts(b, "<g id=\"frames\">\n");
+	/*
+	 * The frames go in a nested <svg> whose viewBox the script narrows to
+	 * zoom; the labels go in a group of their own, outside it, so that
+	 * zooming does not stretch them.
+	 */
+	svgbuf_printf(b, "<svg id=\"fv\" x=\"%g\" y=\"0\" width=\"%g\" "
+	    "height=\"", xpad, o->width - 2 * xpad);
+	put_num(b, height);
+	svgbuf_printf(b, "\" viewBox=\"%g 0 %g ", xpad, o->width - 2 * xpad);
+	put_num(b, height);
+	svgbuf_puts(b, "\" preserveAspectRatio=\"none\">\n<g id=\"frames\">\n");
 	svgbuf_init(&name, -1);
+	svgbuf_init(&labels, -1);
 	g.wpt = wpt;
 	g.height = height;
 	g.ypad1 = ypad1;
@@ -893,8 +903,11 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	g.per = o->fontsize * o->fontwidth;
 	g.tscaled = timemax * o->factor;
 	for (i = 0; i < fl->nframes; i++)
-		put_frame(b, fl, &fl->frames[i], o, pal, &g, &name);
+		put_frame(b, fl, &fl->frames[i], o, pal, &g, &name, &labels);
 	svgbuf_release(&name);
-	svgbuf_puts(b, "</g>\n</svg>\n");
+	svgbuf_puts(b, "</g>\n</svg>\n<g id=\"labels\">\n");
+	svgbuf_put(b, labels.buf ? labels.buf : "", labels.len);
+	svgbuf_release(&labels);
+	svgbuf_puts(b, "</g>\n<g id=\"zlabels\"></g>\n</svg>\n");
 	return svgbuf_flush(b);
 }

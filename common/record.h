@@ -109,10 +109,12 @@ void	 record_release(struct record *);
 int	 record_run(struct record *);
 
 /*
- * Explains why perf_event_open failed with errnum, in one or more lines
- * on stderr, naming the fix; for callers and tests. what is the event.
+ * Explains why perf_event_open failed with errnum, in one or more lines on
+ * stderr that name the fix (the paranoid level and what it still allows,
+ * seccomp, a missing PMU), then exits with status 2. what is the event;
+ * system_wide tells whether -a was asked for.
  */
 void	 record_explain_open(int errnum, const struct perf_event_desc *what,
-	    int system_wide);
+	    int system_wide) __attribute__((noreturn));
 
 #endif

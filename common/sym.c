@@ -1463,6 +1463,8 @@ struct sstate {
 	int		 prev_kernel;
 	int		 drop_src;	/* drop input srclines after our own */
 	char		 pid[24];	/* of the current sample */
+	char		 map_pid[24];	/* the last pid checked for a perf map */
+	int		 map_fn;	/* its map's file number, or -1 */
 };
 
 static void
@@ -1511,6 +1513,14 @@ emit(FILE *out, const char *p, size_t n)
 	return fwrite_unlocked(p, 1, n, out) == n ? 0 : -1;
 }
 
+/* Writes line[0..len) and a newline. Errors show in ferror(out). */
+static void
+emit_line(FILE *out, const char *line, size_t len)
+{
+	emit(out, line, len);
+	putc_unlocked('\n', out);
+}
+
 /* Writes the lines of a resolved frame. */
 static void
 emit_frame(struct sym *s, FILE *out, const struct stream_frame *fr,
@@ -1553,7 +1563,7 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	st->drop_src = 0;
 	if (stream_str_eq(fr->dso, "inlined")) {
 		if (out != NULL)
-			emit(out, line, len), putc_unlocked('\n', out);
+			emit_line(out, line, len);
 		return;
 	}
 	is_kernel = fr->addrval >= KERNEL_START;
@@ -1571,13 +1581,13 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 			    in->lineno, (int)fr->addr.len, fr->addr.p);
 		s->any_bad = 1;
 		if (out != NULL)
-			emit(out, line, len), putc_unlocked('\n', out);
+			emit_line(out, line, len);
 		st->fi++;
 		return;
 	}
 	if (!unknown && !(st->fi == 0 && s->o.leaf != NULL)) {
 		if (out != NULL)
-			emit(out, line, len), putc_unlocked('\n', out);
+			emit_line(out, line, len);
 		st->fi++;
 		return;
 	}
@@ -1587,11 +1597,17 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	/* [unknown] code of a process with a perf map: JIT code. */
 	if (f->kind == SF_NONE && st->pid[0] != '\0' &&
 	    stream_str_eq(fr->dso, "[unknown]") && !is_kernel) {
-		char path[64];
+		if (strcmp(st->pid, st->map_pid) != 0) {
+			char path[64];
 
-		snprintf(path, sizeof(path), "/tmp/perf-%s.map", st->pid);
-		if (access(path, R_OK) == 0) {
-			fn = file_get(s, path, strlen(path));
+			/* One access(2) per process, not per frame. */
+			snprintf(st->map_pid, sizeof(st->map_pid), "%s", st->pid);
+			snprintf(path, sizeof(path), "/tmp/perf-%s.map", st->pid);
+			st->map_fn = access(path, R_OK) == 0 ?
+			    (int)file_get(s, path, strlen(path)) : -1;
+		}
+		if (st->map_fn >= 0) {
+			fn = st->map_fn;
 			f = s->files[fn];
 		}
 	}
@@ -1625,7 +1641,7 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	if (out == NULL)
 		return;
 	if (!unknown) {
-		emit(out, line, len), putc_unlocked('\n', out);
+		emit_line(out, line, len);
 		return;
 	}
 	s->frames++;
@@ -1638,7 +1654,7 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	if (r->n == 0) {
 		s->unresolved++;
 		f->unresolved++;
-		emit(out, line, len), putc_unlocked('\n', out);
+		emit_line(out, line, len);
 		return;
 	}
 	emit_frame(s, out, fr, r);

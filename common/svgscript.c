@@ -45,7 +45,7 @@ const char svg_script[] =
 	"	var parents = [];\n"
 	"	function zoom(i) {\n"
 	"		var f = F[i], end = i + 1, j, g, md, w;\n"
-	"		if (!f) return;\n"
+	"		if (!f || !(f.w > 0)) return;\n"
 	"		while (end < F.length && F[end].d > f.d) end++;\n"
 	"		for (j = 0; j < parents.length; j++) parents[j].e.classList.remove(\"parent\");\n"
 	"		parents = [];\n"

@@ -984,8 +984,13 @@ check_o0(struct sfile *f, Dwarf_Die *cu)
 	if (strncmp(p, "GNU AS", 6) == 0)
 		return;		/* assembler: says nothing about -O */
 	f->o0_checked = 1;
+	/*
+	 * GCC records its switches (unless -gno-record-gcc-switches): -O0,
+	 * or switches without any -O, is an unoptimized build.
+	 */
 	if (strstr(p, " -O0") != NULL ||
-	    (strncmp(p, "GNU ", 4) == 0 && strstr(p, " -O") == NULL))
+	    (strncmp(p, "GNU ", 4) == 0 && strstr(p, " -") != NULL &&
+	     strstr(p, " -O") == NULL))
 		swarnx("'%s' looks like an unoptimized build (DW_AT_producer "
 		    "\"%s\"): its profile will mislead; profile the optimized "
 		    "build (-O2 -g)", f->dso, p);

@@ -9,7 +9,7 @@
 
 static volatile unsigned long spin_sink;
 
-static double
+static __attribute__((unused)) double
 spin_now(void)
 {
 	struct timespec ts;
@@ -18,7 +18,7 @@ spin_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static double
+static __attribute__((unused)) double
 spin_secs(int argc, char **argv, double dflt)
 {
 	return argc > 1 ? atof(argv[1]) : dflt;

@@ -71,6 +71,7 @@ struct sfile {
 	char		**owned;	/* names made here ("f@plt") */
 	size_t		 nowned;
 	int		 exec_vaddr;	/* perf printed vaddrs for this ET_EXEC */
+	int		 rebuilt;	/* its build ID is not the recorded one */
 	int		 o0_checked;
 	int		 nodwarf_warned;
 	struct perfmap	*pm;
@@ -446,12 +447,14 @@ file_open(struct sfile *f)
 		swarnx("'%s' was rebuilt after the recording (build ID %s, "
 		    "recorded %s): its frames stay [unknown]; record the "
 		    "profile again", f->dso, f->buildid, f->recorded);
+		f->rebuilt = 1;
 		return;
 	}
 	if (f->recorded != NULL && f->buildid == NULL) {
 		swarnx("'%s' has no build ID but the recording names one (%s): "
 		    "its frames stay [unknown]; record the profile again",
 		    f->dso, f->recorded);
+		f->rebuilt = 1;
 		return;
 	}
 	if (strstr(f->dso, "/target/debug/") != NULL)
@@ -1636,7 +1639,8 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 		    perf_addr(f, fr->addrval, &vaddr) != 0)
 			conv = 0;
 	}
-	if (st->fi == 0 && s->o.leaf != NULL) {
+	/* A rebuilt file's bytes are not the recorded ones: no annotation. */
+	if (st->fi == 0 && s->o.leaf != NULL && conv && !f->rebuilt) {
 		if (f->kind == SF_ELF)
 			s->o.leaf(s->o.leaf_arg, f->dso, vaddr);
 		else if (f->kind == SF_KERNEL)

@@ -56,7 +56,8 @@ struct sym_opts {
 	 * (NUL-terminated, borrowed for the call), and the address in the
 	 * file's own vaddr space (converted from a perf file offset when
 	 * needed; absolute for the kernel). Leaves in [unknown], JIT code
-	 * and the like are not passed.
+	 * and the like are not passed, nor leaves in a file rebuilt since
+	 * the recording or at an offset outside the file's segments.
 	 */
 	void	(*leaf)(void *arg, const char *dso, uint64_t vaddr);
 	void	*leaf_arg;

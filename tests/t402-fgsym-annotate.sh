@@ -12,7 +12,7 @@ if command -v ld.lld >/dev/null 2>&1; then
 else
 	cp "$FIX/inl" "$FIX/inl-lld"
 fi
-export FIX
+export FIX CC
 
 check '--annotate prints only the listing, ranking the leaf function' '
 	"$FIX/inl" v >in && "$FIX/inl" v | sed 1,2d >>in &&
@@ -35,6 +35,17 @@ check '--annotate-to=FILE,N: the stream on stdout is unchanged' '
 	fgsym --annotate-to=listing,3 in >actual &&
 	test_cmp expect actual &&
 	grep_q "leaf" listing
+'
+
+check '--annotate: a rebuilt file is not annotated' '
+	$CC -O2 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o app &&
+	id=$(readelf -n app | awk "/Build ID/ { print \$3 }") &&
+	./app v | sed "1a\\
+# buildid : $id $PWD/app" >in &&
+	$CC -O1 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o app &&
+	fgsym --annotate in >out 2>err &&
+	grep -q "rebuilt" err &&
+	! grep -q "leaf" out
 '
 
 check '--annotate: bad N and exclusive options exit 2' '

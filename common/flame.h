@@ -63,8 +63,8 @@ struct flame_frame {
 
 struct flame_line {
 	uint64_t	 off;		/* the normalized line in flame.text */
-	uint32_t	 len;		/* "STACK COUNT[ COUNT]" */
-	uint32_t	 stacklen;
+	size_t		 len;		/* "STACK COUNT[ COUNT]" */
+	size_t		 stacklen;
 	double		 count[2];
 	int		 ncounts;
 };

@@ -16,17 +16,25 @@
 #include "record.h"
 #include "xalloc.h"
 
+/* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
-usage(void)
+usage_exit(int status)
 {
 	static const char opts[] = "[-q] [-F hz | -c period] [-e event] "
 	    "[--call-graph fp | dwarf[,bytes]]\n"
 	    "                [-o file] [-d seconds]";
 
-	fprintf(stderr, "usage: fgrecord %s command [arg ...]\n"
+	fprintf(status ? stderr : stdout,
+	    "usage: fgrecord %s command [arg ...]\n"
 	    "       fgrecord %s -p pid[,pid ...]\n"
 	    "       fgrecord %s -a\n", opts, opts, opts);
-	exit(2);
+	exit(status);
+}
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	usage_exit(2);
 }
 
 static uint64_t
@@ -175,6 +183,8 @@ main(int argc, char *argv[])
 		case 'p':
 			parse_pids(optarg, &o);
 			break;
+		case 'h':
+			usage_exit(0);
 		default:
 			usage();
 		}

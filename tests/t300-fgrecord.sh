@@ -347,7 +347,9 @@ check 'usage errors exit 2 with a message' '
 	expect_status 2 fgrecord --call-graph lbr true 2>err &&
 	expect_status 2 fgrecord -F 99 -c 1000 true 2>err &&
 	expect_status 2 fgrecord 2>err &&
-	expect_status 2 fgrecord -p 1 true 2>err
+	expect_status 2 fgrecord -p 1 true 2>err &&
+	fgrecord --help >help &&
+	grep_q "^usage: fgrecord .* command \[arg ...\]\$" help
 '
 
 check 'a hardware event works, or fails in one line suggesting -e cpu-clock' '

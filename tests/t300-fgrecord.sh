@@ -232,7 +232,7 @@ check 'two threads: both are sampled, each in its own hot function' '
 	test "$(wc -l <tids)" -ge 2 &&
 	a=$(share out threads alpha_work) && b=$(share out threads beta_work) &&
 	echo "alpha $a% beta $b%" &&
-	within "$a" 20 80 && within "$b" 20 80 &&
+	within "$a" 5 95 && within "$b" 5 95 &&
 	a=$(share out threads alpha) && b=$(share out threads beta) &&
 	within $((a + b)) 95 100
 '
@@ -349,7 +349,7 @@ check 'usage errors exit 2 with a message' '
 	expect_status 2 fgrecord 2>err &&
 	expect_status 2 fgrecord -p 1 true 2>err &&
 	fgrecord --help >help &&
-	grep_q "^usage: fgrecord .* command \[arg ...\]\$" help
+	grep_q "^usage: fgrecord " help && grep_q " command \[arg ...\]\$" help
 '
 
 check 'a hardware event works, or fails in one line suggesting -e cpu-clock' '

@@ -10,22 +10,27 @@
  * Every frame line whose SYMBOL is "[unknown]" is looked up and rewritten
  * as "name+0xOFF"; every other line passes through byte for byte. Sources,
  * in this order:
- *   [kernel.kallsyms] and [module]	/proc/kallsyms (or opts.kallsyms)
+ *   [kernel.kallsyms] and [module]	/proc/kallsyms (or opts.kallsyms);
+ *	also kernel addresses in [unknown]	and in a module's .ko path
  *   /tmp/perf-PID.map, and [unknown]	the JIT's perf map of PID
  *	frames of a process that has one
+ *   [vdso]				this process's vDSO
  *   any other path			the ELF file: .symtab (its own or its
  *					separate debug file's, found through
  *					.gnu_debuglink, /usr/lib/debug/.build-id
- *					or debuginfod), else .dynsym; DWARF for
- *					inlined frames and source lines
+ *					or debuginfod), else .dynsym, and
+ *					"sym@plt" for PLT stubs; DWARF for
+ *					inlined frames, source lines and
+ *					functions missing from the symtab
  *
  * Files are opened on the first frame that needs them, their DWARF on the
  * first lookup; every (file, address) is resolved once and cached.
  *
  * Addresses: a stream whose first line is "# fgrecord" holds ELF virtual
  * addresses; any other stream is read as `perf script` output, where the
- * address of a frame in a shared object or PIE executable is a file offset
- * and is converted through the file's PT_LOAD program headers. Every frame
+ * address of a frame in a file is a file offset (for ET_EXEC files older
+ * perf printed the vaddr; both are understood) and is converted through
+ * the file's PT_LOAD program headers. Every frame
  * but a sample's first (and but the first after a switch between kernel and
  * user space) is a return address and is looked up at pc-1.
  *

@@ -157,7 +157,7 @@ comm_set(struct record *r, pid_t tid, const char *comm)
 {
 	struct comm_ent *e;
 
-	if (tid <= 0)
+	if (tid <= 0 || comm[0] == '\0')
 		return;
 	if ((r->ncomms + 1) * 2 > r->comms_cap) {
 		struct comm_ent *old = r->comms;
@@ -181,14 +181,15 @@ comm_set(struct record *r, pid_t tid, const char *comm)
 static const char *
 comm_get(struct record *r, pid_t pid, pid_t tid)
 {
-	struct comm_ent *e = comm_slot(r, tid);
+	struct comm_ent *e;
 	char path[64], buf[64];
 	FILE *f;
 
+	if (tid <= 0)
+		return "swapper";	/* the idle task, as perf names it */
+	e = comm_slot(r, tid);
 	if (e->tid == tid)
 		return e->comm;
-	if (tid == 0)
-		return "swapper";	/* the idle task, as perf names it */
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
 	buf[0] = '\0';
 	if ((f = fopen(path, "re")) != NULL) {
@@ -763,7 +764,7 @@ handle_record(struct record *r, const struct perf_event_header *h)
 		if (pid != ppid)
 			maps_fork(&r->maps, (pid_t)ppid, (pid_t)pid);
 		e = comm_slot(r, (pid_t)ptid);
-		if (e->tid == (pid_t)ptid) {
+		if ((pid_t)ptid > 0 && e->tid == (pid_t)ptid) {
 			char buf[24];
 
 			memcpy(buf, e->comm, sizeof(buf));

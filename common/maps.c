@@ -523,6 +523,17 @@ mapping_vaddr(struct mapping *mp, uint64_t addr, uint64_t *vaddr)
 			return 0;
 		}
 	}
+	/* The pages around a segment are mapped too: the tail of its last page. */
+	for (i = 0; i < f->nloads; i++) {
+		const struct mapload *l = &f->loads[i];
+		uint64_t lo = l->offset & ~(uint64_t)0xfff;
+		uint64_t hi = (l->offset + l->filesz + 0xfff) & ~(uint64_t)0xfff;
+
+		if (off >= lo && off < hi) {
+			*vaddr = off - l->offset + l->vaddr;
+			return 0;
+		}
+	}
 	return -1;
 }
 

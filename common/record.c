@@ -524,7 +524,7 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 		frame_push(r, va + adj, mp->file->path, mp->file);
 		return;
 	}
-	if (!mp->file->warned) {
+	if (!mp->file->warned && !mp->file->usable) {
 		mp->file->warned = 1;
 		if (mp->file->buildid_mismatch)
 			warnx("'%s' was rebuilt after the program mapped it (%s): "
@@ -536,7 +536,8 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 			    mp->file->why[0] ? mp->file->why : "not ELF");
 	}
 	r->stats.unknown++;
-	r->rval = 1;
+	if (!mp->file->usable)
+		r->rval = 1;
 	frame_push(r, pc, UNKNOWN_DSO, NULL);
 }
 

@@ -68,6 +68,7 @@ maps_release(struct maps *m)
 	for (i = 0; i < m->procs_cap; i++)
 		if (m->procs[i]) {
 			free(m->procs[i]->v);
+			free(m->procs[i]->prev);
 			free(m->procs[i]);
 		}
 	for (i = 0; i < m->files_cap; i++)
@@ -293,6 +294,9 @@ maps_fork(struct maps *m, pid_t parent, pid_t child)
 	cp = proc_get(m, child, 1);
 	pp = proc_get(m, parent, 0);	/* the table may have grown */
 	free(cp->v);
+	free(cp->prev);
+	cp->prev = NULL;
+	cp->nprev = 0;
 	cp->n = cp->cap = pp->n;
 	cp->v = xmalloc((pp->n ? pp->n : 1) * sizeof(*cp->v));
 	memcpy(cp->v, pp->v, pp->n * sizeof(*cp->v));
@@ -303,8 +307,13 @@ maps_exec(struct maps *m, pid_t pid)
 {
 	struct mapproc *p = proc_get(m, pid, 0);
 
-	if (p)
-		p->n = 0;
+	if (p == NULL)
+		return;
+	free(p->prev);
+	p->prev = p->v;
+	p->nprev = p->n;
+	p->v = NULL;
+	p->n = p->cap = 0;
 }
 
 void
@@ -314,8 +323,9 @@ maps_exit(struct maps *m, pid_t pid)
 
 	if (p) {
 		free(p->v);
-		p->v = NULL;
-		p->n = p->cap = 0;
+		free(p->prev);
+		p->v = p->prev = NULL;
+		p->n = p->cap = p->nprev = 0;
 	}
 }
 
@@ -352,27 +362,39 @@ maps_read_proc(struct maps *m, pid_t pid)
 	return 0;
 }
 
-struct mapping *
-maps_find(struct maps *m, pid_t pid, uint64_t addr)
+/* Finds addr in the sorted mappings v[0..n). */
+static struct mapping *
+find_in(struct mapping *v, size_t n, uint64_t addr)
 {
-	struct mapproc *p = proc_get(m, pid, 0);
-	size_t lo, hi;
+	size_t lo = 0, hi = n;
 
-	if (p == NULL)
-		return NULL;
-	lo = 0;
-	hi = p->n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (p->v[mid].end <= addr)
+		if (v[mid].end <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < p->n && p->v[lo].start <= addr && addr < p->v[lo].end)
-		return &p->v[lo];
+	if (lo < n && v[lo].start <= addr && addr < v[lo].end)
+		return &v[lo];
 	return NULL;
+}
+
+struct mapping *
+maps_find(struct maps *m, pid_t pid, uint64_t addr)
+{
+	struct mapproc *p = proc_get(m, pid, 0);
+
+	return p ? find_in(p->v, p->n, addr) : NULL;
+}
+
+struct mapping *
+maps_find_prev(struct maps *m, pid_t pid, uint64_t addr)
+{
+	struct mapproc *p = proc_get(m, pid, 0);
+
+	return p ? find_in(p->prev, p->nprev, addr) : NULL;
 }
 
 /* Copies this process's own vDSO: every process of a kernel has the same. */

@@ -76,6 +76,8 @@ struct mapproc {
 	pid_t		 pid;
 	struct mapping	*v;		/* owned, sorted by start */
 	size_t		 n, cap;
+	struct mapping	*prev;		/* owned: the mappings before the last exec */
+	size_t		 nprev;
 };
 
 struct maps {
@@ -103,7 +105,10 @@ void	 maps_add(struct maps *, pid_t pid, uint64_t start, uint64_t len,
 /* Gives child a copy of parent's mappings (a new process from fork). */
 void	 maps_fork(struct maps *, pid_t parent, pid_t child);
 
-/* Forgets every mapping of pid (it called exec). */
+/*
+ * Starts a new, empty table for pid (it called exec). The old one is kept
+ * for maps_find_prev, until the next exec or exit.
+ */
 void	 maps_exec(struct maps *, pid_t pid);
 
 /* Forgets every mapping of pid and frees their memory (it exited). */
@@ -117,6 +122,13 @@ int	 maps_read_proc(struct maps *, pid_t pid);
 
 /* Returns the mapping of pid that holds addr, or NULL. Borrowed. */
 struct mapping *maps_find(struct maps *, pid_t pid, uint64_t addr);
+
+/*
+ * Returns the mapping that held addr in pid before its last exec, or NULL.
+ * Samples the kernel takes while it runs an execve carry the user
+ * registers of the program that called it. Borrowed.
+ */
+struct mapping *maps_find_prev(struct maps *, pid_t pid, uint64_t addr);
 
 /*
  * Opens the mapping's file if that was not tried yet. Returns 1 when it is

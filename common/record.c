@@ -511,6 +511,10 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 	uint64_t adj = exact ? 0 : 1, va;
 	struct mapping *mp = maps_find(&r->maps, pid, pc - adj);
 
+	/* In the kernel during execve, the registers are the caller's. */
+	if (mp == NULL && exact)
+		mp = maps_find_prev(&r->maps, pid, pc);
+
 	if (mp == NULL) {
 		r->stats.unknown++;
 		frame_push(r, pc, UNKNOWN_DSO, NULL);

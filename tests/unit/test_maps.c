@@ -97,6 +97,9 @@ test_table(void)
 	CHECK(mp && strcmp(mp->file->path, "/b") == 0, "a forked child has its parent's mappings");
 	maps_exec(&m, 20);
 	CHECK(maps_find(&m, 20, 0x8000) == NULL, "exec empties the table");
+	mp = maps_find_prev(&m, 20, 0x8000);
+	CHECK(mp && strcmp(mp->file->path, "/b") == 0,
+	    "and keeps the old one for samples taken during the exec");
 	CHECK(maps_find(&m, 10, 0x8000) != NULL, "and leaves the parent's alone");
 
 	maps_exit(&m, 20);

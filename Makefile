@@ -56,9 +56,11 @@ build/libfg.a: $(LIBOBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+# Linked to a temporary name and renamed, so that a test running the old
+# binary never finds a half-written one.
 bin/%: cmd/%.c build/libfg.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< build/libfg.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@.tmp $< build/libfg.a $(LDLIBS) && mv -f $@.tmp $@
 
 build/tests/%: tests/unit/%.c tests/unit/unit.h build/libfg.a
 	@mkdir -p $(@D)

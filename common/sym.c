@@ -1434,6 +1434,7 @@ lookup(struct sym *s, uint32_t fn, uint64_t vaddr, int ret)
 		if (s->cache[i].addr == vaddr && s->cache[i].file == fn &&
 		    s->cache[i].ret == (uint32_t)ret)
 			return s->cache[i].res;
+again:
 	switch (f->kind) {
 	case SF_ELF:
 		r = resolve_elf(s, f, vaddr, a);
@@ -1455,6 +1456,15 @@ lookup(struct sym *s, uint32_t fn, uint64_t vaddr, int ret)
 	}
 	default:
 		r = &unresolved_res;
+	}
+	/*
+	 * The frame above a signal frame "returns" to the first byte of the
+	 * signal trampoline (__restore_rt), so pc-1 falls before it: when
+	 * pc-1 finds nothing, pc itself is the answer.
+	 */
+	if (r == &unresolved_res && a != vaddr) {
+		a = vaddr;
+		goto again;
 	}
 	key.res = r;
 	s->cache[i] = key;

@@ -244,6 +244,15 @@ if [ -n "$libcid" ] && [ -f "$libcdbg" ] && ! readelf -SW "$libc" | grep -q " .s
 		grep_q "^__libc_start_call_main\$" actual &&
 		grep -A1 "__libc_start_call_main+" out | grep -q "^  [a-z_]*\.[ch]:[0-9]*\$"
 	'
+	rt=$(readelf -sW "$libcdbg" | awk '$8 == "__restore_rt" { sub(/^0+/, "", $2); print $2; exit }')
+	export rt
+	check 'a return address at the start of __restore_rt (above a signal frame) is named' '
+		[ -n "$rt" ] &&
+		printf "# fgrecord 1\nx 1/1 [000] 1.000000: 1 cpu-clock:\n\t%s [unknown] (%s)\n\t%s [unknown] (%s)\n\n" \
+		    "$rt" "$libc" "$rt" "$libc" >in &&
+		fgsym in >out &&
+		test "$(grep -c "^	$rt __restore_rt+0x0 " out)" = 2
+	'
 else
 	skip 'separate debug file by build ID: libc static functions are named' \
 	    'no /usr/lib/debug/.build-id file for libc (apt-get install libc6-dbg)'

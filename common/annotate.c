@@ -14,6 +14,8 @@
  *      instruction;
  *   4. print the five hottest source lines of all samples.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
@@ -794,6 +796,7 @@ afile_perfmap(struct afile *f)
 static void
 afile_open(struct afile *f, const char *path)
 {
+	struct stat st;
 	GElf_Ehdr eh;
 
 	memset(f, 0, sizeof(*f));
@@ -814,9 +817,15 @@ afile_open(struct afile *f, const char *path)
 		    "code from; its samples are not annotated", path);
 		return;
 	}
-	if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+	/* O_NONBLOCK and S_ISREG: a FIFO or a device must not hang us. */
+	if ((f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
 		f->problem = xasprintf("cannot open '%s': %s; run where the "
 		    "profiled files are", path, strerror(errno));
+		return;
+	}
+	if (fstat(f->fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		f->problem = xasprintf("'%s' is not a regular file; its "
+		    "samples are not annotated", path);
 		return;
 	}
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);

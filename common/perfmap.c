@@ -1,10 +1,14 @@
 /*
  * perfmap: /tmp/perf-PID.map files (see perfmap.h).
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perfmap.h"
 #include "xalloc.h"
@@ -67,9 +71,33 @@ perfmap_load(struct perfmap *m, const char *path)
 	size_t cap = 0, i, j;
 	ssize_t len;
 	unsigned long lineno = 0;
+	struct stat st;
+	int fd;
 
-	if ((fp = fopen(path, "re")) == NULL)
+	/*
+	 * Anyone may create /tmp/perf-PID.map: a FIFO must not block the
+	 * open, and a FIFO, a device or a directory is never read.
+	 */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
 		return -1;
+	if (fstat(fd, &st) == -1) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -2;
+	}
+	if ((fp = fdopen(fd, "r")) == NULL) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
 	while ((len = getline(&line, &cap, fp)) != -1) {
 		struct perfmap_sym s;
 

@@ -30,8 +30,9 @@ struct perfmap {
 struct perfmap *perfmap_new(void);
 
 /*
- * Reads the map file at path. Returns 0, or -1 with errno set when it cannot
- * be opened or read. Lines that do not parse are counted in m->bad (and
+ * Reads the map file at path. Returns 0, -1 with errno set when it cannot
+ * be opened or read, or -2 when path is not a regular file (a FIFO, a
+ * device, a directory), which is then neither waited for nor read. Lines that do not parse are counted in m->bad (and
  * the first one's number in m->first_bad) and skipped. When a later line
  * covers the same start address as an earlier one (the JIT reused the
  * memory), the later one wins.

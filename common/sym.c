@@ -1375,8 +1375,15 @@ resolve_perfmap(struct sym *s, struct sfile *f, uint64_t addr, uint64_t a)
 	uint64_t off;
 
 	if (f->loaded == 0) {
+		int rc;
+
 		f->pm = perfmap_new();
-		if (perfmap_load(f->pm, f->dso) != 0) {
+		rc = perfmap_load(f->pm, f->dso);
+		if (rc == -2) {
+			swarnx("'%s': not a regular file: its frames stay "
+			    "[unknown]", f->dso);
+			f->loaded = -1;
+		} else if (rc != 0) {
 			swarn("'%s': its frames stay [unknown]", f->dso);
 			f->loaded = -1;
 		} else {

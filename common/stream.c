@@ -233,6 +233,9 @@ stream_classify(const char *line, size_t len, struct stream_sample *s,
 
 	if (len == 0)
 		return STREAM_BLANK;
+	/* Names and paths become C strings downstream: a NUL would cut them. */
+	if (memchr(line, '\0', len) != NULL)
+		return STREAM_OTHER;
 	if (line[0] == '#')
 		return STREAM_COMMENT;
 	if (isspc(line[0])) {

@@ -61,6 +61,7 @@ struct stream_frame {
 /*
  * Classifies line[0..len). For STREAM_SAMPLE fills *s, for STREAM_FRAME
  * fills *f (either may be NULL when the caller does not need the fields).
+ * A line that holds a NUL byte is STREAM_OTHER.
  */
 enum stream_kind stream_classify(const char *line, size_t len,
 		    struct stream_sample *s, struct stream_frame *f);

@@ -1,0 +1,136 @@
+#!/bin/sh
+# t710-fgsym-hostile: fgsym on broken and hostile streams. It is a filter:
+# lines that fit no format pass through byte for byte (fgsym(1)), frames it
+# cannot resolve stay [unknown]; it never crashes, blocks or reads forever.
+. "$(dirname "$0")/lib.sh"
+
+# A sample of the C fixture's program: fgsym has a real ELF file to open.
+cc=${CC:-cc}
+B=$TMP/build
+mkdir -p "$B"
+$cc -O2 -g -o "$B/prog" "$TESTS/hostile/prog.c" 2>"$B/err" || {
+	skip 'fgsym hostile-input tests' "cannot build tests/hostile/prog.c: $(head -1 "$B/err")"
+	done_testing
+	exit 0
+}
+addr=$(nm "$B/prog" | awk '$3 == "leaf" { print $1 }' | sed 's/^0*//')
+export B addr
+
+# sample DSO [ADDR]: one sample with one frame in DSO
+sample() {
+	printf 'prog 42/42 [000] 1.000000: 1 cpu-clock:\n\t%s [unknown] (%s)\n\n' "${2:-$addr}" "$1"
+}
+
+# A perf map in /tmp is the one path fgsym opens that anyone may create:
+# a pid no process has, and the file removed when the test ends.
+mpid=$((4194304 + $$))
+trap 'rm -rf "$TMP" /tmp/perf-$mpid.map' EXIT
+export mpid
+
+check 'the fixture resolves (sanity)' '
+	sample "$B/prog" >in && fgsym in >out 2>err &&
+	grep_q "leaf+0x0 (" out
+'
+
+check 'empty input: nothing out, nothing said, exit 0' '
+	: >empty && fgsym empty >out 2>err && test ! -s out && test ! -s err
+'
+
+check 'only headers: passed through, exit 0' '
+	printf "# fgrecord 1\n# cmdline : x\n" >h && fgsym h >out 2>err &&
+	test_cmp h out && test ! -s err
+'
+
+check 'binary garbage: passed through (CR LF read as LF), no crash, exit 0' '
+	head -c 300000 /dev/urandom >garbage &&
+	fgsym garbage >out 2>err && sed "s/\r\$//" garbage >want && cmp want out
+'
+
+check 'a 10 MB line between samples: passed through, neighbours resolved' '
+	{ sample "$B/prog"; head -c 10000000 /dev/zero | tr "\0" x; echo; sample "$B/prog"; } >in &&
+	fgsym in >out 2>err &&
+	test $(grep -c "leaf+0x0" out) = 2 &&
+	test $(wc -c <out) -gt 10000000
+'
+
+check 'NUL bytes in a frame line: passed through, exit 0; neighbours resolved' '
+	{ sample "$B/prog"; printf "prog 42/42 [000] 1.000000: 1 cpu-clock:\n\t%s\0 [unknown] (%s)\n\n" $addr "$B/prog"; sample "$B/prog"; } >in &&
+	fgsym in >out 2>err &&
+	test $(grep -c "leaf+0x0" out) = 2 &&
+	tr -d "\0" <out | grep -c "\[unknown\]" >n && test $(cat n) = 1
+'
+
+check 'NUL byte inside the DSO path: never opens the truncated path' '
+	printf "prog 42/42 [000] 1.000000: 1 cpu-clock:\n\t%s [unknown] (%s\0junk)\n\n" $addr "$B/prog" >in &&
+	{ fgsym in >out 2>err; test $? -le 1; } &&
+	! grep -q "leaf+" out
+'
+
+check 'CRLF line ends: read as LF, resolved' '
+	sample "$B/prog" | sed "s/\$/\r/" >in &&
+	fgsym in >out 2>err &&
+	grep_q "leaf+0x0 (.*prog)\$" out && test $(tr -dc "\r" <out | wc -c) = 0
+'
+
+check 'a sample cut off mid-frame: passed through, exit 0; fgfold reports it' '
+	{ sample "$B/prog"; sample "$B/prog" | head -c 40; } >in &&
+	fgsym in >out 2>err &&
+	tail -c 20 in >want && tail -c 20 out >got && test_cmp want got &&
+	expect_status 1 fgfold out >folded 2>ferr &&
+	grep_q "cut off" ferr
+'
+
+check 'an address that overflows 64 bits: FILE:LINE warning, passed through, exit 1' '
+	sample "$B/prog" 1ffffffffffffffffff >in &&
+	expect_status 1 fgsym in >out 2>err &&
+	grep_q "in:2: frame address .1ffffffffffffffffff. is not a 64-bit hex number" err &&
+	test_cmp in out
+'
+
+check 'the largest 64-bit address: unresolved, no crash, exit 1' '
+	sample "$B/prog" ffffffffffffffff >in &&
+	expect_status 1 fgsym in >out 2>err &&
+	grep_q "ffffffffffffffff \[unknown\]" out
+'
+
+check 'a DSO that is a FIFO: not opened for reading, not waited for, exit 1' '
+	mkfifo fifo && sample "$PWD/fifo" >in &&
+	expect_status 1 timeout 10 fgsym in >out 2>err &&
+	grep_q "fifo.: not a regular file: its frames stay \[unknown\]" err &&
+	test_cmp in out
+'
+
+check 'a DSO that is a directory: exit 1, named, passed through' '
+	sample /tmp >in &&
+	expect_status 1 timeout 10 fgsym in >out 2>err &&
+	grep_q "./tmp.: not a regular file" err && test_cmp in out
+'
+
+check 'a DSO that is /dev/zero: never read, exit 1' '
+	sample /dev/zero >in &&
+	expect_status 1 timeout 10 fgsym in >out 2>err &&
+	grep_q "./dev/zero.: not a regular file" err && test_cmp in out
+'
+
+check 'a perf map that is a FIFO: not waited for, exit 1' '
+	rm -f /tmp/perf-$mpid.map && mkfifo /tmp/perf-$mpid.map &&
+	printf "x $mpid/$mpid [000] 1.000000: 1 cpu-clock:\n\t7f0000001000 [unknown] ([unknown])\n\n" >in &&
+	{ timeout 10 fgsym in >out 2>err; st=$?; rm -f /tmp/perf-$mpid.map; test $st = 1; } &&
+	grep_q "perf-$mpid.map.: not a regular file: its frames stay \[unknown\]" err
+'
+
+check 'a perf map that is /dev/zero: never read, exit 1' '
+	rm -f /tmp/perf-$mpid.map && ln -s /dev/zero /tmp/perf-$mpid.map &&
+	printf "x $mpid/$mpid [000] 1.000000: 1 cpu-clock:\n\t7f0000001000 [unknown] (/tmp/perf-$mpid.map)\n\n" >in &&
+	{ timeout 10 fgsym in >out 2>err; st=$?; rm -f /tmp/perf-$mpid.map; test $st = 1; } &&
+	grep_q "not a regular file" err && test_cmp in out
+'
+
+check 'a DSO that is a non-ELF file: named once, frames stay [unknown], exit 1' '
+	echo "just text" >notelf &&
+	{ sample "$PWD/notelf"; sample "$PWD/notelf"; } >in &&
+	expect_status 1 fgsym in >out 2>err &&
+	test $(grep -c "notelf" err) -ge 1 && test_cmp in out
+'
+
+done_testing

@@ -1,0 +1,149 @@
+/*
+ * fuzz_svg: fgsvg's path from folded text to an SVG document, through
+ * folded_parse, flame_add, flame_build, svg_write (layout, escaping,
+ * labels, tooltips) and, optionally, a --nameattr file; then checks that
+ * the document is well-formed XML that holds only the elements and
+ * attributes svg.c writes (xmlcheck.h), and that svg_unescape undoes
+ * svg_escape for every line.
+ *
+ * Input: byte 0 picks the options, byte 1 the share of the rest that is a
+ * --nameattr file (at the end, when bit 7 of byte 0 is set); the first line
+ * of the rest is the text of --title, --subtitle, --notes, --nametype,
+ * --countname and --fonttype; the other lines are folded stacks.
+ */
+#include <err.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flame.h"
+#include "folded.h"
+#include "fuzz.h"
+#include "palette.h"
+#include "svg.h"
+#include "xmlcheck.h"
+
+static void
+fail(const char *what, const char *doc, size_t len)
+{
+	fprintf(stderr, "fuzz_svg: %s\n", what);
+	if (doc != NULL)
+		fwrite(doc, 1, len < 4096 ? len : 4096, stderr);
+	abort();
+}
+
+/* svg_unescape(svg_escape(s)) == s, and the escaped text is XML-safe. */
+static void
+roundtrip(const char *s, size_t len)
+{
+	struct svgbuf b;
+	size_t outlen;
+	char *back;
+
+	svgbuf_init(&b, -1);
+	svg_escape(&b, s, len);
+	if (memchr(b.buf ? b.buf : "", '<', b.len) != NULL ||
+	    memchr(b.buf ? b.buf : "", '>', b.len) != NULL ||
+	    memchr(b.buf ? b.buf : "", '"', b.len) != NULL ||
+	    memchr(b.buf ? b.buf : "", '\'', b.len) != NULL)
+		fail("svg_escape left a markup character", b.buf, b.len);
+	if (xml_chars((const unsigned char *)(b.buf ? b.buf : ""), b.len) !=
+	    NULL)
+		fail("svg_escape left a character XML cannot carry", b.buf,
+		    b.len);
+	back = svg_unescape(b.buf ? b.buf : "", b.len, &outlen);
+	if (outlen != len || memcmp(back, s, len) != 0)
+		fail("svg_unescape(svg_escape(s)) != s", s, len);
+	free(back);
+	svgbuf_release(&b);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct flame_opts fo;
+	struct palette_opts po;
+	struct svg_nameattr na;
+	struct svg_opts so;
+	struct palette pal;
+	struct folded_line f;
+	struct svgbuf out;
+	struct flame fl;
+	const char *p, *end, *nl, *why;
+	char *text = NULL, path[64] = "";
+	size_t nalen = 0;
+	unsigned long bad;
+	int fd;
+
+	if (size < 2)
+		return 0;
+	memset(&fo, 0, sizeof(fo));
+	memset(&po, 0, sizeof(po));
+	fo.sort = data[0] & 1 ? FLAME_SORT_WEIGHT : FLAME_SORT_NAME;
+	fo.reverse = data[0] & 2;
+	fo.flamechart = data[0] & 4;
+	fo.chain = data[0] & 8;
+	po.scheme = fo.chain ? "chain" : data[0] & 16 ? "java" : "hot";
+	po.hash = data[0] & 32;
+	svg_opts_default(&so);
+	so.flamechart = fo.flamechart;
+	so.inverted = data[0] & 64;
+	so.negate = data[1] & 1;
+	so.minwidth = data[1] & 2 ? 0 : 0.1;
+	so.width = data[1] & 4 ? 21 : 1200;
+	p = (const char *)data + 2;
+	end = (const char *)data + size;
+	if (data[0] & 128) {
+		nalen = (size_t)(end - p) * (data[1] >> 3) / 32;
+		end -= nalen;
+	}
+
+	/* The option strings, from the first line. */
+	if ((nl = memchr(p, '\n', end - p)) != NULL) {
+		text = strndup(p, nl - p);
+		if (text == NULL)
+			abort();
+		so.title = so.subtitle = so.notes = so.nametype =
+		    so.countname = so.fonttype = text;
+		roundtrip(p, nl - p);
+		p = nl + 1;
+	}
+
+	svg_nameattr_init(&na);
+	if (nalen > 0) {
+		snprintf(path, sizeof(path), "/tmp/fuzz_svg.%d", (int)getpid());
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd == -1 || write(fd, end, nalen) != (ssize_t)nalen)
+			abort();
+		close(fd);
+		if (svg_nameattr_load(&na, path, &bad) != 0)
+			abort();
+		so.nameattr = &na;
+	}
+
+	if (palette_init(&pal, &po) != 0)
+		abort();
+	flame_init(&fl, &fo);
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', end - p)) == NULL)
+			nl = end;
+		if (folded_parse(p, nl - p, &f) == FOLDED_OK) {
+			flame_add(&fl, p, nl - p, &f);
+			roundtrip(f.stack, f.stack_len);
+		}
+	}
+	flame_build(&fl);
+	svgbuf_init(&out, -1);
+	if (svg_write(&out, &fl, &so, &pal) != 0)
+		abort();
+	if ((why = xml_check(out.buf, out.len, so.nameattr != NULL)) != NULL)
+		fail(why, out.buf, out.len);
+	svgbuf_release(&out);
+	flame_release(&fl);
+	palette_release(&pal);
+	svg_nameattr_release(&na);
+	if (path[0] != '\0')
+		unlink(path);
+	free(text);
+	return 0;
+}

@@ -75,9 +75,11 @@ parse_event(const char *line, size_t len, struct stream_sample *s)
 		size_t i;
 
 		for (i = b; i < e; i++) {
-			if (v > (UINT64_MAX - 9) / 10)
+			unsigned d = (unsigned)(line[i] - '0');
+
+			if (v > (UINT64_MAX - d) / 10)
 				break;
-			v = v * 10 + (line[i] - '0');
+			v = v * 10 + d;
 		}
 		while (b > 0 && isspc(line[b - 1]))
 			b--;

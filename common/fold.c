@@ -197,6 +197,8 @@ struct foldin {
 	uint64_t	 period;
 	unsigned long	 bad;
 	unsigned long	 sample_line;	/* line of the open sample's head */
+	unsigned long	 overflow;	/* samples not counted: sum past 2^64-1 */
+	unsigned long	 overflow_line;	/* the first of them */
 	int		 block_pending;	/* f->skey holds the open sample's key */
 	unsigned long	 block_lines;
 };
@@ -467,24 +469,19 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 
 	key = frame_key(f, in, line, end, &klen);
 	ce = stacktab_get(&f->cache, key, klen);
-	if (ce->u[1] != 0) {
-		frame_cached(f, in, ce);
-		return;
+	if (ce->u[1] == 0) {
+		/* Processed once into ctext; the entry records offset, length,
+		 * and the flags with a bit set, so it is never all zero. */
+		start = f->fbuf_len;
+		flags = frame_process(f, in, fr, sym, len);
+		GROW(f->ctext, f->ctext_len + (f->fbuf_len - start), f->ctext_cap);
+		memcpy(f->ctext + f->ctext_len, f->fbuf + start, f->fbuf_len - start);
+		ce->u[0] = f->ctext_len;
+		ce->u[1] = (f->fbuf_len - start) | (uint64_t)(flags | 0x80) << 32;
+		f->ctext_len += f->fbuf_len - start;
+		f->fbuf_len = start;
 	}
-	frame_begin(f);
-	start = f->fbuf_len;
-	flags = frame_process(f, in, fr, sym, len);
-	/* Cached: offset, length, and flags with a bit set, never all zero. */
-	GROW(f->ctext, f->ctext_len + (f->fbuf_len - start), f->ctext_cap);
-	memcpy(f->ctext + f->ctext_len, f->fbuf + start, f->fbuf_len - start);
-	ce->u[0] = f->ctext_len;
-	ce->u[1] = (f->fbuf_len - start) | (uint64_t)(flags | 0x80) << 32;
-	f->ctext_len += f->fbuf_len - start;
-	frame_end(f);
-	if (f->opts.srcline && !(flags & CF_UNKNOWN))
-		in->want_srcline = 1;
-	if (flags & CF_SKIP_AFTER)
-		in->skipping = 1;
+	frame_cached(f, in, ce);
 }
 
 /* Appends ":FILE:LINE" from a srcline line to the last frame. */
@@ -529,6 +526,13 @@ sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e)
 {
 	uint64_t w = f->opts.period ? in->period : 1;
 
+	/* Every stack's count is at most the total: one check covers both. */
+	if (f->total[0] > UINT64_MAX - w) {
+		if (in->overflow++ == 0)
+			in->overflow_line = in->sample_line;
+		f->overflowed = 1;
+		return;
+	}
 	e->u[0] += w;
 	f->total[0] += w;
 	f->samples++;
@@ -716,6 +720,12 @@ fold_stream(struct fold *f, int fd, const char *name)
 		    "stream was cut off; dropped it", name, in.sample_line);
 		rv = 1;
 	}
+	if (in.overflow > 0) {
+		warnx("%s:%lu: the total passes 2^64-1 here: %lu sample%s not "
+		    "counted; fold fewer samples at a time", name,
+		    in.overflow_line, in.overflow, in.overflow == 1 ? "" : "s");
+		rv = 1;
+	}
 	if ((len = read_status(&lr, name)) != 0)
 		rv = len;
 	lineread_release(&lr);
@@ -755,7 +765,7 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 	struct lineread lr;
 	struct folded_line fl;
 	enum folded_status st;
-	unsigned long bad = 0;
+	unsigned long bad = 0, overflow = 0;
 	char *line, *tmp = NULL;
 	size_t tmpcap = 0;
 	ssize_t len;
@@ -777,6 +787,22 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 				warnx("%s:%lu: %s: '%.*s'%s", name, lr.lineno,
 				    folded_strerror(st), (int)(len > 60 ? 60 : len),
 				    line, len > 60 ? "..." : "");
+			continue;
+		}
+		/* Every stack's count is at most the total: one check covers both. */
+		for (c = 0; c < fl.ncounts; c++) {
+			int to = fl.ncounts == 2 ? c : slot;
+
+			if (!fl.count[c].decimal &&
+			    f->total[to] > UINT64_MAX - fl.count[c].u)
+				break;
+		}
+		if (c < fl.ncounts) {
+			bad++;
+			if (!overflow++)
+				warnx("%s:%lu: the counts add up past 2^64-1 here: "
+				    "skipped the line; fold fewer files at a time",
+				    name, lr.lineno);
 			continue;
 		}
 		key = fl.stack;
@@ -826,6 +852,11 @@ fold_write(struct fold *f, FILE *out, int diff)
 	for (i = 0; i < f->tab.n; i++) {
 		struct stacktab_entry *e = v[i];
 
+		/* A stack whose only samples were refused: not a stack seen. */
+		if (f->overflowed && e->u[0] == 0 && e->u[1] == 0 &&
+		    !e->decimal)
+			continue;
+
 		if (norm) {
 			/* BEFORE scaled to AFTER's total, truncated as difffolded.pl does. */
 			double x = ((double)e->u[0] + e->d[0]) *
@@ -835,11 +866,13 @@ fold_write(struct fold *f, FILE *out, int diff)
 			e->d[0] = 0;
 		}
 		stacktab_fmt_count(e, 0, a, sizeof(a));
+		/* fwrite: a NUL byte in a folded stack stays in it. */
+		fwrite(e->key, 1, e->len, out);
 		if (diff) {
 			stacktab_fmt_count(e, 1, b, sizeof(b));
-			fprintf(out, "%.*s %s %s\n", (int)e->len, e->key, a, b);
+			fprintf(out, " %s %s\n", a, b);
 		} else
-			fprintf(out, "%.*s %s\n", (int)e->len, e->key, a);
+			fprintf(out, " %s\n", a);
 		if (ferror(out))
 			break;
 	}

@@ -45,6 +45,7 @@ struct fold {
 	int		 event_warned;
 	uint64_t	 samples;	/* samples kept */
 	uint64_t	 total[2];	/* integer count sums per slot */
+	int		 overflowed;	/* a sample was not counted: its stack may be 0 */
 	unsigned long	 bad;		/* unrecognised lines, all inputs */
 	/* scratch for the sample being read */
 	char		*pname;

@@ -68,23 +68,38 @@ rehash(struct stacktab *t)
 	t->nslots = nslots;
 }
 
-struct stacktab_entry *
-stacktab_get(struct stacktab *t, const char *key, size_t len)
+/*
+ * Looks key up; returns its entry, or NULL with *slot set to the empty slot
+ * where it would go.
+ */
+static struct stacktab_entry *
+probe(struct stacktab *t, const char *key, size_t len, uint64_t h, size_t *slot)
 {
-	uint64_t h = XXH3_64bits(key, len);
 	size_t mask = t->nslots - 1, j = h & mask;
 	struct stacktab_entry *e;
 	uint32_t s;
 
-	while ((s = t->slots[j]) != 0) {
+	for (; (s = t->slots[j]) != 0; j = (j + 1) & mask) {
 		e = &t->ents[s - 1];
 		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0)
 			return e;
-		j = (j + 1) & mask;
 	}
+	*slot = j;
+	return NULL;
+}
+
+struct stacktab_entry *
+stacktab_get(struct stacktab *t, const char *key, size_t len)
+{
+	uint64_t h = XXH3_64bits(key, len);
+	struct stacktab_entry *e;
+	size_t j;
+
+	if ((e = probe(t, key, len, h, &j)) != NULL)
+		return e;
 	if ((t->n + 1) * 4 > t->nslots * 3) {
 		rehash(t);
-		return stacktab_get(t, key, len);
+		probe(t, key, len, h, &j);
 	}
 	if (t->n >= UINT32_MAX - 1)
 		abort();
@@ -101,18 +116,9 @@ stacktab_get(struct stacktab *t, const char *key, size_t len)
 struct stacktab_entry *
 stacktab_find(struct stacktab *t, const char *key, size_t len)
 {
-	uint64_t h = XXH3_64bits(key, len);
-	size_t mask = t->nslots - 1, j = h & mask;
-	struct stacktab_entry *e;
-	uint32_t s;
+	size_t j;
 
-	while ((s = t->slots[j]) != 0) {
-		e = &t->ents[s - 1];
-		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0)
-			return e;
-		j = (j + 1) & mask;
-	}
-	return NULL;
+	return probe(t, key, len, XXH3_64bits(key, len), &j);
 }
 
 static int

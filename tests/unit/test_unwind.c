@@ -71,6 +71,19 @@ static struct unwind_input snap;
 static unsigned char stackcopy[16384];
 static volatile int sink;
 
+/*
+ * Copies the raw stack as the kernel does for a sample: redzones and all,
+ * so AddressSanitizer must not check these reads.
+ */
+__attribute__((noinline, no_sanitize("address"))) static void
+rawcopy(unsigned char *to, const volatile unsigned char *from, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		to[i] = from[i];
+}
+
 /* Takes the registers here and copies the stack above them. */
 __attribute__((noinline)) NOCLONE static void
 capture(void)
@@ -114,7 +127,7 @@ capture(void)
 		}
 		fclose(f);
 	}
-	memcpy(stackcopy, (void *)(uintptr_t)r[0], len);
+	rawcopy(stackcopy, (const volatile unsigned char *)(uintptr_t)r[0], len);
 	snap.stack = stackcopy;
 	snap.stack_len = len;
 }

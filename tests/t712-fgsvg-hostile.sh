@@ -1,0 +1,128 @@
+#!/bin/sh
+# t712-fgsvg-hostile: function names from a hostile binary, and broken
+# folded input, drawn by fgsvg: the SVG is well-formed XML (python3's
+# xml.etree), and no name adds an element, an attribute or script to it.
+# Each SVG is compared with one drawn from the same stacks under harmless
+# names (tests/hostile/xmlsafe.py). t200 covers the basic escaping.
+. "$(dirname "$0")/lib.sh"
+H=$TESTS/hostile
+. "$H/names.folded.sh"
+if ! command -v python3 >/dev/null 2>&1; then
+	skip 'fgsvg hostile-input tests' 'python3 is not installed (apt-get install python3)'
+	done_testing
+	exit 0
+fi
+frames() { python3 "$TESTS/fgsvg/frames.py" "$@"; }
+# harmless <FOLDED: the same stacks, each distinct name replaced by nN.
+harmless() {
+	awk '{
+		c = $NF; s = substr($0, 1, length($0) - length(c) - 1)
+		n = split(s, a, ";"); out = ""
+		for (i = 1; i <= n; i++) {
+			if (!(a[i] in m)) m[a[i]] = "n" (++k)
+			out = out (i > 1 ? ";" : "") m[a[i]]
+		}
+		print out " " c
+	}'
+}
+export H
+
+check 'hostile names: well-formed XML, no markup or script added' '
+	. "$H/names.folded.sh" && hostile_names >in && harmless <in >base &&
+	fgsvg in >out.svg 2>err && fgsvg base >base.svg &&
+	python3 "$H/xmlsafe.py" base.svg out.svg &&
+	! grep -q "<script>alert" out.svg && ! grep -q " onload=\"alert" out.svg
+'
+
+check 'hostile names: each one is shown, escaped, in its tooltip' '
+	. "$H/names.folded.sh" && hostile_names >in &&
+	fgsvg --minwidth 0 in >out.svg && frames out.svg >fr &&
+	grep_q "^<script>alert(1)</script>|" fr &&
+	grep_q "^</svg><script>alert(2)</script>|" fr &&
+	grep_q "^\" onload=\"alert(3)|" fr &&
+	grep_q "^c\\\\x01t\\\\x1bl\\\\x7f|" fr &&
+	grep_q "^\\\\xed\\\\xa0\\\\x80surrogate|" fr &&
+	grep_q "^\\\\xef\\\\xbf\\\\xbenonchar|" fr &&
+	grep_q "^<!-- c -->|" fr &&
+	grep_q "^</title></g><a xlink:href=\"javascript:alert(5)\">x</a>|" fr
+'
+
+check 'hostile names in a differential profile: same guarantees' '
+	. "$H/names.folded.sh" && hostile_names | awk "{ print \$0, NR }" >in &&
+	harmless <in >base &&
+	fgsvg in >out.svg && fgsvg base >base.svg &&
+	python3 "$H/xmlsafe.py" base.svg out.svg
+'
+
+check 'hostile names with --inverted, --reverse, --flamechart, --colors java' '
+	. "$H/names.folded.sh" && hostile_names >in && harmless <in >base &&
+	for o in --inverted --reverse --flamechart "--colors java" "--hash"; do
+		fgsvg $o in >out.svg && fgsvg $o base >base.svg &&
+		python3 "$H/xmlsafe.py" base.svg out.svg || { echo "with $o"; exit 1; }
+	done
+'
+
+check 'hostile names given to --nameattr: values escaped, nothing added' '
+	. "$H/names.folded.sh" && hostile_names >in && harmless <in >base &&
+	printf "<script>alert(1)</script>\tclass=\" onclick=\"alert(7)\ttitle=</title><script>alert(8)</script>\n" >attrs &&
+	printf "x]]>y\thref=https://e.example/?a=1&b=<2>\ttarget=\"_blank\n" >>attrs &&
+	printf "n1\tclass=\" onclick=\"alert(7)\ttitle=</title><script>alert(8)</script>\n" >battrs &&
+	printf "n2\thref=https://e.example/?a=1&b=<2>\ttarget=\"_blank\n" >>battrs &&
+	fgsvg --nameattr attrs in >out.svg && fgsvg --nameattr battrs base >base.svg &&
+	python3 "$H/xmlsafe.py" base.svg out.svg &&
+	grep_q "class=\"&quot; onclick=&quot;alert(7)\"" out.svg &&
+	grep_q "<title>&lt;/title&gt;&lt;script&gt;alert(8)&lt;/script&gt;</title>" out.svg &&
+	grep_q "xlink:href=\"https://e.example/?a=1&amp;b=&lt;2&gt;\" target=\"&quot;_blank\"" out.svg
+'
+
+check '--nameattr: a key that is no XML name is refused with FILE:LINE, exit 1' '
+	printf "a;b 1\n" >in &&
+	printf "b\tx\"><script>alert(1)</script>=1\n" >attrs &&
+	expect_status 1 fgsvg --nameattr attrs in >out.svg 2>err &&
+	grep_q "^fgsvg: attrs:1: .*XML attribute names; skipped" err &&
+	! grep -q "<script>alert" out.svg &&
+	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" out.svg
+'
+
+check 'folded counts: 2^64 overflow, negative, words: FILE:LINE, exit 1, rest drawn' '
+	printf "a;b 18446744073709551616\na;c 1.5\na;d -1\na;e 0x10\na;f 2\n" >in &&
+	expect_status 1 fgsvg in >out.svg 2>err &&
+	grep_q "^fgsvg: in:1: count does not fit in 64 bits" err &&
+	grep_q "^fgsvg: in:3: count is negative or not a number" err &&
+	grep_q "^fgsvg: skipped 3 malformed lines" err &&
+	grep_q "<title>c (2 samples" out.svg && grep_q "<title>f (2 samples" out.svg
+'
+
+check 'folded counts: 2^64-1 is drawn (as a double); fractional counts add up' '
+	printf "a;b 18446744073709551615\n" >big && fgsvg big >out.svg 2>err &&
+	grep_q "<title>b (18,446,744,073,709,551,61[56] samples" out.svg &&
+	printf "a;b 0.25\na;b 0.5\na;c 1.25\n" >in && fgsvg in >out.svg 2>err && test ! -s err &&
+	grep_q "<title>all (2 samples, 100%)</title>" out.svg
+'
+
+check 'a NUL byte in a name is shown as \x00, never cuts the name' '
+	printf "a;x\0y 2\na;c 1\n" >in && fgsvg in >out.svg &&
+	frames out.svg >fr && grep_q "^x\\\\x00y|" fr
+'
+
+check 'binary garbage: no crash, valid XML, exit 1' '
+	head -c 200000 /dev/urandom >in &&
+	{ fgsvg in >out.svg 2>err; st=$?; } ; test "$st" = 1 &&
+	grep_q "malformed line" err &&
+	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" out.svg
+'
+
+check 'a 10 MB name: drawn, valid XML, no crash' '
+	{ printf "a;"; head -c 10000000 /dev/zero | tr "\0" x; printf " 3\na;b 1\n"; } >in &&
+	fgsvg in >out.svg 2>err &&
+	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" out.svg
+'
+
+check 'a line with no count among good ones: named, the others drawn' '
+	printf "a;b 1\na;c\na;d 2\n" >in &&
+	expect_status 1 fgsvg in >out.svg 2>err &&
+	grep_q "^fgsvg: in:2: no count" err &&
+	grep_q "<title>all (3 samples, 100%)</title>" out.svg
+'
+
+done_testing

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,11 @@ main(int argc, char *argv[])
 	size_t nskip = 0, top = 0;
 	int ch, folded = 0, diff = 0, rval = 0, i;
 
+	/*
+	 * When the reader of the output goes away (| head), die of SIGPIPE
+	 * quietly, as cat(1) does, even where the parent ignored it.
+	 */
+	signal(SIGPIPE, SIG_DFL);
 	memset(&opts, 0, sizeof(opts));
 	opts.skip_after = xcalloc(argc + 1, sizeof(char *));
 	while ((ch = getopt_long(argc, argv, "hns", longopts, NULL)) != -1) {

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,11 @@ main(int argc, char *argv[])
 	int ch, cp = 0, fd, rval = 0, i;
 	size_t n;
 
+	/*
+	 * When the reader of the output goes away (| head), die of SIGPIPE
+	 * quietly, as cat(1) does, even where the parent ignored it.
+	 */
+	signal(SIGPIPE, SIG_DFL);
 	svg_opts_default(&so);
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,11 @@ main(int argc, char *argv[])
 	FILE *lfp = NULL;
 	int ch, fd, i, rc, rval = 0, annotate = 0;
 
+	/*
+	 * When the reader of the output goes away (| head), die of SIGPIPE
+	 * quietly, as cat(1) does, even where the parent ignored it.
+	 */
+	signal(SIGPIPE, SIG_DFL);
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'I':

@@ -169,6 +169,8 @@ main(int argc, char *argv[])
 		    ferror(out))
 			err(2, "write error on '%s'",
 			    annotate ? "standard output" : listing);
+		if (annotate_bad_files(an) > 0)
+			rval = 1;
 		if (lfp != NULL && fclose(lfp) != 0)
 			err(2, "write error on '%s'", listing);
 		annotate_free(an);

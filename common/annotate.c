@@ -35,6 +35,7 @@
 
 #include "annotate.h"
 #include "demangle.h"
+#include "elfcheck.h"
 #include "xalloc.h"
 
 #define WIDTH		100	/* columns of the listing */
@@ -72,6 +73,7 @@ struct annotate {
 	size_t		 ndsos, capdsos;
 	size_t		 last;		/* index of the last dso hit */
 	uint64_t	 total;
+	size_t		 nbad;		/* bad files in the last annotate_write */
 };
 
 /* --- adding --------------------------------------------------------- */
@@ -286,6 +288,7 @@ struct afile {
 	const char	*base;		/* its last component */
 	enum afile_kind	 kind;
 	char		*problem;	/* owned; why nothing or only part can be shown */
+	int		 bad;		/* the file is missing, unreadable or corrupt */
 	char		*noscope;	/* owned; why no bytes can be shown */
 	int		 fd;
 	Elf		*elf;		/* the file itself (kcore for the kernel) */
@@ -798,6 +801,9 @@ afile_open(struct afile *f, const char *path)
 {
 	struct stat st;
 	GElf_Ehdr eh;
+	Dwarf_Addr dbias;
+	const char *why;
+	uint64_t need;
 
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
@@ -818,6 +824,7 @@ afile_open(struct afile *f, const char *path)
 		return;
 	}
 	/* O_NONBLOCK and S_ISREG: a FIFO or a device must not hang us. */
+	f->bad = 1;
 	if ((f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
 		f->problem = xasprintf("cannot open '%s': %s; run where the "
 		    "profiled files are", path, strerror(errno));
@@ -836,6 +843,13 @@ afile_open(struct afile *f, const char *path)
 		    f->elf ? "wrong magic" : elf_errmsg(-1));
 		return;
 	}
+	if ((need = elfcheck_need(f->elf, st.st_size)) != 0) {
+		f->problem = xasprintf("'%s' is truncated: it has %jd bytes but "
+		    "its headers need %ju; its samples are not annotated", path,
+		    (intmax_t)st.st_size, (uintmax_t)need);
+		return;
+	}
+	f->bad = 0;
 	f->kind = AF_ELF;
 	afile_capstone(f, eh.e_machine, eh.e_ident[EI_DATA] == ELFDATA2MSB);
 	if ((f->dwfl = dwfl_begin(&offline_callbacks))) {
@@ -844,6 +858,14 @@ afile_open(struct afile *f, const char *path)
 		dwfl_report_end(f->dwfl, NULL, NULL);
 		if (f->mod && !dwfl_module_getelf(f->mod, &f->bias))
 			f->mod = NULL;
+	}
+	if (f->mod && (why = elfcheck_dwarf(dwfl_module_getdwarf(f->mod,
+	    &dbias))) != NULL) {
+		/* Corrupt DWARF: symbols and code only, no source lines. */
+		f->problem = xasprintf("'%s' has corrupt DWARF debug info (%s); "
+		    "its source lines are not shown", path, why);
+		f->bad = 1;
+		f->mod = NULL;
 	}
 	afile_elf_syms(f);
 	if (f->nsyms == 0)
@@ -1673,6 +1695,7 @@ annotate_write(struct annotate *a, FILE *out)
 	size_t nfns = 0, capfns = 0, nlisted, nnotes;
 
 	elf_version(EV_CURRENT);
+	a->nbad = 0;
 	if (a->total == 0) {
 		out_add(&L.o, "fgsym annotate: no samples");
 		out_line(&L.o, NULL);
@@ -1689,6 +1712,7 @@ annotate_write(struct annotate *a, FILE *out)
 		afile_open(f, d->path);
 		if (f->problem)
 			warnx("%s", f->problem);
+		a->nbad += f->bad;
 		for (size_t j = 0; j < n; ) {
 			const struct asym *s = afile_lookup(f,
 			    d->slots[j].vaddr, 1);
@@ -1795,4 +1819,10 @@ done:
 		return -1;
 	}
 	return 0;
+}
+
+size_t
+annotate_bad_files(const struct annotate *a)
+{
+	return a->nbad;
 }

@@ -32,6 +32,7 @@
 #include <xxhash.h>
 
 #include "demangle.h"
+#include "elfcheck.h"
 #include "kallsyms.h"
 #include "perfmap.h"
 #include "stream.h"
@@ -74,6 +75,8 @@ struct sfile {
 	int		 rebuilt;	/* its build ID is not the recorded one */
 	int		 o0_checked;
 	int		 nodwarf_warned;
+	int		 dwarf_checked;
+	int		 dwarf_bad;	/* its DWARF is corrupt: not used */
 	struct perfmap	*pm;
 	unsigned long	 frames;	/* frames that needed a name */
 	unsigned long	 unresolved;	/* ... and did not get one */
@@ -394,6 +397,7 @@ file_open(struct sfile *f)
 	const void *id;
 	ssize_t idlen;
 	struct stat st;
+	uint64_t need;
 	Elf *elf;
 	int fd;
 
@@ -425,6 +429,14 @@ file_open(struct sfile *f)
 		    f->dso, e ? elf_errmsg(e) : "wrong magic");
 		if (elf != NULL)
 			elf_end(elf);
+		close(fd);
+		return;
+	}
+	if ((need = elfcheck_need(elf, st.st_size)) != 0) {
+		swarnx("'%s' is truncated: it has %jd bytes but its headers "
+		    "need %ju: its frames stay [unknown]; copy the whole file "
+		    "again", f->dso, (intmax_t)st.st_size, (uintmax_t)need);
+		elf_end(elf);
 		close(fd);
 		return;
 	}
@@ -1238,7 +1250,21 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 	da = a + f->bias;
 	name = symtab_lookup(f, a, &off);
 
-	if (s->o.inlines || s->o.srcline || !f->o0_checked || name == NULL) {
+	if (!f->dwarf_checked) {
+		const char *why;
+
+		f->dwarf_checked = 1;
+		why = elfcheck_dwarf(dwfl_module_getdwarf(f->mod, &cubias));
+		if (why != NULL) {
+			f->dwarf_bad = 1;
+			swarnx("'%s' has corrupt DWARF debug info (%s): no source "
+			    "lines, inlined frames or names from it; rebuild "
+			    "the file or reinstall its debug package", f->dso,
+			    why);
+		}
+	}
+	if (!f->dwarf_bad && (s->o.inlines || s->o.srcline || !f->o0_checked ||
+	    name == NULL)) {
 		cu = dwfl_module_addrdie(f->mod, da, &cubias);
 		if (cu == NULL && s->o.srcline && !f->nodwarf_warned &&
 		    dwfl_module_getdwarf(f->mod, &cubias) == NULL) {
@@ -1275,7 +1301,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		free(scopes);
 		return &unresolved_res;
 	}
-	if (s->o.srcline) {
+	if (s->o.srcline && !f->dwarf_bad) {
 		Dwfl_Line *l = dwfl_module_getsrc(f->mod, da);
 		int line = 0;
 		const char *file;
@@ -1765,6 +1791,12 @@ sym_finish(struct sym *s)
 	size_t i, n = 0;
 
 	progress_clear();
+	/* A file warned about (corrupt, rebuilt, unreadable) is partial output. */
+	for (i = 0; i < s->nfiles; i++)
+		if ((s->files[i]->kind == SF_ELF && (s->files[i]->opened < 0 ||
+		    s->files[i]->loaded < 0)) || s->files[i]->rebuilt ||
+		    s->files[i]->dwarf_bad)
+			s->any_bad = 1;
 	if (s->frames == 0)
 		return s->any_bad;
 	if (s->unresolved == 0) {

@@ -26,6 +26,7 @@ static const char *const xml_attrs[] = {
 	"y1", "y2", "x1", "x2", "stop-color", "offset", "type", "x", "y",
 	"fill", "class", "style", "xlink:href", "href", "target", "onclick",
 	"onmouseover", "onmouseout", "text-anchor", "preserveAspectRatio",
+	"font-family",
 	"font-size", "opacity", "rx", "ry", "data-name", NULL
 };
 

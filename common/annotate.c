@@ -361,7 +361,8 @@ afile_sort_syms(struct afile *f)
 
 	if (f->nsyms == 0)
 		return;
-	qsort(f->syms, f->nsyms, sizeof(*f->syms), asym_cmp);
+	if (f->nsyms > 1)
+		qsort(f->syms, f->nsyms, sizeof(*f->syms), asym_cmp);
 	for (size_t i = 0; i < f->nsyms; i++) {
 		if (n && f->syms[n - 1].addr == f->syms[i].addr) {
 			if ((f->syms[n - 1].size == 0 ||
@@ -1232,7 +1233,8 @@ adso_sorted(struct adso *d)
 	for (size_t i = 0; i < d->nslots; i++)
 		if (d->slots[i].count)
 			d->slots[n++] = d->slots[i];
-	qsort(d->slots, n, sizeof(*d->slots), aaddr_cmp);
+	if (n > 1)
+		qsort(d->slots, n, sizeof(*d->slots), aaddr_cmp);
 	return n;
 }
 
@@ -1640,7 +1642,8 @@ list_hot_lines(struct listing *L, struct afunc *fns, size_t nfns)
 		out_line(&L->o, NULL);
 		return;
 	}
-	qsort(h, nh, sizeof(*h), hotline_key_cmp);
+	if (nh > 1)
+		qsort(h, nh, sizeof(*h), hotline_key_cmp);
 	for (size_t i = 0; i < nh; i++) {
 		if (m && hotline_key_cmp(&h[m - 1], &h[i]) == 0) {
 			h[m - 1].count += h[i].count;
@@ -1649,7 +1652,8 @@ list_hot_lines(struct listing *L, struct afunc *fns, size_t nfns)
 		}
 		h[m++] = h[i];
 	}
-	qsort(h, m, sizeof(*h), hotline_count_cmp);
+	if (m > 1)
+		qsort(h, m, sizeof(*h), hotline_count_cmp);
 	out_add(&L->o, "%10s %7s  %s", "samples", "share",
 	    "file:line (function)");
 	out_line(&L->o, NULL);
@@ -1740,7 +1744,8 @@ annotate_write(struct annotate *a, FILE *out)
 				fn->name = xstrdup(fn->rawname);
 		}
 	}
-	qsort(fns, nfns, sizeof(*fns), afunc_cmp);
+	if (nfns > 1)
+		qsort(fns, nfns, sizeof(*fns), afunc_cmp);
 	nlisted = nfns < (size_t)a->opts.top ? nfns : (size_t)a->opts.top;
 
 	/* 3. summary */

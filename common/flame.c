@@ -411,7 +411,8 @@ flame_build(struct flame *f)
 	}
 	if (!f->opts.flamechart && f->nlines > 1) {
 		sort_text = f->text;
-		qsort(f->lines, f->nlines, sizeof(*f->lines), cmpline);
+		if (f->nlines > 1)
+			qsort(f->lines, f->nlines, sizeof(*f->lines), cmpline);
 		sort_text = NULL;
 	}
 	for (li = 0; li < f->nlines; li++) {

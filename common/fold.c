@@ -443,7 +443,9 @@ frame_cached(struct fold *f, struct foldin *in, const struct stacktab_entry *ce)
 	int flags = ce->u[1] >> 32;
 
 	frame_begin(f);
-	fb_add(f, f->ctext + ce->u[0], ce->u[1] & 0xffffffff);
+	/* An empty text may have no buffer behind it (ctext still NULL). */
+	if ((ce->u[1] & 0xffffffff) != 0)
+		fb_add(f, f->ctext + ce->u[0], ce->u[1] & 0xffffffff);
 	frame_end(f);
 	if (f->opts.srcline && !(flags & CF_UNKNOWN))
 		in->want_srcline = 1;
@@ -474,8 +476,12 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 		 * and the flags with a bit set, so it is never all zero. */
 		start = f->fbuf_len;
 		flags = frame_process(f, in, fr, sym, len);
-		GROW(f->ctext, f->ctext_len + (f->fbuf_len - start), f->ctext_cap);
-		memcpy(f->ctext + f->ctext_len, f->fbuf + start, f->fbuf_len - start);
+		if (f->fbuf_len > start) {
+			GROW(f->ctext, f->ctext_len + (f->fbuf_len - start),
+			    f->ctext_cap);
+			memcpy(f->ctext + f->ctext_len, f->fbuf + start,
+			    f->fbuf_len - start);
+		}
 		ce->u[0] = f->ctext_len;
 		ce->u[1] = (f->fbuf_len - start) | (uint64_t)(flags | 0x80) << 32;
 		f->ctext_len += f->fbuf_len - start;
@@ -862,7 +868,9 @@ fold_write(struct fold *f, FILE *out, int diff)
 			double x = ((double)e->u[0] + e->d[0]) *
 			    (double)f->total[1] / (double)f->total[0];
 
-			e->u[0] = (uint64_t)x;
+			/* Beyond 2^64 - 1 (a huge AFTER total): the largest count. */
+			e->u[0] = x >= 18446744073709551615.0 ? UINT64_MAX :
+			    (uint64_t)x;
 			e->d[0] = 0;
 		}
 		stacktab_fmt_count(e, 0, a, sizeof(a));

@@ -131,7 +131,8 @@ kallsyms_load(struct kallsyms *k, const char *path)
 	}
 	if (!nonzero)
 		return -2;
-	qsort(k->syms, k->n, sizeof(*k->syms), cmp_sym);
+	if (k->n > 1)
+		qsort(k->syms, k->n, sizeof(*k->syms), cmp_sym);
 	return 0;
 }
 

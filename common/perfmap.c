@@ -134,7 +134,8 @@ perfmap_load(struct perfmap *m, const char *path)
 	}
 	fclose(fp);
 	/* Equal starts sort by line: keep the last of each run. */
-	qsort(m->syms, m->n, sizeof(*m->syms), cmp_sym);
+	if (m->n > 1)
+		qsort(m->syms, m->n, sizeof(*m->syms), cmp_sym);
 	for (i = j = 0; i < m->n; i++) {
 		if (j > 0 && m->syms[j - 1].start == m->syms[i].start) {
 			free(m->syms[j - 1].name);

@@ -142,7 +142,8 @@ stacktab_sorted(struct stacktab *t)
 
 	for (i = 0; i < t->n; i++)
 		v[i] = &t->ents[i];
-	qsort(v, t->n, sizeof(*v), cmp_entry);
+	if (t->n > 1)
+		qsort(v, t->n, sizeof(*v), cmp_entry);
 	return v;
 }
 

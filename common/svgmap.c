@@ -113,7 +113,8 @@ svgmap_sorted(const struct svgmap *m, size_t *n)
 	for (i = 0; i < m->cap; i++)
 		if (m->slots[i].key != NULL)
 			v[k++] = &m->slots[i];
-	qsort(v, k, sizeof(*v), cmpentry);
+	if (k > 1)
+		qsort(v, k, sizeof(*v), cmpentry);
 	*n = k;
 	return v;
 }

@@ -673,7 +673,8 @@ symtab_sort(struct sfile *f)
 
 	if (f->nsyms == 0)
 		return;
-	qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_ssym);
+	if (f->nsyms > 1)
+		qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_ssym);
 	/* Keep the best-ranked alias at each address; a sized one lends its size. */
 	for (i = 0, j = 0; i < f->nsyms; i++) {
 		if (j > 0 && f->syms[j - 1].addr == f->syms[i].addr) {
@@ -1118,7 +1119,8 @@ cu_build(Dwarf_Die *cu)
 
 	x->off = dwarf_dieoffset(cu);
 	cu_walk(&w, cu, -1, 0);
-	qsort(w.iv, w.niv, sizeof(*w.iv), cmp_ivl);
+	if (w.niv > 1)
+		qsort(w.iv, w.niv, sizeof(*w.iv), cmp_ivl);
 	/* Sweep: a stack of open ranges; the top is the innermost. */
 	stk = xmalloc((w.niv + 1) * sizeof(*stk));
 	for (i = 0; i < w.niv; i++) {

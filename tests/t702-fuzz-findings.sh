@@ -14,4 +14,12 @@ check 'fgsym --annotate: a FIFO, a device or a directory as DSO neither hangs no
 	done
 '
 
+check 'fgfold --diff -n: a scaled BEFORE beyond 2^64 - 1 is the largest count, not garbage' '
+	printf "a 1\n" >before &&
+	printf "a 18446744073709551615\n" >after &&
+	fgfold --diff -n before after >out &&
+	echo "a 18446744073709551615 18446744073709551615" >expect &&
+	test_cmp expect out
+'
+
 done_testing

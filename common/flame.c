@@ -217,17 +217,19 @@ split(const char *text, uint64_t off, size_t len, struct span **v,
 		len--;
 	if (len == 0)
 		return 0;
-	for (i = 0; i <= len; i++) {
-		if (i == len || text[off + i] == ';') {
-			if (n + 1 > *cap)
-				GROW(*v, n + 1, *cap);
-			(*v)[n].off = off + b;
-			(*v)[n].len = (uint32_t)(i - b);
-			n++;
-			b = i + 1;
-		}
+	for (;;) {
+		const char *semi = memchr(text + off + b, ';', len - b);
+
+		i = semi ? (size_t)(semi - (text + off)) : len;
+		if (n + 1 > *cap)
+			GROW(*v, n + 1, *cap);
+		(*v)[n].off = off + b;
+		(*v)[n].len = (uint32_t)(i - b);
+		n++;
+		if (semi == NULL)
+			return n;
+		b = i + 1;
 	}
-	return n;
 }
 
 static int

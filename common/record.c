@@ -937,7 +937,15 @@ check_output(struct record *r)
 	if (r->write_failed)
 		return;
 	if (fflush(r->opts.out) != 0 || ferror(r->opts.out)) {
-		warn("write error on '%s'", r->opts.outname);
+		if (errno == EPIPE && r->child)
+			warnx("the reader of '%s' went away (%s): recording "
+			    "stopped; waiting for '%s' to end (Ctrl-C ends it)",
+			    r->opts.outname, strerror(EPIPE), r->opts.argv[0]);
+		else if (errno == EPIPE)
+			warnx("the reader of '%s' went away (%s): recording "
+			    "stopped", r->opts.outname, strerror(EPIPE));
+		else
+			warn("write error on '%s'", r->opts.outname);
 		r->write_failed = 1;
 	}
 }
@@ -1351,9 +1359,16 @@ record_run(struct record *r)
 				stopping = 1;
 			deadline = 0;
 		}
+		/*
+		 * Nobody reads the stream: stop sampling. A command runs on to
+		 * its end (it may be a build or a server doing real work); with
+		 * -p and -a there is nothing left to wait for.
+		 */
 		if (r->write_failed && !stopping) {
 			for (i = 0; i < r->nfds; i++)
 				ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+			if (!r->child)
+				stopping = 1;
 		}
 		if (r->child && !r->child_done) {
 			pid_t w = waitpid(r->child, &r->child_status, WNOHANG);

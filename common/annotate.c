@@ -860,7 +860,11 @@ afile_open(struct afile *f, const char *path)
 		if (f->mod && !dwfl_module_getelf(f->mod, &f->bias))
 			f->mod = NULL;
 	}
-	if (f->mod && (why = elfcheck_dwarf(dwfl_module_getdwarf(f->mod,
+	afile_elf_syms(f);
+	if (f->nsyms == 0)
+		f->problem = xasprintf("'%s' has no function symbols; its "
+		    "samples are not named", path);
+	else if (f->mod && (why = elfcheck_dwarf(dwfl_module_getdwarf(f->mod,
 	    &dbias))) != NULL) {
 		/* Corrupt DWARF: symbols and code only, no source lines. */
 		f->problem = xasprintf("'%s' has corrupt DWARF debug info (%s); "
@@ -868,10 +872,6 @@ afile_open(struct afile *f, const char *path)
 		f->bad = 1;
 		f->mod = NULL;
 	}
-	afile_elf_syms(f);
-	if (f->nsyms == 0)
-		f->problem = xasprintf("'%s' has no function symbols; its "
-		    "samples are not named", path);
 }
 
 static void

@@ -1,0 +1,89 @@
+#!/bin/sh
+# t730-valgrind: one full pipeline, each tool under valgrind memcheck:
+# fgrecord on a program built here, fgsym (--srcline, --annotate), fgfold
+# (stream, --folded, --diff, a cut stream), fgsvg (plain, differential,
+# --nameattr). No invalid access, no uninitialised use, no leak on the
+# normal and the exit-1 paths. About 30 s.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v valgrind >/dev/null 2>&1; then
+	skip 'valgrind memcheck of the pipeline' 'valgrind is not installed (apt-get install valgrind)'
+	done_testing
+	exit 0
+fi
+cc=${CC:-cc}
+B=$TMP/build
+mkdir -p "$B"
+if ! $cc -O2 -g -o "$B/hot" "$TESTS/record/hot.c" 2>"$B/err"; then
+	skip 'valgrind memcheck of the pipeline' "cannot build tests/record/hot.c: $(head -1 "$B/err")"
+	done_testing
+	exit 0
+fi
+export B
+
+# vg STATUS TOOL ARGS...: TOOL under memcheck must exit STATUS (0 or 1),
+# and valgrind must have nothing to say.
+vg() {
+	_want=$1; shift
+	valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
+		--errors-for-leak-kinds=definite,indirect,possible \
+		--error-exitcode=3 --log-file=vg.log "$TOP/bin/$@"
+	_st=$?
+	if [ -s vg.log ] || [ $_st != "$_want" ]; then
+		echo "valgrind $*: status $_st, expected $_want"; head -60 vg.log; return 1
+	fi
+}
+
+# The stream is recorded once, here; perf_event_open may be missing.
+if perf_ok && fgrecord -q -o "$TMP/probe" true 2>/dev/null; then
+	check 'fgrecord under memcheck: a clean run, a well-formed stream' '
+		vg 0 fgrecord -o "$TMP/rec.stream" "$B/hot" 0.3 2>err &&
+		grep_q "^# fgrecord 1" "$TMP/rec.stream" &&
+		grep_q " cpu-clock:\$" "$TMP/rec.stream"
+	'
+else
+	skip 'fgrecord under memcheck: a clean run, a well-formed stream' 'fgrecord cannot sample here'
+	a=$(nm "$B/hot" | awk '$3 == "main" { print $1 }')
+	awk -v a="$a" -v p="$B/hot" 'BEGIN { print "# fgrecord 1"
+		for (i = 0; i < 50; i++) printf "hot 1/1 [000] 1.%06d: 1 cpu-clock:\n\t%s [unknown] (%s)\n\n", i, a, p }' >"$TMP/rec.stream"
+fi
+export S=$TMP/rec.stream
+
+check 'fgsym --srcline under memcheck' '
+	vg 0 fgsym --srcline "$S" >"$TMP/sym" 2>err && grep_q "main+0x" "$TMP/sym"
+'
+
+check 'fgsym --annotate under memcheck' '
+	vg 0 fgsym --annotate "$S" >ann 2>err && test -s ann
+'
+
+check 'fgsym with a missing file and a bad address (exit 1) under memcheck' '
+	{ cat "$S"; printf "x 1/1 [000] 1.0: 1 cpu-clock:\n\t10 [unknown] (/nonexistent/lib.so)\n\tzz [unknown] (/bin/sh)\n\n"; } >in &&
+	vg 1 fgsym in >out 2>err
+'
+
+check 'fgfold under memcheck: stream, --folded, --diff -n' '
+	vg 0 fgfold "$TMP/sym" >"$TMP/folded" &&
+	grep_q "^hot;" "$TMP/folded" &&
+	vg 0 fgfold --folded "$TMP/folded" "$TMP/folded" >two &&
+	vg 0 fgfold --diff -n "$TMP/folded" two >diff
+'
+
+check 'fgfold on a cut, garbled stream (exit 1) under memcheck' '
+	{ head -c 2000 /dev/urandom; cat "$TMP/sym"; } | head -n -3 >cut &&
+	vg 1 fgfold cut >out 2>err
+'
+
+check 'fgsvg under memcheck: plain, differential, --nameattr' '
+	vg 0 fgsvg "$TMP/folded" >a.svg && grep_q "</svg>" a.svg &&
+	awk "{ print \$1, \$2, \$2 * 2 }" "$TMP/folded" >d.folded &&
+	vg 0 fgsvg d.folded >d.svg &&
+	printf "main\tclass=m\thref=https://example.com/\n" >attrs &&
+	vg 0 fgsvg --nameattr attrs --minwidth 0 "$TMP/folded" >n.svg
+'
+
+check 'fgsvg on malformed lines (exit 1) under memcheck' '
+	printf "a;b 1\nnocount\na;c -1\n" >bad && vg 1 fgsvg bad >out.svg 2>err
+'
+
+done_testing

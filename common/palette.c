@@ -460,6 +460,31 @@ palette_background(const char *scheme, const char *bg, const char **c1,
 	return 0;
 }
 
+/*
+ * Is s[0..n) a colour as palette_color writes it, "rgb(R,G,B)" with each of
+ * R, G and B from 0 to 255? Only such text may reach the SVG's fill
+ * attribute: a palette.map line is not trusted to be well-formed.
+ */
+static int
+color_ok(const char *s, size_t n)
+{
+	const char *end = s + n;
+	int i, v, digits;
+
+	if (n < 4 || memcmp(s, "rgb(", 4) != 0)
+		return 0;
+	s += 4;
+	for (i = 0; i < 3; i++) {
+		for (v = digits = 0; s < end && *s >= '0' && *s <= '9' &&
+		    digits < 3; s++, digits++)
+			v = v * 10 + (*s - '0');
+		if (digits == 0 || v > 255 || s == end || *s++ != (i < 2 ?
+		    ',' : ')'))
+			return 0;
+	}
+	return s == end;
+}
+
 int
 palette_load(struct palette *p, const char *path, unsigned long *bad)
 {
@@ -480,8 +505,8 @@ palette_load(struct palette *p, const char *path, unsigned long *bad)
 		for (a = line; (a = memmem(a, line + len - a, "->", 2)) != NULL;
 		    a++)
 			arrow = a;
-		if (arrow == NULL || line + len - (arrow + 2) >=
-		    PALETTE_COLORLEN) {
+		if (arrow == NULL || !color_ok(arrow + 2, line + len -
+		    (arrow + 2))) {
 			if (bad != NULL && *bad == 0)
 				*bad = lr.lineno;
 			continue;

@@ -74,8 +74,10 @@ int	 palette_background(const char *scheme, const char *bgcolors,
  * --cp: reads the palette file at path ("NAME->rgb(R,G,B)" lines, the format
  * of flamegraph.pl's palette.map) into the map and turns the map on. A
  * missing file is not an error: the map starts empty. Returns 0, or -1 with
- * errno set when the file exists but cannot be read. A malformed line is
- * skipped, and *bad (when not NULL) gets the number of the first one.
+ * errno set when the file exists but cannot be read. A malformed line (no
+ * "->", or a colour that is not "rgb(R,G,B)" with each from 0 to 255: the
+ * colour goes into the SVG unescaped) is skipped, and *bad (when not NULL)
+ * gets the number of the first one.
  */
 int	 palette_load(struct palette *, const char *path, unsigned long *bad);
 

@@ -22,4 +22,15 @@ check 'fgfold --diff -n: a scaled BEFORE beyond 2^64 - 1 is the largest count, n
 	test_cmp expect out
 '
 
+check 'fgsvg --cp: a palette.map colour cannot inject an attribute into the SVG' '
+	printf "main->x\" onload=\"alert(1)\nf->rgb(1,2,3)\ng->rgb(256,0,0)\n" >palette.map &&
+	printf "main;f;g 5\n" >in &&
+	expect_status 1 fgsvg --cp in >out.svg 2>err &&
+	grep_q "palette.map:1: expected" err &&
+	! grep -q onload out.svg &&
+	grep_q "fill=\"rgb(1,2,3)\"" out.svg &&
+	! grep -q "rgb(256" out.svg &&
+	! grep -q onload palette.map
+'
+
 done_testing

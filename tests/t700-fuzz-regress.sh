@@ -3,6 +3,10 @@
 # problem with (tests/fuzz/regress/NAME/), built without libFuzzer; under
 # make check SANITIZE=1 with ASan and UBSan. A crash or a hang fails.
 . "$(dirname "$0")/lib.sh"
+# Under SANITIZE=1: the library leaks listed in lsan.supp are not ours.
+LSAN_OPTIONS=suppressions=$TESTS/fuzz/lsan.supp:print_suppressions=0
+ASAN_OPTIONS=fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+export LSAN_OPTIONS ASAN_OPTIONS
 for h in "$TOP"/build/regress/regress_*; do
 	[ -x "$h" ] || continue
 	name=${h##*/regress_}

@@ -11,6 +11,12 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	done_testing
 	exit 0
 fi
+# AddressSanitizer's binaries (make SANITIZE=1) cannot run under valgrind.
+if nm "$TOP/bin/fgfold" 2>/dev/null | grep -q __asan_init; then
+	skip 'valgrind memcheck of the pipeline' 'the tools are built with SANITIZE=1 (ASan and valgrind do not mix)'
+	done_testing
+	exit 0
+fi
 cc=${CC:-cc}
 B=$TMP/build
 mkdir -p "$B"

@@ -145,7 +145,7 @@ has(const char *s, size_t len, const char *needle)
 {
 	size_t n = strlen(needle);
 
-	return n <= len && memmem(s, len, needle, n) != NULL;
+	return s != NULL && n <= len && memmem(s, len, needle, n) != NULL;
 }
 
 static int

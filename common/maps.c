@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <elfutils/libdwelf.h>
@@ -455,8 +456,18 @@ mapfile_load(struct mapfile *f, const char *path)
 	if (path == NULL) {
 		f->elf = open_vdso(f);
 	} else {
-		if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		struct stat st;
+
+		/*
+		 * The profiled program may have put a FIFO where its file
+		 * was: never wait for a writer, never read a non-file.
+		 */
+		if ((f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
 			snprintf(f->why, sizeof(f->why), "%s", strerror(errno));
+			return 0;
+		}
+		if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			snprintf(f->why, sizeof(f->why), "not a regular file");
 			return 0;
 		}
 		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);

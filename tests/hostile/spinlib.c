@@ -1,0 +1,17 @@
+/* spinlib.c: a shared library with a function to spin in, for fifoswap.c. */
+#include <time.h>
+
+volatile unsigned long spinlib_sink;
+
+__attribute__((noinline)) void
+spinlib_spin(double secs)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		for (unsigned long i = 0; i < 100000; i++)
+			spinlib_sink += i;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while (b.tv_sec - a.tv_sec + (b.tv_nsec - a.tv_nsec) / 1e9 < secs);
+}

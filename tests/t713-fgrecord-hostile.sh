@@ -1,0 +1,65 @@
+#!/bin/sh
+# t713-fgrecord-hostile: a profiled program that works against fgrecord.
+# It loads a library, then puts a FIFO or a directory where the library's
+# file was: fgrecord opens mapped files by path to read their program
+# headers and must neither block on the FIFO nor read the directory; it
+# reads the file through /proc/PID/map_files instead.
+. "$(dirname "$0")/lib.sh"
+
+cc=${CC:-cc}
+B=$TMP/build
+mkdir -p "$B"
+if ! $cc -O2 -g -shared -fPIC -o "$B/libspin.so" "$TESTS/hostile/spinlib.c" 2>"$B/err" ||
+   ! $cc -O2 -g -o "$B/fifoswap" "$TESTS/hostile/fifoswap.c" -ldl 2>>"$B/err"; then
+	skip 'fgrecord on a hostile program' "cannot build tests/hostile/fifoswap.c: $(head -1 "$B/err")"
+	done_testing
+	exit 0
+fi
+if ! perf_ok; then
+	skip 'fgrecord on a hostile program' "$why"
+	done_testing
+	exit 0
+fi
+if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
+	skip 'fgrecord on a hostile program' "fgrecord cannot sample here: $(head -1 "$TMP/probe.err")"
+	done_testing
+	exit 0
+fi
+export B
+
+# unwound STREAM: at least 90% of the samples reach main through the
+# library, whose file fgsym cannot read either: [lib.so].
+unwound() {
+	{ fgsym "$1" >sym 2>symerr; test $? -le 1; } &&
+	fgfold sym >folded &&
+	awk "/;main;\[lib.so\]/ { h += \$NF } { n += \$NF } END { print h \" of \" n; exit !(n > 0 && h >= n * 0.9) }" folded
+}
+
+check 'the library replaced by a FIFO: no block, frames unwound, exit 0' '
+	cp "$B/libspin.so" lib.so &&
+	start=$(date +%s) &&
+	timeout 20 fgrecord -o out "$B/fifoswap" "$PWD/lib.so" 1 2>err &&
+	end=$(date +%s) && test $((end - start)) -le 4 &&
+	test -p lib.so && unwound out
+'
+
+check 'the library replaced by a directory: frames unwound, exit 0' '
+	cp "$B/libspin.so" lib.so &&
+	timeout 20 fgrecord -o out "$B/fifoswap" "$PWD/lib.so" 1 dir 2>err &&
+	test -d lib.so && unwound out
+'
+
+check 'with -p: the FIFO does not stop -d from ending the recording' '
+	cp "$B/libspin.so" lib.so || exit 1
+	"$B/fifoswap" "$PWD/lib.so" 3 late &
+	tp=$!
+	sleep 0.2
+	start=$(date +%s)
+	timeout 20 fgrecord -p $tp -d 1 -o out 2>err; st=$?
+	end=$(date +%s)
+	kill $tp 2>/dev/null; wait $tp
+	echo "status $st in $((end - start)) s" &&
+	test $st = 0 && test $((end - start)) -le 2 && unwound out
+'
+
+done_testing

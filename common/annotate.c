@@ -34,6 +34,7 @@
 #include <libelf.h>
 
 #include "annotate.h"
+#include "debuglink.h"
 #include "demangle.h"
 #include "elfcheck.h"
 #include "xalloc.h"
@@ -320,7 +321,7 @@ struct afunc {
 static char *debuginfo_path;
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = debuglink_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,
 };

@@ -31,6 +31,7 @@
 #include <libelf.h>
 #include <xxhash.h>
 
+#include "debuglink.h"
 #include "demangle.h"
 #include "elfcheck.h"
 #include "kallsyms.h"
@@ -195,7 +196,7 @@ static char *debuginfo_path;
 
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = debuglink_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,
 };

@@ -15,7 +15,7 @@ LIBS_A="$(pkg-config --libs libelf libdw capstone 2>/dev/null) -liberty"
 built=
 if cc -O2 -g -no-pie -o "$FX/hot" "$TESTS/annotate/hot.c" 2>"$FX/cc.log" &&
    cc $CFLAGS_A -o "$FX/driver" "$TESTS/annotate/driver.c" \
-	"$TOP/common/annotate.c" "$TOP/common/demangle.c" "$TOP/common/elfcheck.c" \
+	"$TOP/common/annotate.c" "$TOP/common/debuglink.c" "$TOP/common/demangle.c" "$TOP/common/elfcheck.c" \
 	"$TOP/common/xalloc.c" $LIBS_A 2>>"$FX/cc.log"; then
 	built=yes
 fi

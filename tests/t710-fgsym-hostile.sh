@@ -126,6 +126,19 @@ check 'a perf map that is /dev/zero: never read, exit 1' '
 	grep_q "not a regular file" err && test_cmp in out
 '
 
+check 'a .gnu_debuglink naming a FIFO: never opened, no hang, exit 1' '
+	cp "$B/prog" prog && objcopy --only-keep-debug prog prog.debug &&
+	objcopy --strip-debug --strip-unneeded prog prog.s &&
+	objcopy --add-gnu-debuglink=prog.debug prog.s &&
+	rm prog.debug && mkfifo prog.debug &&
+	sample "$PWD/prog.s" >in &&
+	expect_status 1 timeout 10 fgsym in >out 2>err &&
+	grep_q "prog.s. is stripped" err &&
+	{ timeout 10 fgsym --annotate in >ann 2>aerr; test $? -le 1; } &&
+	mkdir .debug && rm prog.debug && mkfifo .debug/prog.debug &&
+	expect_status 1 timeout 10 fgsym in >out 2>err
+'
+
 check 'a DSO that is a non-ELF file: named once, frames stay [unknown], exit 1' '
 	echo "just text" >notelf &&
 	{ sample "$PWD/notelf"; sample "$PWD/notelf"; } >in &&

@@ -1734,13 +1734,18 @@ annotate_write(struct annotate *a, FILE *out)
 			fn->rawname = s->name;
 			fn->start = s->addr;
 			fn->end = s->addr + s->size;
+			/* A corrupt symbol table: a size past 2^64 ends there. */
+			if (fn->end < fn->start)
+				fn->end = UINT64_MAX;
 			fn->addrs = &d->slots[j];
-			while (j < n && d->slots[j].vaddr >= fn->start &&
-			    d->slots[j].vaddr < fn->end) {
+			/* Slot j is the function's (afile_lookup said so), even
+			 * at UINT64_MAX: the loop always moves on. */
+			do {
 				fn->samples += d->slots[j].count;
 				fn->naddrs++;
 				j++;
-			}
+			} while (j < n && d->slots[j].vaddr >= fn->start &&
+			    d->slots[j].vaddr < fn->end);
 			if ((fn->name = fg_demangle(fn->rawname, 0)) == NULL)
 				fn->name = xstrdup(fn->rawname);
 		}

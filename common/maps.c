@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -330,14 +331,15 @@ maps_exit(struct maps *m, pid_t pid)
 	}
 }
 
-int
-maps_read_proc(struct maps *m, pid_t pid)
+/* Adds the executable mappings listed in path; returns how many, or -1. */
+static long
+read_maps_file(struct maps *m, pid_t pid, const char *path)
 {
-	char path[64], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
+	long count = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return -1;
 	while (getline(&line, &cap, f) > 0) {
@@ -357,9 +359,42 @@ maps_read_proc(struct maps *m, pid_t pid)
 		while (len && (name[len - 1] == '\n' || name[len - 1] == ' '))
 			name[--len] = '\0';
 		maps_add(m, pid, start, end - start, off, name, NULL, 0);
+		count++;
 	}
 	free(line);
 	fclose(f);
+	return count;
+}
+
+int
+maps_read_proc(struct maps *m, pid_t pid)
+{
+	char path[320];
+	struct dirent *d;
+	long n;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((n = read_maps_file(m, pid, path)) < 0)
+		return -1;
+	if (n > 0)
+		return 0;
+	/*
+	 * A main thread that has left (pthread_exit) is a zombie whose maps
+	 * file is empty: the process's live threads still list them.
+	 */
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((dir = opendir(path)) == NULL)
+		return 0;
+	while (n <= 0 && (d = readdir(dir)) != NULL) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9' ||
+		    atoi(d->d_name) == (int)pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/maps", (int)pid,
+		    d->d_name);
+		n = read_maps_file(m, pid, path);
+	}
+	closedir(dir);
 	return 0;
 }
 

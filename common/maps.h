@@ -115,8 +115,9 @@ void	 maps_exec(struct maps *, pid_t pid);
 void	 maps_exit(struct maps *, pid_t pid);
 
 /*
- * Reads /proc/PID/maps and adds its executable mappings. Returns 0, or -1
- * with errno set when the file cannot be read.
+ * Reads /proc/PID/maps and adds its executable mappings; when the main
+ * thread has exited (its maps file is empty), a live thread's. Returns 0,
+ * or -1 with errno set when the file cannot be read.
  */
 int	 maps_read_proc(struct maps *, pid_t pid);
 

@@ -62,4 +62,16 @@ check 'with -p: the FIFO does not stop -d from ending the recording' '
 	test $st = 0 && test $((end - start)) -le 2 && unwound out
 '
 
+check '-p on a process whose main thread has already left: its maps still read, exit 0' '
+	$cc -O2 -g -pthread -o le "$TESTS/record/leader_exit.c" || exit 1
+	./le 1.5 2>/dev/null &
+	tp=$!
+	sleep 0.6
+	fgrecord -p $tp -o out 2>err; st=$?
+	wait $tp
+	echo "status $st" && cat err && test $st = 0 &&
+	fgsym out 2>/dev/null | fgfold >folded &&
+	awk "/;worker / { h += \$NF } { n += \$NF } END { print h \" of \" n; exit !(n > 0 && h >= n * 0.8) }" folded
+'
+
 done_testing

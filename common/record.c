@@ -967,6 +967,13 @@ launch(struct record *r, int *go_fd, int *err_fd)
 		char c;
 		int e;
 
+		/*
+		 * Only the parent may hold the write end of go: if it dies or
+		 * gives up before starting the command, read() sees EOF and
+		 * the child leaves, instead of waiting for ever.
+		 */
+		close(go[1]);
+		close(ep[0]);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);

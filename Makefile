@@ -42,7 +42,7 @@ FUZZSAN	= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZOBJ	= $(LIBSRC:%.c=build/fuzz/%.o)
 SCRIPTS	= cargo-fg
 
-.PHONY: all deps check test demo bench install uninstall clean lint-man readme-png fuzz
+.PHONY: all deps check test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps
 all: $(BINS) $(UNITS) $(REGRESS)
 
 deps:
@@ -70,7 +70,7 @@ build/regress/regress_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c tests/fuzz/fuzz
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/fuzz $(LDFLAGS) -o $@ $< tests/fuzz/driver.c build/libfg.a $(LDLIBS)
 
-build/fuzz/common/%.o: common/%.c $(wildcard common/*.h)
+build/fuzz/common/%.o: common/%.c | fuzzdeps $(wildcard common/*.h)
 	@mkdir -p $(@D)
 	$(FUZZCC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Icommon -fsanitize=fuzzer-no-link $(FUZZSAN) \
 	    $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -c -o $@ $<
@@ -79,9 +79,16 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZOBJ)
 	$(FUZZCC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Icommon -Itests/fuzz -fsanitize=fuzzer $(FUZZSAN) \
 	    -o $@ $< $(FUZZOBJ) $(LDLIBS)
 
+fuzzdeps:
+	@FG_WITH_FUZZ=1 scripts/deps
+
 # Runs every harness for FUZZ_TIME seconds, from its seeds; a crash is
 # saved under build/fuzz/ and should be kept in tests/fuzz/regress/NAME/.
-fuzz: deps $(FUZZERS)
+# The sanitized objects are kept between runs (make would delete them as
+# intermediates and rebuild them all each time).
+.SECONDARY: $(FUZZOBJ)
+
+fuzz: $(FUZZERS)
 	@scripts/fuzz $(FUZZ_TIME) $(FUZZERS)
 
 check: deps

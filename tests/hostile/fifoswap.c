@@ -1,7 +1,7 @@
 /*
  * fifoswap LIB SECONDS [dir|late]: loads the shared library LIB, puts a
  * FIFO (with "dir", a directory) where LIB was, then spins in the library
- * for SECONDS. With "late" it first sleeps half a second, so that a
+ * for SECONDS. With "late" it first sleeps a second, so that a
  * profiler attached with -p sees the library's mapping happen. A profiler that opens the mapped files by path
  * must not block on the FIFO.
  */
@@ -22,7 +22,7 @@ main(int argc, char **argv)
 	if (argc < 3)
 		return 2;
 	if (argc > 3 && strcmp(argv[3], "late") == 0)
-		usleep(500000);
+		usleep(1000000);
 	if ((h = dlopen(argv[1], RTLD_NOW)) == NULL) {
 		fprintf(stderr, "fifoswap: %s\n", dlerror());
 		return 2;

@@ -4,6 +4,7 @@
 #   make check      install missing packages, build, run every test
 #   make demo       profile a bundled example and write demo.svg
 #   make bench      measure speed, side by side with the reference tools
+#   make stress     load figures: a million unique stacks, 16 threads
 #   make fuzz       run every fuzz harness for FUZZ_TIME seconds (libFuzzer)
 #   make readme-png redraw docs/flamegraph.png from a profile of an example
 #   make install PREFIX=/usr/local
@@ -19,9 +20,11 @@ CFLAGS	+= -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Icommon
 CFLAGS	+= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS	+= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm
 
+# make check SANITIZE=1: everything under ASan and UBSan; undefined
+# behaviour stops the program, so that a test sees it.
 ifeq ($(SANITIZE),1)
-CFLAGS	+= -fsanitize=address,undefined -fno-omit-frame-pointer
-LDFLAGS	+= -fsanitize=address,undefined
+CFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+LDFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 endif
 
 TOOLS	= fgrecord fgsym fgfold fgsvg
@@ -42,7 +45,7 @@ FUZZSAN	= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZOBJ	= $(LIBSRC:%.c=build/fuzz/%.o)
 SCRIPTS	= cargo-fg
 
-.PHONY: all deps check test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps
+.PHONY: all deps check test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps stress
 all: $(BINS) $(UNITS) $(REGRESS)
 
 deps:
@@ -107,6 +110,11 @@ demo: deps
 
 bench: all
 	@bench/run
+
+# Load figures: fgfold and fgsvg on a million unique stacks, fgrecord on 16
+# threads (also part of make bench).
+stress: all
+	@scripts/stress
 
 # The picture at the top of the README, redrawn from a real profile.
 readme-png: all

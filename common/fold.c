@@ -322,8 +322,12 @@ frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 		size_t blen = 7;
 
 		if (!(dlen == 9 && memcmp(dso, "[unknown]", 9) == 0)) {
-			const char *slash = memrchr(dso, '/', dlen);
+			const char *slash;
 
+			/* A file replaced since it was mapped is still itself. */
+			if (ends(dso, dlen, " (deleted)"))
+				dlen -= 10;
+			slash = memrchr(dso, '/', dlen);
 			base = slash ? slash + 1 : dso;
 			blen = dlen - (base - dso);
 		} else
@@ -648,8 +652,9 @@ static int
 read_status(const struct lineread *lr, const char *name)
 {
 	if (lr->error) {
+		/* As a file that cannot be opened: said, and the rest goes on. */
 		warnx("%s: read error: %s", name, strerror(lr->error));
-		return 2;
+		return 1;
 	}
 	return 0;
 }

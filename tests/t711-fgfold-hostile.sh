@@ -101,12 +101,17 @@ check 'folded: binary garbage: no crash, reported, exit 1' '
 	grep_q "malformed lines skipped" err
 '
 
-check 'a FIFO is read like a pipe; a directory is a read error (exit 2), the rest folded' '
+check 'a FIFO is read like a pipe; a directory is a read error (exit 1), the rest folded' '
 	mkfifo fifo && { printf "a;b 1\n" >fifo & } &&
 	timeout 10 fgfold --folded fifo >out 2>err && grep_q "^a;b 1" out &&
 	printf "a;c 2\n" >ok &&
-	expect_status 2 timeout 10 fgfold --folded . ok >out 2>err &&
+	expect_status 1 timeout 10 fgfold --folded . ok >out 2>err &&
 	grep_q "^fgfold: .: read error: Is a directory" err && grep_q "^a;c 2" out
+'
+
+check 'an [unknown] frame in a deleted file is named after the file' '
+	printf "a 1/1 [000] 1.0: 1 cpu-clock:\n\t10 [unknown] (/usr/lib/libx.so (deleted))\n\n" >in &&
+	fgfold in >out && printf "a;[libx.so] 1\n" >want && test_cmp want out
 '
 
 done_testing

@@ -884,7 +884,8 @@ process_queue(struct record *r, uint64_t limit)
 	size_t i, keep = 0, newlen = 0;
 	unsigned char *na = NULL;
 
-	qsort(r->queue, r->nqueue, sizeof(*r->queue), qent_cmp);
+	if (r->nqueue > 0)	/* qsort of a NULL array is undefined */
+		qsort(r->queue, r->nqueue, sizeof(*r->queue), qent_cmp);
 	for (i = 0; i < r->nqueue; i++) {
 		if (r->queue[i].time > limit)
 			break;

@@ -222,9 +222,14 @@ main(int argc, char *argv[])
 	if (palette_init(&pal, &po) != 0)
 		errx(2, "--colors '%s' is not a palette", po.scheme);
 	if (cp) {
-		if (palette_load(&pal, PALETTE_FILE, &badline) != 0)
+		if (palette_load(&pal, PALETTE_FILE, &badline) != 0) {
+			if (errno == EINVAL)
+				errx(2, "'%s' is not a regular file: move it "
+				    "away, or run --cp in another directory",
+				    PALETTE_FILE);
 			err(2, "cannot read the palette file '%s'",
 			    PALETTE_FILE);
+		}
 		if (badline != 0) {
 			warnx("%s:%lu: expected \"NAME->rgb(R,G,B)\"; line "
 			    "skipped", PALETTE_FILE, badline);

@@ -8,6 +8,7 @@
 #include "xalloc.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum basic { HOT, MEM, IO, RED, GREEN, BLUE, AQUA, YELLOW, PURPLE, ORANGE,
@@ -489,6 +490,7 @@ int
 palette_load(struct palette *p, const char *path, unsigned long *bad)
 {
 	struct lineread lr;
+	struct stat st;
 	char *line, *arrow, *a;
 	ssize_t len;
 	int fd, e;
@@ -496,8 +498,16 @@ palette_load(struct palette *p, const char *path, unsigned long *bad)
 	p->use_map = 1;
 	if (bad != NULL)
 		*bad = 0;
-	if ((fd = open(path, O_RDONLY)) < 0)
+	/* Not blocking on a FIFO put there, and only a regular file. */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return errno == ENOENT ? 0 : -1;
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		e = fstat(fd, &st) == -1 ? errno :
+		    S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		close(fd);
+		errno = e;
+		return -1;
+	}
 	lineread_init(&lr, fd, path);
 	while ((len = lineread_next(&lr, &line)) >= 0) {
 		/* The colour never holds "->"; a name may ("operator->"). */

@@ -9,7 +9,14 @@ H=$TESTS/hostile
 . "$H/names.folded.sh"
 if ! command -v python3 >/dev/null 2>&1; then
 	skip 'fgsvg hostile-input tests' 'python3 is not installed (apt-get install python3)'
-	done_testing
+	check '--cp with a FIFO as palette.map: a clear error, no hang' '
+	mkfifo palette.map &&
+	printf "a;b 1\n" >in &&
+	expect_status 2 timeout 10 fgsvg --cp in >out 2>err &&
+	grep_q "palette.map. is not a regular file" err
+'
+
+done_testing
 	exit 0
 fi
 frames() { python3 "$TESTS/fgsvg/frames.py" "$@"; }
@@ -123,6 +130,13 @@ check 'a line with no count among good ones: named, the others drawn' '
 	expect_status 1 fgsvg in >out.svg 2>err &&
 	grep_q "^fgsvg: in:2: no count" err &&
 	grep_q "<title>all (3 samples, 100%)</title>" out.svg
+'
+
+check '--cp with a FIFO as palette.map: a clear error, no hang' '
+	mkfifo palette.map &&
+	printf "a;b 1\n" >in &&
+	expect_status 2 timeout 10 fgsvg --cp in >out 2>err &&
+	grep_q "palette.map. is not a regular file" err
 '
 
 done_testing

@@ -405,12 +405,19 @@ file_open(struct sfile *f)
 	f->opened = -1;
 	/* O_NONBLOCK: a FIFO named in a stream must not hang us. */
 	if ((fd = open(f->dso, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
-		if (errno == ENOENT)
+		static unsigned nmissing;
+
+		/* Named one by one up to ten; a stream from another machine
+		 * may name thousands, and the summary sums them up. */
+		if (errno == ENOENT && ++nmissing <= 10)
 			swarnx("'%s': no such file: its frames stay [unknown] "
 			    "(recorded on another machine? copy the file to "
 			    "that path, or symbolize where it was recorded)",
 			    f->dso);
-		else
+		else if (errno == ENOENT && nmissing == 11)
+			swarnx("more files are missing; the summary at the end "
+			    "names those with the most frames");
+		else if (errno != ENOENT)
 			swarnx("'%s': %s: its frames stay [unknown]", f->dso,
 			    strerror(errno));
 		return;

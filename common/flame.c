@@ -476,6 +476,7 @@ emit(struct flame *f, uint32_t node, uint32_t depth, uint32_t nmerged,
 	fr->node = node;
 	fr->depth = depth;
 	fr->nmerged = nmerged;
+	fr->first = FLAME_NONE;
 	fr->stime = stime;
 	fr->etime = etime;
 	fr->self = self;
@@ -491,15 +492,18 @@ struct walk {
 	uint32_t	 nrun;		/* narrow children in the current run */
 	double		 run;		/* their total width */
 	double		 runstart;
+	uint32_t	 runfirst;	/* the run's first node */
 };
 
 /* Lists the run of narrow children of w as one frame, if wide enough. */
 static void
 end_run(struct flame *f, struct walk *w, double mintime)
 {
-	if (w->nrun > 0 && w->run >= mintime)
+	if (w->nrun > 0 && w->run >= mintime) {
 		emit(f, FLAME_NONE, f->nodes[w->id].depth + 1, w->nrun,
 		    w->runstart, w->runstart + w->run, w->run);
+		f->frames[f->nframes - 1].first = w->runfirst;
+	}
 	w->nrun = 0;
 	w->run = 0;
 }
@@ -540,8 +544,10 @@ flame_layout(struct flame *f, double total, double mintime)
 		/* self: the width less every child's, drawn or not */
 		f->frames[w->frame].self -= kw;
 		if (kw < mintime) {
-			if (w->nrun++ == 0)
+			if (w->nrun++ == 0) {
 				w->runstart = k->stime;
+				w->runfirst = c;
+			}
 			w->run += kw;
 			continue;
 		}

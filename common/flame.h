@@ -56,6 +56,8 @@ struct flame_frame {
 	uint32_t	 node;		/* the node, or FLAME_NONE for a merge */
 	uint32_t	 depth;
 	uint32_t	 nmerged;	/* frames merged into this grey one */
+	uint32_t	 first;		/* a merge's first node; its siblings
+					   follow by next, nmerged in all */
 	double		 stime;
 	double		 etime;
 	double		 self;		/* own time: width minus children */

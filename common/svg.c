@@ -703,6 +703,189 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
 }
 
 /*
+ * What the search needs of the grey frames: the names and own times of the
+ * frames merged into each, so that "Matched" counts them too. names is the
+ * body of a JS array of distinct names, written into fgcfg.N; each grey
+ * frame's slice of d is its merged subtree in preorder, as entries joined by
+ * spaces, each "[U^]NAME[*SELF]": NAME an index into fgcfg.N, SELF the own
+ * time in counts when not 0, U how many levels the entry lies above a child
+ * of the entry before it when not 0 (the first entry, a merged sibling,
+ * lies at depth 0). Only digits and " ^*.-+e": safe in an XML attribute. Once the whole passes the budget, the grey frames
+ * left get none, and the script says that "Matched" is a lower bound.
+ */
+#define MDATA_BUDGET	((size_t)2 << 20)
+
+struct mdata {
+	struct svgbuf	 names;
+	uint32_t	 nnames;
+	struct svgbuf	 d;
+	size_t		*off;		/* per frame: start and end in d, or
+					   SIZE_MAX for none */
+	uint32_t	*ht;		/* node + 1 of each name, or 0 */
+	uint32_t	*hidx;		/* that name's index in names */
+	size_t		 htcap;
+	int		 full;		/* the budget ran out */
+};
+
+static uint64_t
+mdata_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (len-- > 0)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* Returns the index in md->names of node's name, adding it first. */
+static uint32_t
+mdata_name(struct mdata *md, const struct flame *fl, uint32_t node,
+    struct svgbuf *tmp)
+{
+	size_t len, olen, i, mask;
+	const char *raw = flame_name(fl, node, &len), *o;
+	uint32_t *oht, *oidx, idx;
+
+	if (2 * (size_t)(md->nnames + 1) > md->htcap) {
+		size_t ocap = md->htcap, j;
+
+		oht = md->ht;
+		oidx = md->hidx;
+		md->htcap = ocap ? 2 * ocap : 1024;
+		md->ht = xcalloc(md->htcap, sizeof(*md->ht));
+		md->hidx = xcalloc(md->htcap, sizeof(*md->hidx));
+		mask = md->htcap - 1;
+		for (j = 0; j < ocap; j++) {
+			if (oht[j] == 0)
+				continue;
+			o = flame_name(fl, oht[j] - 1, &olen);
+			i = mdata_hash(o, olen) & mask;
+			while (md->ht[i] != 0)
+				i = (i + 1) & mask;
+			md->ht[i] = oht[j];
+			md->hidx[i] = oidx[j];
+		}
+		free(oht);
+		free(oidx);
+	}
+	mask = md->htcap - 1;
+	i = mdata_hash(raw, len) & mask;
+	while (md->ht[i] != 0) {
+		o = flame_name(fl, md->ht[i] - 1, &olen);
+		if (olen == len && memcmp(o, raw, len) == 0)
+			return md->hidx[i];
+		i = (i + 1) & mask;
+	}
+	md->ht[i] = node + 1;
+	md->hidx[i] = idx = md->nnames++;
+	/* the name as its frame's label shows it, as a JS string */
+	tmp->len = 0;
+	svg_clean(tmp, raw, strip_annotation(raw, len));
+	if (idx > 0)
+		putch(&md->names, ',');
+	putch(&md->names, '"');
+	for (i = 0; i < tmp->len; i++) {
+		unsigned char c = (unsigned char)tmp->buf[i];
+
+		if (c < 0x20 || c == '"' || c == '\\' || c == '<' ||
+		    c == '>' || c == '&' || c == ']')
+			svgbuf_printf(&md->names, "\\u%04x", c);
+		else
+			putch(&md->names, (char)c);
+	}
+	putch(&md->names, '"');
+	return idx;
+}
+
+/* Fills md for the grey frames of fl->frames. */
+static void
+mdata_build(struct mdata *md, const struct flame *fl)
+{
+	struct svgbuf tmp;
+	uint32_t *stk = NULL, c, k, base, d, prev = 0;
+	size_t cap = 0, sp, i, j;
+
+	memset(md, 0, sizeof(*md));
+	svgbuf_init(&md->names, -1);
+	svgbuf_init(&md->d, -1);
+	svgbuf_init(&tmp, -1);
+	md->off = xcalloc(2 * (fl->nframes ? fl->nframes : 1),
+	    sizeof(*md->off));
+	for (i = 0; i < fl->nframes; i++) {
+		const struct flame_frame *f = &fl->frames[i];
+		size_t start = md->d.len;
+
+		md->off[2 * i] = md->off[2 * i + 1] = SIZE_MAX;
+		if (f->node != FLAME_NONE || f->first == FLAME_NONE)
+			continue;
+		if (md->full)
+			continue;
+		base = fl->nodes[f->first].depth;
+		/* the run's siblings, each with its subtree, in preorder */
+		for (c = f->first, j = 0; j < f->nmerged && c != FLAME_NONE &&
+		    !md->full; j++, c = fl->nodes[c].next) {
+			sp = 0;
+			GROW(stk, 1, cap);
+			stk[sp++] = c;
+			while (sp > 0) {
+				const struct flame_node *n = &fl->nodes[stk[--sp]];
+				double self = n->etime - n->stime;
+				size_t first = sp;
+
+				for (k = n->child; k != FLAME_NONE;
+				    k = fl->nodes[k].next) {
+					self -= fl->nodes[k].etime -
+					    fl->nodes[k].stime;
+					GROW(stk, sp + 1, cap);
+					stk[sp++] = k;
+				}
+				/* pushed in order: reverse, to pop the first */
+				for (size_t a = first, b = sp; a + 1 < b; a++, b--) {
+					uint32_t t = stk[a];
+
+					stk[a] = stk[b - 1];
+					stk[b - 1] = t;
+				}
+				d = n->depth - base;
+				if (md->d.len > start) {
+					putch(&md->d, ' ');
+					if (d != prev + 1)
+						svgbuf_printf(&md->d, "%u^",
+						    prev + 1 - d);
+				}
+				prev = d;
+				svgbuf_printf(&md->d, "%u", mdata_name(md, fl,
+				    (uint32_t)(n - fl->nodes), &tmp));
+				if (self > 0)
+					svgbuf_printf(&md->d, "*%.12g", self);
+				if (md->d.len + md->names.len > MDATA_BUDGET) {
+					md->full = 1;
+					break;
+				}
+			}
+		}
+		if (md->full) {
+			md->d.len = start;
+			continue;
+		}
+		md->off[2 * i] = start;
+		md->off[2 * i + 1] = md->d.len;
+	}
+	free(stk);
+	svgbuf_release(&tmp);
+}
+
+static void
+mdata_release(struct mdata *md)
+{
+	svgbuf_release(&md->names);
+	svgbuf_release(&md->d);
+	free(md->off);
+	free(md->ht);
+	free(md->hidx);
+}
+
+/*
  * Appends one frame to b: a <g> (an <a> for a --nameattr link) holding its
  * tooltip and its rectangle; and its label to lb when at least three
  * characters fit. name is scratch space.
@@ -710,8 +893,9 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
 static void
 put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
     const struct svg_opts *o, struct palette *pal, const struct geom *g,
-    struct svgbuf *name, struct svgbuf *lb)
+    struct svgbuf *name, struct svgbuf *lb, const struct mdata *md)
 {
+	size_t fi = (size_t)(f - fl->frames);
 	const struct flame_node *n = f->node != FLAME_NONE ?
 	    &fl->nodes[f->node] : NULL;
 	const char *raw = "", *attrs = NULL, *ttl = NULL;
@@ -749,8 +933,15 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 	}
 
 	svgbuf_puts(b, link ? "<a" : "<g");
-	if (n == NULL)
+	if (n == NULL) {
 		svgbuf_puts(b, " class=\"m\"");
+		if (md->off[2 * fi] != SIZE_MAX) {
+			svgbuf_puts(b, " data-l=\"");
+			svgbuf_put(b, md->d.buf + md->off[2 * fi],
+			    md->off[2 * fi + 1] - md->off[2 * fi]);
+			putch(b, '"');
+		}
+	}
 	if (attrs != NULL)
 		svgbuf_puts(b, attrs);
 	svgbuf_puts(b, "><title>");
@@ -810,6 +1001,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	int sub = o->subtitle != NULL && *o->subtitle != '\0';
 	const char *title = o->title;
 	struct svgbuf name, labels;
+	struct mdata md;
 	struct geom g;
 	size_t i;
 
@@ -820,6 +1012,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	mintime = o->minwidth_pct ? timemax * o->minwidth / 100 :
 	    o->minwidth / wpt;
 	flame_layout(fl, timemax, mintime);
+	mdata_build(&md, fl);
 	fh = o->frameheight;
 	height = (fl->depthmax + 1) * fh + ypad1 + ypad2;
 	if (sub)
@@ -862,7 +1055,11 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	put_jsstr(b, o->nametype);
 	svgbuf_puts(b, ", cn:");
 	put_jsstr(b, o->countname);
-	svgbuf_puts(b, "};\n");
+	svgbuf_puts(b, ", T:");
+	svgbuf_printf(b, "%.17g", timemax);
+	svgbuf_puts(b, ", N:[");
+	svgbuf_put(b, md.names.buf ? md.names.buf : "", md.names.len);
+	svgbuf_puts(b, "]};\n");
 	svgbuf_puts(b, svg_script);
 	svgbuf_puts(b, "]]></script>\n");
 	svgbuf_printf(b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"",
@@ -903,8 +1100,10 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	g.per = o->fontsize * o->fontwidth;
 	g.tscaled = timemax * o->factor;
 	for (i = 0; i < fl->nframes; i++)
-		put_frame(b, fl, &fl->frames[i], o, pal, &g, &name, &labels);
+		put_frame(b, fl, &fl->frames[i], o, pal, &g, &name, &labels,
+		    &md);
 	svgbuf_release(&name);
+	mdata_release(&md);
 	svgbuf_puts(b, "</g>\n</svg>\n<g id=\"labels\">\n");
 	svgbuf_put(b, labels.buf ? labels.buf : "", labels.len);
 	svgbuf_release(&labels);

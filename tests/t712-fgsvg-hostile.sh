@@ -54,6 +54,23 @@ check 'hostile names: each one is shown, escaped, in its tooltip' '
 	grep_q "^</title></g><a xlink:href=\"javascript:alert(5)\">x</a>|" fr
 '
 
+check 'hostile names merged into a grey frame: its search data stays inert' '
+	. "$H/names.folded.sh" && { printf "app 100000\n"; hostile_names; } >in &&
+	harmless <in >base && fgsvg in >out.svg && fgsvg base >base.svg &&
+	grep_q "class=\"m\" data-l=\"0 " out.svg &&
+	python3 "$H/xmlsafe.py" base.svg out.svg &&
+	python3 -c "
+import re, sys, json, xml.etree.ElementTree as E
+s = \"\".join(e.text or \"\" for e in E.parse(sys.argv[1]).getroot().iter() if e.tag.endswith(\"script\"))
+n = json.loads(\"[\" + re.search(r\", N:\\[([^\\]]*)\\]\\};\", s).group(1) + \"]\")
+want = [\"<script>alert(1)</script>\", \"x]]>y\", \"</svg><script>alert(2)</script>\",
+    \"\\\" onload=\\\"alert(3)\", \"c\\\\x01t\\\\x1bl\\\\x7f\", \"bad\\\\xff\\\\xfeutf8\",
+    \"<![CDATA[x]]>\", \"\\\\u003cscript\", \"</script>\"]
+miss = [w for w in want if w not in n]
+sys.exit(\"missing from fgcfg.N: %r (have %r)\" % (miss, n) if miss else 0)
+" out.svg
+'
+
 check 'hostile names in a differential profile: same guarantees' '
 	. "$H/names.folded.sh" && hostile_names | awk "{ print \$0, NR }" >in &&
 	harmless <in >base &&

@@ -1,4 +1,4 @@
-// fgsvg.js SVG BIG.svg OUTDIR: open fgsvg's SVGs in headless Chromium and
+// fgsvg.js SVG BIG.svg MERGED.svg: open fgsvg's SVGs in headless Chromium and
 // try what a user does: look, hover, click to zoom, search, clear, reset,
 // reload a link with the state in its URL. Prints one line per step:
 //   PASS step
@@ -11,7 +11,7 @@ const os = require('os');
 const path = require('path');
 const { chromium } = require('playwright-core');
 
-const [svgPath, bigPath] = process.argv.slice(2);
+const [svgPath, bigPath, mergedPath] = process.argv.slice(2);
 const results = [];
 function pass(step) { results.push(`PASS ${step}`); }
 function fail(step, why) { results.push(`FAIL ${step}: ${why}`); }
@@ -193,6 +193,40 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		if (requests) return `${requests} requests`;
 	});
 
+	if (mergedPath) {
+		// 80,000 samples in "big"; 2,000 f$i (5 each, 2 in needle) and
+		// 2,000 g$i;x;needle;needle (5 each): all narrow, one grey frame
+		const p4 = await ctx.newPage();
+		p4.on('pageerror', (e) => errors.push(String(e)));
+		await p4.goto('file://' + path.resolve(mergedPath));
+		await p4.waitForFunction(() => window.fg && window.fg.frames.length > 0);
+		await step('search sees the names inside grey frames; Matched is exact', async () => {
+			const got = [];
+			for (const [re, want] of [['needle', 'Matched: 14.0%'], ['^x$', 'Matched: 10.0%'],
+				['needle|^x$|^g1', 'Matched: 14.0%'], ['^f1[0-9][0-9]$', 'Matched: 0.5%'],
+				['^f', 'Matched: 10.0%'], ['big|needle', 'Matched: 94.0%'], ['nowhere', 'Matched: 0.0%']]) {
+				await p4.evaluate((r) => window.fg.search(r), re);
+				const m = await text(p4, 'matched');
+				if (m !== want) got.push(`${re}: ${m}, not ${want}`);
+			}
+			await p4.evaluate((r) => window.fg.search(r), 'needle');
+			const grey = (await frames(p4)).filter((f) => /\bm\b/.test(f.cls));
+			if (grey.length !== 1) got.push(`${grey.length} grey frames`);
+			else if (grey[0].fill !== 'rgb(230,0,230)') got.push('the grey frame holding matches is not highlighted');
+			await p4.evaluate(() => window.fg.search('nowhere'));
+			if ((await frames(p4)).some((f) => f.fill === 'rgb(230,0,230)')) got.push('a frame is lit for no match');
+			return got.join('; ');
+		});
+		await step('hover on a grey frame shows its count', async () => {
+			const fs = await frames(p4);
+			const idx = fs.findIndex((f) => /\bm\b/.test(f.cls));
+			await p4.hover(`#frames > *:nth-child(${idx + 1}) rect`);
+			const d = await text(p4, 'details');
+			if (!/^Function: \[\d+ narrow frames\] \(20,000 samples, 20.00%\)$/.test(d)) return `details: ${d}`;
+			if (errors.length) return errors.join('; ');
+		});
+		await p4.close();
+	}
 	if (bigPath) {
 		const p3 = await ctx.newPage();
 		const t0 = Date.now();
@@ -208,6 +242,13 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		await p3.evaluate(() => window.fg.zoom(1));
 		await p3.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
 		const tZoom = Date.now() - t2;
+		const omitted = await p3.evaluate(() => document.querySelectorAll('#frames > .m:not([data-l])').length);
+		const grey = await p3.evaluate(() => document.querySelectorAll('#frames > .m').length);
+		if (omitted > 0 === /^Matched: \u2265 [\d.]+%$/.test(m) && /^Matched: (\u2265 )?[\d.]+%$/.test(m))
+			pass('over the size budget, Matched says it is a lower bound');
+		else
+			fail('over the size budget, Matched says it is a lower bound', `${omitted} of ${grey} grey frames without data, ${m}`);
+		info(`big profile: ${omitted} of ${grey} grey frames over the search-data budget`);
 		info(`big profile: ${fs.statSync(bigPath).size} bytes, ${n} frames, ` +
 			`load ${tLoad} ms, search ${tSearch} ms (${m}), zoom ${tZoom} ms`);
 		// generous bounds: the machine may be shared; the figures are printed

@@ -27,7 +27,7 @@ static const char *const xml_attrs[] = {
 	"fill", "class", "style", "xlink:href", "href", "target", "onclick",
 	"onmouseover", "onmouseout", "text-anchor", "preserveAspectRatio",
 	"font-family",
-	"font-size", "opacity", "rx", "ry", "data-name", NULL
+	"font-size", "opacity", "rx", "ry", "data-name", "data-l", NULL
 };
 
 static int

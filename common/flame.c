@@ -25,6 +25,7 @@ flame_release(struct flame *f)
 	free(f->delta);
 	free(f->has_delta);
 	free(f->frames);
+	free(f->drops);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -503,6 +504,12 @@ end_run(struct flame *f, struct walk *w, double mintime)
 		emit(f, FLAME_NONE, f->nodes[w->id].depth + 1, w->nrun,
 		    w->runstart, w->runstart + w->run, w->run);
 		f->frames[f->nframes - 1].first = w->runfirst;
+	} else if (w->nrun > 0) {
+		if (f->ndrops + 1 > f->dropcap)
+			GROW(f->drops, f->ndrops + 1, f->dropcap);
+		f->drops[f->ndrops].frame = w->frame;
+		f->drops[f->ndrops].first = w->runfirst;
+		f->drops[f->ndrops++].n = w->nrun;
 	}
 	w->nrun = 0;
 	w->run = 0;
@@ -519,6 +526,7 @@ flame_layout(struct flame *f, double total, double mintime)
 
 	f->nframes = 0;
 	f->depthmax = 0;
+	f->ndrops = 0;
 	if (f->nnodes == 0)
 		return;
 	/* The root spans the --total when it is larger than the sum. */

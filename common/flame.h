@@ -63,6 +63,13 @@ struct flame_frame {
 	double		 self;		/* own time: width minus children */
 };
 
+/* A run of narrow siblings too narrow, all together, to be drawn. */
+struct flame_drop {
+	size_t		 frame;		/* the drawn parent, in frames[] */
+	uint32_t	 first;		/* its first node; siblings by next */
+	uint32_t	 n;		/* how many */
+};
+
 struct flame_line {
 	uint64_t	 off;		/* the normalized line in flame.text */
 	size_t		 len;		/* "STACK COUNT[ COUNT]" */
@@ -85,6 +92,8 @@ struct flame {
 	unsigned char	*has_delta;	/* opened by a differential line */
 	struct flame_frame *frames;	/* flame_layout's result */
 	size_t		 nframes, framecap;
+	struct flame_drop *drops;	/* flame_layout's runs not drawn */
+	size_t		 ndrops, dropcap;
 	uint32_t	 depthmax;	/* deepest drawn frame */
 	double		 time;		/* sum of the counts (AFTER in diffs) */
 	double		 maxdelta;	/* largest |AFTER - BEFORE|, at least 1 */
@@ -120,8 +129,9 @@ void	 flame_build(struct flame *);
  * before its next sibling), into frames[0..nframes). total is the width of
  * the root (the --total, or time). A frame narrower than mintime is not
  * listed; each run of such siblings becomes one grey frame (node
- * FLAME_NONE) when the run together is at least mintime wide. depthmax
- * becomes the depth of the deepest listed frame.
+ * FLAME_NONE) when the run together is at least mintime wide, and is
+ * listed in drops[0..ndrops) otherwise. depthmax becomes the depth of the
+ * deepest listed frame.
  */
 void	 flame_layout(struct flame *, double total, double mintime);
 

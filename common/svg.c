@@ -703,15 +703,18 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
 }
 
 /*
- * What the search needs of the grey frames: the names and own times of the
- * frames merged into each, so that "Matched" counts them too. names is the
- * body of a JS array of distinct names, written into fgcfg.N; each grey
- * frame's slice of d is its merged subtree in preorder, as entries joined by
- * spaces, each "[U^]NAME[*SELF]": NAME an index into fgcfg.N, SELF the own
- * time in counts when not 0, U how many levels the entry lies above a child
- * of the entry before it when not 0 (the first entry, a merged sibling,
- * lies at depth 0). Only digits and " ^*.-+e": safe in an XML attribute. Once the whole passes the budget, the grey frames
- * left get none, and the script says that "Matched" is a lower bound.
+ * What the search needs of the frames not drawn: the names and own times of
+ * the frames merged into each grey frame, and of the runs of children too
+ * narrow, all together, to be drawn under a frame, so that "Matched" counts
+ * them too. names is the body of a JS array of distinct names, written into
+ * fgcfg.N; each such frame's slice of d is those subtrees in preorder, as
+ * entries joined by spaces, each "[U^]NAME[*SELF]": NAME an index into
+ * fgcfg.N, SELF the own time in counts when not 0, U how many levels the
+ * entry lies above a child of the entry before it when not 0 (the first
+ * entry, a merged or hidden sibling, lies at depth 0). Only digits and
+ * " ^*.-+e": safe in an XML attribute. Once the whole passes the budget,
+ * the frames left get data-l="-", and the script says that "Matched" is a
+ * lower bound.
  */
 #define MDATA_BUDGET	((size_t)2 << 20)
 
@@ -721,6 +724,8 @@ struct mdata {
 	struct svgbuf	 d;
 	size_t		*off;		/* per frame: start and end in d, or
 					   SIZE_MAX for none */
+	unsigned char	*omit;		/* per frame: its data passed the
+					   budget, written as data-l="-" */
 	uint32_t	*ht;		/* node + 1 of each name, or 0 */
 	uint32_t	*hidx;		/* that name's index in names */
 	size_t		 htcap;
@@ -797,13 +802,71 @@ mdata_name(struct mdata *md, const struct flame *fl, uint32_t node,
 	return idx;
 }
 
-/* Fills md for the grey frames of fl->frames. */
+/*
+ * Appends to md->d the n siblings from first, each with its subtree, in
+ * preorder; *prev is the depth of the entry before, when d passed start.
+ * Sets md->full and stops once the budget is passed.
+ */
+static void
+mdata_run(struct mdata *md, const struct flame *fl, uint32_t first,
+    uint32_t n, size_t start, uint32_t *prev, uint32_t **stk, size_t *cap,
+    struct svgbuf *tmp)
+{
+	uint32_t base = fl->nodes[first].depth, c, k, d, j;
+	size_t sp;
+
+	for (c = first, j = 0; j < n && c != FLAME_NONE && !md->full;
+	    j++, c = fl->nodes[c].next) {
+		sp = 0;
+		GROW(*stk, 1, *cap);
+		(*stk)[sp++] = c;
+		while (sp > 0) {
+			const struct flame_node *nd = &fl->nodes[(*stk)[--sp]];
+			double self = nd->etime - nd->stime;
+			size_t lo = sp, a, b;
+
+			for (k = nd->child; k != FLAME_NONE;
+			    k = fl->nodes[k].next) {
+				self -= fl->nodes[k].etime - fl->nodes[k].stime;
+				GROW(*stk, sp + 1, *cap);
+				(*stk)[sp++] = k;
+			}
+			/* pushed in order: reverse, to pop the first first */
+			for (a = lo, b = sp; a + 1 < b; a++, b--) {
+				uint32_t t = (*stk)[a];
+
+				(*stk)[a] = (*stk)[b - 1];
+				(*stk)[b - 1] = t;
+			}
+			d = nd->depth - base;
+			if (md->d.len > start) {
+				putch(&md->d, ' ');
+				if (d != *prev + 1)
+					svgbuf_printf(&md->d, "%u^", *prev + 1 - d);
+			}
+			*prev = d;
+			svgbuf_printf(&md->d, "%u", mdata_name(md, fl,
+			    (uint32_t)(nd - fl->nodes), tmp));
+			if (self > 0)
+				svgbuf_printf(&md->d, "*%.12g", self);
+			if (md->d.len + md->names.len > MDATA_BUDGET) {
+				md->full = 1;
+				return;
+			}
+		}
+	}
+}
+
+/*
+ * Fills md for the grey frames of fl->frames, and for the frames whose
+ * narrow children were too narrow, all together, to be drawn (fl->drops).
+ */
 static void
 mdata_build(struct mdata *md, const struct flame *fl)
 {
 	struct svgbuf tmp;
-	uint32_t *stk = NULL, c, k, base, d, prev = 0;
-	size_t cap = 0, sp, i, j;
+	uint32_t *stk = NULL, prev = 0;
+	size_t cap = 0, i, j, *dhead, *dnext;
 
 	memset(md, 0, sizeof(*md));
 	svgbuf_init(&md->names, -1);
@@ -811,66 +874,40 @@ mdata_build(struct mdata *md, const struct flame *fl)
 	svgbuf_init(&tmp, -1);
 	md->off = xcalloc(2 * (fl->nframes ? fl->nframes : 1),
 	    sizeof(*md->off));
+	md->omit = xcalloc(fl->nframes ? fl->nframes : 1, 1);
+	/* each frame's drops, in order, as lists */
+	dhead = xmalloc((fl->nframes ? fl->nframes : 1) * sizeof(*dhead));
+	dnext = xmalloc((fl->ndrops ? fl->ndrops : 1) * sizeof(*dnext));
+	for (i = 0; i < fl->nframes; i++)
+		dhead[i] = SIZE_MAX;
+	for (j = fl->ndrops; j-- > 0; ) {
+		dnext[j] = dhead[fl->drops[j].frame];
+		dhead[fl->drops[j].frame] = j;
+	}
 	for (i = 0; i < fl->nframes; i++) {
 		const struct flame_frame *f = &fl->frames[i];
 		size_t start = md->d.len;
+		int any = f->node == FLAME_NONE && f->first != FLAME_NONE;
 
 		md->off[2 * i] = md->off[2 * i + 1] = SIZE_MAX;
-		if (f->node != FLAME_NONE || f->first == FLAME_NONE)
+		if (!any && dhead[i] == SIZE_MAX)
 			continue;
-		if (md->full)
-			continue;
-		base = fl->nodes[f->first].depth;
-		/* the run's siblings, each with its subtree, in preorder */
-		for (c = f->first, j = 0; j < f->nmerged && c != FLAME_NONE &&
-		    !md->full; j++, c = fl->nodes[c].next) {
-			sp = 0;
-			GROW(stk, 1, cap);
-			stk[sp++] = c;
-			while (sp > 0) {
-				const struct flame_node *n = &fl->nodes[stk[--sp]];
-				double self = n->etime - n->stime;
-				size_t first = sp;
-
-				for (k = n->child; k != FLAME_NONE;
-				    k = fl->nodes[k].next) {
-					self -= fl->nodes[k].etime -
-					    fl->nodes[k].stime;
-					GROW(stk, sp + 1, cap);
-					stk[sp++] = k;
-				}
-				/* pushed in order: reverse, to pop the first */
-				for (size_t a = first, b = sp; a + 1 < b; a++, b--) {
-					uint32_t t = stk[a];
-
-					stk[a] = stk[b - 1];
-					stk[b - 1] = t;
-				}
-				d = n->depth - base;
-				if (md->d.len > start) {
-					putch(&md->d, ' ');
-					if (d != prev + 1)
-						svgbuf_printf(&md->d, "%u^",
-						    prev + 1 - d);
-				}
-				prev = d;
-				svgbuf_printf(&md->d, "%u", mdata_name(md, fl,
-				    (uint32_t)(n - fl->nodes), &tmp));
-				if (self > 0)
-					svgbuf_printf(&md->d, "*%.12g", self);
-				if (md->d.len + md->names.len > MDATA_BUDGET) {
-					md->full = 1;
-					break;
-				}
-			}
-		}
+		if (!md->full && any)
+			mdata_run(md, fl, f->first, f->nmerged, start, &prev,
+			    &stk, &cap, &tmp);
+		for (j = dhead[i]; j != SIZE_MAX && !md->full; j = dnext[j])
+			mdata_run(md, fl, fl->drops[j].first, fl->drops[j].n,
+			    start, &prev, &stk, &cap, &tmp);
 		if (md->full) {
 			md->d.len = start;
+			md->omit[i] = 1;
 			continue;
 		}
 		md->off[2 * i] = start;
 		md->off[2 * i + 1] = md->d.len;
 	}
+	free(dhead);
+	free(dnext);
 	free(stk);
 	svgbuf_release(&tmp);
 }
@@ -881,6 +918,7 @@ mdata_release(struct mdata *md)
 	svgbuf_release(&md->names);
 	svgbuf_release(&md->d);
 	free(md->off);
+	free(md->omit);
 	free(md->ht);
 	free(md->hidx);
 }
@@ -933,14 +971,15 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 	}
 
 	svgbuf_puts(b, link ? "<a" : "<g");
-	if (n == NULL) {
+	if (n == NULL)
 		svgbuf_puts(b, " class=\"m\"");
-		if (md->off[2 * fi] != SIZE_MAX) {
-			svgbuf_puts(b, " data-l=\"");
-			svgbuf_put(b, md->d.buf + md->off[2 * fi],
-			    md->off[2 * fi + 1] - md->off[2 * fi]);
-			putch(b, '"');
-		}
+	if (md->omit[fi])
+		svgbuf_puts(b, " data-l=\"-\"");
+	else if (md->off[2 * fi] != SIZE_MAX) {
+		svgbuf_puts(b, " data-l=\"");
+		svgbuf_put(b, md->d.buf + md->off[2 * fi],
+		    md->off[2 * fi + 1] - md->off[2 * fi]);
+		putch(b, '"');
 	}
 	if (attrs != NULL)
 		svgbuf_puts(b, attrs);

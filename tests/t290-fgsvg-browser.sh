@@ -18,7 +18,7 @@ Reset Zoom restores every frame
 a link with #z=...&s=... reopens the same view
 a flamegraph.pl link (?x=...&y=...&s=...) opens the same view
 no script errors and no network requests
-search sees the names inside grey frames; Matched is exact
+search sees the names inside grey frames and hidden ones; Matched is exact
 hover on a grey frame shows its count
 big profile opens, searches and zooms
 over the size budget, Matched says it is a lower bound'
@@ -50,7 +50,8 @@ check 'draw the SVGs and run Chromium' '
 	fgsvg "$out/big.folded" >"$out/big.svg" &&
 	rm -f "$out/big.folded" &&
 	awk "BEGIN { print \"main;big 80000\"; for (i = 0; i < 2000; i++) {
-		print \"main;f\" i \";needle 2\"; print \"main;f\" i, 3; print \"main;g\" i \";x;needle;needle 5\" } }" >"$out/merged.folded" &&
+		print \"main;f\" i \";needle 2\"; print \"main;f\" i, 3; print \"main;g\" i \";x;needle;needle 5\" }
+		for (i = 0; i < 100; i++) { print \"main;h\" i, 994; print \"main;h\" i \";needle 6\" } }" >"$out/merged.folded" &&
 	fgsvg "$out/merged.folded" >"$out/merged.svg" &&
 	timeout 180 node "$B/fgsvg.js" "$out/small.svg" "$out/big.svg" "$out/merged.svg" >"$out/results" 2>"$out/stderr";
 	cat "$out/results" "$out/stderr" && test -s "$out/results"

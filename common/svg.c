@@ -712,9 +712,9 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
  * fgcfg.N, SELF the own time in counts when not 0, U how many levels the
  * entry lies above a child of the entry before it when not 0 (the first
  * entry, a merged or hidden sibling, lies at depth 0). Only digits and
- * " ^*.-+e": safe in an XML attribute. Once the whole passes the budget,
- * the frames left get data-l="-", and the script says that "Matched" is a
- * lower bound.
+ * " ^*.-+e": safe in an XML attribute. The budget goes to the frames that
+ * hide the most time first; once the whole passes it, the frames left get
+ * data-l="-", and the script says that "Matched" is a lower bound.
  */
 #define MDATA_BUDGET	((size_t)2 << 20)
 
@@ -857,6 +857,22 @@ mdata_run(struct mdata *md, const struct flame *fl, uint32_t first,
 	}
 }
 
+struct wide {
+	double		 w;		/* the time a frame's data-l holds */
+	size_t		 i;		/* the frame */
+};
+
+/* Orders the widest first, then by frame, so that output is stable. */
+static int
+cmp_wide(const void *a, const void *b)
+{
+	const struct wide *x = a, *y = b;
+
+	if (x->w != y->w)
+		return x->w > y->w ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
 /*
  * Fills md for the grey frames of fl->frames, and for the frames whose
  * narrow children were too narrow, all together, to be drawn (fl->drops).
@@ -866,7 +882,8 @@ mdata_build(struct mdata *md, const struct flame *fl)
 {
 	struct svgbuf tmp;
 	uint32_t *stk = NULL, prev = 0;
-	size_t cap = 0, i, j, *dhead, *dnext;
+	size_t cap = 0, i, j, n = 0, o, *dhead, *dnext;
+	struct wide *order;
 
 	memset(md, 0, sizeof(*md));
 	svgbuf_init(&md->names, -1);
@@ -884,12 +901,36 @@ mdata_build(struct mdata *md, const struct flame *fl)
 		dnext[j] = dhead[fl->drops[j].frame];
 		dhead[fl->drops[j].frame] = j;
 	}
+	/* the budget goes to the widest hidden time first */
+	order = xmalloc((fl->nframes ? fl->nframes : 1) * sizeof(*order));
 	for (i = 0; i < fl->nframes; i++) {
 		const struct flame_frame *f = &fl->frames[i];
+
+		order[n].w = 0;
+		if (f->node == FLAME_NONE && f->first != FLAME_NONE)
+			order[n].w = f->etime - f->stime;
+		for (j = dhead[i]; j != SIZE_MAX; j = dnext[j]) {
+			const struct flame_node *c = &fl->nodes[fl->drops[j].first];
+			uint32_t m;
+
+			for (m = 0; m < fl->drops[j].n; m++) {
+				order[n].w += c->etime - c->stime;
+				if (c->next == FLAME_NONE)
+					break;
+				c = &fl->nodes[c->next];
+			}
+		}
+		md->off[2 * i] = md->off[2 * i + 1] = SIZE_MAX;
+		if (order[n].w > 0 || dhead[i] != SIZE_MAX ||
+		    f->node == FLAME_NONE)
+			order[n++].i = i;
+	}
+	qsort(order, n, sizeof(*order), cmp_wide);
+	for (o = 0; o < n; o++) {
+		const struct flame_frame *f = &fl->frames[i = order[o].i];
 		size_t start = md->d.len;
 		int any = f->node == FLAME_NONE && f->first != FLAME_NONE;
 
-		md->off[2 * i] = md->off[2 * i + 1] = SIZE_MAX;
 		if (!any && dhead[i] == SIZE_MAX)
 			continue;
 		if (!md->full && any)
@@ -906,6 +947,7 @@ mdata_build(struct mdata *md, const struct flame *fl)
 		md->off[2 * i] = start;
 		md->off[2 * i + 1] = md->d.len;
 	}
+	free(order);
 	free(dhead);
 	free(dnext);
 	free(stk);

@@ -38,6 +38,7 @@
 #include "demangle.h"
 #include "elfcheck.h"
 #include "xalloc.h"
+#include "upper.h"
 
 #define WIDTH		100	/* columns of the listing */
 #define HOT_PCT		5.0	/* ">>" above this share of the function */
@@ -902,16 +903,8 @@ afile_close(struct afile *f)
 static const struct asym *
 afile_lookup(const struct afile *f, uint64_t addr, int funcs_only)
 {
-	size_t lo = 0, hi = f->nsyms;
+	size_t lo = UPPER(f->syms, f->nsyms, addr, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* lo is the first symbol above addr; look back a little for nesting */
 	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++) {
 		const struct asym *s = &f->syms[i - 1];
@@ -1405,16 +1398,8 @@ resync_point(const struct afile *f, uint64_t addr, uint64_t end)
 {
 	uint64_t best = end;
 	const struct asym *s;
-	size_t lo = 0, hi = f->nsyms;
+	size_t lo = UPPER(f->syms, f->nsyms, addr, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < f->nsyms && (s = &f->syms[lo])->addr < best)
 		best = s->addr;
 	if (f->mod) {

@@ -9,6 +9,7 @@
 
 #include "kallsyms.h"
 #include "xalloc.h"
+#include "upper.h"
 
 struct kallsyms *
 kallsyms_new(void)
@@ -140,17 +141,9 @@ const char *
 kallsyms_lookup(const struct kallsyms *k, uint64_t addr, uint64_t *off,
     const char **modp)
 {
-	size_t lo = 0, hi = k->n;
-
 	/* The last symbol whose address is <= addr. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = UPPER(k->syms, k->n, addr, addr);
 
-		if (k->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0)
 		return NULL;
 	/* Among equal addresses take the first (sorted by name). */

@@ -12,6 +12,7 @@
 
 #include "perfmap.h"
 #include "xalloc.h"
+#include "upper.h"
 
 struct perfmap *
 perfmap_new(void)
@@ -151,16 +152,8 @@ perfmap_load(struct perfmap *m, const char *path)
 const char *
 perfmap_lookup(const struct perfmap *m, uint64_t addr, uint64_t *off)
 {
-	size_t lo = 0, hi = m->n;
+	size_t lo = UPPER(m->syms, m->n, addr, start);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0)
 		return NULL;
 	lo--;

@@ -39,6 +39,7 @@
 #include "stream.h"
 #include "sym.h"
 #include "xalloc.h"
+#include "upper.h"
 
 /* The lowest kernel address on x86-64 (and arm64): the upper half. */
 #define KERNEL_START	0xffff800000000000ULL
@@ -703,17 +704,9 @@ symtab_sort(struct sfile *f)
 static const char *
 symtab_lookup(const struct sfile *f, uint64_t vaddr, uint64_t *off)
 {
-	size_t lo = 0, hi = f->nsyms;
+	size_t lo = UPPER(f->syms, f->nsyms, vaddr, addr);
 	const struct ssym *y;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->syms[mid].addr <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0)
 		return NULL;
 	y = &f->syms[lo - 1];
@@ -1193,18 +1186,10 @@ static int
 inline_scopes(struct sfile *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
 {
 	struct cuidx *x = cu_get(f, cu);
-	size_t lo = 0, hi = x->nsegs;
+	size_t lo = UPPER(x->segs, x->nsegs, pc, lo);
 	int e, n = 0;
 
 	*scopes = NULL;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (x->segs[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || pc >= x->segs[lo - 1].hi)
 		return 0;
 	for (e = x->segs[lo - 1].ent; e >= 0; e = x->ents[e].parent) {

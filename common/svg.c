@@ -839,16 +839,24 @@ mdata_run(struct mdata *md, const struct flame *fl, uint32_t first,
 				(*stk)[b - 1] = t;
 			}
 			d = nd->depth - base;
+			/* Integers through fmt_fixed: printf was most of the time. */
 			if (md->d.len > start) {
 				putch(&md->d, ' ');
-				if (d != *prev + 1)
-					svgbuf_printf(&md->d, "%u^", *prev + 1 - d);
+				if (d != *prev + 1) {
+					put_fixed(&md->d, *prev + 1 - d, 0);
+					putch(&md->d, '^');
+				}
 			}
 			*prev = d;
-			svgbuf_printf(&md->d, "%u", mdata_name(md, fl,
-			    (uint32_t)(nd - fl->nodes), tmp));
-			if (self > 0)
-				svgbuf_printf(&md->d, "*%.12g", self);
+			put_fixed(&md->d, mdata_name(md, fl,
+			    (uint32_t)(nd - fl->nodes), tmp), 0);
+			if (self > 0) {
+				putch(&md->d, '*');
+				if (self == floor(self) && self < 1e12)
+					put_fixed(&md->d, self, 0);
+				else
+					svgbuf_printf(&md->d, "%.12g", self);
+			}
 			if (md->d.len + md->names.len > MDATA_BUDGET) {
 				md->full = 1;
 				return;

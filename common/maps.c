@@ -12,6 +12,7 @@
 #include <elfutils/libdwelf.h>
 
 #include "maps.h"
+#include "vdso.h"
 #include "xalloc.h"
 
 static uint64_t
@@ -42,6 +43,8 @@ maps_init(struct maps *m)
 	m->files = xcalloc(m->files_cap, sizeof(*m->files));
 	m->next_id = 1;
 }
+
+static void vdso_snapshot(struct mapfile *, pid_t);
 
 static void
 mapfile_free(struct mapfile *f)
@@ -232,6 +235,8 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 		hex = NULL;
 	}
 	free(hex);
+	if (nm.file->kind == MAPFILE_ELF && strcmp(path, "[vdso]") == 0)
+		vdso_snapshot(nm.file, pid);
 
 	/* Cut away whatever the new mapping overlaps. */
 	for (i = 0; i < p->n; ) {
@@ -433,32 +438,34 @@ maps_find_prev(struct maps *m, pid_t pid, uint64_t addr)
 	return p ? find_in(p->prev, p->nprev, addr) : NULL;
 }
 
-/* Copies this process's own vDSO: every process of a kernel has the same. */
+/*
+ * Every 64-bit process of a kernel maps the same vDSO, so fgrecord's own
+ * copy serves. Under valgrind fgrecord has none: then it is the profiled
+ * process's, copied when its mapping was seen (vdso_snapshot), or failing
+ * that (the process was gone) its parent's or init's. A build ID that the
+ * kernel reported is checked all the same.
+ */
 static Elf *
 open_vdso(struct mapfile *f)
 {
-	unsigned long base = getauxval(AT_SYSINFO_EHDR);
-	FILE *mf;
-	char *line = NULL;
-	size_t cap = 0, size = 0;
-
-	if (base == 0 || (mf = fopen("/proc/self/maps", "re")) == NULL)
+	if (f->image == NULL &&
+	    (f->image = vdso_any(&f->image_size)) == NULL) {
+		snprintf(f->why, sizeof(f->why), "no vDSO to copy: fgrecord "
+		    "has none of its own (under valgrind?), and the profiled "
+		    "process had exited");
 		return NULL;
-	while (getline(&line, &cap, mf) > 0) {
-		unsigned long long s, e;
-
-		if (sscanf(line, "%llx-%llx", &s, &e) == 2 && s == base) {
-			size = e - s;
-			break;
-		}
 	}
-	free(line);
-	fclose(mf);
-	if (size == 0)
-		return NULL;
-	f->image = xmalloc(size);
-	memcpy(f->image, (void *)base, size);
-	return elf_memory(f->image, size);
+	return elf_memory(f->image, f->image_size);
+}
+
+/*
+ * Without a vDSO of its own, copies process pid's at once, while it lives.
+ */
+static void
+vdso_snapshot(struct mapfile *f, pid_t pid)
+{
+	if (f->image == NULL && !f->opened && getauxval(AT_SYSINFO_EHDR) == 0)
+		f->image = vdso_copy(pid, &f->image_size);
 }
 
 /* Drops what an open of f set up, to try another path. */
@@ -488,6 +495,7 @@ mapfile_load(struct mapfile *f, const char *path)
 	size_t i, n;
 	char *bid;
 
+	f->why[0] = '\0';
 	if (path == NULL) {
 		f->elf = open_vdso(f);
 	} else {
@@ -509,7 +517,8 @@ mapfile_load(struct mapfile *f, const char *path)
 	}
 	if (f->elf == NULL || gelf_getehdr(f->elf, &eh) == NULL ||
 	    elf_getphdrnum(f->elf, &n) != 0) {
-		snprintf(f->why, sizeof(f->why), "%s", elf_errmsg(-1));
+		if (f->why[0] == '\0')
+			snprintf(f->why, sizeof(f->why), "%s", elf_errmsg(-1));
 		return 0;
 	}
 	f->entry = eh.e_entry;

@@ -51,6 +51,7 @@ struct mapfile {
 	int		 fd;
 	Elf		*elf;		/* owned */
 	void		*image;		/* owned copy of an in-memory image ([vdso]) */
+	size_t		 image_size;
 	struct mapload	*loads;		/* owned; PT_LOAD segments */
 	size_t		 nloads;
 	uint64_t	 entry;		/* e_entry: where the kernel starts a process */

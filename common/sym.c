@@ -13,12 +13,10 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <link.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +38,7 @@
 #include "sym.h"
 #include "xalloc.h"
 #include "upper.h"
+#include "vdso.h"
 
 /* The lowest kernel address on x86-64 (and arm64): the upper half. */
 #define KERNEL_START	0xffff800000000000ULL
@@ -735,7 +734,6 @@ symtab_lookup(const struct sfile *f, uint64_t vaddr, uint64_t *off)
 static void
 vdso_open(struct sym *s, struct sfile *f)
 {
-	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)getauxval(AT_SYSINFO_EHDR);
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	size_t size, i, nph, cap = 0, ocap = 0;
@@ -744,12 +742,11 @@ vdso_open(struct sym *s, struct sfile *f)
 
 	f->opened = -1;
 	f->loaded = -1;
-	if (eh == NULL)
+	if ((img = vdso_any(&size)) == NULL) {
+		swarnx("[vdso]: no vDSO to read: fgsym has none of its own "
+		    "(under valgrind?), nor have its parent and init");
 		return;
-	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-	if (size < sizeof(*eh) || size > (64 << 20))
-		return;
-	img = xmemdup0(eh, size);
+	}
 	if ((elf = elf_memory(img, size)) == NULL ||
 	    elf_getphdrnum(elf, &nph) != 0) {
 		swarnx("[vdso]: elf_memory: %s", elf_errmsg(-1));

@@ -399,12 +399,39 @@ build_merged(struct flame *f)
 	free(fr);
 }
 
+/* The length of the common prefix of a[0..na) and b[0..nb). */
+static size_t
+common_prefix(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t n = na < nb ? na : nb, i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * Builds the tree the reference's way: each line (in sorted order) shares
+ * with the line before it the frames of their common prefix. The prefix is
+ * found bytewise, and only the frames after it are split and opened; end[d]
+ * is where the frame at depth d of the line before ends, in its bytes.
+ */
 void
 flame_build(struct flame *f)
 {
 	struct span *fr = NULL;
 	uint32_t *path = NULL;
-	size_t frcap = 0, pathcap = 0, pathlen = 0, li, m, i, same;
+	size_t *end = NULL;
+	size_t frcap = 0, pathcap = 0, endcap = 0, pathlen = 0, li, m, i, same;
+	size_t prevoff = 0, prevlen = 0, n, lcp, from;
 	double t = 0;
 
 	if (f->opts.sort == FLAME_SORT_WEIGHT && !f->opts.flamechart) {
@@ -414,43 +441,59 @@ flame_build(struct flame *f)
 	}
 	if (!f->opts.flamechart && f->nlines > 1) {
 		sort_text = f->text;
-		if (f->nlines > 1)
-			qsort(f->lines, f->nlines, sizeof(*f->lines), cmpline);
+		qsort(f->lines, f->nlines, sizeof(*f->lines), cmpline);
 		sort_text = NULL;
 	}
 	for (li = 0; li < f->nlines; li++) {
 		const struct flame_line *l = &f->lines[li];
+		const char *c = f->text + l->off;
 		int diff = l->ncounts == 2;
 		double d = diff ? l->count[1] - l->count[0] : 0;
 
-		m = split(f->text, l->off, l->stacklen, &fr, &frcap);
-		/* frames[0] is the root, "" */
-		same = pathlen > 0 ? 1 : 0;
-		while (same < pathlen && same <= m) {
-			const struct flame_node *n = &f->nodes[path[same]];
-			const struct span *s = &fr[same - 1];
-
-			if (n->namelen != s->len || memcmp(f->text + n->name,
-			    f->text + s->off, s->len) != 0)
-				break;
-			same++;
+		/* split(";") drops trailing empty fields */
+		for (n = l->stacklen; n > 0 && c[n - 1] == ';'; n--)
+			;
+		/* frames 1..same-1 of the line before are this one's too */
+		same = 0;
+		if (pathlen > 0 && n == 0)
+			same = 1;
+		else if (pathlen > 0) {
+			lcp = common_prefix(f->text + prevoff, prevlen, c, n);
+			for (same = 1; same < pathlen && end[same] <= lcp; same++)
+				;
+			if (same > 1 && end[same - 1] == lcp && lcp < n &&
+			    c[lcp] != ';')
+				same--;
 		}
+		from = same > 1 ? end[same - 1] + 1 : 0;
+		m = from < n ? split(f->text, l->off + from, n - from, &fr,
+		    &frcap) : 0;
 		for (i = pathlen; i > same; i--)
 			f->nodes[path[i - 1]].etime = t;
-		GROW(path, m + 1, pathcap);
-		for (i = same; i <= m; i++) {
-			uint32_t id = i == 0 ?
-			    node_new(f, FLAME_NONE, 0, 0, 0, t) :
-			    node_new(f, path[i - 1], fr[i - 1].off,
-				fr[i - 1].len, (uint32_t)i, t);
+		GROW(path, same + m + 1, pathcap);
+		GROW(end, same + m + 1, endcap);
+		if (same == 0) {
+			path[0] = node_new(f, FLAME_NONE, 0, 0, 0, t);
+			if (diff) {
+				f->has_delta[path[0]] = 1;
+				f->delta[path[0]] = m == 0 ? d : 0;
+			}
+			same = 1;
+		}
+		for (i = 0; i < m; i++) {
+			uint32_t id = node_new(f, path[same + i - 1], fr[i].off,
+			    fr[i].len, (uint32_t)(same + i), t);
 
 			if (diff) {
 				f->has_delta[id] = 1;
-				f->delta[id] = i == m ? d : 0;
+				f->delta[id] = i + 1 == m ? d : 0;
 			}
-			path[i] = id;
+			path[same + i] = id;
+			end[same + i] = fr[i].off - l->off + fr[i].len;
 		}
-		pathlen = m + 1;
+		pathlen = same + m;
+		prevoff = l->off;
+		prevlen = n;
 		if (diff && fabs(d) > f->maxdelta)
 			f->maxdelta = fabs(d);
 		t += diff ? l->count[1] : l->count[0];
@@ -460,6 +503,7 @@ flame_build(struct flame *f)
 	f->time = t;
 	free(fr);
 	free(path);
+	free(end);
 done:
 	free(f->lastkid);
 	f->lastkid = NULL;

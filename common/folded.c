@@ -11,10 +11,12 @@ isspc(char c)
 
 /*
  * Parses the last white-space separated token of line[0..*end) as a count.
- * On success moves *end to the start of the white space before it.
+ * On success moves *end to the start of the white space before it. With
+ * quick, a token that is not all digits and dots is FOLDED_NOCOUNT as soon
+ * as that is seen: the stack before a single count is not scanned whole.
  */
 static enum folded_status
-last_count(const char *line, size_t *end, struct folded_count *c)
+last_count(const char *line, size_t *end, struct folded_count *c, int quick)
 {
 	size_t e = *end, b, i, dot = 0;
 	int ndot = 0;
@@ -22,8 +24,12 @@ last_count(const char *line, size_t *end, struct folded_count *c)
 	while (e > 0 && isspc(line[e - 1]))
 		e--;
 	b = e;
-	while (b > 0 && !isspc(line[b - 1]))
+	while (b > 0 && !isspc(line[b - 1])) {
+		if (quick && line[b - 1] != '.' &&
+		    (line[b - 1] < '0' || line[b - 1] > '9'))
+			return FOLDED_NOCOUNT;
 		b--;
+	}
 	if (b == e)
 		return FOLDED_NOCOUNT;
 	memset(c, 0, sizeof(*c));
@@ -73,14 +79,14 @@ folded_parse(const char *line, size_t len, struct folded_line *out)
 	if (i == len)
 		return FOLDED_BLANK;
 	memset(out, 0, sizeof(*out));
-	if ((st = last_count(line, &end, &c1)) != FOLDED_OK)
+	if ((st = last_count(line, &end, &c1, 0)) != FOLDED_OK)
 		return st;
 	if (end == 0)
 		return FOLDED_NOSTACK;
 	out->ncounts = 1;
 	out->count[0] = c1;
 	e2 = end;
-	if (last_count(line, &e2, &c2) == FOLDED_OK && e2 > 0) {
+	if (last_count(line, &e2, &c2, 1) == FOLDED_OK && e2 > 0) {
 		out->ncounts = 2;
 		out->count[0] = c2;
 		out->count[1] = c1;

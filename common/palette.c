@@ -317,6 +317,31 @@ resolve(int scheme, const char *s, size_t len)
 	return BLACK;
 }
 
+/* Writes "rgb(R,G,B)" into out, without printf in the common case. */
+static void
+fmt_rgb(char *out, int r, int g, int b)
+{
+	int v[3] = { r, g, b }, i;
+
+	if (r < 0 || g < 0 || b < 0 || r > 999 || g > 999 || b > 999) {
+		snprintf(out, PALETTE_COLORLEN, "rgb(%d,%d,%d)", r, g, b);
+		return;
+	}
+	memcpy(out, "rgb(", 4);
+	out += 4;
+	for (i = 0; i < 3; i++) {
+		int c = v[i];
+
+		if (c >= 100)
+			*out++ = (char)('0' + c / 100);
+		if (c >= 10)
+			*out++ = (char)('0' + c / 10 % 10);
+		*out++ = (char)('0' + c % 10);
+		*out++ = i < 2 ? ',' : ')';
+	}
+	*out = '\0';
+}
+
 static void
 compute(struct palette *p, const char *name, size_t len, char *out)
 {
@@ -387,7 +412,7 @@ compute(struct palette *p, const char *name, size_t len, char *out)
 		r = g = b = 0;
 		break;
 	}
-	snprintf(out, PALETTE_COLORLEN, "rgb(%d,%d,%d)", r, g, b);
+	fmt_rgb(out, r, g, b);
 }
 
 void
@@ -397,7 +422,11 @@ palette_color(struct palette *p, const char *name, size_t len,
 	const char *v;
 	size_t vlen;
 
-	if (p->use_map) {
+	/*
+	 * A name's colour depends on the name only, unless --random: the map
+	 * is then a cache too (written out only for --cp).
+	 */
+	if (p->use_map || !p->opts.random) {
 		if ((v = svgmap_get(&p->map, name, len, &vlen)) != NULL &&
 		    vlen < PALETTE_COLORLEN) {
 			memcpy(out, v, vlen + 1);
@@ -423,7 +452,7 @@ palette_diff(double value, double max, int negate, char out[PALETTE_COLORLEN])
 		g = b = (int)(210 * (max - value) / max);
 	else if (value < 0)
 		r = g = (int)(210 * (max + value) / max);
-	snprintf(out, PALETTE_COLORLEN, "rgb(%d,%d,%d)", r, g, b);
+	fmt_rgb(out, r, g, b);
 }
 
 int

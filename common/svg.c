@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include "lineread.h"
 #include "svg.h"
 #include "xalloc.h"
@@ -109,6 +111,33 @@ putch(struct svgbuf *b, char c)
 	b->buf[b->len++] = c;
 }
 
+/* svgbuf_put, inline when it fits; PUTL appends a string literal. */
+static inline void
+put(struct svgbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap || (b->fd >= 0 && b->len >= FLUSH_AT)) {
+		svgbuf_put(b, s, n);
+		return;
+	}
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+}
+#define PUTL(b, lit)	put((b), "" lit, sizeof(lit) - 1)
+
+/* Appends n in decimal: the integers of the search data. */
+static void
+put_uint(struct svgbuf *b, uint64_t n)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp);
+
+	do
+		tmp[--i] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	put(b, tmp + i, sizeof(tmp) - i);
+}
+
 /* --- escaping --------------------------------------------------------- */
 
 /*
@@ -163,12 +192,12 @@ svg_clean(struct svgbuf *b, const char *s, size_t len)
 		while (j < len && u[j] >= 0x20 && u[j] < 0x7f && u[j] != '\\')
 			j++;
 		if (j > i) {
-			svgbuf_put(b, s + i, j - i);
+			put(b, s + i, j - i);
 			i = j;
 			continue;
 		}
 		if (u[i] == '\\' && i + 1 < len && u[i + 1] == 'x') {
-			svgbuf_put(b, "\\x5c", 4);
+			PUTL(b, "\\x5c");
 			i++;
 		} else if ((k = utf8_ok(u + i, len - i)) > 0) {
 			if (b->len + k + 1 > b->cap)
@@ -180,7 +209,7 @@ svg_clean(struct svgbuf *b, const char *s, size_t len)
 			char e[4] = { '\\', 'x', hexdig[u[i] >> 4],
 				hexdig[u[i] & 15] };
 
-			svgbuf_put(b, e, 4);
+			put(b, e, 4);
 			i++;
 		}
 	}
@@ -207,11 +236,11 @@ svg_xml(struct svgbuf *b, const char *s, size_t len)
 		case '\'':	ent = "&#39;"; break;
 		default:	continue;
 		}
-		svgbuf_put(b, s + run, i - run);
-		svgbuf_puts(b, ent);
+		put(b, s + run, i - run);
+		put(b, ent, strlen(ent));
 		run = i + 1;
 	}
-	svgbuf_put(b, s + run, len - run);
+	put(b, s + run, len - run);
 }
 
 void
@@ -407,18 +436,18 @@ svg_nameattr_load(struct svg_nameattr *na, const char *path,
 			}
 			svgbuf_put(&a, " ", 1);
 			if (eq - p == 4 && memcmp(p, "href", 4) == 0) {
-				svgbuf_puts(&a, "xlink:");
+				PUTL(&a, "xlink:");
 				link = 1;
 			}
 			if (eq - p == 6 && memcmp(p, "target", 6) == 0)
 				target = 1;
 			svgbuf_put(&a, p, eq - p);
-			svgbuf_puts(&a, "=\"");
+			PUTL(&a, "=\"");
 			svg_escape(&a, eq + 1, next - eq - 1);
-			svgbuf_puts(&a, "\"");
+			PUTL(&a, "\"");
 		}
 		if (link && !target)
-			svgbuf_puts(&a, " target=\"_top\"");
+			PUTL(&a, " target=\"_top\"");
 		if (link)
 			svgmap_put(&na->links, line, tab - line, "", 0);
 		svgmap_put(&na->attrs, line, tab - line, a.buf ? a.buf : "",
@@ -500,12 +529,41 @@ fmt_fixed(char *out, size_t size, double v, int decimals)
 	return len;
 }
 
+/*
+ * The value of what fmt_fixed wrote, as strtod would read it. Up to 15
+ * digits, with 0 to 3 decimals, make an exact integer; divided by an
+ * exact power of ten it is rounded once, as strtod rounds.
+ */
+static double
+fixed_value(const char *s, size_t len)
+{
+	static const double scale[] = { 1, 10, 100, 1000 };
+	unsigned long long n = 0;
+	size_t i = s[0] == '-', dec = 0, dot = 0;
+
+	if (len > 16)
+		return strtod(s, NULL);
+	for (; i < len; i++) {
+		if (s[i] == '.') {
+			dot = 1;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9')
+			return strtod(s, NULL);
+		n = n * 10 + (unsigned)(s[i] - '0');
+		dec += dot;
+	}
+	if (dec > 3)
+		return strtod(s, NULL);
+	return s[0] == '-' ? -(n / scale[dec]) : n / scale[dec];
+}
+
 static void
 put_fixed(struct svgbuf *b, double v, int decimals)
 {
 	char s[400];
 
-	svgbuf_put(b, s, fmt_fixed(s, sizeof(s), v, decimals));
+	put(b, s, fmt_fixed(s, sizeof(s), v, decimals));
 }
 
 /* Perl's default conversion of a number to a string. */
@@ -515,7 +573,7 @@ put_num(struct svgbuf *b, double v)
 	if (v == floor(v) && fabs(v) < 1e15) {
 		char s[32];
 
-		svgbuf_put(b, s, fmt_fixed(s, sizeof(s), v, 0));
+		put(b, s, fmt_fixed(s, sizeof(s), v, 0));
 	} else
 		svgbuf_printf(b, "%.15g", v);
 }
@@ -527,10 +585,9 @@ put_count(struct svgbuf *b, double v, double *rounded)
 	char s[400];
 	size_t n, i, sign, nd;
 
-	fmt_fixed(s, sizeof(s), v, 0);
+	n = fmt_fixed(s, sizeof(s), v, 0);
 	if (rounded != NULL)
-		*rounded = strtod(s, NULL);
-	n = strlen(s);
+		*rounded = fixed_value(s, n);
 	sign = s[0] == '-';
 	nd = n - sign;
 	if (sign)
@@ -605,7 +662,7 @@ put_label(struct svgbuf *b, const char *clean, size_t len, long chars)
 			i++;
 	}
 	svg_xml(b, clean, i);
-	svgbuf_put(b, "..", 2);
+	PUTL(b, "..");
 }
 
 static void
@@ -622,9 +679,9 @@ header(struct svgbuf *b, const struct svg_opts *o, double height)
 	    "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
 	    "<!-- Flame graph drawn by fgsvg(1) of fgtools. -->\n");
 	if (o->notes != NULL && *o->notes != '\0') {
-		svgbuf_puts(b, "<desc id=\"notes\">");
+		PUTL(b, "<desc id=\"notes\">");
 		svg_escape(b, o->notes, strlen(o->notes));
-		svgbuf_puts(b, "</desc>\n");
+		PUTL(b, "</desc>\n");
 	}
 }
 
@@ -636,7 +693,7 @@ put_text(struct svgbuf *b, const char *id, double x, double y,
 	put_num(b, y);
 	svgbuf_printf(b, "\"%s>", extra);
 	svg_escape(b, s, strlen(s));
-	svgbuf_puts(b, "</text>\n");
+	PUTL(b, "</text>\n");
 }
 
 static int
@@ -647,9 +704,9 @@ empty_doc(struct svgbuf *b, const struct svg_opts *o)
 	put_num(b, o->fontsize * 2);
 	svgbuf_printf(b, "\" text-anchor=\"middle\" font-family=\"");
 	svg_escape(b, o->fonttype, strlen(o->fonttype));
-	svgbuf_puts(b, "\" font-size=\"");
+	PUTL(b, "\" font-size=\"");
 	put_num(b, o->fontsize);
-	svgbuf_puts(b, "\">no samples</text>\n</svg>\n");
+	PUTL(b, "\">no samples</text>\n</svg>\n");
 	return svgbuf_flush(b);
 }
 
@@ -660,6 +717,7 @@ struct geom {
 	double		 ypad1, ypad2;	/* flamegraph.pl's top and bottom pads */
 	double		 per;		/* pixels per label character */
 	double		 tscaled;	/* the total times --factor */
+	struct svgbuf	 cn;		/* " COUNTNAME", escaped once */
 };
 
 /* Appends " (N samples, P%[; +D%][; self S samples, Q%])" for a frame. */
@@ -672,34 +730,32 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
 	double samples, self, d = 0;
 	int has_delta = n != NULL && flame_delta(fl, f->node, &d);
 
-	svgbuf_puts(b, " (");
+	PUTL(b, " (");
 	put_count(b, (f->etime - f->stime) * o->factor, &samples);
-	svgbuf_puts(b, " ");
-	svg_escape(b, o->countname, strlen(o->countname));
+	put(b, g->cn.buf, g->cn.len);
 	if (f->depth == 0 && n != NULL) {
-		svgbuf_puts(b, ", 100%)");
+		PUTL(b, ", 100%)");
 		return;
 	}
-	svgbuf_put(b, ", ", 2);
+	PUTL(b, ", ");
 	put_fixed(b, 100 * samples / g->tscaled, 2);
-	svgbuf_put(b, "%", 1);
+	PUTL(b, "%");
 	if (has_delta) {
 		/* + 0.0: no "-0.00%" for a negated zero */
 		d = (o->negate ? -d : d) + 0.0;
 		svgbuf_puts(b, d > 0 ? "; +" : "; ");
 		put_fixed(b, 100 * d / g->tscaled, 2);
-		svgbuf_put(b, "%", 1);
+		PUTL(b, "%");
 	}
 	if (n != NULL) {
-		svgbuf_puts(b, "; self ");
+		PUTL(b, "; self ");
 		put_count(b, f->self * o->factor, &self);
-		svgbuf_puts(b, " ");
-		svg_escape(b, o->countname, strlen(o->countname));
-		svgbuf_put(b, ", ", 2);
+		put(b, g->cn.buf, g->cn.len);
+		PUTL(b, ", ");
 		put_fixed(b, 100 * self / g->tscaled, 2);
-		svgbuf_put(b, "%", 1);
+		PUTL(b, "%");
 	}
-	svgbuf_puts(b, ")");
+	PUTL(b, ")");
 }
 
 /*
@@ -735,11 +791,7 @@ struct mdata {
 static uint64_t
 mdata_hash(const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	while (len-- > 0)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
+	return XXH3_64bits(s, len);
 }
 
 /* Returns the index in md->names of node's name, adding it first. */
@@ -839,21 +891,21 @@ mdata_run(struct mdata *md, const struct flame *fl, uint32_t first,
 				(*stk)[b - 1] = t;
 			}
 			d = nd->depth - base;
-			/* Integers through fmt_fixed: printf was most of the time. */
+			/* Integers through put_uint: printf was most of the time. */
 			if (md->d.len > start) {
 				putch(&md->d, ' ');
 				if (d != *prev + 1) {
-					put_fixed(&md->d, *prev + 1 - d, 0);
+					put_uint(&md->d, *prev + 1 - d);
 					putch(&md->d, '^');
 				}
 			}
 			*prev = d;
-			put_fixed(&md->d, mdata_name(md, fl,
-			    (uint32_t)(nd - fl->nodes), tmp), 0);
+			put_uint(&md->d, mdata_name(md, fl,
+			    (uint32_t)(nd - fl->nodes), tmp));
 			if (self > 0) {
 				putch(&md->d, '*');
 				if (self == floor(self) && self < 1e12)
-					put_fixed(&md->d, self, 0);
+					put_uint(&md->d, (uint64_t)self);
 				else
 					svgbuf_printf(&md->d, "%.12g", self);
 			}
@@ -987,7 +1039,7 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 	const struct flame_node *n = f->node != FLAME_NONE ?
 	    &fl->nodes[f->node] : NULL;
 	const char *raw = "", *attrs = NULL, *ttl = NULL;
-	size_t rawlen = 0, ttllen = 0;
+	size_t rawlen = 0, ttllen = 0, nlen;
 	double x1, x2, y1, y2, rx1, rx2, d;
 	char color[PALETTE_COLORLEN], num[400];
 	int link = 0;
@@ -1010,7 +1062,7 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 	if (n == NULL)
 		svgbuf_printf(name, "[%u narrow frames]", f->nmerged);
 	else if (f->depth == 0)
-		svgbuf_puts(name, "all");
+		PUTL(name, "all");
 	else
 		svg_clean(name, raw, strip_annotation(raw, rawlen));
 	if (o->nameattr != NULL && n != NULL) {
@@ -1022,25 +1074,25 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 
 	svgbuf_puts(b, link ? "<a" : "<g");
 	if (n == NULL)
-		svgbuf_puts(b, " class=\"m\"");
+		PUTL(b, " class=\"m\"");
 	if (md->omit[fi])
-		svgbuf_puts(b, " data-l=\"-\"");
+		PUTL(b, " data-l=\"-\"");
 	else if (md->off[2 * fi] != SIZE_MAX) {
-		svgbuf_puts(b, " data-l=\"");
+		PUTL(b, " data-l=\"");
 		svgbuf_put(b, md->d.buf + md->off[2 * fi],
 		    md->off[2 * fi + 1] - md->off[2 * fi]);
 		putch(b, '"');
 	}
 	if (attrs != NULL)
 		svgbuf_puts(b, attrs);
-	svgbuf_puts(b, "><title>");
+	PUTL(b, "><title>");
 	if (ttl != NULL)
 		svg_escape(b, ttl, ttllen);
 	else {
 		svg_xml(b, name->buf, name->len);
 		put_info(b, fl, f, o, g);
 	}
-	svgbuf_puts(b, "</title>");
+	PUTL(b, "</title>");
 
 	if (n == NULL)
 		strcpy(color, "rgb(176,176,176)");
@@ -1053,30 +1105,30 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 	else
 		palette_color(pal, raw, rawlen, color);
 	/* flamegraph.pl's width is the difference of the rounded ends */
-	fmt_fixed(num, sizeof(num), x1, 1);
-	rx1 = strtod(num, NULL);
-	svgbuf_puts(b, "<rect x=\"");
-	svgbuf_puts(b, num);
-	svgbuf_puts(b, "\" y=\"");
+	nlen = fmt_fixed(num, sizeof(num), x1, 1);
+	rx1 = fixed_value(num, nlen);
+	PUTL(b, "<rect x=\"");
+	put(b, num, nlen);
+	PUTL(b, "\" y=\"");
 	put_num(b, y1);
-	fmt_fixed(num, sizeof(num), x2, 1);
-	rx2 = strtod(num, NULL);
-	svgbuf_puts(b, "\" width=\"");
+	nlen = fmt_fixed(num, sizeof(num), x2, 1);
+	rx2 = fixed_value(num, nlen);
+	PUTL(b, "\" width=\"");
 	put_fixed(b, rx2 - rx1, 1);
-	svgbuf_puts(b, "\" height=\"");
+	PUTL(b, "\" height=\"");
 	put_fixed(b, y2 - y1, 1);
-	svgbuf_puts(b, "\" fill=\"");
+	PUTL(b, "\" fill=\"");
 	svgbuf_puts(b, color);
-	svgbuf_puts(b, "\"/>");
+	PUTL(b, "\"/>");
 	svgbuf_puts(b, link ? "</a>\n" : "</g>\n");
 	if ((chars = (long)((x2 - x1) / g->per)) >= 3) {
-		svgbuf_puts(lb, "<text x=\"");
+		PUTL(lb, "<text x=\"");
 		put_fixed(lb, x1 + 3, 2);
-		svgbuf_puts(lb, "\" y=\"");
+		PUTL(lb, "\" y=\"");
 		put_num(lb, 3 + (y1 + y2) / 2);
-		svgbuf_puts(lb, "\">");
+		PUTL(lb, "\">");
 		put_label(lb, name->buf, name->len, chars);
-		svgbuf_puts(lb, "</text>\n");
+		PUTL(lb, "</text>\n");
 	}
 }
 
@@ -1115,9 +1167,9 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	    "y2=\"1\" x1=\"0\" x2=\"0\">\n<stop stop-color=\"%s\" "
 	    "offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
 	    "</linearGradient>\n</defs>\n", o->bgcolor1, o->bgcolor2);
-	svgbuf_puts(b, "<style type=\"text/css\">\ntext { font-family:");
+	PUTL(b, "<style type=\"text/css\">\ntext { font-family:");
 	svg_escape(b, o->fonttype, strlen(o->fonttype));
-	svgbuf_puts(b, "; font-size:");
+	PUTL(b, "; font-size:");
 	put_num(b, o->fontsize);
 	svgbuf_puts(b, "px; fill:rgb(0,0,0); }\n#title { text-anchor:middle; "
 	    "font-size:");
@@ -1138,23 +1190,23 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	svgbuf_printf(b, "%d, xpad:%g, fh:%d, fs:", o->width, xpad,
 	    o->frameheight);
 	put_num(b, o->fontsize);
-	svgbuf_puts(b, ", fw:");
+	PUTL(b, ", fw:");
 	put_num(b, o->fontwidth);
 	svgbuf_printf(b, ", inv:%d, sc:\"rgb(230,0,230)\", nt:", o->inverted);
 	put_jsstr(b, o->nametype);
-	svgbuf_puts(b, ", cn:");
+	PUTL(b, ", cn:");
 	put_jsstr(b, o->countname);
-	svgbuf_puts(b, ", T:");
+	PUTL(b, ", T:");
 	svgbuf_printf(b, "%.17g", timemax);
-	svgbuf_puts(b, ", N:[");
+	PUTL(b, ", N:[");
 	svgbuf_put(b, md.names.buf ? md.names.buf : "", md.names.len);
-	svgbuf_puts(b, "]};\n");
+	PUTL(b, "]};\n");
 	svgbuf_puts(b, svg_script);
-	svgbuf_puts(b, "]]></script>\n");
+	PUTL(b, "]]></script>\n");
 	svgbuf_printf(b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"",
 	    o->width);
 	put_num(b, height);
-	svgbuf_puts(b, "\" fill=\"url(#background)\"/>\n");
+	PUTL(b, "\" fill=\"url(#background)\"/>\n");
 	put_text(b, "title", o->width / 2, o->fontsize * 2, title, "");
 	if (sub)
 		put_text(b, "subtitle", o->width / 2, o->fontsize * 4,
@@ -1179,7 +1231,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	put_num(b, height);
 	svgbuf_printf(b, "\" viewBox=\"%g 0 %g ", xpad, o->width - 2 * xpad);
 	put_num(b, height);
-	svgbuf_puts(b, "\" preserveAspectRatio=\"none\">\n<g id=\"frames\">\n");
+	PUTL(b, "\" preserveAspectRatio=\"none\">\n<g id=\"frames\">\n");
 	svgbuf_init(&name, -1);
 	svgbuf_init(&labels, -1);
 	g.wpt = wpt;
@@ -1188,14 +1240,18 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	g.ypad2 = ypad2;
 	g.per = o->fontsize * o->fontwidth;
 	g.tscaled = timemax * o->factor;
+	svgbuf_init(&g.cn, -1);
+	PUTL(&g.cn, " ");
+	svg_escape(&g.cn, o->countname, strlen(o->countname));
 	for (i = 0; i < fl->nframes; i++)
 		put_frame(b, fl, &fl->frames[i], o, pal, &g, &name, &labels,
 		    &md);
 	svgbuf_release(&name);
+	svgbuf_release(&g.cn);
 	mdata_release(&md);
-	svgbuf_puts(b, "</g>\n</svg>\n<g id=\"labels\">\n");
+	PUTL(b, "</g>\n</svg>\n<g id=\"labels\">\n");
 	svgbuf_put(b, labels.buf ? labels.buf : "", labels.len);
 	svgbuf_release(&labels);
-	svgbuf_puts(b, "</g>\n<g id=\"zlabels\"></g>\n</svg>\n");
+	PUTL(b, "</g>\n<g id=\"zlabels\"></g>\n</svg>\n");
 	return svgbuf_flush(b);
 }

@@ -18,6 +18,7 @@
 #include "lineread.h"
 #include "palette.h"
 #include "svg.h"
+#include "xalloc.h"
 
 #define PALETTE_FILE	"palette.map"
 
@@ -86,39 +87,67 @@ static const struct option longopts[] = {
 	{ NULL,		0,			NULL,	0 }
 };
 
+/* A mapped input that shrank under us: say so, rather than die of it. */
+static void
+on_sigbus(int sig)
+{
+	static const char msg[] = "fgsvg: an input file shrank while it was "
+	    "being read; run again on a file that is not being written\n";
+
+	(void)sig;
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	_exit(2);
+}
+
+/* Reports the first bad line of each kind; returns 1 for a bad line. */
+static unsigned long
+report_bad(enum folded_status st, const char *name, unsigned long lineno,
+    int seen[])
+{
+	if (st == FOLDED_BLANK)
+		return 0;
+	if (!seen[st]++)
+		warnx("%s:%lu: %s; expected \"STACK COUNT\" or "
+		    "\"STACK BEFORE AFTER\"", name, lineno, folded_strerror(st));
+	return 1;
+}
+
 /*
- * Reads the folded lines of one input into fl. Reports the first bad line
- * of each kind; returns the number of bad lines.
+ * Reads the folded lines of one input into fl; returns the number of bad
+ * lines. A regular file is mapped, and fl keeps its lines in place: then
+ * *lr holds the mapping, to unmap once fl is released.
  */
 static unsigned long
-readinput(struct flame *fl, int fd, const char *name, int seen[])
+readinput(struct flame *fl, int fd, const char *name, int seen[],
+    struct lineread *lr)
 {
 	struct folded_line f;
-	struct lineread lr;
 	enum folded_status st;
 	unsigned long bad = 0;
 	ssize_t len;
 	char *line;
+	const char *kept;
 
-	lineread_init(&lr, fd, name);
-	while ((len = lineread_next(&lr, &line)) >= 0) {
-		st = folded_parse(line, len, &f);
-		if (st == FOLDED_OK) {
-			flame_add(fl, line, len, &f);
-			continue;
+	if (lineread_map(lr, fd, name) == 0) {
+		while ((len = lineread_next_kept(lr, &kept)) >= 0) {
+			if ((st = folded_parse(kept, len, &f)) == FOLDED_OK)
+				flame_add_kept(fl, kept, len, &f);
+			else
+				bad += report_bad(st, name, lr->lineno, seen);
 		}
-		if (st == FOLDED_BLANK)
-			continue;
-		bad++;
-		if (!seen[st]++)
-			warnx("%s:%lu: %s; expected \"STACK COUNT\" or "
-			    "\"STACK BEFORE AFTER\"", name, lr.lineno,
-			    folded_strerror(st));
+		lineread_release(lr);
+		return bad;
 	}
-	if (lr.error != 0)
-		warnx("read error on '%s': %s", name, strerror(lr.error));
-	lineread_release(&lr);
-	return bad + (lr.error != 0);
+	while ((len = lineread_next(lr, &line)) >= 0) {
+		if ((st = folded_parse(line, len, &f)) == FOLDED_OK)
+			flame_add(fl, line, len, &f);
+		else
+			bad += report_bad(st, name, lr->lineno, seen);
+	}
+	if (lr->error != 0)
+		warnx("read error on '%s': %s", name, strerror(lr->error));
+	lineread_release(lr);
+	return bad + (lr->error != 0);
 }
 
 int
@@ -131,6 +160,7 @@ main(int argc, char *argv[])
 	struct palette pal;
 	struct svgbuf out;
 	struct flame fl;
+	struct lineread *inputs;
 	const char *bgcolors = NULL, *nameattr = NULL;
 	unsigned long bad = 0, badline;
 	int seen[16] = { 0 };
@@ -250,11 +280,13 @@ main(int argc, char *argv[])
 	}
 
 	flame_init(&fl, &fo);
+	signal(SIGBUS, on_sigbus);
+	inputs = xcalloc(argc + 1, sizeof(*inputs));
 	if (argc == 0)
-		bad += readinput(&fl, 0, "<stdin>", seen);
+		bad += readinput(&fl, 0, "<stdin>", seen, &inputs[0]);
 	for (i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-") == 0) {
-			bad += readinput(&fl, 0, "<stdin>", seen);
+			bad += readinput(&fl, 0, "<stdin>", seen, &inputs[i]);
 			continue;
 		}
 		if ((fd = open(argv[i], O_RDONLY)) < 0) {
@@ -262,7 +294,7 @@ main(int argc, char *argv[])
 			rval = 1;
 			continue;
 		}
-		bad += readinput(&fl, fd, argv[i], seen);
+		bad += readinput(&fl, fd, argv[i], seen, &inputs[i]);
 		close(fd);
 	}
 	if (bad > 0) {
@@ -283,6 +315,9 @@ main(int argc, char *argv[])
 		err(2, "cannot write the palette file '%s'", PALETTE_FILE);
 	svgbuf_release(&out);
 	flame_release(&fl);
+	for (i = 0; i < argc || i == 0; i++)
+		lineread_unmap(&inputs[i]);
+	free(inputs);
 	svg_nameattr_release(&na);
 	palette_release(&pal);
 	return rval;

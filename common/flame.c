@@ -15,10 +15,24 @@ flame_init(struct flame *f, const struct flame_opts *o)
 	f->maxdelta = 1;
 }
 
+/* A block of copied lines: 1 MiB, or one line's worth when larger. */
+struct flame_chunk {
+	struct flame_chunk *next;
+	size_t		 len, cap;
+	char		 data[];
+};
+
+#define CHUNK_SIZE	((size_t)1 << 20)
+
 void
 flame_release(struct flame *f)
 {
-	free(f->text);
+	struct flame_chunk *c, *next;
+
+	for (c = f->chunks; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
 	free(f->lines);
 	free(f->nodes);
 	free(f->lastkid);
@@ -42,16 +56,34 @@ const char *
 flame_name(const struct flame *f, uint32_t node, size_t *len)
 {
 	*len = f->nodes[node].namelen;
-	return f->text + f->nodes[node].name;
+	return f->nodes[node].name;
 }
 
+/* Makes room for n more bytes of one line in the current chunk. */
+static void
+room(struct flame *f, size_t n)
+{
+	struct flame_chunk *c = f->chunks;
+	size_t cap;
+
+	if (c != NULL && c->cap - c->len >= n)
+		return;
+	cap = n > CHUNK_SIZE ? n : CHUNK_SIZE;
+	c = xmalloc(sizeof(*c) + cap);
+	c->next = f->chunks;
+	c->len = 0;
+	c->cap = cap;
+	f->chunks = c;
+}
+
+/* Appends to the line being copied; room() was asked for enough. */
 static void
 put(struct flame *f, const char *s, size_t n)
 {
-	if (f->textlen + n > f->textcap)
-		GROW(f->text, f->textlen + n, f->textcap);
-	memcpy(f->text + f->textlen, s, n);
-	f->textlen += n;
+	struct flame_chunk *c = f->chunks;
+
+	memcpy(c->data + c->len, s, n);
+	c->len += n;
 }
 
 /* Appends the stack, frames reversed, as Perl's join/reverse/split does. */
@@ -112,19 +144,24 @@ flame_add(struct flame *f, const char *line, size_t len,
     const struct folded_line *fl)
 {
 	struct flame_line *l;
-	size_t start = f->textlen, i;
+	size_t start, i;
 	int sp;
 
 	GROW(f->lines, f->nlines + 1, f->linecap);
-	l = &f->lines[f->nlines++];
+	l = &f->lines[f->nlines];
+	l->seq = f->nlines++;
+	/* "_[w]" after each frame at most quadruples ";x"; reversing can add
+	   a ';' */
+	room(f, 3 * fl->stack_len + len + 2);
+	start = f->chunks->len;
+	l->p = f->chunks->data + start;
 	if (f->opts.reverse)
 		put_reversed(f, fl->stack, fl->stack_len);
 	else if (f->opts.chain)
 		put_chain(f, fl->stack, fl->stack_len);
 	else
 		put(f, fl->stack, fl->stack_len);
-	l->off = start;
-	l->stacklen = f->textlen - start;
+	l->stacklen = f->chunks->len - start;
 	/* The counts as written, white space runs made one space. */
 	sp = 1;
 	for (i = fl->stack_len; i < len; i++) {
@@ -137,7 +174,7 @@ flame_add(struct flame *f, const char *line, size_t len,
 		sp = 0;
 		put(f, line + i, 1);
 	}
-	l->len = f->textlen - start;
+	l->len = f->chunks->len - start;
 	l->ncounts = fl->ncounts;
 	l->count[0] = fl->count[0].d;
 	l->count[1] = fl->ncounts == 2 ? fl->count[1].d : 0;
@@ -145,24 +182,53 @@ flame_add(struct flame *f, const char *line, size_t len,
 		f->differential = 1;
 }
 
-static const char *sort_text;
+void
+flame_add_kept(struct flame *f, const char *line, size_t len,
+    const struct folded_line *fl)
+{
+	struct flame_line *l;
+	size_t i;
+
+	if (f->opts.reverse || f->opts.chain) {
+		flame_add(f, line, len, fl);
+		return;
+	}
+	/* the counts as flame_add writes them: one space before each */
+	for (i = fl->stack_len; i < len; i++)
+		if ((line[i] == ' ' && (i + 1 == len || line[i + 1] == ' ' ||
+		    line[i + 1] == '\t')) || line[i] == '\t') {
+			flame_add(f, line, len, fl);
+			return;
+		}
+	GROW(f->lines, f->nlines + 1, f->linecap);
+	l = &f->lines[f->nlines];
+	l->seq = f->nlines++;
+	l->p = line;
+	l->stacklen = fl->stack_len;
+	l->len = len;
+	l->ncounts = fl->ncounts;
+	l->count[0] = fl->count[0].d;
+	l->count[1] = fl->ncounts == 2 ? fl->count[1].d : 0;
+	if (fl->ncounts == 2)
+		f->differential = 1;
+}
 
 static int
 cmpline(const void *a, const void *b)
 {
 	const struct flame_line *x = a, *y = b;
 	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(sort_text + x->off, sort_text + y->off, n);
+	int c = memcmp(x->p, y->p, n);
 
 	if (c != 0)
 		return c;
 	if (x->len != y->len)
 		return x->len < y->len ? -1 : 1;
-	return (x->off > y->off) - (x->off < y->off);
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 static uint32_t
-node_new(struct flame *f, uint32_t parent, uint64_t name, uint32_t namelen,
+node_new(struct flame *f, uint32_t parent, const char *name, uint32_t namelen,
     uint32_t depth, double stime)
 {
 	struct flame_node *n;
@@ -203,28 +269,27 @@ node_new(struct flame *f, uint32_t parent, uint64_t name, uint32_t namelen,
 }
 
 struct span {
-	uint64_t	 off;
+	const char	*p;
 	uint32_t	 len;
 };
 
 /* Splits a stack into frames as Perl's split(";") does. Returns the count. */
 static size_t
-split(const char *text, uint64_t off, size_t len, struct span **v,
-    size_t *cap)
+split(const char *s, size_t len, struct span **v, size_t *cap)
 {
 	size_t n = 0, b = 0, i;
 
-	while (len > 0 && text[off + len - 1] == ';')
+	while (len > 0 && s[len - 1] == ';')
 		len--;
 	if (len == 0)
 		return 0;
 	for (;;) {
-		const char *semi = memchr(text + off + b, ';', len - b);
+		const char *semi = memchr(s + b, ';', len - b);
 
-		i = semi ? (size_t)(semi - (text + off)) : len;
+		i = semi ? (size_t)(semi - s) : len;
 		if (n + 1 > *cap)
 			GROW(*v, n + 1, *cap);
-		(*v)[n].off = off + b;
+		(*v)[n].p = s + b;
 		(*v)[n].len = (uint32_t)(i - b);
 		n++;
 		if (semi == NULL)
@@ -292,15 +357,15 @@ struct kidset {
 };
 
 static uint64_t
-kidhash(const struct flame *f, uint32_t parent, uint64_t name, uint32_t len)
+kidhash(uint32_t parent, const char *name, uint32_t len)
 {
-	return XXH3_64bits_withSeed(f->text + name, len, parent);
+	return XXH3_64bits_withSeed(name, len, parent);
 }
 
 /* Returns the slot of the child of parent called name, or a free one. */
 static size_t
 kidfind(const struct flame *f, const struct kidset *ks, uint32_t parent,
-    uint64_t name, uint32_t len, uint64_t h)
+    const char *name, uint32_t len, uint64_t h)
 {
 	size_t i = h & (ks->cap - 1);
 
@@ -312,7 +377,7 @@ kidfind(const struct flame *f, const struct kidset *ks, uint32_t parent,
 			return i;
 		n = &f->nodes[id];
 		if (ks->hash[i] == h && n->parent == parent && n->namelen == len &&
-		    memcmp(f->text + n->name, f->text + name, len) == 0)
+		    memcmp(n->name, name, len) == 0)
 			return i;
 		i = (i + 1) & (ks->cap - 1);
 	}
@@ -364,17 +429,17 @@ build_merged(struct flame *f)
 		double c = diff ? l->count[1] : l->count[0];
 
 		if (f->nnodes == 0)
-			node_new(f, FLAME_NONE, 0, 0, 0, 0);
-		m = split(f->text, l->off, l->stacklen, &fr, &frcap);
+			node_new(f, FLAME_NONE, "", 0, 0, 0);
+		m = split(l->p, l->stacklen, &fr, &frcap);
 		cur = 0;
 		f->nodes[0].etime += c;
 		if (diff)
 			f->has_delta[0] = 1;
 		for (i = 0; i < m; i++) {
-			h = kidhash(f, cur, fr[i].off, fr[i].len);
-			at = kidfind(f, &ks, cur, fr[i].off, fr[i].len, h);
+			h = kidhash(cur, fr[i].p, fr[i].len);
+			at = kidfind(f, &ks, cur, fr[i].p, fr[i].len, h);
 			if ((id = ks.slot[at]) == FLAME_NONE) {
-				id = node_new(f, cur, fr[i].off, fr[i].len,
+				id = node_new(f, cur, fr[i].p, fr[i].len,
 				    (uint32_t)i + 1, 0);
 				ks.slot[at] = id;
 				ks.hash[at] = h;
@@ -431,7 +496,8 @@ flame_build(struct flame *f)
 	uint32_t *path = NULL;
 	size_t *end = NULL;
 	size_t frcap = 0, pathcap = 0, endcap = 0, pathlen = 0, li, m, i, same;
-	size_t prevoff = 0, prevlen = 0, n, lcp, from;
+	size_t prevlen = 0, n, lcp, from;
+	const char *prev = NULL;
 	double t = 0;
 
 	if (f->opts.sort == FLAME_SORT_WEIGHT && !f->opts.flamechart) {
@@ -439,14 +505,11 @@ flame_build(struct flame *f)
 		sort_weight(f);
 		goto done;
 	}
-	if (!f->opts.flamechart && f->nlines > 1) {
-		sort_text = f->text;
+	if (!f->opts.flamechart && f->nlines > 1)
 		qsort(f->lines, f->nlines, sizeof(*f->lines), cmpline);
-		sort_text = NULL;
-	}
 	for (li = 0; li < f->nlines; li++) {
 		const struct flame_line *l = &f->lines[li];
-		const char *c = f->text + l->off;
+		const char *c = l->p;
 		int diff = l->ncounts == 2;
 		double d = diff ? l->count[1] - l->count[0] : 0;
 
@@ -458,7 +521,7 @@ flame_build(struct flame *f)
 		if (pathlen > 0 && n == 0)
 			same = 1;
 		else if (pathlen > 0) {
-			lcp = common_prefix(f->text + prevoff, prevlen, c, n);
+			lcp = common_prefix(prev, prevlen, c, n);
 			for (same = 1; same < pathlen && end[same] <= lcp; same++)
 				;
 			if (same > 1 && end[same - 1] == lcp && lcp < n &&
@@ -466,14 +529,13 @@ flame_build(struct flame *f)
 				same--;
 		}
 		from = same > 1 ? end[same - 1] + 1 : 0;
-		m = from < n ? split(f->text, l->off + from, n - from, &fr,
-		    &frcap) : 0;
+		m = from < n ? split(c + from, n - from, &fr, &frcap) : 0;
 		for (i = pathlen; i > same; i--)
 			f->nodes[path[i - 1]].etime = t;
 		GROW(path, same + m + 1, pathcap);
 		GROW(end, same + m + 1, endcap);
 		if (same == 0) {
-			path[0] = node_new(f, FLAME_NONE, 0, 0, 0, t);
+			path[0] = node_new(f, FLAME_NONE, "", 0, 0, t);
 			if (diff) {
 				f->has_delta[path[0]] = 1;
 				f->delta[path[0]] = m == 0 ? d : 0;
@@ -481,7 +543,7 @@ flame_build(struct flame *f)
 			same = 1;
 		}
 		for (i = 0; i < m; i++) {
-			uint32_t id = node_new(f, path[same + i - 1], fr[i].off,
+			uint32_t id = node_new(f, path[same + i - 1], fr[i].p,
 			    fr[i].len, (uint32_t)(same + i), t);
 
 			if (diff) {
@@ -489,10 +551,10 @@ flame_build(struct flame *f)
 				f->delta[id] = i + 1 == m ? d : 0;
 			}
 			path[same + i] = id;
-			end[same + i] = fr[i].off - l->off + fr[i].len;
+			end[same + i] = (size_t)(fr[i].p - c) + fr[i].len;
 		}
 		pathlen = same + m;
-		prevoff = l->off;
+		prev = c;
 		prevlen = n;
 		if (diff && fabs(d) > f->maxdelta)
 			f->maxdelta = fabs(d);

@@ -41,7 +41,7 @@ struct flame_opts {
 };
 
 struct flame_node {
-	uint64_t	 name;		/* offset of the name in flame.text */
+	const char	*name;		/* in a line's bytes, not NUL-terminated */
 	uint32_t	 namelen;
 	uint32_t	 depth;		/* 0 is the root, "all" */
 	uint32_t	 parent;	/* FLAME_NONE for the root */
@@ -71,17 +71,22 @@ struct flame_drop {
 };
 
 struct flame_line {
-	uint64_t	 off;		/* the normalized line in flame.text */
+	const char	*p;		/* the normalized line: a copy in a
+					   chunk, or the caller's (flame_add_kept) */
 	size_t		 len;		/* "STACK COUNT[ COUNT]" */
+	size_t		 seq;		/* input order, to keep sorts stable */
 	size_t		 stacklen;
 	double		 count[2];
 	int		 ncounts;
 };
 
+struct flame_chunk;
+
 struct flame {
 	struct flame_opts opts;
-	char		*text;		/* every line, back to back */
-	size_t		 textlen, textcap;
+	struct flame_chunk *chunks;	/* the lines copied, back to back; a
+					   chunk never moves, so names can
+					   point into it */
 	struct flame_line *lines;
 	size_t		 nlines, linecap;
 	struct flame_node *nodes;	/* in the order they open: preorder */
@@ -113,6 +118,15 @@ void	 flame_release(struct flame *);
  * after a "--" separator get a "_[w]" annotation.
  */
 void	 flame_add(struct flame *, const char *line, size_t len,
+	    const struct folded_line *fl);
+
+/*
+ * As flame_add, but line's bytes are kept, not copied, when they are what
+ * the flame needs as they stand (a single space before each count, no
+ * --reverse or chain rewriting): line must then stay valid and unchanged
+ * until flame_release. fgsvg hands it lines of a file it mapped.
+ */
+void	 flame_add_kept(struct flame *, const char *line, size_t len,
 	    const struct folded_line *fl);
 
 /*

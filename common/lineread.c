@@ -1,6 +1,9 @@
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lineread.h"
@@ -123,4 +126,57 @@ lineread_skip(struct lineread *lr, size_t n, unsigned long nlines)
 {
 	lr->start += n;
 	lr->lineno += nlines;
+}
+
+int
+lineread_map(struct lineread *lr, int fd, const char *name)
+{
+	struct stat st;
+	void *p;
+
+	lineread_init(lr, fd, name);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > SIZE_MAX)
+		return -1;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	/* read in order, once: the kernel may read ahead further */
+	(void)madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+	lr->map = p;
+	lr->mapsize = (size_t)st.st_size;
+	return 0;
+}
+
+ssize_t
+lineread_next_kept(struct lineread *lr, const char **line)
+{
+	const char *p, *nl;
+	size_t len;
+
+	if (lr->start >= lr->mapsize)
+		return -1;
+	p = lr->map + lr->start;
+	nl = memchr(p, '\n', lr->mapsize - lr->start);
+	if (nl == NULL) {
+		/* The last line, with no newline. */
+		nl = lr->map + lr->mapsize;
+		lr->partial = 1;
+	}
+	len = (size_t)(nl - p);
+	lr->start += len + (nl < lr->map + lr->mapsize);
+	if (len > 0 && p[len - 1] == '\r')
+		len--;
+	*line = p;
+	lr->lineno++;
+	return (ssize_t)len;
+}
+
+void
+lineread_unmap(struct lineread *lr)
+{
+	if (lr->map != NULL)
+		munmap((void *)lr->map, lr->mapsize);
+	lr->map = NULL;
+	lr->mapsize = 0;
 }

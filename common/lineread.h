@@ -31,6 +31,8 @@ struct lineread {
 	int		 error;		/* errno of a failed read, or 0 */
 	int		 partial;	/* last line had no newline */
 	unsigned long	 lineno;
+	const char	*map;		/* lineread_map's mapping, or NULL */
+	size_t		 mapsize;
 };
 
 void	 lineread_init(struct lineread *, int fd, const char *name);
@@ -48,5 +50,16 @@ ssize_t	 lineread_peek_block(struct lineread *, size_t max, char **p);
 
 /* Consumes n bytes that hold nlines lines, as returned by a peek. */
 void	 lineread_skip(struct lineread *, size_t n, unsigned long nlines);
+
+/*
+ * For a reader that keeps its lines: maps the regular file fd whole, so
+ * that lineread_next_kept gives lines in place, not NUL-terminated, valid
+ * until lineread_unmap (after lineread_release, which does not unmap).
+ * Returns 0; or -1 when fd is not a regular file, is empty or cannot be
+ * mapped, and then lr is as after lineread_init.
+ */
+int	 lineread_map(struct lineread *, int fd, const char *name);
+ssize_t	 lineread_next_kept(struct lineread *, const char **line);
+void	 lineread_unmap(struct lineread *);
 
 #endif

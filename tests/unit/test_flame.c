@@ -153,5 +153,49 @@ main(void)
 	flame_layout(&f, 0, 0);
 	CHECK(f.nframes == 0 && f.time == 0, "no lines, no frames");
 	flame_release(&f);
+
+	/*
+	 * flame_add_kept: lines already in flame_add's form are used in place
+	 * (a name points into them); others are copied, and give the same
+	 * picture as flame_add.
+	 */
+	{
+		char kept[] = "a;b 2\na;c\t3\na;d  1\nz 1 2";
+		const char *const copied[] = { "a;b 2", "a;c\t3", "a;d  1",
+		    "z 1 2", NULL };
+		struct folded_line fl;
+		char *p = kept, *nl, want[4096];
+		size_t n;
+		const struct flame_frame *fb, *fc, *fd, *fz;
+
+		load(&f, &o, copied);
+		flame_layout(&f, f.time, 0);
+		snprintf(want, sizeof(want), "%s", show(&f));
+		flame_release(&f);
+		flame_init(&f, &o);
+		for (; p != NULL; p = nl ? nl + 1 : NULL) {
+			nl = strchr(p, '\n');
+			n = nl ? (size_t)(nl - p) : strlen(p);
+			if (folded_parse(p, n, &fl) == FOLDED_OK)
+				flame_add_kept(&f, p, n, &fl);
+		}
+		flame_build(&f);
+		flame_layout(&f, f.time, 0);
+		CHECK_STR(show(&f), want, "flame_add_kept: the picture of flame_add");
+		fb = frame(&f, "b");
+		fc = frame(&f, "c");
+		fd = frame(&f, "d");
+		fz = frame(&f, "z");
+		CHECK(fb != NULL && flame_name(&f, fb->node, &n) == kept + 2,
+		    "a line in flame_add's form is kept in place");
+		CHECK(fz != NULL && flame_name(&f, fz->node, &n) ==
+		    strchr(kept, 'z') && f.differential,
+		    "a differential line is kept too");
+		CHECK(fc != NULL && fd != NULL &&
+		    flame_name(&f, fc->node, &n) != kept + 8 &&
+		    flame_name(&f, fd->node, &n) != kept + 14,
+		    "a tab or two spaces before the count: copied");
+		flame_release(&f);
+	}
 	return unit_done();
 }

@@ -1,0 +1,64 @@
+/*
+ * Unit tests of common/lineread.c's mapped reading: the lines of a mapped
+ * file are those lineread_next gives (CRLF, a NUL byte, an empty line, no
+ * final newline), in place; a pipe and an empty file are not mapped.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lineread.h"
+#include "unit.h"
+
+static const char text[] = "a;b 1\r\n\nnul\0byte 2\nlast 3";
+
+int
+main(void)
+{
+	char path[] = "/tmp/test_lineread.XXXXXX", *line, got[256], want[256];
+	const char *kept;
+	struct lineread lr, lm;
+	int fd = mkstemp(path), p[2], inplace = 1;
+	size_t gl = 0, wl = 0;
+	ssize_t n;
+
+	if (fd < 0 || write(fd, text, sizeof(text) - 1) != sizeof(text) - 1)
+		return 2;
+	lseek(fd, 0, SEEK_SET);
+	lineread_init(&lr, fd, path);
+	while ((n = lineread_next(&lr, &line)) >= 0) {
+		memcpy(want + wl, line, n);
+		wl += n;
+		want[wl++] = '|';
+	}
+	lineread_release(&lr);
+	CHECK(lineread_map(&lm, fd, path) == 0, "a regular file is mapped");
+	while ((n = lineread_next_kept(&lm, &kept)) >= 0) {
+		inplace &= kept >= lm.map && kept + n <= lm.map + lm.mapsize;
+		memcpy(got + gl, kept, n);
+		gl += n;
+		got[gl++] = '|';
+	}
+	CHECK(gl == wl && memcmp(got, want, gl) == 0 && gl == 25,
+	    "the same lines as lineread_next: CR dropped, NUL kept");
+	CHECK(inplace, "each line lies in the mapping");
+	CHECK(lm.lineno == 4 && lm.partial, "four lines, the last cut");
+	lineread_release(&lm);
+	CHECK(memcmp(lm.map, "a;b 1", 5) == 0,
+	    "the lines outlive lineread_release");
+	lineread_unmap(&lm);
+	CHECK(lm.map == NULL, "lineread_unmap");
+
+	if (ftruncate(fd, 0) != 0 || pipe(p) != 0)
+		return 2;
+	CHECK(lineread_map(&lm, fd, path) == -1 && lm.map == NULL,
+	    "an empty file is not mapped");
+	lineread_release(&lm);
+	CHECK(lineread_map(&lm, p[0], "pipe") == -1 && lm.map == NULL,
+	    "a pipe is not mapped");
+	lineread_release(&lm);
+	close(fd);
+	unlink(path);
+	return unit_done();
+}

@@ -65,7 +65,7 @@ bin/%: cmd/%.c build/libfg.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@.tmp $< build/libfg.a $(LDLIBS) && mv -f $@.tmp $@
 
-build/tests/%: tests/unit/%.c tests/unit/unit.h build/libfg.a
+build/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) build/libfg.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< build/libfg.a $(LDLIBS)
 

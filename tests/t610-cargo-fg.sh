@@ -1,7 +1,8 @@
 #!/bin/sh
 # t610-cargo-fg: `cargo fg` on the std-only crate tests/cargo-fixture,
 # built offline: it builds release with debug info without touching
-# Cargo.toml, records, writes the SVG, names the widest leaf functions,
+# Cargo.toml (a binary, an example, an integration test, a benchmark),
+# records, writes the SVG, names the widest leaf functions,
 # passes fgrecord's explanation on unchanged, and checks its arguments.
 . "$(dirname "$0")/lib.sh"
 CFG=$TOP/scripts/cargo-fg
@@ -88,6 +89,25 @@ if perf_ok; then
 		grep_q "has no samples: .short. ran for less than one sampling period" err &&
 		head -c 300 out.svg | grep -q "<svg"
 	'
+	check "cargo fg --test heavy: the integration test's own executable, its hot function" '
+		cd "$TMP/crate" &&
+		"$CFG" fg --test heavy -o "$OLDPWD/t.svg" >"$OLDPWD/out" 2>"$OLDPWD/err" ||
+			{ cat "$OLDPWD/err"; false; } &&
+		cd "$OLDPWD" &&
+		grep_q "recording: fgrecord -- .*/deps/heavy-[0-9a-f]*\$" err &&
+		grep_q "wrote .*t.svg ([0-9]* samples)" err &&
+		grep_q "heavy::grind" t.svg &&
+		readelf -S "$(sed -n "s/.*recording: fgrecord -- //p" err)" | grep -q "\.debug_info"
+	'
+	check "cargo fg --bench churn: run with --bench, as cargo bench runs it, arguments after" '
+		cd "$TMP/crate" &&
+		"$CFG" fg --bench=churn -o "$OLDPWD/b.svg" -- extra >"$OLDPWD/out" 2>"$OLDPWD/err" ||
+			{ cat "$OLDPWD/err"; false; } &&
+		cd "$OLDPWD" &&
+		grep_q "recording: fgrecord -- .*/deps/churn-[0-9a-f]* --bench extra\$" err &&
+		! grep -q "exited with status" err &&
+		grep_q "churn::churn" b.svg
+	'
 	check "cargo fg: Ctrl-C stops the program, the SVG is still drawn" '
 		# In the crate, in a process group of its own, with SIGINT at its
 		# default (a background job of a script starts with it ignored).
@@ -108,6 +128,8 @@ else
 	skip "cargo fg --open" "$why"
 	skip "cargo fg passes the exit status on" "$why"
 	skip "cargo fg --example short" "$why"
+	skip "cargo fg --test heavy" "$why"
+	skip "cargo fg --bench churn" "$why"
 fi
 
 check "cargo fg without perf_event_open: passes fgrecord's explanation on, unchanged" '

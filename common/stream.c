@@ -74,12 +74,12 @@ parse_event(const char *line, size_t len, struct stream_sample *s)
 		uint64_t v = 0;
 		size_t i;
 
+		/* Past 2^64-1 it stays there: fgfold --period then says the
+		   total overflowed, rather than count the sample as 1. */
 		for (i = b; i < e; i++) {
 			unsigned d = (unsigned)(line[i] - '0');
 
-			if (v > (UINT64_MAX - d) / 10)
-				break;
-			v = v * 10 + d;
+			v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
 		}
 		while (b > 0 && isspc(line[b - 1]))
 			b--;

@@ -109,6 +109,14 @@ check 'a FIFO is read like a pipe; a directory is a read error (exit 1), the res
 	grep_q "^fgfold: .: read error: Is a directory" err && grep_q "^a;c 2" out
 '
 
+check 'stream: a period past 2^64-1 is 2^64-1 for --period, never 1: FILE:LINE, exit 1' '
+	printf "a 1 [000] 1.0: 99999999999999999999999 cpu-clock:\n\t1 f (x)\n\na 1 [000] 1.1: 5 cpu-clock:\n\t1 g (x)\n\n" >in &&
+	expect_status 1 fgfold --period in >out 2>err &&
+	printf "a;f 18446744073709551615\n" >want && test_cmp want out &&
+	grep_q "^fgfold: in:4: the total passes 2^64-1 here: 1 sample not counted" err &&
+	fgfold in >out && printf "a;f 1\na;g 1\n" >want && test_cmp want out
+'
+
 check 'an [unknown] frame in a deleted file is named after the file' '
 	printf "a 1/1 [000] 1.0: 1 cpu-clock:\n\t10 [unknown] (/usr/lib/libx.so (deleted))\n\n" >in &&
 	fgfold in >out && printf "a;[libx.so] 1\n" >want && test_cmp want out

@@ -31,8 +31,9 @@ usage(int status)
 	    "             [--countname name] [--factor n] [--fonttype font]\n"
 	    "             [--fontsize n] [--fontwidth n] [--height n] [--minwidth n[%%]]\n"
 	    "             [--nameattr file] [--nametype text] [--notes text]\n"
-	    "             [--sort name | weight] [--subtitle text] [--title text]\n"
-	    "             [--total n] [--width n] [file ...]\n");
+	    "             [--search-budget MiB] [--sort name | weight]\n"
+	    "             [--subtitle text] [--title text] [--total n] [--width n]\n"
+	    "             [file ...]\n");
 	exit(status);
 }
 
@@ -55,7 +56,7 @@ number(const char *opt, const char *s, double lo, double hi)
 enum { O_TITLE = 256, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE,
 	O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_COLORS, O_BGCOLORS,
 	O_HASH, O_RANDOM, O_CP, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE,
-	O_NOTES, O_NAMEATTR, O_TOTAL, O_FACTOR, O_SORT, O_HELP };
+	O_NOTES, O_NAMEATTR, O_TOTAL, O_FACTOR, O_SORT, O_SEARCHBUDGET, O_HELP };
 
 static const struct option longopts[] = {
 	{ "title",	required_argument,	NULL,	O_TITLE },
@@ -83,6 +84,7 @@ static const struct option longopts[] = {
 	{ "total",	required_argument,	NULL,	O_TOTAL },
 	{ "factor",	required_argument,	NULL,	O_FACTOR },
 	{ "sort",	required_argument,	NULL,	O_SORT },
+	{ "search-budget", required_argument,	NULL,	O_SEARCHBUDGET },
 	{ "help",	no_argument,		NULL,	O_HELP },
 	{ NULL,		0,			NULL,	0 }
 };
@@ -233,6 +235,10 @@ main(int argc, char *argv[])
 			else
 				errx(2, "--sort '%s' is not a sort order; use "
 				    "name or weight", optarg);
+			break;
+		case O_SEARCHBUDGET:
+			so.search_budget = (size_t)(number("search-budget", optarg,
+			    0, 65536) * 1048576);
 			break;
 		case O_HELP:
 			usage(0);

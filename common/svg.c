@@ -481,6 +481,7 @@ svg_opts_default(struct svg_opts *o)
 	o->fontwidth = 0.59;
 	o->minwidth = 0.1;
 	o->factor = 1;
+	o->search_budget = (size_t)24 << 20;
 }
 
 /*
@@ -768,11 +769,11 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
  * fgcfg.N, SELF the own time in counts when not 0, U how many levels the
  * entry lies above a child of the entry before it when not 0 (the first
  * entry, a merged or hidden sibling, lies at depth 0). Only digits and
- * " ^*.-+e": safe in an XML attribute. The budget goes to the frames that
- * hide the most time first; once the whole passes it, the frames left get
- * data-l="-", and the script says that "Matched" is a lower bound.
+ * " ^*.-+e": safe in an XML attribute. The budget (--search-budget) goes
+ * to the frames that hide the most time first; once the whole passes it,
+ * the frames left get data-l="-", and the script says that "Matched" is a
+ * lower bound.
  */
-#define MDATA_BUDGET	((size_t)2 << 20)
 
 struct mdata {
 	struct svgbuf	 names;
@@ -786,6 +787,7 @@ struct mdata {
 	uint32_t	*hidx;		/* that name's index in names */
 	size_t		 htcap;
 	int		 full;		/* the budget ran out */
+	size_t		 budget;	/* bytes of names and d, at most */
 };
 
 static uint64_t
@@ -909,7 +911,7 @@ mdata_run(struct mdata *md, const struct flame *fl, uint32_t first,
 				else
 					svgbuf_printf(&md->d, "%.12g", self);
 			}
-			if (md->d.len + md->names.len > MDATA_BUDGET) {
+			if (md->d.len + md->names.len > md->budget) {
 				md->full = 1;
 				return;
 			}
@@ -938,7 +940,7 @@ cmp_wide(const void *a, const void *b)
  * narrow children were too narrow, all together, to be drawn (fl->drops).
  */
 static void
-mdata_build(struct mdata *md, const struct flame *fl)
+mdata_build(struct mdata *md, const struct flame *fl, size_t budget)
 {
 	struct svgbuf tmp;
 	uint32_t *stk = NULL, prev = 0;
@@ -946,6 +948,7 @@ mdata_build(struct mdata *md, const struct flame *fl)
 	struct wide *order;
 
 	memset(md, 0, sizeof(*md));
+	md->budget = budget;
 	svgbuf_init(&md->names, -1);
 	svgbuf_init(&md->d, -1);
 	svgbuf_init(&tmp, -1);
@@ -1153,7 +1156,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	mintime = o->minwidth_pct ? timemax * o->minwidth / 100 :
 	    o->minwidth / wpt;
 	flame_layout(fl, timemax, mintime);
-	mdata_build(&md, fl);
+	mdata_build(&md, fl, o->search_budget);
 	fh = o->frameheight;
 	height = (fl->depthmax + 1) * fh + ypad1 + ypad2;
 	if (sub)

@@ -75,6 +75,9 @@ struct svg_opts {
 	int		 inverted;
 	int		 negate;
 	int		 flamechart;
+	size_t		 search_budget;	/* bytes of search data for the frames
+					   not drawn (24 MiB); past it,
+					   "Matched" is a lower bound */
 	struct svg_nameattr *nameattr;	/* borrowed; NULL: none */
 };
 

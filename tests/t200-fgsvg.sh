@@ -213,6 +213,25 @@ check 'a stack 200,000 frames deep does not overflow anything' '
 	grep_q "<title>leaf (3 samples, 100.00%; self 3 samples, 100.00%)</title>" out.svg &&
 	fgsvg --sort=weight --reverse deep >out.svg
 '
+check '--search-budget: the frames hiding the most time keep their data; 0 keeps none' '
+	# two grey frames of 60 narrow ones each: under big (50 each), under
+	# small (3 each); what follows each frame title is its grey frame
+	awk "BEGIN { print \"main;wide 1000000\"; for (i = 0; i < 60; i++) {
+		print \"main;big;n\" i, 50; print \"main;small;n\" i, 3 } }" >in &&
+	greys() { grep -o "<g[^>]*><title>[a-z]*" | sed -n "/<title>big/{n;p};/<title>small/{n;p}" |
+		sed "s/data-l=\"[0-9][^\"]*\"/data-l=DATA/"; } &&
+	fgsvg in | greys >got &&
+	printf "<g class=\"m\" data-l=DATA><title>\n<g class=\"m\" data-l=DATA><title>\n" >want &&
+	test_cmp want got &&
+	fgsvg --search-budget 0.001 in | greys >got &&
+	printf "<g class=\"m\" data-l=DATA><title>\n<g class=\"m\" data-l=\"-\"><title>\n" >want &&
+	test_cmp want got &&
+	fgsvg --search-budget 0 in | greys >got &&
+	printf "<g class=\"m\" data-l=\"-\"><title>\n<g class=\"m\" data-l=\"-\"><title>\n" >want &&
+	test_cmp want got &&
+	expect_status 2 fgsvg --search-budget -1 in 2>err >/dev/null &&
+	grep_q "search-budget .-1. is not a number from 0" err
+'
 check '--help prints the usage on stdout, exit 0' '
 	fgsvg --help >out &&
 	grep_q "^usage: fgsvg \[--cp\]" out

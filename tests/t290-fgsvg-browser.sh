@@ -3,7 +3,9 @@
 # playwright-core (tests/browser, installed with npm install) opens the SVG
 # from disk and checks that frames render, that hover, click zoom, search
 # (Ctrl-F, F3, Esc), "Matched", Reset Zoom and the URL state work, and that
-# a profile of 100,000 unique stacks opens, searches and zooms.
+# a profile of 100,000 unique stacks opens, searches and zooms, with a
+# "Matched" that the folded stacks confirm, and says when it is only a lower
+# bound (--search-budget too small).
 . "$(dirname "$0")/lib.sh"
 F=$TESTS/fgsvg
 B=$TESTS/browser
@@ -21,6 +23,7 @@ no script errors and no network requests
 search sees the names inside grey frames and hidden ones; Matched is exact
 hover on a grey frame shows its count
 big profile opens, searches and zooms
+big profile: the search data fits, Matched is exact
 over the size budget, Matched says it is a lower bound'
 
 why=
@@ -48,12 +51,16 @@ check 'draw the SVGs and run Chromium' '
 		for (j = 1; j < d; j++) l = l \";ns\" j%5 \"::Class\" int(rnd() * (j < 4 ? 2 : (j < 10 ? 5 : 40))) \"::method_\" j;
 		c = 1; while (rnd() < 0.3) c *= 4; print l, c } }" >"$out/big.folded" &&
 	fgsvg "$out/big.folded" >"$out/big.svg" &&
+	fgsvg --search-budget 2 "$out/big.folded" >"$out/capped.svg" &&
+	awk "{ t += \$NF } /method_3[0-9]/ { m += \$NF } END { printf \"%.1f\", 100 * m / t }" \
+		"$out/big.folded" >"$out/matched" &&
 	rm -f "$out/big.folded" &&
 	awk "BEGIN { print \"main;big 80000\"; for (i = 0; i < 2000; i++) {
 		print \"main;f\" i \";needle 2\"; print \"main;f\" i, 3; print \"main;g\" i \";x;needle;needle 5\" }
 		for (i = 0; i < 100; i++) { print \"main;h\" i, 994; print \"main;h\" i \";needle 6\" } }" >"$out/merged.folded" &&
 	fgsvg "$out/merged.folded" >"$out/merged.svg" &&
-	timeout 180 node "$B/fgsvg.js" "$out/small.svg" "$out/big.svg" "$out/merged.svg" >"$out/results" 2>"$out/stderr";
+	BIG_MATCHED=$(cat "$out/matched") timeout 180 node "$B/fgsvg.js" "$out/small.svg" \
+		"$out/big.svg" "$out/merged.svg" "$out/capped.svg" >"$out/results" 2>"$out/stderr";
 	cat "$out/results" "$out/stderr" && test -s "$out/results"
 '
 grep '^INFO ' "$out/results" 2>/dev/null | sed 's/^INFO /# /'

@@ -156,4 +156,22 @@ check '--cp with a FIFO as palette.map: a clear error, no hang' '
 	grep_q "palette.map. is not a regular file" err
 '
 
+# A regular file is mapped; one truncated under fgsvg while it reads must
+# give a one-line error and exit 2, not a crash (SIGBUS). gdb stops fgsvg
+# once the file is mapped, to truncate it at that moment.
+if command -v gdb >/dev/null 2>&1; then
+	check 'an input file truncated while mapped: one line, exit 2, no crash' '
+		awk "BEGIN { for (i = 0; i < 20000; i++) print \"main;f\" i \";g 1\" }" >in &&
+		gdb -q -batch -ex "handle SIGBUS nostop noprint pass" \
+			-ex "break lineread_next_kept" -ex run \
+			-ex "shell truncate -s 0 in" -ex delete -ex continue \
+			--args "$TOP/bin/fgsvg" in >out 2>err &&
+		grep_q "exited with code 02" out &&
+		grep -qx "fgsvg: an input file shrank while it was being read; run again on a file that is not being written" err ||
+			{ cat err; false; }
+	'
+else
+	skip 'an input file truncated while mapped' 'gdb is not installed'
+fi
+
 done_testing

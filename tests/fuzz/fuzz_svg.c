@@ -128,7 +128,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((nl = memchr(p, '\n', end - p)) == NULL)
 			nl = end;
 		if (folded_parse(p, nl - p, &f) == FOLDED_OK) {
-			flame_add(&fl, p, nl - p, &f);
+			/* both ways in: copied, and kept in place (the input
+			   outlives the flame), as fgsvg does for a file */
+			if ((nl - p) & 1)
+				flame_add_kept(&fl, p, nl - p, &f);
+			else
+				flame_add(&fl, p, nl - p, &f);
 			roundtrip(f.stack, f.stack_len);
 		}
 	}

@@ -155,3 +155,45 @@ kallsyms_lookup(const struct kallsyms *k, uint64_t addr, uint64_t *off,
 		*modp = k->syms[lo].module;
 	return k->syms[lo].name;
 }
+
+char *
+kallsyms_buildid(const char *path)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char buf[4096];
+	size_t n = 0, at = 0;
+	ssize_t r;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	while (n < sizeof(buf) && (r = read(fd, buf + n, sizeof(buf) - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	/* ELF notes: namesz, descsz, type, then name and desc, each padded to 4 */
+	while (at + 12 <= n) {
+		uint32_t nsz, dsz, type;
+		size_t name, desc, i;
+		char *id;
+
+		memcpy(&nsz, buf + at, 4);
+		memcpy(&dsz, buf + at + 4, 4);
+		memcpy(&type, buf + at + 8, 4);
+		name = at + 12;
+		desc = name + ((nsz + 3u) & ~3u);
+		if (nsz > n || dsz > n || desc > n || desc + dsz > n)
+			return NULL;
+		if (type == 3 && nsz == 4 && memcmp(buf + name, "GNU", 4) == 0 &&
+		    dsz > 0) {
+			id = xmalloc(2 * dsz + 1);
+			for (i = 0; i < dsz; i++) {
+				id[2 * i] = hex[buf[desc + i] >> 4];
+				id[2 * i + 1] = hex[buf[desc + i] & 15];
+			}
+			id[2 * dsz] = '\0';
+			return id;
+		}
+		at = desc + ((dsz + 3u) & ~3u);
+	}
+	return NULL;
+}

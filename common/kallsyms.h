@@ -54,4 +54,11 @@ const char *kallsyms_lookup(const struct kallsyms *k, uint64_t addr,
 /* Frees k and everything it owns; k may be NULL. */
 void	kallsyms_free(struct kallsyms *k);
 
+/*
+ * The running kernel's build ID, as lower-case hex, from the ELF notes at
+ * path (normally "/sys/kernel/notes"); NULL when there is none to read.
+ * The caller frees it. perf records the same ID for [kernel.kallsyms].
+ */
+char	*kallsyms_buildid(const char *path);
+
 #endif

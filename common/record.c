@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kallsyms.h"
 #include "record.h"
 #include "xalloc.h"
 
@@ -462,6 +463,7 @@ static void
 write_header(struct record *r)
 {
 	FILE *o = r->opts.out;
+	char *kid;
 
 	fprintf(o, "# fgrecord 1\n");
 	fputs("# cmdline : ", o);
@@ -477,6 +479,11 @@ write_header(struct record *r)
 	else
 		fprintf(o, " callgraph fp\n");
 	fprintf(o, "# kernel : %s\n", r->user_only ? "excluded" : "included");
+	/* so that fgsym can tell a stream recorded under another kernel */
+	if (!r->user_only && (kid = kallsyms_buildid("/sys/kernel/notes"))) {
+		fprintf(o, "# buildid : %s " KERNEL_DSO "\n", kid);
+		free(kid);
+	}
 }
 
 static const char *

@@ -146,6 +146,7 @@ struct sym {
 	int		 ks_state;	/* 1 loaded, -1 failed, 0 not yet */
 	unsigned long	 frames, unresolved, samples, badlines;
 	int		 any_bad;
+	int		 kernel_other;	/* recorded under another kernel */
 	/* progress */
 	struct timespec	 t0, tlast;
 	int		 progress_shown;
@@ -754,6 +755,25 @@ vdso_open(struct sym *s, struct sfile *f)
 			elf_end(elf);
 		free(img);
 		return;
+	}
+	/* Another kernel's vDSO is other code: names would be wrong. */
+	if (f->recorded != NULL) {
+		const void *id;
+		ssize_t idlen = dwelf_elf_gnu_build_id(elf, &id);
+		char *mine = idlen > 0 ? hexstr(id, idlen) : NULL;
+
+		if (mine == NULL || strcasecmp(mine, f->recorded) != 0) {
+			swarnx("[vdso]: recorded under another kernel (build ID "
+			    "%s; this machine's is %s): its frames stay "
+			    "[unknown]; symbolize where it was recorded",
+			    f->recorded, mine ? mine : "unknown");
+			f->rebuilt = 1;
+			free(mine);
+			elf_end(elf);
+			free(img);
+			return;
+		}
+		free(mine);
 	}
 	f->loads = xcalloc(nph + 1, sizeof(*f->loads));
 	for (i = 0; i < nph; i++) {
@@ -1498,6 +1518,36 @@ again:
 	return r;
 }
 
+/*
+ * Checks once, at the first kernel frame, that this is the kernel that
+ * recorded the stream (its "# buildid ... [kernel.kallsyms]" line):
+ * another kernel's symbols would name every kernel frame wrongly. With
+ * --kallsyms the symbols are the user's choice, and are not checked.
+ */
+static void
+kernel_check(struct sym *s)
+{
+	struct sfile *k = s->files[file_get(s, "[kernel.kallsyms]", 17)];
+	char *cur;
+
+	if (k->opened != 0)
+		return;
+	k->opened = 1;
+	/* --kallsyms: the user brought the recording kernel's symbols */
+	if (k->recorded == NULL || s->o.kallsyms != NULL ||
+	    (cur = kallsyms_buildid("/sys/kernel/notes")) == NULL)
+		return;
+	if (strcasecmp(cur, k->recorded) != 0) {
+		swarnx("[kernel.kallsyms]: recorded under another kernel (build "
+		    "ID %s; this one's is %s): kernel frames stay [unknown]; "
+		    "symbolize on the machine and kernel that recorded",
+		    k->recorded, cur);
+		k->rebuilt = 1;
+		s->kernel_other = 1;
+	}
+	free(cur);
+}
+
 /* ---- the stream ---- */
 
 struct sstate {
@@ -1665,6 +1715,10 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	}
 	vaddr = fr->addrval;
 	conv = 1;
+	if (f->kind == SF_KERNEL) {
+		kernel_check(s);
+		f = s->files[fn];	/* kernel_check may have grown files[] */
+	}
 	if (f->kind == SF_ELF || f->kind == SF_VDSO) {
 		if (f->opened == 0 && f->kind == SF_ELF)
 			file_open(f);
@@ -1678,7 +1732,7 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	if (st->fi == 0 && s->o.leaf != NULL && conv && !f->rebuilt) {
 		if (f->kind == SF_ELF)
 			s->o.leaf(s->o.leaf_arg, f->dso, vaddr);
-		else if (f->kind == SF_KERNEL)
+		else if (f->kind == SF_KERNEL && !s->kernel_other)
 			s->o.leaf(s->o.leaf_arg, "[kernel.kallsyms]", vaddr);
 	}
 	st->fi++;
@@ -1691,7 +1745,7 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	s->frames++;
 	f->frames++;
 	if (((f->kind == SF_ELF || f->kind == SF_VDSO) && f->opened < 0) ||
-	    !conv)
+	    !conv || (f->kind == SF_KERNEL && s->kernel_other))
 		r = &unresolved_res;
 	else
 		r = lookup(s, fn, vaddr, ret);

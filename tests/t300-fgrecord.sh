@@ -121,6 +121,14 @@ check 'a hot loop: the stream is well-formed and starts with its headers' '
 	test_cmp expect head
 '
 
+check 'with kernel frames, the running kernel build ID is in a # buildid line' '
+	fgrecord -o out true 2>err &&
+	grep -q "^# kernel : included\$" out &&
+	id=$(od -An -tx1 -v /sys/kernel/notes | tr -d " \n" |
+		sed -n "s/^04000000\(........\)03000000474e5500//p" | head -c 40) &&
+	if [ -n "$id" ]; then grep_q "^# buildid : $id \[kernel.kallsyms\]\$" out; fi
+'
+
 check 'a # buildid line for the program precedes its first sample' '
 	fgrecord -o out hot_nofp 0.3 2>err &&
 	id=$(readelf -n "$B/hot_nofp" | sed -n "s/.*Build ID: //p") &&

@@ -337,6 +337,38 @@ check 'kernel frames through --kallsyms' '
 	test_cmp expect out
 '
 
+# The running kernel's build ID, as fgrecord writes it in the stream.
+kid=$(od -An -tx1 -v /sys/kernel/notes 2>/dev/null | tr -d " \n" |
+	sed -n "s/^04000000\(........\)03000000474e5500//p" | head -c 40)
+ksched=$(awk '$3 == "schedule" { print $1; exit }' /proc/kallsyms 2>/dev/null)
+if [ -n "$kid" ] && [ -n "$ksched" ] && [ "$ksched" != 0000000000000000 ]; then
+	check 'a stream from another kernel: its frames stay [unknown], said once, exit 1' '
+		for id in "$kid" 00112233; do
+			{ echo "# fgrecord 1"; echo "# buildid : $id [kernel.kallsyms]"
+			  printf "app 1/1 [000] 1.0: 1 cpu-clock:\n\t$ksched [unknown] ([kernel.kallsyms])\n\t$ksched [unknown] ([ext4])\n\n"
+			} >in.$id || return 1
+		done &&
+		fgsym in.$kid >out 2>err && grep_q "	$ksched schedule+0x0 (\[kernel.kallsyms\])" out &&
+		expect_status 1 fgsym in.00112233 >out 2>err &&
+		grep_q "	$ksched \[unknown\] (\[kernel.kallsyms\])" out &&
+		grep_q "	$ksched \[unknown\] (\[ext4\])" out &&
+		test "$(grep -c "recorded under another kernel" err)" = 1 &&
+		grep_q "^fgsym: \[kernel.kallsyms\]: recorded under another kernel (build ID 00112233; this one.s is $kid): kernel frames stay \[unknown\]; symbolize on the machine and kernel that recorded\$" err &&
+		printf "%s T schedule\n" "$ksched" >ks &&
+		fgsym --kallsyms=ks in.00112233 >out 2>err &&
+		grep_q "schedule+0x0 (\[kernel.kallsyms\])" out
+	'
+else
+	skip 'a stream from another kernel' 'no /sys/kernel/notes build ID, or /proc/kallsyms hides addresses'
+fi
+
+check 'a [vdso] of another kernel: its frames stay [unknown], said once, exit 1' '
+	printf "# fgrecord 1\n# buildid : 0011 [vdso]\napp 1/1 [000] 1.0: 1 cpu-clock:\n\tb46 [unknown] ([vdso])\n\n" >in &&
+	expect_status 1 fgsym in >out 2>err &&
+	grep_q "	b46 \[unknown\] (\[vdso\])" out &&
+	grep_q "^fgsym: \[vdso\]: recorded under another kernel (build ID 0011; this machine.s is [0-9a-f]*): its frames stay \[unknown\]; symbolize where it was recorded\$" err
+'
+
 check 'kernel symbols hidden (all zero): one warning with the sysctl' '
 	printf "0000000000000000 T _stext\n0000000000000000 t foo\n" >ks &&
 	printf "app 1 1.0: 1 cpu-clock:\n\tffffffff81000e06 [unknown] ([kernel.kallsyms])\n\tffffffff81000f06 [unknown] ([kernel.kallsyms])\n\n" >in &&

@@ -487,76 +487,68 @@ svg_opts_default(struct svg_opts *o)
 /*
  * Formats v with a fixed number of decimals (0 to 3) into out, as printf's
  * "%.Nf" does. Exact binary values that lie near a rounding tie go to
- * snprintf, so the result is always printf's. Returns the length.
+ * snprintf, so the result is always printf's. Returns the length; *val,
+ * when val is not NULL, gets the number printed, as strtod would read it.
  */
 static size_t
-fmt_fixed(char *out, size_t size, double v, int decimals)
+fmt_fixed(char *out, size_t size, double v, int decimals, double *val)
 {
 	static const double scale[] = { 1, 10, 100, 1000 };
-	double t, f, frac;
-	unsigned long long n, ip, fp, div;
-	size_t len = 0, i;
-	char tmp[24];
-	int neg = signbit(v) != 0;
+	static const unsigned pow10[] = { 1, 10, 100, 1000 };
+	static const char two[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "62636465666768697071727374757677787980818283848586878889909192"
+	    "939495969798999";
+	double t, frac;
+	unsigned long long n, ip;
+	unsigned fp;
+	char tmp[32], *p = tmp + sizeof(tmp);
+	size_t len;
+	int neg = signbit(v) != 0, d;
 
 	t = (neg ? -v : v) * scale[decimals];
 	if (!(t < 1e15))
-		return (size_t)snprintf(out, size, "%.*f", decimals, v);
-	f = floor(t);
-	frac = t - f;
+		goto slow;
+	/* t is not negative: truncation is floor */
+	n = (unsigned long long)t;
+	frac = t - (double)n;
 	if (fabs(frac - 0.5) < 1e-6)
-		return (size_t)snprintf(out, size, "%.*f", decimals, v);
-	n = (unsigned long long)f + (frac > 0.5);
-	div = (unsigned long long)scale[decimals];
-	ip = n / div;
-	fp = n % div;
-	if (neg)
-		out[len++] = '-';
-	i = 0;
-	do
-		tmp[i++] = (char)('0' + ip % 10);
-	while ((ip /= 10) != 0);
-	while (i > 0)
-		out[len++] = tmp[--i];
-	if (decimals > 0) {
-		out[len++] = '.';
-		for (i = decimals; i > 0; i--) {
-			out[len + i - 1] = (char)('0' + fp % 10);
-			fp /= 10;
-		}
-		len += decimals;
+		goto slow;
+	n += frac > 0.5;
+	/* exact integer over exact power of ten: rounded once, as strtod */
+	if (val != NULL)
+		*val = neg ? -(n / scale[decimals]) : n / scale[decimals];
+	ip = n / pow10[decimals];
+	fp = (unsigned)(n % pow10[decimals]);
+	/* right to left: the decimals, the point, the integer part by pairs */
+	for (d = 0; d < decimals; d++) {
+		*--p = (char)('0' + fp % 10);
+		fp /= 10;
 	}
+	if (decimals > 0)
+		*--p = '.';
+	while (ip >= 100) {
+		p -= 2;
+		memcpy(p, two + 2 * (ip % 100), 2);
+		ip /= 100;
+	}
+	if (ip >= 10) {
+		p -= 2;
+		memcpy(p, two + 2 * ip, 2);
+	} else
+		*--p = (char)('0' + ip);
+	if (neg)
+		*--p = '-';
+	len = (size_t)(tmp + sizeof(tmp) - p);
+	memcpy(out, p, len);
 	out[len] = '\0';
 	return len;
-}
-
-/*
- * The value of what fmt_fixed wrote, as strtod would read it. Up to 15
- * digits, with 0 to 3 decimals, make an exact integer; divided by an
- * exact power of ten it is rounded once, as strtod rounds.
- */
-static double
-fixed_value(const char *s, size_t len)
-{
-	static const double scale[] = { 1, 10, 100, 1000 };
-	unsigned long long n = 0;
-	size_t i = s[0] == '-', dec = 0, dot = 0;
-
-	if (len > 16)
-		return strtod(s, NULL);
-	for (; i < len; i++) {
-		if (s[i] == '.') {
-			dot = 1;
-			continue;
-		}
-		if (s[i] < '0' || s[i] > '9')
-			return strtod(s, NULL);
-		n = n * 10 + (unsigned)(s[i] - '0');
-		dec += dot;
-	}
-	if (dec > 3)
-		return strtod(s, NULL);
-	return s[0] == '-' ? -(n / scale[dec]) : n / scale[dec];
+slow:
+	len = (size_t)snprintf(out, size, "%.*f", decimals, v);
+	if (val != NULL)
+		*val = strtod(out, NULL);
+	return len;
 }
 
 static void
@@ -564,7 +556,7 @@ put_fixed(struct svgbuf *b, double v, int decimals)
 {
 	char s[400];
 
-	put(b, s, fmt_fixed(s, sizeof(s), v, decimals));
+	put(b, s, fmt_fixed(s, sizeof(s), v, decimals, NULL));
 }
 
 /* Perl's default conversion of a number to a string. */
@@ -574,7 +566,7 @@ put_num(struct svgbuf *b, double v)
 	if (v == floor(v) && fabs(v) < 1e15) {
 		char s[32];
 
-		put(b, s, fmt_fixed(s, sizeof(s), v, 0));
+		put(b, s, fmt_fixed(s, sizeof(s), v, 0, NULL));
 	} else
 		svgbuf_printf(b, "%.15g", v);
 }
@@ -586,9 +578,7 @@ put_count(struct svgbuf *b, double v, double *rounded)
 	char s[400];
 	size_t n, i, sign, nd;
 
-	n = fmt_fixed(s, sizeof(s), v, 0);
-	if (rounded != NULL)
-		*rounded = fixed_value(s, n);
+	n = fmt_fixed(s, sizeof(s), v, 0, rounded);
 	sign = s[0] == '-';
 	nd = n - sign;
 	if (sign)
@@ -1108,14 +1098,12 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 	else
 		palette_color(pal, raw, rawlen, color);
 	/* flamegraph.pl's width is the difference of the rounded ends */
-	nlen = fmt_fixed(num, sizeof(num), x1, 1);
-	rx1 = fixed_value(num, nlen);
+	nlen = fmt_fixed(num, sizeof(num), x1, 1, &rx1);
 	PUTL(b, "<rect x=\"");
 	put(b, num, nlen);
 	PUTL(b, "\" y=\"");
 	put_num(b, y1);
-	nlen = fmt_fixed(num, sizeof(num), x2, 1);
-	rx2 = fixed_value(num, nlen);
+	nlen = fmt_fixed(num, sizeof(num), x2, 1, &rx2);
 	PUTL(b, "\" width=\"");
 	put_fixed(b, rx2 - rx1, 1);
 	PUTL(b, "\" height=\"");

@@ -1,5 +1,6 @@
 /* White-box test of common/svg.c's number formatting: fmt_fixed must print
- * exactly what printf's "%.Nf" prints, which flamegraph.pl's geometry uses.
+ * exactly what printf's "%.Nf" prints, which flamegraph.pl's geometry uses,
+ * and give the value that strtod reads back from it.
  * It includes svg.c to reach the static function. */
 #include "../../common/svg.c"
 
@@ -13,15 +14,18 @@ main(void)
 		999.9999, 0.0049999, 0.005 };
 	uint64_t x = 88172645463325252ULL;
 	char a[400], b[400];
+	double val;
 	int d, ok = 1, bad = 0;
 	size_t i;
 
 	for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
 		for (d = 0; d <= 3; d++) {
-			fmt_fixed(a, sizeof(a), edge[i], d);
+			fmt_fixed(a, sizeof(a), edge[i], d, &val);
 			snprintf(b, sizeof(b), "%.*f", d, edge[i]);
 			if (strcmp(a, b) != 0 && bad++ < 5)
 				printf("# %.17g %d: got %s, want %s\n", edge[i], d, a, b);
+			if (val != strtod(b, NULL) && bad++ < 5)
+				printf("# %.17g %d: value %.17g\n", edge[i], d, val);
 		}
 	CHECK(bad == 0, "edge cases format as printf does");
 	for (i = 0; i < 500000 && ok; i++) {
@@ -32,9 +36,9 @@ main(void)
 		v = i % 2 ? (double)(x % 500000) / 1000.0 + (x >> 60) * 1e-4 :
 		    (double)(x % 100000000) / (1 + (x >> 40) % 997);
 		d = (int)(x >> 62);
-		fmt_fixed(a, sizeof(a), v, d);
+		fmt_fixed(a, sizeof(a), v, d, &val);
 		snprintf(b, sizeof(b), "%.*f", d, v);
-		if (strcmp(a, b) != 0) {
+		if (strcmp(a, b) != 0 || val != strtod(b, NULL)) {
 			printf("# %.17g %d: got %s, want %s\n", v, d, a, b);
 			ok = 0;
 		}

@@ -150,8 +150,8 @@ flame_add(struct flame *f, const char *line, size_t len,
 	GROW(f->lines, f->nlines + 1, f->linecap);
 	l = &f->lines[f->nlines];
 	l->seq = f->nlines++;
-	/* "_[w]" after each frame at most quadruples ";x"; reversing can add
-	   a ';' */
+	/* chain's "_[w]" makes ";x" (2 bytes) at most 6, and the last frame
+	   4 longer; reversing can add a ';' */
 	room(f, 3 * fl->stack_len + len + 2);
 	start = f->chunks->len;
 	l->p = f->chunks->data + start;

@@ -141,8 +141,9 @@ lineread_map(struct lineread *lr, int fd, const char *name)
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED)
 		return -1;
-	/* read in order, once: the kernel may read ahead further */
-	(void)madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+	/* all of it is read, and read again (the lines are kept): ask the
+	   kernel to read it in now rather than fault by fault */
+	(void)madvise(p, (size_t)st.st_size, MADV_WILLNEED);
 	lr->map = p;
 	lr->mapsize = (size_t)st.st_size;
 	return 0;

@@ -132,15 +132,21 @@ int
 lineread_map(struct lineread *lr, int fd, const char *name)
 {
 	struct stat st;
+	off_t at;
 	void *p;
 
 	lineread_init(lr, fd, name);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > SIZE_MAX)
+	    (uint64_t)st.st_size > SIZE_MAX ||
+	    (at = lseek(fd, 0, SEEK_CUR)) < 0 || at >= st.st_size)
 		return -1;
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED)
 		return -1;
+	/* from where the descriptor is (a shell may have read some), to the
+	   end, which counts as read: as a read(2) loop would leave it */
+	lr->start = (size_t)at;
+	(void)lseek(fd, st.st_size, SEEK_SET);
 	/* all of it is read, and read again (the lines are kept): ask the
 	   kernel to read it in now rather than fault by fault */
 	(void)madvise(p, (size_t)st.st_size, MADV_WILLNEED);

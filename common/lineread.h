@@ -52,10 +52,11 @@ ssize_t	 lineread_peek_block(struct lineread *, size_t max, char **p);
 void	 lineread_skip(struct lineread *, size_t n, unsigned long nlines);
 
 /*
- * For a reader that keeps its lines: maps the regular file fd whole, so
- * that lineread_next_kept gives lines in place, not NUL-terminated, valid
- * until lineread_unmap (after lineread_release, which does not unmap).
- * Returns 0; or -1 when fd is not a regular file, is empty or cannot be
+ * For a reader that keeps its lines: maps the regular file fd, so that
+ * lineread_next_kept gives its lines in place, from fd's offset to the end
+ * of the file (fd is left at the end), not NUL-terminated, valid until
+ * lineread_unmap (after lineread_release, which does not unmap). Returns 0;
+ * or -1 when fd is not a regular file, has nothing left or cannot be
  * mapped, and then lr is as after lineread_init.
  */
 int	 lineread_map(struct lineread *, int fd, const char *name);

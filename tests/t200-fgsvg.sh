@@ -232,6 +232,12 @@ check '--search-budget: the frames hiding the most time keep their data; 0 keeps
 	expect_status 2 fgsvg --search-budget -1 in 2>err >/dev/null &&
 	grep_q "search-budget .-1. is not a number from 0" err
 '
+check 'stdin a file: read from where the shell left it, and once' '
+	printf "a;b 1\na;c 2\n" >in &&
+	{ read -r x; fgsvg; } <in >out.svg &&
+	grep_q "<title>c (2 samples" out.svg && ! grep -q "<title>b " out.svg &&
+	fgsvg - - <in >out.svg && grep_q "<title>all (3 samples, 100%)" out.svg
+'
 check '--help prints the usage on stdout, exit 0' '
 	fgsvg --help >out &&
 	grep_q "^usage: fgsvg \[--cp\]" out

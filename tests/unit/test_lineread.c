@@ -1,7 +1,8 @@
 /*
  * Unit tests of common/lineread.c's mapped reading: the lines of a mapped
  * file are those lineread_next gives (CRLF, a NUL byte, an empty line, no
- * final newline), in place; a pipe and an empty file are not mapped.
+ * final newline), in place, from the descriptor's offset; a pipe, an empty
+ * file and one read to its end are not mapped.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ main(void)
 		want[wl++] = '|';
 	}
 	lineread_release(&lr);
+	lseek(fd, 0, SEEK_SET);
 	CHECK(lineread_map(&lm, fd, path) == 0, "a regular file is mapped");
 	while ((n = lineread_next_kept(&lm, &kept)) >= 0) {
 		inplace &= kept >= lm.map && kept + n <= lm.map + lm.mapsize;
@@ -49,6 +51,20 @@ main(void)
 	    "the lines outlive lineread_release");
 	lineread_unmap(&lm);
 	CHECK(lm.map == NULL, "lineread_unmap");
+
+	/* from the descriptor's offset, as a shell leaves it; then at the end */
+	lseek(fd, 7, SEEK_SET);
+	CHECK(lineread_map(&lm, fd, path) == 0 &&
+	    lineread_next_kept(&lm, &kept) == 0 &&
+	    lineread_next_kept(&lm, &kept) == 10 &&
+	    memcmp(kept, "nul\0byte 2", 10) == 0 &&
+	    lseek(fd, 0, SEEK_CUR) == (off_t)sizeof(text) - 1,
+	    "starts at the offset, leaves the descriptor at the end");
+	lineread_release(&lm);
+	lineread_unmap(&lm);
+	CHECK(lineread_map(&lm, fd, path) == -1 && lm.map == NULL,
+	    "nothing left to read: not mapped");
+	lineread_release(&lm);
 
 	if (ftruncate(fd, 0) != 0 || pipe(p) != 0)
 		return 2;

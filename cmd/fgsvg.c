@@ -116,12 +116,13 @@ report_bad(enum folded_status st, const char *name, unsigned long lineno,
 
 /*
  * Reads the folded lines of one input into fl; returns the number of bad
- * lines. A regular file is mapped, and fl keeps its lines in place: then
- * *lr holds the mapping, to unmap once fl is released.
+ * lines, and sets *failed on a read error. A regular file is mapped, and
+ * fl keeps its lines in place: then *lr holds the mapping, to unmap once
+ * fl is released.
  */
 static unsigned long
 readinput(struct flame *fl, int fd, const char *name, int seen[],
-    struct lineread *lr)
+    struct lineread *lr, int *failed)
 {
 	struct folded_line f;
 	enum folded_status st;
@@ -146,10 +147,12 @@ readinput(struct flame *fl, int fd, const char *name, int seen[],
 		else
 			bad += report_bad(st, name, lr->lineno, seen);
 	}
-	if (lr->error != 0)
+	if (lr->error != 0) {
 		warnx("read error on '%s': %s", name, strerror(lr->error));
+		*failed = 1;
+	}
 	lineread_release(lr);
-	return bad + (lr->error != 0);
+	return bad;
 }
 
 int
@@ -289,10 +292,11 @@ main(int argc, char *argv[])
 	signal(SIGBUS, on_sigbus);
 	inputs = xcalloc(argc + 1, sizeof(*inputs));
 	if (argc == 0)
-		bad += readinput(&fl, 0, "<stdin>", seen, &inputs[0]);
+		bad += readinput(&fl, 0, "<stdin>", seen, &inputs[0], &rval);
 	for (i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-") == 0) {
-			bad += readinput(&fl, 0, "<stdin>", seen, &inputs[i]);
+			bad += readinput(&fl, 0, "<stdin>", seen, &inputs[i],
+			    &rval);
 			continue;
 		}
 		if ((fd = open(argv[i], O_RDONLY)) < 0) {
@@ -300,7 +304,7 @@ main(int argc, char *argv[])
 			rval = 1;
 			continue;
 		}
-		bad += readinput(&fl, fd, argv[i], seen, &inputs[i]);
+		bad += readinput(&fl, fd, argv[i], seen, &inputs[i], &rval);
 		close(fd);
 	}
 	if (bad > 0) {

@@ -156,6 +156,13 @@ check '--cp with a FIFO as palette.map: a clear error, no hang' '
 	grep_q "palette.map. is not a regular file" err
 '
 
+check 'a directory as input: a read error, not a malformed line; the rest drawn, exit 1' '
+	printf "a;b 1\n" >ok &&
+	expect_status 1 fgsvg . ok >out.svg 2>err &&
+	grep -qx "fgsvg: read error on .\..: Is a directory" err &&
+	test $(wc -l <err) = 1 && grep_q "<title>b (1 samples" out.svg
+'
+
 # A regular file is mapped; one truncated under fgsvg while it reads must
 # give a one-line error and exit 2, not a crash (SIGBUS). gdb stops fgsvg
 # once the file is mapped, to truncate it at that moment.

@@ -4,13 +4,7 @@
 # cannot resolve stay [unknown]; it never crashes, blocks or reads forever.
 . "$(dirname "$0")/lib.sh"
 
-# A sample of the C fixture's program: fgsym has a real ELF file to open.
-cc=${CC:-cc}
-B=$TMP/build
-mkdir -p "$B"
-$cc -O2 -g -o "$B/prog" "$TESTS/hostile/prog.c" 2>"$B/err" || {
-	skip 'fgsym hostile-input tests' "cannot build tests/hostile/prog.c: $(head -1 "$B/err")"
-	check 'thousands of missing files: ten named, then one line, then the summary' '
+check 'thousands of missing files: ten named, then one line, then the summary' '
 	{ echo "# fgrecord 1"; i=0; while [ $i -lt 2000 ]; do
 		printf "a 1/1 [000] 1.0: 1 cpu-clock:\n\t10 [unknown] (/nonexist/lib%d.so)\n\n" $i
 		i=$((i + 1)); done; } >in &&
@@ -20,7 +14,13 @@ $cc -O2 -g -o "$B/prog" "$TESTS/hostile/prog.c" 2>"$B/err" || {
 	grep_q "resolved 0 of 2000 frames" err && test $(wc -l <err) = 12
 '
 
-done_testing
+# A sample of the C fixture's program: fgsym has a real ELF file to open.
+cc=${CC:-cc}
+B=$TMP/build
+mkdir -p "$B"
+$cc -O2 -g -o "$B/prog" "$TESTS/hostile/prog.c" 2>"$B/err" || {
+	skip 'fgsym hostile-input tests' "cannot build tests/hostile/prog.c: $(head -1 "$B/err")"
+	done_testing
 	exit 0
 }
 addr=$(nm "$B/prog" | awk '$3 == "leaf" { print $1 }' | sed 's/^0*//')
@@ -154,16 +154,6 @@ check 'a DSO that is a non-ELF file: named once, frames stay [unknown], exit 1' 
 	{ sample "$PWD/notelf"; sample "$PWD/notelf"; } >in &&
 	expect_status 1 fgsym in >out 2>err &&
 	test $(grep -c "notelf" err) -ge 1 && test_cmp in out
-'
-
-check 'thousands of missing files: ten named, then one line, then the summary' '
-	{ echo "# fgrecord 1"; i=0; while [ $i -lt 2000 ]; do
-		printf "a 1/1 [000] 1.0: 1 cpu-clock:\n\t10 [unknown] (/nonexist/lib%d.so)\n\n" $i
-		i=$((i + 1)); done; } >in &&
-	expect_status 1 fgsym in >out 2>err &&
-	test "$(grep -c "no such file" err)" = 10 &&
-	grep_q "more files are missing" err &&
-	grep_q "resolved 0 of 2000 frames" err && test $(wc -l <err) = 12
 '
 
 done_testing

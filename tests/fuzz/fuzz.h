@@ -36,6 +36,19 @@ fuzz_fd(const uint8_t *data, size_t size)
 	return fd;
 }
 
+/*
+ * As fuzz_fd, and path[0..size) gets a name for it that open(2) takes
+ * ("/proc/self/fd/N"), for the readers that want a path.
+ */
+static inline int
+fuzz_file(const uint8_t *data, size_t size, char *path, size_t pathsize)
+{
+	int fd = fuzz_fd(data, size);
+
+	snprintf(path, pathsize, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
 /* A FILE that throws away what is written, opened once. */
 static inline FILE *
 fuzz_null(void)

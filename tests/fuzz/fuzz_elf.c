@@ -78,8 +78,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd;
 
 	unsetenv("DEBUGINFOD_URLS");
-	fd = fuzz_fd(data, size);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = fuzz_file(data, size, path, sizeof(path));
 
 	o.srcline = 1;
 	o.kallsyms = "/dev/null";

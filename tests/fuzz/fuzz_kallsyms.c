@@ -17,8 +17,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i;
 	int fd;
 
-	fd = fuzz_fd(data, size);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = fuzz_file(data, size, path, sizeof(path));
 	if (kallsyms_load(k, path) == 0) {
 		for (i = 0; i < k->n; i++) {
 			name = kallsyms_lookup(k, k->syms[i].addr, &off, &mod);

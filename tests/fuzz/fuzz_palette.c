@@ -36,8 +36,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned long bad;
 	int fd;
 
-	fd = fuzz_fd(data, size);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = fuzz_file(data, size, path, sizeof(path));
 	snprintf(saved, sizeof(saved), "/tmp/fuzz_palette.%d", (int)getpid());
 	if (palette_init(&p, &po) != 0 || palette_init(&q, &po) != 0)
 		abort();

@@ -17,8 +17,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i;
 	int fd;
 
-	fd = fuzz_fd(data, size);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = fuzz_file(data, size, path, sizeof(path));
 	if (perfmap_load(m, path) != 0)
 		abort();
 	for (i = 0; i < m->n; i++) {

@@ -40,8 +40,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	unsetenv("DEBUGINFOD_URLS");
 	if (kpath[0] == '\0')
-		snprintf(kpath, sizeof(kpath), "/proc/self/fd/%d",
-		    fuzz_fd((const uint8_t *)kallsyms, sizeof(kallsyms) - 1));
+		(void)fuzz_file((const uint8_t *)kallsyms, sizeof(kallsyms) - 1,
+		    kpath, sizeof(kpath));
 	o.kallsyms = kpath;
 	o.inlines = data[0] & 1;
 	o.srcline = data[0] & 2;

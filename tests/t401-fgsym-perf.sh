@@ -38,19 +38,24 @@ skip_all() {
 	done_testing
 	exit 0
 }
+# agree DATA DSO MIN: perf script and fgsym name the same frames in DSO,
+# more than MIN of them, on the recording DATA.
+agree() {
+	perf script -i "$1" --no-inline >ref 2>/dev/null &&
+	frames ref "$2" >expect &&
+	test $(wc -l <expect) -gt "$3" &&
+	blank ref >in &&
+	{ fgsym --no-inline in >out 2>err; test $? -le 1; } &&
+	frames out "$2" >actual &&
+	test_cmp expect actual
+}
 command -v perf >/dev/null 2>&1 || skip_all 'perf is not installed'
 perf_ok || skip_all "$why"
 
 $CC -O2 -g "$TESTS/sym/spin.c" -o "$FIX/spin" || exit 1
 if try_record "$FIX/spin" spin; then
 	check 'perf script and fgsym agree (PIE, bfd)' '
-		perf script -i "$FIX/spin.data" --no-inline >ref 2>/dev/null &&
-		frames ref "$FIX/spin" >expect &&
-		test $(wc -l <expect) -gt 50 &&
-		blank ref >in &&
-		{ fgsym --no-inline in >out 2>err; test $? -le 1; } &&
-		frames out "$FIX/spin" >actual &&
-		test_cmp expect actual
+		agree "$FIX/spin.data" "$FIX/spin" 50
 	'
 else
 	skip 'perf script and fgsym agree (PIE, bfd)' "$why"
@@ -60,13 +65,7 @@ if command -v ld.lld >/dev/null 2>&1 &&
     $CC -O2 -g -fuse-ld=lld "$TESTS/sym/spin.c" -o "$FIX/spin-lld" 2>/dev/null; then
 	if try_record "$FIX/spin-lld" spinlld; then
 		check 'perf script and fgsym agree (lld layout)' '
-			perf script -i "$FIX/spinlld.data" --no-inline >ref 2>/dev/null &&
-			frames ref "$FIX/spin-lld" >expect &&
-			test $(wc -l <expect) -gt 50 &&
-			blank ref >in &&
-			{ fgsym --no-inline in >out 2>err; test $? -le 1; } &&
-			frames out "$FIX/spin-lld" >actual &&
-			test_cmp expect actual
+			agree "$FIX/spinlld.data" "$FIX/spin-lld" 50
 		'
 	else
 		skip 'perf script and fgsym agree (lld layout)' "$why"
@@ -78,13 +77,7 @@ fi
 $CC -O2 "$TESTS/sym/vdso.c" -o "$FIX/vdso" || exit 1
 if try_record "$FIX/vdso" vdso; then
 	check 'perf script and fgsym agree on [vdso] frames' '
-		perf script -i "$FIX/vdso.data" --no-inline >ref 2>/dev/null &&
-		frames ref "[vdso]" >expect &&
-		test $(wc -l <expect) -gt 20 &&
-		blank ref >in &&
-		{ fgsym --no-inline in >out 2>err; test $? -le 1; } &&
-		frames out "[vdso]" >actual &&
-		test_cmp expect actual
+		agree "$FIX/vdso.data" "[vdso]" 20
 	'
 else
 	skip 'perf script and fgsym agree on [vdso] frames' "$why"

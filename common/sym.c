@@ -1715,10 +1715,8 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	}
 	vaddr = fr->addrval;
 	conv = 1;
-	if (f->kind == SF_KERNEL) {
+	if (f->kind == SF_KERNEL)
 		kernel_check(s);
-		f = s->files[fn];	/* kernel_check may have grown files[] */
-	}
 	if (f->kind == SF_ELF || f->kind == SF_VDSO) {
 		if (f->opened == 0 && f->kind == SF_ELF)
 			file_open(f);

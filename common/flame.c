@@ -139,6 +139,17 @@ put_chain(struct flame *f, const char *s, size_t n)
 	}
 }
 
+/* The counts of a line just added, from its parse. */
+static void
+set_counts(struct flame *f, struct flame_line *l, const struct folded_line *fl)
+{
+	l->ncounts = fl->ncounts;
+	l->count[0] = fl->count[0].d;
+	l->count[1] = fl->ncounts == 2 ? fl->count[1].d : 0;
+	if (fl->ncounts == 2)
+		f->differential = 1;
+}
+
 void
 flame_add(struct flame *f, const char *line, size_t len,
     const struct folded_line *fl)
@@ -175,11 +186,7 @@ flame_add(struct flame *f, const char *line, size_t len,
 		put(f, line + i, 1);
 	}
 	l->len = f->chunks->len - start;
-	l->ncounts = fl->ncounts;
-	l->count[0] = fl->count[0].d;
-	l->count[1] = fl->ncounts == 2 ? fl->count[1].d : 0;
-	if (fl->ncounts == 2)
-		f->differential = 1;
+	set_counts(f, l, fl);
 }
 
 void
@@ -206,11 +213,7 @@ flame_add_kept(struct flame *f, const char *line, size_t len,
 	l->p = line;
 	l->stacklen = fl->stack_len;
 	l->len = len;
-	l->ncounts = fl->ncounts;
-	l->count[0] = fl->count[0].d;
-	l->count[1] = fl->ncounts == 2 ? fl->count[1].d : 0;
-	if (fl->ncounts == 2)
-		f->differential = 1;
+	set_counts(f, l, fl);
 }
 
 static int

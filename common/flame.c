@@ -139,6 +139,18 @@ put_chain(struct flame *f, const char *s, size_t n)
 	}
 }
 
+/* A new line at the end of f->lines, numbered in input order. */
+static struct flame_line *
+new_line(struct flame *f)
+{
+	struct flame_line *l;
+
+	GROW(f->lines, f->nlines + 1, f->linecap);
+	l = &f->lines[f->nlines];
+	l->seq = f->nlines++;
+	return l;
+}
+
 /* The counts of a line just added, from its parse. */
 static void
 set_counts(struct flame *f, struct flame_line *l, const struct folded_line *fl)
@@ -158,9 +170,7 @@ flame_add(struct flame *f, const char *line, size_t len,
 	size_t start, i;
 	int sp;
 
-	GROW(f->lines, f->nlines + 1, f->linecap);
-	l = &f->lines[f->nlines];
-	l->seq = f->nlines++;
+	l = new_line(f);
 	/* chain's "_[w]" makes ";x" (2 bytes) at most 6, and the last frame
 	   4 longer; reversing can add a ';' */
 	room(f, 3 * fl->stack_len + len + 2);
@@ -207,9 +217,7 @@ flame_add_kept(struct flame *f, const char *line, size_t len,
 			flame_add(f, line, len, fl);
 			return;
 		}
-	GROW(f->lines, f->nlines + 1, f->linecap);
-	l = &f->lines[f->nlines];
-	l->seq = f->nlines++;
+	l = new_line(f);
 	l->p = line;
 	l->stacklen = fl->stack_len;
 	l->len = len;

@@ -130,6 +130,7 @@ main(int argc, char *argv[])
 		if (listing != NULL && (lfp = fopen(listing, "we")) == NULL)
 			err(2, "'%s'", listing);
 		ao.color = isatty(fileno(annotate ? stdout : lfp));
+		ao.kallsyms = o.kallsyms;
 		an = annotate_new(&ao);
 		o.leaf = leaf_add;
 		o.leaf_arg = an;

@@ -37,6 +37,9 @@
 #include "debuglink.h"
 #include "demangle.h"
 #include "elfcheck.h"
+#include "kallsyms.h"
+#include "perfmap.h"
+#include "safeopen.h"
 #include "xalloc.h"
 #include "upper.h"
 
@@ -47,6 +50,7 @@
 #define KERNEL_DSO	"[kernel.kallsyms]"
 #define KCORE		"/proc/kcore"
 #define KALLSYMS	"/proc/kallsyms"
+#define SRC_MAX		((size_t)64 << 20)	/* a source file larger is not shown */
 
 #define C_HOT		"\033[1;31m"
 #define C_WARM		"\033[32m"
@@ -302,7 +306,8 @@ struct afile {
 	Dwarf_Addr	 bias;
 	struct asym	*syms;		/* owned; sorted by address */
 	size_t		 nsyms;
-	char		*strings;	/* owned; names read from text files */
+	struct kallsyms	*ks;		/* owned; the kernel's symbols */
+	struct perfmap	*pm;		/* owned; a JIT's symbols */
 	char		**names;	/* owned; names made here ("f@plt") */
 	size_t		 nnames, capnames;
 	uint64_t	 unattributed;	/* samples outside every function */
@@ -669,77 +674,33 @@ is_perfmap(const char *path)
 	    strcmp(b + n - 4, ".map") == 0;
 }
 
-/* Reads the whole of a text file; returns NULL with errno set. */
-static char *
-slurp(const char *path, size_t *lenp)
-{
-	FILE *fp = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!fp)
-		return NULL;
-	do {
-		GROW(buf, len + 65536 + 1, cap);
-		n = fread(buf + len, 1, 65536, fp);
-		len += n;
-	} while (n > 0);
-	if (ferror(fp)) {
-		int e = errno;
-
-		fclose(fp);
-		free(buf);
-		errno = e;
-		return NULL;
-	}
-	fclose(fp);
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
-}
-
-/* Kernel: symbols from /proc/kallsyms, bytes from /proc/kcore. */
+/* Kernel: symbols from kallsyms (/proc's, or --kallsyms), bytes from /proc/kcore. */
 static void
-afile_kernel(struct afile *f)
+afile_kernel(struct afile *f, const char *kallsyms)
 {
-	size_t len, cap = 0;
-	char *p, *line;
+	const char *path = kallsyms ? kallsyms : KALLSYMS;
+	int rc;
 
 	f->kind = AF_KERNEL;
-	if (!(f->strings = slurp(KALLSYMS, &len))) {
+	f->ks = kallsyms_new();
+	if ((rc = kallsyms_load(f->ks, path)) == -1)
 		f->problem = xasprintf("cannot read '%s': %s; kernel samples "
-		    "are counted but not named", KALLSYMS, strerror(errno));
-	} else {
-		for (line = f->strings; line && *line; line = p) {
-			char *end, *name, type;
-			uint64_t addr;
-
-			if ((p = strchr(line, '\n')))
-				*p++ = '\0';
-			addr = strtoull(line, &end, 16);
-			if (end == line || end[0] != ' ' || !end[1] ||
-			    end[2] != ' ')
-				continue;
-			type = end[1];
-			name = end + 3;
-			if (addr == 0 || (type != 't' && type != 'T' &&
-			    type != 'w' && type != 'W'))
-				continue;
-			name[strcspn(name, "\t ")] = '\0';
-			GROW(f->syms, f->nsyms + 1, cap);
-			f->syms[f->nsyms++] = (struct asym){ .addr = addr,
-			    .name = name, .func = 1,
-			    .rank = (type == 't') * 2 + (type == 'w' ||
-			    type == 'W') };
-		}
+		    "are counted but not named", path, strerror(errno));
+	else if (rc != 0)
+		f->problem = xasprintf("'%s' shows no addresses; set "
+		    "sysctl kernel.kptr_restrict=0 to name kernel "
+		    "functions", path);
+	else {
+		f->syms = xcalloc(f->ks->n + 1, sizeof(*f->syms));
+		/* Aliases: the first by name wins, as kallsyms_lookup() says. */
+		for (size_t i = 0; i < f->ks->n; i++)
+			f->syms[f->nsyms++] = (struct asym){
+			    .addr = f->ks->syms[i].addr,
+			    .name = f->ks->syms[i].name, .func = 1 };
 		afile_sort_syms(f);
 		/* the last symbol has no successor: give it one page */
 		if (f->nsyms && f->syms[f->nsyms - 1].size == 0)
 			f->syms[f->nsyms - 1].size = 4096;
-		if (f->nsyms == 0)
-			f->problem = xasprintf("'%s' shows no addresses; set "
-			    "sysctl kernel.kptr_restrict=0 to name kernel "
-			    "functions", KALLSYMS);
 	}
 	if ((f->fd = open(KCORE, O_RDONLY | O_CLOEXEC)) < 0) {
 		f->noscope = xasprintf("the kernel text is not readable: "
@@ -769,38 +730,27 @@ afile_kernel(struct afile *f)
 static void
 afile_perfmap(struct afile *f)
 {
-	size_t len, cap = 0;
-	char *p, *line;
+	int rc;
 
 	f->kind = AF_PERFMAP;
 	f->noscope = xasprintf("JIT code: its bytes are in no file");
-	if (!(f->strings = slurp(f->path, &len))) {
+	f->pm = perfmap_new();
+	if ((rc = perfmap_load(f->pm, f->path)) != 0) {
 		f->problem = xasprintf("cannot read '%s': %s", f->path,
-		    strerror(errno));
+		    perfmap_strerror(f->pm, rc));
 		return;
 	}
-	for (line = f->strings; line && *line; line = p) {
-		char *end, *end2;
-		uint64_t addr, size;
-
-		if ((p = strchr(line, '\n')))
-			*p++ = '\0';
-		addr = strtoull(line, &end, 16);
-		if (end == line || *end != ' ')
-			continue;
-		size = strtoull(end + 1, &end2, 16);
-		if (end2 == end + 1 || *end2 != ' ')
-			continue;
-		GROW(f->syms, f->nsyms + 1, cap);
-		f->syms[f->nsyms++] = (struct asym){ .addr = addr,
-		    .size = size, .name = end2 + 1, .func = 1 };
-	}
+	f->syms = xcalloc(f->pm->n + 1, sizeof(*f->syms));
+	for (size_t i = 0; i < f->pm->n; i++)
+		f->syms[f->nsyms++] = (struct asym){
+		    .addr = f->pm->syms[i].start, .size = f->pm->syms[i].size,
+		    .name = f->pm->syms[i].name, .func = 1 };
 	afile_sort_syms(f);
 }
 
 /* Opens one file with samples. Problems go to f->problem / f->noscope. */
 static void
-afile_open(struct afile *f, const char *path)
+afile_open(struct afile *f, const char *path, const char *kallsyms)
 {
 	struct stat st;
 	GElf_Ehdr eh;
@@ -813,7 +763,7 @@ afile_open(struct afile *f, const char *path)
 	f->path = path;
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	if (is_kernel(path)) {
-		afile_kernel(f);
+		afile_kernel(f, kallsyms);
 		return;
 	}
 	if (is_perfmap(path)) {
@@ -826,16 +776,16 @@ afile_open(struct afile *f, const char *path)
 		    "code from; its samples are not annotated", path);
 		return;
 	}
-	/* O_NONBLOCK and S_ISREG: a FIFO or a device must not hang us. */
+	/* Only a regular file is opened: never a FIFO, never a device. */
 	f->bad = 1;
-	if ((f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
-		f->problem = xasprintf("cannot open '%s': %s; run where the "
-		    "profiled files are", path, strerror(errno));
-		return;
-	}
-	if (fstat(f->fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+	if ((f->fd = safeopen(path, &st)) == SAFEOPEN_NOTREG) {
 		f->problem = xasprintf("'%s' is not a regular file; its "
 		    "samples are not annotated", path);
+		return;
+	}
+	if (f->fd < 0) {
+		f->problem = xasprintf("cannot open '%s': %s; run where the "
+		    "profiled files are", path, strerror(errno));
 		return;
 	}
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
@@ -856,8 +806,15 @@ afile_open(struct afile *f, const char *path)
 	f->kind = AF_ELF;
 	afile_capstone(f, eh.e_machine, eh.e_ident[EI_DATA] == ELFDATA2MSB);
 	if ((f->dwfl = dwfl_begin(&offline_callbacks))) {
+		/* The file checked above, not the path again: libdwfl
+		 * consumes the descriptor when it succeeds. */
+		int dfd = dup(f->fd);
+
 		dwfl_report_begin(f->dwfl);
-		f->mod = dwfl_report_elf(f->dwfl, f->base, path, -1, 0, true);
+		f->mod = dfd < 0 ? NULL : dwfl_report_elf(f->dwfl, f->base,
+		    path, dfd, 0, true);
+		if (f->mod == NULL && dfd >= 0)
+			close(dfd);
 		dwfl_report_end(f->dwfl, NULL, NULL);
 		if (f->mod && !dwfl_module_getelf(f->mod, &f->bias))
 			f->mod = NULL;
@@ -888,7 +845,8 @@ afile_close(struct afile *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->syms);
-	free(f->strings);
+	kallsyms_free(f->ks);
+	perfmap_free(f->pm);
 	for (size_t i = 0; i < f->nnames; i++)
 		free(f->names[i]);
 	free(f->names);
@@ -1115,7 +1073,8 @@ srccache_line(struct srccache *c, const char *path, int line, size_t *len)
 		s = &c->files[c->n++];
 		memset(s, 0, sizeof(*s));
 		s->path = xstrdup(path);
-		if ((s->text = slurp(path, &tlen))) {
+		/* DWARF names the path: only a regular file, not too large. */
+		if (safeopen_read(path, SRC_MAX, &s->text, &tlen) == 0) {
 			GROW(s->lines, 1, cap);
 			s->lines[s->nlines++] = 0;
 			for (size_t i = 0; i < tlen; i++)
@@ -1699,7 +1658,7 @@ annotate_write(struct annotate *a, FILE *out)
 		struct afile *f = &files[i];
 		size_t n = adso_sorted(d);
 
-		afile_open(f, d->path);
+		afile_open(f, d->path, a->opts.kallsyms);
 		if (f->problem)
 			warnx("%s", f->problem);
 		a->nbad += f->bad;

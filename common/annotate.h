@@ -28,6 +28,7 @@
 struct annotate_opts {
 	int	top;	/* N hottest functions; 0 or less means the default, 5 */
 	int	color;	/* nonzero: ANSI colour on the hot lines */
+	const char *kallsyms;	/* borrowed; NULL means "/proc/kallsyms" */
 };
 
 struct annotate;

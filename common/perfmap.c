@@ -4,13 +4,14 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "perfmap.h"
+#include "safeopen.h"
 #include "xalloc.h"
 #include "upper.h"
 
@@ -64,6 +65,35 @@ cmp_sym(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/*
+ * Is a map owned by uid to be believed for process pid? Anyone may write
+ * /tmp/perf-PID.map before process PID exists. As perf does, a map is
+ * used when root or the user running this owns it; and also when the
+ * user of the running process PID does (a root fgsym on another user's
+ * JIT). pid is taken from the file name, "perf-PID.map".
+ */
+static int
+trusted(const char *path, uid_t uid)
+{
+	const char *b = strrchr(path, '/');
+	char proc[64];
+	struct stat st;
+	unsigned long pid;
+	char *end;
+
+	if (uid == 0 || uid == geteuid())
+		return 1;
+	b = b ? b + 1 : path;
+	if (strncmp(b, "perf-", 5) != 0)
+		return 0;
+	errno = 0;
+	pid = strtoul(b + 5, &end, 10);
+	if (errno != 0 || end == b + 5 || strcmp(end, ".map") != 0)
+		return 0;
+	snprintf(proc, sizeof(proc), "/proc/%lu", pid);
+	return stat(proc, &st) == 0 && st.st_uid == uid;
+}
+
 int
 perfmap_load(struct perfmap *m, const char *path)
 {
@@ -72,25 +102,24 @@ perfmap_load(struct perfmap *m, const char *path)
 	size_t cap = 0, i, j;
 	ssize_t len;
 	unsigned long lineno = 0;
+	uint64_t total = 0;
 	struct stat st;
-	int fd;
+	int fd, rc = 0;
 
 	/*
-	 * Anyone may create /tmp/perf-PID.map: a FIFO must not block the
-	 * open, and a FIFO, a device or a directory is never read.
+	 * Anyone may create /tmp/perf-PID.map: a FIFO, a device or a
+	 * directory is never opened, a huge (sparse) file never read.
 	 */
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
-		return -1;
-	if (fstat(fd, &st) == -1) {
-		int e = errno;
-
+	if ((fd = safeopen(path, &st)) < 0)
+		return fd == SAFEOPEN_NOTREG ? PERFMAP_NOTREG : -1;
+	m->uid = st.st_uid;
+	if ((uint64_t)st.st_size > PERFMAP_MAX) {
 		close(fd);
-		errno = e;
-		return -1;
+		return PERFMAP_TOOBIG;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (!trusted(path, st.st_uid)) {
 		close(fd);
-		return -2;
+		return PERFMAP_UNTRUSTED;
 	}
 	if ((fp = fdopen(fd, "r")) == NULL) {
 		int e = errno;
@@ -103,6 +132,10 @@ perfmap_load(struct perfmap *m, const char *path)
 		struct perfmap_sym s;
 
 		lineno++;
+		if ((total += len) > PERFMAP_MAX) {	/* it grew */
+			rc = PERFMAP_TOOBIG;
+			break;
+		}
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		if (len == 0)
@@ -134,6 +167,8 @@ perfmap_load(struct perfmap *m, const char *path)
 		return -1;
 	}
 	fclose(fp);
+	if (rc != 0)
+		return rc;
 	/* Equal starts sort by line: keep the last of each run. */
 	if (m->n > 1)
 		qsort(m->syms, m->n, sizeof(*m->syms), cmp_sym);
@@ -147,6 +182,26 @@ perfmap_load(struct perfmap *m, const char *path)
 	}
 	m->n = j;
 	return 0;
+}
+
+const char *
+perfmap_strerror(const struct perfmap *m, int rc)
+{
+	static char buf[128];
+
+	switch (rc) {
+	case PERFMAP_NOTREG:
+		return "not a regular file";
+	case PERFMAP_TOOBIG:
+		snprintf(buf, sizeof(buf), "larger than %ju MiB, not read",
+		    (uintmax_t)(PERFMAP_MAX >> 20));
+		return buf;
+	case PERFMAP_UNTRUSTED:
+		snprintf(buf, sizeof(buf), "owned by uid %lu, neither you, nor "
+		    "root, nor the process's user: not trusted", m->uid);
+		return buf;
+	}
+	return strerror(errno);
 }
 
 const char *

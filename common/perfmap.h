@@ -24,20 +24,39 @@ struct perfmap {
 	size_t		 n, cap;
 	unsigned long	 bad;		/* lines that did not parse */
 	unsigned long	 first_bad;	/* line number of the first of them */
+	unsigned long	 uid;		/* the file's owner, once opened */
 };
 
 /* Returns a new, empty map; never NULL. The caller frees it with perfmap_free(). */
 struct perfmap *perfmap_new(void);
 
+#define PERFMAP_MAX	((uint64_t)256 << 20)	/* bytes read at most */
+#define PERFMAP_NOTREG	(-2)	/* a FIFO, a device, a directory */
+#define PERFMAP_TOOBIG	(-3)	/* larger than PERFMAP_MAX */
+#define PERFMAP_UNTRUSTED (-4)	/* owned by someone else: m->uid */
+
 /*
- * Reads the map file at path. Returns 0, -1 with errno set when it cannot
- * be opened or read, or -2 when path is not a regular file (a FIFO, a
- * device, a directory), which is then neither waited for nor read. Lines that do not parse are counted in m->bad (and
+ * Reads the map file at path. Returns 0, or -1 with errno set when it
+ * cannot be opened or read, or one of these, and then the map is not
+ * used: PERFMAP_NOTREG when path is not a regular file (never waited for
+ * nor read); PERFMAP_TOOBIG when it holds more than PERFMAP_MAX bytes;
+ * PERFMAP_UNTRUSTED when its owner, m->uid, is neither root, nor the user
+ * running this, nor the user of the running process PID that the name
+ * "perf-PID.map" gives (anyone may write a map in /tmp, as perf also
+ * says). Lines that do not parse are counted in m->bad (and
  * the first one's number in m->first_bad) and skipped. When a later line
  * covers the same start address as an earlier one (the JIT reused the
  * memory), the later one wins.
  */
 int	perfmap_load(struct perfmap *m, const char *path);
+
+/*
+ * Says why perfmap_load() returned rc (not 0), in a few words: "not a
+ * regular file", "owned by uid 1001, ...: not trusted", strerror(errno)
+ * for -1 (call it before errno changes). The text is in a static buffer,
+ * valid until the next call.
+ */
+const char *perfmap_strerror(const struct perfmap *m, int rc);
 
 /*
  * Returns the name of the entry with start <= addr < start + size and sets

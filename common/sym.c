@@ -34,6 +34,7 @@
 #include "elfcheck.h"
 #include "kallsyms.h"
 #include "perfmap.h"
+#include "safeopen.h"
 #include "stream.h"
 #include "sym.h"
 #include "xalloc.h"
@@ -404,8 +405,13 @@ file_open(struct sfile *f)
 	int fd;
 
 	f->opened = -1;
-	/* O_NONBLOCK: a FIFO named in a stream must not hang us. */
-	if ((fd = open(f->dso, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
+	/* Only a regular file is opened: never a FIFO, never a device. */
+	if ((fd = safeopen(f->dso, &st)) == SAFEOPEN_NOTREG) {
+		swarnx("'%s': not a regular file: its frames stay [unknown]",
+		    f->dso);
+		return;
+	}
+	if (fd == -1) {
 		static unsigned nmissing;
 
 		/* Named one by one up to ten; a stream from another machine
@@ -421,12 +427,6 @@ file_open(struct sfile *f)
 		else if (errno != ENOENT)
 			swarnx("'%s': %s: its frames stay [unknown]", f->dso,
 			    strerror(errno));
-		return;
-	}
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		swarnx("'%s': not a regular file: its frames stay [unknown]",
-		    f->dso);
-		close(fd);
 		return;
 	}
 	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL ||
@@ -827,7 +827,13 @@ file_load(struct sym *s, struct sfile *f)
 		swarnx("'%s': dwfl_begin: %s", f->dso, dwfl_errmsg(-1));
 		return;
 	}
-	if ((fd = open(f->dso, O_RDONLY | O_CLOEXEC)) == -1) {
+	/* The checked file itself goes to libdwfl, which consumes fd. */
+	if ((fd = safeopen(f->dso, NULL)) == SAFEOPEN_NOTREG) {
+		swarnx("'%s': not a regular file: its frames stay [unknown]",
+		    f->dso);
+		return;
+	}
+	if (fd == -1) {
 		swarn("'%s'", f->dso);
 		return;
 	}
@@ -1417,12 +1423,9 @@ resolve_perfmap(struct sym *s, struct sfile *f, uint64_t addr, uint64_t a)
 
 		f->pm = perfmap_new();
 		rc = perfmap_load(f->pm, f->dso);
-		if (rc == -2) {
-			swarnx("'%s': not a regular file: its frames stay "
-			    "[unknown]", f->dso);
-			f->loaded = -1;
-		} else if (rc != 0) {
-			swarn("'%s': its frames stay [unknown]", f->dso);
+		if (rc != 0) {
+			swarnx("'%s': %s: its frames stay [unknown]", f->dso,
+			    perfmap_strerror(f->pm, rc));
 			f->loaded = -1;
 		} else {
 			f->loaded = 1;

@@ -25,6 +25,16 @@ $cc -O2 -g -o "$B/prog" "$TESTS/hostile/prog.c" 2>"$B/err" || {
 }
 addr=$(nm "$B/prog" | awk '$3 == "leaf" { print $1 }' | sed 's/^0*//')
 export B addr
+# The same program "compiled from" /dev/zero and from a FIFO (#line), and
+# openwatch, which says whether a command opened a file.
+mkfifo "$B/srcfifo"
+$cc -O2 -g -DLINE_FILE='"/dev/zero"' -o "$B/linezero" "$TESTS/hostile/linesrc.c" 2>>"$B/err" &&
+$cc -O2 -g -DLINE_FILE="\"$B/srcfifo\"" -o "$B/linefifo" "$TESTS/hostile/linesrc.c" 2>>"$B/err" &&
+$cc -O2 -o "$B/openwatch" "$TESTS/hostile/openwatch.c" 2>>"$B/err" || {
+	skip 'fgsym hostile-input tests' "cannot build tests/hostile/linesrc.c or openwatch.c: $(head -1 "$B/err")"
+	done_testing
+	exit 0
+}
 
 # sample DSO [ADDR]: one sample with one frame in DSO
 sample() {
@@ -154,6 +164,59 @@ check 'a DSO that is a non-ELF file: named once, frames stay [unknown], exit 1' 
 	{ sample "$PWD/notelf"; sample "$PWD/notelf"; } >in &&
 	expect_status 1 fgsym in >out 2>err &&
 	test $(grep -c "notelf" err) -ge 1 && test_cmp in out
+'
+
+check 'a source path of /dev/zero (#line): fgsym --annotate never reads it' '
+	sample "$B/linezero" >in &&
+	{ timeout 20 fgsym --annotate in >out 2>err; test $? -le 1; } &&
+	grep_q "== 1\. leaf " out && grep_q "zero:[0-9]" out
+'
+
+check 'a source path that is a FIFO (#line): fgsym --annotate never opens it' '
+	sample "$B/linefifo" >in &&
+	{ timeout 20 "$B/openwatch" "$B/srcfifo" fgsym --annotate in >out 2>err
+	  test $? -le 1; } &&
+	grep_q "== 1\. leaf " out && grep_q "srcfifo:[0-9]" out
+'
+
+check 'a DSO that is a FIFO: not even opened to check its type' '
+	mkfifo fifo && sample "$PWD/fifo" >in &&
+	expect_status 1 timeout 10 "$B/openwatch" "$PWD/fifo" fgsym in >out 2>err &&
+	grep_q "fifo.: not a regular file" err && test_cmp in out &&
+	{ timeout 10 "$B/openwatch" "$PWD/fifo" fgsym --annotate in >out 2>err
+	  test $? -le 1; }
+'
+
+if [ "$(id -u)" = 0 ]; then
+check 'a DSO that is a device (as /dev/ptmx, /dev/watchdog): never opened' '
+	mknod node c 1 3 && sample "$PWD/node" >in &&
+	expect_status 1 timeout 10 "$B/openwatch" "$PWD/node" fgsym in >out 2>err &&
+	grep_q "node.: not a regular file" err && test_cmp in out &&
+	{ timeout 10 "$B/openwatch" "$PWD/node" fgsym --annotate in >out 2>err
+	  test $? -le 1; }
+'
+
+check 'a perf map owned by another user names no frame, and fgsym says why' '
+	rm -f /tmp/perf-$mpid.map &&
+	echo "7f0000001000 100 planted_name" >/tmp/perf-$mpid.map &&
+	printf "x $mpid/$mpid [000] 1.000000: 1 cpu-clock:\n\t7f0000001010 [unknown] ([unknown])\n\n" >in &&
+	fgsym in >mine 2>err && grep_q "planted_name+0x10" mine &&
+	chown 65534 /tmp/perf-$mpid.map &&
+	{ fgsym in >out 2>err; st=$?; rm -f /tmp/perf-$mpid.map; test $st = 1; } &&
+	test_cmp in out &&
+	grep_q "perf-$mpid.map.: owned by uid 65534, .*not trusted: its frames stay \[unknown\]" err
+'
+else
+skip 'a DSO that is a device: never opened' 'mknod needs root'
+skip 'a perf map owned by another user names no frame' 'chown needs root'
+fi
+
+check 'a sparse 8 GB perf map: refused at once, said why' '
+	rm -f /tmp/perf-$mpid.map && truncate -s 8G /tmp/perf-$mpid.map &&
+	printf "x $mpid/$mpid [000] 1.000000: 1 cpu-clock:\n\t7f0000001010 [unknown] ([unknown])\n\n" >in &&
+	{ timeout 10 fgsym in >out 2>err; st=$?; rm -f /tmp/perf-$mpid.map; test $st = 1; } &&
+	test_cmp in out &&
+	grep_q "perf-$mpid.map.: larger than 256 MiB, not read: its frames stay" err
 '
 
 done_testing

@@ -1,0 +1,44 @@
+/*
+ * safeopen: open a file that the input named (a DSO in a stream, a source
+ * path in DWARF, a perf map) for reading, and only if it is a regular file.
+ *
+ *	struct stat st;
+ *	int fd = safeopen(path, &st);
+ *	if (fd == SAFEOPEN_NOTREG) ...	a FIFO, a device, a directory
+ *	else if (fd < 0) ...		errno says why (ENOENT, EACCES, ...)
+ *
+ * The path is first opened with O_PATH, which opens nothing behind it: no
+ * device driver's open runs (/dev/ptmx would allocate a terminal,
+ * /dev/watchdog arm a watchdog) and no FIFO blocks. Only when fstat says
+ * "regular file" is that same inode opened for reading, through
+ * /proc/self/fd, so that the path cannot be swapped for another file
+ * between the check and the open. The descriptor returned is the checked
+ * file: pass it on (to libelf, to libdwfl) instead of the path.
+ */
+#ifndef FG_SAFEOPEN_H
+#define FG_SAFEOPEN_H
+
+#include <stddef.h>
+#include <sys/stat.h>
+
+#define SAFEOPEN_NOTREG	(-2)	/* not a regular file; never opened */
+#define SAFEOPEN_TOOBIG	(-3)	/* larger than the caller's limit */
+
+/*
+ * Opens path read-only (O_CLOEXEC) if it is a regular file, following
+ * symbolic links. Returns the descriptor (the caller closes it) and fills
+ * *st (which may be NULL) from it; or -1 with errno set; or
+ * SAFEOPEN_NOTREG when path is something else.
+ */
+int	safeopen(const char *path, struct stat *st);
+
+/*
+ * Reads all of the regular file path, at most max bytes. Returns 0 and
+ * sets *buf (NUL-terminated, the caller frees it) and *len; or -1 with
+ * errno set; SAFEOPEN_NOTREG; or SAFEOPEN_TOOBIG when the file is (or
+ * grows, while being read) larger than max. Files of /proc, whose size
+ * says 0, are read up to max all the same.
+ */
+int	safeopen_read(const char *path, size_t max, char **buf, size_t *len);
+
+#endif

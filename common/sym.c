@@ -32,6 +32,7 @@
 #include "debuglink.h"
 #include "demangle.h"
 #include "elfcheck.h"
+#include "elfsym.h"
 #include "kallsyms.h"
 #include "perfmap.h"
 #include "safeopen.h"
@@ -69,10 +70,7 @@ struct sfile {
 	Dwarf_Addr	 bias;		/* dwfl address = vaddr + bias */
 	struct cuidx	**cus;		/* indexed CUs, sorted by offset */
 	size_t		 ncus, cucap;
-	struct ssym	*syms;		/* functions sorted by address */
-	size_t		 nsyms;
-	char		**owned;	/* names made here ("f@plt") */
-	size_t		 nowned;
+	struct elfsym	 syms;		/* functions sorted by address */
 	int		 exec_vaddr;	/* perf printed vaddrs for this ET_EXEC */
 	int		 rebuilt;	/* its build ID is not the recorded one */
 	int		 o0_checked;
@@ -107,14 +105,6 @@ struct cuidx {
 	size_t		 nents, entcap;
 	struct cuseg	*segs;
 	size_t		 nsegs;
-};
-
-/* One function symbol; name borrowed from libdwfl's ELF string table. */
-struct ssym {
-	uint64_t	 addr;		/* vaddr */
-	uint64_t	 size;		/* 0: up to the next symbol */
-	const char	*name;
-	int		 rank;		/* lower wins among aliases */
 };
 
 /* The text of one resolved frame: entries innermost first. */
@@ -245,11 +235,8 @@ sfile_free(struct sfile *f)
 		free(f->cus[i]);
 	}
 	free(f->cus);
-	for (i = 0; i < f->nowned; i++)
-		free(f->owned[i]);
-	free(f->owned);
+	elfsym_release(&f->syms);
 	perfmap_free(f->pm);
-	free(f->syms);
 	free(f->loads);
 	free(f->buildid);
 	free(f->recorded);
@@ -505,227 +492,26 @@ static const char strip_fix[] =
     "or -dbg package";
 
 /*
- * Ranks aliases at one address: global before weak before local, then
- * sized before sizeless, then fewer leading underscores, then the shorter
- * name. The lowest rank is kept.
- */
-static int
-sym_rank(const GElf_Sym *es, const char *name)
-{
-	int r = 0, u = 0;
-
-	switch (GELF_ST_BIND(es->st_info)) {
-	case STB_GLOBAL:
-		break;
-	case STB_WEAK:
-		r += 1 << 20;
-		break;
-	default:
-		r += 2 << 20;
-	}
-	if (es->st_size == 0)
-		r += 1 << 19;
-	while (name[u] == '_')
-		u++;
-	r += (u > 15 ? 15 : u) << 14;
-	r += strlen(name) & 0x3fff;
-	return r;
-}
-
-/* Is section shndx of elf executable code? */
-static int
-in_code(Elf *elf, GElf_Word shndx)
-{
-	Elf_Scn *scn;
-	GElf_Shdr sh;
-
-	if (elf == NULL || shndx >= SHN_LORESERVE ||
-	    (scn = elf_getscn(elf, shndx)) == NULL ||
-	    gelf_getshdr(scn, &sh) == NULL)
-		return 0;
-	return (sh.sh_flags & SHF_EXECINSTR) != 0;
-}
-
-static int
-cmp_ssym(const void *a, const void *b)
-{
-	const struct ssym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-/* Appends one symbol to f->syms. */
-static void
-ssym_add(struct sfile *f, size_t *cap, uint64_t addr, uint64_t size,
-    const char *name, int rank)
-{
-	GROW(f->syms, f->nsyms + 1, *cap);
-	f->syms[f->nsyms].addr = addr;
-	f->syms[f->nsyms].size = size;
-	f->syms[f->nsyms].name = name;
-	f->syms[f->nsyms].rank = rank;
-	f->nsyms++;
-}
-
-/*
- * Names the x86-64 PLT stubs "sym@plt", as perf and objdump do: the
- * entries of .plt.sec, or those of .plt after its first, in the order of
- * the .rela.plt relocations.
- */
-static void
-plt_add(struct sfile *f, Elf *elf, size_t *cap)
-{
-	Elf_Scn *scn = NULL, *rela = NULL, *plt = NULL, *pltsec = NULL;
-	GElf_Shdr sh, rsh, psh, dsh;
-	GElf_Ehdr eh;
-	Elf_Data *rd, *dd;
-	size_t shstrndx, i, n, ocap = 0;
-	uint64_t base;
-
-	if (gelf_getehdr(elf, &eh) == NULL || eh.e_machine != EM_X86_64 ||
-	    elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *nm;
-
-		if (gelf_getshdr(scn, &sh) == NULL ||
-		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL)
-			continue;
-		if (strcmp(nm, ".rela.plt") == 0 && sh.sh_type == SHT_RELA)
-			rela = scn;
-		else if (strcmp(nm, ".plt") == 0)
-			plt = scn;
-		else if (strcmp(nm, ".plt.sec") == 0)
-			pltsec = scn;
-	}
-	if (rela == NULL || (plt == NULL && pltsec == NULL) ||
-	    gelf_getshdr(rela, &rsh) == NULL ||
-	    gelf_getshdr(pltsec ? pltsec : plt, &psh) == NULL ||
-	    (rd = elf_getdata(rela, NULL)) == NULL || rsh.sh_entsize == 0)
-		return;
-	scn = elf_getscn(elf, rsh.sh_link);	/* .dynsym */
-	if (scn == NULL || gelf_getshdr(scn, &dsh) == NULL ||
-	    (dd = elf_getdata(scn, NULL)) == NULL)
-		return;
-	base = psh.sh_addr + (pltsec ? 0 : 16);
-	n = rsh.sh_size / rsh.sh_entsize;
-	for (i = 0; i < n && base + (i + 1) * 16 <= psh.sh_addr + psh.sh_size;
-	    i++) {
-		GElf_Rela r;
-		GElf_Sym ds;
-		const char *nm;
-		char *name;
-
-		if (gelf_getrela(rd, i, &r) == NULL ||
-		    gelf_getsym(dd, GELF_R_SYM(r.r_info), &ds) == NULL ||
-		    (nm = elf_strptr(elf, dsh.sh_link, ds.st_name)) == NULL ||
-		    *nm == '\0')
-			continue;
-		if (asprintf(&name, "%s@plt", nm) < 0)
-			errx(2, "out of memory");
-		GROW(f->owned, f->nowned + 1, ocap);
-		f->owned[f->nowned++] = name;
-		ssym_add(f, cap, base + i * 16, 16, name, 3 << 20);
-	}
-}
-
-static void symtab_sort(struct sfile *);
-
-/*
  * Builds f->syms from the module's symbol table (.symtab, of the file or
- * its debug file, else .dynsym): every defined function, sorted, one per
- * address. dwfl_module_addrinfo() would do, but it scans the whole table
- * on every call.
+ * its debug file, else .dynsym) and its PLT: every defined function,
+ * sorted, one per address. dwfl_module_addrinfo() would do, but it scans
+ * the whole table on every call.
  */
 static void
-symtab_build(struct sfile *f, Elf *elf, int nsym)
+symtab_build(struct sfile *f, Elf *elf)
 {
-	size_t cap = 0;
-	int k;
-
-	for (k = 1; k < nsym; k++) {
-		GElf_Sym es;
-		GElf_Addr addr;
-		GElf_Word shndx;
-		const char *name;
-		int t;
-
-		Elf *elf;
-
-		name = dwfl_module_getsym_info(f->mod, k, &es, &addr, &shndx,
-		    &elf, NULL);
-		if (name == NULL || name[0] == '\0' || shndx == SHN_UNDEF ||
-		    shndx == SHN_ABS)
-			continue;
-		t = GELF_ST_TYPE(es.st_info);
-		/* Assembler labels such as ld.so's _start: untyped, in code. */
-		if (t == STT_NOTYPE && !in_code(elf, shndx))
-			continue;
-		if (t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_NOTYPE)
-			continue;
-		ssym_add(f, &cap, addr - f->bias, es.st_size, name,
-		    sym_rank(&es, name) + (t == STT_NOTYPE ? 4 << 20 : 0));
-	}
-	plt_add(f, elf, &cap);
-	symtab_sort(f);
+	elfsym_read_module(&f->syms, f->mod, f->bias, 0);
+	elfsym_plt(&f->syms, elf);
+	elfsym_sort(&f->syms);
 }
 
-/* Sorts f->syms and keeps the best-ranked alias at each address. */
-static void
-symtab_sort(struct sfile *f)
-{
-	size_t i, j;
-
-	if (f->nsyms == 0)
-		return;
-	if (f->nsyms > 1)
-		qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_ssym);
-	/* Keep the best-ranked alias at each address; a sized one lends its size. */
-	for (i = 0, j = 0; i < f->nsyms; i++) {
-		if (j > 0 && f->syms[j - 1].addr == f->syms[i].addr) {
-			if (f->syms[j - 1].size == 0)
-				f->syms[j - 1].size = f->syms[i].size;
-			continue;
-		}
-		f->syms[j++] = f->syms[i];
-	}
-	f->nsyms = j;
-}
-
-/*
- * Finds the function that holds vaddr: the last symbol at or below it, if
- * vaddr is inside its size or the symbol has no size. Returns its name and
- * sets *off, or returns NULL.
- */
+/* The name of the function that holds vaddr, and *off in it, or NULL. */
 static const char *
 symtab_lookup(const struct sfile *f, uint64_t vaddr, uint64_t *off)
 {
-	size_t lo = UPPER(f->syms, f->nsyms, vaddr, addr);
-	const struct ssym *y;
+	const struct elfsym_ent *e = elfsym_lookup(&f->syms, vaddr, off, 1);
 
-	if (lo == 0)
-		return NULL;
-	y = &f->syms[lo - 1];
-	if (y->size != 0 && vaddr - y->addr >= y->size) {
-		/* Perhaps inside a larger symbol that starts before. */
-		size_t k = lo - 1, n = 0;
-
-		while (k-- > 0 && n++ < 8) {
-			const struct ssym *z = &f->syms[k];
-
-			if (z->size != 0 && vaddr - z->addr < z->size) {
-				*off = vaddr - z->addr;
-				return z->name;
-			}
-		}
-		return NULL;
-	}
-	*off = vaddr - y->addr;
-	return y->name;
+	return e != NULL ? e->name : NULL;
 }
 
 /*
@@ -735,9 +521,7 @@ symtab_lookup(const struct sfile *f, uint64_t vaddr, uint64_t *off)
 static void
 vdso_open(struct sym *s, struct sfile *f)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	size_t size, i, nph, cap = 0, ocap = 0;
+	size_t size, i, nph;
 	char *img;
 	Elf *elf;
 
@@ -782,34 +566,10 @@ vdso_open(struct sym *s, struct sfile *f)
 		if (gelf_getphdr(elf, i, &ph) != NULL && ph.p_type == PT_LOAD)
 			f->loads[f->nloads++] = ph;
 	}
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		Elf_Data *d;
-		size_t n;
-
-		if (gelf_getshdr(scn, &sh) == NULL ||
-		    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
-		    sh.sh_entsize == 0 || (d = elf_getdata(scn, NULL)) == NULL)
-			continue;
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 1; i < n; i++) {
-			GElf_Sym es;
-			const char *nm;
-
-			if (gelf_getsym(d, i, &es) == NULL ||
-			    GELF_ST_TYPE(es.st_info) != STT_FUNC ||
-			    es.st_shndx == SHN_UNDEF ||
-			    (nm = elf_strptr(elf, sh.sh_link, es.st_name)) == NULL ||
-			    *nm == '\0')
-				continue;
-			GROW(f->owned, f->nowned + 1, ocap);
-			f->owned[f->nowned] = xstrdup(nm);
-			ssym_add(f, &cap, es.st_value, es.st_size,
-			    f->owned[f->nowned++], sym_rank(&es, nm));
-		}
-	}
+	elfsym_read_elf(&f->syms, elf, 0, 1);
 	elf_end(elf);
 	free(img);
-	symtab_sort(f);
+	elfsym_sort(&f->syms);
 	f->opened = f->loaded = 1;
 	s->loaded++;
 }
@@ -855,7 +615,7 @@ file_load(struct sym *s, struct sfile *f)
 	s->loaded++;
 	f->loaded = 1;
 	nsym = dwfl_module_getsymtab(f->mod);
-	symtab_build(f, elf, nsym);
+	symtab_build(f, elf);
 	dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 	    &debugfile);
 	if (nsym <= 0)

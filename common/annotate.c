@@ -37,6 +37,7 @@
 #include "debuglink.h"
 #include "demangle.h"
 #include "elfcheck.h"
+#include "elfsym.h"
 #include "kallsyms.h"
 #include "perfmap.h"
 #include "safeopen.h"
@@ -276,16 +277,6 @@ out_line(struct out *o, const char *color)
 
 /* --- files ---------------------------------------------------------- */
 
-/* A function or label of a file. */
-struct asym {
-	uint64_t	 addr;
-	uint64_t	 size;		/* 0: up to the next symbol */
-	const char	*name;		/* borrowed from the ELF, or owned by afile */
-	int		 func;		/* a function, not a plain label */
-	int		 rank;		/* lower wins among aliases */
-	int		 guessed;	/* size is up to the section's end */
-};
-
 enum afile_kind { AF_ELF, AF_KERNEL, AF_PERFMAP, AF_NONE };
 
 /* A file with samples, opened for the write. */
@@ -304,12 +295,9 @@ struct afile {
 	Dwfl		*dwfl;
 	Dwfl_Module	*mod;
 	Dwarf_Addr	 bias;
-	struct asym	*syms;		/* owned; sorted by address */
-	size_t		 nsyms;
+	struct elfsym	 st;		/* owned; its symbols, sorted by address */
 	struct kallsyms	*ks;		/* owned; the kernel's symbols */
 	struct perfmap	*pm;		/* owned; a JIT's symbols */
-	char		**names;	/* owned; names made here ("f@plt") */
-	size_t		 nnames, capnames;
 	uint64_t	 unattributed;	/* samples outside every function */
 };
 
@@ -345,249 +333,46 @@ xasprintf(const char *fmt, ...)
 	return s;
 }
 
-static int
-asym_cmp(const void *pa, const void *pb)
-{
-	const struct asym *a = pa, *b = pb;
-
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
-	if (a->rank != b->rank)
-		return a->rank - b->rank;
-	return strcmp(a->name, b->name);
-}
-
-/*
- * Sorts the symbols, keeps one per address (the best-ranked alias), and
- * gives size-less symbols the room up to the next one.
- */
-static void
-afile_sort_syms(struct afile *f)
-{
-	size_t n = 0;
-
-	if (f->nsyms == 0)
-		return;
-	if (f->nsyms > 1)
-		qsort(f->syms, f->nsyms, sizeof(*f->syms), asym_cmp);
-	for (size_t i = 0; i < f->nsyms; i++) {
-		if (n && f->syms[n - 1].addr == f->syms[i].addr) {
-			if ((f->syms[n - 1].size == 0 ||
-			    f->syms[n - 1].guessed) && f->syms[i].size &&
-			    !f->syms[i].guessed) {
-				f->syms[n - 1].size = f->syms[i].size;
-				f->syms[n - 1].guessed = 0;
-			}
-			continue;
-		}
-		f->syms[n++] = f->syms[i];
-	}
-	f->nsyms = n;
-	for (size_t i = 0; i + 1 < n; i++)
-		if (f->syms[i].size == 0 || (f->syms[i].guessed &&
-		    f->syms[i].addr + f->syms[i].size > f->syms[i + 1].addr))
-			f->syms[i].size = f->syms[i + 1].addr - f->syms[i].addr;
-}
-
-/* Reads the function and label symbols of one symbol table section. */
-static size_t
-read_symtab(struct afile *f, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
-{
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t cap = f->nsyms, n0 = f->nsyms;
-
-	if (!data || sh->sh_entsize == 0)
-		return 0;
-	for (size_t i = 0; i < sh->sh_size / sh->sh_entsize; i++) {
-		GElf_Sym sym;
-		const char *name;
-		int type;
-
-		if (!gelf_getsym(data, i, &sym))
-			break;
-		type = GELF_ST_TYPE(sym.st_info);
-		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
-		    sym.st_value == 0)
-			continue;
-		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
-		    type != STT_NOTYPE && type != STT_OBJECT)
-			continue;
-		name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		if (!name || !*name || name[0] == '$')
-			continue;	/* arm mapping symbols: $x, $d */
-		/* keep local labels such as .L... out: they are noise */
-		if (type == STT_NOTYPE && name[0] == '.')
-			continue;
-		GROW(f->syms, f->nsyms + 1, cap);
-		f->syms[f->nsyms++] = (struct asym){
-			.addr = sym.st_value,
-			.size = sym.st_size,
-			.name = name,
-			.func = type == STT_FUNC || type == STT_GNU_IFUNC,
-			.rank = (type == STT_NOTYPE) * 4 +
-			    (GELF_ST_BIND(sym.st_info) == STB_LOCAL) * 2 +
-			    (GELF_ST_BIND(sym.st_info) == STB_WEAK),
-		};
-	}
-	return f->nsyms - n0;
-}
-
-/* Reads the symbols of elf of the given section type; returns how many. */
-static size_t
-read_syms_of(struct afile *f, Elf *elf, Elf64_Word type)
-{
-	Elf_Scn *scn = NULL;
-	size_t n = 0;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
-			n += read_symtab(f, elf, scn, &sh);
-	}
-	return n;
-}
-
-static int insn_ripref(const struct afile *, const cs_insn *, uint64_t *);
 static const char *afile_section_of(const struct afile *, uint64_t,
     uint64_t *, uint64_t *);
 
-/* A GOT slot and the dynamic symbol its relocation names. */
-struct gotslot {
-	uint64_t	 addr;
-	const char	*name;		/* borrowed from the ELF */
-};
-
 /*
- * Names the PLT stubs of an x86-64 file "sym@plt", as objdump does: each
- * stub jumps through a GOT slot, and the slot's JUMP_SLOT or GLOB_DAT
- * relocation names the symbol. The symbol tables have no such names.
+ * Gives every symbol a size for the listing: one without a size ends at
+ * its section's end, or at the next symbol when that comes first.
  */
 static void
-afile_plt_syms(struct afile *f)
+afile_fill_sizes(struct afile *f)
 {
-	struct gotslot *slots = NULL;
-	size_t nslots = 0, capslots = 0, shstrndx, cap = f->nsyms;
-	Elf_Scn *scn = NULL;
-	cs_insn *in;
+	struct elfsym_ent *e = f->st.e;
 
-	if (f->machine != EM_X86_64 || !f->cs_ok ||
-	    elf_getshdrstrndx(f->elf, &shstrndx) != 0)
-		return;
-	while ((scn = elf_nextscn(f->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		Elf_Scn *symscn;
-		GElf_Shdr symsh;
-		Elf_Data *symd;
+	for (size_t i = 0; i < f->st.n; i++) {
+		uint64_t start, end;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA ||
-		    !(d = elf_getdata(scn, NULL)) ||
-		    !(symscn = elf_getscn(f->elf, sh.sh_link)) ||
-		    !gelf_getshdr(symscn, &symsh) ||
-		    !(symd = elf_getdata(symscn, NULL)) || !sh.sh_entsize)
+		if (e[i].size != 0)
 			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Rela r;
-			GElf_Sym sym;
-			const char *name;
-			int type;
-
-			if (!gelf_getrela(d, i, &r))
-				break;
-			type = GELF_R_TYPE(r.r_info);
-			if ((type != R_X86_64_JUMP_SLOT &&
-			    type != R_X86_64_GLOB_DAT) ||
-			    !gelf_getsym(symd, GELF_R_SYM(r.r_info), &sym) ||
-			    !(name = elf_strptr(f->elf, symsh.sh_link,
-			    sym.st_name)) || !*name)
-				continue;
-			GROW(slots, nslots + 1, capslots);
-			slots[nslots++] = (struct gotslot){ r.r_offset, name };
-		}
+		if (afile_section_of(f, e[i].addr, &start, &end))
+			e[i].size = end - e[i].addr;
+		if (i + 1 < f->st.n && (e[i].size == 0 ||
+		    e[i].addr + e[i].size > e[i + 1].addr))
+			e[i].size = e[i + 1].addr - e[i].addr;
 	}
-	if (nslots == 0)
-		return;
-	in = cs_malloc(f->cs);
-	scn = NULL;
-	while ((scn = elf_nextscn(f->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		const char *sn;
-		const uint8_t *p;
-		size_t left;
-		uint64_t addr, align;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    !(sn = elf_strptr(f->elf, shstrndx, sh.sh_name)) ||
-		    strncmp(sn, ".plt", 4) != 0 ||
-		    !(d = elf_rawdata(scn, NULL)) || !d->d_buf)
-			continue;
-		align = sh.sh_entsize ? sh.sh_entsize : 16;
-		p = d->d_buf;
-		left = d->d_size;
-		addr = sh.sh_addr;
-		while (left) {
-			uint64_t slot, stub;
-
-			if (!cs_disasm_iter(f->cs, &p, &left, &addr, in)) {
-				p++;
-				left--;
-				addr++;
-				continue;
-			}
-			if (in->id != X86_INS_JMP || !insn_ripref(f, in, &slot))
-				continue;
-			stub = sh.sh_addr + (in->address - sh.sh_addr) /
-			    align * align;
-			for (size_t i = 0; i < nslots; i++) {
-				if (slots[i].addr != slot)
-					continue;
-				GROW(f->names, f->nnames + 1, f->capnames);
-				f->names[f->nnames] = xasprintf("%s@plt",
-				    slots[i].name);
-				GROW(f->syms, f->nsyms + 1, cap);
-				f->syms[f->nsyms++] = (struct asym){
-				    .addr = stub, .size = align, .func = 1,
-				    .name = f->names[f->nnames++], .rank = 8 };
-				break;
-			}
-		}
-	}
-	cs_free(in, 1);
-	free(slots);
 }
 
 /*
- * Loads the symbols of an ELF file: its .symtab, else the separate debug
- * file's .symtab, else its .dynsym.
+ * Loads the symbols of an ELF file as fgsym does (elfsym.h): its .symtab,
+ * else the separate debug file's, else its .dynsym, and its PLT stubs;
+ * data symbols too, to name the data an instruction refers to.
  */
 static void
 afile_elf_syms(struct afile *f)
 {
-	Elf *dbg = NULL;
-
-	if (read_syms_of(f, f->elf, SHT_SYMTAB) == 0 && f->mod) {
-		Dwarf_Addr bias;
-		Dwarf *dw = dwfl_module_getdwarf(f->mod, &bias);
-
-		if (dw && (dbg = dwarf_getelf(dw)) && dbg != f->elf)
-			read_syms_of(f, dbg, SHT_SYMTAB);
-	}
-	if (f->nsyms == 0)
-		read_syms_of(f, f->elf, SHT_DYNSYM);
-	afile_plt_syms(f);
-	/* a symbol without a size ends at the next one, or its section's end */
-	for (size_t i = 0; i < f->nsyms; i++) {
-		uint64_t start, end;
-
-		if (f->syms[i].size == 0 &&
-		    afile_section_of(f, f->syms[i].addr, &start, &end)) {
-			f->syms[i].size = end - f->syms[i].addr;
-			f->syms[i].guessed = 1;
-		}
-	}
-	afile_sort_syms(f);
+	if (f->mod)
+		elfsym_read_module(&f->st, f->mod, f->bias, 1);
+	else
+		elfsym_read_elf(&f->st, f->elf, 1, 0);
+	elfsym_plt(&f->st, f->elf);
+	elfsym_sort(&f->st);
+	afile_fill_sizes(f);
 }
 
 /* Opens capstone for the ELF machine; sets f->noscope when it cannot. */
@@ -691,16 +476,15 @@ afile_kernel(struct afile *f, const char *kallsyms)
 		    "sysctl kernel.kptr_restrict=0 to name kernel "
 		    "functions", path);
 	else {
-		f->syms = xcalloc(f->ks->n + 1, sizeof(*f->syms));
 		/* Aliases: the first by name wins, as kallsyms_lookup() says. */
 		for (size_t i = 0; i < f->ks->n; i++)
-			f->syms[f->nsyms++] = (struct asym){
-			    .addr = f->ks->syms[i].addr,
-			    .name = f->ks->syms[i].name, .func = 1 };
-		afile_sort_syms(f);
+			elfsym_add(&f->st, f->ks->syms[i].addr, 0,
+			    f->ks->syms[i].name, 0, 1, 0);
+		elfsym_sort(&f->st);
+		afile_fill_sizes(f);
 		/* the last symbol has no successor: give it one page */
-		if (f->nsyms && f->syms[f->nsyms - 1].size == 0)
-			f->syms[f->nsyms - 1].size = 4096;
+		if (f->st.n && f->st.e[f->st.n - 1].size == 0)
+			f->st.e[f->st.n - 1].size = 4096;
 	}
 	if ((f->fd = open(KCORE, O_RDONLY | O_CLOEXEC)) < 0) {
 		f->noscope = xasprintf("the kernel text is not readable: "
@@ -740,12 +524,10 @@ afile_perfmap(struct afile *f)
 		    perfmap_strerror(f->pm, rc));
 		return;
 	}
-	f->syms = xcalloc(f->pm->n + 1, sizeof(*f->syms));
 	for (size_t i = 0; i < f->pm->n; i++)
-		f->syms[f->nsyms++] = (struct asym){
-		    .addr = f->pm->syms[i].start, .size = f->pm->syms[i].size,
-		    .name = f->pm->syms[i].name, .func = 1 };
-	afile_sort_syms(f);
+		elfsym_add(&f->st, f->pm->syms[i].start, f->pm->syms[i].size,
+		    f->pm->syms[i].name, 0, 1, 0);
+	elfsym_sort(&f->st);
 }
 
 /* Opens one file with samples. Problems go to f->problem / f->noscope. */
@@ -820,7 +602,7 @@ afile_open(struct afile *f, const char *path, const char *kallsyms)
 			f->mod = NULL;
 	}
 	afile_elf_syms(f);
-	if (f->nsyms == 0)
+	if (f->st.n == 0)
 		f->problem = xasprintf("'%s' has no function symbols; its "
 		    "samples are not named", path);
 	else if (f->mod && (why = elfcheck_dwarf(dwfl_module_getdwarf(f->mod,
@@ -844,35 +626,25 @@ afile_close(struct afile *f)
 		elf_end(f->elf);
 	if (f->fd >= 0)
 		close(f->fd);
-	free(f->syms);
+	elfsym_release(&f->st);
 	kallsyms_free(f->ks);
 	perfmap_free(f->pm);
-	for (size_t i = 0; i < f->nnames; i++)
-		free(f->names[i]);
-	free(f->names);
 	free(f->problem);
 	free(f->noscope);
 }
 
 /*
- * Returns the symbol whose range holds addr, or NULL. funcs_only skips
- * plain labels.
+ * Returns the symbol whose range holds addr, or NULL. code_only skips
+ * data symbols.
  */
-static const struct asym *
-afile_lookup(const struct afile *f, uint64_t addr, int funcs_only)
+static const struct elfsym_ent *
+afile_lookup(const struct afile *f, uint64_t addr, int code_only)
 {
-	size_t lo = UPPER(f->syms, f->nsyms, addr, addr);
+	const struct elfsym_ent *e;
+	uint64_t off;
 
-	/* lo is the first symbol above addr; look back a little for nesting */
-	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++) {
-		const struct asym *s = &f->syms[i - 1];
-
-		if (funcs_only && !s->func)
-			continue;
-		if (addr - s->addr < s->size)
-			return s;
-	}
-	return NULL;
+	e = elfsym_lookup(&f->st, addr, &off, code_only);
+	return e != NULL && off < e->size ? e : NULL;
 }
 
 /* Names a section of the ELF file that holds addr, or NULL. */
@@ -1218,7 +990,7 @@ pct(uint64_t part, uint64_t whole)
 static int
 out_target(struct out *o, const struct afile *f, uint64_t addr)
 {
-	const struct asym *s = afile_lookup(f, addr, 0);
+	const struct elfsym_ent *s = afile_lookup(f, addr, 0);
 	const char *sec;
 	uint64_t start, end;
 	char *d;
@@ -1356,10 +1128,10 @@ static uint64_t
 resync_point(const struct afile *f, uint64_t addr, uint64_t end)
 {
 	uint64_t best = end;
-	const struct asym *s;
-	size_t lo = UPPER(f->syms, f->nsyms, addr, addr);
+	const struct elfsym_ent *s;
+	size_t lo = UPPER(f->st.e, f->st.n, addr, addr);
 
-	if (lo < f->nsyms && (s = &f->syms[lo])->addr < best)
+	if (lo < f->st.n && (s = &f->st.e[lo])->addr < best)
 		best = s->addr;
 	if (f->mod) {
 		Dwarf_Addr bias;
@@ -1663,7 +1435,7 @@ annotate_write(struct annotate *a, FILE *out)
 			warnx("%s", f->problem);
 		a->nbad += f->bad;
 		for (size_t j = 0; j < n; ) {
-			const struct asym *s = afile_lookup(f,
+			const struct elfsym_ent *s = afile_lookup(f,
 			    d->slots[j].vaddr, 1);
 			struct afunc *fn;
 

@@ -1,0 +1,34 @@
+/*
+ * Spends its time in libc functions that libc's debug file names twice, a
+ * plain name and a versioned global alias (clock_gettime@@GLIBC_2.17,
+ * realpath@@GLIBC_2.3, __libc_start_main@@GLIBC_2.34), and in malloc,
+ * which has the alias __libc_malloc: fgsym and fgsym --annotate must pick
+ * the same name, and never a version suffix.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <time.h>
+
+int
+main(void)
+{
+	struct timespec ts, t0;
+	char buf[PATH_MAX];
+	volatile unsigned long sink = 0;
+	unsigned long i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0;; i++) {
+		void *p = malloc(64 + (i & 255));
+
+		sink += (unsigned long)p;
+		free(p);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		if ((i & 15) == 0 && realpath("/usr/bin/../lib", buf) != NULL)
+			sink += buf[1];
+		if ((i & 1023) == 0 && (ts.tv_sec - t0.tv_sec) * 1000000000L +
+		    (ts.tv_nsec - t0.tv_nsec) > 700000000L)
+			break;
+	}
+	return sink == 1;
+}

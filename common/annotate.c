@@ -36,6 +36,7 @@
 #include "annotate.h"
 #include "debuglink.h"
 #include "demangle.h"
+#include "dso.h"
 #include "elfcheck.h"
 #include "elfsym.h"
 #include "kallsyms.h"
@@ -48,7 +49,6 @@
 #define HOT_PCT		5.0	/* ">>" above this share of the function */
 #define HOT_LINES	5	/* hottest source lines at the bottom */
 #define COL_ADDR	20	/* where the address column starts */
-#define KERNEL_DSO	"[kernel.kallsyms]"
 #define KCORE		"/proc/kcore"
 #define KALLSYMS	"/proc/kallsyms"
 #define SRC_MAX		((size_t)64 << 20)	/* a source file larger is not shown */
@@ -424,41 +424,6 @@ afile_capstone(struct afile *f, int machine, int bigendian)
 	f->cs_ok = 1;
 }
 
-/*
- * The kernel and its modules: "[kernel.kallsyms]", "[kernel.kallsyms]_text"
- * or a module as perf names it ("[nf_tables]"); not the bracketed names of
- * user space mappings.
- */
-static int
-is_kernel(const char *path)
-{
-	static const char *const user[] = { "[unknown]", "[vdso]",
-	    "[vsyscall]", "[vectors]", "[heap]", "[stack]", "[uprobes]",
-	    "[anon", "[jit" };
-	size_t n = strlen(path);
-
-	if (strncmp(path, KERNEL_DSO, strlen(KERNEL_DSO)) == 0)
-		return 1;
-	if (n < 3 || path[0] != '[' || path[n - 1] != ']')
-		return 0;
-	for (size_t i = 0; i < sizeof(user) / sizeof(user[0]); i++)
-		if (strncmp(path, user[i], strlen(user[i])) == 0)
-			return 0;
-	return 1;
-}
-
-static int
-is_perfmap(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	size_t n;
-
-	b = b ? b + 1 : path;
-	n = strlen(b);
-	return strncmp(b, "perf-", 5) == 0 && n > 4 &&
-	    strcmp(b + n - 4, ".map") == 0;
-}
-
 /* Kernel: symbols from kallsyms (/proc's, or --kallsyms), bytes from /proc/kcore. */
 static void
 afile_kernel(struct afile *f, const char *kallsyms)
@@ -544,20 +509,22 @@ afile_open(struct afile *f, const char *path, const char *kallsyms)
 	f->fd = -1;
 	f->path = path;
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	if (is_kernel(path)) {
+	switch (dso_classify(path, strlen(path))) {
+	case DSO_KERNEL_MAP:
 		afile_kernel(f, kallsyms);
 		return;
-	}
-	if (is_perfmap(path)) {
+	case DSO_PERFMAP:
 		afile_perfmap(f);
 		return;
-	}
-	f->kind = AF_NONE;
-	if (path[0] == '[' || path[0] == '\0') {
+	case DSO_FILE:
+		break;
+	default:
+		f->kind = AF_NONE;
 		f->problem = xasprintf("'%s' is no file to read symbols and "
 		    "code from; its samples are not annotated", path);
 		return;
 	}
+	f->kind = AF_NONE;
 	/* Only a regular file is opened: never a FIFO, never a device. */
 	f->bad = 1;
 	if ((f->fd = safeopen(path, &st)) == SAFEOPEN_NOTREG) {

@@ -6,6 +6,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "dso.h"
 #include "fold.h"
 #include "folded.h"
 #include "lineread.h"
@@ -282,30 +283,12 @@ strip_offset(const char *s, size_t len)
 	return len;
 }
 
-static int
-is_kernel_dso(const char *d, size_t n)
-{
-	return (starts(d, n, "[") || ends(d, n, "vmlinux")) &&
-	    !has(d, n, "unknown");
-}
-
-static int
-is_jit_dso(const char *d, size_t n)
-{
-	const char *p = memmem(d, n, "/tmp/perf-", 10);
-
-	if (p != NULL) {
-		size_t i = p + 10 - d, j = i;
-
-		while (j < n && d[j] >= '0' && d[j] <= '9')
-			j++;
-		if (j > i && n - j >= 4 && memcmp(d + j, ".map", 4) == 0)
-			return 1;
-	}
-	return has(d, n, "/jitted-") && ends(d, n, ".so");
-}
-
-/* Folds one piece of a frame's symbol (split on "->") into the frame. */
+/*
+ * Folds one piece of a frame's symbol (split on "->") into the frame. Its
+ * kernel and JIT marks follow stackcollapse-perf.pl's rules, so that the
+ * output matches it: dso_fold_kernel() and dso_fold_jit(), not fgsym's
+ * dso_classify().
+ */
 static void
 frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
     const char *func, size_t flen, int piece, int *is_unknown)
@@ -360,9 +343,9 @@ frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 	    memcmp(dso, "inlined", 7) == 0) {
 		if (!has(out, n, "_[i]"))
 			fb_add(f, "_[i]", 4);
-	} else if (f->opts.kernel && is_kernel_dso(dso, dlen)) {
+	} else if (f->opts.kernel && dso_fold_kernel(dso, dlen)) {
 		fb_add(f, "_[k]", 4);
-	} else if (f->opts.jit && is_jit_dso(dso, dlen)) {
+	} else if (f->opts.jit && dso_fold_jit(dso, dlen)) {
 		if (!has(out, n, "_[j]"))
 			fb_add(f, "_[j]", 4);
 	}

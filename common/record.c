@@ -15,12 +15,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dso.h"
 #include "kallsyms.h"
 #include "record.h"
 #include "xalloc.h"
 
-#define KERNEL_DSO	"[kernel.kallsyms]"
-#define UNKNOWN_DSO	"[unknown]"
+#define KERNEL_DSO	DSO_KERNEL
+#define UNKNOWN_DSO	DSO_UNKNOWN
 #define TRUNCATED_LINE	"\t0 [truncated] ([unknown])\n"
 
 struct comm_ent {

@@ -31,6 +31,7 @@
 
 #include "debuglink.h"
 #include "demangle.h"
+#include "dso.h"
 #include "elfcheck.h"
 #include "elfsym.h"
 #include "kallsyms.h"
@@ -45,19 +46,12 @@
 /* The lowest kernel address on x86-64 (and arm64): the upper half. */
 #define KERNEL_START	0xffff800000000000ULL
 
-enum sfile_kind {
-	SF_ELF,			/* a path to an ELF file */
-	SF_KERNEL,		/* [kernel.kallsyms], [module] */
-	SF_PERFMAP,		/* /tmp/perf-PID.map */
-	SF_VDSO,		/* [vdso]: this machine's, from memory */
-	SF_NONE			/* [unknown], [heap], //anon: no source */
-};
 
 struct sfile {
 	char		*dso;		/* as printed in the stream, owned */
 	size_t		 dsolen;
 	uint64_t	 hash;
-	enum sfile_kind	 kind;
+	enum dso_kind	 kind;
 	int		 opened;	/* 1 ok, -1 unusable, 0 not yet */
 	int		 loaded;	/* libdwfl: 1 ok, -1 failed, 0 not yet */
 	int		 is_exec;	/* ET_EXEC: see perf_addr() */
@@ -264,55 +258,6 @@ sym_free(struct sym *s)
 
 /* ---- the file table ---- */
 
-static int
-is_perfmap_path(const char *p, size_t len)
-{
-	size_t i = 10;
-
-	if (len < 15 || memcmp(p, "/tmp/perf-", 10) != 0 ||
-	    memcmp(p + len - 4, ".map", 4) != 0)
-		return 0;
-	for (; i < len - 4; i++)
-		if (p[i] < '0' || p[i] > '9')
-			return 0;
-	return 1;
-}
-
-/* Does path name a kernel module file (".ko", perhaps compressed)? */
-static int
-is_module_path(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	b = b ? b + 1 : path;
-	return strstr(b, ".ko") != NULL &&
-	    (strcmp(strstr(b, ".ko"), ".ko") == 0 ||
-	     strncmp(strstr(b, ".ko"), ".ko.", 4) == 0);
-}
-
-static enum sfile_kind
-classify_dso(const char *p, size_t len)
-{
-	if (len == 17 && memcmp(p, "[kernel.kallsyms]", 17) == 0)
-		return SF_KERNEL;
-	if (is_perfmap_path(p, len))
-		return SF_PERFMAP;
-	if (len == 6 && memcmp(p, "[vdso]", 6) == 0)
-		return SF_VDSO;
-	if (len > 0 && p[0] == '/' && !(len >= 6 && memcmp(p, "//anon", 6) == 0))
-		return SF_ELF;
-	if (len > 2 && p[0] == '[' && p[len - 1] == ']' &&
-	    !(len == 9 && memcmp(p, "[unknown]", 9) == 0) &&
-	    !(len == 6 && memcmp(p, "[vdso]", 6) == 0) &&
-	    !(len == 10 && memcmp(p, "[vsyscall]", 10) == 0) &&
-	    !(len == 6 && memcmp(p, "[heap]", 6) == 0) &&
-	    !(len == 7 && memcmp(p, "[stack]", 7) == 0))
-		return SF_KERNEL;	/* a kernel module: "[ext4]" */
-	if (len > 0 && p[0] != '[')
-		return SF_ELF;		/* a relative path: try it */
-	return SF_NONE;
-}
-
 static void
 fidx_insert(struct sym *s, uint64_t h, uint32_t n)
 {
@@ -342,7 +287,7 @@ file_get(struct sym *s, const char *dso, size_t len)
 	f->dso = xmemdup0(dso, len);
 	f->dsolen = len;
 	f->hash = h;
-	f->kind = classify_dso(dso, len);
+	f->kind = dso_classify(dso, len);
 	GROW(s->files, s->nfiles + 1, s->filecap);
 	n = s->nfiles++;
 	s->files[n] = f;
@@ -1244,16 +1189,16 @@ lookup(struct sym *s, uint32_t fn, uint64_t vaddr, int ret)
 			return s->cache[i].res;
 again:
 	switch (f->kind) {
-	case SF_ELF:
+	case DSO_FILE:
 		r = resolve_elf(s, f, vaddr, a);
 		break;
-	case SF_KERNEL:
+	case DSO_KERNEL_MAP:
 		r = resolve_kernel(s, vaddr, a);
 		break;
-	case SF_PERFMAP:
+	case DSO_PERFMAP:
 		r = resolve_perfmap(s, f, vaddr, a);
 		break;
-	case SF_VDSO: {
+	case DSO_VDSO: {
 		const char *name;
 		uint64_t off;
 
@@ -1290,7 +1235,7 @@ again:
 static void
 kernel_check(struct sym *s)
 {
-	struct sfile *k = s->files[file_get(s, "[kernel.kallsyms]", 17)];
+	struct sfile *k = s->files[file_get(s, DSO_KERNEL, strlen(DSO_KERNEL))];
 	char *cur;
 
 	if (k->opened != 0)
@@ -1425,7 +1370,7 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	is_kernel = fr->addrval >= KERNEL_START;
 	ret = st->fi > 0 && is_kernel == st->prev_kernel;
 	st->prev_kernel = is_kernel;
-	unknown = stream_str_eq(fr->sym, "[unknown]");
+	unknown = stream_str_eq(fr->sym, DSO_UNKNOWN);
 	if (!fr->addr_ok) {
 		if (unknown) {
 			s->frames++;
@@ -1451,8 +1396,8 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	fn = file_get(s, fr->dso.p, fr->dso.len);
 	f = s->files[fn];
 	/* [unknown] code of a process with a perf map: JIT code. */
-	if (f->kind == SF_NONE && st->pid[0] != '\0' &&
-	    stream_str_eq(fr->dso, "[unknown]") && !is_kernel) {
+	if (f->kind == DSO_NONE && st->pid[0] != '\0' &&
+	    stream_str_eq(fr->dso, DSO_UNKNOWN) && !is_kernel) {
 		if (strcmp(st->pid, st->map_pid) != 0) {
 			char path[64];
 
@@ -1471,17 +1416,17 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	 * A module perf names by its path, "/lib/modules/.../ext4.ko", and a
 	 * kernel address perf could not place.
 	 */
-	if (is_kernel && ((f->kind == SF_ELF && is_module_path(f->dso)) ||
-	    stream_str_eq(fr->dso, "[unknown]"))) {
-		fn = file_get(s, "[kernel.kallsyms]", 17);
+	if (is_kernel && ((f->kind == DSO_FILE && dso_is_module_path(f->dso)) ||
+	    stream_str_eq(fr->dso, DSO_UNKNOWN))) {
+		fn = file_get(s, DSO_KERNEL, strlen(DSO_KERNEL));
 		f = s->files[fn];
 	}
 	vaddr = fr->addrval;
 	conv = 1;
-	if (f->kind == SF_KERNEL)
+	if (f->kind == DSO_KERNEL_MAP)
 		kernel_check(s);
-	if (f->kind == SF_ELF || f->kind == SF_VDSO) {
-		if (f->opened == 0 && f->kind == SF_ELF)
+	if (f->kind == DSO_FILE || f->kind == DSO_VDSO) {
+		if (f->opened == 0 && f->kind == DSO_FILE)
 			file_open(f);
 		else if (f->opened == 0)
 			vdso_open(s, f);
@@ -1491,10 +1436,10 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	}
 	/* A rebuilt file's bytes are not the recorded ones: no annotation. */
 	if (st->fi == 0 && s->o.leaf != NULL && conv && !f->rebuilt) {
-		if (f->kind == SF_ELF)
+		if (f->kind == DSO_FILE)
 			s->o.leaf(s->o.leaf_arg, f->dso, vaddr);
-		else if (f->kind == SF_KERNEL && !s->kernel_other)
-			s->o.leaf(s->o.leaf_arg, "[kernel.kallsyms]", vaddr);
+		else if (f->kind == DSO_KERNEL_MAP && !s->kernel_other)
+			s->o.leaf(s->o.leaf_arg, DSO_KERNEL, vaddr);
 	}
 	st->fi++;
 	if (out == NULL)
@@ -1505,8 +1450,8 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	}
 	s->frames++;
 	f->frames++;
-	if (((f->kind == SF_ELF || f->kind == SF_VDSO) && f->opened < 0) ||
-	    !conv || (f->kind == SF_KERNEL && s->kernel_other))
+	if (((f->kind == DSO_FILE || f->kind == DSO_VDSO) && f->opened < 0) ||
+	    !conv || (f->kind == DSO_KERNEL_MAP && s->kernel_other))
 		r = &unresolved_res;
 	else
 		r = lookup(s, fn, vaddr, ret);
@@ -1600,7 +1545,7 @@ sym_finish(struct sym *s)
 	progress_clear();
 	/* A file warned about (corrupt, rebuilt, unreadable) is partial output. */
 	for (i = 0; i < s->nfiles; i++)
-		if ((s->files[i]->kind == SF_ELF && (s->files[i]->opened < 0 ||
+		if ((s->files[i]->kind == DSO_FILE && (s->files[i]->opened < 0 ||
 		    s->files[i]->loaded < 0)) || s->files[i]->rebuilt ||
 		    s->files[i]->dwarf_bad)
 			s->any_bad = 1;

@@ -217,7 +217,8 @@ main(void)
 	snprintf(x86, sizeof(x86), "%s/x86", dir);
 	snprintf(a64, sizeof(a64), "%s/a64", dir);
 	snprintf(txt, sizeof(txt), "%s/notelf", dir);
-	snprintf(map, sizeof(map), "%s/perf-4242.map", dir);
+	/* Where perf writes maps; a pid above pid_max, so no process's. */
+	snprintf(map, sizeof(map), "/tmp/perf-%ld.map", 4194304L + getpid());
 
 	/*
 	 * x86-64: hot at 0x401000

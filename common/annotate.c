@@ -312,14 +312,6 @@ struct afunc {
 	size_t		 naddrs;
 };
 
-static char *debuginfo_path;
-static const Dwfl_Callbacks offline_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = debuglink_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
-
 static char * __attribute__((format(printf, 1, 2)))
 xasprintf(const char *fmt, ...)
 {
@@ -554,7 +546,7 @@ afile_open(struct afile *f, const char *path, const char *kallsyms)
 	f->bad = 0;
 	f->kind = AF_ELF;
 	afile_capstone(f, eh.e_machine, eh.e_ident[EI_DATA] == ELFDATA2MSB);
-	if ((f->dwfl = dwfl_begin(&offline_callbacks))) {
+	if ((f->dwfl = dwfl_begin(&debuglink_offline_callbacks))) {
 		/* The file checked above, not the path again: libdwfl
 		 * consumes the descriptor when it succeeds. */
 		int dfd = dup(f->fd);

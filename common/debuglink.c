@@ -81,3 +81,12 @@ debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
 	return dwfl_standard_find_debuginfo(mod, userdata, modname, base,
 	    file_name, debuglink_file, debuglink_crc, debuginfo_file_name);
 }
+
+static char *debuginfo_path;
+
+const Dwfl_Callbacks debuglink_offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = debuglink_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};

@@ -28,4 +28,11 @@ int	debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
  * regular file (or a symbolic link to one). Returns 1 if so, else 0.
  */
 int	debuglink_paths_safe(const char *file_name, const char *debuglink_file);
+
+/*
+ * The callbacks for an offline Dwfl of files named by path (fgsym's and
+ * the annotator's): ELF by build ID, debug files through
+ * debuglink_find_debuginfo, sections at their ELF addresses.
+ */
+extern const Dwfl_Callbacks debuglink_offline_callbacks;
 #endif

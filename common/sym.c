@@ -178,15 +178,6 @@ swarn(const char *fmt, ...)
 
 static struct sres unresolved_res = { .n = 0 };
 
-static char *debuginfo_path;
-
-static const Dwfl_Callbacks offline_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = debuglink_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
-
 struct sym *
 sym_new(const struct sym_opts *opts)
 {
@@ -528,7 +519,7 @@ file_load(struct sym *s, struct sfile *f)
 	int fd, nsym;
 
 	f->loaded = -1;
-	if ((f->dwfl = dwfl_begin(&offline_callbacks)) == NULL) {
+	if ((f->dwfl = dwfl_begin(&debuglink_offline_callbacks)) == NULL) {
 		swarnx("'%s': dwfl_begin: %s", f->dso, dwfl_errmsg(-1));
 		return;
 	}

@@ -28,10 +28,12 @@ export B addr
 # The same program "compiled from" /dev/zero and from a FIFO (#line), and
 # openwatch, which says whether a command opened a file.
 mkfifo "$B/srcfifo"
-$cc -O2 -g -DLINE_FILE='"/dev/zero"' -o "$B/linezero" "$TESTS/hostile/linesrc.c" 2>>"$B/err" &&
-$cc -O2 -g -DLINE_FILE="\"$B/srcfifo\"" -o "$B/linefifo" "$TESTS/hostile/linesrc.c" 2>>"$B/err" &&
+{ echo '#line 1 "/dev/zero"'; cat "$TESTS/hostile/prog.c"; } >"$B/zero.c"
+{ echo "#line 1 \"$B/srcfifo\""; cat "$TESTS/hostile/prog.c"; } >"$B/fifo.c"
+$cc -O2 -g -o "$B/linezero" "$B/zero.c" 2>>"$B/err" &&
+$cc -O2 -g -o "$B/linefifo" "$B/fifo.c" 2>>"$B/err" &&
 $cc -O2 -o "$B/openwatch" "$TESTS/hostile/openwatch.c" 2>>"$B/err" || {
-	skip 'fgsym hostile-input tests' "cannot build tests/hostile/linesrc.c or openwatch.c: $(head -1 "$B/err")"
+	skip 'fgsym hostile-input tests' "cannot build the #line programs or openwatch.c: $(head -1 "$B/err")"
 	done_testing
 	exit 0
 }

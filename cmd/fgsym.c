@@ -47,6 +47,13 @@ leaf_add(void *arg, const char *dso, uint64_t vaddr)
 	annotate_add(arg, dso, vaddr);
 }
 
+/* The annotator reads the files fgsym has loaded. */
+static int
+file_lend(void *arg, const char *dso, struct elfsym_file *ef)
+{
+	return sym_file(arg, dso, ef);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -137,6 +144,8 @@ main(int argc, char *argv[])
 	}
 	o.progress = isatty(STDERR_FILENO);
 	s = sym_new(&o);
+	if (an != NULL)
+		annotate_files(an, file_lend, s);
 	for (i = 0; i < (argc ? argc : 1); i++) {
 		const char *name = argc ? argv[i] : "-";
 
@@ -162,7 +171,6 @@ main(int argc, char *argv[])
 	}
 	if (sym_finish(s) != 0)
 		rval = 1;
-	sym_free(s);
 	if (an != NULL) {
 		FILE *out = annotate ? stdout : lfp;
 
@@ -176,6 +184,7 @@ main(int argc, char *argv[])
 			err(2, "write error on '%s'", listing);
 		annotate_free(an);
 	}
+	sym_free(s);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "write error on standard output");
 	return rval;

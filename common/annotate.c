@@ -81,6 +81,8 @@ struct annotate {
 	size_t		 last;		/* index of the last dso hit */
 	uint64_t	 total;
 	size_t		 nbad;		/* bad files in the last annotate_write */
+	int		(*file)(void *, const char *, struct elfsym_file *);
+	void		*file_arg;
 };
 
 /* --- adding --------------------------------------------------------- */
@@ -162,6 +164,14 @@ annotate_add(struct annotate *a, const char *dso, uint64_t vaddr)
 	}
 	adso_add(d, vaddr);
 	a->total++;
+}
+
+void
+annotate_files(struct annotate *a,
+    int (*file)(void *, const char *, struct elfsym_file *), void *arg)
+{
+	a->file = file;
+	a->file_arg = arg;
 }
 
 void
@@ -287,8 +297,9 @@ struct afile {
 	char		*problem;	/* owned; why nothing or only part can be shown */
 	int		 bad;		/* the file is missing, unreadable or corrupt */
 	char		*noscope;	/* owned; why no bytes can be shown */
-	int		 fd;
+	int		 fd;		/* -1 when the file is lent */
 	Elf		*elf;		/* the file itself (kcore for the kernel) */
+	int		 lent;		/* elf, mod and syms are fgsym's */
 	int		 machine;	/* e_machine */
 	csh		 cs;
 	int		 cs_ok;
@@ -487,14 +498,39 @@ afile_perfmap(struct afile *f)
 	elfsym_sort(&f->st);
 }
 
-/* Opens one file with samples. Problems go to f->problem / f->noscope. */
+/*
+ * The rest of opening an ELF file, its own or lent: capstone, and the
+ * problems with its symbols and DWARF.
+ */
 static void
-afile_open(struct afile *f, const char *path, const char *kallsyms)
+afile_elf_checks(struct afile *f, const GElf_Ehdr *eh)
 {
-	struct stat st;
-	GElf_Ehdr eh;
 	Dwarf_Addr dbias;
 	const char *why;
+
+	f->bad = 0;
+	f->kind = AF_ELF;
+	afile_capstone(f, eh->e_machine, eh->e_ident[EI_DATA] == ELFDATA2MSB);
+	if (f->st.n == 0)
+		f->problem = xasprintf("'%s' has no function symbols; its "
+		    "samples are not named", f->path);
+	else if (f->mod && (why = elfcheck_dwarf(dwfl_module_getdwarf(f->mod,
+	    &dbias))) != NULL) {
+		/* Corrupt DWARF: symbols and code only, no source lines. */
+		f->problem = xasprintf("'%s' has corrupt DWARF debug info (%s); "
+		    "its source lines are not shown", f->path, why);
+		f->bad = 1;
+		f->mod = NULL;
+	}
+}
+
+/* Opens one file with samples. Problems go to f->problem / f->noscope. */
+static void
+afile_open(struct afile *f, const char *path, const struct annotate *a)
+{
+	struct elfsym_file ef;
+	struct stat st;
+	GElf_Ehdr eh;
 	uint64_t need;
 
 	memset(f, 0, sizeof(*f));
@@ -503,7 +539,7 @@ afile_open(struct afile *f, const char *path, const char *kallsyms)
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	switch (dso_classify(path, strlen(path))) {
 	case DSO_KERNEL_MAP:
-		afile_kernel(f, kallsyms);
+		afile_kernel(f, a->opts.kallsyms);
 		return;
 	case DSO_PERFMAP:
 		afile_perfmap(f);
@@ -517,6 +553,21 @@ afile_open(struct afile *f, const char *path, const char *kallsyms)
 		return;
 	}
 	f->kind = AF_NONE;
+	if (a->file != NULL && a->file(a->file_arg, path, &ef) == 0 &&
+	    gelf_getehdr(ef.elf, &eh) != NULL) {
+		/* fgsym's file: read once, named from the same table. */
+		f->lent = 1;
+		f->kind = AF_ELF;	/* afile_fill_sizes() reads sections */
+		f->elf = ef.elf;
+		f->mod = ef.mod;
+		f->bias = ef.bias;
+		f->st.e = xmalloc((ef.syms->n + 1) * sizeof(*f->st.e));
+		memcpy(f->st.e, ef.syms->e, ef.syms->n * sizeof(*f->st.e));
+		f->st.n = f->st.cap = ef.syms->n;
+		afile_fill_sizes(f);
+		afile_elf_checks(f, &eh);
+		return;
+	}
 	/* Only a regular file is opened: never a FIFO, never a device. */
 	f->bad = 1;
 	if ((f->fd = safeopen(path, &st)) == SAFEOPEN_NOTREG) {
@@ -543,9 +594,6 @@ afile_open(struct afile *f, const char *path, const char *kallsyms)
 		    (intmax_t)st.st_size, (uintmax_t)need);
 		return;
 	}
-	f->bad = 0;
-	f->kind = AF_ELF;
-	afile_capstone(f, eh.e_machine, eh.e_ident[EI_DATA] == ELFDATA2MSB);
 	if ((f->dwfl = dwfl_begin(&debuglink_offline_callbacks))) {
 		/* The file checked above, not the path again: libdwfl
 		 * consumes the descriptor when it succeeds. */
@@ -560,18 +608,9 @@ afile_open(struct afile *f, const char *path, const char *kallsyms)
 		if (f->mod && !dwfl_module_getelf(f->mod, &f->bias))
 			f->mod = NULL;
 	}
+	f->kind = AF_ELF;	/* afile_fill_sizes() reads sections */
 	afile_elf_syms(f);
-	if (f->st.n == 0)
-		f->problem = xasprintf("'%s' has no function symbols; its "
-		    "samples are not named", path);
-	else if (f->mod && (why = elfcheck_dwarf(dwfl_module_getdwarf(f->mod,
-	    &dbias))) != NULL) {
-		/* Corrupt DWARF: symbols and code only, no source lines. */
-		f->problem = xasprintf("'%s' has corrupt DWARF debug info (%s); "
-		    "its source lines are not shown", path, why);
-		f->bad = 1;
-		f->mod = NULL;
-	}
+	afile_elf_checks(f, &eh);
 }
 
 static void
@@ -581,7 +620,7 @@ afile_close(struct afile *f)
 		cs_close(&f->cs);
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
-	if (f->elf)
+	if (f->elf && !f->lent)
 		elf_end(f->elf);
 	if (f->fd >= 0)
 		close(f->fd);
@@ -697,8 +736,17 @@ afile_bytes(const struct afile *f, uint64_t addr, uint64_t size,
 		if (*n > size)
 			*n = size;
 		*owned = xmalloc(*n ? *n : 1);
-		got = pread(f->fd, *owned, *n, ph.p_offset +
-		    (addr - ph.p_vaddr));
+		if (f->fd < 0) {	/* lent: no descriptor of ours */
+			Elf_Data *d = elf_getdata_rawchunk(f->elf, ph.p_offset +
+			    (addr - ph.p_vaddr), *n, ELF_T_BYTE);
+
+			if ((got = d ? (ssize_t)d->d_size : -1) > 0)
+				memcpy(*owned, d->d_buf, got);
+			else
+				errno = EIO;
+		} else
+			got = pread(f->fd, *owned, *n, ph.p_offset +
+			    (addr - ph.p_vaddr));
 		if (got <= 0) {
 			*why = xasprintf("cannot read '%s': %s", f->kind ==
 			    AF_KERNEL ? KCORE : f->path, got < 0 ?
@@ -1389,7 +1437,7 @@ annotate_write(struct annotate *a, FILE *out)
 		struct afile *f = &files[i];
 		size_t n = adso_sorted(d);
 
-		afile_open(f, d->path, a->opts.kallsyms);
+		afile_open(f, d->path, a);
 		if (f->problem)
 			warnx("%s", f->problem);
 		a->nbad += f->bad;

@@ -43,6 +43,18 @@ struct elfsym {
 	size_t		 nowned, ocap;
 };
 
+/*
+ * An ELF file as fgsym has loaded it, lent to the annotator so that the
+ * file is read once and its functions are named from the same table.
+ * Everything is borrowed from the lender.
+ */
+struct elfsym_file {
+	Elf		*elf;		/* the file itself */
+	Dwfl_Module	*mod;		/* its module: DWARF, source lines */
+	Dwarf_Addr	 bias;		/* module address = vaddr + bias */
+	const struct elfsym *syms;	/* sorted; data symbols too */
+};
+
 /* The rank of the symbol es called name; lower wins (see above). */
 int	elfsym_rank(const GElf_Sym *es, const char *name);
 

@@ -436,7 +436,8 @@ static const char strip_fix[] =
 static void
 symtab_build(struct sfile *f, Elf *elf)
 {
-	elfsym_read_module(&f->syms, f->mod, f->bias, 0);
+	/* Data symbols too, for the annotator (sym_file); lookups skip them. */
+	elfsym_read_module(&f->syms, f->mod, f->bias, 1);
 	elfsym_plt(&f->syms, elf);
 	elfsym_sort(&f->syms);
 }
@@ -561,6 +562,27 @@ file_load(struct sym *s, struct sfile *f)
 		swarnx("'%s' is stripped: only its exported symbols are known "
 		    "and frames in its other functions stay [unknown]; %s",
 		    f->dso, strip_fix);
+}
+
+int
+sym_file(struct sym *s, const char *dso, struct elfsym_file *ef)
+{
+	struct sfile *f = s->files[file_get(s, dso, strlen(dso))];
+
+	if (f->kind != DSO_FILE)
+		return -1;
+	if (f->opened == 0)
+		file_open(f);
+	if (f->opened < 0 || f->rebuilt)
+		return -1;
+	if (f->loaded == 0)
+		file_load(s, f);
+	if (f->loaded < 0 ||
+	    (ef->elf = dwfl_module_getelf(f->mod, &ef->bias)) == NULL)
+		return -1;
+	ef->mod = f->mod;
+	ef->syms = &f->syms;
+	return 0;
 }
 
 /* ---- resolving ---- */

@@ -95,6 +95,17 @@ int	sym_stream(struct sym *s, struct lineread *in, FILE *out);
  */
 int	sym_finish(struct sym *s);
 
+struct elfsym_file;
+
+/*
+ * Lends the ELF file dso (as the stream names it) that s has loaded, or
+ * loads it now: its Elf, its libdwfl module and its symbol table, in *ef,
+ * borrowed until sym_free(). Returns 0, or -1 when dso is no ELF file or
+ * cannot be used (missing, rebuilt, ...; warned about once). fgsym
+ * --annotate passes it to annotate_files().
+ */
+int	sym_file(struct sym *s, const char *dso, struct elfsym_file *ef);
+
 /* Frees s and everything it owns (files, caches); s may be NULL. */
 void	sym_free(struct sym *s);
 

@@ -5,8 +5,9 @@
  * file is a memfd named by its /proc/self/fd path; a small stream of
  * frames into it goes through sym_stream twice (as an fgrecord stream of
  * vaddrs, with inlines and source lines, and as a perf stream of file
- * offsets), then once more parsed only, feeding the annotate module,
- * whose listing is written.
+ * offsets), then twice more parsed only, feeding the annotate module,
+ * whose listing is written: once with the files it opens itself, once
+ * with those the symbolizer lends it (sym_file).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,17 +55,32 @@ stream(const char *path, int fgrecord)
 	return fd;
 }
 
+static int
+lend(void *arg, const char *dso, struct elfsym_file *ef)
+{
+	return sym_file(arg, dso, ef);
+}
+
+/*
+ * One stream through sym_stream. With an annotation table an, the leaves
+ * go to it and it is written with the files the symbolizer lends.
+ */
 static void
-run(const char *path, int fgrecord, struct sym_opts *o, FILE *out)
+run(const char *path, int fgrecord, struct sym_opts *o, FILE *out,
+    struct annotate *an)
 {
 	struct lineread lr;
 	struct sym *s = sym_new(o);
 	int fd = stream(path, fgrecord);
 
+	if (an != NULL)
+		annotate_files(an, lend, s);
 	lineread_init(&lr, fd, "fuzz");
 	sym_stream(s, &lr, out);
 	lineread_release(&lr);
 	sym_finish(s);
+	if (an != NULL)
+		annotate_write(an, fuzz_null());
 	sym_free(s);
 	close(fd);
 }
@@ -82,16 +98,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	o.srcline = 1;
 	o.kallsyms = "/dev/null";
-	run(path, 1, &o, fuzz_null());
+	run(path, 1, &o, fuzz_null(), NULL);
 	o.srcline = 0;
 	o.inlines = 0;
-	run(path, 0, &o, fuzz_null());
+	run(path, 0, &o, fuzz_null(), NULL);
 
+	/* The annotator opening the file itself, then with fgsym's. */
 	an = annotate_new(NULL);
 	o.leaf = leaf;
 	o.leaf_arg = an;
-	run(path, 1, &o, NULL);
+	run(path, 1, &o, NULL, NULL);
 	annotate_write(an, fuzz_null());
+	annotate_free(an);
+	an = annotate_new(NULL);
+	o.leaf_arg = an;
+	run(path, 1, &o, NULL, an);
 	annotate_free(an);
 	close(fd);
 	return 0;

@@ -562,7 +562,9 @@ afile_open(struct afile *f, const char *path, const struct annotate *a)
 		f->mod = ef.mod;
 		f->bias = ef.bias;
 		f->st.e = xmalloc((ef.syms->n + 1) * sizeof(*f->st.e));
-		memcpy(f->st.e, ef.syms->e, ef.syms->n * sizeof(*f->st.e));
+		if (ef.syms->n > 0)
+			memcpy(f->st.e, ef.syms->e,
+			    ef.syms->n * sizeof(*f->st.e));
 		f->st.n = f->st.cap = ef.syms->n;
 		afile_fill_sizes(f);
 		afile_elf_checks(f, &eh);

@@ -54,6 +54,12 @@ file_lend(void *arg, const char *dso, struct elfsym_file *ef)
 	return sym_file(arg, dso, ef);
 }
 
+static const struct kallsyms *
+kallsyms_lend(void *arg)
+{
+	return sym_kallsyms(arg);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -145,7 +151,7 @@ main(int argc, char *argv[])
 	o.progress = isatty(STDERR_FILENO);
 	s = sym_new(&o);
 	if (an != NULL)
-		annotate_files(an, file_lend, s);
+		annotate_files(an, file_lend, kallsyms_lend, s);
 	for (i = 0; i < (argc ? argc : 1); i++) {
 		const char *name = argc ? argv[i] : "-";
 

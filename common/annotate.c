@@ -82,6 +82,7 @@ struct annotate {
 	uint64_t	 total;
 	size_t		 nbad;		/* bad files in the last annotate_write */
 	int		(*file)(void *, const char *, struct elfsym_file *);
+	const struct kallsyms *(*kallsyms)(void *);
 	void		*file_arg;
 };
 
@@ -168,9 +169,11 @@ annotate_add(struct annotate *a, const char *dso, uint64_t vaddr)
 
 void
 annotate_files(struct annotate *a,
-    int (*file)(void *, const char *, struct elfsym_file *), void *arg)
+    int (*file)(void *, const char *, struct elfsym_file *),
+    const struct kallsyms *(*kallsyms)(void *), void *arg)
 {
 	a->file = file;
+	a->kallsyms = kallsyms;
 	a->file_arg = arg;
 }
 
@@ -429,14 +432,20 @@ afile_capstone(struct afile *f, int machine, int bigendian)
 
 /* Kernel: symbols from kallsyms (/proc's, or --kallsyms), bytes from /proc/kcore. */
 static void
-afile_kernel(struct afile *f, const char *kallsyms)
+afile_kernel(struct afile *f, const struct annotate *a)
 {
-	const char *path = kallsyms ? kallsyms : KALLSYMS;
-	int rc;
+	const char *path = a->opts.kallsyms ? a->opts.kallsyms : KALLSYMS;
+	const struct kallsyms *ks = NULL;
+	int rc = 0;
 
 	f->kind = AF_KERNEL;
-	f->ks = kallsyms_new();
-	if ((rc = kallsyms_load(f->ks, path)) == -1)
+	/* fgsym's table when it has read one, else a read of our own. */
+	if (a->kallsyms == NULL || (ks = a->kallsyms(a->file_arg)) == NULL) {
+		f->ks = kallsyms_new();
+		rc = kallsyms_load(f->ks, path);
+		ks = f->ks;
+	}
+	if (rc == -1)
 		f->problem = xasprintf("cannot read '%s': %s; kernel samples "
 		    "are counted but not named", path, strerror(errno));
 	else if (rc != 0)
@@ -445,9 +454,9 @@ afile_kernel(struct afile *f, const char *kallsyms)
 		    "functions", path);
 	else {
 		/* Aliases: the first by name wins, as kallsyms_lookup() says. */
-		for (size_t i = 0; i < f->ks->n; i++)
-			elfsym_add(&f->st, f->ks->syms[i].addr, 0,
-			    f->ks->syms[i].name, 0, 1, 0);
+		for (size_t i = 0; i < ks->n; i++)
+			elfsym_add(&f->st, ks->syms[i].addr, 0,
+			    ks->syms[i].name, 0, 1, 0);
 		elfsym_sort(&f->st);
 		afile_fill_sizes(f);
 		/* the last symbol has no successor: give it one page */
@@ -539,7 +548,7 @@ afile_open(struct afile *f, const char *path, const struct annotate *a)
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	switch (dso_classify(path, strlen(path))) {
 	case DSO_KERNEL_MAP:
-		afile_kernel(f, a->opts.kallsyms);
+		afile_kernel(f, a);
 		return;
 	case DSO_PERFMAP:
 		afile_perfmap(f);

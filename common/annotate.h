@@ -51,16 +51,20 @@ void	annotate_add(struct annotate *a, const char *dso, uint64_t vaddr);
 
 struct elfsym_file;
 
+struct kallsyms;
+
 /*
  * Has annotate_write() ask file(arg, dso, &ef) for each ELF file it
  * needs before it opens the file itself: when that returns 0, the file
  * in ef (fgsym's, see sym_file()) is used as lent, its symbol table
- * included, and must stay valid until annotate_write() returns. With
- * file NULL (the default) every file is opened here.
+ * included. Likewise kallsyms(arg), when not NULL, may lend the kernel's
+ * symbols (see sym_kallsyms()) instead of a read of opts.kallsyms. What
+ * is lent must stay valid until annotate_write() returns. With both NULL
+ * (the default) every file is read here.
  */
 void	annotate_files(struct annotate *a,
 	    int (*file)(void *arg, const char *dso, struct elfsym_file *ef),
-	    void *arg);
+	    const struct kallsyms *(*kallsyms)(void *arg), void *arg);
 
 /*
  * Writes the listing of everything added so far to out. Returns 0, or -1

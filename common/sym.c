@@ -585,6 +585,12 @@ sym_file(struct sym *s, const char *dso, struct elfsym_file *ef)
 	return 0;
 }
 
+const struct kallsyms *
+sym_kallsyms(const struct sym *s)
+{
+	return s->ks_state > 0 ? s->ks : NULL;
+}
+
 /* ---- resolving ---- */
 
 /*

@@ -96,6 +96,7 @@ int	sym_stream(struct sym *s, struct lineread *in, FILE *out);
 int	sym_finish(struct sym *s);
 
 struct elfsym_file;
+struct kallsyms;
 
 /*
  * Lends the ELF file dso (as the stream names it) that s has loaded, or
@@ -105,6 +106,13 @@ struct elfsym_file;
  * --annotate passes it to annotate_files().
  */
 int	sym_file(struct sym *s, const char *dso, struct elfsym_file *ef);
+
+/*
+ * The kernel's symbols that s has read for naming kernel frames (from
+ * opts.kallsyms or /proc/kallsyms), borrowed until sym_free(); NULL when
+ * it has read none, or could not.
+ */
+const struct kallsyms *sym_kallsyms(const struct sym *s);
 
 /* Frees s and everything it owns (files, caches); s may be NULL. */
 void	sym_free(struct sym *s);

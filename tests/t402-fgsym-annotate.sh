@@ -56,4 +56,14 @@ check '--annotate: bad N and exclusive options exit 2' '
 	grep_q "exclusive" err
 '
 
+check '--annotate names kernel functions from --kallsyms=FILE, as fgsym does' '
+	printf "ffffffff81000000 T planted_kfunc\nffffffff81001000 T next_kfunc\n" >ks &&
+	printf "# fgrecord 1\nx 1/1 [000] 1.0: 1 cpu-clock:\n\tffffffff81000010 [unknown] ([kernel.kallsyms])\n\n" >in &&
+	fgsym --kallsyms=ks in >sym 2>err && grep_q "planted_kfunc+0x10" sym &&
+	{ fgsym --kallsyms=ks --annotate in >out 2>err; test $? -le 1; } &&
+	grep_q "planted_kfunc (\[kernel.kallsyms\])" out &&
+	{ fgsym --kallsyms=ks --annotate-to=ann in >sym2 2>err; test $? -le 1; } &&
+	test_cmp sym sym2 && grep_q "planted_kfunc (\[kernel.kallsyms\])" ann
+'
+
 done_testing

@@ -74,7 +74,7 @@ run(const char *path, int fgrecord, struct sym_opts *o, FILE *out,
 	int fd = stream(path, fgrecord);
 
 	if (an != NULL)
-		annotate_files(an, lend, s);
+		annotate_files(an, lend, NULL, s);
 	lineread_init(&lr, fd, "fuzz");
 	sym_stream(s, &lr, out);
 	lineread_release(&lr);

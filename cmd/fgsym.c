@@ -21,8 +21,9 @@ static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: fgsym [--no-inline] [--srcline] [--full-path] [--no-demangle] [--keep-hash]\n"
-	    "             [--kallsyms=FILE] [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n");
+	    "usage: fgsym [--no-inline] [--srcline] [--full-path] [--demangle=short|full|none]\n"
+	    "             [--no-demangle] [--keep-hash] [--kallsyms=FILE]\n"
+	    "             [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n");
 	exit(2);
 }
 
@@ -54,6 +55,7 @@ main(int argc, char *argv[])
 		{ "no-inline",	 no_argument,		NULL, 'I' },
 		{ "srcline",	 no_argument,		NULL, 's' },
 		{ "full-path",	 no_argument,		NULL, 'F' },
+		{ "demangle",	 required_argument,	NULL, 'd' },
 		{ "no-demangle", no_argument,		NULL, 'D' },
 		{ "keep-hash",	 no_argument,		NULL, 'H' },
 		{ "kallsyms",	 required_argument,	NULL, 'k' },
@@ -87,6 +89,17 @@ main(int argc, char *argv[])
 			break;
 		case 'F':
 			o.full_path = 1;
+			break;
+		case 'd':
+			if (strcmp(optarg, "none") == 0) {
+				o.demangle = 0;
+			} else if (strcmp(optarg, "short") == 0 ||
+			    strcmp(optarg, "full") == 0) {
+				o.demangle = 1;
+				o.full_names = optarg[0] == 'f';
+			} else
+				errx(2, "--demangle: '%s' is not a style: use "
+				    "short, full or none", optarg);
 			break;
 		case 'D':
 			o.demangle = 0;
@@ -130,6 +143,7 @@ main(int argc, char *argv[])
 		if (listing != NULL && (lfp = fopen(listing, "we")) == NULL)
 			err(2, "'%s'", listing);
 		ao.color = isatty(fileno(annotate ? stdout : lfp));
+		ao.full_names = o.full_names;
 		an = annotate_new(&ao);
 		o.leaf = leaf_add;
 		o.leaf_arg = an;

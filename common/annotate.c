@@ -306,6 +306,7 @@ struct afile {
 	char		**names;	/* owned; names made here ("f@plt") */
 	size_t		 nnames, capnames;
 	uint64_t	 unattributed;	/* samples outside every function */
+	int		 dmflags;	/* fg_demangle() flags for its names */
 };
 
 /* A sampled function. */
@@ -1036,7 +1037,7 @@ struct srcpos {
 
 /* Name of a DIE, following abstract origins; demangled when it can be. */
 static char *
-die_name(Dwarf_Die *die)
+die_name(Dwarf_Die *die, int dmflags)
 {
 	Dwarf_Attribute at;
 	const char *s = NULL;
@@ -1049,7 +1050,7 @@ die_name(Dwarf_Die *die)
 		s = dwarf_formstring(&at);
 	if (!s)
 		return NULL;
-	d = fg_demangle(s, 0);
+	d = fg_demangle(s, dmflags);
 	return d ? d : xstrdup(s);
 }
 
@@ -1079,7 +1080,7 @@ srcpos_get(const struct afile *f, uint64_t addr, struct srcpos *p,
 		for (int i = 0; i < n; i++)
 			if (dwarf_tag(&scopes[i]) ==
 			    DW_TAG_inlined_subroutine) {
-				p->inl = die_name(&scopes[i]);
+				p->inl = die_name(&scopes[i], f->dmflags);
 				break;
 			}
 		free(scopes);
@@ -1270,7 +1271,7 @@ out_target(struct out *o, const struct afile *f, uint64_t addr)
 		out_add(o, " <%s+0x%" PRIx64 ">", sec, addr - start);
 		return 1;
 	}
-	d = fg_demangle(s->name, 0);
+	d = fg_demangle(s->name, f->dmflags);
 	out_add(o, " <%s", d ? d : s->name);
 	free(d);
 	if (addr != s->addr)
@@ -1700,6 +1701,7 @@ annotate_write(struct annotate *a, FILE *out)
 		size_t n = adso_sorted(d);
 
 		afile_open(f, d->path);
+		f->dmflags = a->opts.full_names ? FG_DEMANGLE_FULL : 0;
 		if (f->problem)
 			warnx("%s", f->problem);
 		a->nbad += f->bad;
@@ -1731,7 +1733,8 @@ annotate_write(struct annotate *a, FILE *out)
 				j++;
 			} while (j < n && d->slots[j].vaddr >= fn->start &&
 			    d->slots[j].vaddr < fn->end);
-			if ((fn->name = fg_demangle(fn->rawname, 0)) == NULL)
+			if ((fn->name = fg_demangle(fn->rawname,
+			    fn->file->dmflags)) == NULL)
 				fn->name = xstrdup(fn->rawname);
 		}
 	}

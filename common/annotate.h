@@ -28,6 +28,8 @@
 struct annotate_opts {
 	int	top;	/* N hottest functions; 0 or less means the default, 5 */
 	int	color;	/* nonzero: ANSI colour on the hot lines */
+	int	full_names; /* nonzero: C++ names with return type and
+			       parameters, as c++filt prints them */
 };
 
 struct annotate;

@@ -926,13 +926,21 @@ perf_addr(struct sfile *f, uint64_t addr, uint64_t *vaddr)
 	return 0;
 }
 
+/* The fg_demangle() flags the options ask for. */
+static int
+dm_flags(const struct sym *s)
+{
+	return (s->o.keep_hash ? FG_DEMANGLE_KEEP_HASH : 0) |
+	    (s->o.full_names ? FG_DEMANGLE_FULL : 0);
+}
+
 static char *
 name_dup(const struct sym *s, const char *name)
 {
 	char *d = NULL;
 
 	if (s->o.demangle)
-		d = fg_demangle(name, s->o.keep_hash ? FG_DEMANGLE_KEEP_HASH : 0);
+		d = fg_demangle(name, dm_flags(s));
 	return d != NULL ? d : xstrdup(name);
 }
 
@@ -975,7 +983,7 @@ die_name(const struct sym *s, Dwarf_Die *die)
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &am) != NULL)
 		n = dwarf_formstring(&am);
 	if (n != NULL && s->o.demangle) {
-		char *d = fg_demangle(n, s->o.keep_hash ? FG_DEMANGLE_KEEP_HASH : 0);
+		char *d = fg_demangle(n, dm_flags(s));
 
 		if (d != NULL)
 			return d;

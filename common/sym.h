@@ -51,6 +51,8 @@ struct sym_opts {
 	int	 srcline;	/* nonzero: write "  FILE:LINE" after each frame */
 	int	 full_path;	/* srcline: the full path, not the base name */
 	int	 demangle;	/* nonzero: demangle C++ and Rust names */
+	int	 full_names;	/* nonzero: C++ names with return type and
+				   parameters (FG_DEMANGLE_FULL) */
 	int	 keep_hash;	/* nonzero: keep Rust's ::h<hash> suffix */
 	int	 progress;	/* nonzero: a progress line on stderr (a tty) */
 	const char *kallsyms;	/* borrowed; NULL means "/proc/kallsyms" */

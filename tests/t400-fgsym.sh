@@ -135,9 +135,23 @@ else
 	    'ld.lld is not installed (apt-get install lld)'
 fi
 
-check 'C++: names demangled, templates and namespace' '
+check 'C++: names as perf prints them: no return type, no parameters' '
 	"$FIX/tmpl" v >in &&
 	fgsym in >out &&
+	names out "$FIX/tmpl" >actual &&
+	cat >expect <<-\EOF &&
+	leaf
+	geo::Shape<double>::area
+	geo::total<double>
+	main
+	_start
+	EOF
+	test_cmp expect actual
+'
+
+check 'C++: --demangle=full keeps return types and parameter lists' '
+	"$FIX/tmpl" v >in &&
+	fgsym --demangle=full in >out &&
 	names out "$FIX/tmpl" >actual &&
 	cat >expect <<-\EOF &&
 	leaf()
@@ -146,7 +160,12 @@ check 'C++: names demangled, templates and namespace' '
 	main
 	_start
 	EOF
-	test_cmp expect actual
+	test_cmp expect actual &&
+	fgsym --demangle=none in >out &&
+	names out "$FIX/tmpl" >actual &&
+	grep_q "^_Z4leafv\$" actual &&
+	expect_status 2 fgsym --demangle=long in >out 2>err &&
+	grep_q "^fgsym: --demangle: .long. is not a style: use short, full or none\$" err
 '
 
 check 'C++: --no-demangle keeps the linker names' '

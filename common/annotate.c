@@ -1704,6 +1704,11 @@ annotate_write(struct annotate *a, FILE *out)
 		f->dmflags = a->opts.full_names ? FG_DEMANGLE_FULL : 0;
 		if (f->problem)
 			warnx("%s", f->problem);
+		/* A missing file is said, as a stripped one is, but it is
+		 * not bad input (fgsym(1), EXIT STATUS). */
+		if (f->bad && f->fd < 0 && access(d->path, F_OK) == -1 &&
+		    errno == ENOENT)
+			f->bad = 0;
 		a->nbad += f->bad;
 		for (size_t j = 0; j < n; ) {
 			const struct asym *s = afile_lookup(f,

@@ -62,8 +62,9 @@ int	annotate_write(struct annotate *a, FILE *out);
 
 /*
  * Returns the number of files that the last annotate_write() could not use,
- * or only in part, because they are missing, unreadable, not regular ELF
- * files, truncated, or hold corrupt DWARF (each was warned about); 0 before
+ * or only in part, because they are unreadable, not regular ELF files,
+ * truncated, or hold corrupt DWARF (each was warned about); a missing file
+ * is warned about but not counted. 0 before
  * any annotate_write(). fgsym exits 1 when it is not 0.
  */
 size_t	annotate_bad_files(const struct annotate *a);

@@ -78,6 +78,7 @@ struct sfile {
 	int		 nodwarf_warned;
 	int		 dwarf_checked;
 	int		 dwarf_bad;	/* its DWARF is corrupt: not used */
+	int		 missing;	/* no such file: not an input error */
 	struct perfmap	*pm;
 	unsigned long	 frames;	/* frames that needed a name */
 	unsigned long	 unresolved;	/* ... and did not get one */
@@ -408,6 +409,7 @@ file_open(struct sfile *f)
 	if ((fd = open(f->dso, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
 		static unsigned nmissing;
 
+		f->missing = errno == ENOENT;
 		/* Named one by one up to ten; a stream from another machine
 		 * may name thousands, and the summary sums them up. */
 		if (errno == ENOENT && ++nmissing <= 10)
@@ -1392,8 +1394,12 @@ resolve_kernel(struct sym *s, uint64_t addr, uint64_t a)
 		s->ks = kallsyms_new();
 		rc = kallsyms_load(s->ks, path);
 		s->ks_state = rc == 0 ? 1 : -1;
-		if (rc == -1)
+		if (rc == -1) {
 			swarn("'%s': kernel frames stay [unknown]", path);
+			/* A file the user named is input; /proc is not. */
+			if (s->o.kallsyms != NULL)
+				s->any_bad = 1;
+		}
 		else if (rc == -2)
 			swarnx("'%s' shows no addresses: kernel frames stay "
 			    "[unknown]; run as root or set "
@@ -1430,15 +1436,18 @@ resolve_perfmap(struct sym *s, struct sfile *f, uint64_t addr, uint64_t a)
 			    "[unknown]", f->dso);
 			f->loaded = -1;
 		} else if (rc != 0) {
+			f->missing = errno == ENOENT;
 			swarn("'%s': its frames stay [unknown]", f->dso);
 			f->loaded = -1;
 		} else {
 			f->loaded = 1;
 			s->loaded++;
-			if (f->pm->bad > 0)
+			if (f->pm->bad > 0) {
+				s->any_bad = 1;
 				swarnx("%s:%lu: not a perf map line (START SIZE "
 				    "NAME, in hex): skipped %lu such lines",
 				    f->dso, f->pm->first_bad, f->pm->bad);
+			}
 		}
 	}
 	if (f->loaded < 0)
@@ -1843,12 +1852,21 @@ sym_finish(struct sym *s)
 	size_t i, n = 0;
 
 	progress_clear();
-	/* A file warned about (corrupt, rebuilt, unreadable) is partial output. */
-	for (i = 0; i < s->nfiles; i++)
-		if ((s->files[i]->kind == SF_ELF && (s->files[i]->opened < 0 ||
-		    s->files[i]->loaded < 0)) || s->files[i]->rebuilt ||
-		    s->files[i]->dwarf_bad)
+	/*
+	 * Exit status 1 means malformed or unreadable input: bad stream
+	 * lines, and files that exist but cannot be read or parsed (not a
+	 * regular file, not ELF, truncated, corrupt DWARF, bad perf map
+	 * lines). Frames that merely stay [unknown] (a missing, stripped or
+	 * rebuilt file, another kernel) were said on stderr and are no error.
+	 */
+	for (i = 0; i < s->nfiles; i++) {
+		const struct sfile *f = s->files[i];
+
+		if (((f->kind == SF_ELF || f->kind == SF_PERFMAP) &&
+		    !f->missing && !f->rebuilt &&
+		    (f->opened < 0 || f->loaded < 0)) || f->dwarf_bad)
 			s->any_bad = 1;
+	}
 	if (s->frames == 0)
 		return s->any_bad;
 	if (s->unresolved == 0) {
@@ -1875,5 +1893,5 @@ sym_finish(struct sym *s)
 		    n ? "," : "", s->badlines);
 	fputc('\n', stderr);
 	free(v);
-	return 1;
+	return s->any_bad;
 }

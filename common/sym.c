@@ -31,6 +31,7 @@
 
 #include "debuglink.h"
 #include "demangle.h"
+#include "pkgowner.h"
 #include "elfcheck.h"
 #include "kallsyms.h"
 #include "perfmap.h"
@@ -501,10 +502,62 @@ has_symtab(Elf *elf)
 	return 0;
 }
 
-static const char strip_fix[] =
-    "rebuild it with -g (C, C++), with [profile.release] debug = true "
-    "or CARGO_PROFILE_RELEASE_DEBUG=true (Cargo), or install its -dbgsym "
-    "or -dbg package";
+/*
+ * Was elf built by rustc? rustc writes "rustc version" into .comment
+ * (since 1.73); older binaries still hold the "/rustc/<commit>/library/"
+ * paths of the standard library's panic locations in .rodata. Both
+ * survive strip.
+ */
+static int
+is_rust(Elf *elf)
+{
+	static const char comment[] = "rustc version", path[] = "/rustc/";
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *nm;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS ||
+		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL ||
+		    (strcmp(nm, ".comment") != 0 && strcmp(nm, ".rodata") != 0) ||
+		    (d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
+			continue;
+		if (nm[1] == 'c' ? memmem(d->d_buf, d->d_size, comment,
+		    sizeof(comment) - 1) != NULL : memmem(d->d_buf, d->d_size,
+		    path, sizeof(path) - 1) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * How to get the symbols of the stripped file f, whose ELF is elf, in a
+ * few words (caller frees): for a file of a Debian package its debug
+ * package or debuginfod, for a Rust binary Cargo's settings, for anything
+ * else (the user's own C or C++ build) the compiler flags.
+ */
+static char *
+strip_fix(const struct sfile *f, Elf *elf)
+{
+	char *pkg, *r;
+
+	if ((pkg = pkgowner_find(NULL, f->dso)) != NULL) {
+		if (asprintf(&r, "package %s: install %s-dbgsym (or -dbg) "
+		    "from deb.debian.org/debian-debug, or set DEBUGINFOD_URLS="
+		    "https://debuginfod.debian.net", pkg, pkg) < 0)
+			errx(2, "out of memory");
+		free(pkg);
+		return r;
+	}
+	if (is_rust(elf))
+		return xstrdup("build it with [profile.release] debug = true "
+		    "(or CARGO_PROFILE_RELEASE_DEBUG=true) and no strip");
+	return xstrdup("rebuild it with -g and without -s or strip");
+}
 
 /*
  * Ranks aliases at one address: global before weak before local, then
@@ -854,13 +907,13 @@ file_load(struct sym *s, struct sfile *f)
 	symtab_build(f, elf, nsym);
 	dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 	    &debugfile);
-	if (nsym <= 0)
-		swarnx("'%s' has no symbol table (stripped): %s", f->dso,
-		    strip_fix);
-	else if (!has_symtab(elf) && debugfile == NULL)
-		swarnx("'%s' is stripped: only its exported symbols are known "
-		    "and frames in its other functions stay [unknown]; %s",
-		    f->dso, strip_fix);
+	if (nsym <= 0 || (!has_symtab(elf) && debugfile == NULL)) {
+		char *fix = strip_fix(f, elf);
+
+		swarnx("'%s' is stripped%s: %s", f->dso, nsym <= 0 ?
+		    " (no symbols at all)" : "", fix);
+		free(fix);
+	}
 }
 
 /* ---- resolving ---- */
@@ -1290,9 +1343,14 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		cu = dwfl_module_addrdie(f->mod, da, &cubias);
 		if (cu == NULL && s->o.srcline && !f->nodwarf_warned &&
 		    dwfl_module_getdwarf(f->mod, &cubias) == NULL) {
+			Dwarf_Addr ebias;
+			char *fix = strip_fix(f, dwfl_module_getelf(f->mod,
+			    &ebias));
+
 			f->nodwarf_warned = 1;
 			swarnx("'%s' has no DWARF debug info: no source lines "
-			    "or inlined frames; %s", f->dso, strip_fix);
+			    "or inlined frames; %s", f->dso, fix);
+			free(fix);
 		}
 	}
 	if (cu != NULL) {

@@ -31,6 +31,7 @@
 
 #include "debuglink.h"
 #include "demangle.h"
+#include "dwname.h"
 #include "pkgowner.h"
 #include "elfcheck.h"
 #include "kallsyms.h"
@@ -80,6 +81,7 @@ struct sfile {
 	int		 dwarf_checked;
 	int		 dwarf_bad;	/* its DWARF is corrupt: not used */
 	int		 missing;	/* no such file: not an input error */
+	struct dwname	 dwn;		/* C++ scopes of unmangled DIEs */
 	struct perfmap	*pm;
 	unsigned long	 frames;	/* frames that needed a name */
 	unsigned long	 unresolved;	/* ... and did not get one */
@@ -250,6 +252,7 @@ sfile_free(struct sfile *f)
 		free(f->owned[i]);
 	free(f->owned);
 	perfmap_free(f->pm);
+	dwname_release(&f->dwn);
 	free(f->syms);
 	free(f->loads);
 	free(f->buildid);
@@ -1027,9 +1030,12 @@ src_text(const struct sym *s, const char *file, int line)
 	return r;
 }
 
-/* The name of a DIE for an inlined frame: its linkage name demangled, else DW_AT_name. */
+/*
+ * The name of a function's DIE in f: its linkage name demangled, else
+ * DW_AT_name, qualified by its C++ scopes unless --demangle=none.
+ */
 static char *
-die_name(const struct sym *s, Dwarf_Die *die)
+die_name(const struct sym *s, struct sfile *f, Dwarf_Die *die)
 {
 	Dwarf_Attribute am;
 	const char *n = NULL;
@@ -1045,7 +1051,8 @@ die_name(const struct sym *s, Dwarf_Die *die)
 	}
 	if (dwarf_attr_integrate(die, DW_AT_name, &am) != NULL &&
 	    (n = dwarf_formstring(&am)) != NULL)
-		return xstrdup(n);
+		return s->o.demangle ? dwname_qualify(&f->dwn, die, n) :
+		    xstrdup(n);
 	return n != NULL ? xstrdup(n) : xstrdup("??");
 }
 
@@ -1371,7 +1378,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 			if (name == NULL &&
 			    dwarf_lowpc(&scopes[i], &low) == 0 &&
 			    da - cubias >= low) {
-				fnname = die_name(s, &scopes[i]);
+				fnname = die_name(s, f, &scopes[i]);
 				off = da - cubias - low;
 			}
 			break;
@@ -1397,7 +1404,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		for (i = 0; i < nscopes && k < ninl; i++) {
 			if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
 				continue;
-			chain_add(&c, die_name(s, &scopes[i]), src);
+			chain_add(&c, die_name(s, f, &scopes[i]), src);
 			src = s->o.srcline ? call_site(s, cu, &scopes[i]) : NULL;
 			k++;
 		}

@@ -549,8 +549,8 @@ strip_fix(const struct sfile *f, Elf *elf)
 	char *pkg, *r;
 
 	if ((pkg = pkgowner_find(NULL, f->dso)) != NULL) {
-		if (asprintf(&r, "package %s: install %s-dbgsym (or -dbg) "
-		    "from deb.debian.org/debian-debug, or set DEBUGINFOD_URLS="
+		if (asprintf(&r, "package %s: install %s-dbgsym from "
+		    "deb.debian.org/debian-debug or set DEBUGINFOD_URLS="
 		    "https://debuginfod.debian.net", pkg, pkg) < 0)
 			errx(2, "out of memory");
 		free(pkg);
@@ -916,6 +916,8 @@ file_load(struct sym *s, struct sfile *f)
 		swarnx("'%s' is stripped%s: %s", f->dso, nsym <= 0 ?
 		    " (no symbols at all)" : "", fix);
 		free(fix);
+		/* One line per file: that fix brings the DWARF too. */
+		f->nodwarf_warned = 1;
 	}
 }
 

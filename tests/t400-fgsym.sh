@@ -226,6 +226,8 @@ check 'stripped copy: frames stay [unknown], the diagnostic names the fix' '
 	test_cmp expect actual &&
 	test $(wc -l <err) = 2 &&
 	grep_q "^fgsym: .$PWD/app. is stripped: rebuild it with -g and without -s or strip\$" err &&
+	expect_status 0 fgsym --srcline in >out 2>err &&
+	test $(wc -l <err) = 2 &&
 	grep_q "^fgsym: resolved [0-9]* of [0-9]* frames (.*%); unresolved frames are in $PWD/app (5)\$" err
 '
 
@@ -249,7 +251,8 @@ if [ -n "$debfile" ]; then
 		    $((entry)) "$debfile" >in &&
 		DEBUGINFOD_URLS= expect_status 0 fgsym in >out 2>err &&
 		test $(wc -l <err) = 2 &&
-		grep_q "^fgsym: .$debfile. is stripped.*: package $debpkg: install $debpkg-dbgsym (or -dbg) from deb.debian.org/debian-debug, or set DEBUGINFOD_URLS=https://debuginfod.debian.net\$" err &&
+		grep_q "^fgsym: .$debfile. is stripped.*: package $debpkg: install $debpkg-dbgsym from deb.debian.org/debian-debug or set DEBUGINFOD_URLS=https://debuginfod.debian.net\$" err &&
+		test "$(awk "length > 200" err)" = "" &&
 		! grep -q "Cargo\|debug = true\|-g " err
 	'
 else

@@ -169,7 +169,8 @@ main(int argc, char *argv[])
 	struct svgbuf out;
 	struct flame fl;
 	struct lineread *inputs;
-	const char *bgcolors = NULL, *nameattr = NULL;
+	const char *bgcolors = NULL, *nameattr = NULL, *seedenv;
+	char *seedend;
 	unsigned long bad = 0, badline;
 	int seen[16] = { 0 };
 	int ch, cp = 0, fd, rval = 0, i;
@@ -263,7 +264,15 @@ main(int argc, char *argv[])
 		errx(2, "--bgcolors '%s' is not a background; use yellow, "
 		    "blue, green, grey or #rrggbb", bgcolors);
 	fo.chain = strcmp(po.scheme, "chain") == 0;
-	po.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+	/* --random's seed: FGSVG_SEED when set (repeatable), else the clock. */
+	if ((seedenv = getenv("FGSVG_SEED")) != NULL && *seedenv != '\0') {
+		errno = 0;
+		po.seed = strtoull(seedenv, &seedend, 10);
+		if (errno != 0 || *seedend != '\0' || *seedenv == '-')
+			errx(2, "FGSVG_SEED='%s': expected a whole number",
+			    seedenv);
+	} else
+		po.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
 	if (palette_init(&pal, &po) != 0)
 		errx(2, "--colors '%s' is not a palette", po.scheme);
 	if (cp) {

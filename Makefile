@@ -52,11 +52,16 @@ FUZZSAN	= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZOBJ	= $(LIBSRC:%.c=build/fuzz/%.o)
 SCRIPTS	= cargo-fg
 
-.PHONY: all deps check test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps stress
+.PHONY: all deps testdeps check test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps stress
 all: $(BINS) $(UNITS) $(REGRESS)
 
 deps:
 	@scripts/deps
+
+# Every test dependency too (scripts/deps check), so that nothing skips
+# for want of a package.
+testdeps:
+	@scripts/deps check
 
 build/common/%.o: common/%.c
 	@mkdir -p $(@D)
@@ -106,7 +111,7 @@ fuzzdeps:
 fuzz: $(FUZZERS)
 	@scripts/fuzz $(FUZZ_TIME) $(FUZZERS)
 
-check: deps
+check: testdeps
 	@$(MAKE) --no-print-directory all
 	@tests/run
 

@@ -30,7 +30,7 @@ ifeq ($(SANITIZE),1)
 FG_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FG_LDFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 endif
-ALL_CFLAGS = $(FG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(FG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(FG_LDFLAGS) $(LDFLAGS)
 ALL_LDLIBS = $(LDLIBS) $(FG_LDLIBS)
 
@@ -72,14 +72,14 @@ build/libfg.a: $(LIBOBJ)
 	$(AR) rcs $@ $^
 
 # Linked to a temporary name and renamed, so that a test running the old
-# binary never finds a half-written one.
-bin/%: cmd/%.c build/libfg.a
+# binary never finds a half-written one. The Makefile holds VERSION.
+bin/%: cmd/%.c build/libfg.a Makefile
 	@mkdir -p $(@D) build/cmd
 	$(CC) $(ALL_CFLAGS) -MF build/cmd/$*.d -MT $@ $(ALL_LDFLAGS) -o $@.tmp $< build/libfg.a $(ALL_LDLIBS) && mv -f $@.tmp $@
 
 build/tests/%: tests/unit/%.c build/libfg.a
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MF $@.d -MT $@ -Itests/unit $(ALL_LDFLAGS) -o $@ $< build/libfg.a $(ALL_LDLIBS)
+	@mkdir -p $(@D) build/dep/tests
+	$(CC) $(ALL_CFLAGS) -MF build/dep/tests/$*.d -MT $@ -Itests/unit $(ALL_LDFLAGS) -o $@ $< build/libfg.a $(ALL_LDLIBS)
 
 build/regress/%.o: tests/fuzz/%.c
 	@mkdir -p $(@D)

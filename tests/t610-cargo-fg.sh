@@ -200,7 +200,8 @@ if perf_ok; then
 		grep_q "cargo_fixture::knead" u.svg && ! grep -q "cargo_fixture::stir" u.svg &&
 		grep_q "cargo fg: cargo_fixture (unit tests)" u.svg &&
 		cfg --unit-test=spin -o "$PWD/b.svg" &&
-		grep_q "recording: fgrecord -- .*/deps/spin-[0-9a-f]*\$" err
+		grep_q "recording: fgrecord -- .*/deps/spin-[0-9a-f]*\$" err &&
+		grep_q "spin::tests::crunches" b.svg && ! grep -q "cargo_fixture::knead" b.svg
 	'
 	# One recording, drawn many ways.
 	(cd "$TMP" && cfg --bin spin -F 1999 -o "$TMP/base.svg" -- 30) || true

@@ -37,3 +37,11 @@ fn main() {
     println!("spin: {:016x}", x);
     std::process::exit(exit);
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn crunches() {
+        assert_ne!(super::crunch(100_000_000), 0);
+    }
+}

@@ -16,15 +16,18 @@
 #include "annotate.h"
 #include "lineread.h"
 #include "sym.h"
+#include "version.h"
 
+/* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
-usage(void)
+usage(int status)
 {
-	fprintf(stderr,
+	fprintf(status ? stderr : stdout,
 	    "usage: fgsym [--no-inline] [--srcline] [--full-path] [--demangle=short|full|none]\n"
 	    "             [--no-demangle] [--keep-hash] [--kallsyms=FILE]\n"
-	    "             [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n");
-	exit(2);
+	    "             [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n"
+	    "       fgsym -V | --version\n");
+	exit(status);
 }
 
 /* Parses the N of --annotate=N: 1 to 1000. */
@@ -62,6 +65,7 @@ main(int argc, char *argv[])
 		{ "annotate",	 optional_argument,	NULL, 'a' },
 		{ "annotate-to", required_argument,	NULL, 'A' },
 		{ "help",	 no_argument,		NULL, 'h' },
+		{ "version",	 no_argument,		NULL, 'V' },
 		{ NULL,		 0,			NULL, 0 }
 	};
 	static char obuf[1 << 20];
@@ -79,7 +83,7 @@ main(int argc, char *argv[])
 	 * quietly, as cat(1) does, even where the parent ignored it.
 	 */
 	signal(SIGPIPE, SIG_DFL);
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'I':
 			o.inlines = 0;
@@ -128,8 +132,12 @@ main(int argc, char *argv[])
 			listing = optarg;
 			break;
 		}
+		case 'h':
+			usage(0);
+		case 'V':
+			version_exit();
 		default:
-			usage();
+			usage(2);
 		}
 	}
 	argc -= optind;
@@ -141,7 +149,7 @@ main(int argc, char *argv[])
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (annotate || listing != NULL) {
 		if (listing != NULL && (lfp = fopen(listing, "we")) == NULL)
-			err(2, "'%s'", listing);
+			err(2, "cannot create '%s'", listing);
 		ao.color = isatty(fileno(annotate ? stdout : lfp));
 		ao.full_names = o.full_names;
 		an = annotate_new(&ao);
@@ -157,7 +165,7 @@ main(int argc, char *argv[])
 			fd = STDIN_FILENO;
 			name = "<stdin>";
 		} else if ((fd = open(name, O_RDONLY | O_CLOEXEC)) == -1) {
-			warn("'%s'", name);
+			warn("cannot open '%s'", name);
 			rval = 1;
 			continue;
 		}
@@ -166,7 +174,7 @@ main(int argc, char *argv[])
 		if (rc == -1)
 			err(2, "write error on standard output");
 		if (rc == -2) {
-			warnx("'%s': read error: %s", name, strerror(lr.error));
+			warnx("cannot read '%s': %s", name, strerror(lr.error));
 			rval = 1;
 		}
 		lineread_release(&lr);

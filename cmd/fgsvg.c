@@ -204,7 +204,11 @@ main(int argc, char *argv[])
 		case O_FONTWIDTH:
 			so.fontwidth = number("fontwidth", optarg, 0.01, 100);
 			break;
-		case O_COUNTNAME:	so.countname = optarg; break;
+		case O_COUNTNAME:
+			/* "ns": the counts are nanoseconds, shown as time */
+			so.countname = optarg;
+			so.timens = strcmp(optarg, "ns") == 0;
+			break;
 		case O_NAMETYPE:	so.nametype = optarg; break;
 		case O_COLORS:
 			if (!palette_scheme_ok(optarg))

@@ -482,6 +482,7 @@ svg_opts_default(struct svg_opts *o)
 	o->minwidth = 0.1;
 	o->factor = 1;
 	o->search_budget = (size_t)24 << 20;
+	o->timens = -1;
 }
 
 /*
@@ -709,7 +710,74 @@ struct geom {
 	double		 per;		/* pixels per label character */
 	double		 tscaled;	/* the total times --factor */
 	struct svgbuf	 cn;		/* " COUNTNAME", escaped once */
+	int		 timens;	/* counts are ns: print time */
+	unsigned char	*off;		/* per node: drawn as off-CPU */
+	struct palette	*blue;		/* off-CPU frames' shades */
 };
+
+/* Appends a time in ns as people read it: "1.25 s", "12.50 ms", "800 ns". */
+static void
+put_time(struct svgbuf *b, double ns)
+{
+	static const struct { double div; const char *unit; } u[] = {
+		{ 1e9, " s" }, { 1e6, " ms" }, { 1e3, " us" }, { 1, " ns" }
+	};
+	size_t i;
+
+	for (i = 0; i < 3 && fabs(ns) < u[i].div; i++)
+		;
+	put_fixed(b, ns / u[i].div, i < 3 ? 2 : 0);
+	svgbuf_puts(b, u[i].unit);
+}
+
+/* A count as a tooltip shows it: "1,234 samples", or a time. */
+static void
+put_amount(struct svgbuf *b, double v, const struct geom *g, double *shown)
+{
+	if (g->timens) {
+		put_time(b, v);
+		*shown = v;
+		return;
+	}
+	put_count(b, v, shown);
+	put(b, g->cn.buf, g->cn.len);
+}
+
+/*
+ * Marks the nodes drawn as off-CPU: an [off-cpu] node and what lies above
+ * it (under --reverse it is near the root), and a node all of whose time
+ * lies in [off-cpu] nodes. Returns how many [off-cpu] nodes there are.
+ */
+static size_t
+mark_offcpu(const struct flame *fl, unsigned char *off)
+{
+	double *t = xcalloc(fl->nnodes + 1, sizeof(*t));
+	size_t i, n = 0;
+
+	for (i = 0; i < fl->nnodes; i++) {
+		const struct flame_node *nd = &fl->nodes[i];
+
+		off[i] = nd->namelen == sizeof(SVG_OFFCPU) - 1 &&
+		    memcmp(nd->name, SVG_OFFCPU, nd->namelen) == 0;
+		if (off[i]) {
+			n++;
+			t[i] = nd->etime - nd->stime;
+		}
+		if (nd->parent != FLAME_NONE && off[nd->parent])
+			off[i] = 1;
+	}
+	for (i = fl->nnodes; i-- > 1; )
+		if (fl->nodes[i].parent != FLAME_NONE)
+			t[fl->nodes[i].parent] += t[i];
+	for (i = 0; i < fl->nnodes; i++) {
+		double w = fl->nodes[i].etime - fl->nodes[i].stime;
+
+		if (n > 0 && !off[i] && w > 0 && t[i] >= w * (1 - 1e-9))
+			off[i] = 1;
+	}
+	free(t);
+	return n;
+}
 
 /* Appends " (N samples, P%[; +D%][; self S samples, Q%])" for a frame. */
 static void
@@ -722,8 +790,7 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
 	int has_delta = n != NULL && flame_delta(fl, f->node, &d);
 
 	PUTL(b, " (");
-	put_count(b, (f->etime - f->stime) * o->factor, &samples);
-	put(b, g->cn.buf, g->cn.len);
+	put_amount(b, (f->etime - f->stime) * o->factor, g, &samples);
 	if (f->depth == 0 && n != NULL) {
 		PUTL(b, ", 100%)");
 		return;
@@ -740,8 +807,7 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
 	}
 	if (n != NULL) {
 		PUTL(b, "; self ");
-		put_count(b, f->self * o->factor, &self);
-		put(b, g->cn.buf, g->cn.len);
+		put_amount(b, f->self * o->factor, g, &self);
 		PUTL(b, ", ");
 		put_fixed(b, 100 * self / g->tscaled, 2);
 		PUTL(b, "%");
@@ -1095,6 +1161,8 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 		strcpy(color, "rgb(200,200,200)");
 	else if (flame_delta(fl, f->node, &d))
 		palette_diff(d, fl->maxdelta, o->negate, color);
+	else if (g->off[f->node])
+		palette_color(g->blue, raw, rawlen, color);
 	else
 		palette_color(pal, raw, rawlen, color);
 	/* flamegraph.pl's width is the difference of the rounded ends */
@@ -1133,6 +1201,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	int sub = o->subtitle != NULL && *o->subtitle != '\0';
 	const char *title = o->title;
 	struct svgbuf name, labels;
+	struct palette blue;
 	struct mdata md;
 	struct geom g;
 	size_t i;
@@ -1234,11 +1303,19 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	svgbuf_init(&g.cn, -1);
 	PUTL(&g.cn, " ");
 	svg_escape(&g.cn, o->countname, strlen(o->countname));
+	g.off = xmalloc(fl->nnodes + 1);
+	g.timens = mark_offcpu(fl, g.off) > 0 ? o->timens != 0 : o->timens > 0;
+	g.blue = &blue;
+	palette_init(&blue, &(struct palette_opts){ .scheme = "blue",
+	    .hash = pal->opts.hash, .random = pal->opts.random,
+	    .seed = pal->opts.seed });
 	for (i = 0; i < fl->nframes; i++)
 		put_frame(b, fl, &fl->frames[i], o, pal, &g, &name, &labels,
 		    &md);
 	svgbuf_release(&name);
 	svgbuf_release(&g.cn);
+	free(g.off);
+	palette_release(&blue);
 	mdata_release(&md);
 	PUTL(b, "</g>\n</svg>\n<g id=\"labels\">\n");
 	svgbuf_put(b, labels.buf ? labels.buf : "", labels.len);

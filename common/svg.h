@@ -75,6 +75,9 @@ struct svg_opts {
 	int		 inverted;
 	int		 negate;
 	int		 flamechart;
+	int		 timens;	/* counts are ns: tooltips print time;
+					   -1: when the input holds [off-cpu]
+					   frames (fgfold's off-CPU leaf) */
 	size_t		 search_budget;	/* bytes of search data for the frames
 					   not drawn (24 MiB); past it,
 					   "Matched" is a lower bound */
@@ -109,10 +112,16 @@ int	 svg_nameattr_load(struct svg_nameattr *, const char *path,
 /* Fills o with flamegraph.pl's defaults. */
 void	 svg_opts_default(struct svg_opts *o);
 
+/* The leaf pseudo-frame of off-CPU stacks (fgfold(1), fg-stream(5)). */
+#define SVG_OFFCPU	"[off-cpu]"
+
 /*
  * Lays out the flame (flame_layout, with the minimum width converted from
  * pixels or percent) and writes the document to out, which is flushed at
- * the end. Colours come from pal. A flame without samples gives a small
+ * the end. Colours come from pal, but for off-CPU frames (an [off-cpu]
+ * frame, the frames above it, and the frames all of whose time is
+ * off-CPU), which are drawn in blue shades; differential colours come
+ * first. A flame without samples gives a small
  * document that says "no samples". Returns 0, or -1 with errno set when
  * writing failed.
  */

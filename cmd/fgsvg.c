@@ -266,10 +266,11 @@ main(int argc, char *argv[])
 		errx(2, "--colors '%s' is not a palette", po.scheme);
 	if (cp) {
 		if (palette_load(&pal, PALETTE_FILE, &badline) != 0) {
-			if (errno == EINVAL)
-				errx(2, "'%s' is not a regular file: move it "
+			if (errno == EINVAL || errno == ELOOP)
+				errx(2, "'%s' is not a regular file%s: move it "
 				    "away, or run --cp in another directory",
-				    PALETTE_FILE);
+				    PALETTE_FILE, errno == ELOOP ?
+				    " but a symbolic link, not followed" : "");
 			err(2, "cannot read the palette file '%s'",
 			    PALETTE_FILE);
 		}
@@ -285,8 +286,8 @@ main(int argc, char *argv[])
 			err(2, "cannot read the --nameattr file '%s'",
 			    nameattr);
 		if (badline != 0) {
-			warnx("%s:%lu: expected \"NAME<TAB>key=value...\" with "
-			    "XML attribute names; skipped", nameattr, badline);
+			warnx("%s:%lu: %s; skipped (expected \"NAME<TAB>"
+			    "key=value...\")", nameattr, badline, na.why);
 			rval = 1;
 		}
 		so.nameattr = &na;
@@ -325,8 +326,13 @@ main(int argc, char *argv[])
 	svgbuf_init(&out, STDOUT_FILENO);
 	if (svg_write(&out, &fl, &so, &pal) != 0)
 		err(2, "cannot write the SVG to standard output");
-	if (cp && palette_save(&pal, PALETTE_FILE) != 0)
+	if (cp && palette_save(&pal, PALETTE_FILE) != 0) {
+		if (errno == EINVAL || errno == ELOOP)
+			errx(2, "'%s' is no longer a regular file%s: not "
+			    "written; move it away", PALETTE_FILE, errno == ELOOP ?
+			    " but a symbolic link, not followed" : "");
 		err(2, "cannot write the palette file '%s'", PALETTE_FILE);
+	}
 	svgbuf_release(&out);
 	flame_release(&fl);
 	for (i = 0; i < argc || i == 0; i++)

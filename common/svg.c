@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <xxhash.h>
@@ -364,6 +365,7 @@ svg_nameattr_init(struct svg_nameattr *na)
 	svgmap_init(&na->attrs);
 	svgmap_init(&na->titles);
 	svgmap_init(&na->links);
+	na->why[0] = '\0';
 }
 
 void
@@ -375,23 +377,69 @@ svg_nameattr_release(struct svg_nameattr *na)
 }
 
 static int
-xmlname(const char *s, size_t n)
+keyis(const char *p, size_t n, const char *key)
 {
-	size_t i;
+	return n == strlen(key) && memcmp(p, key, n) == 0;
+}
 
-	if (n == 0)
-		return 0;
-	for (i = 0; i < n; i++) {
-		char c = s[i];
+/*
+ * A link that can only go somewhere: http or https, or a relative URL (no
+ * scheme: a '/', '?' or '#' comes before any ':'). The browser skips
+ * leading spaces and control characters before it reads the scheme, so
+ * does this.
+ */
+static int
+url_ok(const char *v, size_t n)
+{
+	size_t i = 0;
 
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    c == '_' || c == ':')
-			continue;
-		if (i > 0 && ((c >= '0' && c <= '9') || c == '-' || c == '.'))
-			continue;
-		return 0;
+	while (i < n && (unsigned char)v[i] <= ' ')
+		i++;
+	v += i;
+	n -= i;
+	for (i = 0; i < n && !strchr(":/?#", v[i]); i++)
+		;
+	if (i == n || v[i] != ':')
+		return 1;
+	return (i == 4 && strncasecmp(v, "http", 4) == 0) ||
+	    (i == 5 && strncasecmp(v, "https", 5) == 0);
+}
+
+/* The attributes --nameattr may give, as flamegraph.pl's option is for. */
+static const char *const nameattr_keys[] = {
+	"xlink:href", "target", "class", "title", "id", NULL
+};
+
+/*
+ * Checks one key=value pair of a --nameattr line; returns the index of its
+ * key in nameattr_keys ("href" is "xlink:href"), or -1 with why filled.
+ */
+static int
+nameattr_pair(const char *p, size_t klen, const char *v, size_t vlen,
+    char *why, size_t whysize)
+{
+	int k;
+
+	if (keyis(p, klen, "href"))
+		p = "xlink:href", klen = 10;
+	for (k = 0; nameattr_keys[k] != NULL; k++)
+		if (keyis(p, klen, nameattr_keys[k]))
+			break;
+	if (nameattr_keys[k] == NULL) {
+		snprintf(why, whysize, "'%.*s' is not allowed%s; use href, "
+		    "xlink:href, target, class, title or id", (int)(klen > 40 ?
+		    40 : klen), p, klen > 2 && strncasecmp(p, "on", 2) == 0 ?
+		    " (an event handler runs script)" : keyis(p, klen, "style") ?
+		    " (style can hide or restyle the page)" : "");
+		return -1;
 	}
-	return 1;
+	if (k == 0 && !url_ok(v, vlen)) {
+		snprintf(why, whysize, "href '%.*s%s' is not allowed: only "
+		    "http, https and relative URLs (no javascript:)",
+		    (int)(vlen > 40 ? 40 : vlen), v, vlen > 40 ? "..." : "");
+		return -1;
+	}
+	return k;
 }
 
 int
@@ -402,9 +450,10 @@ svg_nameattr_load(struct svg_nameattr *na, const char *path,
 	struct svgbuf a;
 	char *line, *tab, *p, *e, *eq, *next;
 	ssize_t len;
-	int fd, err, link, target;
+	int fd, err, k, seen;
 
 	*bad = 0;
+	na->why[0] = '\0';
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return -1;
 	lineread_init(&lr, fd, path);
@@ -413,42 +462,54 @@ svg_nameattr_load(struct svg_nameattr *na, const char *path,
 		if (len == 0)
 			continue;
 		if ((tab = memchr(line, '\t', len)) == NULL) {
-			if (*bad == 0)
+			if (*bad == 0) {
 				*bad = lr.lineno;
+				snprintf(na->why, sizeof(na->why), "no TAB after "
+				    "the name");
+			}
 			continue;
 		}
 		a.len = 0;
-		link = target = 0;
+		seen = 0;
 		e = line + len;
 		for (p = tab + 1; p < e; p = next + 1) {
+			char why[sizeof(na->why)];
+
 			if ((next = memchr(p, '\t', e - p)) == NULL)
 				next = e;
 			eq = memchr(p, '=', next - p);
-			if (eq == NULL || !xmlname(p, eq - p)) {
-				if (*bad == 0)
-					*bad = lr.lineno;
-				continue;
+			if (eq == NULL)
+				snprintf(why, sizeof(why), "a pair with no '='");
+			else if ((k = nameattr_pair(p, eq - p, eq + 1,
+			    next - eq - 1, why, sizeof(why))) >= 0 &&
+			    (seen & 1 << k))
+				snprintf(why, sizeof(why), "'%s' given twice",
+				    nameattr_keys[k]);
+			else if (k >= 0)
+				goto good;
+			if (*bad == 0) {
+				*bad = lr.lineno;
+				memcpy(na->why, why, sizeof(why));
 			}
-			if (eq - p == 5 && memcmp(p, "title", 5) == 0) {
+			continue;
+good:
+			seen |= 1 << k;
+			if (keyis(nameattr_keys[k], strlen(nameattr_keys[k]),
+			    "title")) {
 				svgmap_put(&na->titles, line, tab - line,
 				    eq + 1, next - eq - 1);
 				continue;
 			}
-			svgbuf_put(&a, " ", 1);
-			if (eq - p == 4 && memcmp(p, "href", 4) == 0) {
-				PUTL(&a, "xlink:");
-				link = 1;
-			}
-			if (eq - p == 6 && memcmp(p, "target", 6) == 0)
-				target = 1;
-			svgbuf_put(&a, p, eq - p);
+			svgbuf_puts(&a, " ");
+			svgbuf_puts(&a, nameattr_keys[k]);
 			PUTL(&a, "=\"");
 			svg_escape(&a, eq + 1, next - eq - 1);
 			PUTL(&a, "\"");
 		}
-		if (link && !target)
+		/* A link opens in the whole window unless told otherwise. */
+		if ((seen & 1) && !(seen & 2))
 			PUTL(&a, " target=\"_top\"");
-		if (link)
+		if (seen & 1)
 			svgmap_put(&na->links, line, tab - line, "", 0);
 		svgmap_put(&na->attrs, line, tab - line, a.buf ? a.buf : "",
 		    a.len);

@@ -87,14 +87,18 @@ struct svg_opts {
 /*
  * --nameattr: extra attributes for the frames of some names. The file has
  * one line per name: the name, a TAB, then TAB-separated key=value pairs.
- * "title" replaces the tooltip, "href" makes the frame a link (target
- * "_top" unless given), any other key becomes an attribute of the frame's
- * element.
+ * Only what flamegraph.pl's option is for is allowed, each key once:
+ * "href" (or "xlink:href") makes the frame a link, to an http, https or
+ * relative URL (target "_top" unless given); "target", "class" and "id"
+ * become attributes of the frame's element; "title" replaces the tooltip.
+ * Event handlers (on*), "style" and javascript: links are refused.
  */
 struct svg_nameattr {
 	struct svgmap	 attrs;		/* name -> escaped ' k="v"' pairs */
 	struct svgmap	 titles;	/* name -> replacement tooltip */
 	struct svgmap	 links;		/* name -> "" when it has an href */
+	char		 why[160];	/* what was wrong with the first bad
+					   line, or "" */
 };
 
 void	 svg_nameattr_init(struct svg_nameattr *);
@@ -102,9 +106,10 @@ void	 svg_nameattr_release(struct svg_nameattr *);
 
 /*
  * Reads a --nameattr file into na. Returns 0, or -1 with errno set when the
- * file cannot be read. The number of the first malformed line (no TAB, a
- * pair without '=', a key that is not an XML name) is stored in *bad, or 0;
- * malformed lines and pairs are skipped.
+ * file cannot be read. The number of the first bad line (no TAB, a pair
+ * without '=', a key not allowed or given twice, an href not allowed) is
+ * stored in *bad, or 0, and what was wrong in na->why; bad pairs are
+ * skipped, the good ones of the line kept.
  */
 int	 svg_nameattr_load(struct svg_nameattr *, const char *path,
 	    unsigned long *bad);

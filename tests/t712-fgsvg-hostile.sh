@@ -103,7 +103,7 @@ check '--nameattr: a key that is no XML name is refused with FILE:LINE, exit 1' 
 	printf "a;b 1\n" >in &&
 	printf "b\tx\"><script>alert(1)</script>=1\n" >attrs &&
 	expect_status 1 fgsvg --nameattr attrs in >out.svg 2>err &&
-	grep_q "^fgsvg: attrs:1: .*XML attribute names; skipped" err &&
+	grep_q "^fgsvg: attrs:1: .* is not allowed; use href, xlink:href, target, class, title or id; skipped" err &&
 	! grep -q "<script>alert" out.svg &&
 	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" out.svg
 '
@@ -154,6 +154,53 @@ check '--cp with a FIFO as palette.map: a clear error, no hang' '
 	printf "a;b 1\n" >in &&
 	expect_status 2 timeout 10 fgsvg --cp in >out 2>err &&
 	grep_q "palette.map. is not a regular file" err
+'
+
+check '--cp: palette.map a symbolic link to a file: refused, the file untouched, exit 2' '
+	printf "a;b 1\n" >in && echo "victim data" >victim && ln -s victim palette.map &&
+	expect_status 2 fgsvg --cp in >out 2>err &&
+	grep_q "palette.map. is not a regular file but a symbolic link, not followed" err &&
+	echo "victim data" >want && test_cmp want victim && test -L palette.map
+'
+
+check '--cp: palette.map a dangling symbolic link: nothing created through it, exit 2' '
+	printf "a;b 1\n" >in && ln -s created palette.map &&
+	expect_status 2 fgsvg --cp in >out 2>err &&
+	test ! -e created && grep_q "symbolic link" err
+'
+
+check '--cp: palette.map is replaced, not written through: a hard link keeps its data' '
+	printf "a;b 1\n" >in && printf "b->rgb(1,2,3)\n" >palette.map && ln palette.map other &&
+	fgsvg --cp in >out 2>err && test ! -s err &&
+	printf "b->rgb(1,2,3)\n" >want && test_cmp want other &&
+	grep_q "^a->rgb(" palette.map && ! ls palette.map.* 2>/dev/null
+'
+
+check '--nameattr: on* handlers, style and javascript: links refused with FILE:LINE; allowed pairs kept' '
+	printf "a;b 1\na;c 1\na;d 1\na;e 1\n" >in &&
+	printf "b\tonfocus=alert(1)\tautofocus=1\tclass=ok\n" >attrs &&
+	printf "c\tstyle=position:fixed\n" >>attrs &&
+	printf "d\thref= JavaScript:alert(2)\n" >>attrs &&
+	printf "e\thref=../x.html\tid=e1\ttarget=_blank\n" >>attrs &&
+	expect_status 1 fgsvg --nameattr attrs in >out.svg 2>err &&
+	grep_q "^fgsvg: attrs:1: .onfocus. is not allowed (an event handler runs script)" err &&
+	! grep -q "onfocus\|autofocus\|style=\"position\|avaScript" out.svg &&
+	grep_q "<g class=\"ok\"><title>b " out.svg &&
+	grep_q "<a xlink:href=\"../x.html\" id=\"e1\" target=\"_blank\"><title>e " out.svg &&
+	printf "c\tstyle=x\n" >a2 && expect_status 1 fgsvg --nameattr a2 in >/dev/null 2>err &&
+	grep_q "a2:1: .style. is not allowed (style" err &&
+	printf "d\thref=javascript:alert(2)\n" >a3 && expect_status 1 fgsvg --nameattr a3 in >out.svg 2>err &&
+	grep_q "a3:1: href .javascript:alert(2). is not allowed: only http, https and relative URLs" err &&
+	! grep -q "javascript" out.svg
+'
+
+check '--nameattr: an attribute given twice (href and xlink:href too) is refused: valid XML' '
+	printf "a;b 1\n" >in &&
+	printf "b\tclass=x\tclass=y\thref=https://e.example/\txlink:href=https://f.example/\n" >attrs &&
+	expect_status 1 fgsvg --nameattr attrs in >out.svg 2>err &&
+	grep_q "attrs:1: .class. given twice" err &&
+	grep_q "<a class=\"x\" xlink:href=\"https://e.example/\" target=\"_top\">" out.svg &&
+	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" out.svg
 '
 
 check 'a directory as input: a read error, not a malformed line; the rest drawn, exit 1' '

@@ -115,6 +115,37 @@ report_bad(enum folded_status st, const char *name, unsigned long lineno,
 }
 
 /*
+ * The integer counts summed so far, BEFORE and AFTER (a plain line's count
+ * is AFTER): a line that would take a sum past 2^64-1 is skipped and said,
+ * as fgfold does, rather than rounded silently.
+ */
+static uint64_t totals[2];
+
+/* Returns 1 when the line was skipped for that (said once), 0 otherwise. */
+static unsigned long
+overflows(const struct folded_line *f, const char *name, unsigned long lineno)
+{
+	static int said;
+	int c, to;
+
+	for (c = 0; c < f->ncounts; c++) {
+		to = f->ncounts == 2 ? c : 1;
+		if (!f->count[c].decimal && totals[to] > UINT64_MAX - f->count[c].u)
+			break;
+	}
+	if (c == f->ncounts) {
+		for (c = 0; c < f->ncounts; c++)
+			if (!f->count[c].decimal)
+				totals[f->ncounts == 2 ? c : 1] += f->count[c].u;
+		return 0;
+	}
+	if (!said++)
+		warnx("%s:%lu: the counts add up past 2^64-1 here: skipped the "
+		    "line; draw fewer stacks at a time", name, lineno);
+	return 1;
+}
+
+/*
  * Reads the folded lines of one input into fl; returns the number of bad
  * lines, and sets *failed on a read error. A regular file is mapped, and
  * fl keeps its lines in place: then *lr holds the mapping, to unmap once
@@ -133,19 +164,23 @@ readinput(struct flame *fl, int fd, const char *name, int seen[],
 
 	if (lineread_map(lr, fd, name) == 0) {
 		while ((len = lineread_next_kept(lr, &kept)) >= 0) {
-			if ((st = folded_parse(kept, len, &f)) == FOLDED_OK)
-				flame_add_kept(fl, kept, len, &f);
-			else
+			if ((st = folded_parse(kept, len, &f)) != FOLDED_OK)
 				bad += report_bad(st, name, lr->lineno, seen);
+			else if (overflows(&f, name, lr->lineno))
+				*failed = 1;
+			else
+				flame_add_kept(fl, kept, len, &f);
 		}
 		lineread_release(lr);
 		return bad;
 	}
 	while ((len = lineread_next(lr, &line)) >= 0) {
-		if ((st = folded_parse(line, len, &f)) == FOLDED_OK)
-			flame_add(fl, line, len, &f);
-		else
+		if ((st = folded_parse(line, len, &f)) != FOLDED_OK)
 			bad += report_bad(st, name, lr->lineno, seen);
+		else if (overflows(&f, name, lr->lineno))
+			*failed = 1;
+		else
+			flame_add(fl, line, len, &f);
 	}
 	if (lr->error != 0) {
 		warnx("read error on '%s': %s", name, strerror(lr->error));

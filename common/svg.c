@@ -718,6 +718,37 @@ put_label(struct svgbuf *b, const char *clean, size_t len, long chars)
 	PUTL(b, "..");
 }
 
+/*
+ * Appends a --fonttype inside the <style> rule: letters, digits, spaces,
+ * commas, '-' and '_' as they are (a list of families), any other ASCII
+ * character as a CSS escape ("\\3b "), so that none ends the declaration
+ * or the rule; other bytes made safe text.
+ */
+static void
+put_cssfont(struct svgbuf *b, const char *s)
+{
+	const char *p;
+
+	for (p = s; *p != '\0'; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == ' ' || c == ',' || c == '-' ||
+		    c == '_')
+			putch(b, c);
+		else if (c < 0x80)
+			svgbuf_printf(b, "\\%x ", c);
+		else {
+			const char *q = p;
+
+			while (((unsigned char)q[1]) >= 0x80)
+				q++;
+			svg_escape(b, p, q + 1 - p);
+			p = q;
+		}
+	}
+}
+
 static void
 header(struct svgbuf *b, const struct svg_opts *o, double height)
 {
@@ -1289,7 +1320,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	    "offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
 	    "</linearGradient>\n</defs>\n", o->bgcolor1, o->bgcolor2);
 	PUTL(b, "<style type=\"text/css\">\ntext { font-family:");
-	svg_escape(b, o->fonttype, strlen(o->fonttype));
+	put_cssfont(b, o->fonttype);
 	PUTL(b, "; font-size:");
 	put_num(b, o->fontsize);
 	svgbuf_puts(b, "px; fill:rgb(0,0,0); }\n#title { text-anchor:middle; "

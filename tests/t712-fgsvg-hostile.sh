@@ -124,6 +124,28 @@ check 'folded counts: 2^64-1 is drawn (as a double); fractional counts add up' '
 	grep_q "<title>all (2 samples, 100%)</title>" out.svg
 '
 
+check 'folded counts adding up past 2^64-1: said with FILE:LINE, the line skipped, exit 1 (as fgfold)' '
+	printf "a;b 18446744073709551615\na;c 1\na;d 2.5\n" >in &&
+	expect_status 1 fgsvg in >out.svg 2>err &&
+	grep_q "^fgsvg: in:2: the counts add up past 2^64-1 here: skipped the line" err &&
+	! grep -q "<title>c " out.svg &&
+	expect_status 1 fgfold --folded in >/dev/null 2>err2 && grep_q "in:2: the counts add up past 2^64-1" err2 &&
+	printf "a;b 9223372036854775808 1\n" >d1 && printf "a;c 9223372036854775808 2\n" >d2 &&
+	expect_status 1 fgsvg d1 d2 >out.svg 2>err && grep_q "^fgsvg: d2:1: the counts add up past 2^64-1" err
+'
+
+check '--fonttype cannot end the CSS rule: ; { } < are escaped, the style is unchanged' '
+	printf "a;b 1\n" >in &&
+	fgsvg in >base.svg &&
+	fgsvg --fonttype "Verdana; } text { display:none } #x { fill:red" in >out.svg &&
+	sed -n "/<style/,/<\/style>/p" base.svg | sed "s/font-family:[^;]*;/font-family:F;/" >want &&
+	sed -n "/<style/,/<\/style>/p" out.svg | sed "s/font-family:[^;]*;/font-family:F;/" >got &&
+	test_cmp want got &&
+	grep_q "font-family:Verdana\\\\3b  \\\\7d  text" out.svg &&
+	fgsvg --fonttype "DejaVu Sans, sans-serif" in >ok.svg &&
+	grep_q "font-family:DejaVu Sans, sans-serif;" ok.svg
+'
+
 check 'a NUL byte in a name is shown as \x00, never cuts the name' '
 	printf "a;x\0y 2\na;c 1\n" >in && fgsvg in >out.svg &&
 	frames out.svg >fr && grep_q "^x\\\\x00y|" fr
@@ -202,6 +224,27 @@ check '--nameattr: an attribute given twice (href and xlink:href too) is refused
 	grep_q "<a class=\"x\" xlink:href=\"https://e.example/\" target=\"_top\">" out.svg &&
 	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" out.svg
 '
+
+# The #s= pattern of a link runs in whoever opens it: in Chromium, a
+# pattern that backtracks for ever must not freeze the tab.
+if [ ! -x /usr/bin/chromium ]; then
+	skip 'a #s= link with a catastrophic pattern does not freeze the tab' 'no /usr/bin/chromium (apt-get install chromium)'
+elif ! command -v node >/dev/null 2>&1 || [ ! -d "$TESTS/browser/node_modules/playwright-core" ]; then
+	skip 'a #s= link with a catastrophic pattern does not freeze the tab' 'no node or playwright-core (cd tests/browser && npm install)'
+else
+	check 'a #s= link with a catastrophic pattern does not freeze the tab' '
+		{ echo "main;$(printf "a%.0s" $(seq 34))! 5"; echo "main;(a+)+\$ 5"; echo "main;ok 10"; } >in &&
+		fgsvg in >re.svg &&
+		long=$(printf "x%.0s" $(seq 300)) &&
+		NODE_PATH="$TESTS/browser/node_modules" timeout 120 node "$H/regexlink.js" re.svg \
+			"(a+)+\$" "(a|aa)*b" "ok" "$long" >res 2>err || { cat err; false; } &&
+		cat res | cut -c1-100 &&
+		grep_q "^(a+)+\$	Matched: 25.0% (the link.s pattern, as text)	" res &&
+		grep_q "^(a|aa)\*b	Matched: 0.0% (the link.s pattern, as text)	" res &&
+		grep_q "^ok	Matched: 50.0%	" res &&
+		grep_q "^x*	Search in the link not run: over 256 characters	" res
+	'
+fi
 
 check 'a directory as input: a read error, not a malformed line; the rest drawn, exit 1' '
 	printf "a;b 1\n" >ok &&

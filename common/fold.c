@@ -853,9 +853,11 @@ fold_stream(struct fold *f, int fd, const char *name)
 			const char *key;
 			size_t klen;
 
-			if (!in.in_sample || in.skipping)
+			if ((!in.in_sample || in.skipping) &&
+			    !stream_indented_head(line, len))
 				continue;	/* frames of a sample not kept */
-			key = frame_key(f, &in, line, line + len, &klen);
+			key = in.in_sample && !in.skipping ?
+			    frame_key(f, &in, line, line + len, &klen) : NULL;
 			if (key != NULL && (ce = stacktab_find(&f->cache, key, klen)) != NULL) {
 				frame_cached(f, &in, ce);
 				continue;

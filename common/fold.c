@@ -1177,7 +1177,7 @@ fold_top(struct fold *f, FILE *out, size_t n)
 	for (i = 0; i < names.n; i++)
 		order[i] = i;
 	qsort_r(order, names.n, sizeof(*order), cmp_top, fn);
-	if (f->timed && !f->opts.period) {
+	if (f->timed) {
 		/* Time in ns: shown in ms, or in s past 100 s. */
 		double div = all >= 1e11 ? 1e9 : 1e6;
 		const char *u = all >= 1e11 ? "s" : "ms";

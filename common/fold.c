@@ -88,14 +88,15 @@ is_go_method(const char *s, size_t len)
 /*
  * Where the argument list starts: the first '(' that is not part of
  * "(anonymous namespace)". With brackets balanced, a '(' inside <...> is
- * part of a template argument and is skipped, and so are "operator()" and
- * the '<' or '>' of an operator's name. With brackets unbalanced we do
- * what the reference does and take the first '('.
+ * part of a template argument and is skipped, and so are a lambda's
+ * parameters inside {...} ("main::{lambda(int)#1}::operator()"),
+ * "operator()" and the '<' or '>' of an operator's name. With brackets
+ * unbalanced we do what the reference does and take the first '('.
  */
 static size_t
 args_start(const char *s, size_t len)
 {
-	size_t i, first = len, depth = 0, cut = len;
+	size_t i, first = len, depth = 0, braces = 0, cut = len;
 	int unbalanced = 0;
 
 	for (i = 0; i < len; i++) {
@@ -123,7 +124,13 @@ args_start(const char *s, size_t len)
 			i--;
 			continue;
 		}
-		if (s[i] == '<')
+		if (s[i] == '{')
+			braces++;
+		else if (s[i] == '}' && braces > 0)
+			braces--;
+		else if (s[i] == '}')
+			unbalanced = 1;
+		else if (s[i] == '<')
 			depth++;
 		else if (s[i] == '>' && depth > 0) {
 			if (i > 0 && s[i - 1] == '-')	/* "->" is not a bracket */
@@ -131,10 +138,10 @@ args_start(const char *s, size_t len)
 			depth--;
 		} else if (s[i] == '>')
 			unbalanced = 1;
-		else if (s[i] == '(' && depth == 0 && cut == len)
+		else if (s[i] == '(' && depth == 0 && braces == 0 && cut == len)
 			cut = i;
 	}
-	if (depth != 0 || unbalanced)
+	if (depth != 0 || braces != 0 || unbalanced)
 		return first;
 	return cut;
 }

@@ -151,6 +151,9 @@ test_tidy(void)
 	CHECK_STR(tidy("std::function<void (int)>::operator()(int) const"),
 	    "std::function<void (int)>::operator()", "template parentheses kept");
 	CHECK_STR(tidy("(anonymous namespace)::f(int)"), "(anonymous namespace)::f", "anonymous namespace kept");
+	CHECK_STR(tidy("main::{lambda(unsigned int, unsigned int)#1}::operator()(unsigned int, unsigned int) const"),
+	    "main::{lambda(unsigned int, unsigned int)#1}::operator()", "a lambda's parameters inside {...} kept");
+	CHECK_STR(tidy("f{(int)"), "f{", "unbalanced braces: the first '('");
 	CHECK_STR(tidy("net/http.(*Client).Do"), "net/http.(*Client).Do", "Go method kept");
 	CHECK_STR(tidy("a;b\"c'd"), "a:bcd", "semicolon and quotes");
 	CHECK_STR(tidy("bool std::operator< <char>(x)"), "bool std::operator< <char>", "operator<");

@@ -18,7 +18,7 @@ PKGS	 = libelf libdw capstone libxxhash
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Icommon
 CFLAGS	+= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS	+= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm
+LDLIBS	+= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lz
 
 # make check SANITIZE=1: everything under ASan and UBSan; undefined
 # behaviour stops the program, so that a test sees it.
@@ -27,7 +27,7 @@ CFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit
 LDFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 endif
 
-TOOLS	= fgrecord fgsym fgfold fgsvg
+TOOLS	= fgrecord fgsym fgfold fgsvg fgpprof
 BINS	= $(TOOLS:%=bin/%)
 LIBSRC	= $(sort $(wildcard common/*.c))
 LIBOBJ	= $(LIBSRC:%.c=build/%.o)

@@ -431,16 +431,12 @@ struct ppin {
 	const char	*name;
 	unsigned long	 bad;
 	unsigned long	 sample_line;
-	uint64_t	 t_first, t_last;
-	int		 has_time;
 };
 
 static void
 sample_head(struct pprof *p, struct ppin *in, const struct stream_sample *s,
     const char *line, size_t len, unsigned long lineno)
 {
-	uint64_t t;
-
 	p->in_sample = 0;
 	p->grp_len = 0;
 	p->grp_phys = 0;
@@ -463,13 +459,7 @@ sample_head(struct pprof *p, struct ppin *in, const struct stream_sample *s,
 		if (p->first_period == 0 && s->has_period)
 			p->first_period = s->period;
 	}
-	if (stream_sample_time(s, line, len, &t)) {
-		if (!in->has_time || t < in->t_first)
-			in->t_first = t;
-		if (!in->has_time || t > in->t_last)
-			in->t_last = t;
-		in->has_time = 1;
-	}
+	p->has_time = stream_sample_time(s, line, len, &p->time);
 	p->key.len = 0;
 	pb_varint(&p->key, p->kind);
 	pb_varint(&p->key, thread_id(p, s));
@@ -491,6 +481,13 @@ sample_end(struct pprof *p)
 	e->u[0] = sat_add(p, e->u[0], 1);
 	e->u[1] = sat_add(p, e->u[1], p->weight);
 	p->nsamples++;
+	if (p->has_time) {
+		if (!p->in_has_time || p->time < p->t_first)
+			p->t_first = p->time;
+		if (!p->in_has_time || p->time > p->t_last)
+			p->t_last = p->time;
+		p->in_has_time = 1;
+	}
 	if (p->kind == PPROF_OFF)
 		p->has_off = 1;
 	else {
@@ -528,6 +525,7 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 	p->in_sample = 0;
 	p->grp_len = 0;
 	p->grp_phys = 0;
+	p->in_has_time = 0;
 	lineread_init(&lr, fd, name);
 	while ((len = lineread_next(&lr, &line)) >= 0) {
 		switch (stream_classify(line, len, &s, &fr)) {
@@ -571,8 +569,8 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 		rv = 1;
 	}
 	lineread_release(&lr);
-	if (in.has_time)
-		p->duration = sat_add(p, p->duration, in.t_last - in.t_first);
+	if (p->in_has_time)
+		p->duration = sat_add(p, p->duration, p->t_last - p->t_first);
 	if (in.bad > 0)
 		rv = 1;
 	return rv;
@@ -740,11 +738,15 @@ pprof_write(struct pprof *p, FILE *out)
 	    Z_DEFAULT_STRATEGY)) != Z_OK)
 		errx(2, "zlib: deflateInit2: %s", zError(zr));
 	z.next_in = raw.p;
-	z.avail_in = raw.len;
 	do {
+		/* avail_in is 32 bits wide: feed a big profile in pieces. */
+		size_t left = raw.len - (z.next_in - raw.p);
+
+		if (z.avail_in == 0)
+			z.avail_in = left > (1u << 30) ? 1u << 30 : left;
 		z.next_out = buf;
 		z.avail_out = sizeof(buf);
-		zr = deflate(&z, Z_FINISH);
+		zr = deflate(&z, left > z.avail_in ? Z_NO_FLUSH : Z_FINISH);
 		if (zr == Z_STREAM_ERROR)
 			errx(2, "zlib: deflate: %s", z.msg ? z.msg : zError(zr));
 		if (fwrite(buf, 1, sizeof(buf) - z.avail_out, out) !=

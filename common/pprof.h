@@ -76,6 +76,10 @@ struct pprof {
 	int		 in_sample;
 	int		 kind;		/* PPROF_ON or PPROF_OFF */
 	uint64_t	 weight;
+	uint64_t	 time;		/* its time in ns, when has_time */
+	int		 has_time;
+	uint64_t	 t_first, t_last;	/* this input's complete samples' */
+	int		 in_has_time;
 	struct pb	 key;		/* kind, thread, location ids so far */
 	char		*grp;		/* the open frame's lines, '\n' after each */
 	size_t		 grp_len, grp_cap;

@@ -84,6 +84,7 @@ pprof_release(struct pprof *p)
 	free(p->thr);
 	free(p->comments);
 	free(p->event);
+	free(p->prog);
 	free(p->grp);
 	free(p->vals);
 	memset(p, 0, sizeof(*p));
@@ -186,8 +187,18 @@ header_line(struct pprof *p, const char *line, size_t len)
 			if (used > 0 && x > 0)
 				p->hdr_period = x;
 		}
-	} else if (stream_str_eq(k, "cmdline"))
+	} else if (stream_str_eq(k, "cmdline")) {
 		add_comment(p, "cmdline: ", v);
+		if (p->prog == NULL && v.len > 0) {
+			/* The program's file name: the first word's last part. */
+			const char *w = memchr(v.p, ' ', v.len), *slash;
+
+			n = w ? (size_t)(w - v.p) : v.len;
+			slash = memrchr(v.p, '/', n);
+			w = slash ? slash + 1 : v.p;
+			p->prog = xmemdup0(w, v.p + n - w);
+		}
+	}
 	else if (stream_str_eq(k, "lost"))
 		add_comment(p, "lost samples: ", v);
 }
@@ -275,12 +286,13 @@ srcline(struct loc_line *l, const char *s, size_t len)
 
 /*
  * Makes the Location for the frame group text[0..len) (inlined frame lines,
- * the frame line holding them, their source lines) as location id, appends
- * its message to larena, and records its place in e, the group's entry.
+ * the frame line holding them, their source lines): appends its message,
+ * but for its id and mapping id, to larena, and records its place and its
+ * mapping in e, the group's entry.
  */
 static void
-location_new(struct pprof *p, struct stacktab_entry *e, uint64_t id,
-    const char *text, size_t len)
+location_new(struct pprof *p, struct stacktab_entry *e, const char *text,
+    size_t len)
 {
 	struct loc_line lines[64], *more = NULL, *ls = lines;
 	size_t nl = 0, cap = 64, i, n;
@@ -338,10 +350,9 @@ location_new(struct pprof *p, struct stacktab_entry *e, uint64_t id,
 			}
 		}
 	}
+	/* The id and mapping id are written by pprof_encode, which puts the
+	   main program's mapping first. */
 	p->tmp.len = 0;
-	pb_uint(&p->tmp, LOCATION_ID, id);
-	if (mid != 0)
-		pb_uint(&p->tmp, LOCATION_MAPPING_ID, mid);
 	if (addr != 0)
 		pb_uint(&p->tmp, LOCATION_ADDRESS, addr);
 	for (i = 0; i < nl; i++) {
@@ -362,9 +373,9 @@ location_new(struct pprof *p, struct stacktab_entry *e, uint64_t id,
 	if (mid != 0)
 		p->maps.ents[mid - 1].u[1] |= flags;
 	free(more);
-	/* The message's place in larena; its length is never 0. */
+	/* The message's place in larena, and its mapping. */
 	e->u[0] = p->larena.len;
-	e->u[1] = p->tmp.len;
+	e->u[1] = p->tmp.len | mid << 32;
 	GROW(p->larena.p, p->larena.len + p->tmp.len, p->larena.cap);
 	memcpy(p->larena.p + p->larena.len, p->tmp.p, p->tmp.len);
 	p->larena.len += p->tmp.len;
@@ -383,7 +394,7 @@ group_close(struct pprof *p)
 	e = stacktab_get(&p->locs, p->grp, p->grp_len);
 	id = e - p->locs.ents + 1;
 	if (p->locs.n != n)
-		location_new(p, e, id, p->grp, p->grp_len);
+		location_new(p, e, p->grp, p->grp_len);
 	pb_varint(&p->key, id);
 	p->grp_len = 0;
 	p->grp_phys = 0;
@@ -613,13 +624,53 @@ key_varint(const uint8_t **k)
 	return v;
 }
 
+/*
+ * pprof takes the first mapping for the main program: its name heads every
+ * report, and its symbols are the ones looked for first. Returns the id of
+ * the DSO that is the program: the one named as the first word of
+ * "# cmdline", else the first that is neither a shared library nor
+ * bracketed ([kernel.kallsyms]); 0 when there is none.
+ */
+static uint64_t
+main_mapping(struct pprof *p)
+{
+	uint64_t first = 0;
+	size_t i;
+
+	for (i = 0; i < p->maps.n; i++) {
+		const char *f = p->maps.ents[i].key, *base;
+		size_t len = p->maps.ents[i].len, blen;
+
+		if (len == 0 || f[0] == '[')
+			continue;
+		base = memrchr(f, '/', len);
+		base = base ? base + 1 : f;
+		blen = f + len - base;
+		if (p->prog != NULL && strlen(p->prog) == blen &&
+		    memcmp(p->prog, base, blen) == 0)
+			return i + 1;
+		if (first == 0 && memmem(base, blen, ".so", 3) == NULL)
+			first = i + 1;
+	}
+	return first;
+}
+
+/* The id mapping id gets in the output: main first, the rest in order. */
+static uint64_t
+map_order(uint64_t main_map, uint64_t id)
+{
+	if (main_map == 0 || id > main_map)
+		return id;
+	return id == main_map ? 1 : id + 1;
+}
+
 void
 pprof_encode(struct pprof *p, struct pb *out)
 {
 	int on_time = p->event != NULL && is_time_event(p->event, strlen(p->event));
 	int c_on = -1, c_off = -1, c_wall = -1, ncol = 1;
 	const char *deflt = "samples", *on_type = "samples";
-	uint64_t k_pid, k_tid, k_comm;
+	uint64_t k_pid, k_tid, k_comm, main_map;
 	size_t i;
 
 	/* The sample types: which columns the values have. */
@@ -671,12 +722,13 @@ pprof_encode(struct pprof *p, struct pb *out)
 		label(p, k_comm, 0, t->comm);
 		pb_msg(out, PROFILE_SAMPLE, &p->tmp);
 	}
+	main_map = main_mapping(p);
 	for (i = 0; i < p->maps.n; i++) {
 		const struct stacktab_entry *e = &p->maps.ents[i];
 		const struct stacktab_entry *b = stacktab_find(&p->buildids, e->key, e->len);
 
 		p->tmp.len = 0;
-		pb_uint(&p->tmp, MAPPING_ID, i + 1);
+		pb_uint(&p->tmp, MAPPING_ID, map_order(main_map, i + 1));
 		pb_uint(&p->tmp, MAPPING_FILENAME, e->u[0]);
 		if (b != NULL)
 			pb_uint(&p->tmp, MAPPING_BUILD_ID, b->u[0]);
@@ -690,16 +742,25 @@ pprof_encode(struct pprof *p, struct pb *out)
 			pb_uint(&p->tmp, MAPPING_HAS_INLINE_FRAMES, 1);
 		pb_msg(out, PROFILE_MAPPING, &p->tmp);
 	}
-	for (i = 0; i < p->locs.n; i++)
-		pb_bytes(out, PROFILE_LOCATION, p->larena.p + p->locs.ents[i].u[0],
-		    p->locs.ents[i].u[1]);
+	for (i = 0; i < p->locs.n; i++) {
+		const struct stacktab_entry *e = &p->locs.ents[i];
+
+		p->tmp.len = 0;
+		pb_uint(&p->tmp, LOCATION_ID, i + 1);
+		if (e->u[1] >> 32 != 0)
+			pb_uint(&p->tmp, LOCATION_MAPPING_ID,
+			    map_order(main_map, e->u[1] >> 32));
+		GROW(p->tmp.p, p->tmp.len + (e->u[1] & 0xffffffff), p->tmp.cap);
+		memcpy(p->tmp.p + p->tmp.len, p->larena.p + e->u[0], e->u[1] & 0xffffffff);
+		p->tmp.len += e->u[1] & 0xffffffff;
+		pb_msg(out, PROFILE_LOCATION, &p->tmp);
+	}
 	for (i = 0; i < p->funcs.n; i++) {
 		const struct stacktab_entry *e = &p->funcs.ents[i];
 
 		p->tmp.len = 0;
 		pb_uint(&p->tmp, FUNCTION_ID, i + 1);
 		pb_uint(&p->tmp, FUNCTION_NAME, e->u[0]);
-		pb_uint(&p->tmp, FUNCTION_SYSTEM_NAME, e->u[0]);
 		if (e->u[1] != 0)
 			pb_uint(&p->tmp, FUNCTION_FILENAME, e->u[1]);
 		pb_msg(out, PROFILE_FUNCTION, &p->tmp);

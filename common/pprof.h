@@ -54,7 +54,8 @@ struct pprof {
 	struct stacktab	 strs;		/* string -> its index (= entry index) */
 	struct stacktab	 funcs;		/* "NAME\0FILE" -> u[0] name, u[1] file */
 	struct stacktab	 maps;		/* DSO -> u[0] name, u[1] MAP_ flags */
-	struct stacktab	 locs;		/* frame text -> u[0] offset, u[1] length in larena */
+	struct stacktab	 locs;		/* frame text -> u[0] offset in larena,
+					   u[1] length | mapping id << 32 */
 	struct stacktab	 samples;	/* kind, thread, location ids -> u[0] count, u[1] weight */
 	struct stacktab	 threads;	/* "COMM\0PID\0TID" -> index in thr */
 	struct stacktab	 buildids;	/* file -> u[0] its build ID's string index */
@@ -64,6 +65,7 @@ struct pprof {
 	uint64_t	*comments;	/* string indexes */
 	size_t		 ncomments, comments_cap;
 	char		*event;		/* the on-CPU event converted; NULL before the first */
+	char		*prog;		/* the program's file name, from "# cmdline" */
 	int		 event_warned;
 	int		 has_on, has_off, has_weight;
 	int		 saturated;	/* some sum stopped at 2^63-1 */

@@ -17,8 +17,8 @@ pb_release(struct pb *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static void
-pb_put(struct pb *b, const void *p, size_t n)
+void
+pb_raw(struct pb *b, const void *p, size_t n)
 {
 	if (n == 0)
 		return;
@@ -38,7 +38,7 @@ pb_varint(struct pb *b, uint64_t v)
 		v >>= 7;
 	}
 	tmp[n++] = (uint8_t)v;
-	pb_put(b, tmp, n);
+	pb_raw(b, tmp, n);
 }
 
 size_t
@@ -65,7 +65,7 @@ pb_bytes(struct pb *b, uint32_t field, const void *p, size_t n)
 {
 	pb_varint(b, (uint64_t)field << 3 | 2);
 	pb_varint(b, n);
-	pb_put(b, p, n);
+	pb_raw(b, p, n);
 }
 
 void

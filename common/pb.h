@@ -31,6 +31,9 @@ struct pb {
 void	pb_init(struct pb *);
 void	pb_release(struct pb *);	/* frees p; the struct may be reused after pb_init */
 
+/* Appends p[0..n) as it is (p may be NULL when n is 0). */
+void	pb_raw(struct pb *, const void *p, size_t n);
+
 /* Appends v as a base-128 varint, low group first: 1 to 10 bytes. */
 void	pb_varint(struct pb *, uint64_t v);
 

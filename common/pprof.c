@@ -37,9 +37,12 @@ enum {
 	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME, FUNCTION_FILENAME
 };
 
+/* The index of a string in the string table, added when new. */
 static uint64_t
 str_id(struct pprof *p, const char *s, size_t len)
 {
+	if (len == 0)
+		return 0;	/* s may be NULL */
 	return stacktab_get(&p->strs, s, len) - p->strs.ents;
 }
 
@@ -64,7 +67,7 @@ pprof_init(struct pprof *p)
 	pb_init(&p->key);
 	pb_init(&p->tmp);
 	pb_init(&p->tmp2);
-	cstr_id(p, "");		/* string 0 is the empty string */
+	stacktab_get(&p->strs, "", 0);	/* string 0 is the empty string */
 }
 
 void
@@ -225,7 +228,8 @@ func_id(struct pprof *p, const char *name, size_t nlen, const char *file,
 
 	memcpy(k, name, nlen);
 	k[nlen] = '\0';
-	memcpy(k + nlen + 1, file, flen);
+	if (flen > 0)		/* file is NULL when there is none */
+		memcpy(k + nlen + 1, file, flen);
 	id = stacktab_get(&p->funcs, k, nlen + 1 + flen) - p->funcs.ents + 1;
 	free(k);
 	if (p->funcs.n != n) {
@@ -373,12 +377,11 @@ location_new(struct pprof *p, struct stacktab_entry *e, const char *text,
 	if (mid != 0)
 		p->maps.ents[mid - 1].u[1] |= flags;
 	free(more);
-	/* The message's place in larena, and its mapping. */
+	/* The message's place in larena, and its mapping. It may be empty
+	   (an [unknown] frame at address 0). */
 	e->u[0] = p->larena.len;
 	e->u[1] = p->tmp.len | mid << 32;
-	GROW(p->larena.p, p->larena.len + p->tmp.len, p->larena.cap);
-	memcpy(p->larena.p + p->larena.len, p->tmp.p, p->tmp.len);
-	p->larena.len += p->tmp.len;
+	pb_raw(&p->larena, p->tmp.p, p->tmp.len);
 }
 
 /* Closes the open frame group: its location's id joins the sample's key. */
@@ -419,7 +422,8 @@ thread_id(struct pprof *p, const struct stream_sample *s)
 
 	memcpy(k, s->comm.p, s->comm.len);
 	k[s->comm.len] = '\0';
-	memcpy(k + s->comm.len + 1, s->pid.p, s->pid.len);
+	if (s->pid.len > 0)	/* NULL when perf printed only a TID */
+		memcpy(k + s->comm.len + 1, s->pid.p, s->pid.len);
 	k[s->comm.len + 1 + s->pid.len] = '\0';
 	memcpy(k + s->comm.len + 2 + s->pid.len, s->tid.p, s->tid.len);
 	id = stacktab_get(&p->threads, k, klen) - p->threads.ents;
@@ -750,9 +754,8 @@ pprof_encode(struct pprof *p, struct pb *out)
 		if (e->u[1] >> 32 != 0)
 			pb_uint(&p->tmp, LOCATION_MAPPING_ID,
 			    map_order(main_map, e->u[1] >> 32));
-		GROW(p->tmp.p, p->tmp.len + (e->u[1] & 0xffffffff), p->tmp.cap);
-		memcpy(p->tmp.p + p->tmp.len, p->larena.p + e->u[0], e->u[1] & 0xffffffff);
-		p->tmp.len += e->u[1] & 0xffffffff;
+		if ((e->u[1] & 0xffffffff) != 0)
+			pb_raw(&p->tmp, p->larena.p + e->u[0], e->u[1] & 0xffffffff);
 		pb_msg(out, PROFILE_LOCATION, &p->tmp);
 	}
 	for (i = 0; i < p->funcs.n; i++) {

@@ -675,7 +675,7 @@ pprof_encode(struct pprof *p, struct pb *out)
 	int c_on = -1, c_off = -1, c_wall = -1, ncol = 1;
 	const char *deflt = "samples", *on_type = "samples";
 	uint64_t k_pid, k_tid, k_comm, main_map;
-	size_t i;
+	size_t i, j;
 
 	/* The sample types: which columns the values have. */
 	value_type(p, out, PROFILE_SAMPLE_TYPE, "samples", "count");
@@ -727,7 +727,10 @@ pprof_encode(struct pprof *p, struct pb *out)
 		pb_msg(out, PROFILE_SAMPLE, &p->tmp);
 	}
 	main_map = main_mapping(p);
-	for (i = 0; i < p->maps.n; i++) {
+	for (j = 0; j < p->maps.n; j++) {
+		/* In the order of map_order: pprof takes the first for main. */
+		size_t i = j == 0 && main_map != 0 ? main_map - 1 :
+		    main_map != 0 && j < main_map ? j - 1 : j;
 		const struct stacktab_entry *e = &p->maps.ents[i];
 		const struct stacktab_entry *b = stacktab_find(&p->buildids, e->key, e->len);
 

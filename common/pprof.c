@@ -455,13 +455,16 @@ sample_head(struct pprof *p, struct ppin *in, const struct stream_sample *s,
 	p->in_sample = 0;
 	p->grp_len = 0;
 	p->grp_phys = 0;
-	if (stream_str_eq(s->event, "offcpu-time")) {
+	if (s->event.len > 0 && stream_str_eq(s->event, "offcpu-time")) {
 		p->kind = PPROF_OFF;
 		p->weight = s->has_period ? s->period : 0;
 	} else {
+		/* A head with no event has an empty one (and event.p NULL). */
 		if (p->event == NULL)
-			p->event = xmemdup0(s->event.p, s->event.len);
-		else if (!stream_str_eq(s->event, p->event)) {
+			p->event = s->event.len > 0 ?
+			    xmemdup0(s->event.p, s->event.len) : xstrdup("");
+		else if (strlen(p->event) != s->event.len || (s->event.len > 0 &&
+		    !stream_str_eq(s->event, p->event))) {
 			if (!p->event_warned)
 				warnx("%s:%lu: several events in the input; converting "
 				    "only '%s' (and offcpu-time)", in->name, lineno,

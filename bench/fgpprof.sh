@@ -27,9 +27,12 @@ for input in "$rep" "$var"; do
 	tf=$(median_time "$FG_BIN/fgfold" "$input")
 	rss= rssf= size=
 	if [ -x /usr/bin/time ]; then
-		rss=$(/usr/bin/time -f %M "$FG_BIN/fgpprof" "$input" 2>&1 >/dev/null | tail -1)
-		rssf=$(/usr/bin/time -f %M "$FG_BIN/fgfold" "$input" 2>&1 >/dev/null | tail -1)
-		rss=", peak RSS ${rss} KB" rssf=", peak RSS ${rssf} KB"
+		# CPU seconds too: on a busy machine they move less than the wall.
+		rss=$(/usr/bin/time -f '%U %S %M' "$FG_BIN/fgpprof" "$input" 2>&1 >/dev/null | tail -1 |
+		    awk '{ printf "%.2f s CPU, peak RSS %d KB", $1 + $2, $3 }')
+		rssf=$(/usr/bin/time -f '%U %S %M' "$FG_BIN/fgfold" "$input" 2>&1 >/dev/null | tail -1 |
+		    awk '{ printf "%.2f s CPU, peak RSS %d KB", $1 + $2, $3 }')
+		rss=", $rss" rssf=", $rssf"
 	fi
 	size=$("$FG_BIN/fgpprof" "$input" | wc -c)
 	echo "fgpprof $(basename "$input" .txt) ($ns samples, ${mb} MB): median ${t} s,"\

@@ -50,11 +50,18 @@ struct pprof_thread {
 	int64_t		 tid;
 };
 
+/* A recently seen location: the hash of its text, and its id. */
+struct pprof_lcache {
+	uint64_t	 lo, hi;
+	uint64_t	 id;		/* 0: empty */
+};
+#define PPROF_LCACHE	4096		/* entries, a power of two */
+
 struct pprof {
 	struct stacktab	 strs;		/* string -> its index (= entry index) */
 	struct stacktab	 funcs;		/* "NAME\0FILE" -> u[0] name, u[1] file */
 	struct stacktab	 maps;		/* DSO -> u[0] name, u[1] MAP_ flags */
-	struct stacktab	 locs;		/* frame text -> u[0] offset in larena,
+	struct stacktab	 locs;		/* XXH3-128 of frame text -> u[0] offset in larena,
 					   u[1] length | mapping id << 32 */
 	struct stacktab	 samples;	/* kind, thread, location ids -> u[0] count, u[1] weight */
 	struct stacktab	 threads;	/* "COMM\0PID\0TID" -> index in thr */
@@ -62,6 +69,7 @@ struct pprof {
 	struct pprof_thread *thr;
 	size_t		 thr_cap;
 	struct pb	 larena;	/* the encoded Location messages */
+	struct pprof_lcache *lcache;	/* PPROF_LCACHE recent locations */
 	uint64_t	*comments;	/* string indexes */
 	size_t		 ncomments, comments_cap;
 	char		*event;		/* the on-CPU event converted; NULL before the first */

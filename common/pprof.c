@@ -130,10 +130,15 @@ parse_u64(const char *s, size_t len, size_t *used)
 	return v;
 }
 
-/* A time event: its period is nanoseconds of CPU time. */
+/* A time event: its period is nanoseconds of CPU time. Modifiers after
+   a ':' (perf's "cpu-clock:pppH") do not change that. */
 static int
 is_time_event(const char *e, size_t len)
 {
+	const char *colon = memchr(e, ':', len);
+
+	if (colon != NULL)
+		len = colon - e;
 	return str_is(e, len, "cpu-clock") || str_is(e, len, "task-clock");
 }
 

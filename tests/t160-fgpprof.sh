@@ -98,6 +98,22 @@ profile_checks() {
 
 cc -O2 -g -fno-omit-frame-pointer -pthread -o "$FIX/hotc" "$TESTS/pprof/hotc.c" &&
 	profile_checks C "$FIX/hotc" hotc.c
+if command -v perf >/dev/null 2>&1; then
+	check "C: perf script's stream, through fgsym: every sample, cpu time, the hot function" '
+		perf record -q -g -o perf.data "$FIX/hotc" >/dev/null 2>&1 &&
+		perf script -i perf.data >perf.txt 2>/dev/null &&
+		n=$(grep -c " cpu-clock" perf.txt) &&
+		{ fgsym perf.txt >sym 2>err || test $? = 1; } &&
+		fgpprof sym >p.pb.gz &&
+		pp -top -sample_index=samples p.pb.gz >top &&
+		grep_q " of $n total\$" top &&
+		test "$(pprof_hot top)" = crunch &&
+		pp -top p.pb.gz >cpu &&
+		grep_q "^Type: cpu\$" cpu
+	'
+else
+	skip "C: perf script's stream" "perf not found (Debian: apt-get install linux-perf)"
+fi
 if command -v rustc >/dev/null 2>&1 &&
     rustc -O -g "$TESTS/pprof/hotrs.rs" -o "$FIX/hotrs" >"$FIX/rustc.log" 2>&1; then
 	profile_checks Rust "$FIX/hotrs" hotrs.rs

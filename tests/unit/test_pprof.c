@@ -153,6 +153,15 @@ prof_read(struct prof *pr, const struct pb *b)
 	CHECK(p == end, "the profile decodes to its end");
 }
 
+static void
+prof_free(struct prof *pr)
+{
+	size_t i;
+
+	for (i = 0; i < pr->nstr; i++)
+		free((void *)pr->str[i]);
+}
+
 static size_t
 count(struct prof *pr, uint32_t num)
 {
@@ -355,7 +364,7 @@ test_profile(void)
 		fd = stream_fd(stream);
 		pprof_init(&p2);
 		devnull = fopen("/dev/null", "w");
-		fclose(stderr);	/* the warnings again */
+		freopen("/dev/null", "w", stderr);	/* the warnings again */
 		pprof_stream(&p2, fd, "unit");
 		close(fd);
 		pb_init(&out2);
@@ -367,8 +376,36 @@ test_profile(void)
 		pb_release(&out2);
 		pprof_release(&p2);
 	}
-	for (i = 0; i < pr.nstr; i++)
-		free((void *)pr.str[i]);
+	prof_free(&pr);
+	pb_release(&out);
+	pprof_release(&p);
+}
+
+/* perf's event modifiers: "cpu-clock:pppH" is still CPU time. */
+static void
+test_modifiers(void)
+{
+	struct pprof p;
+	struct prof pr;
+	struct pb out;
+	struct fld *f;
+	int fd = stream_fd("hotc 10570 10326.681158:     250000 cpu-clock:pppH: \n"
+	    "\tffffffff81677ab9 thp_get+0x29 ([kernel.kallsyms])\n\n");
+
+	pprof_init(&p);
+	CHECK(pprof_stream(&p, fd, "perf") == 0, "a perf script sample converts");
+	close(fd);
+	pb_init(&out);
+	pprof_encode(&p, &out);
+	prof_read(&pr, &out);
+	CHECK(count(&pr, 1) == 2, "two sample types");
+	f = nth(&pr, 1, 1);
+	CHECK(f != NULL && strcmp(pstr(&pr, dget(f->p, f->len, 1, 0)), "cpu") == 0,
+	    "cpu-clock:pppH is cpu time");
+	f = nth(&pr, 12, 0);
+	CHECK(f != NULL && f->v == 250000, "its period");
+	CHECK(count(&pr, 3) == 1 && count(&pr, 4) == 1, "one mapping, one location");
+	prof_free(&pr);
 	pb_release(&out);
 	pprof_release(&p);
 }
@@ -377,6 +414,7 @@ int
 main(void)
 {
 	test_pb();
+	test_modifiers();
 	test_profile();
 	return unit_done();
 }

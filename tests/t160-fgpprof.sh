@@ -114,6 +114,38 @@ if command -v perf >/dev/null 2>&1; then
 else
 	skip "C: perf script's stream" "perf not found (Debian: apt-get install linux-perf)"
 fi
+# Off-CPU and wall time: fgrecord --wall writes cpu-clock and offcpu-time
+# samples (fg-stream(5)). Where this fgrecord has no --wall, or needs the
+# ptrace sampler for it, the check says so.
+cc -O2 -g -fno-omit-frame-pointer -o "$FIX/sleepy" "$TESTS/pprof/sleepy.c"
+wall=
+for s in "" --sampler=ptrace; do
+	if fgrecord -q --wall $s -o "$FIX/wall.rec" "$FIX/sleepy" >/dev/null 2>&1 &&
+	    grep -q " offcpu-time:\$" "$FIX/wall.rec"; then
+		wall=yes
+		break
+	fi
+done
+if [ -n "$wall" ]; then
+	check "--wall: cpu, off-cpu and wall types; wall is every sample's period" '
+		fgsym "$FIX/wall.rec" >sym 2>err &&
+		fgpprof sym >p.pb.gz &&
+		pp -raw p.pb.gz >raw &&
+		grep_q "^samples/count cpu/nanoseconds off-cpu/nanoseconds wall/nanoseconds\[dflt\]\$" raw &&
+		n=$(grep -c " \(cpu-clock\|offcpu-time\):\$" sym) &&
+		ns=$(awk "/ (cpu-clock|offcpu-time):\$/ { s += \$(NF - 1) } END { printf \"%d\", s }" sym) &&
+		pp -top -sample_index=samples p.pb.gz >top &&
+		grep_q " of $n total\$" top &&
+		pp -top -unit=ns p.pb.gz >wall &&
+		grep_q "^Type: wall\$" wall &&
+		grep_q " of ${ns}ns total\$" wall &&
+		pp -top -sample_index=off-cpu p.pb.gz >off &&
+		grep_q " nap\$" off &&
+		grep_q " usleep\$" off
+	'
+else
+	skip "--wall: cpu, off-cpu and wall types" "this fgrecord has no --wall (fgrecord --help)"
+fi
 if command -v rustc >/dev/null 2>&1 &&
     rustc -O -g "$TESTS/pprof/hotrs.rs" -o "$FIX/hotrs" >"$FIX/rustc.log" 2>&1; then
 	profile_checks Rust "$FIX/hotrs" hotrs.rs

@@ -81,6 +81,16 @@ check 'writing to a full disk: write error, exit 2' '
 	grep_q "^fgpprof: write error" err
 '
 
+if command -v script >/dev/null 2>&1; then
+	check 'standard output a terminal: no binary on it, the fix named, exit 2' '
+		sample 1 1 leaf main >in &&
+		expect_status 2 script -qec "fgpprof in" /dev/null >out 2>&1 &&
+		grep_q "the profile is binary: redirect standard output to a file" out
+	'
+else
+	skip 'standard output a terminal' 'no script(1) (Debian: apt-get install util-linux)'
+fi
+
 check 'a bad option: usage, exit 2' '
 	expect_status 2 fgpprof --nosuch in >out 2>err &&
 	grep_q "^usage: fgpprof \[file ...\]\$" err

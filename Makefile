@@ -22,7 +22,7 @@ CFLAGS	?= -O2 -g
 FG_CPPFLAGS = -D_GNU_SOURCE -DFG_VERSION='"$(VERSION)"' -Icommon \
 	  $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FG_CFLAGS = -std=gnu11 -Wall -Wextra $(FG_CPPFLAGS) -MMD -MP
-FG_LDLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm
+FG_LDLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lz
 
 # make check SANITIZE=1: everything under ASan and UBSan; undefined
 # behaviour stops the program, so that a test sees it.
@@ -34,7 +34,7 @@ ALL_CFLAGS = $(FG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(FG_LDFLAGS) $(LDFLAGS)
 ALL_LDLIBS = $(LDLIBS) $(FG_LDLIBS)
 
-TOOLS	= fgrecord fgsym fgfold fgsvg
+TOOLS	= fgrecord fgsym fgfold fgsvg fgpprof
 BINS	= $(TOOLS:%=bin/%)
 LIBSRC	= $(sort $(wildcard common/*.c))
 LIBOBJ	= $(LIBSRC:%.c=build/%.o)

@@ -392,3 +392,33 @@ stream_header(const char *line, size_t len, struct stream_str *key,
 	val->len = ve - vs;
 	return 1;
 }
+
+int
+stream_sample_time(const struct stream_sample *s, const char *line,
+    size_t len, uint64_t *ns)
+{
+	size_t i = s->tid.p + s->tid.len - line, b, dot, e, k;
+	uint64_t secs = 0, frac = 0;
+
+	for (; i < len; i++) {
+		if (!isdig(line[i]) || (i > 0 && !isspc(line[i - 1])))
+			continue;
+		for (b = i; i < len && isdig(line[i]); i++)
+			;
+		if (i == len || line[i] != '.')
+			continue;
+		dot = i++;
+		for (; i < len && isdig(line[i]); i++)
+			;
+		e = i;
+		if (i == len || line[i] != ':' || e == dot + 1 || dot - b > 10)
+			continue;
+		for (k = b; k < dot; k++)
+			secs = secs * 10 + (unsigned)(line[k] - '0');
+		for (k = dot + 1; k < dot + 10; k++)
+			frac = frac * 10 + (k < e ? (unsigned)(line[k] - '0') : 0);
+		*ns = secs * 1000000000 + frac;
+		return 1;
+	}
+	return 0;
+}

@@ -91,6 +91,14 @@ int	stream_indented_head(const char *line, size_t len);
 int	stream_header(const char *line, size_t len,
 		    struct stream_str *key, struct stream_str *val);
 
+/*
+ * The time of a sample head that stream_classify parsed into *s, from its
+ * "SECONDS.FRACTION:" field: sets *ns and returns 1, or returns 0 when the
+ * head has no time. Digits past nanoseconds are ignored.
+ */
+int	stream_sample_time(const struct stream_sample *s, const char *line,
+		    size_t len, uint64_t *ns);
+
 /* Compares s with a C string. */
 int	stream_str_eq(struct stream_str s, const char *c);
 

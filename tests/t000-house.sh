@@ -12,7 +12,7 @@ else
 	skip 'man pages lint-clean' 'mandoc is not installed (apt-get install mandoc)'
 fi
 
-for t in fgrecord fgsym fgfold fgsvg; do
+for t in fgrecord fgsym fgfold fgsvg fgpprof; do
 	check "$t: built, has a man page that SEE ALSO links to its siblings" "
 		test -x $TOP/bin/$t && test -f $TOP/man/$t.1 &&
 		for s in fgrecord fgsym fgfold fgsvg fg-stream; do

@@ -18,6 +18,7 @@
 #include "lineread.h"
 #include "palette.h"
 #include "svg.h"
+#include "version.h"
 #include "xalloc.h"
 
 #define PALETTE_FILE	"palette.map"
@@ -33,7 +34,8 @@ usage(int status)
 	    "             [--nameattr file] [--nametype text] [--notes text]\n"
 	    "             [--search-budget MiB] [--sort name | weight]\n"
 	    "             [--subtitle text] [--title text] [--total n] [--width n]\n"
-	    "             [file ...]\n");
+	    "             [file ...]\n"
+	    "       fgsvg -V | --version\n");
 	exit(status);
 }
 
@@ -56,7 +58,7 @@ number(const char *opt, const char *s, double lo, double hi)
 enum { O_TITLE = 256, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE,
 	O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_COLORS, O_BGCOLORS,
 	O_HASH, O_RANDOM, O_CP, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE,
-	O_NOTES, O_NAMEATTR, O_TOTAL, O_FACTOR, O_SORT, O_SEARCHBUDGET, O_HELP };
+	O_NOTES, O_NAMEATTR, O_TOTAL, O_FACTOR, O_SORT, O_SEARCHBUDGET, O_HELP, O_VERSION };
 
 static const struct option longopts[] = {
 	{ "title",	required_argument,	NULL,	O_TITLE },
@@ -86,6 +88,7 @@ static const struct option longopts[] = {
 	{ "sort",	required_argument,	NULL,	O_SORT },
 	{ "search-budget", required_argument,	NULL,	O_SEARCHBUDGET },
 	{ "help",	no_argument,		NULL,	O_HELP },
+	{ "version",	no_argument,		NULL,	O_VERSION },
 	{ NULL,		0,			NULL,	0 }
 };
 
@@ -115,6 +118,37 @@ report_bad(enum folded_status st, const char *name, unsigned long lineno,
 }
 
 /*
+ * The integer counts summed so far, BEFORE and AFTER (a plain line's count
+ * is AFTER): a line that would take a sum past 2^64-1 is skipped and said,
+ * as fgfold does, rather than rounded silently.
+ */
+static uint64_t totals[2];
+
+/* Returns 1 when the line was skipped for that (said once), 0 otherwise. */
+static unsigned long
+overflows(const struct folded_line *f, const char *name, unsigned long lineno)
+{
+	static int said;
+	int c, to;
+
+	for (c = 0; c < f->ncounts; c++) {
+		to = f->ncounts == 2 ? c : 1;
+		if (!f->count[c].decimal && totals[to] > UINT64_MAX - f->count[c].u)
+			break;
+	}
+	if (c == f->ncounts) {
+		for (c = 0; c < f->ncounts; c++)
+			if (!f->count[c].decimal)
+				totals[f->ncounts == 2 ? c : 1] += f->count[c].u;
+		return 0;
+	}
+	if (!said++)
+		warnx("%s:%lu: the counts add up past 2^64-1 here: skipped the "
+		    "line; draw fewer stacks at a time", name, lineno);
+	return 1;
+}
+
+/*
  * Reads the folded lines of one input into fl; returns the number of bad
  * lines, and sets *failed on a read error. A regular file is mapped, and
  * fl keeps its lines in place: then *lr holds the mapping, to unmap once
@@ -133,22 +167,26 @@ readinput(struct flame *fl, int fd, const char *name, int seen[],
 
 	if (lineread_map(lr, fd, name) == 0) {
 		while ((len = lineread_next_kept(lr, &kept)) >= 0) {
-			if ((st = folded_parse(kept, len, &f)) == FOLDED_OK)
-				flame_add_kept(fl, kept, len, &f);
-			else
+			if ((st = folded_parse(kept, len, &f)) != FOLDED_OK)
 				bad += report_bad(st, name, lr->lineno, seen);
+			else if (overflows(&f, name, lr->lineno))
+				*failed = 1;
+			else
+				flame_add_kept(fl, kept, len, &f);
 		}
 		lineread_release(lr);
 		return bad;
 	}
 	while ((len = lineread_next(lr, &line)) >= 0) {
-		if ((st = folded_parse(line, len, &f)) == FOLDED_OK)
-			flame_add(fl, line, len, &f);
-		else
+		if ((st = folded_parse(line, len, &f)) != FOLDED_OK)
 			bad += report_bad(st, name, lr->lineno, seen);
+		else if (overflows(&f, name, lr->lineno))
+			*failed = 1;
+		else
+			flame_add(fl, line, len, &f);
 	}
 	if (lr->error != 0) {
-		warnx("read error on '%s': %s", name, strerror(lr->error));
+		warnx("cannot read '%s': %s", name, strerror(lr->error));
 		*failed = 1;
 	}
 	lineread_release(lr);
@@ -166,7 +204,8 @@ main(int argc, char *argv[])
 	struct svgbuf out;
 	struct flame fl;
 	struct lineread *inputs;
-	const char *bgcolors = NULL, *nameattr = NULL;
+	const char *bgcolors = NULL, *nameattr = NULL, *seedenv;
+	char *seedend;
 	unsigned long bad = 0, badline;
 	int seen[16] = { 0 };
 	int ch, cp = 0, fd, rval = 0, i;
@@ -178,7 +217,7 @@ main(int argc, char *argv[])
 	 */
 	signal(SIGPIPE, SIG_DFL);
 	svg_opts_default(&so);
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_TITLE:		so.title = optarg; break;
 		case O_SUBTITLE:	so.subtitle = optarg; break;
@@ -204,7 +243,11 @@ main(int argc, char *argv[])
 		case O_FONTWIDTH:
 			so.fontwidth = number("fontwidth", optarg, 0.01, 100);
 			break;
-		case O_COUNTNAME:	so.countname = optarg; break;
+		case O_COUNTNAME:
+			/* "ns": the counts are nanoseconds, shown as time */
+			so.countname = optarg;
+			so.timens = strcmp(optarg, "ns") == 0;
+			break;
 		case O_NAMETYPE:	so.nametype = optarg; break;
 		case O_COLORS:
 			if (!palette_scheme_ok(optarg))
@@ -245,6 +288,9 @@ main(int argc, char *argv[])
 			break;
 		case O_HELP:
 			usage(0);
+		case 'V':
+		case O_VERSION:
+			version_exit();
 		default:
 			usage(2);
 		}
@@ -257,15 +303,24 @@ main(int argc, char *argv[])
 		errx(2, "--bgcolors '%s' is not a background; use yellow, "
 		    "blue, green, grey or #rrggbb", bgcolors);
 	fo.chain = strcmp(po.scheme, "chain") == 0;
-	po.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+	/* --random's seed: FGSVG_SEED when set (repeatable), else the clock. */
+	if ((seedenv = getenv("FGSVG_SEED")) != NULL && *seedenv != '\0') {
+		errno = 0;
+		po.seed = strtoull(seedenv, &seedend, 10);
+		if (errno != 0 || *seedend != '\0' || *seedenv == '-')
+			errx(2, "FGSVG_SEED='%s': expected a whole number",
+			    seedenv);
+	} else
+		po.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
 	if (palette_init(&pal, &po) != 0)
 		errx(2, "--colors '%s' is not a palette", po.scheme);
 	if (cp) {
 		if (palette_load(&pal, PALETTE_FILE, &badline) != 0) {
-			if (errno == EINVAL)
-				errx(2, "'%s' is not a regular file: move it "
+			if (errno == EINVAL || errno == ELOOP)
+				errx(2, "'%s' is not a regular file%s: move it "
 				    "away, or run --cp in another directory",
-				    PALETTE_FILE);
+				    PALETTE_FILE, errno == ELOOP ?
+				    " but a symbolic link, not followed" : "");
 			err(2, "cannot read the palette file '%s'",
 			    PALETTE_FILE);
 		}
@@ -281,8 +336,8 @@ main(int argc, char *argv[])
 			err(2, "cannot read the --nameattr file '%s'",
 			    nameattr);
 		if (badline != 0) {
-			warnx("%s:%lu: expected \"NAME<TAB>key=value...\" with "
-			    "XML attribute names; skipped", nameattr, badline);
+			warnx("%s:%lu: %s; skipped (expected \"NAME<TAB>"
+			    "key=value...\")", nameattr, badline, na.why);
 			rval = 1;
 		}
 		so.nameattr = &na;
@@ -321,8 +376,13 @@ main(int argc, char *argv[])
 	svgbuf_init(&out, STDOUT_FILENO);
 	if (svg_write(&out, &fl, &so, &pal) != 0)
 		err(2, "cannot write the SVG to standard output");
-	if (cp && palette_save(&pal, PALETTE_FILE) != 0)
+	if (cp && palette_save(&pal, PALETTE_FILE) != 0) {
+		if (errno == EINVAL || errno == ELOOP)
+			errx(2, "'%s' is no longer a regular file%s: not "
+			    "written; move it away", PALETTE_FILE, errno == ELOOP ?
+			    " but a symbolic link, not followed" : "");
 		err(2, "cannot write the palette file '%s'", PALETTE_FILE);
+	}
 	svgbuf_release(&out);
 	flame_release(&fl);
 	for (i = 0; i < argc || i == 0; i++)

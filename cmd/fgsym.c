@@ -16,14 +16,18 @@
 #include "annotate.h"
 #include "lineread.h"
 #include "sym.h"
+#include "version.h"
 
+/* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
-usage(void)
+usage(int status)
 {
-	fprintf(stderr,
-	    "usage: fgsym [--no-inline] [--srcline] [--full-path] [--no-demangle] [--keep-hash]\n"
-	    "             [--kallsyms=FILE] [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n");
-	exit(2);
+	fprintf(status ? stderr : stdout,
+	    "usage: fgsym [--no-inline] [--srcline] [--full-path] [--demangle=short|full|none]\n"
+	    "             [--no-demangle] [--keep-hash] [--kallsyms=FILE]\n"
+	    "             [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n"
+	    "       fgsym -V | --version\n");
+	exit(status);
 }
 
 /* Parses the N of --annotate=N: 1 to 1000. */
@@ -67,12 +71,14 @@ main(int argc, char *argv[])
 		{ "no-inline",	 no_argument,		NULL, 'I' },
 		{ "srcline",	 no_argument,		NULL, 's' },
 		{ "full-path",	 no_argument,		NULL, 'F' },
+		{ "demangle",	 required_argument,	NULL, 'd' },
 		{ "no-demangle", no_argument,		NULL, 'D' },
 		{ "keep-hash",	 no_argument,		NULL, 'H' },
 		{ "kallsyms",	 required_argument,	NULL, 'k' },
 		{ "annotate",	 optional_argument,	NULL, 'a' },
 		{ "annotate-to", required_argument,	NULL, 'A' },
 		{ "help",	 no_argument,		NULL, 'h' },
+		{ "version",	 no_argument,		NULL, 'V' },
 		{ NULL,		 0,			NULL, 0 }
 	};
 	static char obuf[1 << 20];
@@ -90,7 +96,7 @@ main(int argc, char *argv[])
 	 * quietly, as cat(1) does, even where the parent ignored it.
 	 */
 	signal(SIGPIPE, SIG_DFL);
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'I':
 			o.inlines = 0;
@@ -100,6 +106,17 @@ main(int argc, char *argv[])
 			break;
 		case 'F':
 			o.full_path = 1;
+			break;
+		case 'd':
+			if (strcmp(optarg, "none") == 0) {
+				o.demangle = 0;
+			} else if (strcmp(optarg, "short") == 0 ||
+			    strcmp(optarg, "full") == 0) {
+				o.demangle = 1;
+				o.full_names = optarg[0] == 'f';
+			} else
+				errx(2, "--demangle: '%s' is not a style: use "
+				    "short, full or none", optarg);
 			break;
 		case 'D':
 			o.demangle = 0;
@@ -128,8 +145,12 @@ main(int argc, char *argv[])
 			listing = optarg;
 			break;
 		}
+		case 'h':
+			usage(0);
+		case 'V':
+			version_exit();
 		default:
-			usage();
+			usage(2);
 		}
 	}
 	argc -= optind;
@@ -141,9 +162,10 @@ main(int argc, char *argv[])
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (annotate || listing != NULL) {
 		if (listing != NULL && (lfp = fopen(listing, "we")) == NULL)
-			err(2, "'%s'", listing);
+			err(2, "cannot create '%s'", listing);
 		ao.color = isatty(fileno(annotate ? stdout : lfp));
 		ao.kallsyms = o.kallsyms;
+		ao.full_names = o.full_names;
 		an = annotate_new(&ao);
 		o.leaf = leaf_add;
 		o.leaf_arg = an;
@@ -159,7 +181,7 @@ main(int argc, char *argv[])
 			fd = STDIN_FILENO;
 			name = "<stdin>";
 		} else if ((fd = open(name, O_RDONLY | O_CLOEXEC)) == -1) {
-			warn("'%s'", name);
+			warn("cannot open '%s'", name);
 			rval = 1;
 			continue;
 		}
@@ -168,7 +190,7 @@ main(int argc, char *argv[])
 		if (rc == -1)
 			err(2, "write error on standard output");
 		if (rc == -2) {
-			warnx("'%s': read error: %s", name, strerror(lr.error));
+			warnx("cannot read '%s': %s", name, strerror(lr.error));
 			rval = 1;
 		}
 		lineread_release(&lr);

@@ -313,6 +313,7 @@ struct afile {
 	struct kallsyms	*ks;		/* owned; the kernel's symbols */
 	struct perfmap	*pm;		/* owned; a JIT's symbols */
 	uint64_t	 unattributed;	/* samples outside every function */
+	int		 dmflags;	/* fg_demangle() flags for its names */
 };
 
 /* A sampled function. */
@@ -784,7 +785,7 @@ struct srcpos {
 
 /* Name of a DIE, following abstract origins; demangled when it can be. */
 static char *
-die_name(Dwarf_Die *die)
+die_name(Dwarf_Die *die, int dmflags)
 {
 	Dwarf_Attribute at;
 	const char *s = NULL;
@@ -797,7 +798,7 @@ die_name(Dwarf_Die *die)
 		s = dwarf_formstring(&at);
 	if (!s)
 		return NULL;
-	d = fg_demangle(s, 0);
+	d = fg_demangle(s, dmflags);
 	return d ? d : xstrdup(s);
 }
 
@@ -827,7 +828,7 @@ srcpos_get(const struct afile *f, uint64_t addr, struct srcpos *p,
 		for (int i = 0; i < n; i++)
 			if (dwarf_tag(&scopes[i]) ==
 			    DW_TAG_inlined_subroutine) {
-				p->inl = die_name(&scopes[i]);
+				p->inl = die_name(&scopes[i], f->dmflags);
 				break;
 			}
 		free(scopes);
@@ -1019,7 +1020,7 @@ out_target(struct out *o, const struct afile *f, uint64_t addr)
 		out_add(o, " <%s+0x%" PRIx64 ">", sec, addr - start);
 		return 1;
 	}
-	d = fg_demangle(s->name, 0);
+	d = fg_demangle(s->name, f->dmflags);
 	out_add(o, " <%s", d ? d : s->name);
 	free(d);
 	if (addr != s->addr)
@@ -1449,8 +1450,14 @@ annotate_write(struct annotate *a, FILE *out)
 		size_t n = adso_sorted(d);
 
 		afile_open(f, d->path, a);
+		f->dmflags = a->opts.full_names ? FG_DEMANGLE_FULL : 0;
 		if (f->problem)
 			warnx("%s", f->problem);
+		/* A missing file is said, as a stripped one is, but it is
+		 * not bad input (fgsym(1), EXIT STATUS). */
+		if (f->bad && f->fd < 0 && access(d->path, F_OK) == -1 &&
+		    errno == ENOENT)
+			f->bad = 0;
 		a->nbad += f->bad;
 		for (size_t j = 0; j < n; ) {
 			const struct elfsym_ent *s = afile_lookup(f,
@@ -1480,7 +1487,8 @@ annotate_write(struct annotate *a, FILE *out)
 				j++;
 			} while (j < n && d->slots[j].vaddr >= fn->start &&
 			    d->slots[j].vaddr < fn->end);
-			if ((fn->name = fg_demangle(fn->rawname, 0)) == NULL)
+			if ((fn->name = fg_demangle(fn->rawname,
+			    fn->file->dmflags)) == NULL)
 				fn->name = xstrdup(fn->rawname);
 		}
 	}

@@ -28,6 +28,8 @@
 struct annotate_opts {
 	int	top;	/* N hottest functions; 0 or less means the default, 5 */
 	int	color;	/* nonzero: ANSI colour on the hot lines */
+	int	full_names; /* nonzero: C++ names with return type and
+			       parameters, as c++filt prints them */
 	const char *kallsyms;	/* borrowed; NULL means "/proc/kallsyms" */
 };
 
@@ -78,8 +80,9 @@ int	annotate_write(struct annotate *a, FILE *out);
 
 /*
  * Returns the number of files that the last annotate_write() could not use,
- * or only in part, because they are missing, unreadable, not regular ELF
- * files, truncated, or hold corrupt DWARF (each was warned about); 0 before
+ * or only in part, because they are unreadable, not regular ELF files,
+ * truncated, or hold corrupt DWARF (each was warned about); a missing file
+ * is warned about but not counted. 0 before
  * any annotate_write(). fgsym exits 1 when it is not 0.
  */
 size_t	annotate_bad_files(const struct annotate *a);

@@ -42,7 +42,14 @@ fg_demangle(const char *name, int flags)
 	const char *at;
 	char *base, *d, *out;
 	size_t blen, dlen, alen;
-	int opts = DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO;
+	/*
+	 * Without DMGL_PARAMS libiberty stops after the name of the
+	 * outermost function: no return type, no parameters, no "const",
+	 * no clone suffix, template arguments and the parameter lists of
+	 * enclosing functions and lambdas kept, which is what perf prints.
+	 */
+	int opts = DMGL_ANSI | DMGL_AUTO |
+	    (flags & FG_DEMANGLE_FULL ? DMGL_PARAMS : 0);
 
 	if (name == NULL || name[0] != '_' ||
 	    (name[1] != 'Z' && name[1] != 'R'))

@@ -76,8 +76,15 @@ dso_is_module_path(const char *path)
 int
 dso_fold_kernel(const char *d, size_t n)
 {
-	return (starts(d, n, LIT("[")) || ends(d, n, LIT("vmlinux"))) &&
-	    memmem(d, n, "unknown", 7) == NULL;
+	const char *slash = memrchr(d, '/', n), *base = slash ? slash + 1 : d;
+	size_t bn = n - (base - d);
+
+	if (memmem(d, n, "unknown", 7) != NULL)
+		return 0;
+	return starts(d, n, LIT("[")) || ends(d, n, LIT("vmlinux")) ||
+	    starts(base, bn, LIT("vmlinux-")) || ends(d, n, LIT(".ko")) ||
+	    ends(d, n, LIT(".ko.xz")) || ends(d, n, LIT(".ko.zst")) ||
+	    ends(d, n, LIT(".ko.gz"));
 }
 
 int

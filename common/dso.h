@@ -36,8 +36,10 @@ int	dso_is_module_path(const char *path);
 
 /*
  * stackcollapse-perf.pl's rules, for fgfold: a kernel frame's DSO starts
- * with '[' or ends in "vmlinux" and does not contain "unknown"; a JIT
- * frame's holds "/tmp/perf-PID.map", or is a "/jitted-*.so".
+ * with '[' or ends in "vmlinux" (fgfold adds a versioned vmlinux-VERSION
+ * and a module file, ".ko", compressed or not) and does not contain
+ * "unknown"; a JIT frame's holds "/tmp/perf-PID.map", or is a
+ * "/jitted-*.so".
  */
 int	dso_fold_kernel(const char *d, size_t n);
 int	dso_fold_jit(const char *d, size_t n);

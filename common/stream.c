@@ -90,6 +90,59 @@ parse_event(const char *line, size_t len, struct stream_sample *s)
 	}
 }
 
+static int parse_frame(const char *, size_t, struct stream_frame *);
+
+/* A time stamp, "3459.250647": digits and dots only. */
+static int
+is_stamp(struct stream_str e)
+{
+	size_t i;
+
+	for (i = 0; i < e.len; i++)
+		if (!isdig(e.p[i]) && e.p[i] != '.')
+			return 0;
+	return 1;
+}
+
+/*
+ * The head of a sample that perf script printed on one line, its frame
+ * after the event: the first ": " from 'from' on where what comes before
+ * ends in an event (not the time stamp) and what follows is a frame.
+ */
+static void
+parse_oneline(const char *line, size_t len, size_t from,
+    struct stream_sample *s)
+{
+	size_t i;
+
+	for (i = from; i + 1 < len; i++) {
+		if (line[i] != ':' || !isspc(line[i + 1]))
+			continue;
+		s->event.len = 0;
+		s->period = 1;
+		s->has_period = 0;
+		parse_event(line, i + 1, s);
+		if (s->event.len == 0 || is_stamp(s->event))
+			continue;
+		if (parse_frame(line + i + 1, len - i - 1, &s->frame)) {
+			s->has_frame = 1;
+			return;
+		}
+	}
+	s->event.len = 0;
+	s->period = 1;
+	s->has_period = 0;
+}
+
+/* The head's event, or its event and frame when it has one. */
+static void
+parse_tail(const char *line, size_t len, size_t from, struct stream_sample *s)
+{
+	parse_event(line, len, s);
+	if (s->event.len == 0)
+		parse_oneline(line, len, from, s);
+}
+
 /* The shortest COMM that is followed by a PID (the reference's rule). */
 static int
 parse_sample(const char *line, size_t len, struct stream_sample *s)
@@ -127,13 +180,13 @@ parse_sample(const char *line, size_t len, struct stream_sample *s)
 				s->pid.len = k - j;
 				s->tid.p = line + m;
 				s->tid.len = t - m;
-				parse_event(line, len, s);
+				parse_tail(line, len, t, s);
 				return 1;
 			}
 			if (t == m && m < len && isspc(line[m])) {
 				s->tid.p = line + j;
 				s->tid.len = k - j;
-				parse_event(line, len, s);
+				parse_tail(line, len, m, s);
 				return 1;
 			}
 			continue;
@@ -141,7 +194,7 @@ parse_sample(const char *line, size_t len, struct stream_sample *s)
 		if (k < len && isspc(line[k])) {
 			s->tid.p = line + j;
 			s->tid.len = k - j;
-			parse_event(line, len, s);
+			parse_tail(line, len, k, s);
 			return 1;
 		}
 	}
@@ -226,6 +279,49 @@ parse_frame(const char *line, size_t len, struct stream_frame *f)
 	return 1;
 }
 
+int
+stream_indented_head(const char *line, size_t len)
+{
+	const char *colon = memchr(line, ':', len);
+	size_t e, b;
+
+	if (colon == NULL || !isspc(line[0]))
+		return 0;
+	/* SECS.USECS just before the first ':' */
+	e = colon - line;
+	b = e;
+	while (b > 0 && isdig(line[b - 1]))
+		b--;
+	if (b == e || b < 2 || line[b - 1] != '.')
+		return 0;
+	e = --b;
+	while (b > 0 && isdig(line[b - 1]))
+		b--;
+	if (b == e || b == 0 || !isspc(line[b - 1]))
+		return 0;
+	while (b > 0 && isspc(line[b - 1]))
+		b--;
+	/* an optional [CPU] */
+	if (b > 0 && line[b - 1] == ']') {
+		while (b > 0 && line[b - 1] != '[')
+			b--;
+		if (b == 0)
+			return 0;
+		b--;
+		while (b > 0 && isspc(line[b - 1]))
+			b--;
+	}
+	/* PID or PID/TID, then space, then a COMM */
+	e = b;
+	while (b > 0 && (isdig(line[b - 1]) || line[b - 1] == '/'))
+		b--;
+	if (b == e || b == 0 || !isspc(line[b - 1]))
+		return 0;
+	while (b > 0 && isspc(line[b - 1]))
+		b--;
+	return b > 0;
+}
+
 enum stream_kind
 stream_classify(const char *line, size_t len, struct stream_sample *s,
     struct stream_frame *f)
@@ -243,6 +339,13 @@ stream_classify(const char *line, size_t len, struct stream_sample *s,
 	if (isspc(line[0])) {
 		size_t i = 0;
 
+		if (stream_indented_head(line, len)) {
+			while (isspc(line[i]))
+				i++;
+			if (parse_sample(line + i, len - i, s ? s : &ss))
+				return STREAM_SAMPLE;
+			i = 0;
+		}
 		if (parse_frame(line, len, f ? f : &ff))
 			return STREAM_FRAME;
 		while (i < len && isspc(line[i]))
@@ -288,4 +391,34 @@ stream_header(const char *line, size_t len, struct stream_str *key,
 	val->p = line + vs;
 	val->len = ve - vs;
 	return 1;
+}
+
+int
+stream_sample_time(const struct stream_sample *s, const char *line,
+    size_t len, uint64_t *ns)
+{
+	size_t i = s->tid.p + s->tid.len - line, b, dot, e, k;
+	uint64_t secs = 0, frac = 0;
+
+	for (; i < len; i++) {
+		if (!isdig(line[i]) || (i > 0 && !isspc(line[i - 1])))
+			continue;
+		for (b = i; i < len && isdig(line[i]); i++)
+			;
+		if (i == len || line[i] != '.')
+			continue;
+		dot = i++;
+		for (; i < len && isdig(line[i]); i++)
+			;
+		e = i;
+		if (i == len || line[i] != ':' || e == dot + 1 || dot - b > 10)
+			continue;
+		for (k = b; k < dot; k++)
+			secs = secs * 10 + (unsigned)(line[k] - '0');
+		for (k = dot + 1; k < dot + 10; k++)
+			frac = frac * 10 + (k < e ? (unsigned)(line[k] - '0') : 0);
+		*ns = secs * 1000000000 + frac;
+		return 1;
+	}
+	return 0;
 }

@@ -11,7 +11,9 @@
  * `perf script` output from any kernel parses:
  *   sample head	"COMM PID[/TID] [CPU] SECS.USECS: [PERIOD] EVENT:"
  *			COMM may hold spaces; every field after PID is
- *			optional.
+ *			optional. A one-line sample (perf record without
+ *			-g) has its frame after "EVENT:", and its COMM
+ *			padded with spaces in front.
  *   frame		"<space>ADDR SYMBOL (DSO)"; SYMBOL may hold spaces,
  *			parentheses and '<>'; DSO is the last balanced
  *			parenthesised group on the line.
@@ -40,15 +42,6 @@ struct stream_str {
 	size_t		 len;
 };
 
-struct stream_sample {
-	struct stream_str comm;
-	struct stream_str pid;		/* digits; empty when perf printed only a TID */
-	struct stream_str tid;		/* digits */
-	struct stream_str event;	/* "cpu-clock"; empty if absent */
-	uint64_t	 period;	/* 1 when absent */
-	int		 has_period;
-};
-
 struct stream_frame {
 	struct stream_str addr;		/* hex digits, no 0x */
 	struct stream_str sym;		/* as printed: "main+0x1f", "[unknown]" */
@@ -56,6 +49,23 @@ struct stream_frame {
 	struct stream_str indent;	/* the leading white space */
 	uint64_t	 addrval;	/* addr's value */
 	int		 addr_ok;	/* addr is hex and fits in 64 bits */
+};
+
+struct stream_sample {
+	struct stream_str comm;
+	struct stream_str pid;		/* digits; empty when perf printed only a TID */
+	struct stream_str tid;		/* digits */
+	struct stream_str event;	/* "cpu-clock"; empty if absent */
+	uint64_t	 period;	/* 1 when absent */
+	int		 has_period;
+	/*
+	 * perf script without -g prints a sample on one line, its one frame
+	 * after the event: "sh 9068 3459.250647: 250000 cpu-clock:ppp:
+	 * 7f8c12a4 update_active+0x270 (/usr/lib/ld.so)". Then has_frame is
+	 * set and frame holds that frame (indent: the space before it).
+	 */
+	int		 has_frame;
+	struct stream_frame frame;
 };
 
 /*
@@ -67,11 +77,27 @@ enum stream_kind stream_classify(const char *line, size_t len,
 		    struct stream_sample *s, struct stream_frame *f);
 
 /*
+ * Whether an indented line has the shape of a sample head: perf script
+ * pads COMM to 16 columns when a sample has no call chain ("        sh
+ * 9068 3459.250647: ..."). A quick test, on the text before the first ':',
+ * for readers that skip frame lines without classifying them.
+ */
+int	stream_indented_head(const char *line, size_t len);
+
+/*
  * Parses a header line "# key : value". Returns 1 and sets *key and *val
  * (trimmed) when the line has that shape, 0 otherwise.
  */
 int	stream_header(const char *line, size_t len,
 		    struct stream_str *key, struct stream_str *val);
+
+/*
+ * The time of a sample head that stream_classify parsed into *s, from its
+ * "SECONDS.FRACTION:" field: sets *ns and returns 1, or returns 0 when the
+ * head has no time. Digits past nanoseconds are ignored.
+ */
+int	stream_sample_time(const struct stream_sample *s, const char *line,
+		    size_t len, uint64_t *ns);
 
 /* Compares s with a C string. */
 int	stream_str_eq(struct stream_str s, const char *c);

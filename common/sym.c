@@ -32,6 +32,8 @@
 #include "debuglink.h"
 #include "demangle.h"
 #include "dso.h"
+#include "dwname.h"
+#include "pkgowner.h"
 #include "elfcheck.h"
 #include "elfsym.h"
 #include "kallsyms.h"
@@ -71,6 +73,8 @@ struct sfile {
 	int		 nodwarf_warned;
 	int		 dwarf_checked;
 	int		 dwarf_bad;	/* its DWARF is corrupt: not used */
+	int		 missing;	/* no such file: not an input error */
+	struct dwname	 dwn;		/* C++ scopes of unmangled DIEs */
 	struct perfmap	*pm;
 	unsigned long	 frames;	/* frames that needed a name */
 	unsigned long	 unresolved;	/* ... and did not get one */
@@ -222,6 +226,7 @@ sfile_free(struct sfile *f)
 	free(f->cus);
 	elfsym_release(&f->syms);
 	perfmap_free(f->pm);
+	dwname_release(&f->dwn);
 	free(f->loads);
 	free(f->buildid);
 	free(f->recorded);
@@ -337,6 +342,7 @@ file_open(struct sfile *f)
 	if (fd == -1) {
 		static unsigned nmissing;
 
+		f->missing = errno == ENOENT;
 		/* Named one by one up to ten; a stream from another machine
 		 * may name thousands, and the summary sums them up. */
 		if (errno == ENOENT && ++nmissing <= 10)
@@ -422,10 +428,62 @@ has_symtab(Elf *elf)
 	return 0;
 }
 
-static const char strip_fix[] =
-    "rebuild it with -g (C, C++), with [profile.release] debug = true "
-    "or CARGO_PROFILE_RELEASE_DEBUG=true (Cargo), or install its -dbgsym "
-    "or -dbg package";
+/*
+ * Was elf built by rustc? rustc writes "rustc version" into .comment
+ * (since 1.73); older binaries still hold the "/rustc/<commit>/library/"
+ * paths of the standard library's panic locations in .rodata. Both
+ * survive strip.
+ */
+static int
+is_rust(Elf *elf)
+{
+	static const char comment[] = "rustc version", path[] = "/rustc/";
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *nm;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS ||
+		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL ||
+		    (strcmp(nm, ".comment") != 0 && strcmp(nm, ".rodata") != 0) ||
+		    (d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
+			continue;
+		if (nm[1] == 'c' ? memmem(d->d_buf, d->d_size, comment,
+		    sizeof(comment) - 1) != NULL : memmem(d->d_buf, d->d_size,
+		    path, sizeof(path) - 1) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * How to get the symbols of the stripped file f, whose ELF is elf, in a
+ * few words (caller frees): for a file of a Debian package its debug
+ * package or debuginfod, for a Rust binary Cargo's settings, for anything
+ * else (the user's own C or C++ build) the compiler flags.
+ */
+static char *
+strip_fix(const struct sfile *f, Elf *elf)
+{
+	char *pkg, *r;
+
+	if ((pkg = pkgowner_find(NULL, f->dso)) != NULL) {
+		if (asprintf(&r, "package %s: install %s-dbgsym from "
+		    "deb.debian.org/debian-debug or set DEBUGINFOD_URLS="
+		    "https://debuginfod.debian.net", pkg, pkg) < 0)
+			errx(2, "out of memory");
+		free(pkg);
+		return r;
+	}
+	if (is_rust(elf))
+		return xstrdup("build it with [profile.release] debug = true "
+		    "(or CARGO_PROFILE_RELEASE_DEBUG=true) and no strip");
+	return xstrdup("rebuild it with -g and without -s or strip");
+}
 
 /*
  * Builds f->syms from the module's symbol table (.symtab, of the file or
@@ -465,8 +523,9 @@ vdso_open(struct sym *s, struct sfile *f)
 	f->opened = -1;
 	f->loaded = -1;
 	if ((img = vdso_any(&size)) == NULL) {
-		swarnx("[vdso]: no vDSO to read: fgsym has none of its own "
-		    "(under valgrind?), nor have its parent and init");
+		swarnx("[vdso]: no vDSO to read: %s has none of its own "
+		    "(under valgrind?), nor have its parent and init",
+		    program_invocation_short_name);
 		return;
 	}
 	if ((elf = elf_memory(img, size)) == NULL ||
@@ -531,7 +590,7 @@ file_load(struct sym *s, struct sfile *f)
 		return;
 	}
 	if (fd == -1) {
-		swarn("'%s'", f->dso);
+		swarn("cannot open '%s'", f->dso);
 		return;
 	}
 	dwfl_report_begin(f->dwfl);
@@ -555,13 +614,15 @@ file_load(struct sym *s, struct sfile *f)
 	symtab_build(f, elf);
 	dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 	    &debugfile);
-	if (nsym <= 0)
-		swarnx("'%s' has no symbol table (stripped): %s", f->dso,
-		    strip_fix);
-	else if (!has_symtab(elf) && debugfile == NULL)
-		swarnx("'%s' is stripped: only its exported symbols are known "
-		    "and frames in its other functions stay [unknown]; %s",
-		    f->dso, strip_fix);
+	if (nsym <= 0 || (!has_symtab(elf) && debugfile == NULL)) {
+		char *fix = strip_fix(f, elf);
+
+		swarnx("'%s' is stripped%s: %s", f->dso, nsym <= 0 ?
+		    " (no symbols at all)" : "", fix);
+		free(fix);
+		/* One line per file: that fix brings the DWARF too. */
+		f->nodwarf_warned = 1;
+	}
 }
 
 int
@@ -656,13 +717,21 @@ perf_addr(struct sfile *f, uint64_t addr, uint64_t *vaddr)
 	return 0;
 }
 
+/* The fg_demangle() flags the options ask for. */
+static int
+dm_flags(const struct sym *s)
+{
+	return (s->o.keep_hash ? FG_DEMANGLE_KEEP_HASH : 0) |
+	    (s->o.full_names ? FG_DEMANGLE_FULL : 0);
+}
+
 static char *
 name_dup(const struct sym *s, const char *name)
 {
 	char *d = NULL;
 
 	if (s->o.demangle)
-		d = fg_demangle(name, s->o.keep_hash ? FG_DEMANGLE_KEEP_HASH : 0);
+		d = fg_demangle(name, dm_flags(s));
 	return d != NULL ? d : xstrdup(name);
 }
 
@@ -694,9 +763,12 @@ src_text(const struct sym *s, const char *file, int line)
 	return r;
 }
 
-/* The name of a DIE for an inlined frame: its linkage name demangled, else DW_AT_name. */
+/*
+ * The name of a function's DIE in f: its linkage name demangled, else
+ * DW_AT_name, qualified by its C++ scopes unless --demangle=none.
+ */
 static char *
-die_name(const struct sym *s, Dwarf_Die *die)
+die_name(const struct sym *s, struct sfile *f, Dwarf_Die *die)
 {
 	Dwarf_Attribute am;
 	const char *n = NULL;
@@ -705,14 +777,15 @@ die_name(const struct sym *s, Dwarf_Die *die)
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &am) != NULL)
 		n = dwarf_formstring(&am);
 	if (n != NULL && s->o.demangle) {
-		char *d = fg_demangle(n, s->o.keep_hash ? FG_DEMANGLE_KEEP_HASH : 0);
+		char *d = fg_demangle(n, dm_flags(s));
 
 		if (d != NULL)
 			return d;
 	}
 	if (dwarf_attr_integrate(die, DW_AT_name, &am) != NULL &&
 	    (n = dwarf_formstring(&am)) != NULL)
-		return xstrdup(n);
+		return s->o.demangle ? dwname_qualify(&f->dwn, die, n) :
+		    xstrdup(n);
 	return n != NULL ? xstrdup(n) : xstrdup("??");
 }
 
@@ -1010,9 +1083,14 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		cu = dwfl_module_addrdie(f->mod, da, &cubias);
 		if (cu == NULL && s->o.srcline && !f->nodwarf_warned &&
 		    dwfl_module_getdwarf(f->mod, &cubias) == NULL) {
+			Dwarf_Addr ebias;
+			char *fix = strip_fix(f, dwfl_module_getelf(f->mod,
+			    &ebias));
+
 			f->nodwarf_warned = 1;
 			swarnx("'%s' has no DWARF debug info: no source lines "
-			    "or inlined frames; %s", f->dso, strip_fix);
+			    "or inlined frames; %s", f->dso, fix);
+			free(fix);
 		}
 	}
 	if (cu != NULL) {
@@ -1033,7 +1111,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 			if (name == NULL &&
 			    dwarf_lowpc(&scopes[i], &low) == 0 &&
 			    da - cubias >= low) {
-				fnname = die_name(s, &scopes[i]);
+				fnname = die_name(s, f, &scopes[i]);
 				off = da - cubias - low;
 			}
 			break;
@@ -1059,7 +1137,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		for (i = 0; i < nscopes && k < ninl; i++) {
 			if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
 				continue;
-			chain_add(&c, die_name(s, &scopes[i]), src);
+			chain_add(&c, die_name(s, f, &scopes[i]), src);
 			src = s->o.srcline ? call_site(s, cu, &scopes[i]) : NULL;
 			k++;
 		}
@@ -1114,8 +1192,12 @@ resolve_kernel(struct sym *s, uint64_t addr, uint64_t a)
 		s->ks = kallsyms_new();
 		rc = kallsyms_load(s->ks, path);
 		s->ks_state = rc == 0 ? 1 : -1;
-		if (rc == -1)
+		if (rc == -1) {
 			swarn("'%s': kernel frames stay [unknown]", path);
+			/* A file the user named is input; /proc is not. */
+			if (s->o.kallsyms != NULL)
+				s->any_bad = 1;
+		}
 		else if (rc == -2)
 			swarnx("'%s' shows no addresses: kernel frames stay "
 			    "[unknown]; run as root or set "
@@ -1148,16 +1230,20 @@ resolve_perfmap(struct sym *s, struct sfile *f, uint64_t addr, uint64_t a)
 		f->pm = perfmap_new();
 		rc = perfmap_load(f->pm, f->dso);
 		if (rc != 0) {
+			if (rc == -1)
+				f->missing = errno == ENOENT;
 			swarnx("'%s': %s: its frames stay [unknown]", f->dso,
 			    perfmap_strerror(f->pm, rc));
 			f->loaded = -1;
 		} else {
 			f->loaded = 1;
 			s->loaded++;
-			if (f->pm->bad > 0)
+			if (f->pm->bad > 0) {
+				s->any_bad = 1;
 				swarnx("%s:%lu: not a perf map line (START SIZE "
 				    "NAME, in hex): skipped %lu such lines",
 				    f->dso, f->pm->first_bad, f->pm->bad);
+			}
 		}
 	}
 	if (f->loaded < 0)
@@ -1323,8 +1409,8 @@ progress(struct sym *s)
 	s->tlast = now;
 	s->progress_shown = 1;
 	progress_on_screen = 1;
-	fprintf(stderr, "\rfgsym: %lu samples, %lu files loaded\033[K",
-	    s->samples, s->loaded);
+	fprintf(stderr, "\r%s: %lu samples, %lu files loaded\033[K",
+	    program_invocation_short_name, s->samples, s->loaded);
 }
 
 static int
@@ -1562,12 +1648,21 @@ sym_finish(struct sym *s)
 	size_t i, n = 0;
 
 	progress_clear();
-	/* A file warned about (corrupt, rebuilt, unreadable) is partial output. */
-	for (i = 0; i < s->nfiles; i++)
-		if ((s->files[i]->kind == DSO_FILE && (s->files[i]->opened < 0 ||
-		    s->files[i]->loaded < 0)) || s->files[i]->rebuilt ||
-		    s->files[i]->dwarf_bad)
+	/*
+	 * Exit status 1 means malformed or unreadable input: bad stream
+	 * lines, and files that exist but cannot be read or parsed (not a
+	 * regular file, not ELF, truncated, corrupt DWARF, bad perf map
+	 * lines). Frames that merely stay [unknown] (a missing, stripped or
+	 * rebuilt file, another kernel) were said on stderr and are no error.
+	 */
+	for (i = 0; i < s->nfiles; i++) {
+		const struct sfile *f = s->files[i];
+
+		if (((f->kind == DSO_FILE || f->kind == DSO_PERFMAP) &&
+		    !f->missing && !f->rebuilt &&
+		    (f->opened < 0 || f->loaded < 0)) || f->dwarf_bad)
 			s->any_bad = 1;
+	}
 	if (s->frames == 0)
 		return s->any_bad;
 	if (s->unresolved == 0) {
@@ -1594,5 +1689,5 @@ sym_finish(struct sym *s)
 		    n ? "," : "", s->badlines);
 	fputc('\n', stderr);
 	free(v);
-	return 1;
+	return s->any_bad;
 }

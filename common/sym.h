@@ -51,6 +51,8 @@ struct sym_opts {
 	int	 srcline;	/* nonzero: write "  FILE:LINE" after each frame */
 	int	 full_path;	/* srcline: the full path, not the base name */
 	int	 demangle;	/* nonzero: demangle C++ and Rust names */
+	int	 full_names;	/* nonzero: C++ names with return type and
+				   parameters (FG_DEMANGLE_FULL) */
 	int	 keep_hash;	/* nonzero: keep Rust's ::h<hash> suffix */
 	int	 progress;	/* nonzero: a progress line on stderr (a tty) */
 	const char *kallsyms;	/* borrowed; NULL means "/proc/kallsyms" */
@@ -90,8 +92,13 @@ int	sym_stream(struct sym *s, struct lineread *in, FILE *out);
 /*
  * Ends the run: clears the progress line and, when any frame needed
  * resolving, prints one summary line on stderr (the share of frames
- * resolved, the files that held the rest). Returns 0 when every frame that
- * needed a name got one and no line was bad, and 1 otherwise.
+ * resolved, the files that held the rest). Returns 1 when some input was
+ * malformed or unreadable: a bad stream line, or a file named by the
+ * stream that exists but could not be read or parsed (not a regular file,
+ * not ELF, truncated, corrupt DWARF, bad perf map lines, an unreadable
+ * opts.kallsyms). Returns 0 otherwise, also when frames stayed [unknown]
+ * because their file is missing, stripped or rebuilt, or the kernel is
+ * another one: those were said on stderr.
  */
 int	sym_finish(struct sym *s);
 

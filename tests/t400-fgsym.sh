@@ -135,9 +135,23 @@ else
 	    'ld.lld is not installed (apt-get install lld)'
 fi
 
-check 'C++: names demangled, templates and namespace' '
+check 'C++: names as perf prints them: no return type, no parameters' '
 	"$FIX/tmpl" v >in &&
 	fgsym in >out &&
+	names out "$FIX/tmpl" >actual &&
+	cat >expect <<-\EOF &&
+	leaf
+	geo::Shape<double>::area
+	geo::total<double>
+	main
+	_start
+	EOF
+	test_cmp expect actual
+'
+
+check 'C++: --demangle=full keeps return types and parameter lists' '
+	"$FIX/tmpl" v >in &&
+	fgsym --demangle=full in >out &&
 	names out "$FIX/tmpl" >actual &&
 	cat >expect <<-\EOF &&
 	leaf()
@@ -146,7 +160,12 @@ check 'C++: names demangled, templates and namespace' '
 	main
 	_start
 	EOF
-	test_cmp expect actual
+	test_cmp expect actual &&
+	fgsym --demangle=none in >out &&
+	names out "$FIX/tmpl" >actual &&
+	grep_q "^_Z4leafv\$" actual &&
+	expect_status 2 fgsym --demangle=long in >out 2>err &&
+	grep_q "^fgsym: --demangle: .long. is not a style: use short, full or none\$" err
 '
 
 check 'C++: --no-demangle keeps the linker names' '
@@ -201,14 +220,57 @@ fi
 check 'stripped copy: frames stay [unknown], the diagnostic names the fix' '
 	cp "$FIX/inl" app && strip app &&
 	"$FIX/inl" v | sed "s|($FIX/inl)|($PWD/app)|" >in &&
-	expect_status 1 fgsym in >out 2>err &&
+	expect_status 0 fgsym in >out 2>err &&
 	names out "$PWD/app" >actual &&
 	printf "[unknown]\n%.0s" 1 2 3 4 5 >expect &&
 	test_cmp expect actual &&
-	test $(grep -c "stripped" err) = 1 &&
-	grep_q "$PWD/app.*stripped.*-g.*debug = true.*CARGO_PROFILE_RELEASE_DEBUG=true.*-dbgsym" err &&
+	test $(wc -l <err) = 2 &&
+	grep_q "^fgsym: .$PWD/app. is stripped: rebuild it with -g and without -s or strip\$" err &&
+	expect_status 0 fgsym --srcline in >out 2>err &&
+	test $(wc -l <err) = 2 &&
 	grep_q "^fgsym: resolved [0-9]* of [0-9]* frames (.*%); unresolved frames are in $PWD/app (5)\$" err
 '
+
+# A file of a Debian package without symbols: the first of these that
+# dpkg owns and that has neither .symtab nor a debug file installed.
+debpkg= debfile=
+for f in /usr/lib/gcc/x86_64-linux-gnu/*/cc1 /usr/bin/make /usr/bin/gzip \
+    /usr/bin/sed /usr/bin/tar /usr/bin/grep; do
+	[ -f "$f" ] && command -v dpkg >/dev/null 2>&1 || continue
+	readelf -SW "$f" 2>/dev/null | grep -q " .symtab " && continue
+	id=$(readelf -n "$f" 2>/dev/null | awk '/Build ID/ { print $3 }')
+	[ -n "$id" ] && [ -e "/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug" ] && continue
+	debpkg=$(dpkg -S "$f" 2>/dev/null | sed -n "1s/:.*//p")
+	[ -n "$debpkg" ] && debfile=$f && break
+done
+export debpkg debfile
+if [ -n "$debfile" ]; then
+	check "a stripped file of a Debian package ($debpkg): one line naming its debug package, exit 0" '
+		entry=$(readelf -h "$debfile" | awk "/Entry point/ { print \$4 }") &&
+		printf "# fgrecord 1\nx 1/1 [000] 1.0: 1 cpu-clock:\n\t%x [unknown] (%s)\n\n" \
+		    $((entry)) "$debfile" >in &&
+		DEBUGINFOD_URLS= expect_status 0 fgsym in >out 2>err &&
+		test $(wc -l <err) = 2 &&
+		grep_q "^fgsym: .$debfile. is stripped.*: package $debpkg: install $debpkg-dbgsym from deb.debian.org/debian-debug or set DEBUGINFOD_URLS=https://debuginfod.debian.net\$" err &&
+		test "$(awk "length > 200" err)" = "" &&
+		! grep -q "Cargo\|debug = true\|-g " err
+	'
+else
+	skip 'a stripped file of a Debian package: one line naming its debug package' \
+	    'no dpkg, or every candidate binary has symbols or a debug file'
+fi
+
+if [ -x "$FIX/rs" ]; then
+	check 'a stripped Rust binary: Cargo advice, exit 0' '
+		cp "$FIX/rs" app && strip app &&
+		"$FIX/rs" | sed "s|($FIX/rs)|($PWD/app)|" >in &&
+		expect_status 0 fgsym in >out 2>err &&
+		test $(grep -c "$PWD/app" err) = 2 &&
+		grep_q "^fgsym: .$PWD/app. is stripped: build it with \[profile.release\] debug = true (or CARGO_PROFILE_RELEASE_DEBUG=true) and no strip\$" err
+	'
+else
+	skip 'a stripped Rust binary: Cargo advice' 'rustc is not installed or failed'
+fi
 
 check 'stripped copy with .gnu_debuglink: names come from the debug file' '
 	cp "$FIX/inl" app &&
@@ -268,18 +330,20 @@ check 'rebuilt binary: build-ID mismatch warns once, frames stay [unknown]' '
 	fgsym in >good 2>err &&
 	grep -q "leaf+0x0" good &&
 	$CC -O1 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o app &&
-	expect_status 1 fgsym in >out 2>err &&
+	expect_status 0 fgsym in >out 2>err &&
 	test $(grep -c "rebuilt" err) = 1 &&
 	grep_q "$PWD/app. was rebuilt after the recording (build ID [0-9a-f]*, recorded $id)" err &&
 	! grep -q "leaf" out
 '
 
-check 'missing file: named once, frames stay [unknown], exit 1' '
+check 'missing file: named once, frames stay [unknown], exit 0' '
 	"$FIX/inl" v | sed "s|($FIX/inl)|(/nonexistent/dir/app)|" >in &&
-	expect_status 1 fgsym in >out 2>err &&
+	expect_status 0 fgsym in >out 2>err &&
 	test $(grep -c "/nonexistent/dir/app.: no such file" err) = 1 &&
 	grep -q "another machine" err &&
-	test $(grep -c "\[unknown\] (/nonexistent/dir/app)" out) = 5
+	test $(grep -c "\[unknown\] (/nonexistent/dir/app)" out) = 5 &&
+	expect_status 0 fgsym --annotate in >out 2>err &&
+	grep_q "/nonexistent/dir/app" err
 '
 
 check 'unoptimized build: the -O0 diagnostic' '
@@ -306,7 +370,7 @@ check 'pass-through: symbolized perf script text is left byte for byte' '
 	printf "\tffffffff81000e06 asm_sysvec_apic_timer_interrupt+0x16 ([kernel.kallsyms])\n" >>in &&
 	printf "\t      0 [unknown] ([unknown])\n\n" >>in &&
 	printf "app 123 4.6: 1 cpu-clock:ppp: \n\t 1234 f(int, char) (/x y/lib (1).so)\n" >>in &&
-	expect_status 1 fgsym in >out 2>err &&
+	expect_status 0 fgsym in >out 2>err &&
 	cmp in out
 '
 
@@ -342,14 +406,14 @@ kid=$(od -An -tx1 -v /sys/kernel/notes 2>/dev/null | tr -d " \n" |
 	sed -n "s/^04000000\(........\)03000000474e5500//p" | head -c 40)
 ksched=$(awk '$3 == "schedule" { print $1; exit }' /proc/kallsyms 2>/dev/null)
 if [ -n "$kid" ] && [ -n "$ksched" ] && [ "$ksched" != 0000000000000000 ]; then
-	check 'a stream from another kernel: its frames stay [unknown], said once, exit 1' '
+	check 'a stream from another kernel: its frames stay [unknown], said once, exit 0' '
 		for id in "$kid" 00112233; do
 			{ echo "# fgrecord 1"; echo "# buildid : $id [kernel.kallsyms]"
 			  printf "app 1/1 [000] 1.0: 1 cpu-clock:\n\t$ksched [unknown] ([kernel.kallsyms])\n\t$ksched [unknown] ([ext4])\n\n"
 			} >in.$id || return 1
 		done &&
 		fgsym in.$kid >out 2>err && grep_q "	$ksched schedule+0x0 (\[kernel.kallsyms\])" out &&
-		expect_status 1 fgsym in.00112233 >out 2>err &&
+		expect_status 0 fgsym in.00112233 >out 2>err &&
 		grep_q "	$ksched \[unknown\] (\[kernel.kallsyms\])" out &&
 		grep_q "	$ksched \[unknown\] (\[ext4\])" out &&
 		test "$(grep -c "recorded under another kernel" err)" = 1 &&
@@ -362,9 +426,9 @@ else
 	skip 'a stream from another kernel' 'no /sys/kernel/notes build ID, or /proc/kallsyms hides addresses'
 fi
 
-check 'a [vdso] of another kernel: its frames stay [unknown], said once, exit 1' '
+check 'a [vdso] of another kernel: its frames stay [unknown], said once, exit 0' '
 	printf "# fgrecord 1\n# buildid : 0011 [vdso]\napp 1/1 [000] 1.0: 1 cpu-clock:\n\tb46 [unknown] ([vdso])\n\n" >in &&
-	expect_status 1 fgsym in >out 2>err &&
+	expect_status 0 fgsym in >out 2>err &&
 	grep_q "	b46 \[unknown\] (\[vdso\])" out &&
 	grep_q "^fgsym: \[vdso\]: recorded under another kernel (build ID 0011; this machine.s is [0-9a-f]*): its frames stay \[unknown\]; symbolize where it was recorded\$" err
 '
@@ -372,7 +436,7 @@ check 'a [vdso] of another kernel: its frames stay [unknown], said once, exit 1'
 check 'kernel symbols hidden (all zero): one warning with the sysctl' '
 	printf "0000000000000000 T _stext\n0000000000000000 t foo\n" >ks &&
 	printf "app 1 1.0: 1 cpu-clock:\n\tffffffff81000e06 [unknown] ([kernel.kallsyms])\n\tffffffff81000f06 [unknown] ([kernel.kallsyms])\n\n" >in &&
-	expect_status 1 fgsym --kallsyms=ks in >out 2>err &&
+	expect_status 0 fgsym --kallsyms=ks in >out 2>err &&
 	cmp in out &&
 	test $(grep -c "kptr_restrict" err) = 1
 '

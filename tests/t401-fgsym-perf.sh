@@ -24,16 +24,20 @@ frames() {
 }
 
 try_record() {
-	# $1: binary. Leaves p.data, or fails with the reason in $why.
-	perf record -q -o "$FIX/$2.data" --call-graph dwarf,16384 "$1" \
-	    >"$FIX/$2.log" 2>&1 ||
-	{ why="perf record failed: $(head -1 "$FIX/$2.log")"; return 1; }
+	# $1: binary, $2: name, then its arguments. Leaves $FIX/NAME.data,
+	# or fails with the reason in $why.
+	tr_bin=$1 tr_name=$2
+	shift 2
+	perf record -q -o "$FIX/$tr_name.data" --call-graph dwarf,16384 \
+	    "$tr_bin" "$@" >"$FIX/$tr_name.log" 2>&1 ||
+	{ why="perf record failed: $(head -1 "$FIX/$tr_name.log")"; return 1; }
 }
 
 skip_all() {
 	skip 'perf script and fgsym agree (PIE, bfd)' "$1"
 	skip 'perf script and fgsym agree (lld layout)' "$1"
 	skip 'perf script and fgsym agree on [vdso] frames' "$1"
+	skip 'perf script and fgsym agree on C++ STL names' "$1"
 	skip 'fgrecord | fgsym: every frame of the fixture is named' "$1"
 	done_testing
 	exit 0
@@ -81,6 +85,19 @@ if try_record "$FIX/vdso" vdso; then
 	'
 else
 	skip 'perf script and fgsym agree on [vdso] frames' "$why"
+fi
+
+# The C++ fixture sorts for perf in mode p. perf script prints C++ names
+# without return type and parameters: fgsym must print the same.
+CXX=${CXX:-c++}
+if $CXX -O2 -g -I"$TESTS/sym" "$TESTS/sym/stl.cc" -o "$FIX/stl" 2>"$FIX/stl.log" &&
+    try_record "$FIX/stl" stl p; then
+	check 'perf script and fgsym agree on C++ STL names' '
+		agree "$FIX/stl.data" "$FIX/stl" 50 &&
+		grep -q " std::__introsort_loop<__gnu_cxx::__normal_iterator<unsigned int\*, std::vector<unsigned int, std::allocator<unsigned int> > >, long, __gnu_cxx::__ops::_Iter_comp_iter<main::{lambda(unsigned int, unsigned int)#1}> >+0x" actual
+	'
+else
+	skip 'perf script and fgsym agree on C++ STL names' "${why:-the C++ fixture does not build}"
 fi
 
 if command -v fgrecord >/dev/null 2>&1; then

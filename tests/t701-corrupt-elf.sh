@@ -3,7 +3,9 @@
 # truncated, with a corrupt .debug_info, rebuilt (build ID mismatch), and
 # with neither a usable symbol table nor usable DWARF. Each time: a warning
 # that names the file, its frames stay [unknown] (or keep only what an
-# intact part of the file gives), exit status 1, no crash.
+# intact part of the file gives), no crash, and exit status 1 for the
+# malformed files, 0 for the rebuilt one (well-formed, only not the one
+# recorded: its frames stay [unknown], as a stripped file's do).
 . "$(dirname "$0")/lib.sh"
 
 FIX=$TMP/fix
@@ -99,18 +101,18 @@ check '--annotate on corrupt .debug_info: warned, code still listed, exit 1' '
 	grep_q "leaf" out
 '
 
-check 'a rebuilt binary (build ID mismatch): warned, frames stay [unknown], exit 1' '
+check 'a rebuilt binary (build ID mismatch): warned, frames stay [unknown], exit 0' '
 	app_stream &&
 	$CC -O1 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o app &&
-	expect_status 1 fgsym in >out 2>err &&
+	expect_status 0 fgsym in >out 2>err &&
 	grep_q "$PWD/app. was rebuilt after the recording" err &&
 	unknown_only out
 '
 
-check '--annotate on a rebuilt binary: warned, not annotated, exit 1' '
+check '--annotate on a rebuilt binary: warned, not annotated, exit 0' '
 	app_stream &&
 	$CC -O1 -g -I"$TESTS/sym" "$TESTS/sym/inl.c" -o app &&
-	expect_status 1 fgsym --annotate in >out 2>err &&
+	expect_status 0 fgsym --annotate in >out 2>err &&
 	grep_q "$PWD/app. was rebuilt after the recording" err &&
 	! grep -q "leaf" out
 '

@@ -107,6 +107,13 @@ check 'fgfold on a cut, garbled stream (exit 1) under memcheck' '
 	} || why
 '
 
+check 'fgpprof under memcheck: a symbolized stream, and a cut, garbled one (exit 1)' '
+	{ vg 0 fgpprof "$TMP/sym" >p.pb.gz && gzip -t p.pb.gz &&
+	{ head -c 2000 /dev/urandom; cat "$TMP/sym"; } | head -n -3 >cut &&
+	vg 1 fgpprof cut >c.pb.gz 2>err && gzip -t c.pb.gz
+	} || why
+'
+
 check 'fgsvg under memcheck: plain, differential, --nameattr' '
 	{ vg 0 fgsvg "$TMP/folded" >a.svg && grep_q "</svg>" a.svg &&
 	awk "{ print \$1, \$2, \$2 * 2 }" "$TMP/folded" >d.folded &&

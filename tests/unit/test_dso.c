@@ -61,6 +61,12 @@ main(void)
 	CHECK(dso_fold_kernel("[uprobes]", 9),
 	    "fold: any bracketed name, as stackcollapse-perf.pl");
 	CHECK(!dso_fold_kernel("[unknown]", 9), "fold: not unknown");
+	CHECK(dso_fold_kernel("/usr/lib/debug/boot/vmlinux-6.1.0-13-amd64", 42),
+	    "fold: a versioned vmlinux");
+	CHECK(dso_fold_kernel("/lib/modules/6.1/kernel/fs/ext4/ext4.ko.xz", 42),
+	    "fold: a module file");
+	CHECK(!dso_fold_kernel("/usr/lib/libvmlinux-tools.so", 28),
+	    "fold: not a library named after vmlinux");
 	CHECK(dso_fold_jit("/tmp/perf-12.map", 16), "fold: perf map");
 	CHECK(dso_fold_jit("/root/.debug/jit/jitted-12-3.so", 31),
 	    "fold: jitted-*.so");

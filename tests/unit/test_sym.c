@@ -97,7 +97,12 @@ main(void)
 	free(got);
 
 	got = run(&o, "app 1 1.0: 1 c:\n\t10 [unknown] (/nonexistent/x)\n\n", &st);
-	CHECK(st == 1, "a frame left [unknown]: status 1");
+	CHECK(st == 0, "a frame left [unknown] (missing file): status 0");
+	free(got);
+
+	got = run(&o, "app 1 1.0: 1 c:\n\t123456789abcdef012 [unknown] (/x)\n\n",
+	    &st);
+	CHECK(st == 1, "a malformed frame address: status 1");
 	free(got);
 
 	got = run(&o, "app 1 1.0: 1 c:\n\tzz [unknown] (/nonexistent/x)\n\n", &st);

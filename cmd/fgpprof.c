@@ -1,0 +1,75 @@
+/*
+ * fgpprof: convert sample streams (fgrecord, fgsym, perf script) into one
+ * gzipped pprof profile (profile.proto), for go tool pprof, Grafana
+ * Pyroscope, Parca and the other readers of that format.
+ */
+#include <err.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pprof.h"
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: fgpprof [file ...]\n");
+	exit(2);
+}
+
+static const struct option longopts[] = {
+	{ "help",	no_argument,	NULL, 'h' },
+	{ NULL,		0,		NULL, 0 }
+};
+
+int
+main(int argc, char *argv[])
+{
+	struct pprof p;
+	char *stdin_only[] = { "-", NULL };
+	int ch, rval = 0, i;
+
+	signal(SIGPIPE, SIG_DFL);
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		argv = stdin_only;
+	if (isatty(STDOUT_FILENO))
+		errx(2, "the profile is binary: redirect standard output to a "
+		    "file (fgpprof rec.txt > app.pb.gz)");
+
+	pprof_init(&p);
+	for (i = 0; argv[i] != NULL; i++) {
+		int fd = STDIN_FILENO, r;
+		const char *name = "stdin";
+
+		if (strcmp(argv[i], "-") != 0) {
+			name = argv[i];
+			if ((fd = open(argv[i], O_RDONLY | O_CLOEXEC)) == -1) {
+				warn("'%s'", argv[i]);
+				rval = 1;
+				continue;
+			}
+		}
+		if ((r = pprof_stream(&p, fd, name)) > rval)
+			rval = r;
+		if (fd != STDIN_FILENO)
+			close(fd);
+	}
+	if (pprof_write(&p, stdout) == -1 || fflush(stdout) == EOF || ferror(stdout))
+		err(2, "write error");
+	if (p.saturated)
+		rval = 1;
+	pprof_release(&p);
+	return rval;
+}

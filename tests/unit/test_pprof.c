@@ -1,0 +1,420 @@
+/* Unit tests of the protobuf encoder (against the examples of the format's
+ * documentation) and of the profile that pprof builds from a small stream,
+ * read back with a decoder written here. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "pb.h"
+#include "pprof.h"
+#include "unit.h"
+
+static int
+bytes_are(const struct pb *b, const char *hex)
+{
+	char got[256];
+	size_t i;
+
+	if (b->len * 2 >= sizeof(got))
+		return 0;
+	for (i = 0; i < b->len; i++)
+		snprintf(got + 2 * i, 3, "%02x", b->p[i]);
+	got[2 * b->len] = '\0';
+	if (strcmp(got, hex) != 0)
+		printf("#   got %s, want %s\n", got, hex);
+	return strcmp(got, hex) == 0;
+}
+
+static void
+test_pb(void)
+{
+	static const uint64_t packed[] = { 3, 270, 86942 };
+	static const uint64_t lens[] = { 0, 127, 128, 16383, 16384, 1ULL << 35,
+	    UINT64_MAX };
+	struct pb b;
+	size_t i;
+
+	pb_init(&b);
+	pb_uint(&b, 1, 150);
+	CHECK(bytes_are(&b, "089601"), "field 1 = 150 is 08 96 01");
+	b.len = 0;
+	pb_bytes(&b, 2, "testing", 7);
+	CHECK(bytes_are(&b, "120774657374696e67"), "field 2 = \"testing\"");
+	b.len = 0;
+	pb_packed(&b, 4, packed, 3);
+	CHECK(bytes_are(&b, "2206038e029ea705"), "packed field 4 = 3, 270, 86942");
+	b.len = 0;
+	pb_uint(&b, 1, (uint64_t)(int64_t)-1);
+	CHECK(bytes_are(&b, "08ffffffffffffffffff01"), "int64 -1 takes ten bytes");
+	b.len = 0;
+	pb_varint(&b, 0);
+	CHECK(bytes_are(&b, "00"), "0 is one byte");
+	b.len = 0;
+	pb_bytes(&b, 6, "", 0);
+	CHECK(bytes_are(&b, "3200"), "an empty string is tag and length 0");
+	b.len = 0;
+	pb_uint(&b, 100000, 1);
+	CHECK(bytes_are(&b, "80ea3001"), "a large field number");
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		b.len = 0;
+		pb_varint(&b, lens[i]);
+		CHECK(b.len == pb_varint_len(lens[i]), "pb_varint_len agrees with pb_varint");
+	}
+	pb_release(&b);
+}
+
+/* A decoder for the test: one field of a message. */
+struct fld {
+	uint32_t	 num;
+	int		 wire;
+	uint64_t	 v;		/* wire 0 */
+	const uint8_t	*p;		/* wire 2 */
+	size_t		 len;
+};
+
+static int
+dvarint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	int shift = 0;
+
+	*v = 0;
+	while (*p < end && shift < 64) {
+		uint8_t c = *(*p)++;
+
+		*v |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			return 1;
+		shift += 7;
+	}
+	return 0;
+}
+
+/* Reads the next field of [*p, end); returns 0 at the end or on bad data. */
+static int
+dnext(const uint8_t **p, const uint8_t *end, struct fld *f)
+{
+	uint64_t tag;
+
+	if (*p >= end || !dvarint(p, end, &tag))
+		return 0;
+	f->num = tag >> 3;
+	f->wire = tag & 7;
+	if (f->wire == 0)
+		return dvarint(p, end, &f->v);
+	if (f->wire != 2 || !dvarint(p, end, &f->v) || f->v > (uint64_t)(end - *p))
+		return 0;
+	f->p = *p;
+	f->len = f->v;
+	*p += f->len;
+	return 1;
+}
+
+/* The first varint field num of a message, or dflt. */
+static uint64_t
+dget(const uint8_t *p, size_t len, uint32_t num, uint64_t dflt)
+{
+	const uint8_t *end = p + len;
+	struct fld f;
+
+	while (dnext(&p, end, &f))
+		if (f.num == num && f.wire == 0)
+			return f.v;
+	return dflt;
+}
+
+struct prof {
+	const char	*str[64];
+	size_t		 nstr;
+	struct fld	 f[256];
+	size_t		 nf;
+};
+
+static const char *
+pstr(struct prof *pr, uint64_t i)
+{
+	return i < pr->nstr ? pr->str[i] : "(bad index)";
+}
+
+static void
+prof_read(struct prof *pr, const struct pb *b)
+{
+	const uint8_t *p = b->p, *end = b->p + b->len;
+	struct fld f;
+
+	memset(pr, 0, sizeof(*pr));
+	while (pr->nf < 256 && dnext(&p, end, &f)) {
+		pr->f[pr->nf++] = f;
+		if (f.num == 6 && pr->nstr < 64)
+			pr->str[pr->nstr++] = strndup((const char *)f.p, f.len);
+	}
+	CHECK(p == end, "the profile decodes to its end");
+}
+
+static void
+prof_free(struct prof *pr)
+{
+	size_t i;
+
+	for (i = 0; i < pr->nstr; i++)
+		free((void *)pr->str[i]);
+}
+
+static size_t
+count(struct prof *pr, uint32_t num)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < pr->nf; i++)
+		n += pr->f[i].num == num;
+	return n;
+}
+
+/* The k-th field num. */
+static struct fld *
+nth(struct prof *pr, uint32_t num, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < pr->nf; i++)
+		if (pr->f[i].num == num && k-- == 0)
+			return &pr->f[i];
+	return NULL;
+}
+
+static const char stream[] =
+    "# fgrecord 1\n"
+    "# cmdline : ./app -x\n"
+    "# buildid : abcd01 /bin/app\n"
+    "app 10/11 [000] 1.000000: 1000 cpu-clock:\n"
+    "\t10 inner (inlined)\n"
+    "  in.h:3\n"
+    "\t10 outer+0x4 (/bin/app)\n"
+    "  app.c:7\n"
+    "\t20 main+0x1 (/bin/app)\n"
+    "\n"
+    "app 10/12 [000] 1.500000: 1000 cpu-clock:\n"
+    "\t10 inner (inlined)\n"
+    "  in.h:3\n"
+    "\t10 outer+0x4 (/bin/app)\n"
+    "  app.c:7\n"
+    "\t20 main+0x1 (/bin/app)\n"
+    "\n"
+    "app 10/12 [000] 1.700000: 1000 cpu-clock:\n"
+    "\t10 inner (inlined)\n"
+    "  in.h:3\n"
+    "\t10 outer+0x4 (/bin/app)\n"
+    "  app.c:7\n"
+    "\t20 main+0x1 (/bin/app)\n"
+    "\n"
+    "app 10/12 [000] 2.000000: 5000 offcpu-time:\n"
+    "\tffffffff81000000 schedule+0x10 ([kernel.kallsyms])\n"
+    "\t30 [unknown] (/bin/app)\n"
+    "\t0 [truncated] ([unknown])\n"
+    "\n"
+    "this line fits no format\n"
+    "app 10/12 [000] 3.000000: 1000 cpu-clock:\n"
+    "\t20 main+0x1 (/bin/app)\n";
+
+static int
+stream_fd(const char *s)
+{
+	int fd = memfd_create("stream", 0);
+
+	if (fd == -1 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		abort();
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+static void
+test_profile(void)
+{
+	struct pprof p;
+	struct prof pr;
+	struct pb out;
+	struct fld *f, lf;
+	const uint8_t *q, *end;
+	uint64_t vals[8], total = 0, lines[8];
+	size_t i, nv, nl;
+	int fd = stream_fd(stream), rv, saw_tid12 = 0;
+	FILE *devnull;
+
+	pprof_init(&p);
+	rv = pprof_stream(&p, fd, "unit");
+	close(fd);
+	CHECK(rv == 1, "a bad line and a cut-off sample: exit 1");
+	pb_init(&out);
+	pprof_encode(&p, &out);
+	prof_read(&pr, &out);
+	CHECK(pr.nstr > 0 && strcmp(pr.str[0], "") == 0, "string 0 is empty");
+
+	CHECK(count(&pr, 1) == 4, "four sample types");
+	f = nth(&pr, 1, 0);
+	CHECK_STR(pstr(&pr, dget(f->p, f->len, 1, 0)), "samples", "type 0 is samples");
+	f = nth(&pr, 1, 1);
+	CHECK_STR(pstr(&pr, dget(f->p, f->len, 1, 0)), "cpu", "type 1 is cpu");
+	CHECK_STR(pstr(&pr, dget(f->p, f->len, 2, 0)), "nanoseconds", "in nanoseconds");
+	f = nth(&pr, 1, 2);
+	CHECK_STR(pstr(&pr, dget(f->p, f->len, 1, 0)), "off-cpu", "type 2 is off-cpu");
+	f = nth(&pr, 1, 3);
+	CHECK_STR(pstr(&pr, dget(f->p, f->len, 1, 0)), "wall", "type 3 is wall");
+	f = nth(&pr, 14, 0);
+	CHECK(f != NULL && strcmp(pstr(&pr, f->v), "wall") == 0, "wall is the default type");
+
+	/* Samples: (tid 11, on), (tid 12, on) twice, (tid 12, off). */
+	CHECK(count(&pr, 2) == 3, "three unique samples");
+	for (i = 0; (f = nth(&pr, 2, i)) != NULL; i++) {
+		nv = nl = 0;
+		q = f->p;
+		end = f->p + f->len;
+		while (dnext(&q, end, &lf)) {
+			const uint8_t *r = lf.p, *re = lf.p + lf.len;
+
+			if (lf.num == 2)
+				while (nv < 8 && dvarint(&r, re, &vals[nv]))
+					nv++;
+			if (lf.num == 1)
+				while (nl < 8 && dvarint(&r, re, &lines[nl]))
+					nl++;
+			if (lf.num == 3 && strcmp(pstr(&pr, dget(lf.p, lf.len, 1, 0)), "tid") == 0 &&
+			    dget(lf.p, lf.len, 3, 0) == 12 && i == 1)
+				saw_tid12 = 1;
+		}
+		CHECK(nv == 4, "four values per sample");
+		total += vals[0];
+		if (i == 1)
+			CHECK(vals[0] == 2 && vals[1] == 2000 && vals[2] == 0 && vals[3] == 2000,
+			    "two on-CPU samples of tid 12 are one, with summed values");
+		if (i == 2)
+			CHECK(vals[0] == 1 && vals[1] == 0 && vals[2] == 5000 && vals[3] == 5000,
+			    "the off-CPU sample's time is off-cpu and wall");
+		if (i == 0)
+			CHECK(nl == 2, "the first stack has two locations");
+	}
+	CHECK(saw_tid12, "tid is a numeric label");
+	CHECK(total == 4, "the samples add up to the stream's complete ones");
+
+	/* Locations: 0x10 with its inlined line first, 0x20, the kernel
+	   frame, 0x30 with no line, [truncated]. */
+	CHECK(count(&pr, 4) == 5, "five locations");
+	f = nth(&pr, 4, 0);
+	CHECK(dget(f->p, f->len, 1, 0) == 1 && dget(f->p, f->len, 3, 0) == 0x10,
+	    "location 1 is address 0x10");
+	{
+		uint64_t fn[2] = { 0, 0 }, ln[2] = { 0, 0 };
+
+		nl = 0;
+		q = f->p;
+		end = f->p + f->len;
+		while (dnext(&q, end, &lf))
+			if (lf.num == 4 && nl < 2) {
+				fn[nl] = dget(lf.p, lf.len, 1, 0);
+				ln[nl++] = dget(lf.p, lf.len, 2, 0);
+			}
+		CHECK(nl == 2 && ln[0] == 3 && ln[1] == 7, "inlined line first, then its caller's");
+		f = nth(&pr, 5, fn[0] - 1);
+		CHECK(f != NULL && strcmp(pstr(&pr, dget(f->p, f->len, 2, 0)), "inner") == 0 &&
+		    strcmp(pstr(&pr, dget(f->p, f->len, 4, 0)), "in.h") == 0,
+		    "the inlined function and its file");
+		f = nth(&pr, 5, fn[1] - 1);
+		CHECK(f != NULL && strcmp(pstr(&pr, dget(f->p, f->len, 2, 0)), "outer") == 0,
+		    "the offset is stripped from the name");
+	}
+	f = nth(&pr, 4, 3);
+	CHECK(dget(f->p, f->len, 3, 0) == 0x30, "location 4 is 0x30");
+	q = f->p;
+	end = f->p + f->len;
+	nl = 0;
+	while (dnext(&q, end, &lf))
+		nl += lf.num == 4;
+	CHECK(nl == 0, "an [unknown] frame in a file has no line, for pprof to symbolize");
+
+	/* Mappings: /bin/app with its build ID; the kernel; [unknown]. */
+	CHECK(count(&pr, 3) == 3, "three mappings");
+	f = nth(&pr, 3, 0);
+	CHECK_STR(pstr(&pr, dget(f->p, f->len, 5, 0)), "/bin/app", "mapping 1 is /bin/app");
+	CHECK_STR(pstr(&pr, dget(f->p, f->len, 6, 0)), "abcd01", "with its build ID");
+	CHECK(dget(f->p, f->len, 7, 0) == 1 && dget(f->p, f->len, 10, 0) == 1,
+	    "has functions and inlined frames");
+	{
+		int kern = 0, trunc = 0, cmd = 0;
+
+		for (i = 0; i < pr.nstr; i++) {
+			kern |= strcmp(pr.str[i], "schedule") == 0;
+			trunc |= strcmp(pr.str[i], "[truncated]") == 0;
+		}
+		f = nth(&pr, 13, 0);
+		cmd = f != NULL && strcmp(pstr(&pr, f->v), "cmdline: ./app -x") == 0;
+		CHECK(kern && trunc, "kernel and [truncated] frames are named");
+		CHECK(cmd, "the command line is a comment");
+	}
+	f = nth(&pr, 10, 0);
+	CHECK(f != NULL && f->v == 1000000000, "duration: first to last sample, 1 s");
+	f = nth(&pr, 12, 0);
+	CHECK(f != NULL && f->v == 1000, "period: the first sample's");
+
+	/* The same input gives the same bytes, gzipped too. */
+	{
+		struct pprof p2;
+		struct pb out2;
+
+		fd = stream_fd(stream);
+		pprof_init(&p2);
+		devnull = fopen("/dev/null", "w");
+		freopen("/dev/null", "w", stderr);	/* the warnings again */
+		pprof_stream(&p2, fd, "unit");
+		close(fd);
+		pb_init(&out2);
+		pprof_encode(&p2, &out2);
+		CHECK(out.len == out2.len && memcmp(out.p, out2.p, out.len) == 0,
+		    "deterministic");
+		CHECK(pprof_write(&p2, devnull) == 0, "pprof_write");
+		fclose(devnull);
+		pb_release(&out2);
+		pprof_release(&p2);
+	}
+	prof_free(&pr);
+	pb_release(&out);
+	pprof_release(&p);
+}
+
+/* perf's event modifiers: "cpu-clock:pppH" is still CPU time. */
+static void
+test_modifiers(void)
+{
+	struct pprof p;
+	struct prof pr;
+	struct pb out;
+	struct fld *f;
+	int fd = stream_fd("hotc 10570 10326.681158:     250000 cpu-clock:pppH: \n"
+	    "\tffffffff81677ab9 thp_get+0x29 ([kernel.kallsyms])\n\n");
+
+	pprof_init(&p);
+	CHECK(pprof_stream(&p, fd, "perf") == 0, "a perf script sample converts");
+	close(fd);
+	pb_init(&out);
+	pprof_encode(&p, &out);
+	prof_read(&pr, &out);
+	CHECK(count(&pr, 1) == 2, "two sample types");
+	f = nth(&pr, 1, 1);
+	CHECK(f != NULL && strcmp(pstr(&pr, dget(f->p, f->len, 1, 0)), "cpu") == 0,
+	    "cpu-clock:pppH is cpu time");
+	f = nth(&pr, 12, 0);
+	CHECK(f != NULL && f->v == 250000, "its period");
+	CHECK(count(&pr, 3) == 1 && count(&pr, 4) == 1, "one mapping, one location");
+	prof_free(&pr);
+	pb_release(&out);
+	pprof_release(&p);
+}
+
+int
+main(void)
+{
+	test_pb();
+	test_modifiers();
+	test_profile();
+	return unit_done();
+}

@@ -1,6 +1,6 @@
 # fgtools: fgrecord | fgsym | fgfold | fgsvg
 #
-#   make            build the four tools
+#   make            build the five tools
 #   make check      install missing packages, build, run every test
 #   make demo       profile a bundled example and write demo.svg
 #   make bench      measure speed, side by side with the reference tools

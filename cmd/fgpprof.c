@@ -13,16 +13,21 @@
 #include <unistd.h>
 
 #include "pprof.h"
+#include "version.h"
 
+/* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
-usage(void)
+usage(int status)
 {
-	fprintf(stderr, "usage: fgpprof [file ...]\n");
-	exit(2);
+	fprintf(status ? stderr : stdout,
+	    "usage: fgpprof [file ...]\n"
+	    "       fgpprof -V | --version\n");
+	exit(status);
 }
 
 static const struct option longopts[] = {
 	{ "help",	no_argument,	NULL, 'h' },
+	{ "version",	no_argument,	NULL, 'V' },
 	{ NULL,		0,		NULL, 0 }
 };
 
@@ -34,10 +39,14 @@ main(int argc, char *argv[])
 	int ch, rval = 0, i;
 
 	signal(SIGPIPE, SIG_DFL);
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'h':
+			usage(0);
+		case 'V':
+			version_exit();
 		default:
-			usage();
+			usage(2);
 		}
 	}
 	argc -= optind;
@@ -56,7 +65,7 @@ main(int argc, char *argv[])
 		if (strcmp(argv[i], "-") != 0) {
 			name = argv[i];
 			if ((fd = open(argv[i], O_RDONLY | O_CLOEXEC)) == -1) {
-				warn("'%s'", argv[i]);
+				warn("cannot open '%s'", argv[i]);
 				rval = 1;
 				continue;
 			}

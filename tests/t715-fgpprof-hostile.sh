@@ -61,7 +61,7 @@ check 'the same input gives the same bytes' '
 check 'a missing file: named, the other file converted, exit 1' '
 	sample 1 1 leaf main >in &&
 	expect_status 1 fgpprof nosuch in >p.pb.gz 2>err &&
-	grep_q "^fgpprof: .nosuch.: No such file or directory" err &&
+	grep_q "^fgpprof: cannot open .nosuch.: No such file or directory" err &&
 	test "$(total p.pb.gz 1)" = 1
 '
 

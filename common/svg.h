@@ -73,6 +73,9 @@ struct svg_opts {
 	double		 total;		/* --total; 0: the sum of the counts */
 	double		 factor;	/* --factor; 1 */
 	int		 inverted;
+	int		 reverse;	/* the stacks came reversed (--reverse):
+					   the script's function view swaps
+					   callers and callees */
 	int		 negate;
 	int		 flamechart;
 	int		 timens;	/* counts are ns: tooltips print time;

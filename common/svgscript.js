@@ -1,19 +1,251 @@
+/*
+ * The script embedded in every SVG that fgsvg writes (make turns this file
+ * into a C array): hover details, click to zoom, Reset Zoom, regex search
+ * with the "Matched" share (a nested match counted once), Ctrl-F/F3, Esc
+ * and Ctrl-I, the function view (Ctrl+click or "f" on a frame: its callers
+ * above it, its callees below it, merged over all its stacks), and the
+ * state kept in the URL (#f=NAME&z=FRAME&s=REGEX&cs=1; a pattern from a
+ * link is bounded: at most 256 characters, and matched as text when it
+ * could backtrack for ever). It reads the frames from the document: they
+ * come in preorder, each a <g> (or <a>) holding <title> and <rect>, in the
+ * nested <svg id="fv">; fgcfg, written before it, gives the geometry.
+ *
+ * fglib holds the functions that need no document; under node (no
+ * document, a module object) the file exports them, for the unit test.
+ *
+ * It must never contain the three characters that end a CDATA section
+ * (make refuses it).
+ */
 "use strict";
-(function () {
+var fglib = (function () {
+	/*
+	 * The label of a name for a width w, with font size fs and width
+	 * per character fw (of the font size): as much of the name as fits,
+	 * ".." where it is cut; "" below three characters.
+	 */
+	function label(name, w, fs, fw) {
+		var chars = Math.floor(w / (fs * fw));
+		if (chars < 3) return "";
+		if (name.length <= chars) return name;
+		return name.substring(0, chars - 2) + "..";
+	}
+	/*
+	 * A frame's data-l, "[U^]NAME[*SELF] ...", as a flat array of
+	 * (depth, name, self): the frames merged into a grey one, or too
+	 * narrow to be drawn under another; null for "-", the frames that
+	 * passed the size budget and were left out.
+	 */
+	function parsel(a) {
+		if (a === null || a === "-") return null;
+		/* by char codes: split and slice took most of a first search */
+		var L = [], d = -1, n = a.length, i = 0, c = 0, v, s, self;
+		while (i < n) {
+			d++;
+			v = 0;
+			while (i < n && (c = a.charCodeAt(i)) >= 48 && c <= 57) { v = v * 10 + c - 48; i++; }
+			if (i < n && c === 94) {
+				d -= v; i++; v = 0;
+				while (i < n && (c = a.charCodeAt(i)) >= 48 && c <= 57) { v = v * 10 + c - 48; i++; }
+			}
+			if (d < 0) d = 0;
+			self = 0;
+			if (i < n && a.charCodeAt(i) === 42) {
+				s = ++i;
+				while (i < n && a.charCodeAt(i) !== 32) i++;
+				self = +a.substring(s, i);
+			}
+			L.push(d, v, self);
+			i++;
+		}
+		return L;
+	}
+	/* A pattern from a link is someone else's: one that could backtrack
+	   for ever (a repeated group, a back-reference, more than two
+	   repeats) is matched as text. A pattern typed in the box runs as
+	   typed. */
+	function tame(s) {
+		var u = s.replace(/\\[^1-9k]/g, "");
+		if (!/\)[*+{]|\\[1-9k]/.test(u) &&
+		    (u.match(/[*+}]/g) || []).length <= 2) return s;
+		return s.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
+	}
+	/*
+	 * The search's count over frames F in preorder, each {name, n, d, m
+	 * (grey), l (hides narrow children)}: the time of the frames whose
+	 * name re matches, a nested match counted once, plus the own time
+	 * of the frames hidden in grey ones and under l ones that lie on a
+	 * matching path (getL(g) gives g's parsel array, names N its names,
+	 * times scale). Only frames before stop add to the sum. Returns
+	 * {sum, part (some data-l left out), hit (per frame, 1 to colour)}.
+	 */
+	function count(F, re, N, scale, getL, stop) {
+		var sum = 0, cover = -1, part = false;
+		var nm = new Int8Array(N.length), st = [], hit = new Uint8Array(F.length);
+		/* a merged subtree: the own time of its frames on a matching path */
+		function merged(g) {
+			var L = getL(g), t = 0;
+			if (L === null) { part = true; return 0; }
+			for (var k = 0; k + 2 < L.length; k += 3) {
+				var d = L[k], x = L[k + 1];
+				if (nm[x] === 0) nm[x] = re.test(N[x]) ? 1 : 2;
+				var h = nm[x] === 1 || (d > 0 && st[d - 1]);
+				st[d] = h;
+				if (h) t += L[k + 2];
+			}
+			return t;
+		}
+		for (var j = 0; j < F.length; j++) {
+			var g = F[j], t = 0, on = j < stop;
+			if (cover >= 0 && g.d <= cover) cover = -1;
+			var h = !g.m && re.test(g.name);
+			/* a grey frame, or the narrow children a frame hides */
+			if ((g.m || g.l) && !h && cover < 0 && scale > 0) {
+				t = merged(g) * scale;
+				if (g.m) h = t > 0;
+				if (on) sum += t;
+			}
+			hit[j] = h ? 1 : 0;
+			if (h && !g.m && cover < 0 && on) { sum += g.n; cover = g.d; }
+		}
+		return { sum: sum, part: part, hit: hit };
+	}
+	/*
+	 * The whole call tree, from the frames drawn (F as for count) and
+	 * the frames they hide: per node in preorder its depth D, name id
+	 * ID (into names), total I and own time S, all in F's unit. part:
+	 * some frames were left out of the search data, and their time is
+	 * their parent's own.
+	 */
+	function tree(F, N, scale, getL) {
+		var names = [], ids = new Map(), nmap = new Int32Array(N.length).fill(-1);
+		var D = [], ID = [], V = [], vis = [], part = false, j, k;
+		function nid(s) {
+			var v = ids.get(s);
+			if (v === undefined) { v = names.length; names.push(s); ids.set(s, v); }
+			return v;
+		}
+		for (j = 0; j < F.length; j++) {
+			var g = F[j], L = (g.m || g.l) ? getL(g) : null;
+			if (L === null && (g.m || g.l)) part = true;
+			if (!g.m || L === null) { D.push(g.d); ID.push(nid(g.name)); V.push(g.n); vis.push(1); }
+			if (L === null) continue;
+			var base = g.m ? g.d : g.d + 1;
+			for (k = 0; k + 2 < L.length; k += 3) {
+				var x = L[k + 1];
+				if (nmap[x] < 0) nmap[x] = nid(N[x]);
+				D.push(base + L[k]); ID.push(nmap[x]); V.push(L[k + 2] * scale); vis.push(0);
+			}
+		}
+		var n = D.length, I = new Float64Array(n), S = new Float64Array(n), acc = [0];
+		for (j = n - 1; j >= 0; j--) {
+			var d = D[j], c = acc[d + 1] || 0;
+			acc[d + 1] = 0;
+			I[j] = vis[j] ? V[j] : V[j] + c;
+			S[j] = vis[j] ? Math.max(V[j] - c, 0) : V[j];
+			acc[d] = (acc[d] || 0) + I[j];
+		}
+		return { D: Int32Array.from(D), ID: Int32Array.from(ID), I: I, S: S,
+		    names: names, ids: ids, part: part };
+	}
+	/* A node of a merged tree: name id, time v, children by name id. */
+	function node(id) { return { id: id, v: 0, k: null }; }
+	function kid(p, id) {
+		var c;
+		if (p.k === null) p.k = new Map();
+		else if ((c = p.k.get(id)) !== undefined) return c;
+		p.k.set(id, c = node(id));
+		return c;
+	}
+	/*
+	 * The function view of name id over tree t: total, the time of the
+	 * stacks that hold it (a stack holding it twice counted once), self,
+	 * the time of those where it is the leaf, and two merged trees rooted
+	 * at it: callees (what it calls, over all its stacks) and callers
+	 * (who calls it, up to the roots, depth 0, "all", left out). rev:
+	 * the stacks were drawn reversed (leaf first), so that the drawing's
+	 * children are callers.
+	 */
+	function merge(t, id, rev) {
+		var D = t.D, ID = t.ID, I = t.I, S = t.S, n = D.length;
+		var down = node(id), up = node(id), anc = [], stk = [down];
+		var at = -1, total = 0, self = 0, i, d, k, u;
+		for (i = 0; i < n; i++) {
+			d = D[i];
+			if (at >= 0 && d <= at) at = -1;
+			anc[d] = ID[i];
+			if (ID[i] === id) {
+				if (!rev) self += S[i];
+				else if (d === 1) self += I[i];
+				if (at < 0) {
+					at = d;
+					total += I[i];
+					down.v += I[i];
+					for (u = up, u.v += I[i], k = d - 1; k >= 1; k--)
+						(u = kid(u, anc[k])).v += I[i];
+					continue;
+				}
+			}
+			if (at >= 0)
+				(stk[d - at] = kid(stk[d - at - 1], ID[i])).v += I[i];
+		}
+		return { total: total, self: self, part: t.part,
+		    callees: rev ? up : down, callers: rev ? down : up };
+	}
+	/*
+	 * Lays a merged tree out as frames, for a width of w units per the
+	 * root's time, from x: each {id, v, d (0 the root), x, w}, in
+	 * preorder, children by name. A child narrower than minw is not
+	 * drawn: its subtree goes into its parent's L, in parsel's form
+	 * with name ids, so that search still counts it.
+	 */
+	function layout(root, names, x, w, minw) {
+		var out = [], k = root.v > 0 ? w / root.v : 0;
+		function byname(a, b) {
+			var p = names[a.id], q = names[b.id];
+			return p < q ? -1 : p > q ? 1 : 0;
+		}
+		function hide(nd, d, L) {
+			var s = nd.v, c;
+			if (nd.k !== null) nd.k.forEach(function (c) { s -= c.v; });
+			L.push(d, nd.id, s > 0 ? s : 0);
+			if (nd.k !== null)
+				for (c of Array.from(nd.k.values()).sort(byname)) hide(c, d + 1, L);
+		}
+		function walk(nd, d, x0) {
+			var f = { id: nd.id, v: nd.v, d: d, x: x0, w: nd.v * k, L: null };
+			out.push(f);
+			if (nd.k === null) return;
+			var cx = x0;
+			for (var c of Array.from(nd.k.values()).sort(byname)) {
+				if (c.v * k >= minw) walk(c, d + 1, cx);
+				else hide(c, 0, f.L || (f.L = []));
+				cx += c.v * k;
+			}
+		}
+		walk(root, 0, x);
+		return out;
+	}
+	/* The deepest level of a merged tree (0: the root alone). */
+	function depth(nd) {
+		var m = 0;
+		if (nd.k !== null) nd.k.forEach(function (c) { m = Math.max(m, 1 + depth(c)); });
+		return m;
+	}
+	return { label: label, parsel: parsel, tame: tame, count: count,
+	    tree: tree, merge: merge, layout: layout, depth: depth };
+})();
+if (typeof module === "object" && module && module.exports)
+	module.exports = fglib;
+else (function () {
 	var C = fgcfg, NS = "http://www.w3.org/2000/svg";
 	var F = [], zoomed = -1, term = null, ignorecase = true;
 	var framesEl, details, unzoomBtn, searchBtn, icBtn, matchedTxt;
 	var fv, fvbox, fvh, labels, zlabels;
+	/* the full graph's, kept while the function view shows */
+	var main = null, view = null, calltree = null, hover = null;
 
-	/* A frame's label for a width: as much of the name as fits. */
-	function label(f, w) {
-		var chars = Math.floor(w / (C.fs * C.fw));
-		if (chars < 3) return "";
-		if (f.name.length <= chars) return f.name;
-		return f.name.substring(0, chars - 2) + "..";
-	}
 	function addlabel(to, f, x, w) {
-		var s = label(f, w);
+		var s = fglib.label(f.name, w, C.fs, C.fw);
 		if (s === "") return;
 		var t = document.createElementNS(NS, "text");
 		t.setAttribute("x", (x + 3).toFixed(2));
@@ -65,48 +297,156 @@
 		zlabels.textContent = "";
 		labels.style.display = "";
 		zoomed = -1;
-		unzoomBtn.classList.add("hide");
+		if (!view) unzoomBtn.classList.add("hide");
 		save();
 	}
 	/*
-	 * A frame's data-l, "[U^]NAME[*SELF] ...", as (depth, name, self): the
-	 * frames merged into a grey one, or too narrow to be drawn under
-	 * another; "-" when they passed the size budget and were left out.
+	 * The function view: the frames of the whole graph (A) are hidden,
+	 * and a nested <svg> of the same geometry shows the function's
+	 * merged callers above it and callees below it, as frames that zoom
+	 * and search use as they use A's (F is the frames on show). The
+	 * call tree under A, search data included, is read once.
 	 */
-	function parsel(a) {
-		if (a === null || a === "-") return null;
-		/* by char codes: split and slice took most of a first search */
-		var L = [], d = -1, n = a.length, i = 0, c = 0, v, s, self;
-		while (i < n) {
-			d++;
-			v = 0;
-			while (i < n && (c = a.charCodeAt(i)) >= 48 && c <= 57) { v = v * 10 + c - 48; i++; }
-			if (i < n && c === 94) {
-				d -= v; i++; v = 0;
-				while (i < n && (c = a.charCodeAt(i)) >= 48 && c <= 57) { v = v * 10 + c - 48; i++; }
-			}
-			if (d < 0) d = 0;
-			self = 0;
-			if (i < n && a.charCodeAt(i) === 42) {
-				s = ++i;
-				while (i < n && a.charCodeAt(i) !== 32) i++;
-				self = +a.substring(s, i);
-			}
-			L.push(d, v, self);
-			i++;
-		}
-		return L;
+	var A = [], home = null;
+	function fmtn(n) {
+		var s = Math.abs(n - Math.round(n)) < 1e-6 ? String(Math.round(n)) : n.toFixed(2);
+		return s.replace(/^(\d+)/, function (d) { return d.replace(/\B(?=(\d{3})+$)/g, ","); });
 	}
-	/* A pattern from a link is someone else's: past 256 characters it
-	   is not run, and one that could backtrack for ever (a repeated
-	   group, a back-reference, more than two repeats) is matched as
-	   text. A pattern typed in the box runs as typed. */
+	function fillof(name) {
+		if (calltree.fills === undefined) {
+			calltree.fills = new Map();
+			for (var j = 0; j < A.length; j++)
+				if (!A[j].m && !calltree.fills.has(A[j].name))
+					calltree.fills.set(A[j].name, A[j].fill);
+		}
+		return calltree.fills.get(name) || "rgb(200,200,200)";
+	}
+	function pct(v) { return (100 * v / A[0].n).toFixed(1); }
+	function openview(name) {
+		if (!A.length || !(A[0].n > 0)) return;
+		if (view) closeview(true);
+		if (zoomed >= 0) unzoom();
+		if (calltree === null)
+			calltree = fglib.tree(A, C.N || [], C.T > 0 ? A[0].n / C.T : 0, getL);
+		var id = calltree.ids.get(name);
+		if (id === undefined || name === A[0].name) {
+			matchedTxt.textContent = "No function " + name + " in this graph";
+			matchedTxt.classList.remove("hide");
+			return;
+		}
+		var r = fglib.merge(calltree, id, !!C.rev), names = calltree.names;
+		var hc = fglib.depth(r.callers), hd = fglib.depth(r.callees);
+		var w = C.W - 2 * C.xpad, minw = 0.3;
+		var down = fglib.layout(r.callees, names, C.xpad, w, minw);
+		var up = fglib.layout(r.callers, names, C.xpad, w, minw);
+		var root = document.documentElement, bg = document.querySelector("rect[fill='url(#background)']");
+		var top = C.fs * 3 + (document.getElementById("subtitle") ? C.fs * 2 : 0);
+		var pad2 = C.fs * 2 + 10, H = +home.fvh;
+		var need = top + (hc + 1 + hd) * C.fh + pad2;
+		var vb = root.getAttribute("viewBox");
+		view = { name: name, part: r.part, stop: down.length, grown: need > H,
+		    vb: vb, title: document.getElementById("title").textContent };
+		if (need > H) {
+			H = need;
+			root.setAttribute("height", String(H));
+			if (vb) root.setAttribute("viewBox", vb.split(" ").slice(0, 3).join(" ") + " " + H);
+			if (bg) bg.setAttribute("height", String(H));
+			details.setAttribute("y", String(H - pad2 / 2));
+			matchedTxt.setAttribute("y", String(H - pad2 / 2));
+		}
+		var sv = document.createElementNS(NS, "svg"), g = document.createElementNS(NS, "g");
+		var lb = document.createElementNS(NS, "g"), V = [], j, f, e, t, rc, row;
+		sv.setAttribute("x", String(C.xpad));
+		sv.setAttribute("y", "0");
+		sv.setAttribute("width", String(w));
+		sv.setAttribute("height", String(H));
+		sv.setAttribute("viewBox", C.xpad + " 0 " + w + " " + H);
+		sv.setAttribute("preserveAspectRatio", "none");
+		sv.id = "fnv";
+		g.id = "fnframes";
+		lb.id = "fnlabels";
+		for (j = 0; j < down.length + up.length - 1; j++) {
+			f = j < down.length ? down[j] : up[j - down.length + 1];
+			row = j < down.length ? hc + f.d : hc - f.d;
+			e = document.createElementNS(NS, "g");
+			t = document.createElementNS(NS, "title");
+			rc = document.createElementNS(NS, "rect");
+			var o = {
+				e: e, r: rc, hit: false, m: false, name: names[f.id], n: f.v,
+				x: f.x, w: f.w, x0: f.x.toFixed(2), w0: f.w.toFixed(2),
+				y: top + row * C.fh, d: f.d, l: f.L !== null, L: f.L || undefined
+			};
+			o.fill = fillof(o.name);
+			o.info = o.name + " (" + fmtn(o.n) + " " + C.cn + ", " + pct(o.n) + "%" +
+			    (j === 0 ? "; self " + pct(r.self) + "%" : "") + ")";
+			t.textContent = o.info;
+			rc.setAttribute("x", o.x0);
+			rc.setAttribute("y", String(o.y));
+			rc.setAttribute("width", o.w0);
+			rc.setAttribute("height", String(C.fh - 1));
+			rc.setAttribute("fill", o.fill);
+			e.appendChild(t);
+			e.appendChild(rc);
+			e.fgi = j;
+			g.appendChild(e);
+			addlabel(lb, o, o.x, o.w);
+			V.push(o);
+		}
+		sv.appendChild(g);
+		root.insertBefore(sv, zlabels);
+		root.insertBefore(lb, zlabels);
+		g.addEventListener("click", onclick);
+		g.addEventListener("mouseover", onover);
+		g.addEventListener("mouseout", onout);
+		home.fv.style.display = "none";
+		home.labels.style.display = "none";
+		document.getElementById("title").textContent = "Function: " + name + ", " +
+		    (r.part ? "\u2265 " : "") + pct(r.total) + "% of all (self " + pct(r.self) + "%)";
+		view.sv = sv;
+		view.lb = lb;
+		F = V;
+		framesEl = g;
+		fv = sv;
+		fvbox = sv.getAttribute("viewBox");
+		fvh = String(H);
+		labels = lb;
+		unzoomBtn.classList.remove("hide");
+		if (term !== null) search(term); else save();
+	}
+	/* Back to the whole graph; quiet: a new view follows at once. */
+	function closeview(quiet) {
+		if (!view) return;
+		if (zoomed >= 0) unzoom();
+		var root = document.documentElement;
+		root.removeChild(view.sv);
+		root.removeChild(view.lb);
+		if (view.grown) {
+			var H = home.fvh, pad2 = C.fs * 2 + 10;
+			var bg = document.querySelector("rect[fill='url(#background)']");
+			root.setAttribute("height", H);
+			if (view.vb) root.setAttribute("viewBox", view.vb);
+			if (bg) bg.setAttribute("height", H);
+			details.setAttribute("y", String(+H - pad2 / 2));
+			matchedTxt.setAttribute("y", String(+H - pad2 / 2));
+		}
+		document.getElementById("title").textContent = view.title;
+		home.fv.style.display = "";
+		home.labels.style.display = "";
+		F = A;
+		framesEl = home.framesEl;
+		fv = home.fv;
+		fvbox = home.fvbox;
+		fvh = home.fvh;
+		labels = home.labels;
+		view = null;
+		unzoomBtn.classList.add("hide");
+		if (quiet) return;
+		if (term !== null) search(term); else save();
+	}
 	var REMAX = 256;
-	function tame(s) {
-		var u = s.replace(/\\[^1-9k]/g, "");
-		if (!/\)[*+{]|\\[1-9k]/.test(u) &&
-		    (u.match(/[*+}]/g) || []).length <= 2) return s;
-		return s.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
+	function getL(g) {
+		if (g.L === undefined) g.L = fglib.parsel(g.e.getAttribute("data-l"));
+		return g.L;
 	}
 	function search(s, fromlink) {
 		var re, astext = false;
@@ -117,8 +457,8 @@
 				matchedTxt.classList.remove("hide");
 				return;
 			}
-			astext = tame(s) !== s;
-			s = tame(s);
+			astext = fglib.tame(s) !== s;
+			s = fglib.tame(s);
 		}
 		try {
 			re = new RegExp(s, ignorecase ? "i" : "");
@@ -127,37 +467,17 @@
 			return;
 		}
 		term = s;
-		var sum = 0, cover = -1, part = false, N = C.N || [];
-		var nm = new Int8Array(N.length), st = [];
-		/* a merged subtree: the own time of its frames on a matching path */
-		function merged(g) {
-			if (g.L === undefined) g.L = parsel(g.e.getAttribute("data-l"));
-			if (g.L === null) { part = true; return 0; }
-			var L = g.L, t = 0;
-			for (var k = 0; k + 2 < L.length; k += 3) {
-				var d = L[k], x = L[k + 1];
-				if (nm[x] === 0) nm[x] = re.test(N[x]) ? 1 : 2;
-				var h = nm[x] === 1 || (d > 0 && st[d - 1]);
-				st[d] = h;
-				if (h) t += L[k + 2];
-			}
-			return t;
-		}
+		/* in the function view: the share of its time, callee side */
+		var r = view ? fglib.count(F, re, calltree.names, 1, getL, view.stop) :
+		    fglib.count(F, re, C.N || [], C.T > 0 && F.length ? F[0].n / C.T : 0,
+		    getL, F.length);
+		var sum = r.sum, part = r.part || (view !== null && view.part);
 		for (var j = 0; j < F.length; j++) {
-			var g = F[j], t = 0;
-			if (cover >= 0 && g.d <= cover) cover = -1;
-			var hit = !g.m && re.test(g.name);
-			/* a grey frame, or the narrow children a frame hides */
-			if ((g.m || g.l) && !hit && cover < 0 && C.T > 0) {
-				t = merged(g) * F[0].n / C.T;
-				if (g.m) hit = t > 0;
-				sum += t;
-			}
+			var g = F[j], hit = r.hit[j] === 1;
 			if (hit !== g.hit) {
 				g.r.setAttribute("fill", hit ? C.sc : g.fill);
 				g.hit = hit;
 			}
-			if (hit && !g.m && cover < 0) { sum += g.n; cover = g.d; }
 		}
 		var pct = F.length && F[0].n > 0 ? 100 * sum / F[0].n : 0;
 		if (pct > 100) pct = 100;
@@ -193,6 +513,7 @@
 	}
 	function save() {
 		var p = [];
+		if (view) p.push("f=" + encodeURIComponent(view.name));
 		if (zoomed >= 0) p.push("z=" + zoomed);
 		if (term !== null) p.push("s=" + encodeURIComponent(term));
 		if (!ignorecase) p.push("cs=1");
@@ -207,7 +528,7 @@
 	}
 	function load() {
 		var h = location.hash.replace(/^#/, ""), z = -1, s = null, cs = false;
-		var qx = null, qy = null;
+		var qx = null, qy = null, fn = null;
 		/* flamegraph.pl's links: ?x=RECTX&y=RECTY&s=REGEX */
 		(location.search.replace(/^\?/, "") + "&" + h).split("&").forEach(function (kv) {
 			var i = kv.indexOf("="), k = i < 0 ? kv : kv.slice(0, i);
@@ -217,6 +538,7 @@
 			else if (k === "y") qy = v;
 			else if (k === "z") z = parseInt(v, 10);
 			else if (k === "s") s = v;
+			else if (k === "f") fn = v;
 			else if (k === "cs") cs = v !== "0";
 		});
 		if (z < 0 && qx !== null && qy !== null)
@@ -227,6 +549,8 @@
 			ignorecase = !cs;
 			icBtn.classList.toggle("show", ignorecase);
 		}
+		if (fn !== null && fn !== "") { if (!view || view.name !== fn) openview(fn); }
+		else if (view) closeview();
 		if (z >= 0 && z < F.length) { if (z !== zoomed) zoom(z); }
 		else if (zoomed >= 0) unzoom();
 		if (s !== null && s !== "") { if (s !== term) search(s, true); }
@@ -235,6 +559,28 @@
 	function frameof(el) {
 		while (el && el.parentNode !== framesEl) el = el.parentNode;
 		return el && el.fgi !== undefined ? F[el.fgi] : null;
+	}
+	/* Click zooms; Ctrl+click opens the function view (and on a link,
+	   which a plain click follows, does not follow it). */
+	function onclick(ev) {
+		var f = frameof(ev.target);
+		if (!f) return;
+		if (ev.ctrlKey || ev.metaKey) {
+			ev.preventDefault();
+			if (!f.m) openview(f.name);
+			return;
+		}
+		if (f.e.localName === "a") return;
+		zoom(f.e.fgi);
+	}
+	function onover(ev) {
+		var f = frameof(ev.target);
+		if (f) details.textContent = C.nt + " " + f.info;
+		hover = f;
+	}
+	function onout() {
+		details.textContent = " ";
+		hover = null;
 	}
 	function init() {
 		framesEl = document.getElementById("frames");
@@ -276,23 +622,14 @@
 			e.fgi = F.length;
 			F.push(f);
 		}
-		framesEl.addEventListener("click", function (ev) {
-			var f = frameof(ev.target);
-			if (!f) return;
-			if (f.e.localName === "a") {
-				if (!ev.ctrlKey) return;
-				ev.preventDefault();
-			}
-			zoom(f.e.fgi);
+		A = F;
+		home = { fv: fv, fvbox: fvbox, fvh: fvh, labels: labels, framesEl: framesEl };
+		framesEl.addEventListener("click", onclick);
+		framesEl.addEventListener("mouseover", onover);
+		framesEl.addEventListener("mouseout", onout);
+		unzoomBtn.addEventListener("click", function () {
+			if (view) closeview(); else unzoom();
 		});
-		framesEl.addEventListener("mouseover", function (ev) {
-			var f = frameof(ev.target);
-			if (f) details.textContent = C.nt + " " + f.info;
-		});
-		framesEl.addEventListener("mouseout", function () {
-			details.textContent = " ";
-		});
-		unzoomBtn.addEventListener("click", unzoom);
 		searchBtn.addEventListener("click", function () {
 			if (term !== null) clearsearch(); else ask();
 		});
@@ -303,7 +640,11 @@
 				ev.preventDefault();
 				ask();
 			} else if (ev.key === "Escape") {
-				if (term !== null) clearsearch();
+				if (view) closeview();
+				else if (term !== null) clearsearch();
+			} else if ((ev.key === "f" || ev.key === "F") && !ev.ctrlKey &&
+			    !ev.metaKey && !ev.altKey && hover && !hover.m) {
+				openview(hover.name);
 			} else if ((ev.ctrlKey || ev.metaKey) &&
 			    (ev.key === "i" || ev.key === "I")) {
 				ev.preventDefault();
@@ -313,17 +654,17 @@
 		window.addEventListener("hashchange", load);
 		load();
 		window.fg = { zoom: zoom, unzoom: unzoom, search: search,
-		    clear: clearsearch, frames: F };
+		    clear: clearsearch, fnview: openview, close: closeview,
+		    get frames() { return F; }, get view() { return view && view.name; } };
 		setTimeout(warm, 50, 0);
 	}
 	/* Reads the search data in slices while the page is idle, so that the
 	   first search does not wait for it; search reads what is left. */
 	function warm(j) {
 		var t = Date.now();
-		for (; j < F.length && Date.now() - t < 12; j++)
-			if ((F[j].m || F[j].l) && F[j].L === undefined)
-				F[j].L = parsel(F[j].e.getAttribute("data-l"));
-		if (j < F.length) setTimeout(warm, 0, j);
+		for (; j < A.length && Date.now() - t < 12; j++)
+			if (A[j].m || A[j].l) getL(A[j]);
+		if (j < A.length) setTimeout(warm, 0, j);
 	}
 	if (document.readyState === "loading")
 		document.addEventListener("DOMContentLoaded", init);

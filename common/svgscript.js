@@ -112,31 +112,41 @@ var fglib = (function () {
 	/*
 	 * The whole call tree, from the frames drawn (F as for count) and
 	 * the frames they hide: per node in preorder its depth D, name id
-	 * ID (into names), total I and own time S, all in F's unit. part:
-	 * some frames were left out of the search data, and their time is
-	 * their parent's own.
+	 * ID (into names, ids the reverse), total I and own time S, all in
+	 * F's unit, its parent P (-1 for a root) and E, the end of its
+	 * subtree. part: some frames were left out of the search data, and
+	 * their time is their parent's own.
 	 */
 	function tree(F, N, scale, getL) {
 		var names = [], ids = new Map(), nmap = new Int32Array(N.length).fill(-1);
-		var D = [], ID = [], V = [], vis = [], part = false, j, k;
+		var part = false, n = 0, j, k, g, L;
 		function nid(s) {
 			var v = ids.get(s);
 			if (v === undefined) { v = names.length; names.push(s); ids.set(s, v); }
 			return v;
 		}
 		for (j = 0; j < F.length; j++) {
-			var g = F[j], L = (g.m || g.l) ? getL(g) : null;
+			g = F[j];
+			L = (g.m || g.l) ? getL(g) : null;
+			n += (!g.m || L === null ? 1 : 0) + (L === null ? 0 : L.length / 3);
+		}
+		var D = new Int32Array(n), ID = new Int32Array(n), V = new Float64Array(n);
+		var vis = new Uint8Array(n), i = 0;
+		for (j = 0; j < F.length; j++) {
+			g = F[j];
+			L = (g.m || g.l) ? getL(g) : null;
 			if (L === null && (g.m || g.l)) part = true;
-			if (!g.m || L === null) { D.push(g.d); ID.push(nid(g.name)); V.push(g.n); vis.push(1); }
+			if (!g.m || L === null) { D[i] = g.d; ID[i] = nid(g.name); V[i] = g.n; vis[i++] = 1; }
 			if (L === null) continue;
 			var base = g.m ? g.d : g.d + 1;
 			for (k = 0; k + 2 < L.length; k += 3) {
 				var x = L[k + 1];
 				if (nmap[x] < 0) nmap[x] = nid(N[x]);
-				D.push(base + L[k]); ID.push(nmap[x]); V.push(L[k + 2] * scale); vis.push(0);
+				D[i] = base + L[k]; ID[i] = nmap[x]; V[i++] = L[k + 2] * scale;
 			}
 		}
-		var n = D.length, I = new Float64Array(n), S = new Float64Array(n), acc = [0];
+		var I = new Float64Array(n), S = new Float64Array(n), acc = [0];
+		var P = new Int32Array(n), E = new Int32Array(n), st = [];
 		for (j = n - 1; j >= 0; j--) {
 			var d = D[j], c = acc[d + 1] || 0;
 			acc[d + 1] = 0;
@@ -144,95 +154,134 @@ var fglib = (function () {
 			S[j] = vis[j] ? Math.max(V[j] - c, 0) : V[j];
 			acc[d] = (acc[d] || 0) + I[j];
 		}
-		return { D: Int32Array.from(D), ID: Int32Array.from(ID), I: I, S: S,
-		    names: names, ids: ids, part: part };
+		for (j = 0; j < n; j++) {
+			while (st.length && D[st[st.length - 1]] >= D[j]) E[st.pop()] = j;
+			P[j] = st.length ? st[st.length - 1] : -1;
+			st.push(j);
+		}
+		while (st.length) E[st.pop()] = n;
+		return { D: D, ID: ID, I: I, S: S, P: P, E: E, names: names, ids: ids,
+		    part: part };
 	}
-	/* A node of a merged tree: name id, time v, children by name id. */
-	function node(id) { return { id: id, v: 0, k: null }; }
-	function kid(p, id) {
-		var c;
-		if (p.k === null) p.k = new Map();
-		else if ((c = p.k.get(id)) !== undefined) return c;
-		p.k.set(id, c = node(id));
-		return c;
+	/*
+	 * A node of a merged tree: name id, time v, the nodes of the call
+	 * tree merged into it (mem; for the callers, the caller reached and
+	 * the time it carries, w) and, once expanded, its children k by
+	 * name; null when not expanded or a leaf.
+	 */
+	function node(id) { return { id: id, v: 0, mem: [], w: null, k: null }; }
+	/* Expands nd one level: callees (the children of its nodes) or, up,
+	   callers (the parents of its nodes, up to depth 1). */
+	function expand(t, nd, up) {
+		var by = new Map(), m = nd.mem, i, c, a, e, x;
+		for (i = 0; i < m.length; i++) {
+			if (up) {
+				if ((a = t.P[m[i]]) < 0 || t.D[a] < 1) continue;
+				if ((x = by.get(t.ID[a])) === undefined) {
+					by.set(t.ID[a], x = node(t.ID[a]));
+					x.w = [];
+				}
+				x.mem.push(a);
+				x.w.push(nd.w[i]);
+				x.v += nd.w[i];
+				continue;
+			}
+			for (c = m[i] + 1, e = t.E[m[i]]; c < e; c = t.E[c]) {
+				if ((x = by.get(t.ID[c])) === undefined)
+					by.set(t.ID[c], x = node(t.ID[c]));
+				x.mem.push(c);
+				x.v += t.I[c];
+			}
+		}
+		var names = t.names;
+		nd.k = Array.from(by.values()).sort(function (p, q) {
+			p = names[p.id]; q = names[q.id];
+			return p < q ? -1 : p > q ? 1 : 0;
+		});
+	}
+	function grow(t, nd, up, minv) {
+		expand(t, nd, up);
+		for (var i = 0; i < nd.k.length; i++)
+			if (nd.k[i].v >= minv) grow(t, nd.k[i], up, minv);
 	}
 	/*
 	 * The function view of name id over tree t: total, the time of the
 	 * stacks that hold it (a stack holding it twice counted once), self,
 	 * the time of those where it is the leaf, and two merged trees rooted
-	 * at it: callees (what it calls, over all its stacks) and callers
-	 * (who calls it, up to the roots, depth 0, "all", left out). rev:
-	 * the stacks were drawn reversed (leaf first), so that the drawing's
-	 * children are callers.
+	 * at it: down, the drawing's subtrees of it merged, and up, the
+	 * drawing's ancestors (depth 0, "all", left out). Without rev they
+	 * are its callees and its callers; rev: the stacks were drawn
+	 * reversed (leaf first), and they are its callers and callees. Only
+	 * the nodes of at least minfrac of its total are expanded (0: all).
 	 */
-	function merge(t, id, rev) {
+	function merge(t, id, rev, minfrac) {
 		var D = t.D, ID = t.ID, I = t.I, S = t.S, n = D.length;
-		var down = node(id), up = node(id), anc = [], stk = [down];
-		var at = -1, total = 0, self = 0, i, d, k, u;
+		var down = node(id), up = node(id), at = -1, total = 0, self = 0, i, d;
+		up.w = [];
 		for (i = 0; i < n; i++) {
 			d = D[i];
 			if (at >= 0 && d <= at) at = -1;
-			anc[d] = ID[i];
-			if (ID[i] === id) {
-				if (!rev) self += S[i];
-				else if (d === 1) self += I[i];
-				if (at < 0) {
-					at = d;
-					total += I[i];
-					down.v += I[i];
-					for (u = up, u.v += I[i], k = d - 1; k >= 1; k--)
-						(u = kid(u, anc[k])).v += I[i];
-					continue;
-				}
-			}
-			if (at >= 0)
-				(stk[d - at] = kid(stk[d - at - 1], ID[i])).v += I[i];
+			if (ID[i] !== id) continue;
+			if (!rev) self += S[i];
+			else if (d === 1) self += I[i];
+			if (at >= 0) continue;
+			at = d;
+			total += I[i];
+			down.mem.push(i);
+			up.mem.push(i);
+			up.w.push(I[i]);
 		}
-		return { total: total, self: self, part: t.part,
+		down.v = up.v = total;
+		var minv = minfrac * total;
+		grow(t, down, false, minv);
+		grow(t, up, true, minv);
+		return { total: total, self: self, part: t.part, down: down, up: up,
 		    callees: rev ? up : down, callers: rev ? down : up };
 	}
 	/*
-	 * Lays a merged tree out as frames, for a width of w units per the
-	 * root's time, from x: each {id, v, d (0 the root), x, w}, in
-	 * preorder, children by name. A child narrower than minw is not
-	 * drawn: its subtree goes into its parent's L, in parsel's form
-	 * with name ids, so that search still counts it.
+	 * The search data of the merged nodes hid, hidden under a frame of
+	 * the view (down side only): their call tree nodes' subtrees, in
+	 * parsel's form with t's name ids.
 	 */
-	function layout(root, names, x, w, minw) {
+	function hidden(t, hid) {
+		var L = [], a, i, j, m, e;
+		for (a = 0; a < hid.length; a++)
+			for (m = hid[a].mem, i = 0; i < m.length; i++)
+				for (j = m[i], e = t.E[m[i]]; j < e; j++)
+					L.push(t.D[j] - t.D[m[i]], t.ID[j], t.S[j]);
+		return L;
+	}
+	/*
+	 * Lays a merged tree out as frames, for a width of w units per the
+	 * root's time, from x: each {id, v, d (0 the root), x, w, hid}, in
+	 * preorder, children by name. A child narrower than minw is not
+	 * drawn; it goes into its parent's hid.
+	 */
+	function layout(root, x, w, minw) {
 		var out = [], k = root.v > 0 ? w / root.v : 0;
-		function byname(a, b) {
-			var p = names[a.id], q = names[b.id];
-			return p < q ? -1 : p > q ? 1 : 0;
-		}
-		function hide(nd, d, L) {
-			var s = nd.v, c;
-			if (nd.k !== null) nd.k.forEach(function (c) { s -= c.v; });
-			L.push(d, nd.id, s > 0 ? s : 0);
-			if (nd.k !== null)
-				for (c of Array.from(nd.k.values()).sort(byname)) hide(c, d + 1, L);
-		}
 		function walk(nd, d, x0) {
-			var f = { id: nd.id, v: nd.v, d: d, x: x0, w: nd.v * k, L: null };
+			var f = { id: nd.id, v: nd.v, d: d, x: x0, w: nd.v * k, hid: null };
 			out.push(f);
 			if (nd.k === null) return;
-			var cx = x0;
-			for (var c of Array.from(nd.k.values()).sort(byname)) {
-				if (c.v * k >= minw) walk(c, d + 1, cx);
-				else hide(c, 0, f.L || (f.L = []));
+			for (var i = 0, cx = x0; i < nd.k.length; i++) {
+				var c = nd.k[i];
+				if (c.v * k >= minw && c.k !== null) walk(c, d + 1, cx);
+				else if (c.v * k >= minw) out.push({ id: c.id, v: c.v, d: d + 1, x: cx, w: c.v * k, hid: null });
+				else (f.hid || (f.hid = [])).push(c);
 				cx += c.v * k;
 			}
 		}
 		walk(root, 0, x);
 		return out;
 	}
-	/* The deepest level of a merged tree (0: the root alone). */
-	function depth(nd) {
+	/* The deepest level of the frames laid out (0: the root alone). */
+	function depth(out) {
 		var m = 0;
-		if (nd.k !== null) nd.k.forEach(function (c) { m = Math.max(m, 1 + depth(c)); });
+		for (var i = 0; i < out.length; i++) if (out[i].d > m) m = out[i].d;
 		return m;
 	}
 	return { label: label, parsel: parsel, tame: tame, count: count,
-	    tree: tree, merge: merge, layout: layout, depth: depth };
+	    tree: tree, merge: merge, hidden: hidden, layout: layout, depth: depth };
 })();
 if (typeof module === "object" && module && module.exports)
 	module.exports = fglib;
@@ -321,24 +370,27 @@ else (function () {
 		}
 		return calltree.fills.get(name) || "rgb(200,200,200)";
 	}
+	function loadtree() {
+		if (calltree === null)
+			calltree = fglib.tree(A, C.N || [], C.T > 0 ? A[0].n / C.T : 0, getL);
+	}
 	function pct(v) { return (100 * v / A[0].n).toFixed(1); }
 	function openview(name) {
 		if (!A.length || !(A[0].n > 0)) return;
 		if (view) closeview(true);
 		if (zoomed >= 0) unzoom();
-		if (calltree === null)
-			calltree = fglib.tree(A, C.N || [], C.T > 0 ? A[0].n / C.T : 0, getL);
+		loadtree();
 		var id = calltree.ids.get(name);
 		if (id === undefined || name === A[0].name) {
 			matchedTxt.textContent = "No function " + name + " in this graph";
 			matchedTxt.classList.remove("hide");
 			return;
 		}
-		var r = fglib.merge(calltree, id, !!C.rev), names = calltree.names;
-		var hc = fglib.depth(r.callers), hd = fglib.depth(r.callees);
-		var w = C.W - 2 * C.xpad, minw = 0.3;
-		var down = fglib.layout(r.callees, names, C.xpad, w, minw);
-		var up = fglib.layout(r.callers, names, C.xpad, w, minw);
+		var w = C.W - 2 * C.xpad, minw = 0.5, rev = !!C.rev;
+		var r = fglib.merge(calltree, id, rev, minw / w), names = calltree.names;
+		var down = fglib.layout(r.down, C.xpad, w, minw);
+		var up = fglib.layout(r.up, C.xpad, w, minw);
+		var hc = fglib.depth(rev ? down : up), hd = fglib.depth(rev ? up : down);
 		var root = document.documentElement, bg = document.querySelector("rect[fill='url(#background)']");
 		var top = C.fs * 3 + (document.getElementById("subtitle") ? C.fs * 2 : 0);
 		var pad2 = C.fs * 2 + 10, H = +home.fvh;
@@ -367,14 +419,16 @@ else (function () {
 		lb.id = "fnlabels";
 		for (j = 0; j < down.length + up.length - 1; j++) {
 			f = j < down.length ? down[j] : up[j - down.length + 1];
-			row = j < down.length ? hc + f.d : hc - f.d;
+			/* callers above, callees below */
+			row = (j < down.length) !== rev ? hc + f.d : hc - f.d;
 			e = document.createElementNS(NS, "g");
 			t = document.createElementNS(NS, "title");
 			rc = document.createElementNS(NS, "rect");
 			var o = {
 				e: e, r: rc, hit: false, m: false, name: names[f.id], n: f.v,
 				x: f.x, w: f.w, x0: f.x.toFixed(2), w0: f.w.toFixed(2),
-				y: top + row * C.fh, d: f.d, l: f.L !== null, L: f.L || undefined
+				y: top + row * C.fh, d: f.d, l: j < down.length && f.hid !== null,
+				hid: j < down.length ? f.hid : null
 			};
 			o.fill = fillof(o.name);
 			o.info = o.name + " (" + fmtn(o.n) + " " + C.cn + ", " + pct(o.n) + "%" +
@@ -445,7 +499,9 @@ else (function () {
 	}
 	var REMAX = 256;
 	function getL(g) {
-		if (g.L === undefined) g.L = fglib.parsel(g.e.getAttribute("data-l"));
+		if (g.L === undefined)
+			g.L = g.hid ? fglib.hidden(calltree, g.hid) :
+			    fglib.parsel(g.e.getAttribute("data-l"));
 		return g.L;
 	}
 	function search(s, fromlink) {
@@ -655,16 +711,19 @@ else (function () {
 		load();
 		window.fg = { zoom: zoom, unzoom: unzoom, search: search,
 		    clear: clearsearch, fnview: openview, close: closeview,
-		    get frames() { return F; }, get view() { return view && view.name; } };
+		    get frames() { return F; }, get view() { return view && view.name; },
+		    get ready() { return calltree !== null; } };
 		setTimeout(warm, 50, 0);
 	}
 	/* Reads the search data in slices while the page is idle, so that the
-	   first search does not wait for it; search reads what is left. */
+	   first search does not wait for it (search reads what is left), and
+	   then the call tree, for the function view. */
 	function warm(j) {
 		var t = Date.now();
 		for (; j < A.length && Date.now() - t < 12; j++)
 			if (A[j].m || A[j].l) getL(A[j]);
 		if (j < A.length) setTimeout(warm, 0, j);
+		else setTimeout(loadtree, 0);
 	}
 	if (document.readyState === "loading")
 		document.addEventListener("DOMContentLoaded", init);

@@ -8,7 +8,7 @@
 steps='label fits a name to a width
 parsel reads depths, names and own times
 tame keeps a plain pattern and quotes one that backtracks
-layout: the root full width, children by name, narrow ones kept in L'
+layout: the root full width, children by name, narrow ones hidden, their search data kept'
 for o in '' ' (--inverted)' ' (--reverse)'; do
 	steps="$steps
 the SVG has grey frames and hidden ones$o"

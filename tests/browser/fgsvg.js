@@ -351,17 +351,25 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 			pass('big profile opens, searches and zooms');
 		else
 			fail('big profile opens, searches and zooms', `load ${tLoad} ms, search ${tSearch} ms, zoom ${tZoom} ms, ${m}`);
-		// the function view of a method on many stacks, timed from the call
-		// to the end of the layout that follows
-		const tView = await p3.evaluate(() => {
-			const t = performance.now();
-			window.fg.fnview('ns3::Class0::method_3');
-			document.getElementById('fnframes').getBoundingClientRect();
-			return Math.round(performance.now() - t);
-		});
+		// the function view of a method on many stacks, once the page has
+		// read its call tree while idle (as it does after the search data),
+		// timed from the call to the end of the layout that follows; the
+		// median of three
+		await p3.waitForFunction(() => window.fg.ready, null, { timeout: 60000 });
+		const times = [];
+		for (let k = 0; k < 3; k++)
+			times.push(await p3.evaluate((last) => {
+				const t = performance.now();
+				window.fg.fnview('ns3::Class0::method_3');
+				document.getElementById('fnframes').getBoundingClientRect();
+				const ms = Math.round(performance.now() - t);
+				if (!last) window.fg.close();
+				return ms;
+			}, k === 2));
+		const tView = times.sort((a, b) => a - b)[1];
 		const vn = await p3.evaluate(() => window.fg.frames.length);
 		const vt = await p3.evaluate(() => document.getElementById('title').textContent);
-		info(`big profile: function view of ns3::Class0::method_3 opened in ${tView} ms (${vn} frames; ${vt})`);
+		info(`big profile: function view of ns3::Class0::method_3 opened in ${tView} ms (median of ${times.join(', ')}; ${vn} frames; ${vt})`);
 		if (/^Function: ns3::Class0::method_3, [\d.]+% of all/.test(vt) && vn > 10 && tView < 3000)
 			pass('big profile: the function view opens');
 		else

@@ -83,7 +83,7 @@ function flat(nd, names) {
 	(function walk(n, p) {
 		const k = p === '' ? names[n.id] : p + ';' + names[n.id];
 		out.push(`${k}=${Math.round(n.v * 1000) / 1000}`);
-		if (n.k) n.k.forEach((c) => walk(c, k));
+		if (n.k) for (const c of n.k) walk(c, k);
 	})(nd, '');
 	return out.sort();
 }
@@ -125,7 +125,7 @@ for (const opts of [[], ['--inverted'], ['--reverse']]) {
 		check(`function view of ${name}: share, self, callers, callees${tag}`, () => {
 			const id = t.ids.get(name);
 			if (id === undefined) return `no ${name} in the tree`;
-			const r = fg.merge(t, id, !!cfg.rev), want = truth(name, !!cfg.rev);
+			const r = fg.merge(t, id, !!cfg.rev, 0), want = truth(name, !!cfg.rev);
 			return eq({ total: r.total, self: r.self, callees: flat(r.callees, t.names),
 				callers: flat(r.callers, t.names).map((s) => s.replace(/;all=/, '=')) }, want) ||
 				(Math.abs(r.total / F[0].n * all - want.total) < 1e-9 ? '' : 'root is not all');
@@ -141,14 +141,18 @@ for (const opts of [[], ['--inverted'], ['--reverse']]) {
 		});
 	}
 }
-check('layout: the root full width, children by name, narrow ones kept in L', () => {
-	const t = fg.tree(frames(execFileSync('fgsvg', [folded]).toString()).F, [], 0, () => null);
-	const r = fg.merge(t, t.ids.get('main'), false);
-	const out = fg.layout(r.callees, t.names, 10, 1000, 20);
+check('layout: the root full width, children by name, narrow ones hidden, their search data kept', () => {
+	const { cfg, F } = frames(execFileSync('fgsvg', [folded]).toString());
+	const t = fg.tree(F, cfg.N, F[0].n / cfg.T, getL);
+	const r = fg.merge(t, t.ids.get('main'), false, 20 / 1000);
+	const out = fg.layout(r.down, 10, 1000, 20);
 	const kids = out.filter((f) => f.d === 1).map((f) => t.names[f.id]);
-	const hidden = out[0].L ? out[0].L.filter((_, i) => i % 3 === 0).length : 0;
-	const sorted = kids.slice().sort();
-	return out[0].x === 10 && Math.abs(out[0].w - 1000) < 1e-9 && eq(kids, sorted) === '' &&
-		out.every((f) => f.d === 0 || f.w >= 20) && hidden > 0 ? '' :
-		`root ${out[0].x} ${out[0].w}, children ${kids}, ${hidden} hidden`;
+	const hid = out[0].hid || [];
+	const L = fg.hidden(t, hid);
+	let hv = 0, lv = 0;
+	for (const c of hid) hv += c.v;
+	for (let i = 2; i < L.length; i += 3) lv += L[i];
+	return out[0].x === 10 && Math.abs(out[0].w - 1000) < 1e-9 && eq(kids, kids.slice().sort()) === '' &&
+		out.every((f) => f.d === 0 || f.w >= 20) && hid.length > 0 && Math.abs(hv - lv) < 1e-6 ? '' :
+		`root ${out[0].x} ${out[0].w}, children ${kids}, ${hid.length} hidden of ${hv}, data ${lv}`;
 });

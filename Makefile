@@ -9,23 +9,30 @@
 #   make readme-png redraw docs/flamegraph.png from a profile of an example
 #   make install PREFIX=/usr/local
 
+# The one version: the tools' -V/--version and cargo fg's.
+VERSION	 = 0.1.0
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
-CC	?= cc
 PKGS	 = libelf libdw capstone libxxhash
 
+# CFLAGS is the user's (make CFLAGS=-O0 replaces it); what the build needs
+# is in FG_CFLAGS, always added. make's built-in CC is cc.
 CFLAGS	?= -O2 -g
-CFLAGS	+= -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Icommon
-CFLAGS	+= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS	+= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm
+FG_CPPFLAGS = -D_GNU_SOURCE -DFG_VERSION='"$(VERSION)"' -Icommon \
+	  $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FG_CFLAGS = -std=gnu11 -Wall -Wextra $(FG_CPPFLAGS) -MMD -MP
+FG_LDLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm
 
 # make check SANITIZE=1: everything under ASan and UBSan; undefined
 # behaviour stops the program, so that a test sees it.
 ifeq ($(SANITIZE),1)
-CFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-LDFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FG_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FG_LDFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 endif
+ALL_CFLAGS = $(FG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(FG_LDFLAGS) $(LDFLAGS)
+ALL_LDLIBS = $(LDLIBS) $(FG_LDLIBS)
 
 TOOLS	= fgrecord fgsym fgfold fgsvg
 BINS	= $(TOOLS:%=bin/%)
@@ -48,15 +55,20 @@ FUZZSAN	= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZOBJ	= $(LIBSRC:%.c=build/fuzz/%.o) $(GENSRC:build/gen/%.c=build/fuzz/common/%.o)
 SCRIPTS	= cargo-fg
 
-.PHONY: all deps check test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps stress
+.PHONY: all deps testdeps check test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps stress
 all: $(BINS) $(UNITS) $(REGRESS)
 
 deps:
 	@scripts/deps
 
-build/common/%.o: common/%.c $(wildcard common/*.h)
+# Every test dependency too (scripts/deps check), so that nothing skips
+# for want of a package.
+testdeps:
+	@scripts/deps check
+
+build/common/%.o: common/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The script goes inside CDATA: "]]>" in it would end the section.
 build/gen/%.c: common/%.js
@@ -66,39 +78,41 @@ build/gen/%.c: common/%.js
 	  echo '#include "svg.h"'; echo 'const char svg_script[] = {'; \
 	  od -An -v -tu1 $< | sed 's/[0-9][0-9]*/&,/g'; echo '0 };'; } > $@.tmp && mv -f $@.tmp $@
 
-build/common/%.o: build/gen/%.c $(wildcard common/*.h)
-	$(CC) $(CFLAGS) -c -o $@ $<
+build/common/%.o: build/gen/%.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 build/libfg.a: $(LIBOBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
 # Linked to a temporary name and renamed, so that a test running the old
-# binary never finds a half-written one.
-bin/%: cmd/%.c build/libfg.a
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@.tmp $< build/libfg.a $(LDLIBS) && mv -f $@.tmp $@
+# binary never finds a half-written one. The Makefile holds VERSION.
+bin/%: cmd/%.c build/libfg.a Makefile
+	@mkdir -p $(@D) build/cmd
+	$(CC) $(ALL_CFLAGS) -MF build/cmd/$*.d -MT $@ $(ALL_LDFLAGS) -o $@.tmp $< build/libfg.a $(ALL_LDLIBS) && mv -f $@.tmp $@
 
-build/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) build/libfg.a
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< build/libfg.a $(LDLIBS)
+build/tests/%: tests/unit/%.c build/libfg.a
+	@mkdir -p $(@D) build/dep/tests
+	$(CC) $(ALL_CFLAGS) -MF build/dep/tests/$*.d -MT $@ -Itests/unit $(ALL_LDFLAGS) -o $@ $< build/libfg.a $(ALL_LDLIBS)
 
-build/regress/regress_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c tests/fuzz/fuzz.h build/libfg.a
+build/regress/%.o: tests/fuzz/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/fuzz $(LDFLAGS) -o $@ $< tests/fuzz/driver.c build/libfg.a $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/fuzz -c -o $@ $<
 
-build/fuzz/common/%.o: common/%.c | fuzzdeps $(wildcard common/*.h)
+build/regress/regress_%: build/regress/fuzz_%.o build/regress/driver.o build/libfg.a
+	$(CC) $(ALL_LDFLAGS) $(CFLAGS) -o $@ $^ $(ALL_LDLIBS)
+
+build/fuzz/common/%.o: common/%.c | fuzzdeps
 	@mkdir -p $(@D)
-	$(FUZZCC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Icommon -fsanitize=fuzzer-no-link $(FUZZSAN) \
-	    $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -c -o $@ $<
+	$(FUZZCC) -g -O1 -std=gnu11 $(FG_CPPFLAGS) -MMD -MP -fsanitize=fuzzer-no-link $(FUZZSAN) -c -o $@ $<
 
 build/fuzz/common/%.o: build/gen/%.c | fuzzdeps
 	@mkdir -p $(@D)
-	$(FUZZCC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Icommon -fsanitize=fuzzer-no-link $(FUZZSAN) -c -o $@ $<
+	$(FUZZCC) -g -O1 -std=gnu11 $(FG_CPPFLAGS) -MMD -MP -fsanitize=fuzzer-no-link $(FUZZSAN) -c -o $@ $<
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZOBJ)
-	$(FUZZCC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Icommon -Itests/fuzz -fsanitize=fuzzer $(FUZZSAN) \
-	    -o $@ $< $(FUZZOBJ) $(LDLIBS)
+	$(FUZZCC) -g -O1 -std=gnu11 $(FG_CPPFLAGS) -MMD -MP -MF $@.d -MT $@ -Itests/fuzz -fsanitize=fuzzer $(FUZZSAN) \
+	    -o $@ $< $(FUZZOBJ) $(FG_LDLIBS)
 
 fuzzdeps:
 	@FG_WITH_FUZZ=1 scripts/deps
@@ -107,12 +121,15 @@ fuzzdeps:
 # saved under build/fuzz/ and should be kept in tests/fuzz/regress/NAME/.
 # The sanitized objects are kept between runs (make would delete them as
 # intermediates and rebuild them all each time).
-.SECONDARY: $(FUZZOBJ) $(GENSRC)
+.SECONDARY: $(FUZZOBJ) $(GENSRC) $(REGRESS:build/regress/regress_%=build/regress/fuzz_%.o) build/regress/driver.o
+
+# What each object includes, written by the compiler (-MMD -MP).
+-include $(shell find build -name '*.d' 2>/dev/null)
 
 fuzz: $(FUZZERS)
 	@scripts/fuzz $(FUZZ_TIME) $(FUZZERS)
 
-check: deps
+check: testdeps
 	@$(MAKE) --no-print-directory all
 	@tests/run
 

@@ -26,6 +26,8 @@ if [ -n "${INFERNO_DIR:-}" ] && [ -x "$INFERNO_DIR/inferno-collapse-perf" ]; the
 elif command -v inferno-collapse-perf >/dev/null 2>&1; then
 	inf=$(command -v inferno-collapse-perf)
 fi
+# The version compared against goes with the figures.
+[ -n "$inf" ] && echo "  inferno: $inf, $("$inf" --version 2>&1 | head -1)"
 refruns=${BENCH_REF_RUNS:-3}
 for input in "$rep" "$var"; do
 	mb=$(($(wc -c <"$input") / 1048576))

@@ -2,7 +2,11 @@
 # bench/fgrecord.sh: fgrecord side by side with perf record on the same
 # two-thread CPU-bound program (tests/record/work.c), at the same frequency
 # and call-graph mode:
-#   - the program's slow-down (wall time with / without), for both;
+#   - the slow-down, for both, measured two ways: the whole command's wall
+#     time (the recorder's start-up, the program, and what it does after
+#     the program ends: perf record's pass over perf.data) over the
+#     program's wall time alone; and the program's own wall time, timed
+#     inside it (work prints it), over the same;
 #   - fgrecord's own CPU time against the program's, in percent;
 #   - samples lost at 999 and 2999 Hz, for both;
 #   - the latency after the program ends (fgrecord's wall time minus the
@@ -35,14 +39,16 @@ median() { sort -g | awk '{a[NR]=$1} END {if (NR) printf "%.3f\n", a[int((NR+1)/
 # median_int: the same for counts
 median_int() { sort -g | awk '{a[NR]=$1} END {if (NR) printf "%d\n", a[int((NR+1)/2)]; else print "nan"}'; }
 
-base=$(median_time nice "$T/work" "$WORK")
-echo "   work $WORK (two threads, CPU-bound): ${base}s alone"
+base=$(i=0; while [ $i -lt "$BENCH_RUNS" ]; do
+	nice "$T/work" "$WORK" 2>&1 >/dev/null | sed -n 's/^wall-seconds //p'
+	i=$((i + 1)); done | median)
+echo "   work $WORK (two threads, CPU-bound): ${base}s alone (timed inside it); slow-downs below are over this"
 
 # run_fg MODE HZ: runs fgrecord BENCH_RUNS times; prints
-# "wall ownpct lost latency" medians.
+# "wall ownpct lost latency programwall" medians.
 run_fg() {
 	i=0
-	: >"$T/fg.w"; : >"$T/fg.c"; : >"$T/fg.l"; : >"$T/fg.lat"
+	: >"$T/fg.w"; : >"$T/fg.c"; : >"$T/fg.l"; : >"$T/fg.lat"; : >"$T/fg.pw"
 	while [ $i -lt "$BENCH_RUNS" ]; do
 		s=$(date +%s.%N)
 		nice "$FG_BIN/fgrecord" -F "$2" --call-graph "$1" -o "$T/fg.stream" \
@@ -50,6 +56,7 @@ run_fg() {
 		e=$(date +%s.%N)
 		echo "$e - $s" | bc -l >>"$T/fg.w"
 		pw=$(sed -n 's/^wall-seconds //p' "$T/fg.err")
+		echo "$pw" >>"$T/fg.pw"
 		pc=$(sed -n 's/^cpu-seconds [0-9]* //p' "$T/fg.err")
 		own=$(sed -n 's/.*own CPU \([0-9.]*\) s.*/\1/p' "$T/fg.err")
 		sed -n 's/.* \([0-9]*\) lost,.*/\1/p' "$T/fg.err" >>"$T/fg.l"
@@ -57,14 +64,15 @@ run_fg() {
 		echo "$e - $s - $pw" | bc -l >>"$T/fg.lat"
 		i=$((i + 1))
 	done
-	echo "$(median <"$T/fg.w") $(median <"$T/fg.c") $(median_int <"$T/fg.l") $(median <"$T/fg.lat")"
+	echo "$(median <"$T/fg.w") $(median <"$T/fg.c") $(median_int <"$T/fg.l") $(median <"$T/fg.lat") $(median <"$T/fg.pw")"
 }
 
-# run_perf MODE HZ: prints "wall lost_chunks" medians for perf record.
+# run_perf MODE HZ: prints "wall lost_chunks programwall" medians for
+# perf record.
 run_perf() {
 	case $1 in dwarf) g="--call-graph dwarf";; fp) g="-g";; esac
 	i=0
-	: >"$T/pf.w"; : >"$T/pf.l"
+	: >"$T/pf.w"; : >"$T/pf.l"; : >"$T/pf.pw"
 	while [ $i -lt "$BENCH_RUNS" ]; do
 		s=$(date +%s.%N)
 		nice perf record $g -F "$2" -o "$T/perf.data" "$T/work" "$WORK" \
@@ -73,9 +81,10 @@ run_perf() {
 		echo "$e - $s" | bc -l >>"$T/pf.w"
 		l=$(sed -n 's/.*lost \([0-9]*\) chunks.*/\1/p' "$T/pf.err")
 		echo "${l:-0}" >>"$T/pf.l"
+		sed -n 's/^wall-seconds //p' "$T/pf.err" >>"$T/pf.pw"
 		i=$((i + 1))
 	done
-	echo "$(median <"$T/pf.w") $(median_int <"$T/pf.l")"
+	echo "$(median <"$T/pf.w") $(median_int <"$T/pf.l") $(median <"$T/pf.pw")"
 }
 
 # Fixed costs: recording a program that does nothing.
@@ -90,11 +99,11 @@ echo "$line"
 for mode in dwarf fp; do
 	for hz in 999 2999; do
 		set -- $(run_fg $mode $hz)
-		fw=$1 own=$2 lost=$3 lat=$4
-		line="   $mode $hz Hz: fgrecord slow-down $(ratio "$fw" "$base") (${fw}s), own CPU ${own}% of the program's, lost $lost samples, latency after exit ${lat}s"
+		fw=$1 own=$2 lost=$3 lat=$4 fpw=$5
+		line="   $mode $hz Hz: fgrecord: whole command $(ratio "$fw" "$base")x (${fw}s), program $(ratio "$fpw" "$base")x (${fpw}s), own CPU ${own}% of the program's, lost $lost samples, latency after exit ${lat}s"
 		if [ $have_perf = yes ]; then
 			set -- $(run_perf $mode $hz)
-			line="$line; perf record slow-down $(ratio "$1" "$base") (${1}s), lost $2 chunks; fgrecord/perf $(ratio "$fw" "$1")"
+			line="$line; perf record: whole command $(ratio "$1" "$base")x (${1}s), program $(ratio "$3" "$base")x (${3}s), outside the program (start-up, the pass over perf.data) $(echo "$1 $3" | awk '{ printf "%.3f", $1 - $2 }')s, lost $2 chunks; whole commands fgrecord/perf $(ratio "$fw" "$1")"
 		fi
 		echo "$line"
 	done

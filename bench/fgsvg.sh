@@ -45,6 +45,8 @@ if [ -n "${INFERNO_DIR:-}" ] && [ -x "$INFERNO_DIR/inferno-flamegraph" ]; then
 elif command -v inferno-flamegraph >/dev/null 2>&1; then
 	inferno=$(command -v inferno-flamegraph)
 fi
+# The version compared against goes with the figures.
+[ -n "$inferno" ] && echo "  inferno: $inferno, $("$inferno" --version 2>&1 | head -1)"
 FLAMEGRAPH_DIR=${FLAMEGRAPH_DIR:-}
 [ -z "$FLAMEGRAPH_DIR" ] && [ -d /work/ref/FlameGraph ] && FLAMEGRAPH_DIR=/work/ref/FlameGraph
 

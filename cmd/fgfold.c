@@ -14,18 +14,21 @@
 #include <unistd.h>
 
 #include "fold.h"
+#include "version.h"
 #include "xalloc.h"
 
+/* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
-usage(void)
+usage(int status)
 {
-	fprintf(stderr,
+	fprintf(status ? stderr : stdout,
 	    "usage: fgfold [--pid | --tid] [--kernel] [--jit] [--inline-mark] [--all]\n"
 	    "              [--addrs] [--srcline] [--period] [--no-comm]\n"
 	    "              [--event-filter=EVENT] [--skip-after=FUNC] [--top=N] [file ...]\n"
 	    "       fgfold --folded [--top=N] [file ...]\n"
-	    "       fgfold --diff [-n] [-s] before after\n");
-	exit(2);
+	    "       fgfold --diff [-n] [-s] before after\n"
+	    "       fgfold -V | --version\n");
+	exit(status);
 }
 
 enum {
@@ -53,6 +56,7 @@ static const struct option longopts[] = {
 	{ "strip-hex",		no_argument,		NULL, 's' },
 	{ "top",		required_argument,	NULL, OPT_TOP },
 	{ "help",		no_argument,		NULL, 'h' },
+	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL,			0,			NULL, 0 }
 };
 
@@ -65,7 +69,7 @@ open_input(const char *path)
 	if (strcmp(path, "-") == 0)
 		return STDIN_FILENO;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		warn("'%s'", path);
+		warn("cannot open '%s'", path);
 	return fd;
 }
 
@@ -86,7 +90,7 @@ main(int argc, char *argv[])
 	signal(SIGPIPE, SIG_DFL);
 	memset(&opts, 0, sizeof(opts));
 	opts.skip_after = xcalloc(argc + 1, sizeof(char *));
-	while ((ch = getopt_long(argc, argv, "hns", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hnsV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_PID:		opts.pid = 1; break;
 		case OPT_TID:		opts.tid = 1; break;
@@ -112,8 +116,10 @@ main(int argc, char *argv[])
 			if (errno || *end != '\0' || top == 0 || optarg[0] == '-')
 				errx(2, "--top: '%s' is not a positive number", optarg);
 			break;
+		case 'h':		usage(0);
+		case 'V':		version_exit();
 		default:
-			usage();
+			usage(2);
 		}
 	}
 	argc -= optind;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "version.h"
 #include "xalloc.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
@@ -27,7 +28,8 @@ usage_exit(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: fgrecord %s command [arg ...]\n"
 	    "       fgrecord %s -p pid[,pid ...]\n"
-	    "       fgrecord %s -a\n", opts, opts, opts);
+	    "       fgrecord %s -a\n"
+	    "       fgrecord -V | --version\n", opts, opts, opts);
 	exit(status);
 }
 
@@ -127,6 +129,7 @@ main(int argc, char *argv[])
 		{ "all-cpus",	no_argument,	   NULL, 'a' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "help",	no_argument,	   NULL, 'h' },
+		{ "version",	no_argument,	   NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct record_opts o;
@@ -140,7 +143,7 @@ main(int argc, char *argv[])
 	o.freq = 999;
 	o.dwarf = 1;
 	o.stack_size = 16384;
-	while ((ch = getopt_long(argc, argv, "+aqF:c:e:g:o:d:p:h", longopts,
+	while ((ch = getopt_long(argc, argv, "+aqF:c:e:g:o:d:p:hV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'a':
@@ -185,6 +188,8 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage_exit(0);
+		case 'V':
+			version_exit();
 		default:
 			usage();
 		}

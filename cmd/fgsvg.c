@@ -18,6 +18,7 @@
 #include "lineread.h"
 #include "palette.h"
 #include "svg.h"
+#include "version.h"
 #include "xalloc.h"
 
 #define PALETTE_FILE	"palette.map"
@@ -33,7 +34,8 @@ usage(int status)
 	    "             [--nameattr file] [--nametype text] [--notes text]\n"
 	    "             [--search-budget MiB] [--sort name | weight]\n"
 	    "             [--subtitle text] [--title text] [--total n] [--width n]\n"
-	    "             [file ...]\n");
+	    "             [file ...]\n"
+	    "       fgsvg -V | --version\n");
 	exit(status);
 }
 
@@ -56,7 +58,7 @@ number(const char *opt, const char *s, double lo, double hi)
 enum { O_TITLE = 256, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE,
 	O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_COLORS, O_BGCOLORS,
 	O_HASH, O_RANDOM, O_CP, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE,
-	O_NOTES, O_NAMEATTR, O_TOTAL, O_FACTOR, O_SORT, O_SEARCHBUDGET, O_HELP };
+	O_NOTES, O_NAMEATTR, O_TOTAL, O_FACTOR, O_SORT, O_SEARCHBUDGET, O_HELP, O_VERSION };
 
 static const struct option longopts[] = {
 	{ "title",	required_argument,	NULL,	O_TITLE },
@@ -86,6 +88,7 @@ static const struct option longopts[] = {
 	{ "sort",	required_argument,	NULL,	O_SORT },
 	{ "search-budget", required_argument,	NULL,	O_SEARCHBUDGET },
 	{ "help",	no_argument,		NULL,	O_HELP },
+	{ "version",	no_argument,		NULL,	O_VERSION },
 	{ NULL,		0,			NULL,	0 }
 };
 
@@ -183,7 +186,7 @@ readinput(struct flame *fl, int fd, const char *name, int seen[],
 			flame_add(fl, line, len, &f);
 	}
 	if (lr->error != 0) {
-		warnx("read error on '%s': %s", name, strerror(lr->error));
+		warnx("cannot read '%s': %s", name, strerror(lr->error));
 		*failed = 1;
 	}
 	lineread_release(lr);
@@ -201,7 +204,8 @@ main(int argc, char *argv[])
 	struct svgbuf out;
 	struct flame fl;
 	struct lineread *inputs;
-	const char *bgcolors = NULL, *nameattr = NULL;
+	const char *bgcolors = NULL, *nameattr = NULL, *seedenv;
+	char *seedend;
 	unsigned long bad = 0, badline;
 	int seen[16] = { 0 };
 	int ch, cp = 0, fd, rval = 0, i;
@@ -213,7 +217,7 @@ main(int argc, char *argv[])
 	 */
 	signal(SIGPIPE, SIG_DFL);
 	svg_opts_default(&so);
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_TITLE:		so.title = optarg; break;
 		case O_SUBTITLE:	so.subtitle = optarg; break;
@@ -284,6 +288,9 @@ main(int argc, char *argv[])
 			break;
 		case O_HELP:
 			usage(0);
+		case 'V':
+		case O_VERSION:
+			version_exit();
 		default:
 			usage(2);
 		}
@@ -296,7 +303,15 @@ main(int argc, char *argv[])
 		errx(2, "--bgcolors '%s' is not a background; use yellow, "
 		    "blue, green, grey or #rrggbb", bgcolors);
 	fo.chain = strcmp(po.scheme, "chain") == 0;
-	po.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+	/* --random's seed: FGSVG_SEED when set (repeatable), else the clock. */
+	if ((seedenv = getenv("FGSVG_SEED")) != NULL && *seedenv != '\0') {
+		errno = 0;
+		po.seed = strtoull(seedenv, &seedend, 10);
+		if (errno != 0 || *seedend != '\0' || *seedenv == '-')
+			errx(2, "FGSVG_SEED='%s': expected a whole number",
+			    seedenv);
+	} else
+		po.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
 	if (palette_init(&pal, &po) != 0)
 		errx(2, "--colors '%s' is not a palette", po.scheme);
 	if (cp) {

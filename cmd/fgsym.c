@@ -16,14 +16,17 @@
 #include "annotate.h"
 #include "lineread.h"
 #include "sym.h"
+#include "version.h"
 
+/* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
-usage(void)
+usage(int status)
 {
-	fprintf(stderr,
+	fprintf(status ? stderr : stdout,
 	    "usage: fgsym [--no-inline] [--srcline] [--full-path] [--no-demangle] [--keep-hash]\n"
-	    "             [--kallsyms=FILE] [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n");
-	exit(2);
+	    "             [--kallsyms=FILE] [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n"
+	    "       fgsym -V | --version\n");
+	exit(status);
 }
 
 /* Parses the N of --annotate=N: 1 to 1000. */
@@ -60,6 +63,7 @@ main(int argc, char *argv[])
 		{ "annotate",	 optional_argument,	NULL, 'a' },
 		{ "annotate-to", required_argument,	NULL, 'A' },
 		{ "help",	 no_argument,		NULL, 'h' },
+		{ "version",	 no_argument,		NULL, 'V' },
 		{ NULL,		 0,			NULL, 0 }
 	};
 	static char obuf[1 << 20];
@@ -77,7 +81,7 @@ main(int argc, char *argv[])
 	 * quietly, as cat(1) does, even where the parent ignored it.
 	 */
 	signal(SIGPIPE, SIG_DFL);
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'I':
 			o.inlines = 0;
@@ -115,8 +119,12 @@ main(int argc, char *argv[])
 			listing = optarg;
 			break;
 		}
+		case 'h':
+			usage(0);
+		case 'V':
+			version_exit();
 		default:
-			usage();
+			usage(2);
 		}
 	}
 	argc -= optind;
@@ -128,7 +136,7 @@ main(int argc, char *argv[])
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (annotate || listing != NULL) {
 		if (listing != NULL && (lfp = fopen(listing, "we")) == NULL)
-			err(2, "'%s'", listing);
+			err(2, "cannot create '%s'", listing);
 		ao.color = isatty(fileno(annotate ? stdout : lfp));
 		an = annotate_new(&ao);
 		o.leaf = leaf_add;
@@ -143,7 +151,7 @@ main(int argc, char *argv[])
 			fd = STDIN_FILENO;
 			name = "<stdin>";
 		} else if ((fd = open(name, O_RDONLY | O_CLOEXEC)) == -1) {
-			warn("'%s'", name);
+			warn("cannot open '%s'", name);
 			rval = 1;
 			continue;
 		}
@@ -152,7 +160,7 @@ main(int argc, char *argv[])
 		if (rc == -1)
 			err(2, "write error on standard output");
 		if (rc == -2) {
-			warnx("'%s': read error: %s", name, strerror(lr.error));
+			warnx("cannot read '%s': %s", name, strerror(lr.error));
 			rval = 1;
 		}
 		lineread_release(&lr);

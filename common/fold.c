@@ -825,7 +825,7 @@ read_status(const struct lineread *lr, const char *name)
 {
 	if (lr->error) {
 		/* As a file that cannot be opened: said, and the rest goes on. */
-		warnx("%s: read error: %s", name, strerror(lr->error));
+		warnx("cannot read '%s': %s", name, strerror(lr->error));
 		return 1;
 	}
 	return 0;

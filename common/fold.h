@@ -4,8 +4,10 @@
  *
  *	struct fold f;
  *	fold_init(&f, &opts);
- *	fold_stream(&f, fd, "perf.txt");	   (or fold_folded, for --folded/--diff)
- *	fold_write(&f, stdout);
+ *	rc = fold_stream(&f, fd, "perf.txt");	(or fold_folded(&f, fd, name,
+ *						 slot) for --folded/--diff)
+ *	if (fold_write(&f, stdout, 0) == -1)	(or fold_top(&f, stdout, n))
+ *		err(2, "write error");
  *	fold_release(&f);
  *
  * Names are cleaned up the way stackcollapse-perf.pl does it (so its test

@@ -744,8 +744,9 @@ vdso_open(struct sym *s, struct sfile *f)
 	f->opened = -1;
 	f->loaded = -1;
 	if ((img = vdso_any(&size)) == NULL) {
-		swarnx("[vdso]: no vDSO to read: fgsym has none of its own "
-		    "(under valgrind?), nor have its parent and init");
+		swarnx("[vdso]: no vDSO to read: %s has none of its own "
+		    "(under valgrind?), nor have its parent and init",
+		    program_invocation_short_name);
 		return;
 	}
 	if ((elf = elf_memory(img, size)) == NULL ||
@@ -828,7 +829,7 @@ file_load(struct sym *s, struct sfile *f)
 		return;
 	}
 	if ((fd = open(f->dso, O_RDONLY | O_CLOEXEC)) == -1) {
-		swarn("'%s'", f->dso);
+		swarn("cannot open '%s'", f->dso);
 		return;
 	}
 	dwfl_report_begin(f->dwfl);
@@ -1596,8 +1597,8 @@ progress(struct sym *s)
 	s->tlast = now;
 	s->progress_shown = 1;
 	progress_on_screen = 1;
-	fprintf(stderr, "\rfgsym: %lu samples, %lu files loaded\033[K",
-	    s->samples, s->loaded);
+	fprintf(stderr, "\r%s: %lu samples, %lu files loaded\033[K",
+	    program_invocation_short_name, s->samples, s->loaded);
 }
 
 static int

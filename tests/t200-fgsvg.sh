@@ -83,14 +83,18 @@ pcheck '--sort=weight puts the widest child first' '
 	grep_q "^f|[0-9.]*|53|13.9|" actual &&
 	test $(grep -c "^f|" actual) = 1
 '
-check 'output is deterministic; --random is not' '
+check 'output is deterministic; --random is not, unless FGSVG_SEED is set' '
 	fgsvg "$F/small.folded" >a.svg &&
 	fgsvg "$F/small.folded" >b.svg &&
 	cmp a.svg b.svg &&
-	fgsvg --random "$F/small.folded" >c.svg &&
-	sleep 1 &&
-	fgsvg --random "$F/small.folded" >d.svg &&
-	! cmp -s c.svg d.svg
+	FGSVG_SEED=1 fgsvg --random "$F/small.folded" >c.svg &&
+	FGSVG_SEED=2 fgsvg --random "$F/small.folded" >d.svg &&
+	! cmp -s c.svg d.svg &&
+	FGSVG_SEED=1 fgsvg --random "$F/small.folded" >e.svg &&
+	cmp c.svg e.svg &&
+	! cmp -s a.svg c.svg &&
+	expect_status 2 env FGSVG_SEED=x fgsvg --random "$F/small.folded" 2>err &&
+	grep_q "FGSVG_SEED=.x.: expected a whole number" err
 '
 check 'default colours are those of flamegraph.pl' '
 	fgsvg "$F/small.folded" >out.svg &&

@@ -1,17 +1,40 @@
 #!/bin/sh
-# t610-cargo-fg: `cargo fg` on the std-only crate tests/cargo-fixture,
-# built offline: it builds release with debug info without touching
-# Cargo.toml (a binary, an example, an integration test, a benchmark),
-# records, writes the SVG, names the widest leaf functions,
-# passes fgrecord's explanation on unchanged, and checks its arguments.
+# t610-cargo-fg: `cargo fg` on the std-only crate tests/cargo-fixture (a
+# library with unit tests, two binaries, an example, an integration test,
+# a benchmark, a default feature, two custom profiles), built offline: it
+# builds with debug info without touching Cargo.toml, records, writes the
+# SVG, names the widest leaf functions, passes fgrecord's explanation on
+# unchanged, and takes cargo-flamegraph's options with their meaning; each
+# option's effect is checked in the SVG or the build directory.
 . "$(dirname "$0")/lib.sh"
 CFG=$TOP/scripts/cargo-fg
 
 # Argument checks: they need no cargo.
-check "cargo fg refuses a debug build, and says why" '
-	expect_status 2 "$CFG" fg --dev 2>err &&
-	grep_q "always profiles the release build; a debug build.s profile misleads" err
+check "cargo fg --perfdata is refused with what to use instead; --cmd too" '
+	expect_status 2 "$CFG" fg --perfdata x.data 2>err &&
+	grep_q "there is no perf.data: fgrecord writes a text stream instead; to keep it, run the steps by hand: fgrecord -o app.rec" err &&
+	expect_status 2 "$CFG" fg --cmd "record -g" 2>err &&
+	grep_q "no perf command line to change" err
 '
+check "cargo fg -V and --version print the Makefile VERSION; --help exits 0 on stdout" '
+	v=$(sed -n "s/^VERSION[ 	]*= *//p" "$TOP/Makefile") &&
+	echo "cargo-fg (fgtools) $v" >want &&
+	"$CFG" fg -V >out && test_cmp want out &&
+	"$CFG" --version >out && test_cmp want out &&
+	"$CFG" fg --help >out 2>err && grep_q "^usage: cargo fg" out && test ! -s err &&
+	grep_q "unit-test" out
+'
+if fgrecord --help 2>&1 | grep -q -e --off-cpu; then
+	offcpu=yes
+else
+	check "cargo fg --off-cpu and --wall: refused while fgrecord lacks them" '
+		expect_status 2 "$CFG" fg --off-cpu 2>err &&
+		grep_q "this fgrecord does not record that yet" err &&
+		expect_status 2 "$CFG" fg --wall 2>err &&
+		grep_q "this fgrecord does not record that yet" err
+	'
+	offcpu=no
+fi
 check "cargo fg: unknown option and stray argument are usage errors" '
 	expect_status 2 "$CFG" fg --frobnicate 2>err &&
 	grep_q "unknown option .--frobnicate." err &&
@@ -122,7 +145,175 @@ if perf_ok; then
 		grep_q "interrupted: .spin. exited with status 130; drawing what was recorded" err &&
 		grep_q "spin::crunch" out.svg
 	'
+	# cfg ARGS...: cargo fg in the crate, stdout to out, stderr to err in
+	# the check's directory; the SVG is out.svg there unless -o is given.
+	cfg() {
+		(cd "$TMP/crate" && "$CFG" fg "$@") >out 2>err || { _s=$?; cat err; return $_s; }
+	}
+	# y SVG NAME: the smallest y of NAME's frames.
+	y() {
+		grep -o "<title>$2 ([^<]*</title><rect [^>]* y=\"[0-9]*\"" "$1" |
+			sed "s/.*y=\"//; s/\"//" | sort -n | head -1
+	}
+	# fills SVG NAME: the fill colours of NAME's frames.
+	fills() {
+		grep -o "<title>$2 ([^<]*</title><rect [^>]*fill=\"[^\"]*\"" "$1" |
+			sed "s/.*fill=//" | sort -u
+	}
+	check "the default feature is built; --no-default-features leaves it out" '
+		cfg --bin spin -o "$PWD/d.svg" -- 20 && grep_q "spin::wrapped" d.svg &&
+		cfg --bin spin --no-default-features -o "$PWD/n.svg" -- 20 &&
+		grep_q "spin::crunch" n.svg && ! grep -q "spin::wrapped" n.svg
+	'
+	check "-r and --release are the default: target/release" '
+		cfg -r --bin spin -o "$PWD/r.svg" -- 5 &&
+		grep_q "recording: fgrecord -- .*/release/spin 5\$" err &&
+		cfg --release --bin spin -o "$PWD/r.svg" -- 5 &&
+		grep_q "recording: fgrecord -- .*/release/spin 5\$" err
+	'
+	check "--profile profiling: target/profiling, with debug info, no warning" '
+		cfg --profile profiling --bin spin -o "$PWD/p.svg" -- 10 &&
+		grep_q "building the profiling profile with debug info: CARGO_PROFILE_PROFILING_DEBUG=true" err &&
+		grep_q "recording: fgrecord -- .*/profiling/spin 10\$" err &&
+		! grep -q "not optimised" err &&
+		readelf -S "$CARGO_TARGET_DIR/profiling/spin" | grep -q "\.debug_info" &&
+		grep_q "spin::crunch" p.svg
+	'
+	check "--profile slow and --dev: built and drawn, with a warning that they are not optimised" '
+		cfg --profile=slow --bin spin -o "$PWD/s.svg" -- 1 &&
+		grep_q "recording: fgrecord -- .*/slow/spin 1\$" err &&
+		grep_q "warning: the .slow. profile is not optimised (opt-level 0)" err &&
+		cfg --dev --bin spin -o "$PWD/v.svg" -- 1 &&
+		grep_q "recording: fgrecord -- .*/debug/spin 1\$" err &&
+		grep_q "warning: the .dev. profile is not optimised" err &&
+		grep_q "spin::crunch" v.svg
+	'
+	check "-v: cargo verbose, and each step of the pipeline shown" '
+		cfg -v --bin spin -o "$PWD/x.svg" -- 5 &&
+		grep_q "Fresh cargo-fixture" err &&
+		grep_q "running: fgsym " err && grep_q "running: fgfold " err &&
+		grep_q "running: fgsvg " err
+	'
+	check "--unit-test -- heavy_test: the library test binary, only the selected test" '
+		cfg --unit-test -o "$PWD/u.svg" -- heavy_test &&
+		grep_q "recording: fgrecord -- .*/deps/cargo_fixture-[0-9a-f]* heavy_test\$" err &&
+		grep_q "cargo_fixture::knead" u.svg && ! grep -q "cargo_fixture::stir" u.svg &&
+		grep_q "cargo fg: cargo_fixture (unit tests)" u.svg &&
+		cfg --unit-test=spin -o "$PWD/b.svg" &&
+		grep_q "recording: fgrecord -- .*/deps/spin-[0-9a-f]*\$" err &&
+		grep_q "spin::tests::crunches" b.svg && ! grep -q "cargo_fixture::knead" b.svg
+	'
+	# One recording, drawn many ways.
+	(cd "$TMP" && cfg --bin spin -F 1999 -o "$TMP/base.svg" -- 30) || true
+	check "-i/--inverted: an icicle graph, the root at the top" '
+		cfg -i --bin spin -o "$PWD/i.svg" -- 10 &&
+		ya=$(y i.svg all) && yc=$(y i.svg spin::crunch) && test "$ya" -lt "$yc" &&
+		ya=$(y "$TMP/base.svg" all) && yc=$(y "$TMP/base.svg" spin::crunch) && test "$ya" -gt "$yc" &&
+		cfg --inverted --bin spin -o "$PWD/i2.svg" -- 5 && grep_q "<svg" i2.svg
+	'
+	check "--reverse: stacks leaf first, so the process name is a leaf" '
+		cfg --reverse --bin spin -o "$PWD/r.svg" -- 10 &&
+		grep -q "<title>spin ([0-9]* samples, [0-9.]*%; self [1-9]" r.svg &&
+		! grep -q "<title>spin ([0-9]* samples, [0-9.]*%; self [1-9]" "$TMP/base.svg"
+	'
+	check "--notes, --image-width, --min-width reach the SVG" '
+		cfg --notes "run 42" --image-width 800 --min-width=300 --bin spin -o "$PWD/w.svg" -- 10 &&
+		grep_q "<desc id=\"notes\">run 42</desc>" w.svg &&
+		grep_q "<svg [^>]*width=\"800\"" w.svg &&
+		test "$(grep -c "<g><title>" w.svg)" -lt "$(grep -c "<g><title>" "$TMP/base.svg")"
+	'
+	check "--palette blue: every frame blue; the default is the rust palette" '
+		cfg --palette blue --bin spin -o "$PWD/b.svg" -- 10 &&
+		grep -o "<rect [^>]*fill=\"rgb([0-9,]*)\"" b.svg | sed "s/.*rgb(//; s/).*//" |
+			awk -F, "\$3 < \$1 || \$3 < \$2 { bad++ } END { exit !(NR > 3 && !bad) }" &&
+		test "$(fills b.svg spin::crunch)" != "$(fills "$TMP/base.svg" spin::crunch)"
+	'
+	check "--deterministic: a name has the same colour in every graph" '
+		cfg --deterministic --bin spin -F 499 -o "$PWD/d1.svg" -- 10 &&
+		cfg --deterministic --bin spin -F 1499 -o "$PWD/d2.svg" -- 20 &&
+		test -n "$(fills d1.svg spin::crunch)" &&
+		test "$(fills d1.svg spin::crunch)" = "$(fills d2.svg spin::crunch)" &&
+		test "$(fills d1.svg spin::crunch)" = "$(fills "$TMP/base.svg" spin::crunch)"
+	'
+	check "--flamechart: a flame chart, samples in time order" '
+		cfg --flamechart --bin spin -o "$PWD/c.svg" -- 20 &&
+		# The leaves alternate from sample to sample: a chart draws a
+		# frame for each run of them, a graph one per stack.
+		chart=$(grep -c "::wrapping_add (" c.svg) && graph=$(grep -c "::wrapping_add (" "$TMP/base.svg") &&
+		echo "wrapping_add frames: $chart in the chart, $graph in the graph" &&
+		test "$chart" -gt $((graph * 3)) &&
+		grep_q "<title>spin::crunch (" c.svg && ! grep -q "[0-9]\{10\}:spin" c.svg
+	'
+	check "--skip-after FUNC (repeatable): the frames below FUNC are cut" '
+		cfg --skip-after spin::crunch --skip-after=spin::nothing --bin spin -o "$PWD/k.svg" -- 20 &&
+		# spin::crunch becomes a root: its frame sits right on "all".
+		ya=$(y k.svg all) && yc=$(y k.svg spin::crunch) &&
+		echo "all at y=$ya, spin::crunch at y=$yc" && test $((ya - yc)) = 16 &&
+		ya=$(y "$TMP/base.svg" all) && yc=$(y "$TMP/base.svg" spin::crunch) &&
+		test $((ya - yc)) -gt 16
+	'
+	check "--post-process CMD runs on the folded stacks before drawing" '
+		cfg --post-process "sed s/crunch/CRUNCHED/" --bin spin -o "$PWD/p.svg" -- 10 &&
+		grep_q "spin::CRUNCHED" p.svg && ! grep -q "spin::crunch" p.svg &&
+		expect_status 2 sh -c "cd \"$TMP/crate\" && \"$CFG\" fg --post-process false --bin spin -o \"$PWD/q.svg\" -- 1" 2>err &&
+		grep_q "post-process .false. failed" err
+	'
+	check "--no-inline: no inlined frames in the graph" '
+		grep_q "wrapping_add" "$TMP/base.svg" &&
+		cfg --no-inline --bin spin -o "$PWD/n.svg" -- 10 &&
+		grep_q "spin::crunch" n.svg && ! grep -q "wrapping_add" n.svg
+	'
+	check "--ignore-status: the program failed, cargo fg exits 0; without it, the status, and says so" '
+		cfg --ignore-status --bin spin -o "$PWD/g.svg" -- 10 3 &&
+		grep_q "exited with status 3; drawing what was recorded (--ignore-status: cargo fg exits 0)" err &&
+		grep_q "spin::crunch" g.svg &&
+		expect_status 3 cfg --bin spin -o "$PWD/h.svg" -- 10 3 &&
+		grep_q "exited with status 3; drawing what was recorded, then exiting with that status" err
+	'
+	check "--annotate[=N]: hot.txt next to the SVG, with the hottest function" '
+		mkdir sub && cfg --annotate=2 --bin spin -o "$PWD/sub/a.svg" -- 20 &&
+		grep_q "spin::crunch" sub/hot.txt && grep_q "wrote .*sub/hot.txt" err &&
+		cfg --annotate --bin spin -o "$PWD/a.svg" -- 10 && test -s hot.txt
+	'
+	check "--open with no display and no BROWSER prints the path" '
+		env -u DISPLAY -u WAYLAND_DISPLAY -u BROWSER sh -c "cd \"$TMP/crate\" && \"$CFG\" fg --open --bin spin -o \"$PWD/o.svg\" -- 5" 2>err &&
+		grep_q "open: no display to open it on; the graph is $PWD/o.svg\$" err
+	'
+	check "--root as root: records directly, no sudo" '
+		cfg --root --bin spin -o "$PWD/o.svg" -- 5 &&
+		grep_q "recording: fgrecord -- " err && ! grep -q sudo err
+	'
+	check "--root as a user: records through sudo, builds as the user" '
+		# A user with a stand-in cargo (reporting the spin already built)
+		# and a stand-in sudo that says how it was called.
+		chmod 755 "$TMP" . && mkdir -m 777 u && cp "$CARGO_TARGET_DIR/release/spin" u/ &&
+		cat >u/cargo <<-EOF &&
+		#!/bin/sh
+		echo "{\"reason\":\"compiler-artifact\",\"profile\":{\"opt_level\":\"3\"},\"executable\":\"$PWD/u/spin\"}"
+		EOF
+		cat >u/sudo <<-EOF &&
+		#!/bin/sh
+		echo "\$*" >"$PWD/u/sudo.args"
+		shift
+		exec "\$@"
+		EOF
+		chmod 755 u/cargo u/sudo &&
+		setpriv --reuid=65534 --regid=65534 --clear-groups env PATH="$PWD/u:$PATH" CARGO="$PWD/u/cargo" HOME="$PWD/u" \
+			sh -c "cd u && \"$CFG\" fg --root -o r.svg -- 10" >out 2>err || { cat err; false; } &&
+		grep_q "^-- /.*/bin/fgrecord -o .* -- $PWD/u/spin 10\$" u/sudo.args &&
+		grep_q "recording: sudo -- /.*/bin/fgrecord -- $PWD/u/spin 10\$" err &&
+		grep_q "spin::crunch" u/r.svg
+	'
+	if [ "$offcpu" = yes ]; then
+		check "--off-cpu and --wall are passed to fgrecord" '
+			cfg --off-cpu --bin spin -o "$PWD/o.svg" -- 5 &&
+			grep_q "recording: fgrecord --off-cpu -- " err &&
+			cfg --wall --bin spin -o "$PWD/w.svg" -- 5 &&
+			grep_q "recording: fgrecord --wall -- " err
+		'
+	fi
 else
+	skip "cargo fg: cargo-flamegraph options" "$why"
 	skip "cargo fg records spin" "$why"
 	skip "cargo fg: Ctrl-C" "$why"
 	skip "cargo fg --open" "$why"

@@ -267,7 +267,7 @@ fi
 check 'a directory as input: a read error, not a malformed line; the rest drawn, exit 1' '
 	printf "a;b 1\n" >ok &&
 	expect_status 1 fgsvg . ok >out.svg 2>err &&
-	grep -qx "fgsvg: read error on .\..: Is a directory" err &&
+	grep -qx "fgsvg: cannot read .\..: Is a directory" err &&
 	test $(wc -l <err) = 1 && grep_q "<title>b (1 samples" out.svg
 '
 

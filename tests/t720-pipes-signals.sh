@@ -145,12 +145,36 @@ check 'the command inherits no perf fd nor any other fd of fgrecord' '
 	test_cmp base got2
 '
 
-check 'no zombie: fgrecord has reaped the command by the time it ends' '
-	fgrecord -o out fds 0.3 2>err &
-	rp=$!
-	sleep 0.6 &&
-	z=$(ps -o stat= --ppid $rp 2>/dev/null | grep -c Z || :) &&
-	wait $rp && test "${z:-0}" = 0
+# no_orphan CMD...: runs CMD as a child of a subreaper. A child that CMD
+# leaves behind when it ends (a zombie it did not reap, or a process still
+# running) is handed to the subreaper, which finds it with waitpid.
+no_orphan() {
+	python3 - "$@" <<-\PY
+	import ctypes, os, subprocess, sys
+	if ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+	    sys.exit("prctl(PR_SET_CHILD_SUBREAPER) failed")
+	rc = subprocess.call(sys.argv[1:])
+	try:
+	    pid, st = os.waitpid(-1, os.WNOHANG)
+	except ChildProcessError:
+	    sys.exit(rc)
+	if pid == 0:
+	    print("a child of %s is still running after it ended" % sys.argv[1])
+	else:
+	    print("%s ended without reaping its child %d (status %d)" % (sys.argv[1], pid, st))
+	sys.exit(99)
+	PY
+}
+
+check 'no zombie: fgrecord reaps the command before it ends (at its end, and after -d)' '
+	no_orphan fgrecord -o out fds 0.3 2>err &&
+	expect_status 143 no_orphan fgrecord -o out -d 0.3 fds -1 2>err &&
+	# The check can fail: a parent that ends without waiting leaves its
+	# child to the subreaper, dead (a zombie) or alive.
+	! no_orphan sh -c "true & exec sleep 0.2" >why &&
+	grep_q "ended without reaping its child" why &&
+	! no_orphan sh -c "sleep 0.2 & exec true" >why &&
+	grep_q "still running" why
 '
 
 check 'the reader goes away: sampling stops, the command runs to its end, clear message, exit 2' '

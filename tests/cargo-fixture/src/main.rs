@@ -1,5 +1,6 @@
 //! spin [MILLIONS [EXIT]]: burn CPU in `crunch` for MILLIONS million steps
 //! (default 100), print the result, and exit with status EXIT (default 0).
+//! With the default feature, crunch is called through `wrapped`.
 
 /// The hot function: the widest leaf of this program's flame graph.
 #[inline(never)]
@@ -14,6 +15,13 @@ fn crunch(steps: u64) -> u64 {
     x
 }
 
+/// With the default feature "wrapped", crunch is called through here.
+#[cfg(feature = "wrapped")]
+#[inline(never)]
+fn wrapped(steps: u64) -> u64 {
+    std::hint::black_box(crunch(std::hint::black_box(steps)))
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let millions: u64 = args
@@ -22,6 +30,18 @@ fn main() {
     let exit: i32 = args
         .next()
         .map_or(0, |s| s.parse().expect("EXIT: a number"));
-    println!("spin: {:016x}", crunch(millions * 1_000_000));
+    #[cfg(feature = "wrapped")]
+    let x = wrapped(millions * 1_000_000);
+    #[cfg(not(feature = "wrapped"))]
+    let x = crunch(millions * 1_000_000);
+    println!("spin: {:016x}", x);
     std::process::exit(exit);
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn crunches() {
+        assert_ne!(super::crunch(100_000_000), 0);
+    }
 }

@@ -37,7 +37,10 @@ ALL_LDLIBS = $(LDLIBS) $(FG_LDLIBS)
 TOOLS	= fgrecord fgsym fgfold fgsvg fgpprof
 BINS	= $(TOOLS:%=bin/%)
 LIBSRC	= $(sort $(wildcard common/*.c))
-LIBOBJ	= $(LIBSRC:%.c=build/%.o)
+# The SVG's script is JavaScript in common/svgscript.js, made into a C
+# array (NUL-terminated) under build/gen at build time.
+GENSRC	= build/gen/svgscript.c
+LIBOBJ	= $(LIBSRC:%.c=build/%.o) $(GENSRC:build/gen/%.c=build/common/%.o)
 UNITSRC	= $(sort $(wildcard tests/unit/test_*.c))
 UNITS	= $(UNITSRC:tests/unit/%.c=build/tests/%)
 MANS	= $(sort $(wildcard man/*.[1-9]))
@@ -49,7 +52,7 @@ FUZZERS	= $(FUZZSRC:tests/fuzz/fuzz_%.c=build/fuzz/fuzz_%)
 FUZZCC	?= clang
 FUZZ_TIME ?= 60
 FUZZSAN	= -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZOBJ	= $(LIBSRC:%.c=build/fuzz/%.o)
+FUZZOBJ	= $(LIBSRC:%.c=build/fuzz/%.o) $(GENSRC:build/gen/%.c=build/fuzz/common/%.o)
 SCRIPTS	= cargo-fg
 
 .PHONY: all deps testdeps check test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps stress
@@ -65,6 +68,17 @@ testdeps:
 
 build/common/%.o: common/%.c
 	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The script goes inside CDATA: "]]>" in it would end the section.
+build/gen/%.c: common/%.js
+	@mkdir -p $(@D)
+	@! grep -n ']]>' $< /dev/null || { echo "$<: ']]>' would end the SVG's CDATA section" >&2; exit 1; }
+	{ echo '/* Made by make from $<: edit that file. */'; \
+	  echo '#include "svg.h"'; echo 'const char svg_script[] = {'; \
+	  od -An -v -tu1 $< | sed 's/[0-9][0-9]*/&,/g'; echo '0 };'; } > $@.tmp && mv -f $@.tmp $@
+
+build/common/%.o: build/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 build/libfg.a: $(LIBOBJ)
@@ -92,6 +106,10 @@ build/fuzz/common/%.o: common/%.c | fuzzdeps
 	@mkdir -p $(@D)
 	$(FUZZCC) -g -O1 -std=gnu11 $(FG_CPPFLAGS) -MMD -MP -fsanitize=fuzzer-no-link $(FUZZSAN) -c -o $@ $<
 
+build/fuzz/common/%.o: build/gen/%.c | fuzzdeps
+	@mkdir -p $(@D)
+	$(FUZZCC) -g -O1 -std=gnu11 $(FG_CPPFLAGS) -MMD -MP -fsanitize=fuzzer-no-link $(FUZZSAN) -c -o $@ $<
+
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZOBJ)
 	$(FUZZCC) -g -O1 -std=gnu11 $(FG_CPPFLAGS) -MMD -MP -MF $@.d -MT $@ -Itests/fuzz -fsanitize=fuzzer $(FUZZSAN) \
 	    -o $@ $< $(FUZZOBJ) $(FG_LDLIBS)
@@ -103,7 +121,7 @@ fuzzdeps:
 # saved under build/fuzz/ and should be kept in tests/fuzz/regress/NAME/.
 # The sanitized objects are kept between runs (make would delete them as
 # intermediates and rebuild them all each time).
-.SECONDARY: $(FUZZOBJ) $(REGRESS:build/regress/regress_%=build/regress/fuzz_%.o) build/regress/driver.o
+.SECONDARY: $(FUZZOBJ) $(GENSRC) $(REGRESS:build/regress/regress_%=build/regress/fuzz_%.o) build/regress/driver.o
 
 # What each object includes, written by the compiler (-MMD -MP).
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -261,7 +261,7 @@ main(int argc, char *argv[])
 		case O_HASH:		po.hash = 1; break;
 		case O_RANDOM:		po.random = 1; break;
 		case O_CP:		cp = 1; break;
-		case O_REVERSE:		fo.reverse = 1; break;
+		case O_REVERSE:		fo.reverse = so.reverse = 1; break;
 		case O_INVERTED:	so.inverted = 1; break;
 		case O_FLAMECHART:	fo.flamechart = so.flamechart = 1; break;
 		case O_NEGATE:		so.negate = 1; break;

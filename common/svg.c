@@ -1346,7 +1346,8 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	put_num(b, o->fontsize);
 	PUTL(b, ", fw:");
 	put_num(b, o->fontwidth);
-	svgbuf_printf(b, ", inv:%d, sc:\"rgb(230,0,230)\", nt:", o->inverted);
+	svgbuf_printf(b, ", inv:%d, rev:%d, sc:\"rgb(230,0,230)\", nt:",
+	    o->inverted, o->reverse);
 	put_jsstr(b, o->nametype);
 	PUTL(b, ", cn:");
 	put_jsstr(b, o->countname);

@@ -2,7 +2,7 @@
  * svg: write a flame as one self-contained, interactive SVG document, with
  * flamegraph.pl's geometry (the same x, y, width and height for every
  * frame), labels fitted when the file is written, and the embedded script
- * of svgscript.c. Also the XML escaping of names, with its inverse.
+ * of svgscript.js. Also the XML escaping of names, with its inverse.
  *
  * Escaping makes any byte string safe text for XML 1.0 in two steps:
  *   svg_clean: a byte that is not part of valid UTF-8, or that XML cannot
@@ -73,6 +73,9 @@ struct svg_opts {
 	double		 total;		/* --total; 0: the sum of the counts */
 	double		 factor;	/* --factor; 1 */
 	int		 inverted;
+	int		 reverse;	/* the stacks came reversed (--reverse):
+					   the script's function view swaps
+					   callers and callees */
 	int		 negate;
 	int		 flamechart;
 	int		 timens;	/* counts are ns: tooltips print time;
@@ -133,7 +136,10 @@ void	 svg_opts_default(struct svg_opts *o);
 int	 svg_write(struct svgbuf *out, struct flame *, const struct svg_opts *,
 	    struct palette *pal);
 
-/* The embedded script (svgscript.c), a NUL-terminated string. */
+/*
+ * The embedded script, common/svgscript.js made into C by make, a
+ * NUL-terminated string.
+ */
 extern const char svg_script[];
 
 #endif

@@ -5,7 +5,9 @@
 # (Ctrl-F, F3, Esc), "Matched", Reset Zoom and the URL state work, and that
 # a profile of 100,000 unique stacks opens, searches and zooms, with a
 # "Matched" that the folded stacks confirm, and says when it is only a lower
-# bound (--search-budget too small).
+# bound (--search-budget too small); and that the function view opens by
+# Ctrl+click, by "f" and by a #f= link, with its share, callers and callees,
+# on the big profile too (its time printed).
 . "$(dirname "$0")/lib.sh"
 F=$TESTS/fgsvg
 B=$TESTS/browser
@@ -21,7 +23,14 @@ a link with #z=...&s=... reopens the same view
 a flamegraph.pl link (?x=...&y=...&s=...) opens the same view
 no script errors and no network requests
 search sees the names inside grey frames and hidden ones; Matched is exact
+Ctrl+click opens the function view: share, callers above, callees below, nothing else
+search and Matched work in the function view
+Esc returns to the full graph
+f on a hovered frame opens the function view
+a link with #f=NAME opens the function view
+function view of a name inside grey and hidden frames counts them
 hover on a grey frame shows its count
+big profile: the function view opens
 big profile opens, searches and zooms
 big profile: the search data fits, Matched is exact
 over the size budget, Matched says it is a lower bound'

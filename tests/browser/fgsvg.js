@@ -191,6 +191,85 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		if (!near(z.bw, 1180)) return `zoomed frame width ${z.bw}`;
 		if (m.fill !== 'rgb(230,0,230)') return 'search not restored';
 	});
+	// The function view of compute: its share and self share as the full
+	// graph's tooltip of its one frame gives them, to one decimal.
+	const viewOf = (page) => page.evaluate(() => {
+		const v = document.getElementById('fnframes');
+		const fv = document.getElementById('fv');
+		return {
+			title: document.getElementById('title').textContent,
+			hidden: getComputedStyle(fv).display === 'none',
+			hash: location.hash,
+			frames: v ? Array.from(v.children, (g) => ({
+				name: g.querySelector('title').textContent.replace(/ \([\d,.]+ [^()]*\)$/, ''),
+				y: +g.querySelector('rect').getAttribute('y'),
+				bw: g.querySelector('rect').getBoundingClientRect().width,
+			})) : null,
+		};
+	});
+	const fnhead = async (page, name) => {
+		const info = await page.evaluate((n) => window.fg.frames.find((f) => f.name === n).info, name);
+		const m = /, ([\d.]+)%; self [\d,.]+ \w+, ([\d.]+)%\)$/.exec(info);
+		return `Function: ${name}, ${(+m[1]).toFixed(1)}% of all (self ${(+m[2]).toFixed(1)}%)`;
+	};
+	const wantCompute = await fnhead(page, 'compute');
+	const checkCompute = (v) => {
+		if (v.title !== wantCompute) return `header ${v.title}, not ${wantCompute}`;
+		if (!v.hidden || !v.frames) return 'the full graph still shows';
+		const y = (n) => (v.frames.find((f) => f.name === n) || {}).y;
+		const c = v.frames.find((f) => f.name === 'compute');
+		if (!c || !near(c.bw, 1180)) return `compute not at full width: ${c && c.bw}`;
+		if (!(y('run') < c.y && y('main') < y('run') && y('app') < y('main')))
+			return 'callers run, main, app not drawn above, in order';
+		if (!(y('hashbrown::map::HashMap<K,V,S>::insert') > c.y && y('memcpy') > c.y))
+			return 'callees not drawn below';
+		const other = v.frames.filter((f) => !/^(compute|run|main|app|memcpy|hashbrown.*)$/.test(f.name));
+		if (other.length) return `unrelated frames drawn: ${other.map((f) => f.name)}`;
+	};
+	await step('Ctrl+click opens the function view: share, callers above, callees below, nothing else', async () => {
+		const fs = await frames(page);
+		const i = fs.findIndex((f) => f.name === 'compute');
+		await page.click(`#frames > *:nth-child(${i + 1}) rect`, { modifiers: ['Control'] });
+		const v = await viewOf(page);
+		return checkCompute(v) || (!/^#f=compute(&|$)/.test(v.hash) ? `URL ${v.hash}` : '');
+	});
+	await step('search and Matched work in the function view', async () => {
+		await page.evaluate(() => window.fg.search('^memcpy$'));
+		const m = await text(page, 'matched');
+		const lit = await page.evaluate(() => Array.from(document.querySelectorAll('#fnframes rect'))
+			.filter((r) => r.getAttribute('fill') === 'rgb(230,0,230)').length);
+		await page.evaluate(() => window.fg.clear());
+		// memcpy: 7 of compute's 167 samples
+		return m === 'Matched: 4.2%' && lit === 1 ? '' : `${m}, ${lit} frames lit`;
+	});
+	await step('Esc returns to the full graph', async () => {
+		await page.keyboard.press('Escape');
+		const v = await viewOf(page);
+		const n = (await frames(page)).filter((f) => f.shown).length;
+		if (v.title !== 'Flame Graph' || v.hidden || v.frames !== null || /f=/.test(v.hash))
+			return `title ${v.title}, hash ${v.hash}, view still there`;
+		if (n < 10) return `${n} frames shown`;
+	});
+	await step('f on a hovered frame opens the function view', async () => {
+		const fs = await frames(page);
+		const i = fs.findIndex((f) => f.name === 'slow_matrix_search');
+		await page.hover(`#frames > *:nth-child(${i + 1}) rect`);
+		await page.keyboard.press('f');
+		const v = await viewOf(page);
+		const want = await page.evaluate(() => { window.fg.close(); return document.getElementById('title').textContent; });
+		return v.frames && v.title.startsWith('Function: slow_matrix_search, ') &&
+			v.frames.some((f) => f.name === 'inner_loop') && want === 'Flame Graph' ? '' :
+			`title ${v.title}, after close ${want}`;
+	});
+	await step('a link with #f=NAME opens the function view', async () => {
+		const p2 = await ctx.newPage();
+		p2.on('pageerror', (e) => errors.push(String(e)));
+		await p2.goto(`${url}#f=${encodeURIComponent('compute')}`);
+		await p2.waitForFunction(() => window.fg && window.fg.view === 'compute');
+		const why = checkCompute(await viewOf(p2));
+		await p2.close();
+		return why;
+	});
 	await step('no script errors and no network requests', async () => {
 		if (errors.length) return errors.join('; ');
 		if (requests) return `${requests} requests`;
@@ -221,6 +300,15 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 			await p4.evaluate(() => window.fg.search('nowhere'));
 			if ((await frames(p4)).some((f) => f.fill === 'rgb(230,0,230)')) got.push('a frame is lit for no match');
 			return got.join('; ');
+		});
+		await step('function view of a name inside grey and hidden frames counts them', async () => {
+			await p4.evaluate(() => window.fg.search('^needle$'));
+			const m = /([\d.]+)%/.exec(await text(p4, 'matched'))[1];
+			await p4.evaluate(() => { window.fg.clear(); window.fg.fnview('needle'); });
+			const t = await text(p4, 'title');
+			await p4.evaluate(() => window.fg.close());
+			// every needle is a leaf: self is all of it
+			return t === `Function: needle, ${m}% of all (self ${m}%)` ? '' : `${t}, Matched ${m}%`;
 		});
 		await step('hover on a grey frame shows its count', async () => {
 			const fs = await frames(p4);
@@ -263,6 +351,29 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 			pass('big profile opens, searches and zooms');
 		else
 			fail('big profile opens, searches and zooms', `load ${tLoad} ms, search ${tSearch} ms, zoom ${tZoom} ms, ${m}`);
+		// the function view of a method on many stacks, once the page has
+		// read its call tree while idle (as it does after the search data),
+		// timed from the call to the end of the layout that follows; the
+		// median of three
+		await p3.waitForFunction(() => window.fg.ready, null, { timeout: 60000 });
+		const times = [];
+		for (let k = 0; k < 3; k++)
+			times.push(await p3.evaluate((last) => {
+				const t = performance.now();
+				window.fg.fnview('ns3::Class0::method_3');
+				document.getElementById('fnframes').getBoundingClientRect();
+				const ms = Math.round(performance.now() - t);
+				if (!last) window.fg.close();
+				return ms;
+			}, k === 2));
+		const tView = times.sort((a, b) => a - b)[1];
+		const vn = await p3.evaluate(() => window.fg.frames.length);
+		const vt = await p3.evaluate(() => document.getElementById('title').textContent);
+		info(`big profile: function view of ns3::Class0::method_3 opened in ${tView} ms (median of ${times.join(', ')}; ${vn} frames; ${vt})`);
+		if (/^Function: ns3::Class0::method_3, [\d.]+% of all/.test(vt) && vn > 10 && tView < 3000)
+			pass('big profile: the function view opens');
+		else
+			fail('big profile: the function view opens', `${tView} ms, ${vn} frames, ${vt}`);
 		await p3.close();
 	}
 	if (cappedPath) {

@@ -1,0 +1,732 @@
+/*
+ * The script embedded in every SVG that fgsvg writes (make turns this file
+ * into a C array): hover details, click to zoom, Reset Zoom, regex search
+ * with the "Matched" share (a nested match counted once), Ctrl-F/F3, Esc
+ * and Ctrl-I, the function view (Ctrl+click or "f" on a frame: its callers
+ * above it, its callees below it, merged over all its stacks), and the
+ * state kept in the URL (#f=NAME&z=FRAME&s=REGEX&cs=1; a pattern from a
+ * link is bounded: at most 256 characters, and matched as text when it
+ * could backtrack for ever). It reads the frames from the document: they
+ * come in preorder, each a <g> (or <a>) holding <title> and <rect>, in the
+ * nested <svg id="fv">; fgcfg, written before it, gives the geometry.
+ *
+ * fglib holds the functions that need no document; under node (no
+ * document, a module object) the file exports them, for the unit test.
+ *
+ * It must never contain the three characters that end a CDATA section
+ * (make refuses it).
+ */
+"use strict";
+var fglib = (function () {
+	/*
+	 * The label of a name for a width w, with font size fs and width
+	 * per character fw (of the font size): as much of the name as fits,
+	 * ".." where it is cut; "" below three characters.
+	 */
+	function label(name, w, fs, fw) {
+		var chars = Math.floor(w / (fs * fw));
+		if (chars < 3) return "";
+		if (name.length <= chars) return name;
+		return name.substring(0, chars - 2) + "..";
+	}
+	/*
+	 * A frame's data-l, "[U^]NAME[*SELF] ...", as a flat array of
+	 * (depth, name, self): the frames merged into a grey one, or too
+	 * narrow to be drawn under another; null for "-", the frames that
+	 * passed the size budget and were left out.
+	 */
+	function parsel(a) {
+		if (a === null || a === "-") return null;
+		/* by char codes: split and slice took most of a first search */
+		var L = [], d = -1, n = a.length, i = 0, c = 0, v, s, self;
+		while (i < n) {
+			d++;
+			v = 0;
+			while (i < n && (c = a.charCodeAt(i)) >= 48 && c <= 57) { v = v * 10 + c - 48; i++; }
+			if (i < n && c === 94) {
+				d -= v; i++; v = 0;
+				while (i < n && (c = a.charCodeAt(i)) >= 48 && c <= 57) { v = v * 10 + c - 48; i++; }
+			}
+			if (d < 0) d = 0;
+			self = 0;
+			if (i < n && a.charCodeAt(i) === 42) {
+				s = ++i;
+				while (i < n && a.charCodeAt(i) !== 32) i++;
+				self = +a.substring(s, i);
+			}
+			L.push(d, v, self);
+			i++;
+		}
+		return L;
+	}
+	/* A pattern from a link is someone else's: one that could backtrack
+	   for ever (a repeated group, a back-reference, more than two
+	   repeats) is matched as text. A pattern typed in the box runs as
+	   typed. */
+	function tame(s) {
+		var u = s.replace(/\\[^1-9k]/g, "");
+		if (!/\)[*+{]|\\[1-9k]/.test(u) &&
+		    (u.match(/[*+}]/g) || []).length <= 2) return s;
+		return s.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
+	}
+	/*
+	 * The search's count over frames F in preorder, each {name, n, d, m
+	 * (grey), l (hides narrow children)}: the time of the frames whose
+	 * name re matches, a nested match counted once, plus the own time
+	 * of the frames hidden in grey ones and under l ones that lie on a
+	 * matching path (getL(g) gives g's parsel array, names N its names,
+	 * times scale). Only frames before stop add to the sum. Returns
+	 * {sum, part (some data-l left out), hit (per frame, 1 to colour)}.
+	 */
+	function count(F, re, N, scale, getL, stop) {
+		var sum = 0, cover = -1, part = false;
+		var nm = new Int8Array(N.length), st = [], hit = new Uint8Array(F.length);
+		/* a merged subtree: the own time of its frames on a matching path */
+		function merged(g) {
+			var L = getL(g), t = 0;
+			if (L === null) { part = true; return 0; }
+			for (var k = 0; k + 2 < L.length; k += 3) {
+				var d = L[k], x = L[k + 1];
+				if (nm[x] === 0) nm[x] = re.test(N[x]) ? 1 : 2;
+				var h = nm[x] === 1 || (d > 0 && st[d - 1]);
+				st[d] = h;
+				if (h) t += L[k + 2];
+			}
+			return t;
+		}
+		for (var j = 0; j < F.length; j++) {
+			var g = F[j], t = 0, on = j < stop;
+			if (cover >= 0 && g.d <= cover) cover = -1;
+			var h = !g.m && re.test(g.name);
+			/* a grey frame, or the narrow children a frame hides */
+			if ((g.m || g.l) && !h && cover < 0 && scale > 0) {
+				t = merged(g) * scale;
+				if (g.m) h = t > 0;
+				if (on) sum += t;
+			}
+			hit[j] = h ? 1 : 0;
+			if (h && !g.m && cover < 0 && on) { sum += g.n; cover = g.d; }
+		}
+		return { sum: sum, part: part, hit: hit };
+	}
+	/*
+	 * The whole call tree, from the frames drawn (F as for count) and
+	 * the frames they hide: per node in preorder its depth D, name id
+	 * ID (into names, ids the reverse), total I and own time S, all in
+	 * F's unit, its parent P (-1 for a root) and E, the end of its
+	 * subtree. part: some frames were left out of the search data, and
+	 * their time is their parent's own.
+	 */
+	function tree(F, N, scale, getL) {
+		var names = [], ids = new Map(), nmap = new Int32Array(N.length).fill(-1);
+		var part = false, n = 0, j, k, g, L;
+		function nid(s) {
+			var v = ids.get(s);
+			if (v === undefined) { v = names.length; names.push(s); ids.set(s, v); }
+			return v;
+		}
+		for (j = 0; j < F.length; j++) {
+			g = F[j];
+			L = (g.m || g.l) ? getL(g) : null;
+			n += (!g.m || L === null ? 1 : 0) + (L === null ? 0 : L.length / 3);
+		}
+		var D = new Int32Array(n), ID = new Int32Array(n), V = new Float64Array(n);
+		var vis = new Uint8Array(n), i = 0;
+		for (j = 0; j < F.length; j++) {
+			g = F[j];
+			L = (g.m || g.l) ? getL(g) : null;
+			if (L === null && (g.m || g.l)) part = true;
+			if (!g.m || L === null) { D[i] = g.d; ID[i] = nid(g.name); V[i] = g.n; vis[i++] = 1; }
+			if (L === null) continue;
+			var base = g.m ? g.d : g.d + 1;
+			for (k = 0; k + 2 < L.length; k += 3) {
+				var x = L[k + 1];
+				if (nmap[x] < 0) nmap[x] = nid(N[x]);
+				D[i] = base + L[k]; ID[i] = nmap[x]; V[i++] = L[k + 2] * scale;
+			}
+		}
+		var I = new Float64Array(n), S = new Float64Array(n), acc = [0];
+		var P = new Int32Array(n), E = new Int32Array(n), st = [];
+		for (j = n - 1; j >= 0; j--) {
+			var d = D[j], c = acc[d + 1] || 0;
+			acc[d + 1] = 0;
+			I[j] = vis[j] ? V[j] : V[j] + c;
+			S[j] = vis[j] ? Math.max(V[j] - c, 0) : V[j];
+			acc[d] = (acc[d] || 0) + I[j];
+		}
+		for (j = 0; j < n; j++) {
+			while (st.length && D[st[st.length - 1]] >= D[j]) E[st.pop()] = j;
+			P[j] = st.length ? st[st.length - 1] : -1;
+			st.push(j);
+		}
+		while (st.length) E[st.pop()] = n;
+		return { D: D, ID: ID, I: I, S: S, P: P, E: E, names: names, ids: ids,
+		    part: part };
+	}
+	/*
+	 * A node of a merged tree: name id, time v, the nodes of the call
+	 * tree merged into it (mem; for the callers, the caller reached and
+	 * the time it carries, w) and, once expanded, its children k by
+	 * name; null when not expanded or a leaf.
+	 */
+	function node(id) { return { id: id, v: 0, mem: [], w: null, k: null }; }
+	/* Expands nd one level: callees (the children of its nodes) or, up,
+	   callers (the parents of its nodes, up to depth 1). */
+	function expand(t, nd, up) {
+		var by = new Map(), m = nd.mem, i, c, a, e, x;
+		for (i = 0; i < m.length; i++) {
+			if (up) {
+				if ((a = t.P[m[i]]) < 0 || t.D[a] < 1) continue;
+				if ((x = by.get(t.ID[a])) === undefined) {
+					by.set(t.ID[a], x = node(t.ID[a]));
+					x.w = [];
+				}
+				x.mem.push(a);
+				x.w.push(nd.w[i]);
+				x.v += nd.w[i];
+				continue;
+			}
+			for (c = m[i] + 1, e = t.E[m[i]]; c < e; c = t.E[c]) {
+				if ((x = by.get(t.ID[c])) === undefined)
+					by.set(t.ID[c], x = node(t.ID[c]));
+				x.mem.push(c);
+				x.v += t.I[c];
+			}
+		}
+		var names = t.names;
+		nd.k = Array.from(by.values()).sort(function (p, q) {
+			p = names[p.id]; q = names[q.id];
+			return p < q ? -1 : p > q ? 1 : 0;
+		});
+	}
+	function grow(t, nd, up, minv) {
+		expand(t, nd, up);
+		for (var i = 0; i < nd.k.length; i++)
+			if (nd.k[i].v >= minv) grow(t, nd.k[i], up, minv);
+	}
+	/*
+	 * The function view of name id over tree t: total, the time of the
+	 * stacks that hold it (a stack holding it twice counted once), self,
+	 * the time of those where it is the leaf, and two merged trees rooted
+	 * at it: down, the drawing's subtrees of it merged, and up, the
+	 * drawing's ancestors (depth 0, "all", left out). Without rev they
+	 * are its callees and its callers; rev: the stacks were drawn
+	 * reversed (leaf first), and they are its callers and callees. Only
+	 * the nodes of at least minfrac of its total are expanded (0: all).
+	 */
+	function merge(t, id, rev, minfrac) {
+		var D = t.D, ID = t.ID, I = t.I, S = t.S, n = D.length;
+		var down = node(id), up = node(id), at = -1, total = 0, self = 0, i, d;
+		up.w = [];
+		for (i = 0; i < n; i++) {
+			d = D[i];
+			if (at >= 0 && d <= at) at = -1;
+			if (ID[i] !== id) continue;
+			if (!rev) self += S[i];
+			else if (d === 1) self += I[i];
+			if (at >= 0) continue;
+			at = d;
+			total += I[i];
+			down.mem.push(i);
+			up.mem.push(i);
+			up.w.push(I[i]);
+		}
+		down.v = up.v = total;
+		var minv = minfrac * total;
+		grow(t, down, false, minv);
+		grow(t, up, true, minv);
+		return { total: total, self: self, part: t.part, down: down, up: up,
+		    callees: rev ? up : down, callers: rev ? down : up };
+	}
+	/*
+	 * The search data of the merged nodes hid, hidden under a frame of
+	 * the view (down side only): their call tree nodes' subtrees, in
+	 * parsel's form with t's name ids.
+	 */
+	function hidden(t, hid) {
+		var L = [], a, i, j, m, e;
+		for (a = 0; a < hid.length; a++)
+			for (m = hid[a].mem, i = 0; i < m.length; i++)
+				for (j = m[i], e = t.E[m[i]]; j < e; j++)
+					L.push(t.D[j] - t.D[m[i]], t.ID[j], t.S[j]);
+		return L;
+	}
+	/*
+	 * Lays a merged tree out as frames, for a width of w units per the
+	 * root's time, from x: each {id, v, d (0 the root), x, w, hid}, in
+	 * preorder, children by name. A child narrower than minw is not
+	 * drawn; it goes into its parent's hid.
+	 */
+	function layout(root, x, w, minw) {
+		var out = [], k = root.v > 0 ? w / root.v : 0;
+		function walk(nd, d, x0) {
+			var f = { id: nd.id, v: nd.v, d: d, x: x0, w: nd.v * k, hid: null };
+			out.push(f);
+			if (nd.k === null) return;
+			for (var i = 0, cx = x0; i < nd.k.length; i++) {
+				var c = nd.k[i];
+				if (c.v * k >= minw && c.k !== null) walk(c, d + 1, cx);
+				else if (c.v * k >= minw) out.push({ id: c.id, v: c.v, d: d + 1, x: cx, w: c.v * k, hid: null });
+				else (f.hid || (f.hid = [])).push(c);
+				cx += c.v * k;
+			}
+		}
+		walk(root, 0, x);
+		return out;
+	}
+	/* The deepest level of the frames laid out (0: the root alone). */
+	function depth(out) {
+		var m = 0;
+		for (var i = 0; i < out.length; i++) if (out[i].d > m) m = out[i].d;
+		return m;
+	}
+	return { label: label, parsel: parsel, tame: tame, count: count,
+	    tree: tree, merge: merge, hidden: hidden, layout: layout, depth: depth };
+})();
+if (typeof module === "object" && module && module.exports)
+	module.exports = fglib;
+else (function () {
+	var C = fgcfg, NS = "http://www.w3.org/2000/svg";
+	var F = [], zoomed = -1, term = null, ignorecase = true;
+	var framesEl, details, unzoomBtn, searchBtn, icBtn, matchedTxt;
+	var fv, fvbox, fvh, labels, zlabels;
+	/* the full graph's, kept while the function view shows */
+	var main = null, view = null, calltree = null, hover = null;
+
+	function addlabel(to, f, x, w) {
+		var s = fglib.label(f.name, w, C.fs, C.fw);
+		if (s === "") return;
+		var t = document.createElementNS(NS, "text");
+		t.setAttribute("x", (x + 3).toFixed(2));
+		t.setAttribute("y", String(f.y + (C.fh - 1) / 2 + 3));
+		t.textContent = s;
+		to.appendChild(t);
+	}
+	/*
+	 * Zoom moves no frame: the frames sit in a nested <svg> (#fv) whose
+	 * viewBox is narrowed to the zoomed frame, which the browser scales
+	 * at once however many frames there are; what lies outside is
+	 * clipped. Only the labels are redrawn, in #zlabels, for the frames
+	 * wide enough to carry one, while the labels written with the file
+	 * (#labels) are hidden. Ancestors are dimmed with class "parent".
+	 */
+	var parents = [];
+	function zoom(i) {
+		var f = F[i], end = i + 1, j, g, md, w;
+		if (!f || !(f.w > 0)) return;
+		while (end < F.length && F[end].d > f.d) end++;
+		for (j = 0; j < parents.length; j++) parents[j].e.classList.remove("parent");
+		parents = [];
+		for (j = i - 1, md = f.d; j >= 0 && md > 0; j--)
+			if (F[j].d < md) {
+				md = F[j].d;
+				F[j].e.classList.add("parent");
+				parents.push(F[j]);
+			}
+		var k = (C.W - 2 * C.xpad) / f.w, min = 3 * C.fs * C.fw;
+		var frag = document.createDocumentFragment();
+		for (j = 0; j < parents.length; j++)
+			addlabel(frag, parents[j], C.xpad, C.W - 2 * C.xpad);
+		for (j = i; j < end; j++) {
+			g = F[j];
+			if ((w = g.w * k) >= min) addlabel(frag, g, C.xpad + (g.x - f.x) * k, w);
+		}
+		fv.setAttribute("viewBox", f.x0 + " 0 " + f.w0 + " " + fvh);
+		zlabels.textContent = "";
+		zlabels.appendChild(frag);
+		labels.style.display = "none";
+		zoomed = i;
+		unzoomBtn.classList.remove("hide");
+		save();
+	}
+	function unzoom() {
+		for (var j = 0; j < parents.length; j++) parents[j].e.classList.remove("parent");
+		parents = [];
+		fv.setAttribute("viewBox", fvbox);
+		zlabels.textContent = "";
+		labels.style.display = "";
+		zoomed = -1;
+		if (!view) unzoomBtn.classList.add("hide");
+		save();
+	}
+	/*
+	 * The function view: the frames of the whole graph (A) are hidden,
+	 * and a nested <svg> of the same geometry shows the function's
+	 * merged callers above it and callees below it, as frames that zoom
+	 * and search use as they use A's (F is the frames on show). The
+	 * call tree under A, search data included, is read once.
+	 */
+	var A = [], home = null;
+	function fmtn(n) {
+		var s = Math.abs(n - Math.round(n)) < 1e-6 ? String(Math.round(n)) : n.toFixed(2);
+		return s.replace(/^(\d+)/, function (d) { return d.replace(/\B(?=(\d{3})+$)/g, ","); });
+	}
+	function fillof(name) {
+		if (calltree.fills === undefined) {
+			calltree.fills = new Map();
+			for (var j = 0; j < A.length; j++)
+				if (!A[j].m && !calltree.fills.has(A[j].name))
+					calltree.fills.set(A[j].name, A[j].fill);
+		}
+		return calltree.fills.get(name) || "rgb(200,200,200)";
+	}
+	function loadtree() {
+		if (calltree === null)
+			calltree = fglib.tree(A, C.N || [], C.T > 0 ? A[0].n / C.T : 0, getL);
+	}
+	function pct(v) { return (100 * v / A[0].n).toFixed(1); }
+	function openview(name) {
+		if (!A.length || !(A[0].n > 0)) return;
+		if (view) closeview(true);
+		if (zoomed >= 0) unzoom();
+		loadtree();
+		var id = calltree.ids.get(name);
+		if (id === undefined || name === A[0].name) {
+			matchedTxt.textContent = "No function " + name + " in this graph";
+			matchedTxt.classList.remove("hide");
+			return;
+		}
+		var w = C.W - 2 * C.xpad, minw = 0.5, rev = !!C.rev;
+		var r = fglib.merge(calltree, id, rev, minw / w), names = calltree.names;
+		var down = fglib.layout(r.down, C.xpad, w, minw);
+		var up = fglib.layout(r.up, C.xpad, w, minw);
+		var hc = fglib.depth(rev ? down : up), hd = fglib.depth(rev ? up : down);
+		var root = document.documentElement, bg = document.querySelector("rect[fill='url(#background)']");
+		var top = C.fs * 3 + (document.getElementById("subtitle") ? C.fs * 2 : 0);
+		var pad2 = C.fs * 2 + 10, H = +home.fvh;
+		var need = top + (hc + 1 + hd) * C.fh + pad2;
+		var vb = root.getAttribute("viewBox");
+		view = { name: name, part: r.part, stop: down.length, grown: need > H,
+		    vb: vb, title: document.getElementById("title").textContent };
+		if (need > H) {
+			H = need;
+			root.setAttribute("height", String(H));
+			if (vb) root.setAttribute("viewBox", vb.split(" ").slice(0, 3).join(" ") + " " + H);
+			if (bg) bg.setAttribute("height", String(H));
+			details.setAttribute("y", String(H - pad2 / 2));
+			matchedTxt.setAttribute("y", String(H - pad2 / 2));
+		}
+		var sv = document.createElementNS(NS, "svg"), g = document.createElementNS(NS, "g");
+		var lb = document.createElementNS(NS, "g"), V = [], j, f, e, t, rc, row;
+		sv.setAttribute("x", String(C.xpad));
+		sv.setAttribute("y", "0");
+		sv.setAttribute("width", String(w));
+		sv.setAttribute("height", String(H));
+		sv.setAttribute("viewBox", C.xpad + " 0 " + w + " " + H);
+		sv.setAttribute("preserveAspectRatio", "none");
+		sv.id = "fnv";
+		g.id = "fnframes";
+		lb.id = "fnlabels";
+		for (j = 0; j < down.length + up.length - 1; j++) {
+			f = j < down.length ? down[j] : up[j - down.length + 1];
+			/* callers above, callees below */
+			row = (j < down.length) !== rev ? hc + f.d : hc - f.d;
+			e = document.createElementNS(NS, "g");
+			t = document.createElementNS(NS, "title");
+			rc = document.createElementNS(NS, "rect");
+			var o = {
+				e: e, r: rc, hit: false, m: false, name: names[f.id], n: f.v,
+				x: f.x, w: f.w, x0: f.x.toFixed(2), w0: f.w.toFixed(2),
+				y: top + row * C.fh, d: f.d, l: j < down.length && f.hid !== null,
+				hid: j < down.length ? f.hid : null
+			};
+			o.fill = fillof(o.name);
+			o.info = o.name + " (" + fmtn(o.n) + " " + C.cn + ", " + pct(o.n) + "%" +
+			    (j === 0 ? "; self " + pct(r.self) + "%" : "") + ")";
+			t.textContent = o.info;
+			rc.setAttribute("x", o.x0);
+			rc.setAttribute("y", String(o.y));
+			rc.setAttribute("width", o.w0);
+			rc.setAttribute("height", String(C.fh - 1));
+			rc.setAttribute("fill", o.fill);
+			e.appendChild(t);
+			e.appendChild(rc);
+			e.fgi = j;
+			g.appendChild(e);
+			addlabel(lb, o, o.x, o.w);
+			V.push(o);
+		}
+		sv.appendChild(g);
+		root.insertBefore(sv, zlabels);
+		root.insertBefore(lb, zlabels);
+		g.addEventListener("click", onclick);
+		g.addEventListener("mouseover", onover);
+		g.addEventListener("mouseout", onout);
+		home.fv.style.display = "none";
+		home.labels.style.display = "none";
+		document.getElementById("title").textContent = "Function: " + name + ", " +
+		    (r.part ? "\u2265 " : "") + pct(r.total) + "% of all (self " + pct(r.self) + "%)";
+		view.sv = sv;
+		view.lb = lb;
+		F = V;
+		framesEl = g;
+		fv = sv;
+		fvbox = sv.getAttribute("viewBox");
+		fvh = String(H);
+		labels = lb;
+		unzoomBtn.classList.remove("hide");
+		if (term !== null) search(term); else save();
+	}
+	/* Back to the whole graph; quiet: a new view follows at once. */
+	function closeview(quiet) {
+		if (!view) return;
+		if (zoomed >= 0) unzoom();
+		var root = document.documentElement;
+		root.removeChild(view.sv);
+		root.removeChild(view.lb);
+		if (view.grown) {
+			var H = home.fvh, pad2 = C.fs * 2 + 10;
+			var bg = document.querySelector("rect[fill='url(#background)']");
+			root.setAttribute("height", H);
+			if (view.vb) root.setAttribute("viewBox", view.vb);
+			if (bg) bg.setAttribute("height", H);
+			details.setAttribute("y", String(+H - pad2 / 2));
+			matchedTxt.setAttribute("y", String(+H - pad2 / 2));
+		}
+		document.getElementById("title").textContent = view.title;
+		home.fv.style.display = "";
+		home.labels.style.display = "";
+		F = A;
+		framesEl = home.framesEl;
+		fv = home.fv;
+		fvbox = home.fvbox;
+		fvh = home.fvh;
+		labels = home.labels;
+		view = null;
+		unzoomBtn.classList.add("hide");
+		if (quiet) return;
+		if (term !== null) search(term); else save();
+	}
+	var REMAX = 256;
+	function getL(g) {
+		if (g.L === undefined)
+			g.L = g.hid ? fglib.hidden(calltree, g.hid) :
+			    fglib.parsel(g.e.getAttribute("data-l"));
+		return g.L;
+	}
+	function search(s, fromlink) {
+		var re, astext = false;
+		if (fromlink) {
+			if (s.length > REMAX) {
+				matchedTxt.textContent = "Search in the link not run: over " +
+				    REMAX + " characters";
+				matchedTxt.classList.remove("hide");
+				return;
+			}
+			astext = fglib.tame(s) !== s;
+			s = fglib.tame(s);
+		}
+		try {
+			re = new RegExp(s, ignorecase ? "i" : "");
+		} catch (e) {
+			matchedTxt.textContent = "Bad regular expression";
+			return;
+		}
+		term = s;
+		/* in the function view: the share of its time, callee side */
+		var r = view ? fglib.count(F, re, calltree.names, 1, getL, view.stop) :
+		    fglib.count(F, re, C.N || [], C.T > 0 && F.length ? F[0].n / C.T : 0,
+		    getL, F.length);
+		var sum = r.sum, part = r.part || (view !== null && view.part);
+		for (var j = 0; j < F.length; j++) {
+			var g = F[j], hit = r.hit[j] === 1;
+			if (hit !== g.hit) {
+				g.r.setAttribute("fill", hit ? C.sc : g.fill);
+				g.hit = hit;
+			}
+		}
+		var pct = F.length && F[0].n > 0 ? 100 * sum / F[0].n : 0;
+		if (pct > 100) pct = 100;
+		matchedTxt.textContent = "Matched: " + (part ? "\u2265 " : "") +
+		    (pct === 100 ? "100" : pct.toFixed(1)) + "%" +
+		    (astext ? " (the link's pattern, as text)" : "");
+		matchedTxt.classList.remove("hide");
+		searchBtn.textContent = "Reset Search";
+		searchBtn.classList.add("show");
+		save();
+	}
+	function clearsearch() {
+		for (var j = 0; j < F.length; j++) {
+			var g = F[j];
+			if (g.hit) { g.r.setAttribute("fill", g.fill); g.hit = false; }
+		}
+		term = null;
+		matchedTxt.textContent = " ";
+		searchBtn.textContent = "Search";
+		searchBtn.classList.remove("show");
+		save();
+	}
+	function ask() {
+		var s = prompt("Search for a regular expression" +
+		    (ignorecase ? ", ignoring case" : ", matching case") +
+		    " (Ctrl-I toggles case, Esc clears)", term === null ? "" : term);
+		if (s !== null && s !== "") search(s);
+	}
+	function togglecase() {
+		ignorecase = !ignorecase;
+		icBtn.classList.toggle("show", ignorecase);
+		if (term !== null) search(term); else save();
+	}
+	function save() {
+		var p = [];
+		if (view) p.push("f=" + encodeURIComponent(view.name));
+		if (zoomed >= 0) p.push("z=" + zoomed);
+		if (term !== null) p.push("s=" + encodeURIComponent(term));
+		if (!ignorecase) p.push("cs=1");
+		var h = p.length ? "#" + p.join("&") : "";
+		if (h === location.hash || (h === "" && location.hash === "#")) return;
+		try {
+			history.replaceState(null, "", h === "" ?
+			    location.pathname + location.search : h);
+		} catch (e) {
+			location.hash = h;
+		}
+	}
+	function load() {
+		var h = location.hash.replace(/^#/, ""), z = -1, s = null, cs = false;
+		var qx = null, qy = null, fn = null;
+		/* flamegraph.pl's links: ?x=RECTX&y=RECTY&s=REGEX */
+		(location.search.replace(/^\?/, "") + "&" + h).split("&").forEach(function (kv) {
+			var i = kv.indexOf("="), k = i < 0 ? kv : kv.slice(0, i);
+			var v = i < 0 ? "" : kv.slice(i + 1);
+			try { v = decodeURIComponent(v); } catch (e) { return; }
+			if (k === "x") qx = v;
+			else if (k === "y") qy = v;
+			else if (k === "z") z = parseInt(v, 10);
+			else if (k === "s") s = v;
+			else if (k === "f") fn = v;
+			else if (k === "cs") cs = v !== "0";
+		});
+		if (z < 0 && qx !== null && qy !== null)
+			for (var i = 0; i < F.length; i++)
+				if (parseFloat(F[i].x0) === parseFloat(qx) &&
+				    F[i].y === parseFloat(qy)) { z = i; break; }
+		if (cs === ignorecase) {
+			ignorecase = !cs;
+			icBtn.classList.toggle("show", ignorecase);
+		}
+		if (fn !== null && fn !== "") { if (!view || view.name !== fn) openview(fn); }
+		else if (view) closeview();
+		if (z >= 0 && z < F.length) { if (z !== zoomed) zoom(z); }
+		else if (zoomed >= 0) unzoom();
+		if (s !== null && s !== "") { if (s !== term) search(s, true); }
+		else if (term !== null) clearsearch();
+	}
+	function frameof(el) {
+		while (el && el.parentNode !== framesEl) el = el.parentNode;
+		return el && el.fgi !== undefined ? F[el.fgi] : null;
+	}
+	/* Click zooms; Ctrl+click opens the function view (and on a link,
+	   which a plain click follows, does not follow it). */
+	function onclick(ev) {
+		var f = frameof(ev.target);
+		if (!f) return;
+		if (ev.ctrlKey || ev.metaKey) {
+			ev.preventDefault();
+			if (!f.m) openview(f.name);
+			return;
+		}
+		if (f.e.localName === "a") return;
+		zoom(f.e.fgi);
+	}
+	function onover(ev) {
+		var f = frameof(ev.target);
+		if (f) details.textContent = C.nt + " " + f.info;
+		hover = f;
+	}
+	function onout() {
+		details.textContent = " ";
+		hover = null;
+	}
+	function init() {
+		framesEl = document.getElementById("frames");
+		details = document.getElementById("details");
+		unzoomBtn = document.getElementById("unzoom");
+		searchBtn = document.getElementById("search");
+		icBtn = document.getElementById("ignorecase");
+		matchedTxt = document.getElementById("matched");
+		fv = document.getElementById("fv");
+		fvbox = fv.getAttribute("viewBox");
+		fvh = fv.getAttribute("height");
+		labels = document.getElementById("labels");
+		zlabels = document.getElementById("zlabels");
+		var kids = framesEl.children, rooty = null, re = /^([\s\S]*) \(([\d,.]+) [^()]*\)$/;
+		for (var i = 0; i < kids.length; i++) {
+			var e = kids[i], c, title = null, r = null;
+			for (c = e.firstElementChild; c; c = c.nextElementSibling) {
+				if (c.localName === "title") title = c;
+				else if (c.localName === "rect") r = c;
+			}
+			if (!r) continue;
+			var info = title ? title.textContent : "", m = re.exec(info);
+			var f = {
+				e: e, r: r, info: info, hit: false,
+				x0: r.getAttribute("x"), w0: r.getAttribute("width"),
+				fill: r.getAttribute("fill"), m: e.classList.contains("m"),
+				name: m ? m[1] : info,
+				n: m ? parseFloat(m[2].replace(/,/g, "")) : 0
+			};
+			f.x = parseFloat(f.x0);
+			f.w = parseFloat(f.w0);
+			f.y = parseFloat(r.getAttribute("y"));
+			if (rooty === null) rooty = f.y;
+			f.d = Math.round((C.inv ? f.y - rooty : rooty - f.y) / C.fh);
+			if (!m && F.length) f.n = F[0].n * f.w / F[0].w;
+			f.l = e.hasAttribute("data-l");
+			if (f.l ? e.getAttribute("data-l") === "-" : f.m)
+				f.info += " [names inside not searched: over the size budget]";
+			e.fgi = F.length;
+			F.push(f);
+		}
+		A = F;
+		home = { fv: fv, fvbox: fvbox, fvh: fvh, labels: labels, framesEl: framesEl };
+		framesEl.addEventListener("click", onclick);
+		framesEl.addEventListener("mouseover", onover);
+		framesEl.addEventListener("mouseout", onout);
+		unzoomBtn.addEventListener("click", function () {
+			if (view) closeview(); else unzoom();
+		});
+		searchBtn.addEventListener("click", function () {
+			if (term !== null) clearsearch(); else ask();
+		});
+		icBtn.addEventListener("click", togglecase);
+		window.addEventListener("keydown", function (ev) {
+			if (ev.key === "F3" || ((ev.ctrlKey || ev.metaKey) &&
+			    (ev.key === "f" || ev.key === "F"))) {
+				ev.preventDefault();
+				ask();
+			} else if (ev.key === "Escape") {
+				if (view) closeview();
+				else if (term !== null) clearsearch();
+			} else if ((ev.key === "f" || ev.key === "F") && !ev.ctrlKey &&
+			    !ev.metaKey && !ev.altKey && hover && !hover.m) {
+				openview(hover.name);
+			} else if ((ev.ctrlKey || ev.metaKey) &&
+			    (ev.key === "i" || ev.key === "I")) {
+				ev.preventDefault();
+				togglecase();
+			}
+		});
+		window.addEventListener("hashchange", load);
+		load();
+		window.fg = { zoom: zoom, unzoom: unzoom, search: search,
+		    clear: clearsearch, fnview: openview, close: closeview,
+		    get frames() { return F; }, get view() { return view && view.name; },
+		    get ready() { return calltree !== null; } };
+		setTimeout(warm, 50, 0);
+	}
+	/* Reads the search data in slices while the page is idle, so that the
+	   first search does not wait for it (search reads what is left), and
+	   then the call tree, for the function view. */
+	function warm(j) {
+		var t = Date.now();
+		for (; j < A.length && Date.now() - t < 12; j++)
+			if (A[j].m || A[j].l) getL(A[j]);
+		if (j < A.length) setTimeout(warm, 0, j);
+		else setTimeout(loadtree, 0);
+	}
+	if (document.readyState === "loading")
+		document.addEventListener("DOMContentLoaded", init);
+	else
+		init();
+})();

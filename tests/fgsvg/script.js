@@ -1,0 +1,158 @@
+// script.js SCRIPT.js DIR: the SVG script's pure functions (fglib) under
+// node, without a browser. Label fitting and the pattern taming against
+// hand-written cases; the function view's merge and the search count
+// against the same figures worked out here from folded stacks, on SVGs
+// that fgsvg draws in DIR with frames merged grey and hidden (so that the
+// search data carries part of the answer), plain, inverted and reversed.
+// Prints one line per case, "PASS name" or "FAIL name: why".
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
+const [script, dir] = process.argv.slice(2);
+const fg = require(path.resolve(script));
+
+function check(name, fn) {
+	let why;
+	try { why = fn(); } catch (e) { why = String(e && e.stack || e).split('\n').slice(0, 3).join(' | '); }
+	console.log(why ? `FAIL ${name}: ${why}` : `PASS ${name}`);
+}
+const eq = (a, b) => JSON.stringify(a) === JSON.stringify(b) ? '' :
+	`got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`;
+
+check('label fits a name to a width', () => {
+	// font size 10, 0.5 of it per character: 5 pixels a character
+	return eq([fg.label('abcdefgh', 40, 10, 0.5), fg.label('abcdefgh', 39, 10, 0.5),
+		fg.label('abcdefgh', 15, 10, 0.5), fg.label('abcdefgh', 14.9, 10, 0.5),
+		fg.label('ab', 100, 10, 0.5)],
+	['abcdefgh', 'abcde..', 'a..', '', 'ab']);
+});
+check('parsel reads depths, names and own times', () => {
+	return eq([fg.parsel('3*5 7 1^2*1.5 0 4'), fg.parsel('-'), fg.parsel(null)],
+		[[0, 3, 5, 1, 7, 0, 1, 2, 1.5, 2, 0, 0, 3, 4, 0], null, null]);
+});
+check('tame keeps a plain pattern and quotes one that backtracks', () => {
+	return eq([fg.tame('parse_.*line'), fg.tame('(a+)+$'), fg.tame('(x)\\1')],
+		['parse_.*line', '\\(a\\+\\)\\+\\$', '\\(x\\)\\\\1']);
+});
+
+// Stacks with recursion (rec calls itself through mid), a function that is
+// both caller and callee (mid), and many narrow stacks that fgsvg merges
+// into grey frames or hides under their parent.
+const stacks = [];
+let seed = 7;
+const rnd = () => (seed = seed * 16807 % 2147483647) / 2147483647;
+stacks.push(['main', 'rec', 'mid', 'rec', 'leaf', 300]);
+stacks.push(['main', 'rec', 'leaf', 200]);
+stacks.push(['main', 'rec', 400]);
+stacks.push(['main', 'other', 'mid', 'leaf', 150]);
+stacks.push(['main', 'other', 'mid', 100]);
+stacks.push(['main', 'io', 'rec', 'mid', 80]);
+for (let i = 0; i < 300; i++) {
+	const s = ['main', 'many' + (i % 40)];
+	for (let d = 0, n = 1 + Math.floor(rnd() * 5); d < n; d++)
+		s.push(['mid', 'rec', 'leaf', 'w' + Math.floor(rnd() * 30)][Math.floor(rnd() * 4)]);
+	s.push(1 + Math.floor(rnd() * 3));
+	stacks.push(s);
+}
+const folded = path.join(dir, 'view.folded');
+fs.writeFileSync(folded, stacks.map((s) => s.slice(0, -1).join(';') + ' ' + s[s.length - 1]).join('\n') + '\n');
+const all = stacks.reduce((t, s) => t + s[s.length - 1], 0);
+
+// What the function view should show for name, from the stacks: total,
+// self and the merged trees as "PATH=VALUE" sorted; occurrence: the first
+// from the root, or for a reversed drawing the first from the leaf.
+function truth(name, rev) {
+	let total = 0, self = 0;
+	const down = new Map(), up = new Map();
+	const add = (m, k, v) => m.set(k, (m.get(k) || 0) + v);
+	for (const s of stacks) {
+		const fr = s.slice(0, -1), c = s[s.length - 1];
+		const k = rev ? fr.lastIndexOf(name) : fr.indexOf(name);
+		if (k < 0) continue;
+		total += c;
+		if (fr[fr.length - 1] === name) self += c;
+		for (let j = k; j < fr.length; j++) add(down, fr.slice(k, j + 1).join(';'), c);
+		for (let j = k; j >= 0; j--) add(up, fr.slice(j, k + 1).reverse().join(';'), c);
+	}
+	const list = (m) => Array.from(m, ([k, v]) => `${k}=${v}`).sort();
+	return { total, self, callees: list(down), callers: list(up) };
+}
+function flat(nd, names) {
+	const out = [];
+	(function walk(n, p) {
+		const k = p === '' ? names[n.id] : p + ';' + names[n.id];
+		out.push(`${k}=${Math.round(n.v * 1000) / 1000}`);
+		if (n.k) for (const c of n.k) walk(c, k);
+	})(nd, '');
+	return out.sort();
+}
+function unxml(s) {
+	return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
+		.replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+}
+// The frames as the script reads them in the browser.
+function frames(svg) {
+	const cfg = new Function(svg.match(/^var fgcfg = .*$/m)[0] + '; return fgcfg;')();
+	const F = [];
+	let rooty = null;
+	const re = /^<(?:g|a)( class="m")?(?: data-l="([^"]*)")?[^>]*><title>([^<]*)<\/title><rect x="([^"]+)" y="([^"]+)" width="([^"]+)"/gm;
+	let m;
+	while ((m = re.exec(svg)) !== null) {
+		const info = unxml(m[3]), t = /^([\s\S]*) \(([\d,.]+) [^()]*\)$/.exec(info);
+		const f = { m: !!m[1], l: m[2] !== undefined, dl: m[2] === undefined ? null : m[2],
+			name: t ? t[1] : info, n: t ? parseFloat(t[2].replace(/,/g, '')) : 0,
+			x: parseFloat(m[4]), y: parseFloat(m[5]), w: parseFloat(m[6]) };
+		if (rooty === null) rooty = f.y;
+		f.d = Math.round((cfg.inv ? f.y - rooty : rooty - f.y) / cfg.fh);
+		f.l = f.l && !f.m;
+		F.push(f);
+	}
+	return { cfg, F };
+}
+const getL = (g) => (g.L === undefined ? (g.L = fg.parsel(g.dl)) : g.L);
+
+for (const opts of [[], ['--inverted'], ['--reverse']]) {
+	const svg = execFileSync('fgsvg', ['--minwidth', '4', ...opts, folded]).toString();
+	const { cfg, F } = frames(svg);
+	const tag = opts.length ? ` (${opts[0]})` : '';
+	check('the SVG has grey frames and hidden ones' + tag, () => {
+		const grey = F.filter((f) => f.m).length, hid = F.filter((f) => f.l).length;
+		return grey > 0 && hid > 0 && F.length > 5 ? '' : `${F.length} frames, ${grey} grey, ${hid} hiding`;
+	});
+	const t = fg.tree(F, cfg.N, F[0].n / cfg.T, getL);
+	for (const name of ['rec', 'mid', 'leaf', 'other', 'w3']) {
+		check(`function view of ${name}: share, self, callers, callees${tag}`, () => {
+			const id = t.ids.get(name);
+			if (id === undefined) return `no ${name} in the tree`;
+			const r = fg.merge(t, id, !!cfg.rev, 0), want = truth(name, !!cfg.rev);
+			return eq({ total: r.total, self: r.self, callees: flat(r.callees, t.names),
+				callers: flat(r.callers, t.names).map((s) => s.replace(/;all=/, '=')) }, want) ||
+				(Math.abs(r.total / F[0].n * all - want.total) < 1e-9 ? '' : 'root is not all');
+		});
+	}
+	for (const pat of ['^rec$', 'w1', 'other|io']) {
+		check(`search counts /${pat}/ once per stack${tag}`, () => {
+			const re = new RegExp(pat);
+			const want = stacks.filter((s) => s.slice(0, -1).some((n) => re.test(n)))
+				.reduce((a, s) => a + s[s.length - 1], 0);
+			const r = fg.count(F, re, cfg.N, F[0].n / cfg.T, getL, F.length);
+			return Math.abs(r.sum - want) < 1e-6 && !r.part ? '' : `sum ${r.sum}, want ${want}`;
+		});
+	}
+}
+check('layout: the root full width, children by name, narrow ones hidden, their search data kept', () => {
+	const { cfg, F } = frames(execFileSync('fgsvg', [folded]).toString());
+	const t = fg.tree(F, cfg.N, F[0].n / cfg.T, getL);
+	const r = fg.merge(t, t.ids.get('main'), false, 20 / 1000);
+	const out = fg.layout(r.down, 10, 1000, 20);
+	const kids = out.filter((f) => f.d === 1).map((f) => t.names[f.id]);
+	const hid = out[0].hid || [];
+	const L = fg.hidden(t, hid);
+	let hv = 0, lv = 0;
+	for (const c of hid) hv += c.v;
+	for (let i = 2; i < L.length; i += 3) lv += L[i];
+	return out[0].x === 10 && Math.abs(out[0].w - 1000) < 1e-9 && eq(kids, kids.slice().sort()) === '' &&
+		out.every((f) => f.d === 0 || f.w >= 20) && hid.length > 0 && Math.abs(hv - lv) < 1e-6 ? '' :
+		`root ${out[0].x} ${out[0].w}, children ${kids}, ${hid.length} hidden of ${hv}, data ${lv}`;
+});

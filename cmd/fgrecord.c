@@ -217,6 +217,11 @@ main(int argc, char *argv[])
 		    "--off-cpu");
 		usage();
 	}
+	if (o.mode == RECORD_WALL && o.period && o.period < 10000) {
+		warnx("-c %" PRIu64 ": with --wall the period is at least 10000 "
+		    "(ns of cpu-clock, the kernel's shortest)", o.period);
+		usage();
+	}
 	if (o.mode != RECORD_CPU && o.system_wide) {
 		warnx("%s follows a command or -p PID, not -a",
 		    o.mode == RECORD_WALL ? "--wall" : "--off-cpu");

@@ -22,6 +22,7 @@
 #define KERNEL_DSO	"[kernel.kallsyms]"
 #define UNKNOWN_DSO	"[unknown]"
 #define TRUNCATED_LINE	"\t0 [truncated] ([unknown])\n"
+#define OFFCPU_EVENT	"offcpu-time"	/* the name perf's own --off-cpu uses */
 
 struct comm_ent {
 	pid_t		 tid;		/* 0: empty slot */
@@ -85,6 +86,7 @@ record_init(struct record *r, const struct record_opts *opts)
 	r->opts = *opts;
 	maps_init(&r->maps);
 	unwind_init(&r->unwind, &r->maps);
+	offcpu_init(&r->offcpu, opts->mode == RECORD_WALL);
 	r->comms_cap = 256;
 	r->comms = xcalloc(r->comms_cap, sizeof(*r->comms));
 	r->pcs_cap = 1024;
@@ -106,6 +108,7 @@ record_release(struct record *r)
 	free(r->fds);
 	unwind_release(&r->unwind);
 	maps_release(&r->maps);
+	offcpu_release(&r->offcpu);
 	free(r->comms);
 	free(r->arena);
 	free(r->queue);
@@ -309,25 +312,33 @@ proc_uid(pid_t pid)
  * anything else is explained and fatal.
  */
 static int
-open_one(struct record *r, pid_t pid, int cpu, int soft)
+open_one(struct record *r, struct perf_event_attr *attr, pid_t pid, int cpu,
+    int soft)
 {
 	int fd, e;
 
 	for (;;) {
-		fd = perf_open(&r->attr, pid, cpu);
+		fd = perf_open(attr, pid, cpu);
 		if (fd >= 0)
 			return fd;
 		e = errno;
-		if (e == EINVAL && r->attr.build_id) {
-			r->attr.build_id = 0;
+		if (e == EINVAL && attr->build_id) {
+			attr->build_id = 0;
 			continue;
 		}
-		if ((e == EACCES || e == EPERM) && !r->attr.exclude_kernel &&
-		    !r->opts.system_wide) {
-			r->attr.exclude_kernel = 1;
+		if ((e == EACCES || e == EPERM) && !attr->exclude_kernel &&
+		    !r->opts.system_wide && r->opts.mode == RECORD_CPU) {
+			attr->exclude_kernel = 1;
 			r->user_only = 1;
 			continue;
 		}
+		if ((e == EACCES || e == EPERM) && r->opts.mode != RECORD_CPU)
+			errx(2, "%s needs the kernel's context-switch samples, "
+			    "which kernel.perf_event_paranoid %d refuses to this "
+			    "user (%s): run as root, grant CAP_PERFMON, or sudo "
+			    "sysctl kernel.perf_event_paranoid=1",
+			    r->opts.mode == RECORD_WALL ? "--wall" : "--off-cpu",
+			    perf_paranoid(), strerror(e));
 		if (soft && e == ESRCH)
 			return -1;
 		if ((e == EACCES || e == EPERM) && pid > 0 && !r->child &&
@@ -389,7 +400,13 @@ open_for_task(struct record *r, pid_t pid, int soft)
 	for (cpu = 0; cpu < r->ncpus; cpu++) {
 		if (!r->online[cpu])
 			continue;
-		if ((fd = open_one(r, pid, cpu, soft)) < 0)
+		if ((fd = open_one(r, &r->attr, pid, cpu, soft)) < 0)
+			return;
+		add_fd(r, fd);
+		attach_ring(r, fd, cpu);
+		if (r->opts.mode != RECORD_WALL)
+			continue;
+		if ((fd = open_one(r, &r->cs_attr, pid, cpu, soft)) < 0)
 			return;
 		add_fd(r, fd);
 		attach_ring(r, fd, cpu);
@@ -460,6 +477,16 @@ read_task_comms(struct record *r, pid_t pid)
 /* ---- the stream ---- */
 
 static void
+write_callgraph(struct record *r)
+{
+	if (r->opts.dwarf)
+		fprintf(r->opts.out, " callgraph dwarf %" PRIu32 "\n",
+		    r->opts.stack_size);
+	else
+		fprintf(r->opts.out, " callgraph fp\n");
+}
+
+static void
 write_header(struct record *r)
 {
 	FILE *o = r->opts.out;
@@ -469,15 +496,18 @@ write_header(struct record *r)
 	fputs("# cmdline : ", o);
 	put_clean(o, r->opts.cmdline);
 	fputc('\n', o);
-	fprintf(o, "# event : %s ", r->opts.event->name);
-	if (r->opts.period)
-		fprintf(o, "period %" PRIu64, r->opts.period);
-	else
-		fprintf(o, "freq %" PRIu64, r->opts.freq);
-	if (r->opts.dwarf)
-		fprintf(o, " callgraph dwarf %" PRIu32 "\n", r->opts.stack_size);
-	else
-		fprintf(o, " callgraph fp\n");
+	if (r->opts.mode != RECORD_OFFCPU) {
+		fprintf(o, "# event : %s ", r->opts.event->name);
+		if (r->opts.period)
+			fprintf(o, "period %" PRIu64, r->opts.period);
+		else
+			fprintf(o, "freq %" PRIu64, r->opts.freq);
+		write_callgraph(r);
+	}
+	if (r->opts.mode != RECORD_CPU) {
+		fputs("# event : " OFFCPU_EVENT " context-switches", o);
+		write_callgraph(r);
+	}
 	fprintf(o, "# kernel : %s\n", r->user_only ? "excluded" : "included");
 	/* so that fgsym can tell a stream recorded under another kernel */
 	if (!r->user_only && (kid = kallsyms_buildid("/sys/kernel/notes"))) {
@@ -562,8 +592,13 @@ rd64(const unsigned char **p)
 	return v;
 }
 
+/*
+ * Writes sample h. With evname NULL, as the event of the recording, with
+ * its own period; else as an evname sample of the given period.
+ */
 static void
-handle_sample(struct record *r, const struct perf_event_header *h)
+handle_sample(struct record *r, const struct perf_event_header *h,
+    const char *evname, uint64_t ns)
 {
 	const unsigned char *p = (const void *)(h + 1);
 	const unsigned char *end = (const unsigned char *)h + h->size;
@@ -586,6 +621,13 @@ handle_sample(struct record *r, const struct perf_event_header *h)
 	v = rd64(&p);
 	cpu = (uint32_t)v;
 	period = rd64(&p);
+	if (evname) {
+		period = ns;
+		r->stats.waits++;
+		r->stats.wait_ns += ns;
+	} else {
+		evname = r->opts.event->name;
+	}
 	nr = rd64(&p);
 	if (nr > (uint64_t)(end - p) / 8)
 		return;
@@ -678,7 +720,7 @@ handle_sample(struct record *r, const struct perf_event_header *h)
 	fprintf(o, "%s %u/%u [%03u] %" PRIu64 ".%06" PRIu64 ": %" PRIu64
 	    " %s:\n", comm_get(r, (pid_t)pid, (pid_t)tid), pid, tid, cpu,
 	    (uint64_t)(time / 1000000000U), (uint64_t)(time % 1000000000U / 1000), period,
-	    r->opts.event->name);
+	    evname);
 	for (i = 0; i < r->nframes; i++) {
 		fprintf(o, "\t%" PRIx64 " [unknown] (", r->frames[i].addr);
 		put_clean(o, r->frames[i].dso);
@@ -692,6 +734,26 @@ out:
 	free(ips);
 }
 
+static uint64_t record_time(const struct perf_event_header *h);
+
+/*
+ * Is h a sample of the context-switches event, taken as a thread leaves
+ * the CPU? With --wall the cpu-clock samples share the ring: theirs is a
+ * period in nanoseconds, never below 10000, and the switches' is 1.
+ */
+static int
+is_switch_sample(const struct record *r, const struct perf_event_header *h)
+{
+	uint64_t period;
+
+	if (r->opts.mode == RECORD_CPU || h->size < sizeof(*h) + 40)
+		return 0;
+	if (r->opts.mode == RECORD_OFFCPU)
+		return 1;
+	memcpy(&period, (const char *)(h + 1) + 32, 8);
+	return period == 1;
+}
+
 static void
 handle_record(struct record *r, const struct perf_event_header *h)
 {
@@ -701,8 +763,29 @@ handle_record(struct record *r, const struct perf_event_header *h)
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		handle_sample(r, h);
+		if (is_switch_sample(r, h)) {
+			memcpy(&tid, p + 12, 4);
+			offcpu_block(&r->offcpu, (pid_t)tid, record_time(h), h);
+		} else {
+			handle_sample(r, h, NULL, 0);
+		}
 		break;
+	case PERF_RECORD_SWITCH: {
+		const struct perf_event_header *s;
+		uint64_t ns;
+
+		if (p + 16 > end)
+			break;
+		memcpy(&tid, p + 4, 4);
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+			if (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+				offcpu_preempted(&r->offcpu, (pid_t)tid);
+		} else if ((s = offcpu_wake(&r->offcpu, (pid_t)tid,
+		    record_time(h), &ns)) != NULL) {
+			handle_sample(r, s, OFFCPU_EVENT, ns);
+		}
+		break;
+	}
 	case PERF_RECORD_MMAP2: {
 		uint64_t addr, len, pgoff;
 		uint32_t prot;
@@ -796,6 +879,14 @@ handle_record(struct record *r, const struct perf_event_header *h)
 			break;
 		memcpy(&pid, p, 4);
 		memcpy(&tid, p + 8, 4);
+		if (r->opts.mode != RECORD_CPU) {
+			const struct perf_event_header *s;
+			uint64_t ns;
+
+			if ((s = offcpu_wake(&r->offcpu, (pid_t)tid,
+			    record_time(h), &ns)) != NULL)
+				handle_sample(r, s, OFFCPU_EVENT, ns);
+		}
 		if (pid == tid && (pid_t)pid != r->child &&
 		    kill((pid_t)pid, 0) != 0 && errno == ESRCH)
 			maps_exit(&r->maps, (pid_t)pid);
@@ -1092,6 +1183,12 @@ summary(struct record *r)
 	    s->truncated ? (r->opts.dwarf ? unwind_end_str(best) :
 	    "frame-pointer chain ended early") : "",
 	    s->truncated ? ")" : "", s->cpu_seconds);
+	if (r->opts.mode != RECORD_CPU)
+		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "
+		    "in all; %" PRIu64 " preemptions %s\n", s->waits,
+		    s->wait_ns / 1e9, r->offcpu.preempted,
+		    r->opts.mode == RECORD_OFFCPU ? "left out (the thread could "
+		    "run)" : "counted as off-CPU");
 	if (!r->opts.period && perf_max_sample_rate() > 0 &&
 	    (uint64_t)perf_max_sample_rate() < r->opts.freq)
 		fprintf(stderr, "fgrecord: the kernel lowered "
@@ -1156,7 +1253,7 @@ open_events(struct record *r)
 		open_for_task(r, r->child, 0);
 	} else if (r->opts.system_wide) {
 		for (cpu = 0; cpu < r->ncpus; cpu++) {
-			if (!r->online[cpu] || (fd = open_one(r, -1, cpu, 0)) < 0)
+			if (!r->online[cpu] || (fd = open_one(r, &r->attr, -1, cpu, 0)) < 0)
 				continue;
 			add_fd(r, fd);
 			attach_ring(r, fd, cpu);
@@ -1180,12 +1277,39 @@ ring_pages_for(const struct record_opts *o)
 {
 	size_t pgsz = (size_t)sysconf(_SC_PAGESIZE);
 	double rate = o->period ? 1000.0 : (double)o->freq;
+
+	if (o->mode != RECORD_CPU)	/* a guess: switches are not periodic */
+		rate = (o->mode == RECORD_WALL ? rate : 0) + 4000.0;
 	double per = (o->dwarf ? o->stack_size + 1024.0 : 1024.0);
 	size_t want = (size_t)(per * rate / 4 / pgsz), pages;
 
 	for (pages = o->dwarf ? 2048 : 128; pages < want && pages < 16384; )
 		pages *= 2;
 	return pages;
+}
+
+/*
+ * --wall: the context-switches event that goes with the cpu-clock one. It
+ * samples every switch out, with the same stacks, and reports the
+ * switches; mappings and names come from the cpu-clock event.
+ */
+static void
+fill_switch_attr(struct record *r, const struct perf_opts *cpu)
+{
+	struct perf_opts po = *cpu;
+
+	po.event = perf_event_find("context-switches");
+	po.period = 1;
+	po.sideband = 0;
+	po.build_id = 0;
+	po.context_switch = 1;
+	perf_attr_fill(&r->cs_attr, &po);
+}
+
+static void
+write_wait(void *arg, const struct perf_event_header *h, uint64_t ns)
+{
+	handle_sample(arg, h, OFFCPU_EVENT, ns);
 }
 
 int
@@ -1201,10 +1325,8 @@ record_run(struct record *r)
 	struct perf_opts po;
 	long maxrate = perf_max_sample_rate();
 	struct rusage ru;
+	uint64_t end_ns;
 
-	if (r->opts.mode != RECORD_CPU)
-		errx(2, "%s: not available in this build yet",
-		    r->opts.mode == RECORD_WALL ? "--wall" : "--off-cpu");
 	if (r->opts.freq && !r->opts.period && maxrate > 0 &&
 	    r->opts.freq > (uint64_t)maxrate)
 		errx(2, "-F %" PRIu64 " is above kernel.perf_event_max_sample_rate "
@@ -1244,6 +1366,11 @@ record_run(struct record *r)
 	po.enable_on_exec = r->opts.argv != NULL;
 	po.build_id = 1;
 	po.sideband = 1;
+	if (r->opts.mode == RECORD_OFFCPU) {
+		po.event = perf_event_find("context-switches");
+		po.period = 1;
+		po.context_switch = 1;
+	}
 	if (r->opts.argv)
 		r->child = launch(r, &go_fd, &err_fd);
 	/*
@@ -1264,6 +1391,8 @@ record_run(struct record *r)
 			r->attr.build_id = 0;
 		if (no_kernel)
 			r->attr.exclude_kernel = 1;
+		if (r->opts.mode == RECORD_WALL)
+			fill_switch_attr(r, &po);
 		open_events(r);
 		if (r->ring_pages == pages || tries == 4)
 			break;
@@ -1283,6 +1412,9 @@ record_run(struct record *r)
 		    "(for kernel stacks: sudo sysctl kernel.perf_event_paranoid=1)",
 		    p == INT_MIN ? -1 : p);
 	}
+	if (r->opts.mode != RECORD_CPU && !r->opts.quiet)
+		fprintf(stderr, "fgrecord: off-CPU time from the kernel's "
+		    "context switches (perf_event_open)\n");
 	write_header(r);
 
 	t0 = now_mono();
@@ -1409,7 +1541,11 @@ record_run(struct record *r)
 	}
 	for (i = 0; i < r->nfds; i++)
 		ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	end_ns = now_ns();
 	drain_all(r, UINT64_MAX);
+	/* Threads still waiting: their wait so far, up to the end. */
+	if (!r->write_failed)
+		offcpu_flush(&r->offcpu, end_ns, write_wait, r);
 	free(pfd);
 	free(pcpu);
 	free(hup);

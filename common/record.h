@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #include "maps.h"
+#include "offcpu.h"
 #include "perf.h"
 #include "unwind.h"
 
@@ -71,6 +72,8 @@ struct record_stats {
 	uint64_t	 throttled;
 	uint64_t	 truncated;	/* samples ending in [truncated] */
 	uint64_t	 unknown;	/* frames in no known or readable file */
+	uint64_t	 waits;		/* offcpu-time samples written */
+	uint64_t	 wait_ns;	/* their periods, summed */
 	uint64_t	 end_reason[8];	/* truncation reasons (enum unwind_end) */
 	uint64_t	 ring_bytes;
 	double		 seconds;	/* wall time recorded */
@@ -87,6 +90,8 @@ struct record {
 	struct maps	 maps;
 	struct unwind	 unwind;
 	struct perf_event_attr attr;
+	struct perf_event_attr cs_attr;	/* --wall: the context-switches event */
+	struct offcpu	 offcpu;	/* --off-cpu, --wall: waits in progress */
 	int		 user_only;	/* kernel stacks excluded */
 	int		 ncpus;		/* configured CPUs: rings are indexed by CPU */
 	unsigned char	*online;	/* owned: online[cpu] is 1 for online CPUs */

@@ -10,7 +10,13 @@
  *
  * A helper thread writes the pipe and holds the mutex; it spends its time
  * in helper_* functions, so that a test can tell its samples apart by
- * thread ID (the main thread's is the PID) or by function.
+ * thread ID (the main thread's is the PID) or by function. On standard
+ * error it prints how long each phase really took ("phase_sleep 0.401"),
+ * which a loaded machine stretches.
+ *
+ * With "exit" as argv[2], the helper blocks in read(2) on a pipe nobody
+ * writes (helper_block) and the main thread spins for one unit and
+ * exits: the helper dies while blocked.
  */
 #include <pthread.h>
 #include <semaphore.h>
@@ -100,6 +106,27 @@ phase_lock(void)
 	pthread_mutex_unlock(&lock);
 }
 
+static void *
+helper_block(void *arg)
+{
+	char c;
+
+	(void)arg;
+	if (read(pfd[0], &c, 1) < 0)
+		abort();
+	return NULL;
+}
+
+/* Runs phase fn and says how long it took. */
+static void
+timed(const char *name, void (*fn)(void))
+{
+	double t0 = now();
+
+	fn();
+	fprintf(stderr, "%s %.4f\n", name, now() - t0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -108,16 +135,19 @@ main(int argc, char **argv)
 	unit = argc > 1 ? atof(argv[1]) : 0.2;
 	if (unit <= 0 || pipe(pfd) != 0 || sem_init(&go_write, 0, 0) != 0 ||
 	    sem_init(&go_lock, 0, 0) != 0 || sem_init(&locked, 0, 0) != 0 ||
-	    pthread_create(&t, NULL, helper, NULL) != 0) {
-		fprintf(stderr, "usage: offcpu [unit-seconds]\n");
+	    pthread_create(&t, NULL, argc > 2 ? helper_block : helper,
+	    NULL) != 0) {
+		fprintf(stderr, "usage: offcpu [unit-seconds [exit]]\n");
 		return 2;
 	}
-	phase_spin();
-	phase_sleep();
-	phase_read();
+	timed("phase_spin", phase_spin);
+	if (argc > 2)
+		return 0;
+	timed("phase_sleep", phase_sleep);
+	timed("phase_read", phase_read);
 	sem_post(&go_lock);
 	sem_wait(&locked);
-	phase_lock();
+	timed("phase_lock", phase_lock);
 	pthread_join(t, NULL);
 	return 0;
 }

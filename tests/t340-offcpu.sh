@@ -1,0 +1,171 @@
+#!/bin/sh
+# t340-offcpu: fgrecord --off-cpu and --wall on tests/record/offcpu.c, a
+# main thread that spins, sleeps, reads a pipe and waits for a mutex, each
+# for a known time: the offcpu-time samples carry those times, --wall adds
+# up to the wall-clock time, and the stream stays valid at the edges
+# (a thread that dies blocked, -d, Ctrl-C, -p, a wait still going at the end).
+. "$(dirname "$0")/lib.sh"
+
+B=$TMP/build
+mkdir -p "$B"
+cc=${CC:-cc}
+U=0.2		# the program's time unit, in seconds
+if ! $cc -O2 -g -pthread -o "$B/offcpu" "$TESTS/record/offcpu.c" 2>"$B/err"; then
+	skip 'fgrecord --off-cpu tests' "cannot build tests/record/offcpu.c with $cc: $(head -3 "$B/err")"
+	done_testing
+	exit 0
+fi
+PATH=$B:$PATH
+
+# phases STREAM: the main thread's time by phase_* function and event,
+# "EVENT FUNCTION SECONDS", from a symbolized stream.
+phases() {
+	awk '
+	function flush() { if (ph != "") sum[ev " " ph] += per; ph = ""; in_s = 0 }
+	/^#/ { next }
+	/^$/ { flush(); next }
+	/^[ \t]/ {
+		if (in_s && ph == "" && match($0, /phase_[a-z]+/))
+			ph = substr($0, RSTART, RLENGTH)
+		next
+	}
+	{
+		flush()
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, pt, "/"); in_s = pt[1] == pt[2] }
+		ev = $NF; sub(/:$/, "", ev); per = $(NF - 1)
+	}
+	END { flush(); for (k in sum) printf "%s %.4f\n", k, sum[k] / 1e9 }' "$1" | sort
+}
+
+# near GOT WANT PCT: GOT is within PCT percent of WANT.
+near() {
+	awk -v g="$1" -v w="$2" -v p="$3" 'BEGIN {
+		ok = g >= w * (1 - p / 100) && g <= w * (1 + p / 100)
+		if (!ok) printf "%s is not within %s%% of %s\n", g, p, w
+		exit !ok
+	}'
+}
+
+# get FILE KEY...: the number after KEY in FILE (0 when absent).
+get() {
+	_f=$1; shift
+	awk -v k="$*" 'index($0, k " ") == 1 { v = $NF } END { print v + 0 }' "$_f"
+}
+
+# accuracy PREFIX...: the --off-cpu and --wall checks, with fgrecord run
+# through PREFIX (setpriv, to drop privilege), named by $who.
+accuracy() {
+	check "$who: --off-cpu: each blocking function weighs the time it blocked" "
+		$* fgrecord --off-cpu -o out offcpu $U 2>err &&
+		grep_q '^# event : offcpu-time ' out &&
+		test \"\$(grep -c '^fgrecord: off-CPU time from ' err)\" = 1 &&
+		wellformed out &&
+		! grep '^[^#	].*:\$' out | grep -v ' offcpu-time:\$' &&
+		fgsym out >sym 2>/dev/null && phases sym >got && cat got err &&
+		near \$(get got offcpu-time phase_sleep) \$(get err phase_sleep) 10 &&
+		near \$(get got offcpu-time phase_read) \$(get err phase_read) 10 &&
+		near \$(get got offcpu-time phase_lock) \$(get err phase_lock) 10 &&
+		near \$(get got offcpu-time phase_sleep) \$(awk 'BEGIN { print 2 * $U }') 10 &&
+		near \$(get got offcpu-time phase_read) $U 10 &&
+		near \$(get got offcpu-time phase_lock) $U 10 &&
+		awk -v s=\$(get got offcpu-time phase_spin) -v u=$U 'BEGIN { exit !(s < u / 10) }'
+	"
+	check "$who: --wall: spin, sleep, read and lock weigh 1 : 2 : 1 : 1" "
+		$* fgrecord --wall -o out offcpu $U 2>err &&
+		grep_q '^# event : cpu-clock ' out && grep_q '^# event : offcpu-time ' out &&
+		wellformed out &&
+		fgsym out >sym 2>/dev/null && phases sym >got && cat got err &&
+		awk '{ t[\$2] += \$3 } END { for (f in t) print f, t[f] }' got >wall &&
+		spin=\$(get wall phase_spin) && test \"\$(get got cpu-clock phase_spin)\" != 0 &&
+		one=\$(awk '{ s += \$2 } END { print s / 5 }' wall) &&
+		near \$spin \$one 10 &&
+		near \$(get wall phase_sleep) \$(awk \"BEGIN { print 2 * \$one }\") 10 &&
+		near \$(get wall phase_read) \$one 10 &&
+		near \$(get wall phase_lock) \$one 10 &&
+		near \$spin \$(get err phase_spin) 10
+	"
+}
+
+if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]; then
+	who='perf_event_open' accuracy
+else
+	skip 'perf_event_open: --off-cpu and --wall accuracy' 'needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 1'
+fi
+
+# Without privilege at paranoid 2, no context-switch sample arrives: the
+# ptrace sampler is the mechanism there, when this build has one.
+p=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+	skip 'unprivileged: --off-cpu and --wall accuracy' 'needs root and setpriv to drop privilege'
+else
+	chmod a+rx "$TMP" "$B"
+	drop='setpriv --reuid=65534 --regid=65534 --clear-groups'
+	cd "$TMP" && $drop "$TOP/bin/fgrecord" --off-cpu -o /dev/null true 2>"$TMP/unpriv" >/dev/null
+	if grep -q "context-switch samples" "$TMP/unpriv"; then
+		skip 'unprivileged: --off-cpu and --wall accuracy' "at kernel.perf_event_paranoid $p this build has no mechanism for an ordinary user: $(head -1 "$TMP/unpriv")"
+	else
+		who="unprivileged (paranoid $p)" accuracy $drop
+	fi
+fi
+
+if [ "$(id -u)" != 0 ] && [ "$p" -gt 1 ]; then
+	skip 'off-CPU edge cases' 'needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 1'
+	done_testing
+	exit 0
+fi
+
+check 'a thread that dies blocked: its wait up to its death, exit status kept' '
+	fgrecord --off-cpu -o out offcpu $U exit 2>err &&
+	wellformed out &&
+	fgsym out >sym 2>/dev/null &&
+	awk "/ offcpu-time:\$/ { p = \$(NF - 1) } /helper_block/ && p { print p; p = 0 }" sym >w &&
+	cat w && test "$(wc -l <w)" = 1 && near "$(cat w)" 200000000 10
+'
+
+check '-d mid-wait: the command gets SIGTERM, the wait so far counts' '
+	expect_status 143 fgrecord --off-cpu -d 0.4 -o out offcpu $U 2>err &&
+	wellformed out && fgsym out >sym 2>/dev/null && phases sym >got && cat got &&
+	near "$(get got offcpu-time phase_sleep)" 0.2 25
+'
+
+check 'Ctrl-C mid-wait: exit 130, the stream ends with whole samples' '
+	fgrecord --off-cpu -o out offcpu 0.3 2>err & pid=$! &&
+	sleep 0.6 && kill -INT $pid && { wait $pid; st=$?; } &&
+	test $st = 130 && wellformed out &&
+	fgsym out >sym 2>/dev/null && phases sym >got && cat got &&
+	test "$(get got offcpu-time phase_sleep)" != 0
+'
+
+# A wait that began before fgrecord attached is not seen (its switch out
+# is gone): attach while the program spins, stop while it sleeps.
+check '-p: a thread still blocked at the end counts up to the end' '
+	offcpu 0.5 2>/dev/null & pid=$! &&
+	sleep 0.1 &&
+	fgrecord --off-cpu -d 0.7 -p $pid -o out 2>err; st=$?
+	kill $pid 2>/dev/null; wait $pid
+	test $st = 0 && wellformed out && fgsym out >sym 2>/dev/null &&
+	phases sym >got && cat got err &&
+	test "$(grep -c phase_sleep got)" = 1 &&
+	near "$(get got offcpu-time phase_sleep)" 0.3 50
+'
+
+check 'usage: --off-cpu with --wall, -e or -a, and --wall with a tiny -c' '
+	expect_status 2 fgrecord --off-cpu --wall true 2>err && grep_q exclusive err &&
+	expect_status 2 fgrecord --off-cpu -e cpu-clock true 2>err && grep_q "own events" err &&
+	expect_status 2 fgrecord --wall -a 2>err && grep_q "not -a" err &&
+	expect_status 2 fgrecord --wall -c 100 true 2>err && grep_q "at least 10000" err
+'
+
+if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
+	check 'stackcollapse-perf.pl reads an --off-cpu stream, weighed by time' '
+		fgrecord --off-cpu -o out offcpu $U 2>err && fgsym out >sym 2>/dev/null &&
+		perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" sym >folded &&
+		awk "/phase_sleep/ { s += \$NF } END { print s / 1e9 }" folded >s && cat s &&
+		near "$(cat s)" 0.4 10
+	'
+else
+	skip 'stackcollapse-perf.pl reads an --off-cpu stream' 'set FLAMEGRAPH_DIR to a FlameGraph checkout'
+fi
+
+done_testing

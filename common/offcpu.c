@@ -10,6 +10,7 @@ struct offcpu_wait {
 	int		 preempt;
 	uint64_t	 time;		/* when it left the CPU */
 	unsigned char	*rec;		/* owned: the sample, while held */
+	size_t		 cap;		/* rec's size: kept for the next one */
 };
 
 void
@@ -29,7 +30,6 @@ offcpu_release(struct offcpu *oc)
 	for (i = 0; i < oc->cap; i++)
 		free(oc->tab[i].rec);
 	free(oc->tab);
-	free(oc->given);
 	memset(oc, 0, sizeof(*oc));
 }
 
@@ -77,8 +77,11 @@ offcpu_block(struct offcpu *oc, pid_t tid, uint64_t time,
 	if (tid <= 0)
 		return;
 	w = slot_add(oc, tid);
-	free(w->rec);
-	w->rec = xmalloc(sample->size);
+	if (w->cap < sample->size) {
+		free(w->rec);
+		w->rec = xmalloc(sample->size);
+		w->cap = sample->size;
+	}
 	memcpy(w->rec, sample, sample->size);
 	w->held = 1;
 	w->preempt = 0;
@@ -97,22 +100,20 @@ offcpu_preempted(struct offcpu *oc, pid_t tid)
 		w->preempt = 1;
 }
 
-/* Lets go of w's sample; returns it when it counts (caller then frees). */
-static unsigned char *
+/*
+ * Lets go of w's sample; returns it when it counts. It stays in w's
+ * buffer, borrowed until the thread's next switch out.
+ */
+static const struct perf_event_header *
 take(struct offcpu *oc, struct offcpu_wait *w, uint64_t time, uint64_t *ns)
 {
-	unsigned char *rec = w->rec;
-
-	w->rec = NULL;
 	w->held = 0;
 	if (w->preempt)
 		oc->preempted++;
-	if (w->preempt && !oc->count_preempted) {
-		free(rec);
+	if (w->preempt && !oc->count_preempted)
 		return NULL;
-	}
 	*ns = time > w->time ? time - w->time : 0;
-	return rec;
+	return (const void *)w->rec;
 }
 
 const struct perf_event_header *
@@ -120,8 +121,6 @@ offcpu_wake(struct offcpu *oc, pid_t tid, uint64_t time, uint64_t *ns)
 {
 	struct offcpu_wait *w;
 
-	free(oc->given);
-	oc->given = NULL;
 	if (tid <= 0)
 		return NULL;
 	w = slot(oc->tab, oc->cap, tid);
@@ -129,8 +128,35 @@ offcpu_wake(struct offcpu *oc, pid_t tid, uint64_t time, uint64_t *ns)
 		oc->unmatched++;
 		return NULL;
 	}
-	oc->given = take(oc, w, time, ns);
-	return (const void *)oc->given;
+	return take(oc, w, time, ns);
+}
+
+void
+offcpu_forget(struct offcpu *oc, pid_t tid)
+{
+	struct offcpu_wait *w;
+
+	if (tid <= 0)
+		return;
+	w = slot(oc->tab, oc->cap, tid);
+	if (w->tid != tid)
+		return;
+	free(w->rec);
+	w->rec = NULL;
+	w->cap = 0;
+	w->held = 0;
+}
+
+void
+offcpu_drop(struct offcpu *oc)
+{
+	size_t i;
+
+	for (i = 0; i < oc->cap; i++)
+		if (oc->tab[i].tid && oc->tab[i].held) {
+			oc->tab[i].held = 0;
+			oc->dropped++;
+		}
 }
 
 static int
@@ -156,11 +182,10 @@ offcpu_flush(struct offcpu *oc, uint64_t end,
 	qsort(held, n, sizeof(*held), wait_cmp);
 	for (i = 0; i < n; i++) {
 		uint64_t ns;
-		unsigned char *rec = take(oc, held[i], end, &ns);
+		const struct perf_event_header *h = take(oc, held[i], end, &ns);
 
-		if (rec)
-			fn(arg, (const void *)rec, ns);
-		free(rec);
+		if (h)
+			fn(arg, h, ns);
 	}
 	free(held);
 }

@@ -20,7 +20,9 @@
  *	offcpu_release(&oc);
  *
  * It holds one sample per thread at most: a thread is switched out once
- * before it is switched in again. Nothing here prints.
+ * before it is switched in again. Each thread keeps its buffer for the
+ * next switch out, so that tens of thousands of switches a second cost no
+ * allocation. Nothing here prints.
  */
 #ifndef FG_OFFCPU_H
 #define FG_OFFCPU_H
@@ -38,7 +40,7 @@ struct offcpu {
 	int		 count_preempted; /* a preempted thread's wait counts too */
 	uint64_t	 preempted;	/* waits that were preemptions */
 	uint64_t	 unmatched;	/* switches in with no sample held */
-	unsigned char	*given;		/* owned: what offcpu_wake gave back last */
+	uint64_t	 dropped;	/* samples let go by offcpu_drop */
 };
 
 void	 offcpu_init(struct offcpu *, int count_preempted);
@@ -59,10 +61,22 @@ void	 offcpu_preempted(struct offcpu *, pid_t tid);
  * Thread tid is back on a CPU at time (or has exited). Returns the sample
  * held for it and sets *ns to the time it was away; or NULL when nothing
  * is held, or when the wait was a preemption that is not counted. The
- * sample is borrowed until the next call on the same structure.
+ * sample is borrowed until the thread's next offcpu_block, or
+ * offcpu_release.
  */
 const struct perf_event_header *offcpu_wake(struct offcpu *, pid_t tid,
 	    uint64_t time, uint64_t *ns);
+
+/* Thread tid has exited: frees its buffer (call after offcpu_wake). */
+void	 offcpu_forget(struct offcpu *, pid_t tid);
+
+/*
+ * Lets go of every sample held, counting them in dropped: the kernel lost
+ * records, and a held sample whose switch in was among them would
+ * otherwise be paired with a later switch in, and weigh time the thread
+ * spent running.
+ */
+void	 offcpu_drop(struct offcpu *);
 
 /*
  * Calls fn for every sample still held, as offcpu_wake would give it back

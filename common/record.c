@@ -886,6 +886,7 @@ handle_record(struct record *r, const struct perf_event_header *h)
 			if ((s = offcpu_wake(&r->offcpu, (pid_t)tid,
 			    record_time(h), &ns)) != NULL)
 				handle_sample(r, s, OFFCPU_EVENT, ns);
+			offcpu_forget(&r->offcpu, (pid_t)tid);
 		}
 		if (pid == tid && (pid_t)pid != r->child &&
 		    kill((pid_t)pid, 0) != 0 && errno == ESRCH)
@@ -897,6 +898,7 @@ handle_record(struct record *r, const struct perf_event_header *h)
 		if (p + 16 > end)
 			break;
 		memcpy(&lost, p + 8, 8);
+		offcpu_drop(&r->offcpu);
 		r->stats.lost += lost;
 		r->stats.lost_records++;
 		fprintf(r->opts.out, "# lost : %" PRIu64 "\n", lost);
@@ -908,6 +910,7 @@ handle_record(struct record *r, const struct perf_event_header *h)
 		if (p + 8 > end)
 			break;
 		memcpy(&lost, p, 8);
+		offcpu_drop(&r->offcpu);
 		r->stats.lost += lost;
 		r->stats.lost_records++;
 		fprintf(r->opts.out, "# lost : %" PRIu64 "\n", lost);
@@ -1189,6 +1192,12 @@ summary(struct record *r)
 		    s->wait_ns / 1e9, r->offcpu.preempted,
 		    r->opts.mode == RECORD_OFFCPU ? "left out (the thread could "
 		    "run)" : "counted as off-CPU");
+	if (r->opts.mode != RECORD_CPU && s->lost)
+		fprintf(stderr, "fgrecord: the kernel lost %" PRIu64 " records "
+		    "of switches: their waits are missing (and %" PRIu64 " more "
+		    "that might have been paired wrongly); fewer bytes per switch "
+		    "lose fewer: --call-graph dwarf,4096 or fp\n", s->lost,
+		    r->offcpu.dropped);
 	if (!r->opts.period && perf_max_sample_rate() > 0 &&
 	    (uint64_t)perf_max_sample_rate() < r->opts.freq)
 		fprintf(stderr, "fgrecord: the kernel lowered "
@@ -1278,8 +1287,12 @@ ring_pages_for(const struct record_opts *o)
 	size_t pgsz = (size_t)sysconf(_SC_PAGESIZE);
 	double rate = o->period ? 1000.0 : (double)o->freq;
 
-	if (o->mode != RECORD_CPU)	/* a guess: switches are not periodic */
-		rate = (o->mode == RECORD_WALL ? rate : 0) + 4000.0;
+	/*
+	 * Switches are not periodic: a program may switch 50,000 times a
+	 * second, each time with a stack copy. The largest buffers then.
+	 */
+	if (o->mode != RECORD_CPU)
+		rate = 1e6;
 	double per = (o->dwarf ? o->stack_size + 1024.0 : 1024.0);
 	size_t want = (size_t)(per * rate / 4 / pgsz), pages;
 

@@ -138,7 +138,8 @@ check 'Ctrl-C mid-wait: exit 130, the stream ends with whole samples' '
 '
 
 # A wait that began before fgrecord attached is not seen (its switch out
-# is gone): attach while the program spins, stop while it sleeps.
+# is gone): attach while the program spins, stop while it sleeps (a 1 s
+# sleep from 0.5 s on). The wait counted is what passed of it.
 check '-p: a thread still blocked at the end counts up to the end' '
 	offcpu 0.5 2>/dev/null & pid=$! &&
 	sleep 0.1 &&
@@ -147,7 +148,7 @@ check '-p: a thread still blocked at the end counts up to the end' '
 	test $st = 0 && wellformed out && fgsym out >sym 2>/dev/null &&
 	phases sym >got && cat got err &&
 	test "$(grep -c phase_sleep got)" = 1 &&
-	near "$(get got offcpu-time phase_sleep)" 0.3 50
+	awk -v w="$(get got offcpu-time phase_sleep)" "BEGIN { exit !(w > 0.1 && w < 0.95) }"
 '
 
 check 'usage: --off-cpu with --wall, -e or -a, and --wall with a tiny -c' '

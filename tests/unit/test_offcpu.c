@@ -100,6 +100,19 @@ main(void)
 	memset(&fl, 0, sizeof(fl));
 	offcpu_flush(&oc, 2000, collect, &fl);
 	CHECK(fl.n == 0, "and forgets them");
+	offcpu_block(&oc, 600, 100, fake(&f, 6));
+	h = offcpu_wake(&oc, 600, 400, &ns);
+	CHECK(h && tag_of(h) == 6 && ns == 300,
+	    "a thread that exits blocked gives its wait back");
+	offcpu_forget(&oc, 600);
+	CHECK(offcpu_wake(&oc, 600, 500, &ns) == NULL,
+	    "and is forgotten");
+
+	offcpu_block(&oc, 500, 100, fake(&f, 5));
+	offcpu_drop(&oc);
+	CHECK(offcpu_wake(&oc, 500, 300, &ns) == NULL && oc.dropped == 1,
+	    "after a loss, a held sample is let go, not paired with a later "
+	    "switch in");
 	offcpu_release(&oc);
 
 	offcpu_init(&oc, 1);

@@ -123,10 +123,12 @@ check 'a thread that dies blocked: its wait up to its death, exit status kept' '
 	cat w && test "$(wc -l <w)" = 1 && near "$(cat w)" 200000000 10
 '
 
+# SIGTERM comes 0.4 s after the start, in the 0.4 s sleep that starts at
+# 0.2 s: the wait counted is more than nothing, less than the whole sleep.
 check '-d mid-wait: the command gets SIGTERM, the wait so far counts' '
 	expect_status 143 fgrecord --off-cpu -d 0.4 -o out offcpu $U 2>err &&
 	wellformed out && fgsym out >sym 2>/dev/null && phases sym >got && cat got &&
-	near "$(get got offcpu-time phase_sleep)" 0.2 25
+	awk -v w="$(get got offcpu-time phase_sleep)" "BEGIN { exit !(w > 0.05 && w < 0.4) }"
 '
 
 check 'Ctrl-C mid-wait: exit 130, the stream ends with whole samples' '

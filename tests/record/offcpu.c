@@ -112,6 +112,7 @@ helper_block(void *arg)
 	char c;
 
 	(void)arg;
+	sem_post(&locked);
 	if (read(pfd[0], &c, 1) < 0)
 		abort();
 	return NULL;
@@ -140,6 +141,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: offcpu [unit-seconds [exit]]\n");
 		return 2;
 	}
+	if (argc > 2)
+		sem_wait(&locked);
 	timed("phase_spin", phase_spin);
 	if (argc > 2)
 		return 0;

@@ -115,12 +115,15 @@ if [ "$(id -u)" != 0 ] && [ "$p" -gt 1 ]; then
 	exit 0
 fi
 
+# The helper blocks, then the main thread spins 0.2 s and exits: the wait
+# is at most that (less when the loaded machine delays the helper's read).
 check 'a thread that dies blocked: its wait up to its death, exit status kept' '
 	fgrecord --off-cpu -o out offcpu $U exit 2>err &&
 	wellformed out &&
 	fgsym out >sym 2>/dev/null &&
 	awk "/ offcpu-time:\$/ { p = \$(NF - 1) } /helper_block/ && p { print p; p = 0 }" sym >w &&
-	cat w && test "$(wc -l <w)" = 1 && near "$(cat w)" 200000000 10
+	cat w && test "$(wc -l <w)" = 1 &&
+	awk -v w="$(cat w)" "BEGIN { exit !(w > 100000000 && w < 250000000) }"
 '
 
 # SIGTERM comes 0.4 s after the start, in the 0.4 s sleep that starts at

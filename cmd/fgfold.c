@@ -145,6 +145,8 @@ main(int argc, char *argv[])
 		if (fd != STDIN_FILENO)
 			close(fd);
 	}
+	if (!diff && !folded && fold_finish(&f, rval != 0) > rval)
+		rval = 1;
 	if (top > 0 ? fold_top(&f, stdout, top) : fold_write(&f, stdout, diff))
 		err(2, "write error");
 	if (fflush(stdout) == EOF || ferror(stdout))

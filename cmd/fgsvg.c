@@ -115,6 +115,37 @@ report_bad(enum folded_status st, const char *name, unsigned long lineno,
 }
 
 /*
+ * The integer counts summed so far, BEFORE and AFTER (a plain line's count
+ * is AFTER): a line that would take a sum past 2^64-1 is skipped and said,
+ * as fgfold does, rather than rounded silently.
+ */
+static uint64_t totals[2];
+
+/* Returns 1 when the line was skipped for that (said once), 0 otherwise. */
+static unsigned long
+overflows(const struct folded_line *f, const char *name, unsigned long lineno)
+{
+	static int said;
+	int c, to;
+
+	for (c = 0; c < f->ncounts; c++) {
+		to = f->ncounts == 2 ? c : 1;
+		if (!f->count[c].decimal && totals[to] > UINT64_MAX - f->count[c].u)
+			break;
+	}
+	if (c == f->ncounts) {
+		for (c = 0; c < f->ncounts; c++)
+			if (!f->count[c].decimal)
+				totals[f->ncounts == 2 ? c : 1] += f->count[c].u;
+		return 0;
+	}
+	if (!said++)
+		warnx("%s:%lu: the counts add up past 2^64-1 here: skipped the "
+		    "line; draw fewer stacks at a time", name, lineno);
+	return 1;
+}
+
+/*
  * Reads the folded lines of one input into fl; returns the number of bad
  * lines, and sets *failed on a read error. A regular file is mapped, and
  * fl keeps its lines in place: then *lr holds the mapping, to unmap once
@@ -133,19 +164,23 @@ readinput(struct flame *fl, int fd, const char *name, int seen[],
 
 	if (lineread_map(lr, fd, name) == 0) {
 		while ((len = lineread_next_kept(lr, &kept)) >= 0) {
-			if ((st = folded_parse(kept, len, &f)) == FOLDED_OK)
-				flame_add_kept(fl, kept, len, &f);
-			else
+			if ((st = folded_parse(kept, len, &f)) != FOLDED_OK)
 				bad += report_bad(st, name, lr->lineno, seen);
+			else if (overflows(&f, name, lr->lineno))
+				*failed = 1;
+			else
+				flame_add_kept(fl, kept, len, &f);
 		}
 		lineread_release(lr);
 		return bad;
 	}
 	while ((len = lineread_next(lr, &line)) >= 0) {
-		if ((st = folded_parse(line, len, &f)) == FOLDED_OK)
-			flame_add(fl, line, len, &f);
-		else
+		if ((st = folded_parse(line, len, &f)) != FOLDED_OK)
 			bad += report_bad(st, name, lr->lineno, seen);
+		else if (overflows(&f, name, lr->lineno))
+			*failed = 1;
+		else
+			flame_add(fl, line, len, &f);
 	}
 	if (lr->error != 0) {
 		warnx("read error on '%s': %s", name, strerror(lr->error));
@@ -204,7 +239,11 @@ main(int argc, char *argv[])
 		case O_FONTWIDTH:
 			so.fontwidth = number("fontwidth", optarg, 0.01, 100);
 			break;
-		case O_COUNTNAME:	so.countname = optarg; break;
+		case O_COUNTNAME:
+			/* "ns": the counts are nanoseconds, shown as time */
+			so.countname = optarg;
+			so.timens = strcmp(optarg, "ns") == 0;
+			break;
 		case O_NAMETYPE:	so.nametype = optarg; break;
 		case O_COLORS:
 			if (!palette_scheme_ok(optarg))
@@ -262,10 +301,11 @@ main(int argc, char *argv[])
 		errx(2, "--colors '%s' is not a palette", po.scheme);
 	if (cp) {
 		if (palette_load(&pal, PALETTE_FILE, &badline) != 0) {
-			if (errno == EINVAL)
-				errx(2, "'%s' is not a regular file: move it "
+			if (errno == EINVAL || errno == ELOOP)
+				errx(2, "'%s' is not a regular file%s: move it "
 				    "away, or run --cp in another directory",
-				    PALETTE_FILE);
+				    PALETTE_FILE, errno == ELOOP ?
+				    " but a symbolic link, not followed" : "");
 			err(2, "cannot read the palette file '%s'",
 			    PALETTE_FILE);
 		}
@@ -281,8 +321,8 @@ main(int argc, char *argv[])
 			err(2, "cannot read the --nameattr file '%s'",
 			    nameattr);
 		if (badline != 0) {
-			warnx("%s:%lu: expected \"NAME<TAB>key=value...\" with "
-			    "XML attribute names; skipped", nameattr, badline);
+			warnx("%s:%lu: %s; skipped (expected \"NAME<TAB>"
+			    "key=value...\")", nameattr, badline, na.why);
 			rval = 1;
 		}
 		so.nameattr = &na;
@@ -321,8 +361,13 @@ main(int argc, char *argv[])
 	svgbuf_init(&out, STDOUT_FILENO);
 	if (svg_write(&out, &fl, &so, &pal) != 0)
 		err(2, "cannot write the SVG to standard output");
-	if (cp && palette_save(&pal, PALETTE_FILE) != 0)
+	if (cp && palette_save(&pal, PALETTE_FILE) != 0) {
+		if (errno == EINVAL || errno == ELOOP)
+			errx(2, "'%s' is no longer a regular file%s: not "
+			    "written; move it away", PALETTE_FILE, errno == ELOOP ?
+			    " but a symbolic link, not followed" : "");
 		err(2, "cannot write the palette file '%s'", PALETTE_FILE);
+	}
 	svgbuf_release(&out);
 	flame_release(&fl);
 	for (i = 0; i < argc || i == 0; i++)

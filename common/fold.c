@@ -37,6 +37,7 @@ fold_release(struct fold *f)
 	free(f->ctext);
 	free(f->ckey);
 	free(f->event);
+	free(f->event2);
 	free(f->pname);
 	free(f->fbuf);
 	free(f->fofs);
@@ -156,6 +157,72 @@ fold_tidy_name(const char *name, size_t len, char *out)
 	return n;
 }
 
+/* The "$..$" escapes of Rust's legacy mangling, and what they stand for. */
+static const struct {
+	const char	*esc;
+	char		 c;
+} rust_esc[] = {
+	{ "$LT$", '<' }, { "$GT$", '>' }, { "$LP$", '(' }, { "$RP$", ')' },
+	{ "$C$", ',' }, { "$RF$", '&' }, { "$BP$", '*' }, { "$SP$", '@' },
+	{ "$u20$", ' ' }, { "$u22$", '"' }, { "$u27$", '\'' },
+	{ "$u2b$", '+' }, { "$u3b$", ';' }, { "$u5b$", '[' }, { "$u5d$", ']' },
+	{ "$u7b$", '{' }, { "$u7d$", '}' }, { "$u7e$", '~' },
+};
+
+static int
+ishex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+/* The escape at s[0..len), or -1. */
+static int
+rust_escape(const char *s, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(rust_esc) / sizeof(rust_esc[0]); i++) {
+		n = strlen(rust_esc[i].esc);
+		if (len >= n && memcmp(s, rust_esc[i].esc, n) == 0)
+			return i;
+	}
+	return -1;
+}
+
+size_t
+fold_rust_legacy(char *s, size_t len)
+{
+	size_t i, n = 0;
+	int k, hashed = len >= 19 && memcmp(s + len - 19, "::h", 3) == 0;
+
+	for (i = len - 16; hashed && i < len; i++)
+		hashed = ishex(s[i]);
+	if (hashed)
+		len -= 19;
+	else {
+		/* No hash: only a name that holds an escape is Rust's. */
+		for (i = 0; i < len && (s[i] != '$' || rust_escape(s + i,
+		    len - i) < 0); i++)
+			;
+		if (i == len)
+			return len;
+	}
+	/* A leading '_' only keeps the name from starting with '$'. */
+	i = len > 1 && s[0] == '_' && s[1] == '$' ? 1 : 0;
+	while (i < len) {
+		if (s[i] == '$' && (k = rust_escape(s + i, len - i)) >= 0) {
+			s[n++] = rust_esc[k].c;
+			i += strlen(rust_esc[k].esc);
+		} else if (s[i] == '.' && i + 1 < len && s[i + 1] == '.') {
+			s[n++] = ':';
+			s[n++] = ':';
+			i += 2;
+		} else
+			s[n++] = s[i++];
+	}
+	return n;
+}
+
 /* Appends bytes to the frame buffer. */
 static void
 fb_add(struct fold *f, const char *s, size_t len)
@@ -194,6 +261,7 @@ struct foldin {
 	int		 skipping;	/* --skip-after matched: ignore the rest */
 	int		 want_srcline;	/* the next srcline belongs to the last frame */
 	int		 is_java;
+	int		 offcpu;	/* the open sample is off-CPU time */
 	uint64_t	 period;
 	unsigned long	 bad;
 	unsigned long	 sample_line;	/* line of the open sample's head */
@@ -217,6 +285,46 @@ bad_line(struct fold *f, struct foldin *in, unsigned long lineno,
 		    in->name, MAX_BAD_SHOWN);
 }
 
+/* Whether an event name, without its ":u"-like modifiers, is name. */
+static int
+event_base_is(const char *e, size_t len, const char *name)
+{
+	const char *colon = memchr(e, ':', len);
+
+	if (colon != NULL)
+		len = colon - e;
+	return len == strlen(name) && memcmp(e, name, len) == 0;
+}
+
+static int
+is_clock(const char *e, size_t len)
+{
+	return event_base_is(e, len, "cpu-clock") ||
+	    event_base_is(e, len, "task-clock");
+}
+
+/*
+ * Off-CPU and on-CPU time (fgrecord --wall) fold together: an event that
+ * is not the one folded is kept when one of the two is offcpu-time and the
+ * other a clock, unless --event-filter chose one.
+ */
+static int
+time_pair(struct fold *f, struct stream_str ev, int off)
+{
+	int first_off = event_base_is(f->event, strlen(f->event),
+	    FOLD_OFFCPU_EVENT);
+
+	if (!f->event_defaulted)
+		return 0;
+	if (f->event2 != NULL)
+		return stream_str_eq(ev, f->event2);
+	if (off ? !is_clock(f->event, strlen(f->event)) :
+	    !(first_off && is_clock(ev.p, ev.len)))
+		return 0;
+	f->event2 = xmemdup0(ev.p, ev.len);
+	return 1;
+}
+
 static void
 sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
     unsigned long lineno)
@@ -227,11 +335,18 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 	in->in_sample = 0;
 	in->skipping = 0;
 	in->want_srcline = 0;
+	in->offcpu = 0;
+	f->heads++;
 	if (s->event.len > 0) {
+		int off = event_base_is(s->event.p, s->event.len,
+		    FOLD_OFFCPU_EVENT);
+
 		if (f->event == NULL) {
 			f->event = xmemdup0(s->event.p, s->event.len);
 			f->event_defaulted = 1;
-		} else if (!stream_str_eq(s->event, f->event)) {
+		} else if (!stream_str_eq(s->event, f->event) &&
+		    !time_pair(f, s->event, off)) {
+			f->heads_other++;
 			if (f->event_defaulted && !f->event_warned) {
 				warnx("%s:%lu: several events in the input; folding only "
 				    "'%s' (choose one with --event-filter=EVENT)",
@@ -239,6 +354,10 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 				f->event_warned = 1;
 			}
 			return;
+		}
+		if (off) {
+			in->offcpu = 1;
+			f->timed = 1;
 		}
 	}
 	in->in_sample = 1;
@@ -282,11 +401,22 @@ strip_offset(const char *s, size_t len)
 	return len;
 }
 
+/*
+ * The kernel: "[kernel.kallsyms]", "[ext4]", a vmlinux (also a versioned
+ * one, /usr/lib/debug/boot/vmlinux-6.1.0-13-amd64) or a module
+ * (/lib/modules/.../ext4.ko, compressed or not).
+ */
 static int
 is_kernel_dso(const char *d, size_t n)
 {
-	return (starts(d, n, "[") || ends(d, n, "vmlinux")) &&
-	    !has(d, n, "unknown");
+	const char *slash = memrchr(d, '/', n), *base = slash ? slash + 1 : d;
+	size_t bn = n - (base - d);
+
+	if (has(d, n, "unknown"))
+		return 0;
+	return starts(d, n, "[") || ends(d, n, "vmlinux") ||
+	    starts(base, bn, "vmlinux-") || ends(d, n, ".ko") ||
+	    ends(d, n, ".ko.xz") || ends(d, n, ".ko.zst") || ends(d, n, ".ko.gz");
 }
 
 static int
@@ -344,8 +474,12 @@ frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 		n = fold_tidy_name(f->fbuf + start, f->fbuf_len - start,
 		    f->fbuf + start);
 	} else {
-		GROW(f->fbuf, f->fbuf_len + flen + 8, f->fbuf_cap);
-		n = fold_tidy_name(func, flen, f->fbuf + start);
+		/* Rust's legacy names, as perf leaves them, first: both steps
+		   only shrink the name, so they work in place. */
+		fb_add(f, func, flen);
+		GROW(f->fbuf, f->fbuf_len + 8, f->fbuf_cap);
+		n = fold_rust_legacy(f->fbuf + start, flen);
+		n = fold_tidy_name(f->fbuf + start, n, f->fbuf + start);
 	}
 	out = f->fbuf + start;
 	if (in->is_java && memchr(out, '/', n) != NULL && out[0] == 'L') {
@@ -530,22 +664,50 @@ srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
 	f->fofs[f->nframes] = f->fbuf_len;
 }
 
-/* Counts one sample of the stack e. */
+/*
+ * Counts one sample of the stack e: u[0] counts it (or its period, with
+ * --period), and u[1] sums its period, which becomes the count when the
+ * stream turns out to hold off-CPU time (fold_settle).
+ */
 static void
 sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e)
 {
-	uint64_t w = f->opts.period ? in->period : 1;
+	uint64_t w = f->opts.period ? in->period : 1, p = in->period;
+	int tover = !f->opts.period && f->total[1] > UINT64_MAX - p;
 
 	/* Every stack's count is at most the total: one check covers both. */
-	if (f->total[0] > UINT64_MAX - w) {
+	if (f->total[0] > UINT64_MAX - w || (tover && f->timed)) {
 		if (in->overflow++ == 0)
 			in->overflow_line = in->sample_line;
 		f->overflowed = 1;
 		return;
 	}
+	if (tover)
+		f->time_lost = 1;
+	else if (!f->opts.period) {
+		e->u[1] += p;
+		f->total[1] += p;
+	}
 	e->u[0] += w;
 	f->total[0] += w;
 	f->samples++;
+}
+
+/* A stream of off-CPU time: the sums of periods become the counts. */
+static void
+fold_settle(struct fold *f)
+{
+	size_t i;
+
+	if (f->settled || !f->timed || f->opts.period)
+		return;
+	f->settled = 1;
+	for (i = 0; i < f->tab.n; i++) {
+		f->tab.ents[i].u[0] = f->tab.ents[i].u[1];
+		f->tab.ents[i].u[1] = 0;
+	}
+	f->total[0] = f->total[1];
+	f->total[1] = 0;
 }
 
 #define SC_STACK	(1ULL << 62)	/* the sample folded into a stack */
@@ -565,7 +727,7 @@ sample_end(struct fold *f, struct foldin *in)
 		return;
 	in->in_sample = 0;
 	in->want_srcline = 0;
-	need += f->fbuf_len + f->nframes;
+	need += f->fbuf_len + f->nframes + sizeof(FOLD_OFFCPU);
 	GROW(f->key, need, f->key_cap);
 	if (!f->opts.no_comm && !in->skipping) {
 		memcpy(f->key, f->pname, f->pname_len);
@@ -581,6 +743,16 @@ sample_end(struct fold *f, struct foldin *in)
 		n += b - a;
 		first = 0;
 	}
+	if (in->offcpu) {
+		/* Time blocked: a pseudo-frame says so, as the leaf. */
+		if (!first)
+			f->key[n++] = ';';
+		memcpy(f->key + n, FOLD_OFFCPU, sizeof(FOLD_OFFCPU) - 1);
+		n += sizeof(FOLD_OFFCPU) - 1;
+		first = 0;
+	}
+	if (first)
+		f->noframes++;
 	e = first ? NULL : stacktab_get(&f->tab, f->key, n);
 	if (in->block_pending) {
 		struct stacktab_entry *se = stacktab_get(&f->scache, f->skey, f->skey_len);
@@ -627,7 +799,7 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 	GROW(f->skey, k, f->skey_cap);
 	memcpy(f->skey, f->pname, f->pname_len);
 	f->skey[f->pname_len] = '\0';
-	f->skey[f->pname_len + 1] = in->is_java;
+	f->skey[f->pname_len + 1] = in->is_java | in->offcpu << 1;
 	memcpy(f->skey + f->pname_len + 2, &h, sizeof(h));
 	f->skey_len = k;
 	se = stacktab_find(&f->scache, f->skey, k);
@@ -710,7 +882,12 @@ fold_stream(struct fold *f, int fd, const char *name)
 				sample_end(f, &in);
 			}
 			sample_head(f, &in, &s, lr.lineno);
-			if (in.in_sample)
+			if (in.in_sample && s.has_frame) {
+				/* perf record without -g: a one-frame stack */
+				frame_line(f, &in, &s.frame, s.frame.indent.p,
+				    line + len);
+				sample_end(f, &in);
+			} else if (in.in_sample)
 				sample_cached(f, &in, &lr);
 			break;
 		case STREAM_FRAME:
@@ -743,6 +920,34 @@ fold_stream(struct fold *f, int fd, const char *name)
 	if (in.bad > 0 && rv == 0)
 		rv = 1;
 	return rv;
+}
+
+int
+fold_finish(struct fold *f, int quiet)
+{
+	fold_settle(f);
+	if (f->time_lost && f->timed) {
+		warnx("the off-CPU and on-CPU time adds up past 2^64-1 ns: "
+		    "some samples weigh 1; fold fewer samples at a time");
+		return 1;
+	}
+	if (f->samples > 0 || quiet)
+		return 0;
+	if (f->heads == 0)
+		warnx("no samples in the input: expected perf script output, "
+		    "a \"COMM PID TIME: PERIOD EVENT:\" line then frames "
+		    "(folded stacks go with --folded)");
+	else if (f->heads_other == f->heads)
+		warnx("no samples of the event '%s' in the input: %llu of "
+		    "other events; choose one with --event-filter=EVENT",
+		    f->event, (unsigned long long)f->heads_other);
+	else if (f->noframes > 0)
+		warnx("no stack to fold: %llu sample%s had no frame, and "
+		    "--no-comm left them nothing", (unsigned long long)
+		    f->noframes, f->noframes == 1 ? "" : "s");
+	else
+		warnx("no sample was folded");
+	return 1;
 }
 
 /* Replaces every "0x" followed by hex digits with "0x...". */
@@ -854,11 +1059,14 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 int
 fold_write(struct fold *f, FILE *out, int diff)
 {
-	struct stacktab_entry **v = stacktab_sorted(&f->tab);
+	struct stacktab_entry **v;
 	char a[64], b[64];
 	size_t i;
 	int norm = diff && f->opts.normalize && f->total[0] != f->total[1] &&
 	    f->total[0] > 0;
+
+	fold_settle(f);
+	v = stacktab_sorted(&f->tab);
 
 	for (i = 0; i < f->tab.n; i++) {
 		struct stacktab_entry *e = v[i];
@@ -919,13 +1127,20 @@ fold_top(struct fold *f, FILE *out, size_t n)
 	struct stacktab_entry **v = stacktab_sorted(&f->tab);
 	struct topfn *fn = NULL;
 	size_t fncap = 0, i, *order;
-	double all = 0;
+	double all = 0, scale = 1;
+	char self_h[16] = "self", total_h[16] = "total";
+	int prec = 0;
 
+	fold_settle(f);
 	stacktab_init(&names);
 	for (i = 0; i < f->tab.n; i++) {
 		const struct stacktab_entry *e = v[i];
 		const char *p = e->key, *end = e->key + e->len, *semi;
 		double w = (double)e->u[0] + e->d[0];
+
+		/* Off-CPU time is the blocking function's own time. */
+		if (ends(p, end - p, ";" FOLD_OFFCPU))
+			end -= sizeof(FOLD_OFFCPU);
 		struct stacktab_entry *ne = NULL;
 		size_t k;
 		int first = 1;
@@ -960,18 +1175,31 @@ fold_top(struct fold *f, FILE *out, size_t n)
 	for (i = 0; i < names.n; i++)
 		order[i] = i;
 	qsort_r(order, names.n, sizeof(*order), cmp_top, fn);
-	fprintf(out, "%.0f samples%s%s%s, %zu functions\n", all,
+	if (f->timed && !f->opts.period) {
+		/* Time in ns: shown in ms, or in s past 100 s. */
+		double div = all >= 1e11 ? 1e9 : 1e6;
+		const char *u = all >= 1e11 ? "s" : "ms";
+
+		fprintf(out, "%.3f %s", all / div, u);
+		snprintf(self_h, sizeof(self_h), "self %s", u);
+		snprintf(total_h, sizeof(total_h), "total %s", u);
+		scale = div;
+		prec = 3;
+	} else
+		fprintf(out, "%.0f samples", all);
+	fprintf(out, "%s%s%s%s%s%s, %zu functions\n",
 	    f->event ? " of '" : "", f->event ? f->event : "",
-	    f->event ? "'" : "", names.n);
-	fprintf(out, "%7s %10s %7s %10s  %s\n", "self%", "self", "total%",
-	    "total", "function");
+	    f->event ? "'" : "", f->event2 ? " and '" : "",
+	    f->event2 ? f->event2 : "", f->event2 ? "'" : "", names.n);
+	fprintf(out, "%7s %10s %7s %10s  %s\n", "self%", self_h, "total%",
+	    total_h, "function");
 	for (i = 0; i < names.n && i < n; i++) {
 		const struct stacktab_entry *ne = &names.ents[order[i]];
 		const struct topfn *t = &fn[order[i]];
 
-		fprintf(out, "%6.2f%% %10.0f %6.2f%% %10.0f  %.*s\n",
-		    all > 0 ? 100 * t->self / all : 0, t->self,
-		    all > 0 ? 100 * t->total / all : 0, t->total,
+		fprintf(out, "%6.2f%% %10.*f %6.2f%% %10.*f  %.*s\n",
+		    all > 0 ? 100 * t->self / all : 0, prec, t->self / scale,
+		    all > 0 ? 100 * t->total / all : 0, prec, t->total / scale,
 		    (int)ne->len, ne->key);
 	}
 	free(order);

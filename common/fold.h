@@ -41,9 +41,19 @@ struct fold {
 	struct fold_opts opts;		/* copied; the strings are borrowed */
 	struct stacktab	 tab;
 	char		*event;		/* the event folded, owned */
+	char		*event2;	/* off-CPU time folded with on-CPU
+					   time (--wall): the other one */
 	int		 event_defaulted;
 	int		 event_warned;
 	uint64_t	 samples;	/* samples kept */
+	uint64_t	 heads;		/* sample heads read */
+	uint64_t	 heads_other;	/* of them, of an event not folded */
+	uint64_t	 noframes;	/* with --no-comm, samples with no frame */
+	int		 timed;		/* an offcpu-time sample was folded:
+					   every sample weighs its period, in
+					   ns (u[1] sums it while reading) */
+	int		 time_lost;	/* that sum passed 2^64-1 */
+	int		 settled;	/* u[1] moved to u[0] for output */
 	uint64_t	 total[2];	/* integer count sums per slot */
 	int		 overflowed;	/* a sample was not counted: its stack may be 0 */
 	unsigned long	 bad;		/* unrecognised lines, all inputs */
@@ -91,6 +101,24 @@ void	fold_release(struct fold *);
 int	fold_stream(struct fold *, int fd, const char *name);
 
 /*
+ * The event name of off-CPU samples (as perf --off-cpu names it): their
+ * period is the time blocked, in ns. When a stream holds them, every
+ * sample weighs its period (--period is implied), cpu-clock or task-clock
+ * samples are folded with them, and each off-CPU stack gets FOLD_OFFCPU as
+ * its leaf frame.
+ */
+#define FOLD_OFFCPU_EVENT	"offcpu-time"
+#define FOLD_OFFCPU		"[off-cpu]"
+
+/*
+ * Called after the last fold_stream: says on stderr why nothing was folded
+ * when nothing was (no input, no sample, only other events, ...), unless
+ * quiet is set because an error was said already. Returns 0, or 1 when
+ * something was said.
+ */
+int	fold_finish(struct fold *, int quiet);
+
+/*
  * Adds the folded stacks read from fd to slot (0, or 1 for the AFTER side of
  * --diff). Returns 0, 1 or 2 as fold_stream does.
  */
@@ -118,5 +146,15 @@ int	fold_top(struct fold *, FILE *, size_t n);
  * returns the new length.
  */
 size_t	fold_tidy_name(const char *name, size_t len, char *out);
+
+/*
+ * Finishes, in place, a Rust legacy name that perf demangled only half:
+ * "core::ptr::drop_in_place$LT$alloc..vec..Vec$LT$u8$GT$$GT$::h0123456789abcdef"
+ * becomes "core::ptr::drop_in_place<alloc::vec::Vec<u8>>": the $..$
+ * escapes are decoded, ".." becomes "::" and the hash goes. A name with
+ * neither the hash nor an escape is left alone. Returns the new length
+ * (never more than len).
+ */
+size_t	fold_rust_legacy(char *s, size_t len);
 
 #endif

@@ -527,8 +527,9 @@ palette_load(struct palette *p, const char *path, unsigned long *bad)
 	p->use_map = 1;
 	if (bad != NULL)
 		*bad = 0;
-	/* Not blocking on a FIFO put there, and only a regular file. */
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+	/* Not blocking on a FIFO put there, not through a symbolic link
+	   (ELOOP), and only a regular file. */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
 		e = fstat(fd, &st) == -1 ? errno :
@@ -567,12 +568,39 @@ int
 palette_save(struct palette *p, const char *path)
 {
 	struct svgmap_entry **v;
+	struct stat st;
 	size_t n, i;
+	char *tmp;
+	mode_t um;
 	FILE *f;
-	int e;
+	int fd, e;
 
-	if ((f = fopen(path, "w")) == NULL)
+	/*
+	 * Never through what the name is now: a symbolic link or anything
+	 * not a regular file is refused (ELOOP, EINVAL), and the new file is
+	 * written aside and renamed over the name, which replaces the name
+	 * itself even if it was swapped for a link in the meantime.
+	 */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		errno = S_ISLNK(st.st_mode) ? ELOOP : S_ISDIR(st.st_mode) ?
+		    EISDIR : EINVAL;
 		return -1;
+	}
+	tmp = xmalloc(strlen(path) + 8);
+	sprintf(tmp, "%s.XXXXXX", path);
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+		e = errno;
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	um = umask(0);
+	umask(um);
+	if (fchmod(fd, 0666 & ~um) == -1 || (f = fdopen(fd, "w")) == NULL) {
+		e = errno;
+		close(fd);
+		goto fail;
+	}
 	v = svgmap_sorted(&p->map, &n);
 	for (i = 0; i < n; i++) {
 		fwrite(v[i]->key, 1, v[i]->klen, f);
@@ -581,11 +609,18 @@ palette_save(struct palette *p, const char *path)
 		putc('\n', f);
 	}
 	free(v);
-	if (ferror(f)) {
+	e = ferror(f) ? (errno ? errno : EIO) : 0;
+	if (fclose(f) != 0 && e == 0)
 		e = errno;
-		fclose(f);
-		errno = e;
-		return -1;
+	if (e == 0 && rename(tmp, path) == -1)
+		e = errno;
+	if (e == 0) {
+		free(tmp);
+		return 0;
 	}
-	return fclose(f) == 0 ? 0 : -1;
+fail:
+	unlink(tmp);
+	free(tmp);
+	errno = e;
+	return -1;
 }

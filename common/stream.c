@@ -90,6 +90,59 @@ parse_event(const char *line, size_t len, struct stream_sample *s)
 	}
 }
 
+static int parse_frame(const char *, size_t, struct stream_frame *);
+
+/* A time stamp, "3459.250647": digits and dots only. */
+static int
+is_stamp(struct stream_str e)
+{
+	size_t i;
+
+	for (i = 0; i < e.len; i++)
+		if (!isdig(e.p[i]) && e.p[i] != '.')
+			return 0;
+	return 1;
+}
+
+/*
+ * The head of a sample that perf script printed on one line, its frame
+ * after the event: the first ": " from 'from' on where what comes before
+ * ends in an event (not the time stamp) and what follows is a frame.
+ */
+static void
+parse_oneline(const char *line, size_t len, size_t from,
+    struct stream_sample *s)
+{
+	size_t i;
+
+	for (i = from; i + 1 < len; i++) {
+		if (line[i] != ':' || !isspc(line[i + 1]))
+			continue;
+		s->event.len = 0;
+		s->period = 1;
+		s->has_period = 0;
+		parse_event(line, i + 1, s);
+		if (s->event.len == 0 || is_stamp(s->event))
+			continue;
+		if (parse_frame(line + i + 1, len - i - 1, &s->frame)) {
+			s->has_frame = 1;
+			return;
+		}
+	}
+	s->event.len = 0;
+	s->period = 1;
+	s->has_period = 0;
+}
+
+/* The head's event, or its event and frame when it has one. */
+static void
+parse_tail(const char *line, size_t len, size_t from, struct stream_sample *s)
+{
+	parse_event(line, len, s);
+	if (s->event.len == 0)
+		parse_oneline(line, len, from, s);
+}
+
 /* The shortest COMM that is followed by a PID (the reference's rule). */
 static int
 parse_sample(const char *line, size_t len, struct stream_sample *s)
@@ -127,13 +180,13 @@ parse_sample(const char *line, size_t len, struct stream_sample *s)
 				s->pid.len = k - j;
 				s->tid.p = line + m;
 				s->tid.len = t - m;
-				parse_event(line, len, s);
+				parse_tail(line, len, t, s);
 				return 1;
 			}
 			if (t == m && m < len && isspc(line[m])) {
 				s->tid.p = line + j;
 				s->tid.len = k - j;
-				parse_event(line, len, s);
+				parse_tail(line, len, m, s);
 				return 1;
 			}
 			continue;
@@ -141,7 +194,7 @@ parse_sample(const char *line, size_t len, struct stream_sample *s)
 		if (k < len && isspc(line[k])) {
 			s->tid.p = line + j;
 			s->tid.len = k - j;
-			parse_event(line, len, s);
+			parse_tail(line, len, k, s);
 			return 1;
 		}
 	}

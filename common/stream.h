@@ -11,7 +11,8 @@
  * `perf script` output from any kernel parses:
  *   sample head	"COMM PID[/TID] [CPU] SECS.USECS: [PERIOD] EVENT:"
  *			COMM may hold spaces; every field after PID is
- *			optional.
+ *			optional. A one-line sample (perf record without
+ *			-g) has its frame after "EVENT:".
  *   frame		"<space>ADDR SYMBOL (DSO)"; SYMBOL may hold spaces,
  *			parentheses and '<>'; DSO is the last balanced
  *			parenthesised group on the line.
@@ -40,15 +41,6 @@ struct stream_str {
 	size_t		 len;
 };
 
-struct stream_sample {
-	struct stream_str comm;
-	struct stream_str pid;		/* digits; empty when perf printed only a TID */
-	struct stream_str tid;		/* digits */
-	struct stream_str event;	/* "cpu-clock"; empty if absent */
-	uint64_t	 period;	/* 1 when absent */
-	int		 has_period;
-};
-
 struct stream_frame {
 	struct stream_str addr;		/* hex digits, no 0x */
 	struct stream_str sym;		/* as printed: "main+0x1f", "[unknown]" */
@@ -56,6 +48,23 @@ struct stream_frame {
 	struct stream_str indent;	/* the leading white space */
 	uint64_t	 addrval;	/* addr's value */
 	int		 addr_ok;	/* addr is hex and fits in 64 bits */
+};
+
+struct stream_sample {
+	struct stream_str comm;
+	struct stream_str pid;		/* digits; empty when perf printed only a TID */
+	struct stream_str tid;		/* digits */
+	struct stream_str event;	/* "cpu-clock"; empty if absent */
+	uint64_t	 period;	/* 1 when absent */
+	int		 has_period;
+	/*
+	 * perf script without -g prints a sample on one line, its one frame
+	 * after the event: "sh 9068 3459.250647: 250000 cpu-clock:ppp:
+	 * 7f8c12a4 update_active+0x270 (/usr/lib/ld.so)". Then has_frame is
+	 * set and frame holds that frame (indent: the space before it).
+	 */
+	int		 has_frame;
+	struct stream_frame frame;
 };
 
 /*

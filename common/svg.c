@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <xxhash.h>
@@ -364,6 +365,7 @@ svg_nameattr_init(struct svg_nameattr *na)
 	svgmap_init(&na->attrs);
 	svgmap_init(&na->titles);
 	svgmap_init(&na->links);
+	na->why[0] = '\0';
 }
 
 void
@@ -375,23 +377,69 @@ svg_nameattr_release(struct svg_nameattr *na)
 }
 
 static int
-xmlname(const char *s, size_t n)
+keyis(const char *p, size_t n, const char *key)
 {
-	size_t i;
+	return n == strlen(key) && memcmp(p, key, n) == 0;
+}
 
-	if (n == 0)
-		return 0;
-	for (i = 0; i < n; i++) {
-		char c = s[i];
+/*
+ * A link that can only go somewhere: http or https, or a relative URL (no
+ * scheme: a '/', '?' or '#' comes before any ':'). The browser skips
+ * leading spaces and control characters before it reads the scheme, so
+ * does this.
+ */
+static int
+url_ok(const char *v, size_t n)
+{
+	size_t i = 0;
 
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    c == '_' || c == ':')
-			continue;
-		if (i > 0 && ((c >= '0' && c <= '9') || c == '-' || c == '.'))
-			continue;
-		return 0;
+	while (i < n && (unsigned char)v[i] <= ' ')
+		i++;
+	v += i;
+	n -= i;
+	for (i = 0; i < n && !strchr(":/?#", v[i]); i++)
+		;
+	if (i == n || v[i] != ':')
+		return 1;
+	return (i == 4 && strncasecmp(v, "http", 4) == 0) ||
+	    (i == 5 && strncasecmp(v, "https", 5) == 0);
+}
+
+/* The attributes --nameattr may give, as flamegraph.pl's option is for. */
+static const char *const nameattr_keys[] = {
+	"xlink:href", "target", "class", "title", "id", NULL
+};
+
+/*
+ * Checks one key=value pair of a --nameattr line; returns the index of its
+ * key in nameattr_keys ("href" is "xlink:href"), or -1 with why filled.
+ */
+static int
+nameattr_pair(const char *p, size_t klen, const char *v, size_t vlen,
+    char *why, size_t whysize)
+{
+	int k;
+
+	if (keyis(p, klen, "href"))
+		p = "xlink:href", klen = 10;
+	for (k = 0; nameattr_keys[k] != NULL; k++)
+		if (keyis(p, klen, nameattr_keys[k]))
+			break;
+	if (nameattr_keys[k] == NULL) {
+		snprintf(why, whysize, "'%.*s' is not allowed%s; use href, "
+		    "xlink:href, target, class, title or id", (int)(klen > 40 ?
+		    40 : klen), p, klen > 2 && strncasecmp(p, "on", 2) == 0 ?
+		    " (an event handler runs script)" : keyis(p, klen, "style") ?
+		    " (style can hide or restyle the page)" : "");
+		return -1;
 	}
-	return 1;
+	if (k == 0 && !url_ok(v, vlen)) {
+		snprintf(why, whysize, "href '%.*s%s' is not allowed: only "
+		    "http, https and relative URLs (no javascript:)",
+		    (int)(vlen > 40 ? 40 : vlen), v, vlen > 40 ? "..." : "");
+		return -1;
+	}
+	return k;
 }
 
 int
@@ -402,9 +450,10 @@ svg_nameattr_load(struct svg_nameattr *na, const char *path,
 	struct svgbuf a;
 	char *line, *tab, *p, *e, *eq, *next;
 	ssize_t len;
-	int fd, err, link, target;
+	int fd, err, k, seen;
 
 	*bad = 0;
+	na->why[0] = '\0';
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return -1;
 	lineread_init(&lr, fd, path);
@@ -413,42 +462,54 @@ svg_nameattr_load(struct svg_nameattr *na, const char *path,
 		if (len == 0)
 			continue;
 		if ((tab = memchr(line, '\t', len)) == NULL) {
-			if (*bad == 0)
+			if (*bad == 0) {
 				*bad = lr.lineno;
+				snprintf(na->why, sizeof(na->why), "no TAB after "
+				    "the name");
+			}
 			continue;
 		}
 		a.len = 0;
-		link = target = 0;
+		seen = 0;
 		e = line + len;
 		for (p = tab + 1; p < e; p = next + 1) {
+			char why[sizeof(na->why)];
+
 			if ((next = memchr(p, '\t', e - p)) == NULL)
 				next = e;
 			eq = memchr(p, '=', next - p);
-			if (eq == NULL || !xmlname(p, eq - p)) {
-				if (*bad == 0)
-					*bad = lr.lineno;
-				continue;
+			if (eq == NULL)
+				snprintf(why, sizeof(why), "a pair with no '='");
+			else if ((k = nameattr_pair(p, eq - p, eq + 1,
+			    next - eq - 1, why, sizeof(why))) >= 0 &&
+			    (seen & 1 << k))
+				snprintf(why, sizeof(why), "'%s' given twice",
+				    nameattr_keys[k]);
+			else if (k >= 0)
+				goto good;
+			if (*bad == 0) {
+				*bad = lr.lineno;
+				memcpy(na->why, why, sizeof(why));
 			}
-			if (eq - p == 5 && memcmp(p, "title", 5) == 0) {
+			continue;
+good:
+			seen |= 1 << k;
+			if (keyis(nameattr_keys[k], strlen(nameattr_keys[k]),
+			    "title")) {
 				svgmap_put(&na->titles, line, tab - line,
 				    eq + 1, next - eq - 1);
 				continue;
 			}
-			svgbuf_put(&a, " ", 1);
-			if (eq - p == 4 && memcmp(p, "href", 4) == 0) {
-				PUTL(&a, "xlink:");
-				link = 1;
-			}
-			if (eq - p == 6 && memcmp(p, "target", 6) == 0)
-				target = 1;
-			svgbuf_put(&a, p, eq - p);
+			svgbuf_puts(&a, " ");
+			svgbuf_puts(&a, nameattr_keys[k]);
 			PUTL(&a, "=\"");
 			svg_escape(&a, eq + 1, next - eq - 1);
 			PUTL(&a, "\"");
 		}
-		if (link && !target)
+		/* A link opens in the whole window unless told otherwise. */
+		if ((seen & 1) && !(seen & 2))
 			PUTL(&a, " target=\"_top\"");
-		if (link)
+		if (seen & 1)
 			svgmap_put(&na->links, line, tab - line, "", 0);
 		svgmap_put(&na->attrs, line, tab - line, a.buf ? a.buf : "",
 		    a.len);
@@ -482,6 +543,7 @@ svg_opts_default(struct svg_opts *o)
 	o->minwidth = 0.1;
 	o->factor = 1;
 	o->search_budget = (size_t)24 << 20;
+	o->timens = -1;
 }
 
 /*
@@ -656,6 +718,37 @@ put_label(struct svgbuf *b, const char *clean, size_t len, long chars)
 	PUTL(b, "..");
 }
 
+/*
+ * Appends a --fonttype inside the <style> rule: letters, digits, spaces,
+ * commas, '-' and '_' as they are (a list of families), any other ASCII
+ * character as a CSS escape ("\\3b "), so that none ends the declaration
+ * or the rule; other bytes made safe text.
+ */
+static void
+put_cssfont(struct svgbuf *b, const char *s)
+{
+	const char *p;
+
+	for (p = s; *p != '\0'; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == ' ' || c == ',' || c == '-' ||
+		    c == '_')
+			putch(b, c);
+		else if (c < 0x80)
+			svgbuf_printf(b, "\\%x ", c);
+		else {
+			const char *q = p;
+
+			while (((unsigned char)q[1]) >= 0x80)
+				q++;
+			svg_escape(b, p, q + 1 - p);
+			p = q;
+		}
+	}
+}
+
 static void
 header(struct svgbuf *b, const struct svg_opts *o, double height)
 {
@@ -709,7 +802,74 @@ struct geom {
 	double		 per;		/* pixels per label character */
 	double		 tscaled;	/* the total times --factor */
 	struct svgbuf	 cn;		/* " COUNTNAME", escaped once */
+	int		 timens;	/* counts are ns: print time */
+	unsigned char	*off;		/* per node: drawn as off-CPU */
+	struct palette	*blue;		/* off-CPU frames' shades */
 };
+
+/* Appends a time in ns as people read it: "1.25 s", "12.50 ms", "800 ns". */
+static void
+put_time(struct svgbuf *b, double ns)
+{
+	static const struct { double div; const char *unit; } u[] = {
+		{ 1e9, " s" }, { 1e6, " ms" }, { 1e3, " us" }, { 1, " ns" }
+	};
+	size_t i;
+
+	for (i = 0; i < 3 && fabs(ns) < u[i].div; i++)
+		;
+	put_fixed(b, ns / u[i].div, i < 3 ? 2 : 0);
+	svgbuf_puts(b, u[i].unit);
+}
+
+/* A count as a tooltip shows it: "1,234 samples", or a time. */
+static void
+put_amount(struct svgbuf *b, double v, const struct geom *g, double *shown)
+{
+	if (g->timens) {
+		put_time(b, v);
+		*shown = v;
+		return;
+	}
+	put_count(b, v, shown);
+	put(b, g->cn.buf, g->cn.len);
+}
+
+/*
+ * Marks the nodes drawn as off-CPU: an [off-cpu] node and what lies above
+ * it (under --reverse it is near the root), and a node all of whose time
+ * lies in [off-cpu] nodes. Returns how many [off-cpu] nodes there are.
+ */
+static size_t
+mark_offcpu(const struct flame *fl, unsigned char *off)
+{
+	double *t = xcalloc(fl->nnodes + 1, sizeof(*t));
+	size_t i, n = 0;
+
+	for (i = 0; i < fl->nnodes; i++) {
+		const struct flame_node *nd = &fl->nodes[i];
+
+		off[i] = nd->namelen == sizeof(SVG_OFFCPU) - 1 &&
+		    memcmp(nd->name, SVG_OFFCPU, nd->namelen) == 0;
+		if (off[i]) {
+			n++;
+			t[i] = nd->etime - nd->stime;
+		}
+		if (nd->parent != FLAME_NONE && off[nd->parent])
+			off[i] = 1;
+	}
+	for (i = fl->nnodes; i-- > 1; )
+		if (fl->nodes[i].parent != FLAME_NONE)
+			t[fl->nodes[i].parent] += t[i];
+	for (i = 0; i < fl->nnodes; i++) {
+		double w = fl->nodes[i].etime - fl->nodes[i].stime;
+
+		if (n > 0 && !off[i] && w > 0 && t[i] >= w * (1 - 1e-9))
+			off[i] = 1;
+	}
+	free(t);
+	return n;
+}
 
 /* Appends " (N samples, P%[; +D%][; self S samples, Q%])" for a frame. */
 static void
@@ -722,8 +882,7 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
 	int has_delta = n != NULL && flame_delta(fl, f->node, &d);
 
 	PUTL(b, " (");
-	put_count(b, (f->etime - f->stime) * o->factor, &samples);
-	put(b, g->cn.buf, g->cn.len);
+	put_amount(b, (f->etime - f->stime) * o->factor, g, &samples);
 	if (f->depth == 0 && n != NULL) {
 		PUTL(b, ", 100%)");
 		return;
@@ -740,8 +899,7 @@ put_info(struct svgbuf *b, const struct flame *fl, const struct flame_frame *f,
 	}
 	if (n != NULL) {
 		PUTL(b, "; self ");
-		put_count(b, f->self * o->factor, &self);
-		put(b, g->cn.buf, g->cn.len);
+		put_amount(b, f->self * o->factor, g, &self);
 		PUTL(b, ", ");
 		put_fixed(b, 100 * self / g->tscaled, 2);
 		PUTL(b, "%");
@@ -1095,6 +1253,8 @@ put_frame(struct svgbuf *b, struct flame *fl, const struct flame_frame *f,
 		strcpy(color, "rgb(200,200,200)");
 	else if (flame_delta(fl, f->node, &d))
 		palette_diff(d, fl->maxdelta, o->negate, color);
+	else if (g->off[f->node])
+		palette_color(g->blue, raw, rawlen, color);
 	else
 		palette_color(pal, raw, rawlen, color);
 	/* flamegraph.pl's width is the difference of the rounded ends */
@@ -1133,6 +1293,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	int sub = o->subtitle != NULL && *o->subtitle != '\0';
 	const char *title = o->title;
 	struct svgbuf name, labels;
+	struct palette blue;
 	struct mdata md;
 	struct geom g;
 	size_t i;
@@ -1159,7 +1320,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	    "offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
 	    "</linearGradient>\n</defs>\n", o->bgcolor1, o->bgcolor2);
 	PUTL(b, "<style type=\"text/css\">\ntext { font-family:");
-	svg_escape(b, o->fonttype, strlen(o->fonttype));
+	put_cssfont(b, o->fonttype);
 	PUTL(b, "; font-size:");
 	put_num(b, o->fontsize);
 	svgbuf_puts(b, "px; fill:rgb(0,0,0); }\n#title { text-anchor:middle; "
@@ -1234,11 +1395,19 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	svgbuf_init(&g.cn, -1);
 	PUTL(&g.cn, " ");
 	svg_escape(&g.cn, o->countname, strlen(o->countname));
+	g.off = xmalloc(fl->nnodes + 1);
+	g.timens = mark_offcpu(fl, g.off) > 0 ? o->timens != 0 : o->timens > 0;
+	g.blue = &blue;
+	palette_init(&blue, &(struct palette_opts){ .scheme = "blue",
+	    .hash = pal->opts.hash, .random = pal->opts.random,
+	    .seed = pal->opts.seed });
 	for (i = 0; i < fl->nframes; i++)
 		put_frame(b, fl, &fl->frames[i], o, pal, &g, &name, &labels,
 		    &md);
 	svgbuf_release(&name);
 	svgbuf_release(&g.cn);
+	free(g.off);
+	palette_release(&blue);
 	mdata_release(&md);
 	PUTL(b, "</g>\n</svg>\n<g id=\"labels\">\n");
 	svgbuf_put(b, labels.buf ? labels.buf : "", labels.len);

@@ -75,6 +75,9 @@ struct svg_opts {
 	int		 inverted;
 	int		 negate;
 	int		 flamechart;
+	int		 timens;	/* counts are ns: tooltips print time;
+					   -1: when the input holds [off-cpu]
+					   frames (fgfold's off-CPU leaf) */
 	size_t		 search_budget;	/* bytes of search data for the frames
 					   not drawn (24 MiB); past it,
 					   "Matched" is a lower bound */
@@ -84,14 +87,18 @@ struct svg_opts {
 /*
  * --nameattr: extra attributes for the frames of some names. The file has
  * one line per name: the name, a TAB, then TAB-separated key=value pairs.
- * "title" replaces the tooltip, "href" makes the frame a link (target
- * "_top" unless given), any other key becomes an attribute of the frame's
- * element.
+ * Only what flamegraph.pl's option is for is allowed, each key once:
+ * "href" (or "xlink:href") makes the frame a link, to an http, https or
+ * relative URL (target "_top" unless given); "target", "class" and "id"
+ * become attributes of the frame's element; "title" replaces the tooltip.
+ * Event handlers (on*), "style" and javascript: links are refused.
  */
 struct svg_nameattr {
 	struct svgmap	 attrs;		/* name -> escaped ' k="v"' pairs */
 	struct svgmap	 titles;	/* name -> replacement tooltip */
 	struct svgmap	 links;		/* name -> "" when it has an href */
+	char		 why[160];	/* what was wrong with the first bad
+					   line, or "" */
 };
 
 void	 svg_nameattr_init(struct svg_nameattr *);
@@ -99,9 +106,10 @@ void	 svg_nameattr_release(struct svg_nameattr *);
 
 /*
  * Reads a --nameattr file into na. Returns 0, or -1 with errno set when the
- * file cannot be read. The number of the first malformed line (no TAB, a
- * pair without '=', a key that is not an XML name) is stored in *bad, or 0;
- * malformed lines and pairs are skipped.
+ * file cannot be read. The number of the first bad line (no TAB, a pair
+ * without '=', a key not allowed or given twice, an href not allowed) is
+ * stored in *bad, or 0, and what was wrong in na->why; bad pairs are
+ * skipped, the good ones of the line kept.
  */
 int	 svg_nameattr_load(struct svg_nameattr *, const char *path,
 	    unsigned long *bad);
@@ -109,10 +117,16 @@ int	 svg_nameattr_load(struct svg_nameattr *, const char *path,
 /* Fills o with flamegraph.pl's defaults. */
 void	 svg_opts_default(struct svg_opts *o);
 
+/* The leaf pseudo-frame of off-CPU stacks (fgfold(1), fg-stream(5)). */
+#define SVG_OFFCPU	"[off-cpu]"
+
 /*
  * Lays out the flame (flame_layout, with the minimum width converted from
  * pixels or percent) and writes the document to out, which is flushed at
- * the end. Colours come from pal. A flame without samples gives a small
+ * the end. Colours come from pal, but for off-CPU frames (an [off-cpu]
+ * frame, the frames above it, and the frames all of whose time is
+ * off-CPU), which are drawn in blue shades; differential colours come
+ * first. A flame without samples gives a small
  * document that says "no samples". Returns 0, or -1 with errno set when
  * writing failed.
  */

@@ -2,7 +2,9 @@
  * The script embedded in every SVG that fgsvg writes: hover details, click
  * to zoom, Reset Zoom, regex search with the "Matched" share (a nested match
  * counted once), Ctrl-F/F3, Esc and Ctrl-I, and the zoom and search kept in
- * the URL (#z=FRAME&s=REGEX&cs=1). It reads the frames from the document:
+ * the URL (#z=FRAME&s=REGEX&cs=1; a pattern from a link is bounded: at
+ * most 256 characters, and matched as text when it could backtrack for
+ * ever). It reads the frames from the document:
  * they come in preorder, each a <g> (or <a>) holding <title> and <rect>,
  * in the nested <svg id="fv">; fgcfg, written before it, gives the geometry.
  *
@@ -110,8 +112,29 @@ const char svg_script[] =
 	"		}\n"
 	"		return L;\n"
 	"	}\n"
-	"	function search(s) {\n"
-	"		var re;\n"
+	"	/* A pattern from a link is someone else's: past 256 characters it\n"
+	"	   is not run, and one that could backtrack for ever (a repeated\n"
+	"	   group, a back-reference, more than two repeats) is matched as\n"
+	"	   text. A pattern typed in the box runs as typed. */\n"
+	"	var REMAX = 256;\n"
+	"	function tame(s) {\n"
+	"		var u = s.replace(/\\\\[^1-9k]/g, \"\");\n"
+	"		if (!/\\)[*+{]|\\\\[1-9k]/.test(u) &&\n"
+	"		    (u.match(/[*+}]/g) || []).length <= 2) return s;\n"
+	"		return s.replace(/[.*+?^${}()|[\\]\\\\\\/]/g, \"\\\\$&\");\n"
+	"	}\n"
+	"	function search(s, fromlink) {\n"
+	"		var re, astext = false;\n"
+	"		if (fromlink) {\n"
+	"			if (s.length > REMAX) {\n"
+	"				matchedTxt.textContent = \"Search in the link not run: over \" +\n"
+	"				    REMAX + \" characters\";\n"
+	"				matchedTxt.classList.remove(\"hide\");\n"
+	"				return;\n"
+	"			}\n"
+	"			astext = tame(s) !== s;\n"
+	"			s = tame(s);\n"
+	"		}\n"
 	"		try {\n"
 	"			re = new RegExp(s, ignorecase ? \"i\" : \"\");\n"
 	"		} catch (e) {\n"
@@ -154,7 +177,8 @@ const char svg_script[] =
 	"		var pct = F.length && F[0].n > 0 ? 100 * sum / F[0].n : 0;\n"
 	"		if (pct > 100) pct = 100;\n"
 	"		matchedTxt.textContent = \"Matched: \" + (part ? \"\\u2265 \" : \"\") +\n"
-	"		    (pct === 100 ? \"100\" : pct.toFixed(1)) + \"%\";\n"
+	"		    (pct === 100 ? \"100\" : pct.toFixed(1)) + \"%\" +\n"
+	"		    (astext ? \" (the link's pattern, as text)\" : \"\");\n"
 	"		matchedTxt.classList.remove(\"hide\");\n"
 	"		searchBtn.textContent = \"Reset Search\";\n"
 	"		searchBtn.classList.add(\"show\");\n"
@@ -220,7 +244,7 @@ const char svg_script[] =
 	"		}\n"
 	"		if (z >= 0 && z < F.length) { if (z !== zoomed) zoom(z); }\n"
 	"		else if (zoomed >= 0) unzoom();\n"
-	"		if (s !== null && s !== \"\") { if (s !== term) search(s); }\n"
+	"		if (s !== null && s !== \"\") { if (s !== term) search(s, true); }\n"
 	"		else if (term !== null) clearsearch();\n"
 	"	}\n"
 	"	function frameof(el) {\n"

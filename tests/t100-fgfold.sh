@@ -42,13 +42,33 @@ check 'several files are merged, and - is stdin' '
 	test_cmp doubled two
 '
 
-check 'empty input gives empty output and exit 0' '
-	: >empty && fgfold empty >out 2>err && test ! -s out && test ! -s err
+check 'empty input: nothing folded, said on stderr, exit 1' '
+	: >empty && expect_status 1 fgfold empty >out 2>err && test ! -s out &&
+	grep_q "^fgfold: no samples in the input" err
 '
 
-check 'only headers: no output, exit 0' '
-	printf "# fgrecord 1\n# cmdline : x\n" >h && fgfold h >out 2>err &&
-	test ! -s out && test ! -s err
+check 'only headers: no output, said on stderr, exit 1' '
+	printf "# fgrecord 1\n# cmdline : x\n" >h && expect_status 1 fgfold h >out 2>err &&
+	test ! -s out && grep_q "no samples in the input" err
+'
+
+check 'an --event-filter that matches nothing is said, exit 1' '
+	expect_status 1 fgfold --event-filter=cycles $D/perf-cxx.txt >out 2>err &&
+	test ! -s out && grep_q "no samples of the event .cycles. in the input: [0-9]* of other events" err
+'
+
+check 'one-line samples (perf record without -g) are one-frame stacks' '
+	n=$(grep -c "cpu-clock:ppp: " $D/oneline.txt) &&
+	fgfold $D/oneline.txt >out 2>err && test ! -s err &&
+	sum=$(awk "{ s += \$NF } END { print s }" out) && [ "$sum" = "$n" ] &&
+	! grep -q ";.*;" out
+'
+
+check 'off-CPU stream: weighed by period in ns without --period, [off-cpu] leaf' '
+	want=$(awk "/(cpu-clock|offcpu-time):\$/ { s += \$(NF-1) } END { print s }" $D/offcpu.txt) &&
+	fgfold $D/offcpu.txt >out &&
+	sum=$(awk "{ s += \$NF } END { print s }" out) && [ "$sum" = "$want" ] &&
+	test "$(grep -c "\[off-cpu\] [0-9]*\$" out)" = "$(grep -c offcpu-time: $D/offcpu.txt)"
 '
 
 check 'a bad line is reported with file:line, good samples kept, exit 1' '

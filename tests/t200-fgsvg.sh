@@ -232,6 +232,36 @@ check '--search-budget: the frames hiding the most time keep their data; 0 keeps
 	expect_status 2 fgsvg --search-budget -1 in 2>err >/dev/null &&
 	grep_q "search-budget .-1. is not a number from 0" err
 '
+check 'off-CPU stacks: blue shades, tooltips in time; on-CPU ones keep the palette' '
+	fgfold "$TESTS/fgfold/offcpu.txt" >off.folded &&
+	grep_q "\[off-cpu\]" off.folded &&
+	fgsvg off.folded >out.svg &&
+	for fn in "\[off-cpu\]" __schedule clock_nanosleep nap spin; do
+		rgb=$(grep -o "<title>$fn ([^<]*</title><rect[^>]*fill=\"rgb([0-9,]*)" out.svg |
+		    sed "s/.*rgb(//; s/)\$//") && test -n "$rgb" &&
+		r=${rgb%%,*} && b=${rgb##*,} &&
+		if [ "$fn" = spin ]; then [ "$r" -gt "$b" ]; else [ "$b" -gt "$r" ]; fi ||
+		{ echo "$fn: rgb($rgb)"; false; }
+	done &&
+	grep_q "<title>nap (2.00 s, 99.90%; self 0 ns, 0.00%)</title>" out.svg &&
+	grep_q "<title>spin (2.00 ms, 0.10%; self 2.00 ms, 0.10%)</title>" out.svg &&
+	! grep -q " samples" out.svg
+'
+check '--countname=ns prints time; another --countname keeps counts' '
+	printf "a;b 1500\na;c 2500000\n" >ns &&
+	fgsvg --countname=ns ns >out.svg &&
+	grep_q "<title>b (1.50 us, 0.06%; self 1.50 us, 0.06%)</title>" out.svg &&
+	grep_q "<title>c (2.50 ms, " out.svg &&
+	fgfold "$TESTS/fgfold/offcpu.txt" | fgsvg --countname=ticks >out.svg &&
+	grep_q "<title>spin (2,000,000 ticks, " out.svg
+'
+check '--diff of off-CPU profiles: differential colours, time in tooltips' '
+	fgfold "$TESTS/fgfold/offcpu.txt" >before &&
+	sed "s/2000000000 offcpu/3000000000 offcpu/" "$TESTS/fgfold/offcpu.txt" | fgfold >after &&
+	fgfold --diff before after >d.folded && fgsvg d.folded >out.svg &&
+	grep_q "<title>\[off-cpu\] (3.00 s, 99.93%; +33.31%; self 3.00 s, 99.93%)</title><rect [^>]*fill=\"rgb(255,0,0)\"" out.svg &&
+	grep_q "<title>spin (2.00 ms, 0.07%; 0.00%; self 2.00 ms, 0.07%)</title><rect [^>]*fill=\"rgb(255,255,255)\"" out.svg
+'
 check 'stdin a file: read from where the shell left it, and once' '
 	printf "a;b 1\na;c 2\n" >in &&
 	{ read -r x; fgsvg; } <in >out.svg &&

@@ -26,9 +26,27 @@ check 'stream: a NUL byte in the DSO path: never folded as the shorter path' '
 	grep_q "in:2: unrecognised line" err && ! grep -q "\[a\]" out
 '
 
-check 'stream: only headers, no samples, with --period: nothing, exit 0' '
-	printf "# fgrecord 1\n# lost : 3\n" >in && fgfold --period in >out 2>err &&
-	test ! -s out && test ! -s err
+check 'stream: only headers, no samples, with --period: nothing, said, exit 1' '
+	printf "# fgrecord 1\n# lost : 3\n" >in && expect_status 1 fgfold --period in >out 2>err &&
+	test ! -s out && grep_q "no samples in the input" err
+'
+
+check 'stream: samples with no frame under --no-comm are said, never silently dropped' '
+	printf "a 1 [000] 1.0: 1 cpu-clock:\n\n" >in &&
+	expect_status 1 fgfold --no-comm in >out 2>err && test ! -s out &&
+	grep_q "1 sample had no frame" err
+'
+
+check 'stream: off-CPU periods past 2^64-1: said with FILE:LINE, never wrapped, exit 1' '
+	printf "a 1 [000] 1.0: 18446744073709551615 offcpu-time:\n\t1 f (x)\n\na 1 [000] 1.1: 5 cpu-clock:\n\t1 g (x)\n\n" >in &&
+	expect_status 1 fgfold in >out 2>err &&
+	printf "a;f;[off-cpu] 18446744073709551615\n" >want && test_cmp want out &&
+	grep_q "^fgfold: in:4: the total passes 2^64-1 here: 1 sample not counted" err
+'
+
+check 'stream: a one-line sample with a hostile symbol: one frame, name tidied' '
+	printf "a 1 1.0: 1 cpu-clock: 10 x;y\$LT\$z\$GT\$::h0123456789abcdef+0x1 (/bin/a)\n" >in &&
+	fgfold in >out 2>err && printf "a;x:y<z> 1\n" >want && test_cmp want out
 '
 
 check 'stream: a period of 2^64-1 is read exactly' '

@@ -103,7 +103,7 @@ check '--nameattr: a key that is no XML name is refused with FILE:LINE, exit 1' 
 	printf "a;b 1\n" >in &&
 	printf "b\tx\"><script>alert(1)</script>=1\n" >attrs &&
 	expect_status 1 fgsvg --nameattr attrs in >out.svg 2>err &&
-	grep_q "^fgsvg: attrs:1: .*XML attribute names; skipped" err &&
+	grep_q "^fgsvg: attrs:1: .* is not allowed; use href, xlink:href, target, class, title or id; skipped" err &&
 	! grep -q "<script>alert" out.svg &&
 	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" out.svg
 '
@@ -122,6 +122,28 @@ check 'folded counts: 2^64-1 is drawn (as a double); fractional counts add up' '
 	grep_q "<title>b (18,446,744,073,709,551,61[56] samples" out.svg &&
 	printf "a;b 0.25\na;b 0.5\na;c 1.25\n" >in && fgsvg in >out.svg 2>err && test ! -s err &&
 	grep_q "<title>all (2 samples, 100%)</title>" out.svg
+'
+
+check 'folded counts adding up past 2^64-1: said with FILE:LINE, the line skipped, exit 1 (as fgfold)' '
+	printf "a;b 18446744073709551615\na;c 1\na;d 2.5\n" >in &&
+	expect_status 1 fgsvg in >out.svg 2>err &&
+	grep_q "^fgsvg: in:2: the counts add up past 2^64-1 here: skipped the line" err &&
+	! grep -q "<title>c " out.svg &&
+	expect_status 1 fgfold --folded in >/dev/null 2>err2 && grep_q "in:2: the counts add up past 2^64-1" err2 &&
+	printf "a;b 9223372036854775808 1\n" >d1 && printf "a;c 9223372036854775808 2\n" >d2 &&
+	expect_status 1 fgsvg d1 d2 >out.svg 2>err && grep_q "^fgsvg: d2:1: the counts add up past 2^64-1" err
+'
+
+check '--fonttype cannot end the CSS rule: ; { } < are escaped, the style is unchanged' '
+	printf "a;b 1\n" >in &&
+	fgsvg in >base.svg &&
+	fgsvg --fonttype "Verdana; } text { display:none } #x { fill:red" in >out.svg &&
+	sed -n "/<style/,/<\/style>/p" base.svg | sed "s/font-family:[^;]*;/font-family:F;/" >want &&
+	sed -n "/<style/,/<\/style>/p" out.svg | sed "s/font-family:[^;]*;/font-family:F;/" >got &&
+	test_cmp want got &&
+	grep_q "font-family:Verdana\\\\3b  \\\\7d  text" out.svg &&
+	fgsvg --fonttype "DejaVu Sans, sans-serif" in >ok.svg &&
+	grep_q "font-family:DejaVu Sans, sans-serif;" ok.svg
 '
 
 check 'a NUL byte in a name is shown as \x00, never cuts the name' '
@@ -155,6 +177,92 @@ check '--cp with a FIFO as palette.map: a clear error, no hang' '
 	expect_status 2 timeout 10 fgsvg --cp in >out 2>err &&
 	grep_q "palette.map. is not a regular file" err
 '
+
+check '--cp: palette.map a symbolic link to a file: refused, the file untouched, exit 2' '
+	printf "a;b 1\n" >in && echo "victim data" >victim && ln -s victim palette.map &&
+	expect_status 2 fgsvg --cp in >out 2>err &&
+	grep_q "palette.map. is not a regular file but a symbolic link, not followed" err &&
+	echo "victim data" >want && test_cmp want victim && test -L palette.map
+'
+
+check '--cp: palette.map a dangling symbolic link: nothing created through it, exit 2' '
+	printf "a;b 1\n" >in && ln -s created palette.map &&
+	expect_status 2 fgsvg --cp in >out 2>err &&
+	test ! -e created && grep_q "symbolic link" err
+'
+
+check '--cp: palette.map is replaced, not written through: a hard link keeps its data' '
+	printf "a;b 1\n" >in && printf "b->rgb(1,2,3)\n" >palette.map && ln palette.map other &&
+	fgsvg --cp in >out 2>err && test ! -s err &&
+	printf "b->rgb(1,2,3)\n" >want && test_cmp want other &&
+	grep_q "^a->rgb(" palette.map && ! ls palette.map.* 2>/dev/null
+'
+
+check '--nameattr: on* handlers, style and javascript: links refused with FILE:LINE; allowed pairs kept' '
+	printf "a;b 1\na;c 1\na;d 1\na;e 1\n" >in &&
+	printf "b\tonfocus=alert(1)\tautofocus=1\tclass=ok\n" >attrs &&
+	printf "c\tstyle=position:fixed\n" >>attrs &&
+	printf "d\thref= JavaScript:alert(2)\n" >>attrs &&
+	printf "e\thref=../x.html\tid=e1\ttarget=_blank\n" >>attrs &&
+	expect_status 1 fgsvg --nameattr attrs in >out.svg 2>err &&
+	grep_q "^fgsvg: attrs:1: .onfocus. is not allowed (an event handler runs script)" err &&
+	! grep -q "onfocus\|autofocus\|style=\"position\|avaScript" out.svg &&
+	grep_q "<g class=\"ok\"><title>b " out.svg &&
+	grep_q "<a xlink:href=\"../x.html\" id=\"e1\" target=\"_blank\"><title>e " out.svg &&
+	printf "c\tstyle=x\n" >a2 && expect_status 1 fgsvg --nameattr a2 in >/dev/null 2>err &&
+	grep_q "a2:1: .style. is not allowed (style" err &&
+	printf "d\thref=javascript:alert(2)\n" >a3 && expect_status 1 fgsvg --nameattr a3 in >out.svg 2>err &&
+	grep_q "a3:1: href .javascript:alert(2). is not allowed: only http, https and relative URLs" err &&
+	! grep -q "javascript" out.svg
+'
+
+check '--nameattr: an attribute given twice (href and xlink:href too) is refused: valid XML' '
+	printf "a;b 1\n" >in &&
+	printf "b\tclass=x\tclass=y\thref=https://e.example/\txlink:href=https://f.example/\n" >attrs &&
+	expect_status 1 fgsvg --nameattr attrs in >out.svg 2>err &&
+	grep_q "attrs:1: .class. given twice" err &&
+	grep_q "<a class=\"x\" xlink:href=\"https://e.example/\" target=\"_top\">" out.svg &&
+	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" out.svg
+'
+
+# The #s= pattern of a link runs in whoever opens it: in Chromium, a
+# pattern that backtracks for ever must not freeze the tab.
+if [ ! -x /usr/bin/chromium ]; then
+	skip 'a #s= link with a catastrophic pattern does not freeze the tab' 'no /usr/bin/chromium (apt-get install chromium)'
+elif ! command -v node >/dev/null 2>&1 || [ ! -d "$TESTS/browser/node_modules/playwright-core" ]; then
+	skip 'a #s= link with a catastrophic pattern does not freeze the tab' 'no node or playwright-core (cd tests/browser && npm install)'
+else
+	check 'a #s= link with a catastrophic pattern does not freeze the tab' '
+		{ echo "main;$(printf "a%.0s" $(seq 34))! 5"; echo "main;(a+)+\$ 5"; echo "main;ok 10"; } >in &&
+		fgsvg in >re.svg &&
+		long=$(printf "x%.0s" $(seq 300)) &&
+		NODE_PATH="$TESTS/browser/node_modules" timeout 120 node "$H/regexlink.js" re.svg \
+			"(a+)+\$" "(a|aa)*b" "ok" "$long" >res 2>err || { cat err; false; } &&
+		cat res | cut -c1-100 &&
+		grep_q "^(a+)+\$	Matched: 25.0% (the link.s pattern, as text)	" res &&
+		grep_q "^(a|aa)\*b	Matched: 0.0% (the link.s pattern, as text)	" res &&
+		grep_q "^ok	Matched: 50.0%	" res &&
+		grep_q "^x*	Search in the link not run: over 256 characters	" res
+	'
+fi
+
+# make stress failed on main unseen ("the default SVG of 1000000 stacks is
+# 25096269 bytes: --minwidth does not bound it"): its quick mode runs here,
+# fgsvg on the same million stacks, so that the script and the bound it
+# checks (frames by --minwidth, plus --search-budget) cannot rot again.
+if [ ! -x /usr/bin/time ]; then
+	skip 'make stress, quick mode: every property holds' 'no GNU time for the peak RSS (apt-get install time)'
+elif nm "$TOP/bin/fgfold" 2>/dev/null | grep -q __asan_init; then
+	skip 'make stress, quick mode: every property holds' 'peak RSS means nothing under ASan; the plain make check runs it'
+else
+	check 'make stress, quick mode: every property holds' '
+		STRESS_QUICK=1 STRESS_OUT=$PWD timeout 300 "$TOP/scripts/stress" >out 2>&1;
+		st=$?; cat out;
+		[ $st = 0 ] && ! grep -q FAIL out &&
+		grep_q "^fgsvg: 1000000 unique stacks" out &&
+		grep_q "search-budget 0: SVG [0-9]* bytes" out
+	'
+fi
 
 check 'a directory as input: a read error, not a malformed line; the rest drawn, exit 1' '
 	printf "a;b 1\n" >ok &&

@@ -34,6 +34,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = fuzz_fd(data + 1, size - 1);
 	fold_init(&f, &o);
 	fold_stream(&f, fd, "fuzz");
+	fold_finish(&f, 0);
 	fold_write(&f, fuzz_null(), 0);
 	fold_top(&f, fuzz_null(), 5);
 	fold_release(&f);

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "flame.h"
 #include "folded.h"
@@ -56,6 +57,44 @@ roundtrip(const char *s, size_t len)
 		fail("svg_unescape(svg_escape(s)) != s", s, len);
 	free(back);
 	svgbuf_release(&b);
+}
+
+/*
+ * What --nameattr lets through: only allowed keys, each once, and no
+ * link that runs script.
+ */
+static void
+nameattr_check(const struct svg_nameattr *na)
+{
+	static const char *const ok[] = { "xlink:href", "target", "class",
+	    "id", NULL };
+	size_t i, k;
+
+	for (i = 0; i < na->attrs.cap; i++) {
+		const char *v = na->attrs.slots[i].val, *q, *eq;
+		int seen[4] = { 0 };
+
+		if (na->attrs.slots[i].key == NULL)
+			continue;
+		for (q = v; *q == ' '; q = strchr(eq + 2, '"') + 1) {
+			eq = strchr(q, '=');
+			if (eq == NULL || eq[1] != '"' || strchr(eq + 2, '"') == NULL)
+				fail("--nameattr: a pair is not k=\"v\"", v, strlen(v));
+			for (k = 0; ok[k] != NULL; k++)
+				if ((size_t)(eq - q - 1) == strlen(ok[k]) &&
+				    memcmp(q + 1, ok[k], eq - q - 1) == 0)
+					break;
+			if (ok[k] == NULL)
+				fail("--nameattr let a key through", v, strlen(v));
+			if (seen[k]++)
+				fail("--nameattr let a key through twice", v, strlen(v));
+			if (k == 0 && strncasecmp(eq + 2, "javascript", 10) == 0)
+				fail("--nameattr let a javascript: link through", v,
+				    strlen(v));
+		}
+		if (*q != '\0')
+			fail("--nameattr: trailing bytes", v, strlen(v));
+	}
 }
 
 int
@@ -118,6 +157,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fd);
 		if (svg_nameattr_load(&na, path, &bad) != 0)
 			abort();
+		nameattr_check(&na);
 		so.nameattr = &na;
 	}
 

@@ -29,6 +29,34 @@ tidy(const char *in)
 	return buf;
 }
 
+static const char *
+rust(const char *in)
+{
+	static char buf[512];
+	size_t n;
+
+	snprintf(buf, sizeof(buf), "%s", in);
+	n = fold_rust_legacy(buf, strlen(buf));
+	buf[n] = '\0';
+	return buf;
+}
+
+static void
+test_rust(void)
+{
+	CHECK(strcmp(rust("core::ptr::drop_in_place$LT$alloc..vec..Vec$LT$u8$GT$$GT$::h0123456789abcdef"),
+	    "core::ptr::drop_in_place<alloc::vec::Vec<u8>>") == 0, "Rust: escapes, .. and the hash");
+	CHECK(strcmp(rust("app::main::_$u7b$$u7b$closure$u7d$$u7d$::h0123456789abcdef"),
+	    "app::main::_{{closure}}") == 0, "Rust: {{closure}}");
+	CHECK(strcmp(rust("_$LT$u8$u20$as$u20$core..clone..Clone$GT$::clone::h7bfab8630dda96cf"),
+	    "<u8 as core::clone::Clone>::clone") == 0, "Rust: a leading _ goes");
+	CHECK(strcmp(rust("emulator::main::hc2aaa9b4591a10c7"), "emulator::main") == 0, "Rust: hash only");
+	CHECK(strcmp(rust("std::vector<int>::push_back"), "std::vector<int>::push_back") == 0, "C++ left alone");
+	CHECK(strcmp(rust("a..b"), "a..b") == 0, "no hash, no escape: left alone");
+	CHECK(strcmp(rust("f::hXYZ"), "f::hXYZ") == 0, "not a hash");
+	CHECK(strcmp(rust("$LT$"), "<") == 0 && strcmp(rust("$u7"), "$u7") == 0, "short names");
+}
+
 static void
 test_stream(void)
 {
@@ -48,6 +76,17 @@ test_stream(void)
 	l = "a 7/8 [001] 1.000001: 5 cpu-clock:ppp: ";
 	CHECK(stream_classify(l, strlen(l), &s, NULL) == STREAM_SAMPLE && eq(s.comm, "a") &&
 	    eq(s.event, "cpu-clock:ppp") && s.period == 5, "one-letter COMM, event modifiers");
+
+	l = "sh 9068 3459.250647:     250000 cpu-clock:ppp:      7f8c1a2b update_active+0x270 (/usr/lib/ld.so)";
+	CHECK(stream_classify(l, strlen(l), &s, NULL) == STREAM_SAMPLE && s.has_frame &&
+	    eq(s.event, "cpu-clock:ppp") && s.period == 250000, "one-line sample: its event and period");
+	CHECK(eq(s.frame.addr, "7f8c1a2b") && eq(s.frame.sym, "update_active+0x270") &&
+	    eq(s.frame.dso, "/usr/lib/ld.so"), "one-line sample: its frame");
+	l = "sh 9068 3459.250647: 1 cpu-clock:";
+	CHECK(stream_classify(l, strlen(l), &s, NULL) == STREAM_SAMPLE && !s.has_frame, "a head alone has no frame");
+	l = "sh 9068 3459.250647: no frame here";
+	CHECK(stream_classify(l, strlen(l), &s, NULL) == STREAM_SAMPLE && !s.has_frame &&
+	    s.event.len == 0, "a head with no event and no frame");
 
 	l = "\t    4005d4 std::function<void (int)>::operator()(int) const+0x14 (/opt/a b/x (deleted))";
 	CHECK(stream_classify(l, strlen(l), NULL, &f) == STREAM_FRAME, "frame line");
@@ -205,6 +244,7 @@ main(void)
 	test_stream();
 	test_folded();
 	test_tidy();
+	test_rust();
 	test_stacktab();
 	test_lineread();
 	return unit_done();

@@ -25,20 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "spin.h"
+
 static double unit;
 static int pfd[2];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static sem_t go_write, go_lock, locked;
 static volatile unsigned long sink;
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void
 sleep_for(double s)
@@ -76,9 +69,9 @@ helper(void *arg)
 __attribute__((noinline)) void
 phase_spin(void)
 {
-	double end = now() + unit;
+	double end = spin_now() + unit;
 
-	while (now() < end)
+	while (spin_now() < end)
 		for (int i = 0; i < 1000; i++)
 			sink += i;
 }
@@ -122,10 +115,10 @@ helper_block(void *arg)
 static void
 timed(const char *name, void (*fn)(void))
 {
-	double t0 = now();
+	double t0 = spin_now();
 
 	fn();
-	fprintf(stderr, "%s %.4f\n", name, now() - t0);
+	fprintf(stderr, "%s %.4f\n", name, spin_now() - t0);
 }
 
 int

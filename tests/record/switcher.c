@@ -16,26 +16,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "spin.h"
+
 static long rounds;
 static double work_s;
 static int ping[2], pong[2];
 static volatile unsigned long sink;
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 __attribute__((noinline)) static void
 work(void)
 {
-	double end = now() + work_s;
+	double end = spin_now() + work_s;
 
-	while (now() < end)
+	while (spin_now() < end)
 		sink++;
 }
 
@@ -79,7 +72,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: switcher [rounds [work-microseconds]]\n");
 		return 2;
 	}
-	t0 = now();
+	t0 = spin_now();
 	if (pthread_create(&t, NULL, partner, NULL) != 0)
 		return 2;
 	for (i = 0; i < rounds; i++) {
@@ -87,7 +80,7 @@ main(int argc, char **argv)
 		pass(ping[1], pong[0]);
 	}
 	pthread_join(t, NULL);
-	wall = now() - t0;
+	wall = spin_now() - t0;
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(stderr, "wall-seconds %.3f\nswitches-per-second %.0f\n", wall,
 	    (double)ru.ru_nvcsw / wall);

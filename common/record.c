@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "denied.h"
 #include "kallsyms.h"
 #include "record.h"
 #include "xalloc.h"
@@ -210,9 +211,22 @@ comm_get(struct record *r, pid_t pid, pid_t tid)
 void
 record_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 {
-
 	int p = perf_paranoid();
+	char why[512];
 
+	switch (denied_why(e, system_wide, why, sizeof(why))) {
+	case DENIED_SECCOMP:
+		errx(2, "%s; allow it: docker run --cap-add PERFMON, or a "
+		    "seccomp profile that allows perf_event_open", why);
+	case DENIED_CAPS:
+		errx(2, "%s; grant CAP_PERFMON (docker run --cap-add PERFMON) "
+		    "or lower the level", why);
+	case DENIED_NOSYS:
+	case DENIED_OTHER:
+		errx(2, "%s", why);
+	default:
+		break;
+	}
 	switch (e) {
 	case EACCES:
 	case EPERM:

@@ -16,18 +16,21 @@
 #include "record.h"
 #include "xalloc.h"
 
+enum { OPT_OFFCPU = 256, OPT_WALL };
+
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
 usage_exit(int status)
 {
-	static const char opts[] = "[-q] [-F hz | -c period] [-e event] "
-	    "[--call-graph fp | dwarf[,bytes]]\n"
-	    "                [-o file] [-d seconds]";
+	static const char mode[] = "[-q] [--off-cpu | --wall] ";
+	static const char opts[] = "[-F hz | -c period] [-e event]\n"
+	    "                [--call-graph fp | dwarf[,bytes]] [-o file] "
+	    "[-d seconds]";
 
 	fprintf(status ? stderr : stdout,
-	    "usage: fgrecord %s command [arg ...]\n"
-	    "       fgrecord %s -p pid[,pid ...]\n"
-	    "       fgrecord %s -a\n", opts, opts, opts);
+	    "usage: fgrecord %s%s command [arg ...]\n"
+	    "       fgrecord %s%s -p pid[,pid ...]\n"
+	    "       fgrecord [-q] %s -a\n", mode, opts, mode, opts, opts);
 	exit(status);
 }
 
@@ -127,13 +130,15 @@ main(int argc, char *argv[])
 		{ "all-cpus",	no_argument,	   NULL, 'a' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "help",	no_argument,	   NULL, 'h' },
+		{ "off-cpu",	no_argument,	   NULL, OPT_OFFCPU },
+		{ "wall",	no_argument,	   NULL, OPT_WALL },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct record_opts o;
 	struct record r;
 	const char *outname = NULL;
 	char *cmdline, *end;
-	int ch, status, fflag = 0;
+	int ch, status, fflag = 0, eflag = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.event = perf_event_find("cpu-clock");
@@ -163,6 +168,7 @@ main(int argc, char *argv[])
 				    optarg, perf_event_names());
 				usage();
 			}
+			eflag = 1;
 			break;
 		case 'g':
 			parse_callgraph(optarg, &o);
@@ -183,6 +189,15 @@ main(int argc, char *argv[])
 		case 'p':
 			parse_pids(optarg, &o);
 			break;
+		case OPT_OFFCPU:
+		case OPT_WALL:
+			if (o.mode != RECORD_CPU) {
+				warnx("--off-cpu and --wall are exclusive: "
+				    "--wall already holds the off-CPU time");
+				usage();
+			}
+			o.mode = ch == OPT_OFFCPU ? RECORD_OFFCPU : RECORD_WALL;
+			break;
 		case 'h':
 			usage_exit(0);
 		default:
@@ -194,6 +209,17 @@ main(int argc, char *argv[])
 
 	if (fflag && o.period) {
 		warnx("-F and -c are exclusive: give a frequency or a period");
+		usage();
+	}
+	if (o.mode != RECORD_CPU && eflag) {
+		warnx("-e cannot be given with %s: it chooses its own "
+		    "events", o.mode == RECORD_WALL ? "--wall" :
+		    "--off-cpu");
+		usage();
+	}
+	if (o.mode != RECORD_CPU && o.system_wide) {
+		warnx("%s follows a command or -p PID, not -a",
+		    o.mode == RECORD_WALL ? "--wall" : "--off-cpu");
 		usage();
 	}
 	if ((argc > 0) + (o.npids > 0) + o.system_wide != 1) {

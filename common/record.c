@@ -1216,6 +1216,9 @@ record_run(struct record *r)
 	long maxrate = perf_max_sample_rate();
 	struct rusage ru;
 
+	if (r->opts.mode != RECORD_CPU)
+		errx(2, "%s: not available in this build yet",
+		    r->opts.mode == RECORD_WALL ? "--wall" : "--off-cpu");
 	if (r->opts.freq && !r->opts.period && maxrate > 0 &&
 	    r->opts.freq > (uint64_t)maxrate)
 		errx(2, "-F %" PRIu64 " is above kernel.perf_event_max_sample_rate "

@@ -31,7 +31,22 @@
 #include "perf.h"
 #include "unwind.h"
 
+/*
+ * What a recording measures. RECORD_CPU samples the event at a frequency
+ * (the default). RECORD_OFFCPU writes one offcpu-time sample for each
+ * time a thread blocks, at the stack where it blocked, whose period is the
+ * time it stayed off the CPU in nanoseconds. RECORD_WALL writes both:
+ * cpu-clock samples (period in ns) and offcpu-time samples, so that each
+ * thread's periods add up to its wall-clock time.
+ */
+enum record_mode {
+	RECORD_CPU,
+	RECORD_OFFCPU,
+	RECORD_WALL
+};
+
 struct record_opts {
+	enum record_mode mode;		/* --off-cpu, --wall */
 	const struct perf_event_desc *event;	/* static */
 	uint64_t	 freq;		/* Hz; used when period is 0 */
 	uint64_t	 period;

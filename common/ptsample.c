@@ -391,7 +391,7 @@ reaped(struct ptsample *ps, pid_t tid, int status)
 	struct pt_thread *t = find(ps, tid);
 	pid_t pid = t ? t->pid : tid;
 
-	if (tid == ps->child) {
+	if (tid == ps->child && !ps->child_done) {
 		ps->child_status = status;
 		ps->child_done = 1;
 	}
@@ -490,6 +490,48 @@ event(struct ptsample *ps, pid_t tid, int status)
 	}
 }
 
+/*
+ * Takes the next report of a traced task into *status and returns its
+ * ID; 0 when there is none (or a signal came), -1 when nothing is traced
+ * any more. The launched command's end is only looked at (WNOWAIT), so
+ * that its parent, the session, reaps it and learns its exit status;
+ * after it, only the known threads are asked, one by one, because the
+ * command's exit would be reported first for ever.
+ */
+static pid_t
+next_report(struct ptsample *ps, int block, int *status)
+{
+	siginfo_t si;
+	size_t i;
+	pid_t w;
+
+	if (ps->child_done) {
+		for (i = 0; i < ps->nthreads; i++) {
+			w = waitpid(ps->threads[i].tid, status, __WALL | WNOHANG);
+			if (w > 0)
+				return w;
+			if (w < 0 && errno == ECHILD) {
+				reaped(ps, ps->threads[i].tid, 0);
+				return 0;
+			}
+		}
+		return ps->nthreads ? 0 : -1;
+	}
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | __WALL | WNOWAIT |
+	    (block ? 0 : WNOHANG)) != 0)
+		return errno == ECHILD ? -1 : 0;
+	if (si.si_pid == 0)
+		return 0;
+	if (si.si_pid == ps->child && (si.si_code == CLD_EXITED ||
+	    si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)) {
+		reaped(ps, ps->child, si.si_code == CLD_EXITED ?
+		    (si.si_status & 0xff) << 8 : si.si_status & 0x7f);
+		return 0;
+	}
+	return waitpid(si.si_pid, status, __WALL | WNOHANG);
+}
+
 /* Handles the reports that are there; with block, waits for one first. */
 static int
 drain(struct ptsample *ps, int block)
@@ -497,14 +539,11 @@ drain(struct ptsample *ps, int block)
 	int status, n = 0;
 	pid_t w;
 
-	for (;;) {
-		w = waitpid(-1, &status, __WALL | (block && n == 0 ? 0 : WNOHANG));
-		if (w <= 0)
-			break;
+	while ((w = next_report(ps, block && n == 0, &status)) > 0) {
 		event(ps, w, status);
 		n++;
 	}
-	if (w < 0 && errno == ECHILD) {
+	if (w < 0) {
 		/* Nothing is left to report: every thread is gone. */
 		while (ps->nthreads > 0)
 			reaped(ps, ps->threads[0].tid, 0);
@@ -602,8 +641,31 @@ ptsample_run(struct ptsample *ps, int timeout_ms)
 
 /* ---- letting go ---- */
 
+/* Detaches the stopped thread t (w its report), and forgets it. */
+static void
+let_go(struct ptsample *ps, struct pt_thread *t, int status)
+{
+	int ev = status >> 16;
+	unsigned long msg;
+
+	/* A task created meanwhile is traced too: it must be let go as well. */
+	if ((ev == PTRACE_EVENT_CLONE || ev == PTRACE_EVENT_FORK ||
+	    ev == PTRACE_EVENT_VFORK) &&
+	    ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg) == 0 &&
+	    find(ps, (pid_t)msg) == NULL) {
+		pid_t tid = t->tid;
+
+		add_thread(ps, (pid_t)msg, tgid_of((pid_t)msg), 0);
+		ptrace(PTRACE_INTERRUPT, (pid_t)msg, 0, 0);
+		t = find(ps, tid);
+	}
+	/* A signal on its way is handed on; a group-stop stays stopped. */
+	ptrace(PTRACE_DETACH, t->tid, 0, ev == 0 ? WSTOPSIG(status) : 0);
+	drop_thread(ps, t);
+}
+
 void
-ptsample_release(struct ptsample *ps)
+ptsample_detach(struct ptsample *ps)
 {
 	uint64_t give_up = mono_ns() + NS;
 	size_t i;
@@ -611,64 +673,48 @@ ptsample_release(struct ptsample *ps)
 	flush(ps);
 	/*
 	 * A tracee can only be detached while stopped: interrupt them all,
-	 * and detach each as it stops, handing on a signal it was about to
-	 * get. One that does not stop within a second (a long disk wait) is
-	 * let go by the kernel when this process exits.
+	 * and detach each as it stops. One that does not stop within a
+	 * second (a long disk wait) is let go by the kernel when this
+	 * process exits. Only the known threads are waited for: the
+	 * launched command's end is its parent's to reap.
 	 */
-	for (i = 0; i < ps->nthreads; i++) {
-		struct pt_thread *t = &ps->threads[i];
-
-		if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) != 0 && errno == ESRCH)
-			t->gone = 1;
-	}
+	for (i = 0; i < ps->nthreads; i++)
+		ptrace(PTRACE_INTERRUPT, ps->threads[i].tid, 0, 0);
 	while (ps->nthreads > 0 && mono_ns() < give_up) {
-		int status, sig, ev;
-		pid_t w = waitpid(-1, &status, __WALL | WNOHANG);
-		struct pt_thread *t;
+		int status, any = 0;
 
-		if (w == 0) {
+		for (i = 0; i < ps->nthreads; ) {
+			struct pt_thread *t = &ps->threads[i];
+			pid_t w = waitpid(t->tid, &status, __WALL | WNOHANG);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w == 0) {
+				i++;
+				continue;
+			}
+			any = 1;
+			if (w < 0 || WIFEXITED(status) || WIFSIGNALED(status))
+				drop_thread(ps, t);
+			else
+				let_go(ps, t, status);
+		}
+		if (!any) {
 			struct timespec ts = { 0, 200000 };
 
-			/* Threads already gone when interrupted are not waited for. */
-			for (i = 0; i < ps->nthreads; )
-				if (ps->threads[i].gone)
-					drop_thread(ps, &ps->threads[i]);
-				else
-					i++;
 			nanosleep(&ts, NULL);
-			continue;
 		}
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			reaped(ps, w, status);
-			continue;
-		}
-		if ((t = find(ps, w)) == NULL) {
-			/* A task created meanwhile: let it go too. */
-			ptrace(PTRACE_DETACH, w, 0, 0);
-			continue;
-		}
-		sig = WSTOPSIG(status);
-		ev = status >> 16;
-		if (ev == PTRACE_EVENT_CLONE || ev == PTRACE_EVENT_FORK ||
-		    ev == PTRACE_EVENT_VFORK) {
-			unsigned long msg;
-
-			if (ptrace(PTRACE_GETEVENTMSG, w, 0, &msg) == 0 &&
-			    find(ps, (pid_t)msg) == NULL) {
-				add_thread(ps, (pid_t)msg, tgid_of((pid_t)msg), 0);
-				ptrace(PTRACE_INTERRUPT, (pid_t)msg, 0, 0);
-			}
-		}
-		ptrace(PTRACE_DETACH, w, 0, ev == 0 ? sig : 0);
-		drop_thread(ps, t);
 	}
-	for (i = 0; i < ps->nthreads; i++)
-		close_proc(&ps->threads[i]);
+	while (ps->nthreads > 0)
+		drop_thread(ps, &ps->threads[0]);
+}
+
+void
+ptsample_release(struct ptsample *ps)
+{
+	size_t i;
+
+	ptsample_detach(ps);
 	for (i = 0; i < ps->nsbufs; i++)
 		free(ps->sbufs[i].stack);
 	free(ps->sbufs);

@@ -23,8 +23,9 @@
  *		ptsample_run(&ps, 100);		(ticks and ptrace events)
  *	ptsample_release(&ps);			(lets go of every thread)
  *
- * ptsample reaps every child of the calling process (waitpid(-1, __WALL)):
- * the launched command's wait status is kept in child_status. A tracer
+ * ptsample reaps the traced tasks, but not the launched command: its
+ * end is only looked at (child_done, child_status), for the caller, its
+ * parent, to reap. A tracer
  * that dies detaches its tracees: a program is never left stopped by a
  * fgrecord killed with SIGKILL. Nothing here prints; failures come back
  * as -1 with errno set.
@@ -97,9 +98,12 @@ void	 ptsample_init(struct ptsample *, const struct ptsample_opts *opts,
 
 /*
  * Lets go of every thread still traced (PTRACE_DETACH; a thread in a
- * group-stop stays stopped, as the signal that stopped it meant) and
- * frees everything.
+ * group-stop stays stopped, as the signal that stopped it meant); the
+ * samples already taken are handed on first. Nothing is traced after.
  */
+void	 ptsample_detach(struct ptsample *);
+
+/* Detaches, and frees everything. */
 void	 ptsample_release(struct ptsample *);
 
 /*

@@ -372,7 +372,7 @@ test_launch(void)
 	struct ptsample_opts o = { .freq = 999, .stack_size = 4096 };
 	struct ptsample ps;
 	struct tally t;
-	int go[2];
+	int go[2], status;
 	pid_t pid;
 	char c;
 
@@ -396,13 +396,16 @@ test_launch(void)
 	while (ptsample_live(&ps))
 		ptsample_run(&ps, 100);
 	CHECK(ps.child_done && WIFEXITED(ps.child_status) &&
-	    WEXITSTATUS(ps.child_status) == 3, "launch: the exit status is kept");
+	    WEXITSTATUS(ps.child_status) == 3, "launch: the exit status is seen");
 	CHECK(t.forks >= 1, "launch: the fork of a child process is seen");
 	CHECK(t.execs >= 2, "launch: both execs are seen");
 	CHECK(t.exits >= 2, "launch: both exits are seen");
 	ptsample_release(&ps);
+	CHECK(waitpid(pid, &status, WNOHANG) == pid && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 3,
+	    "launch: the command's end is left for its parent to reap");
 	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD,
-	    "launch: nothing is left to reap");
+	    "launch: nothing else is left to reap");
 }
 
 int

@@ -112,3 +112,44 @@ denied_why(int e, int system_wide, char *buf, size_t len)
 		    "");
 	return DENIED_PARANOID;
 }
+
+/* Opens an event on this process as a recording would, and closes it. */
+static int
+try_open(uint64_t config, int kernel_stacks)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.disabled = 1;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_CALLCHAIN;
+	a.exclude_kernel = !kernel_stacks;
+	a.exclude_hv = 1;
+	if ((fd = perf_open(&a, 0, -1)) < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+enum denied_kind
+denied_probe(int offcpu, char *buf, size_t len)
+{
+	enum denied_kind k;
+	int e;
+
+	if ((e = try_open(PERF_COUNT_SW_CPU_CLOCK, 0)) != 0)
+		return denied_why(e, 0, buf, len);
+	if (!offcpu || (e = try_open(PERF_COUNT_SW_CONTEXT_SWITCHES, 1)) == 0)
+		return DENIED_NONE;
+	k = denied_why(e, 0, buf, len);
+	if (k == DENIED_PARANOID || k == DENIED_CAPS)
+		snprintf(buf, len, "perf_event_open cannot give the stacks "
+		    "where threads block (%s): kernel.perf_event_paranoid is %d "
+		    "and fgrecord lacks CAP_PERFMON, so the kernel's switches "
+		    "are hidden", strerror(e), perf_paranoid());
+	return k;
+}

@@ -37,6 +37,14 @@ enum denied_kind {
  */
 enum denied_kind denied_why(int errnum, int system_wide, char *buf, size_t len);
 
+/*
+ * Tries what a recording of this process would open, user space only:
+ * cpu-clock, and with offcpu the context-switches event with kernel
+ * stacks (where a thread blocks). Returns DENIED_NONE when perf_event_open
+ * can do it, else why not, with the line in buf as denied_why writes it.
+ */
+enum denied_kind denied_probe(int offcpu, char *buf, size_t len);
+
 /* Reads the Seccomp: field of /proc/self/status: 0, 1 (strict), 2 (filter); -1 when absent. */
 int	 denied_seccomp_mode(void);
 

@@ -561,7 +561,7 @@ static void
 tick(struct ptsample *ps)
 {
 	size_t i;
-	uint64_t ns;
+	uint64_t ns, now = mono_ns();
 	int state;
 
 	ps->ticks++;
@@ -586,7 +586,13 @@ tick(struct ptsample *ps)
 				t->credit = ps->period_ns;
 			continue;
 		}
-		t->offcpu = state != 'R';
+		/*
+		 * Wall mode: off-CPU when it ran for less than half the time
+		 * since its last sample. Its state would say 'R' for a thread
+		 * that waits for a CPU, or that was let go by the last tick and
+		 * has not blocked again yet.
+		 */
+		t->offcpu = ps->opts.wall && t->credit * 2 < now - t->last;
 		if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) != 0)
 			continue;
 		t->pending = 1;

@@ -13,8 +13,10 @@
  * (process_vm_readv); then it is let go, and only then is the sample
  * handed on, so that the thread does not wait for the unwinding. The
  * samples so taken mean what cpu-clock samples mean. In wall mode every
- * thread is sampled at every tick, running or blocked, and a blocked
- * thread's sample is marked off-CPU.
+ * thread is sampled at every tick, running or blocked, and the sample of
+ * a thread that was on a CPU for less than half the time since its last
+ * one is marked off-CPU (waiting for a CPU is off-CPU time, as in perf's
+ * sched_switch view).
  *
  *	struct ptsample ps;
  *	ptsample_init(&ps, &opts, &cb, arg);

@@ -13,19 +13,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "denied.h"
 #include "record.h"
+#include "source.h"
 #include "xalloc.h"
 
-enum { OPT_OFFCPU = 256, OPT_WALL };
+enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER };
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
 usage_exit(int status)
 {
-	static const char mode[] = "[-q] [--off-cpu | --wall] ";
-	static const char opts[] = "[-F hz | -c period] [-e event]\n"
-	    "                [--call-graph fp | dwarf[,bytes]] [-o file] "
-	    "[-d seconds]";
+	static const char mode[] = "[-q] [--off-cpu | --wall] "
+	    "[--sampler perf | ptrace]\n                ";
+	static const char opts[] = "[-F hz | -c period] [-e event] "
+	    "[--call-graph fp | dwarf[,bytes]]\n"
+	    "                [-o file] [-d seconds]";
 
 	fprintf(status ? stderr : stdout,
 	    "usage: fgrecord %s%s command [arg ...]\n"
@@ -97,6 +100,34 @@ parse_pids(const char *s, struct record_opts *o)
 	}
 }
 
+/*
+ * Chooses the sampler: the one named by --sampler, else perf_event_open
+ * where it can record what was asked, else ptrace, saying why in one line.
+ */
+static void
+choose_sampler(struct record_opts *o, const char *name)
+{
+	char why[512];
+
+	if (name && strcmp(name, "perf") == 0)
+		return;
+	if (name && strcmp(name, "ptrace") == 0) {
+		o->source = &source_ptrace;
+		return;
+	}
+	if (name) {
+		warnx("--sampler '%s': expected perf or ptrace", name);
+		usage();
+	}
+	if (o->system_wide || denied_probe(o->mode != RECORD_CPU, why,
+	    sizeof(why)) == DENIED_NONE)
+		return;
+	o->source = &source_ptrace;
+	if (!o->quiet)
+		warnx("%s: sampling with ptrace instead (user space only, "
+		    "more overhead; --sampler=perf insists)", why);
+}
+
 static char *
 join(char *const *argv, int argc)
 {
@@ -132,11 +163,12 @@ main(int argc, char *argv[])
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "off-cpu",	no_argument,	   NULL, OPT_OFFCPU },
 		{ "wall",	no_argument,	   NULL, OPT_WALL },
+		{ "sampler",	required_argument, NULL, OPT_SAMPLER },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct record_opts o;
 	struct record r;
-	const char *outname = NULL;
+	const char *outname = NULL, *sampler = NULL;
 	char *cmdline, *end;
 	int ch, status, fflag = 0, eflag = 0;
 
@@ -198,6 +230,9 @@ main(int argc, char *argv[])
 			}
 			o.mode = ch == OPT_OFFCPU ? RECORD_OFFCPU : RECORD_WALL;
 			break;
+		case OPT_SAMPLER:
+			sampler = optarg;
+			break;
 		case 'h':
 			usage_exit(0);
 		default:
@@ -233,6 +268,11 @@ main(int argc, char *argv[])
 	}
 	if (argc > 0)
 		o.argv = argv;
+	choose_sampler(&o, sampler);
+	if (o.source == &source_ptrace && o.system_wide) {
+		warnx("--sampler ptrace follows a command or -p PID, not -a");
+		usage();
+	}
 
 	if (outname && strcmp(outname, "-") != 0) {
 		int fd = open(outname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,

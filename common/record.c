@@ -698,6 +698,8 @@ open_source(struct record *r)
 	cfg.npids = r->opts.npids;
 	cfg.child = r->child;
 	cfg.quiet = r->opts.quiet;
+	cfg.offcpu = r->opts.mode != RECORD_CPU;
+	cfg.wall = r->opts.mode == RECORD_WALL;
 	r->src.ops = r->opts.source ? r->opts.source : &source_perf;
 	r->src.ops->open(&r->src, &cfg);
 }
@@ -752,16 +754,20 @@ targets_gone(struct record *r)
 	size_t i;
 
 	if (r->child) {
-		if (!r->child_done) {
-			int st;
-			pid_t w = waitpid(r->child, &st, WNOHANG);
+		siginfo_t si;
 
-			/* a tracing source's stops are not the end */
-			if (w == r->child && (WIFEXITED(st) || WIFSIGNALED(st))) {
-				r->child_status = st;
-				r->child_done = 1;
-			}
-		}
+		/*
+		 * Only an exit is reaped: a tracing source's stops are looked
+		 * at (WNOWAIT) and left for it, or the thread would stay
+		 * stopped.
+		 */
+		memset(&si, 0, sizeof(si));
+		if (!r->child_done && waitid(P_PID, (id_t)r->child, &si,
+		    WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == r->child &&
+		    (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED ||
+		    si.si_code == CLD_DUMPED) &&
+		    waitpid(r->child, &r->child_status, 0) == r->child)
+			r->child_done = 1;
 		return r->child_done;
 	}
 	if (r->opts.system_wide)

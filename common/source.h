@@ -73,6 +73,8 @@ struct source_config {
 	size_t		 npids;
 	pid_t		 child;		/* a launched command not yet exec'd, or 0 */
 	int		 quiet;		/* no warnings about the machine's limits */
+	int		 offcpu;	/* offcpu-time samples (--off-cpu, --wall) */
+	int		 wall;		/* --wall: on-CPU samples as well */
 };
 
 enum source_kind {
@@ -174,6 +176,9 @@ struct source {
 
 /* perf_event_open(2): source_perf.c. */
 extern const struct source_ops source_perf;
+
+/* ptrace(2), for where perf_event_open is refused: source_ptrace.c. */
+extern const struct source_ops source_ptrace;
 
 /*
  * Explains why perf_event_open failed with errnum, in one or more lines on

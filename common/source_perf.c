@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "denied.h"
 #include "offcpu.h"
 #include "perf.h"
 #include "perfdecode.h"
@@ -71,7 +72,21 @@ void
 perf_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 {
 	int p = perf_paranoid();
+	char why[512];
 
+	switch (denied_why(e, system_wide, why, sizeof(why))) {
+	case DENIED_SECCOMP:
+		errx(2, "%s; allow it: docker run --cap-add PERFMON, or a "
+		    "seccomp profile that allows perf_event_open", why);
+	case DENIED_CAPS:
+		errx(2, "%s; grant CAP_PERFMON (docker run --cap-add PERFMON) "
+		    "or lower the level", why);
+	case DENIED_NOSYS:
+	case DENIED_OTHER:
+		errx(2, "%s", why);
+	default:
+		break;
+	}
 	switch (e) {
 	case EACCES:
 	case EPERM:
@@ -410,6 +425,10 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 	long maxrate = perf_max_sample_rate();
 	int tries;
 
+	if (cfg->offcpu)
+		errx(2, "%s: not available with the perf sampler in this build "
+		    "yet; --sampler=ptrace gives it", cfg->wall ? "--wall" :
+		    "--off-cpu");
 	if (cfg->freq && !cfg->period && maxrate > 0 &&
 	    cfg->freq > (uint64_t)maxrate)
 		errx(2, "-F %" PRIu64 " is above kernel.perf_event_max_sample_rate "

@@ -425,10 +425,6 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 	long maxrate = perf_max_sample_rate();
 	int tries;
 
-	if (cfg->offcpu)
-		errx(2, "%s: not available with the perf sampler in this build "
-		    "yet; --sampler=ptrace gives it", cfg->wall ? "--wall" :
-		    "--off-cpu");
 	if (cfg->freq && !cfg->period && maxrate > 0 &&
 	    cfg->freq > (uint64_t)maxrate)
 		errx(2, "-F %" PRIu64 " is above kernel.perf_event_max_sample_rate "

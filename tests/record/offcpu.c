@@ -12,7 +12,9 @@
  * in helper_* functions, so that a test can tell its samples apart by
  * thread ID (the main thread's is the PID) or by function. On standard
  * error it prints how long each phase really took ("phase_sleep 0.401"),
- * which a loaded machine stretches.
+ * which a loaded machine stretches, and how much of that it ran on a CPU
+ * ("phase_sleep_cpu 0.000"; a loaded machine keeps phase_spin waiting
+ * for a CPU part of the time).
  *
  * With "exit" as argv[2], the helper blocks in read(2) on a pipe nobody
  * writes (helper_block) and the main thread spins for one unit and
@@ -111,14 +113,24 @@ helper_block(void *arg)
 	return NULL;
 }
 
-/* Runs phase fn and says how long it took. */
+static double
+thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Runs phase fn and says how long it took, and how much of it on a CPU. */
 static void
 timed(const char *name, void (*fn)(void))
 {
-	double t0 = spin_now();
+	double t0 = spin_now(), c0 = thread_cpu();
 
 	fn();
-	fprintf(stderr, "%s %.4f\n", name, spin_now() - t0);
+	fprintf(stderr, "%s %.4f\n%s_cpu %.4f\n", name, spin_now() - t0, name,
+	    thread_cpu() - c0);
 }
 
 int

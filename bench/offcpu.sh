@@ -2,7 +2,8 @@
 # bench/offcpu.sh: the cost of fgrecord --off-cpu on a program that
 # switches out tens of thousands of times a second (tests/record/switcher.c,
 # two threads handing a token back and forth): its wall time alone and
-# under fgrecord --off-cpu (dwarf and fp stacks), the ratio, the events
+# under fgrecord --off-cpu (dwarf stacks with the default 8 KiB copy and
+# with 16 KiB, and fp stacks), the ratio, the events
 # lost, and perf record -e sched:sched_switch -g on the same program where
 # perf can run it. Runs alternate between the ways of running, so that a
 # change in the machine's load falls on all alike; BENCH_RUNS repetitions,
@@ -36,14 +37,15 @@ med() { sort -g | awk '{ a[NR] = $1 } END { if (NR) printf "%.3f", a[int((NR + 1
 # One run of each way, in turn, BENCH_RUNS times. The program's own wall
 # time (wall-seconds) is what counts: it leaves out the recorders' start
 # and end.
-: >"$T/alone"; : >"$T/rate"; : >"$T/dwarf"; : >"$T/fp"; : >"$T/perf"
-: >"$T/lost.dwarf"; : >"$T/lost.fp"; : >"$T/lost.perf"
+: >"$T/alone"; : >"$T/rate"; : >"$T/perf"; : >"$T/lost.perf"
+ways="dwarf dwarf,16384 fp"	# dwarf: the --off-cpu default copy, 8192 bytes
+for g in $ways; do : >"$T/$g"; : >"$T/lost.$g"; done
 i=0
 while [ $i -lt "$BENCH_RUNS" ]; do
 	nice "$T/switcher" "$ROUNDS" "$WORK" 2>"$T/err" >/dev/null
 	sed -n 's/^wall-seconds //p' "$T/err" >>"$T/alone"
 	sed -n 's/^switches-per-second //p' "$T/err" >>"$T/rate"
-	for g in dwarf fp; do
+	for g in $ways; do
 		nice "$FG_BIN/fgrecord" --off-cpu --call-graph $g -o "$T/$g.stream" \
 		    "$T/switcher" "$ROUNDS" "$WORK" 2>"$T/err" >/dev/null
 		sed -n 's/^wall-seconds //p' "$T/err" >>"$T/$g"
@@ -61,7 +63,7 @@ done
 
 alone=$(med <"$T/alone")
 echo "   switcher $ROUNDS rounds, ${WORK} us of work each: ${alone}s alone, $(med <"$T/rate") switches/s"
-for g in dwarf fp; do
+for g in $ways; do
 	w=$(med <"$T/$g")
 	echo "   fgrecord --off-cpu --call-graph $g: ${w}s, slow-down $(ratio "$w" "$alone") (target 1.3 at most), lost $(med <"$T/lost.$g" | cut -d. -f1) events"
 done

@@ -853,9 +853,11 @@ fold_stream(struct fold *f, int fd, const char *name)
 			const char *key;
 			size_t klen;
 
-			if (!in.in_sample || in.skipping)
+			if ((!in.in_sample || in.skipping) &&
+			    !stream_indented_head(line, len))
 				continue;	/* frames of a sample not kept */
-			key = frame_key(f, &in, line, line + len, &klen);
+			key = in.in_sample && !in.skipping ?
+			    frame_key(f, &in, line, line + len, &klen) : NULL;
 			if (key != NULL && (ce = stacktab_find(&f->cache, key, klen)) != NULL) {
 				frame_cached(f, &in, ce);
 				continue;
@@ -1175,7 +1177,7 @@ fold_top(struct fold *f, FILE *out, size_t n)
 	for (i = 0; i < names.n; i++)
 		order[i] = i;
 	qsort_r(order, names.n, sizeof(*order), cmp_top, fn);
-	if (f->timed && !f->opts.period) {
+	if (f->timed) {
 		/* Time in ns: shown in ms, or in s past 100 s. */
 		double div = all >= 1e11 ? 1e9 : 1e6;
 		const char *u = all >= 1e11 ? "s" : "ms";

@@ -279,6 +279,49 @@ parse_frame(const char *line, size_t len, struct stream_frame *f)
 	return 1;
 }
 
+int
+stream_indented_head(const char *line, size_t len)
+{
+	const char *colon = memchr(line, ':', len);
+	size_t e, b;
+
+	if (colon == NULL || !isspc(line[0]))
+		return 0;
+	/* SECS.USECS just before the first ':' */
+	e = colon - line;
+	b = e;
+	while (b > 0 && isdig(line[b - 1]))
+		b--;
+	if (b == e || b < 2 || line[b - 1] != '.')
+		return 0;
+	e = --b;
+	while (b > 0 && isdig(line[b - 1]))
+		b--;
+	if (b == e || b == 0 || !isspc(line[b - 1]))
+		return 0;
+	while (b > 0 && isspc(line[b - 1]))
+		b--;
+	/* an optional [CPU] */
+	if (b > 0 && line[b - 1] == ']') {
+		while (b > 0 && line[b - 1] != '[')
+			b--;
+		if (b == 0)
+			return 0;
+		b--;
+		while (b > 0 && isspc(line[b - 1]))
+			b--;
+	}
+	/* PID or PID/TID, then space, then a COMM */
+	e = b;
+	while (b > 0 && (isdig(line[b - 1]) || line[b - 1] == '/'))
+		b--;
+	if (b == e || b == 0 || !isspc(line[b - 1]))
+		return 0;
+	while (b > 0 && isspc(line[b - 1]))
+		b--;
+	return b > 0;
+}
+
 enum stream_kind
 stream_classify(const char *line, size_t len, struct stream_sample *s,
     struct stream_frame *f)
@@ -296,6 +339,13 @@ stream_classify(const char *line, size_t len, struct stream_sample *s,
 	if (isspc(line[0])) {
 		size_t i = 0;
 
+		if (stream_indented_head(line, len)) {
+			while (isspc(line[i]))
+				i++;
+			if (parse_sample(line + i, len - i, s ? s : &ss))
+				return STREAM_SAMPLE;
+			i = 0;
+		}
 		if (parse_frame(line, len, f ? f : &ff))
 			return STREAM_FRAME;
 		while (i < len && isspc(line[i]))

@@ -12,7 +12,8 @@
  *   sample head	"COMM PID[/TID] [CPU] SECS.USECS: [PERIOD] EVENT:"
  *			COMM may hold spaces; every field after PID is
  *			optional. A one-line sample (perf record without
- *			-g) has its frame after "EVENT:".
+ *			-g) has its frame after "EVENT:", and its COMM
+ *			padded with spaces in front.
  *   frame		"<space>ADDR SYMBOL (DSO)"; SYMBOL may hold spaces,
  *			parentheses and '<>'; DSO is the last balanced
  *			parenthesised group on the line.
@@ -74,6 +75,14 @@ struct stream_sample {
  */
 enum stream_kind stream_classify(const char *line, size_t len,
 		    struct stream_sample *s, struct stream_frame *f);
+
+/*
+ * Whether an indented line has the shape of a sample head: perf script
+ * pads COMM to 16 columns when a sample has no call chain ("        sh
+ * 9068 3459.250647: ..."). A quick test, on the text before the first ':',
+ * for readers that skip frame lines without classifying them.
+ */
+int	stream_indented_head(const char *line, size_t len);
 
 /*
  * Parses a header line "# key : value". Returns 1 and sets *key and *val

@@ -420,8 +420,10 @@ nameattr_pair(const char *p, size_t klen, const char *v, size_t vlen,
 {
 	int k;
 
-	if (keyis(p, klen, "href"))
-		p = "xlink:href", klen = 10;
+	if (keyis(p, klen, "href")) {
+		p = "xlink:href";
+		klen = 10;
+	}
 	for (k = 0; nameattr_keys[k] != NULL; k++)
 		if (keyis(p, klen, nameattr_keys[k]))
 			break;

@@ -64,6 +64,30 @@ check 'one-line samples (perf record without -g) are one-frame stacks' '
 	! grep -q ";.*;" out
 '
 
+# perf record without -g, then perf script: one line per sample, COMM padded.
+P=$TMP/perf-nog
+mkdir -p "$P"
+why=
+if ! command -v perf >/dev/null 2>&1; then
+	why='perf is not installed (apt-get install linux-perf)'
+elif ! printf "static volatile unsigned long x;\n__attribute__((noinline)) void spin(void) { for (unsigned long i = 0; i < 300000000UL; i++) x += i; }\nint main(void) { spin(); return 0; }\n" >"$P/spin.c" ||
+    ! "${CC:-cc}" -O1 -g -o "$P/spin" "$P/spin.c" 2>"$P/cc.log"; then
+	why="no C compiler: $(head -1 "$P/cc.log")"
+elif ! perf record -q -e cpu-clock -F 499 -o "$P/p.data" "$P/spin" >"$P/rec.log" 2>&1; then
+	why="perf record failed: $(head -1 "$P/rec.log")"
+fi
+if [ -n "$why" ]; then
+	skip 'real perf record without -g: every sample folded, as a one-frame stack' "$why"
+else
+	check 'real perf record without -g: every sample folded, as a one-frame stack' '
+		perf script -i "$TMP/perf-nog/p.data" >script.txt 2>/dev/null &&
+		n=$(grep -c "cpu-clock" script.txt) && [ "$n" -gt 10 ] &&
+		fgfold script.txt >out 2>err && test ! -s err &&
+		sum=$(awk "{ s += \$NF } END { print s }" out) && [ "$sum" = "$n" ] &&
+		! grep -q ";.*;" out && grep_q "^spin;spin [0-9]*\$" out
+	'
+fi
+
 check 'off-CPU stream: weighed by period in ns without --period, [off-cpu] leaf' '
 	want=$(awk "/(cpu-clock|offcpu-time):\$/ { s += \$(NF-1) } END { print s }" $D/offcpu.txt) &&
 	fgfold $D/offcpu.txt >out &&

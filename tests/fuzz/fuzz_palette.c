@@ -5,6 +5,8 @@
  * SVG's fill attribute unescaped. The map is saved and loaded again: the
  * colours must survive.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,12 +38,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned long bad;
 	int fd;
 
-	fd = fuzz_file(data, size, path, sizeof(path));
+	/* A regular file: --cp never reads through a link, and
+	   /proc/self/fd/N is one. */
+	snprintf(path, sizeof(path), "/tmp/fuzz_palette_in.%d", (int)getpid());
 	snprintf(saved, sizeof(saved), "/tmp/fuzz_palette.%d", (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd == -1 || write(fd, data, size) != (ssize_t)size)
+		abort();
 	if (palette_init(&p, &po) != 0 || palette_init(&q, &po) != 0)
 		abort();
 	if (palette_load(&p, path, &bad) != 0)
 		abort();
+	/* ... and never writes through one */
+	unlink(saved);
+	if (symlink(path, saved) != 0)
+		abort();
+	if (palette_save(&p, saved) == 0 || errno != ELOOP) {
+		fprintf(stderr, "fuzz_palette: saved through a symbolic link\n");
+		abort();
+	}
+	unlink(saved);
 	for (s = data; s < end; s = nl + 1) {
 		const uint8_t *arrow;
 
@@ -75,6 +91,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	unlink(saved);
+	unlink(path);
 	palette_release(&p);
 	palette_release(&q);
 	close(fd);

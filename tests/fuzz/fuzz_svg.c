@@ -97,6 +97,22 @@ nameattr_check(const struct svg_nameattr *na)
 	}
 }
 
+/* --fonttype stays inside its declaration: no ';', '{' or '}' of its own. */
+static void
+css_check(const char *doc, size_t len)
+{
+	static const char a[] = "text { font-family:", b[] = "; font-size:";
+	const char *p, *q;
+
+	if ((p = memmem(doc, len, a, sizeof(a) - 1)) == NULL)
+		return;		/* the small "no samples" document */
+	p += sizeof(a) - 1;
+	if ((q = memmem(p, len - (p - doc), b, sizeof(b) - 1)) == NULL)
+		fail("the font-family declaration does not end as written", doc, len);
+	if (memchr(p, ';', q - p) || memchr(p, '{', q - p) || memchr(p, '}', q - p))
+		fail("--fonttype reached the CSS rule", doc, len);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -183,6 +199,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if ((why = xml_check(out.buf, out.len, so.nameattr != NULL)) != NULL)
 		fail(why, out.buf, out.len);
+	css_check(out.buf, out.len);
 	svgbuf_release(&out);
 	flame_release(&fl);
 	palette_release(&pal);

@@ -82,6 +82,14 @@ test_stream(void)
 	    eq(s.event, "cpu-clock:ppp") && s.period == 250000, "one-line sample: its event and period");
 	CHECK(eq(s.frame.addr, "7f8c1a2b") && eq(s.frame.sym, "update_active+0x270") &&
 	    eq(s.frame.dso, "/usr/lib/ld.so"), "one-line sample: its frame");
+	l = "              sh  9068 [001]  3459.250647:     250000 cpu-clock:      7f8c1a2b f+0x1 (/a)";
+	CHECK(stream_indented_head(l, strlen(l)) && stream_classify(l, strlen(l), &s, NULL) == STREAM_SAMPLE &&
+	    s.has_frame && eq(s.comm, "sh") && eq(s.tid, "9068") && eq(s.frame.sym, "f+0x1"),
+	    "one-line sample with COMM padded, as perf script prints it");
+	l = "\t    4005d4 main+0x1 (/a)";
+	CHECK(!stream_indented_head(l, strlen(l)), "a frame line is no indented head");
+	l = "\t    4005d4 std::x 1.5: y (/a)";
+	CHECK(!stream_indented_head(l, strlen(l)), "a frame with a ':' is no indented head");
 	l = "sh 9068 3459.250647: 1 cpu-clock:";
 	CHECK(stream_classify(l, strlen(l), &s, NULL) == STREAM_SAMPLE && !s.has_frame, "a head alone has no frame");
 	l = "sh 9068 3459.250647: no frame here";

@@ -6,7 +6,7 @@
 #   make bench      measure speed, side by side with the reference tools
 #   make stress     load figures: a million unique stacks, 16 threads
 #   make fuzz       run every fuzz harness for FUZZ_TIME seconds (libFuzzer)
-#   make readme-png redraw docs/flamegraph.png from a profile of an example
+#   make readme-png redraw docs/flamegraph.png and docs/offcpu.png from profiles of examples
 #   make install PREFIX=/usr/local
 
 # The one version: the tools' -V/--version and cargo fg's.
@@ -154,6 +154,7 @@ stress: all
 # The picture at the top of the README, redrawn from a real profile.
 readme-png: all
 	@scripts/readme-png
+	@scripts/readme-png -x lock-wait -o docs/offcpu.png
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

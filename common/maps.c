@@ -336,34 +336,46 @@ maps_exit(struct maps *m, pid_t pid)
 	}
 }
 
+int
+maps_parse_line(char *line, uint64_t *start, uint64_t *len, uint64_t *pgoff,
+    char **name)
+{
+	unsigned long long lo, hi, off;
+	char perms[8];
+	int n = 0;
+	size_t l;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms,
+	    &off, &n) < 4 || n == 0 || hi < lo)
+		return 0;
+	if (strchr(perms, 'x') == NULL)
+		return 0;
+	*name = line + n;
+	l = strlen(*name);
+	while (l && ((*name)[l - 1] == '\n' || (*name)[l - 1] == ' '))
+		(*name)[--l] = '\0';
+	*start = lo;
+	*len = hi - lo;
+	*pgoff = off;
+	return 1;
+}
+
 /* Adds the executable mappings listed in path; returns how many, or -1. */
 static long
 read_maps_file(struct maps *m, pid_t pid, const char *path)
 {
-	char *line = NULL;
+	char *line = NULL, *name;
 	size_t cap = 0;
 	long count = 0;
+	uint64_t start, len, off;
 	FILE *f;
 
 	if ((f = fopen(path, "re")) == NULL)
 		return -1;
 	while (getline(&line, &cap, f) > 0) {
-		unsigned long long start, end, off;
-		char perms[8];
-		int n = 0;
-		char *name;
-		size_t len;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
-		    perms, &off, &n) < 4 || n == 0)
+		if (!maps_parse_line(line, &start, &len, &off, &name))
 			continue;
-		if (strchr(perms, 'x') == NULL)
-			continue;
-		name = line + n;
-		len = strlen(name);
-		while (len && (name[len - 1] == '\n' || name[len - 1] == ' '))
-			name[--len] = '\0';
-		maps_add(m, pid, start, end - start, off, name, NULL, 0);
+		maps_add(m, pid, start, len, off, name, NULL, 0);
 		count++;
 	}
 	free(line);

@@ -80,6 +80,7 @@ perf_attr_fill(struct perf_event_attr *attr, const struct perf_opts *o)
 		attr->task = 1;
 		attr->build_id = o->build_id ? 1 : 0;
 	}
+	attr->context_switch = o->context_switch ? 1 : 0;
 	attr->use_clockid = 1;
 	attr->clockid = CLOCK_MONOTONIC;
 	if (o->wakeup_bytes) {

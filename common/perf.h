@@ -49,6 +49,7 @@ struct perf_opts {
 	int		 enable_on_exec;
 	int		 build_id;	/* build IDs in MMAP2 records (Linux 5.12) */
 	int		 sideband;	/* this event also reports mmap/comm/task */
+	int		 context_switch; /* and PERF_RECORD_SWITCH records */
 	uint32_t	 wakeup_bytes;	/* wake a poll(2) after this much data */
 };
 

@@ -4,12 +4,9 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,6 +15,7 @@
 #include "dso.h"
 #include "kallsyms.h"
 #include "record.h"
+#include "source.h"
 #include "xalloc.h"
 
 #define KERNEL_DSO	DSO_KERNEL
@@ -27,13 +25,6 @@
 struct comm_ent {
 	pid_t		 tid;		/* 0: empty slot */
 	char		 comm[24];
-};
-
-struct qent {
-	uint64_t	 time;
-	uint64_t	 seq;
-	size_t		 off;		/* into the arena */
-	int		 cpu;
 };
 
 struct frame_out {
@@ -95,24 +86,13 @@ record_init(struct record *r, const struct record_opts *opts)
 void
 record_release(struct record *r)
 {
-	size_t i;
-
-	if (r->rings) {
-		for (i = 0; i < (size_t)r->ncpus; i++)
-			perf_ring_unmap(&r->rings[i]);
-		free(r->rings);
-	}
-	for (i = 0; i < r->nfds; i++)
-		close(r->fds[i]);
-	free(r->fds);
+	if (r->src.ops)
+		r->src.ops->close(&r->src);
 	unwind_release(&r->unwind);
 	maps_release(&r->maps);
 	free(r->comms);
-	free(r->arena);
-	free(r->queue);
 	free(r->pcs);
 	free(r->frames);
-	free(r->online);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -206,196 +186,7 @@ comm_get(struct record *r, pid_t pid, pid_t tid)
 	return comm_slot(r, tid)->comm;
 }
 
-/* ---- explaining failures ---- */
-
-void
-record_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
-{
-
-	int p = perf_paranoid();
-
-	switch (e) {
-	case EACCES:
-	case EPERM:
-		if (p == INT_MIN) {
-			errx(2, "perf_event_open denied for event '%s' (%s): run as "
-			    "root or grant CAP_PERFMON", ev->name, strerror(e));
-		}
-		warnx("perf_event_open denied for event '%s' (%s): "
-		    "kernel.perf_event_paranoid is %d", ev->name, strerror(e), p);
-		if (p >= 3)
-			warnx("at level %d nothing may be sampled without "
-			    "privilege (a Debian kernel's extra level)", p);
-		else if (p == 2)
-			warnx("at level 2 your own processes can be sampled in "
-			    "user space only (a command fgrecord launches, or "
-			    "-p); -a needs level 0 or less");
-		else if (p == 1)
-			warnx("at level 1 user and kernel stacks of your own "
-			    "processes can be sampled, but not -a (needs level 0)");
-		else if (system_wide)
-			warnx("-a needs privilege at level %d", p);
-		errx(2, "fix: sudo sysctl kernel.perf_event_paranoid=1 (or -1 "
-		    "for kernel stacks and -a), run as root, or grant "
-		    "CAP_PERFMON: sudo setcap cap_perfmon+ep \"$(command -v "
-		    "fgrecord)\"");
-	case ENOSYS:
-		errx(2, "perf_event_open is not available (%s): the kernel lacks "
-		    "CONFIG_PERF_EVENTS, or a container's seccomp profile blocks "
-		    "it; allow it, e.g. docker run --cap-add PERFMON "
-		    "--security-opt seccomp=unconfined", strerror(e));
-	case ENOENT:
-	case EOPNOTSUPP:
-	case ENODEV:
-		if (ev->hardware)
-			errx(2, "hardware event '%s' is not supported on this "
-			    "machine (%s): it exposes no hardware counters, as "
-			    "many VMs do; use -e cpu-clock", ev->name, strerror(e));
-		errx(2, "event '%s' is not supported by this kernel (%s); use -e "
-		    "cpu-clock", ev->name, strerror(e));
-	case EMFILE:
-	case ENFILE:
-		errx(2, "perf_event_open: %s: one event per CPU and per thread "
-		    "is needed; raise the limit with ulimit -n", strerror(e));
-	case EINVAL:
-		errx(2, "perf_event_open refused event '%s' (%s): the frequency "
-		    "may be above kernel.perf_event_max_sample_rate (%ld), or "
-		    "the kernel too old for these options; try a lower -F or "
-		    "--call-graph fp", ev->name, strerror(e),
-		    perf_max_sample_rate());
-	case EBUSY:
-		errx(2, "perf_event_open: event '%s' is busy (%s): another "
-		    "tool holds the counter exclusively; use -e cpu-clock",
-		    ev->name, strerror(e));
-	default:
-		errx(2, "perf_event_open for event '%s': %s", ev->name,
-		    strerror(e));
-	}
-}
-
-/* ---- opening events ---- */
-
-static void
-add_fd(struct record *r, int fd)
-{
-	GROW(r->fds, r->nfds + 1, r->fds_cap);
-	r->fds[r->nfds++] = fd;
-}
-
-/* Returns the real user ID that owns pid, or -1. */
-static uid_t
-proc_uid(pid_t pid)
-{
-	char path[64], line[256];
-	FILE *f;
-	unsigned long uid;
-	uid_t found = (uid_t)-1;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((f = fopen(path, "re")) == NULL)
-		return found;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Uid: %lu", &uid) == 1) {
-			found = (uid_t)uid;
-			break;
-		}
-	fclose(f);
-	return found;
-}
-
-/*
- * Opens the event for pid on cpu, retrying without build IDs (kernels
- * before 5.12) and without the kernel (paranoid level 2). Returns the
- * descriptor; or -1 for ESRCH when soft (a thread that just exited);
- * anything else is explained and fatal.
- */
-static int
-open_one(struct record *r, pid_t pid, int cpu, int soft)
-{
-	int fd, e;
-
-	for (;;) {
-		fd = perf_open(&r->attr, pid, cpu);
-		if (fd >= 0)
-			return fd;
-		e = errno;
-		if (e == EINVAL && r->attr.build_id) {
-			r->attr.build_id = 0;
-			continue;
-		}
-		if ((e == EACCES || e == EPERM) && !r->attr.exclude_kernel &&
-		    !r->opts.system_wide) {
-			r->attr.exclude_kernel = 1;
-			r->user_only = 1;
-			continue;
-		}
-		if (soft && e == ESRCH)
-			return -1;
-		if ((e == EACCES || e == EPERM) && pid > 0 && !r->child &&
-		    geteuid() != 0 && proc_uid(pid) != getuid())
-			errx(2, "process %d belongs to another user (%s): run "
-			    "fgrecord as root or with CAP_PERFMON to attach to "
-			    "it", (int)pid, strerror(e));
-		if (e == ESRCH)
-			errx(2, "process %d: no such process; check the PID given "
-			    "to -p", (int)pid);
-		record_explain_open(e, r->opts.event, r->opts.system_wide);
-	}
-}
-
-/* Maps cpu's ring buffer for fd, or sends fd's records into it. */
-static void
-attach_ring(struct record *r, int fd, int cpu)
-{
-	struct perf_ring *ring = &r->rings[cpu];
-	size_t want = r->ring_pages;
-
-	if (ring->base) {
-		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) != 0)
-			err(2, "ioctl PERF_EVENT_IOC_SET_OUTPUT on CPU %d", cpu);
-		return;
-	}
-	if (perf_ring_map(ring, fd, cpu, &r->ring_pages) != 0) {
-		int e = errno;
-
-		if (e == EPERM || e == ENOMEM)
-			errx(2, "cannot map a ring buffer for CPU %d (%s): the "
-			    "limit kernel.perf_event_mlock_kb or ulimit -l is too "
-			    "small; raise it with sudo sysctl "
-			    "kernel.perf_event_mlock_kb=2048", cpu, strerror(e));
-		errx(2, "cannot map a ring buffer for CPU %d: %s", cpu,
-		    strerror(e));
-	}
-	(void)want;
-}
-
-/* Closes every event and unmaps every ring, to open them again. */
-static void
-close_all(struct record *r)
-{
-	size_t i;
-
-	for (i = 0; i < (size_t)r->ncpus; i++)
-		perf_ring_unmap(&r->rings[i]);
-	for (i = 0; i < r->nfds; i++)
-		close(r->fds[i]);
-	r->nfds = 0;
-}
-
-static void
-open_for_task(struct record *r, pid_t pid, int soft)
-{
-	int cpu, fd;
-
-	for (cpu = 0; cpu < r->ncpus; cpu++) {
-		if (!r->online[cpu])
-			continue;
-		if ((fd = open_one(r, pid, cpu, soft)) < 0)
-			return;
-		add_fd(r, fd);
-		attach_ring(r, fd, cpu);
-	}
-}
+/* ---- reading /proc ---- */
 
 static int
 read_comm_file(const char *path, char *buf, size_t len)
@@ -412,30 +203,6 @@ read_comm_file(const char *path, char *buf, size_t len)
 }
 
 /* Opens events on every thread of pid. Returns the number of threads. */
-static int
-open_for_pid(struct record *r, pid_t pid)
-{
-	char path[64];
-	DIR *d;
-	struct dirent *de;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((d = opendir(path)) == NULL)
-		errx(2, "process %d: %s; check the PID given to -p", (int)pid,
-		    strerror(errno));
-	while ((de = readdir(d)) != NULL) {
-		pid_t tid = (pid_t)atoi(de->d_name);
-
-		if (tid <= 0)
-			continue;
-		open_for_task(r, tid, 1);
-		n++;
-	}
-	closedir(d);
-	return n;
-}
-
 static void
 read_task_comms(struct record *r, pid_t pid)
 {
@@ -461,6 +228,16 @@ read_task_comms(struct record *r, pid_t pid)
 /* ---- the stream ---- */
 
 static void
+write_callgraph(struct record *r)
+{
+	if (r->opts.dwarf)
+		fprintf(r->opts.out, " callgraph dwarf %" PRIu32 "\n",
+		    r->opts.stack_size);
+	else
+		fprintf(r->opts.out, " callgraph fp\n");
+}
+
+static void
 write_header(struct record *r)
 {
 	FILE *o = r->opts.out;
@@ -470,18 +247,21 @@ write_header(struct record *r)
 	fputs("# cmdline : ", o);
 	put_clean(o, r->opts.cmdline);
 	fputc('\n', o);
-	fprintf(o, "# event : %s ", r->opts.event->name);
-	if (r->opts.period)
-		fprintf(o, "period %" PRIu64, r->opts.period);
-	else
-		fprintf(o, "freq %" PRIu64, r->opts.freq);
-	if (r->opts.dwarf)
-		fprintf(o, " callgraph dwarf %" PRIu32 "\n", r->opts.stack_size);
-	else
-		fprintf(o, " callgraph fp\n");
-	fprintf(o, "# kernel : %s\n", r->user_only ? "excluded" : "included");
+	if (r->opts.mode != RECORD_OFFCPU) {
+		fprintf(o, "# event : %s ", r->opts.event->name);
+		if (r->opts.period)
+			fprintf(o, "period %" PRIu64, r->opts.period);
+		else
+			fprintf(o, "freq %" PRIu64, r->opts.freq);
+		write_callgraph(r);
+	}
+	if (r->opts.mode != RECORD_CPU) {
+		fputs("# event : " OFFCPU_EVENT, o);
+		write_callgraph(r);
+	}
+	fprintf(o, "# kernel : %s\n", r->src.user_only ? "excluded" : "included");
 	/* so that fgsym can tell a stream recorded under another kernel */
-	if (!r->user_only && (kid = kallsyms_buildid("/sys/kernel/notes"))) {
+	if (!r->src.user_only && (kid = kallsyms_buildid("/sys/kernel/notes"))) {
 		fprintf(o, "# buildid : %s " KERNEL_DSO "\n", kid);
 		free(kid);
 	}
@@ -553,77 +333,20 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 	frame_push(r, pc, UNKNOWN_DSO, NULL);
 }
 
-static uint64_t
-rd64(const unsigned char **p)
-{
-	uint64_t v;
-
-	memcpy(&v, *p, 8);
-	*p += 8;
-	return v;
-}
-
+/* Writes a sample: its kernel frames, then its user stack, unwound. */
 static void
-handle_sample(struct record *r, const struct perf_event_header *h)
+on_sample(struct record *r, const struct source_event *ev)
 {
-	const unsigned char *p = (const void *)(h + 1);
-	const unsigned char *end = (const unsigned char *)h + h->size;
-	uint64_t time, period, nr, v, *ips, regs[PERF_REGS_COUNT];
-	uint32_t pid, tid, cpu;
-	size_t i, nuser = 0;
-	int truncated = 0, in_kernel = 0, have_regs = 0;
-	const unsigned char *stack = NULL;
-	uint64_t stack_size = 0, dyn_size = 0;
+	const struct source_sample *s = &ev->u.sample;
 	FILE *o = r->opts.out;
 	enum unwind_end why = UNWIND_COMPLETE;
-
-	if (p + 48 > end)
-		return;
-	p += 8;		/* ip: the callchain or the registers have it */
-	v = rd64(&p);
-	pid = (uint32_t)v;
-	tid = (uint32_t)(v >> 32);
-	time = rd64(&p);
-	v = rd64(&p);
-	cpu = (uint32_t)v;
-	period = rd64(&p);
-	nr = rd64(&p);
-	if (nr > (uint64_t)(end - p) / 8)
-		return;
-	ips = xmalloc((nr ? nr : 1) * sizeof(*ips));
-	memcpy(ips, p, nr * 8);
-	p += nr * 8;
-	if (r->opts.dwarf) {
-		uint64_t abi;
-
-		if (p + 8 > end)
-			goto out;
-		abi = rd64(&p);
-		if (abi != PERF_SAMPLE_REGS_ABI_NONE) {
-			if (p + 8 * PERF_REGS_COUNT > end)
-				goto out;
-			memcpy(regs, p, sizeof(regs));
-			p += sizeof(regs);
-			have_regs = 1;
-		}
-		if (p + 8 > end)
-			goto out;
-		stack_size = rd64(&p);
-		if (stack_size) {
-			if (p + stack_size + 8 > end)
-				goto out;
-			stack = p;
-			p += stack_size;
-			dyn_size = rd64(&p);
-			if (dyn_size > stack_size)
-				dyn_size = stack_size;
-		}
-	}
+	size_t i, nuser = 0;
+	int truncated = 0, in_kernel = 0;
 
 	r->nframes = 0;
 	/* Kernel frames, then the user frames of the kernel's callchain (fp). */
-	for (i = 0; i < nr; i++) {
-		uint64_t a = ips[i];
+	for (i = 0; i < s->nr; i++) {
+		uint64_t a = s->callchain[i];
 
 		if (a >= PERF_CONTEXT_MAX) {
 			in_kernel = a == PERF_CONTEXT_KERNEL;
@@ -634,27 +357,27 @@ handle_sample(struct record *r, const struct perf_event_header *h)
 		if (in_kernel) {
 			frame_push(r, a, KERNEL_DSO, NULL);
 		} else if (!r->opts.dwarf) {
-			user_frame(r, (pid_t)pid, a, nuser == 0);
+			user_frame(r, ev->pid, a, nuser == 0);
 			nuser++;
 		}
 	}
 	if (!r->opts.dwarf && nuser > 0) {
-		if (nr >= 127 || !unwind_is_outermost(&r->unwind, (pid_t)pid,
-		    ips[nr - 1]))
+		if (s->chain_cut || !unwind_is_outermost(&r->unwind, ev->pid,
+		    s->callchain[s->nr - 1]))
 			truncated = 1;
 	}
-	if (r->opts.dwarf && have_regs) {
+	if (r->opts.dwarf && s->regs_valid) {
 		struct unwind_input in;
 		size_t n;
 
-		in.pid = (pid_t)pid;
-		unwind_regs_from_perf(regs, in.regs);
-		in.valid = (1u << UNWIND_NREGS) - 1;
-		in.stack = stack;
-		in.stack_len = dyn_size;
+		in.pid = ev->pid;
+		memcpy(in.regs, s->regs, sizeof(in.regs));
+		in.valid = s->regs_valid;
+		in.stack = s->stack;
+		in.stack_len = s->stack_len;
 		n = unwind_stack(&r->unwind, &in, r->pcs, r->pcs_cap, &why);
 		for (i = 0; i < n; i++)
-			user_frame(r, (pid_t)pid, r->pcs[i], i == 0);
+			user_frame(r, ev->pid, r->pcs[i], i == 0);
 		if (why != UNWIND_COMPLETE)
 			truncated = 1;
 	}
@@ -677,9 +400,9 @@ handle_sample(struct record *r, const struct perf_event_header *h)
 		}
 	}
 	fprintf(o, "%s %u/%u [%03u] %" PRIu64 ".%06" PRIu64 ": %" PRIu64
-	    " %s:\n", comm_get(r, (pid_t)pid, (pid_t)tid), pid, tid, cpu,
-	    (uint64_t)(time / 1000000000U), (uint64_t)(time % 1000000000U / 1000), period,
-	    r->opts.event->name);
+	    " %s:\n", comm_get(r, ev->pid, ev->tid), (uint32_t)ev->pid,
+	    (uint32_t)ev->tid, s->cpu, ev->time / 1000000000U,
+	    ev->time % 1000000000U / 1000, s->period, s->event);
 	for (i = 0; i < r->nframes; i++) {
 		fprintf(o, "\t%" PRIx64 " [unknown] (", r->frames[i].addr);
 		put_clean(o, r->frames[i].dso);
@@ -689,257 +412,66 @@ handle_sample(struct record *r, const struct perf_event_header *h)
 		fputs(TRUNCATED_LINE, o);
 	fputc('\n', o);
 	r->stats.samples++;
-out:
-	free(ips);
+	if (strcmp(s->event, OFFCPU_EVENT) == 0) {
+		r->stats.waits++;
+		r->stats.wait_ns += s->period;
+	}
 }
 
+/* The sink: what a source saw, in time order. */
 static void
-handle_record(struct record *r, const struct perf_event_header *h)
+on_event(void *arg, const struct source_event *ev)
 {
-	const unsigned char *p = (const void *)(h + 1);
-	const unsigned char *end = (const unsigned char *)h + h->size;
-	uint32_t pid, tid;
+	struct record *r = arg;
+	struct comm_ent *e;
 
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
-		handle_sample(r, h);
+	switch (ev->kind) {
+	case SOURCE_SAMPLE:
+		on_sample(r, ev);
 		break;
-	case PERF_RECORD_MMAP2: {
-		uint64_t addr, len, pgoff;
-		uint32_t prot;
-		const unsigned char *bid = NULL;
-		size_t bidlen = 0;
-		char *name;
-
-		if (p + 64 > end)
-			break;
-		memcpy(&pid, p, 4);
-		memcpy(&tid, p + 4, 4);
-		memcpy(&addr, p + 8, 8);
-		memcpy(&len, p + 16, 8);
-		memcpy(&pgoff, p + 24, 8);
-		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			bidlen = p[32];
-			if (bidlen > 20)
-				bidlen = 20;
-			bid = p + 36;
-		}
-		memcpy(&prot, p + 56, 4);
-		name = (char *)(p + 64);
-		if (!(prot & PROT_EXEC) || pid == (uint32_t)-1 ||
-		    memchr(name, '\0', (size_t)(end - (const unsigned char *)name)) == NULL)
-			break;
-		maps_add(&r->maps, (pid_t)pid, addr, len, pgoff, name, bid, bidlen);
+	case SOURCE_MMAP:
+		maps_add(&r->maps, ev->pid, ev->u.mmap.addr, ev->u.mmap.len,
+		    ev->u.mmap.pgoff, ev->u.mmap.path, ev->u.mmap.buildid,
+		    ev->u.mmap.buildid_len);
 		break;
-	}
-	case PERF_RECORD_MMAP: {
-		uint64_t addr, len, pgoff;
-		char *name;
-
-		if (p + 32 > end || (h->misc & PERF_RECORD_MISC_MMAP_DATA))
-			break;
-		memcpy(&pid, p, 4);
-		memcpy(&addr, p + 8, 8);
-		memcpy(&len, p + 16, 8);
-		memcpy(&pgoff, p + 24, 8);
-		name = (char *)(p + 32);
-		if (pid == (uint32_t)-1 ||
-		    memchr(name, '\0', (size_t)(end - (const unsigned char *)name)) == NULL)
-			break;
-		maps_add(&r->maps, (pid_t)pid, addr, len, pgoff, name, NULL, 0);
+	case SOURCE_COMM:
+		if (ev->u.comm.exec)
+			maps_exec(&r->maps, ev->pid);
+		comm_set(r, ev->tid, ev->u.comm.name);
 		break;
-	}
-	case PERF_RECORD_COMM: {
-		char *name;
-
-		if (p + 9 > end)
-			break;
-		memcpy(&pid, p, 4);
-		memcpy(&tid, p + 4, 4);
-		name = (char *)(p + 8);
-		if (memchr(name, '\0', (size_t)(end - (const unsigned char *)name)) == NULL)
-			break;
-		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
-			maps_exec(&r->maps, (pid_t)pid);
-		comm_set(r, (pid_t)tid, name);
-		break;
-	}
-	case PERF_RECORD_FORK: {
-		uint32_t ppid, ptid;
-		struct comm_ent *e;
-
-		if (p + 16 > end)
-			break;
-		memcpy(&pid, p, 4);
-		memcpy(&ppid, p + 4, 4);
-		memcpy(&tid, p + 8, 4);
-		memcpy(&ptid, p + 12, 4);
-		if (pid != ppid)
-			maps_fork(&r->maps, (pid_t)ppid, (pid_t)pid);
-		e = comm_slot(r, (pid_t)ptid);
-		if ((pid_t)ptid > 0 && e->tid == (pid_t)ptid) {
-			char buf[24];
+	case SOURCE_FORK:
+		if (ev->pid != ev->u.fork.ppid)
+			maps_fork(&r->maps, ev->u.fork.ppid, ev->pid);
+		e = comm_slot(r, ev->u.fork.ptid);
+		if (ev->u.fork.ptid > 0 && e->tid == ev->u.fork.ptid) {
+			char buf[sizeof(e->comm)];
 
 			memcpy(buf, e->comm, sizeof(buf));
-			comm_set(r, (pid_t)tid, buf);
+			comm_set(r, ev->tid, buf);
 		}
 		break;
-	}
-	case PERF_RECORD_EXIT:
+	case SOURCE_EXIT:
 		/*
-		 * A process is gone: records come in time order, so none of
+		 * A process is gone: events come in time order, so none of
 		 * its samples can follow. Keeps long recordings of builds
 		 * with many processes small. The main thread's exit is not
 		 * the process's (pthread_exit): only a process that no longer
 		 * exists at all is forgotten.
 		 */
-		if (p + 16 > end)
-			break;
-		memcpy(&pid, p, 4);
-		memcpy(&tid, p + 8, 4);
-		if (pid == tid && (pid_t)pid != r->child &&
-		    kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-			maps_exit(&r->maps, (pid_t)pid);
+		if (ev->pid == ev->tid && ev->pid != r->child &&
+		    kill(ev->pid, 0) != 0 && errno == ESRCH)
+			maps_exit(&r->maps, ev->pid);
 		break;
-	case PERF_RECORD_LOST: {
-		uint64_t lost;
-
-		if (p + 16 > end)
-			break;
-		memcpy(&lost, p + 8, 8);
-		r->stats.lost += lost;
+	case SOURCE_LOST:
+		r->stats.lost += ev->u.lost;
 		r->stats.lost_records++;
-		fprintf(r->opts.out, "# lost : %" PRIu64 "\n", lost);
+		fprintf(r->opts.out, "# lost : %" PRIu64 "\n", ev->u.lost);
 		break;
-	}
-	case PERF_RECORD_LOST_SAMPLES: {
-		uint64_t lost;
-
-		if (p + 8 > end)
-			break;
-		memcpy(&lost, p, 8);
-		r->stats.lost += lost;
-		r->stats.lost_records++;
-		fprintf(r->opts.out, "# lost : %" PRIu64 "\n", lost);
-		break;
-	}
-	case PERF_RECORD_THROTTLE:
+	case SOURCE_THROTTLE:
 		r->stats.throttled++;
 		break;
-	default:
-		break;
 	}
 }
-
-/* ---- the queue: records of all CPUs, put back in time order ---- */
-
-static uint64_t
-record_time(const struct perf_event_header *h)
-{
-	uint64_t t;
-
-	if (h->type == PERF_RECORD_SAMPLE) {
-		if (h->size < sizeof(*h) + 24)
-			return 0;
-		memcpy(&t, (const char *)(h + 1) + 16, 8);
-		return t;
-	}
-	/* sample_id_all: TID, TIME, CPU at the end of every other record. */
-	if (h->size < sizeof(*h) + 24)
-		return 0;
-	memcpy(&t, (const char *)h + h->size - 16, 8);
-	return t;
-}
-
-static void
-enqueue(void *arg, const struct perf_event_header *h, int cpu)
-{
-	struct record *r = arg;
-	struct qent *q;
-	size_t sz = ((size_t)h->size + 7) & ~(size_t)7;
-
-	if (r->arena_cap < r->arena_len + sz) {
-		r->arena_cap = (r->arena_len + sz) * 2;
-		r->arena = xrealloc(r->arena, r->arena_cap);
-	}
-	memcpy(r->arena + r->arena_len, h, h->size);
-	GROW(r->queue, r->nqueue + 1, r->queue_cap);
-	q = &r->queue[r->nqueue++];
-	q->time = record_time(h);
-	q->seq = r->seq++;
-	q->off = r->arena_len;
-	q->cpu = cpu;
-	r->arena_len += sz;
-}
-
-static int
-qent_cmp(const void *a, const void *b)
-{
-	const struct qent *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/*
- * Handles the queued records up to time limit (all when limit is
- * UINT64_MAX) in time order, and keeps the rest for the next round.
- */
-static void
-process_queue(struct record *r, uint64_t limit)
-{
-	size_t i, keep = 0, newlen = 0;
-	unsigned char *na = NULL;
-
-	if (r->nqueue > 0)	/* qsort of a NULL array is undefined */
-		qsort(r->queue, r->nqueue, sizeof(*r->queue), qent_cmp);
-	for (i = 0; i < r->nqueue; i++) {
-		if (r->queue[i].time > limit)
-			break;
-		handle_record(r, (const void *)(r->arena + r->queue[i].off));
-	}
-	if (i < r->nqueue) {
-		size_t j;
-
-		for (j = i; j < r->nqueue; j++) {
-			const struct perf_event_header *h =
-			    (const void *)(r->arena + r->queue[j].off);
-
-			newlen += (h->size + 7) & ~(size_t)7;
-		}
-		na = xmalloc(newlen);
-		newlen = 0;
-		for (j = i; j < r->nqueue; j++) {
-			const struct perf_event_header *h =
-			    (const void *)(r->arena + r->queue[j].off);
-
-			memcpy(na + newlen, h, h->size);
-			r->queue[keep] = r->queue[j];
-			r->queue[keep].off = newlen;
-			newlen += (h->size + 7) & ~(size_t)7;
-			keep++;
-		}
-	}
-	if (na) {
-		free(r->arena);
-		r->arena = na;
-		r->arena_cap = newlen;
-	}
-	r->arena_len = newlen;
-	r->nqueue = keep;
-}
-
-static void
-drain_all(struct record *r, uint64_t limit)
-{
-	int cpu;
-
-	for (cpu = 0; cpu < r->ncpus; cpu++)
-		perf_ring_drain(&r->rings[cpu], enqueue, r);
-	process_queue(r, limit);
-}
-
 static void
 check_output(struct record *r)
 {
@@ -1093,6 +625,18 @@ summary(struct record *r)
 	    s->truncated ? (r->opts.dwarf ? unwind_end_str(best) :
 	    "frame-pointer chain ended early") : "",
 	    s->truncated ? ")" : "", s->cpu_seconds);
+	if (r->opts.mode != RECORD_CPU)
+		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "
+		    "in all; %" PRIu64 " preemptions %s\n", s->waits,
+		    s->wait_ns / 1e9, r->src.preempted,
+		    r->opts.mode == RECORD_OFFCPU ? "left out (the thread could "
+		    "run)" : "counted as off-CPU");
+	if (r->opts.mode != RECORD_CPU && s->lost)
+		fprintf(stderr, "fgrecord: the kernel lost %" PRIu64 " records "
+		    "of switches: their waits are missing (and %" PRIu64 " more "
+		    "that might have been paired wrongly); fewer bytes per switch "
+		    "lose fewer: --call-graph dwarf,4096 or fp\n", s->lost,
+		    r->src.waits_dropped);
 	if (!r->opts.period && perf_max_sample_rate() > 0 &&
 	    (uint64_t)perf_max_sample_rate() < r->opts.freq)
 		fprintf(stderr, "fgrecord: the kernel lowered "
@@ -1117,98 +661,11 @@ summary(struct record *r)
  * ("0-3,6"). Returns a new array of n flags; all set when the list is
  * missing. Caller frees.
  */
-static unsigned char *
-online_cpus(int n)
-{
-	unsigned char *on = xcalloc(n, 1);
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	char buf[4096], *p, *tok, *save = NULL;
-	int any = 0;
-
-	if (f && fgets(buf, sizeof(buf), f)) {
-		for (tok = strtok_r(buf, ",\n", &save); tok;
-		    tok = strtok_r(NULL, ",\n", &save)) {
-			long a = strtol(tok, &p, 10), b = a;
-
-			if (*p == '-')
-				b = strtol(p + 1, NULL, 10);
-			for (; a <= b && a < n; a++)
-				if (a >= 0) {
-					on[a] = 1;
-					any = 1;
-				}
-		}
-	}
-	if (f)
-		fclose(f);
-	if (!any)
-		memset(on, 1, n);
-	return on;
-}
-
-/* Opens the events of the session: the command, the whole system, or -p. */
+/* Catches the signals that end a session, and the command's end. */
 static void
-open_events(struct record *r)
-{
-	size_t i;
-	int cpu, fd;
-
-	if (r->child) {
-		open_for_task(r, r->child, 0);
-	} else if (r->opts.system_wide) {
-		for (cpu = 0; cpu < r->ncpus; cpu++) {
-			if (!r->online[cpu] || (fd = open_one(r, -1, cpu, 0)) < 0)
-				continue;
-			add_fd(r, fd);
-			attach_ring(r, fd, cpu);
-		}
-	} else {
-		for (i = 0; i < r->opts.npids; i++)
-			if (open_for_pid(r, r->opts.pids[i]) == 0)
-				errx(2, "process %d has no threads left",
-				    (int)r->opts.pids[i]);
-	}
-}
-
-/*
- * Sizes the per-CPU ring buffers to hold about a quarter of a second of
- * samples of one busy thread, so that a recorder that is descheduled for a
- * while loses nothing: 8 MiB for dwarf at 999 Hz with 16 KiB copies, up to
- * 64 MiB. A power of two, in pages.
- */
-static size_t
-ring_pages_for(const struct record_opts *o)
-{
-	size_t pgsz = (size_t)sysconf(_SC_PAGESIZE);
-	double rate = o->period ? 1000.0 : (double)o->freq;
-	double per = (o->dwarf ? o->stack_size + 1024.0 : 1024.0);
-	size_t want = (size_t)(per * rate / 4 / pgsz), pages;
-
-	for (pages = o->dwarf ? 2048 : 128; pages < want && pages < 16384; )
-		pages *= 2;
-	return pages;
-}
-
-int
-record_run(struct record *r)
+catch_signals(void)
 {
 	struct sigaction sa;
-	int go_fd = -1, err_fd = -1, status = 0, stopping = 0, tries;
-	size_t want_pages;
-	size_t i;
-	double t0, deadline = 0;
-	struct pollfd *pfd;
-	int *pcpu, *hup;
-	struct perf_opts po;
-	long maxrate = perf_max_sample_rate();
-	struct rusage ru;
-
-	if (r->opts.freq && !r->opts.period && maxrate > 0 &&
-	    r->opts.freq > (uint64_t)maxrate)
-		errx(2, "-F %" PRIu64 " is above kernel.perf_event_max_sample_rate "
-		    "(%ld): lower -F, or raise it with sudo sysctl "
-		    "kernel.perf_event_max_sample_rate=%" PRIu64, r->opts.freq,
-		    maxrate, r->opts.freq);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
@@ -1222,70 +679,42 @@ record_run(struct record *r)
 	sa.sa_handler = on_child;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
+}
 
-	r->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	if (r->ncpus < 1)
-		r->ncpus = 1;
-	r->online = online_cpus(r->ncpus);
-	r->rings = xcalloc(r->ncpus, sizeof(*r->rings));
-	for (i = 0; i < (size_t)r->ncpus; i++)
-		r->rings[i].fd = -1;
-	r->ring_pages = want_pages = ring_pages_for(&r->opts);
+/* Opens the source for the session's command, processes or system. */
+static void
+open_source(struct record *r)
+{
+	struct source_config cfg;
 
-	memset(&po, 0, sizeof(po));
-	po.event = r->opts.event;
-	po.freq = r->opts.freq;
-	po.period = r->opts.period;
-	po.dwarf = r->opts.dwarf;
-	po.stack_size = r->opts.stack_size;
-	po.inherit = !r->opts.system_wide;
-	po.enable_on_exec = r->opts.argv != NULL;
-	po.build_id = 1;
-	po.sideband = 1;
-	if (r->opts.argv)
-		r->child = launch(r, &go_fd, &err_fd);
-	/*
-	 * The kernel may grant smaller ring buffers than asked (the mlock
-	 * limit): then everything is opened again with the wake-up mark
-	 * scaled to what was granted, or the buffers would overflow between
-	 * two wake-ups.
-	 */
-	for (tries = 0; ; tries++) {
-		size_t pages = r->ring_pages;
-		int no_bid = tries > 0 && !r->attr.build_id;
-		int no_kernel = r->attr.exclude_kernel;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.mode = r->opts.mode;
+	cfg.event = r->opts.event;
+	cfg.freq = r->opts.freq;
+	cfg.period = r->opts.period;
+	cfg.dwarf = r->opts.dwarf;
+	cfg.stack_size = r->opts.stack_size;
+	cfg.system_wide = r->opts.system_wide;
+	cfg.pids = r->opts.pids;
+	cfg.npids = r->opts.npids;
+	cfg.child = r->child;
+	cfg.quiet = r->opts.quiet;
+	cfg.offcpu = r->opts.mode != RECORD_CPU;
+	cfg.wall = r->opts.mode == RECORD_WALL;
+	r->src.ops = r->opts.source ? r->opts.source : &source_perf;
+	r->src.ops->open(&r->src, &cfg);
+}
 
-		po.wakeup_bytes = (uint32_t)(r->ring_pages *
-		    (size_t)sysconf(_SC_PAGESIZE) / 8);
-		perf_attr_fill(&r->attr, &po);
-		if (no_bid)
-			r->attr.build_id = 0;
-		if (no_kernel)
-			r->attr.exclude_kernel = 1;
-		open_events(r);
-		if (r->ring_pages == pages || tries == 4)
-			break;
-		close_all(r);
-	}
-	if (r->ring_pages < want_pages)
-		warnx("ring buffers cut to %zu KiB per CPU by "
-		    "kernel.perf_event_mlock_kb: samples may be lost; raise it "
-		    "with sudo sysctl kernel.perf_event_mlock_kb=%zu",
-		    r->ring_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024,
-		    (want_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024 + 4) *
-		    (size_t)r->ncpus);
-	if (r->user_only && !r->opts.quiet) {
-		int p = perf_paranoid();
+/*
+ * Starts the command (sampling starts at its exec), or starts sampling
+ * and reads the mappings and names of what already runs. Exits 126 or
+ * 127 when the command cannot be run.
+ */
+static void
+start(struct record *r, int go_fd, int err_fd)
+{
+	size_t i;
 
-		warnx("kernel.perf_event_paranoid is %d: recording user space only "
-		    "(for kernel stacks: sudo sysctl kernel.perf_event_paranoid=1)",
-		    p == INT_MIN ? -1 : p);
-	}
-	write_header(r);
-
-	t0 = now_mono();
-	if (r->opts.duration > 0)
-		deadline = t0 + r->opts.duration;
 	if (r->child) {
 		int e;
 		ssize_t n;
@@ -1307,39 +736,63 @@ record_run(struct record *r)
 		}
 		comm_set(r, r->child, strrchr(r->opts.argv[0], '/') ?
 		    strrchr(r->opts.argv[0], '/') + 1 : r->opts.argv[0]);
-	} else {
-		for (i = 0; i < r->nfds; i++)
-			ioctl(r->fds[i], PERF_EVENT_IOC_ENABLE, 0);
-		if (r->opts.system_wide)
-			read_all_procs(r);
-		for (i = 0; i < r->opts.npids; i++) {
-			maps_read_proc(&r->maps, r->opts.pids[i]);
-			read_task_comms(r, r->opts.pids[i]);
-		}
+		r->src.ops->enable(&r->src);
+		return;
 	}
-	check_output(r);
+	r->src.ops->enable(&r->src);
+	if (r->opts.system_wide)
+		read_all_procs(r);
+	for (i = 0; i < r->opts.npids; i++) {
+		maps_read_proc(&r->maps, r->opts.pids[i]);
+		read_task_comms(r, r->opts.pids[i]);
+	}
+}
 
-	pfd = xcalloc(r->ncpus, sizeof(*pfd));
-	pcpu = xcalloc(r->ncpus, sizeof(*pcpu));
-	hup = xcalloc(r->ncpus, sizeof(*hup));
-	for (;;) {
-		int timeout = 100, np = 0, cpu;
-		uint64_t limit;
+/* Has the session's command, or have all of its -p processes, ended? */
+static int
+targets_gone(struct record *r)
+{
+	size_t i;
+
+	if (r->child) {
+		siginfo_t si;
 
 		/*
-		 * An event whose thread has exited reports POLLHUP for good;
-		 * its ring may still receive the records of other threads, so
-		 * it is drained every round, but no longer polled.
+		 * Only an exit is reaped: a tracing source's stops are looked
+		 * at (WNOWAIT) and left for it, or the thread would stay
+		 * stopped.
 		 */
-		for (cpu = 0; cpu < r->ncpus; cpu++) {
-			if (r->rings[cpu].base == NULL || hup[cpu])
-				continue;
-			pfd[np].fd = r->rings[cpu].fd;
-			pfd[np].events = POLLIN;
-			pfd[np].revents = 0;
-			pcpu[np] = cpu;
-			np++;
-		}
+		memset(&si, 0, sizeof(si));
+		if (!r->child_done && waitid(P_PID, (id_t)r->child, &si,
+		    WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == r->child &&
+		    (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED ||
+		    si.si_code == CLD_DUMPED) &&
+		    waitpid(r->child, &r->child_status, 0) == r->child)
+			r->child_done = 1;
+		return r->child_done;
+	}
+	if (r->opts.system_wide)
+		return 0;
+	for (i = 0; i < r->opts.npids; i++)
+		if (proc_alive(r->opts.pids[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Samples until the command ends, the -p processes are gone, the
+ * duration is over, or a signal or a closed output ends the session.
+ */
+static void
+sample_loop(struct record *r, double t0)
+{
+	struct source_sink sink = { on_event, r };
+	double deadline = r->opts.duration > 0 ? t0 + r->opts.duration : 0;
+	int stopping = 0;
+
+	while (!stopping) {
+		int timeout = 100;
+
 		if (deadline > 0) {
 			double left = deadline - now_mono();
 
@@ -1348,19 +801,12 @@ record_run(struct record *r)
 			else if (left < 0.1)
 				timeout = (int)(left * 1000) + 1;
 		}
-		if (!stopping && timeout > 0 && !got_signal &&
-		    poll(pfd, np, timeout) > 0) {
-			int k;
-
-			for (k = 0; k < np; k++)
-				if (pfd[k].revents & (POLLHUP | POLLERR))
-					hup[pcpu[k]] = 1;
-		}
-		limit = now_ns();
-		drain_all(r, limit);
+		if (timeout > 0 && !got_signal)
+			r->src.ops->wait(&r->src, timeout);
+		r->src.ops->drain(&r->src, now_ns(), &sink);
 		check_output(r);
 
-		if (got_signal && !stopping) {
+		if (got_signal) {
 			if (r->child && forward_signal)
 				kill(r->child, forward_signal);
 			if (!r->child)
@@ -1381,55 +827,58 @@ record_run(struct record *r)
 		 * -p and -a there is nothing left to wait for.
 		 */
 		if (r->write_failed && !stopping) {
-			for (i = 0; i < r->nfds; i++)
-				ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+			r->src.ops->disable(&r->src);
 			if (!r->child)
 				stopping = 1;
 		}
-		if (r->child && !r->child_done) {
-			pid_t w = waitpid(r->child, &r->child_status, WNOHANG);
-
-			if (w == r->child)
-				r->child_done = 1;
-		}
-		if (r->child && r->child_done)
+		if (!stopping && targets_gone(r))
 			stopping = 1;
-		if (!r->child && !r->opts.system_wide && !stopping) {
-			int any = 0;
-
-			for (i = 0; i < r->opts.npids; i++)
-				any |= proc_alive(r->opts.pids[i]);
-			if (!any)
-				stopping = 1;
-		}
-		if (stopping)
-			break;
 	}
-	for (i = 0; i < r->nfds; i++)
-		ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	drain_all(r, UINT64_MAX);
-	free(pfd);
-	free(pcpu);
-	free(hup);
+}
+
+/* Stops sampling, writes what is left, and the summary. */
+static void
+finish(struct record *r, double t0)
+{
+	struct source_sink sink = { on_event, r };
+	struct rusage ru;
+
+	r->src.ops->disable(&r->src);
+	r->src.ops->drain(&r->src, UINT64_MAX, &sink);
 	r->stats.seconds = now_mono() - t0;
 	getrusage(RUSAGE_SELF, &ru);
 	r->stats.cpu_seconds = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	for (i = 0; i < (size_t)r->ncpus; i++)
-		r->stats.ring_bytes += r->rings[i].bytes;
+	r->stats.ring_bytes = r->src.bytes;
 	check_output(r);
 	summary(r);
+}
+
+int
+record_run(struct record *r)
+{
+	int go_fd = -1, err_fd = -1;
+	double t0;
+
+	catch_signals();
+	if (r->opts.argv)
+		r->child = launch(r, &go_fd, &err_fd);
+	open_source(r);
+	write_header(r);
+	t0 = now_mono();
+	start(r, go_fd, err_fd);
+	check_output(r);
+	sample_loop(r, t0);
+	finish(r, t0);
 
 	if (r->write_failed)
 		return 2;
 	if (r->child) {
 		if (WIFEXITED(r->child_status))
-			status = WEXITSTATUS(r->child_status);
-		else if (WIFSIGNALED(r->child_status))
-			status = 128 + WTERMSIG(r->child_status);
-		else
-			status = 2;
-		return status;
+			return WEXITSTATUS(r->child_status);
+		if (WIFSIGNALED(r->child_status))
+			return 128 + WTERMSIG(r->child_status);
+		return 2;
 	}
 	return r->rval;
 }

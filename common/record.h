@@ -3,12 +3,12 @@
  * (fg-stream(5), section 1) that fgrecord prints.
  *
  * It launches a command (sampling starts at its exec), or attaches to
- * running processes, or samples the whole system; it opens one event per
- * CPU (and per thread when attaching), maps a ring buffer per CPU, and
- * turns the kernel's records into text: mappings and command names are
- * tracked, user stacks are unwound (dwarf) or taken from the kernel's
- * callchain (fp), and every user address is converted to its file's own
- * ELF address.
+ * running processes, or samples the whole system, through a source
+ * (source.h: perf_event_open by default) that hands it samples and the
+ * mmap, comm, fork and exit events in time order. It turns them into
+ * text: mappings and command names are tracked, user stacks are unwound
+ * (dwarf) or taken from the kernel's callchain (fp), and every user
+ * address is converted to its file's own ELF address.
  *
  *	struct record r;
  *	record_init(&r, &opts);
@@ -29,9 +29,11 @@
 
 #include "maps.h"
 #include "perf.h"
+#include "source.h"
 #include "unwind.h"
 
 struct record_opts {
+	enum record_mode mode;		/* --off-cpu, --wall (source.h) */
 	const struct perf_event_desc *event;	/* static */
 	uint64_t	 freq;		/* Hz; used when period is 0 */
 	uint64_t	 period;
@@ -47,6 +49,7 @@ struct record_opts {
 	int		 cmd_stdout;	/* the command's stdout: a descriptor */
 	const char	*cmdline;	/* borrowed: for the # cmdline header */
 	int		 quiet;		/* no exit summary */
+	const struct source_ops *source;	/* the sampler; NULL: perf */
 };
 
 struct record_stats {
@@ -56,6 +59,8 @@ struct record_stats {
 	uint64_t	 throttled;
 	uint64_t	 truncated;	/* samples ending in [truncated] */
 	uint64_t	 unknown;	/* frames in no known or readable file */
+	uint64_t	 waits;		/* offcpu-time samples written */
+	uint64_t	 wait_ns;	/* their periods, summed */
 	uint64_t	 end_reason[8];	/* truncation reasons (enum unwind_end) */
 	uint64_t	 ring_bytes;
 	double		 seconds;	/* wall time recorded */
@@ -63,7 +68,6 @@ struct record_stats {
 };
 
 struct comm_ent;
-struct qent;
 struct frame_out;
 
 struct record {
@@ -71,24 +75,12 @@ struct record {
 	struct record_stats stats;
 	struct maps	 maps;
 	struct unwind	 unwind;
-	struct perf_event_attr attr;
-	int		 user_only;	/* kernel stacks excluded */
-	int		 ncpus;		/* configured CPUs: rings are indexed by CPU */
-	unsigned char	*online;	/* owned: online[cpu] is 1 for online CPUs */
-	int		*fds;		/* owned: every event */
-	size_t		 nfds, fds_cap;
-	struct perf_ring *rings;	/* owned: one per CPU (index = cpu) */
-	size_t		 ring_pages;
+	struct source	 src;		/* the sampler: perf_event_open */
 	pid_t		 child;		/* the launched command, or 0 */
 	int		 child_status;	/* wait status, when child_done */
 	int		 child_done;
 	struct comm_ent	*comms;		/* owned: tid -> comm table */
 	size_t		 ncomms, comms_cap;
-	unsigned char	*arena;		/* owned: copied records, pending */
-	size_t		 arena_len, arena_cap;
-	struct qent	*queue;		/* owned */
-	size_t		 nqueue, queue_cap;
-	uint64_t	 seq;
 	uint64_t	*pcs;		/* owned: unwinding scratch */
 	size_t		 pcs_cap;
 	struct frame_out *frames;	/* owned: one sample's frames */
@@ -107,14 +99,5 @@ void	 record_release(struct record *);
  * attaching, or 2 when the stream could not be written.
  */
 int	 record_run(struct record *);
-
-/*
- * Explains why perf_event_open failed with errnum, in one or more lines on
- * stderr that name the fix (the paranoid level and what it still allows,
- * seccomp, a missing PMU), then exits with status 2. what is the event;
- * system_wide tells whether -a was asked for.
- */
-void	 record_explain_open(int errnum, const struct perf_event_desc *what,
-	    int system_wide) __attribute__((noreturn));
 
 #endif

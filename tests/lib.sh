@@ -59,6 +59,31 @@ grep_q() {
 	grep -q -e "$1" "$2" || { echo "no match for '$1' in $2:"; head -20 "$2"; return 1; }
 }
 
+# wellformed STREAM: the layout of fg-stream(5), section 1.
+wellformed() {
+	awk '
+	NR == 1 && $0 != "# fgrecord 1" { print "line 1: " $0; bad = 1 }
+	/^#/ { if (state == 1) { print NR ": header inside a sample"; bad = 1 }; next }
+	/^$/ { if (state != 1) { print NR ": empty line outside a sample"; bad = 1 }; state = 0; next }
+	/^\t/ {
+		if (state != 1) { print NR ": frame outside a sample"; bad = 1 }
+		if ($0 !~ /^\t[0-9a-f]+ \[(unknown|truncated)\] \(.+\)$/) { print NR ": bad frame: " $0; bad = 1 }
+		next
+	}
+	{
+		if (state == 1) { print NR ": sample without its empty line"; bad = 1 }
+		if ($0 !~ /^.+ [0-9]+\/[0-9]+ \[[0-9][0-9][0-9]\] [0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]: [0-9]+ [a-z-]+:$/) {
+			print NR ": bad sample head: " $0; bad = 1
+		}
+		state = 1; n++
+	}
+	END {
+		if (state == 1) { print "stream ends inside a sample"; bad = 1 }
+		if (n == 0) { print "no samples"; bad = 1 }
+		exit bad
+	}' "$1"
+}
+
 # perf_ok: can this machine sample with perf_event_open? Sets $why if not.
 perf_ok() {
 	why=

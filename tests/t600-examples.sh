@@ -13,10 +13,11 @@ arg_for() {
 	parse-alloc) echo 2 ;;
 	sensor-hash) echo 300000 ;;
 	fib-tower) echo 1 ;;
+	lock-wait) echo 50 ;;
 	esac
 }
 
-for ex in alloc-loop parse-alloc sensor-hash fib-tower; do
+for ex in alloc-loop parse-alloc sensor-hash fib-tower lock-wait; do
 	check "$ex (C): unit tests pass, before and after agree" '
 		"$EX/run" -k -a '"$(arg_for $ex)"' -o out '"$ex"' c >log 2>&1 ||
 			{ cat log; false; } &&
@@ -27,7 +28,7 @@ for ex in alloc-loop parse-alloc sensor-hash fib-tower; do
 done
 
 if command -v rustc >/dev/null 2>&1; then
-	for ex in alloc-loop parse-alloc sensor-hash fib-tower; do
+	for ex in alloc-loop parse-alloc sensor-hash fib-tower lock-wait; do
 		check "$ex (Rust): unit tests pass, before and after agree, same output as C" '
 			"$EX/run" -k -a '"$(arg_for $ex)"' -o rust '"$ex"' rust >log 2>&1 ||
 				{ cat log; false; } &&
@@ -68,9 +69,9 @@ check "examples/run: unknown language is a usage error" '
 	expect_status 2 "$EX/run" alloc-loop fortran 2>err &&
 	grep_q "unknown language .fortran." err
 '
-check "examples/run -l lists the four examples" '
+check "examples/run -l lists the five examples" '
 	"$EX/run" -l >out &&
-	printf "%s\n" alloc-loop parse-alloc sensor-hash fib-tower >expect &&
+	printf "%s\n" alloc-loop parse-alloc sensor-hash fib-tower lock-wait >expect &&
 	test_cmp expect out
 '
 check "examples/run: a build failure says so and exits 2" '

@@ -1,0 +1,729 @@
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ptsample.h"
+#include "xalloc.h"
+
+#define NS	1000000000ULL
+#define POLL_NS	1000000ULL	/* events are looked for at least this often */
+
+struct pt_thread {
+	pid_t		 tid, pid;
+	int		 schedfd;	/* /proc/PID/task/TID/schedstat, or -1 */
+	int		 statfd;	/* /proc/PID/task/TID/stat, or -1 */
+	uint64_t	 runtime;	/* CPU time at the last tick, ns */
+	uint64_t	 credit;	/* CPU time not sampled yet, ns */
+	uint64_t	 last;		/* wall mode: time of its last sample */
+	int		 cpu;
+	unsigned char	 pending;	/* PTRACE_INTERRUPT sent, stop not seen */
+	unsigned char	 fast;		/* counted in nfast */
+	unsigned char	 offcpu;	/* blocked when the tick chose it */
+	unsigned char	 groupstop;	/* stopped by a stop signal (LISTEN) */
+	unsigned char	 started;	/* its process has exec'd, or was attached */
+	unsigned char	 gone;		/* reaped */
+};
+
+struct pt_sbuf {
+	struct pt_sample s;
+	unsigned char	*stack;		/* owned, opts.stack_size bytes */
+};
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
+}
+
+void
+ptsample_init(struct ptsample *ps, const struct ptsample_opts *opts,
+    const struct ptsample_cb *cb, void *arg)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->opts = *opts;
+	if (ps->opts.freq == 0)
+		ps->opts.freq = 999;
+	ps->opts.stack_size &= ~7U;
+	if (cb)
+		ps->cb = *cb;
+	ps->arg = arg;
+	ps->period_ns = NS / ps->opts.freq;
+	if (ps->period_ns == 0)
+		ps->period_ns = 1;
+}
+
+/* ---- the thread table ---- */
+
+static struct pt_thread *
+find(struct ptsample *ps, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < ps->nthreads; i++)
+		if (ps->threads[i].tid == tid)
+			return &ps->threads[i];
+	return NULL;
+}
+
+static int
+open_proc(pid_t pid, pid_t tid, const char *what)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", (int)pid, (int)tid,
+	    what);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static void
+close_proc(struct pt_thread *t)
+{
+	if (t->schedfd >= 0)
+		close(t->schedfd);
+	if (t->statfd >= 0)
+		close(t->statfd);
+	t->schedfd = t->statfd = -1;
+}
+
+/* Reads the thread's CPU time in ns; returns 0 when it cannot. */
+static int
+read_runtime(struct pt_thread *t, uint64_t *ns)
+{
+	char buf[96];
+	ssize_t n;
+
+	if (t->schedfd < 0)
+		return -1;
+	n = pread(t->schedfd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	*ns = strtoull(buf, NULL, 10);
+	return 0;
+}
+
+/*
+ * Reads the thread's state letter and the CPU it last ran on from its
+ * stat file. Returns the state ('R', 'S', 'D', ...), or 0.
+ */
+static int
+read_state(struct pt_thread *t)
+{
+	char buf[1024], *s, *tok, *save = NULL;
+	ssize_t n;
+	int field, state;
+
+	if (t->statfd < 0)
+		return 0;
+	n = pread(t->statfd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* The name is in parentheses and may hold anything: skip to the last. */
+	if ((s = strrchr(buf, ')')) == NULL || s[1] != ' ')
+		return 0;
+	state = (unsigned char)s[2];
+	/* Field 3 is the state; field 39 is the CPU. */
+	for (field = 3, tok = strtok_r(s + 2, " ", &save); tok;
+	    tok = strtok_r(NULL, " ", &save), field++)
+		if (field == 39) {
+			t->cpu = atoi(tok);
+			break;
+		}
+	return state;
+}
+
+/* Reads the thread group of tid from /proc; returns tid itself when unknown. */
+static pid_t
+tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	FILE *f;
+	int tgid = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if ((f = fopen(path, "re")) == NULL)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid > 0 ? (pid_t)tgid : tid;
+}
+
+static void
+thread_open(struct ptsample *ps, struct pt_thread *t)
+{
+	uint64_t ns;
+
+	close_proc(t);
+	t->schedfd = open_proc(t->pid, t->tid, "schedstat");
+	t->statfd = open_proc(t->pid, t->tid, "stat");
+	t->credit = 0;
+	t->last = mono_ns();
+	if (read_runtime(t, &ns) == 0)
+		t->runtime = ns;
+	if (ps->cb.comm && t->started)
+		ps->cb.comm(ps->arg, t->pid, t->tid);
+}
+
+static struct pt_thread *
+add_thread(struct ptsample *ps, pid_t tid, pid_t pid, int started)
+{
+	struct pt_thread *t;
+
+	if ((t = find(ps, tid)) != NULL)
+		return t;
+	GROW(ps->threads, ps->nthreads + 1, ps->threads_cap);
+	t = &ps->threads[ps->nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->pid = pid;
+	t->started = (unsigned char)started;
+	t->schedfd = t->statfd = -1;
+	t->cpu = -1;
+	thread_open(ps, t);
+	return t;
+}
+
+static void
+unpend(struct ptsample *ps, struct pt_thread *t)
+{
+	if (t->fast && ps->nfast > 0)
+		ps->nfast--;
+	t->fast = 0;
+	t->pending = 0;
+}
+
+/* Forgets a thread that was reaped or replaced (the table stays dense). */
+static void
+drop_thread(struct ptsample *ps, struct pt_thread *t)
+{
+	unpend(ps, t);
+	close_proc(t);
+	*t = ps->threads[--ps->nthreads];
+}
+
+int
+ptsample_live(const struct ptsample *ps)
+{
+	return ps->nthreads > 0;
+}
+
+/* ---- seizing ---- */
+
+#define SEIZE_OPTS	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | \
+			 PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC)
+
+/* Seizes every thread of pid, until a pass finds no new one. */
+static int
+seize_all(struct ptsample *ps, pid_t pid)
+{
+	char path[64];
+	int found, any = 0, e = ESRCH;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	do {
+		DIR *d = opendir(path);
+		struct dirent *de;
+
+		if (d == NULL)
+			break;
+		found = 0;
+		while ((de = readdir(d)) != NULL) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+
+			if (tid <= 0 || find(ps, tid))
+				continue;
+			if (ptrace(PTRACE_SEIZE, tid, 0, SEIZE_OPTS) != 0) {
+				if (errno != ESRCH)
+					e = errno;
+				continue;
+			}
+			add_thread(ps, tid, pid, 1);
+			found = any = 1;
+		}
+		closedir(d);
+	} while (found);
+	if (!any) {
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int
+ptsample_add(struct ptsample *ps, pid_t pid, int launched)
+{
+	if (!launched)
+		return seize_all(ps, pid);
+	if (ptrace(PTRACE_SEIZE, pid, 0, SEIZE_OPTS) != 0)
+		return -1;
+	ps->child = pid;
+	add_thread(ps, pid, pid, 0);
+	return 0;
+}
+
+/* ---- taking a sample from a stopped thread ---- */
+
+static void
+regs_to_dwarf(const struct user_regs_struct *u, uint64_t *d)
+{
+	d[0] = u->rax;
+	d[1] = u->rdx;
+	d[2] = u->rcx;
+	d[3] = u->rbx;
+	d[4] = u->rsi;
+	d[5] = u->rdi;
+	d[6] = u->rbp;
+	d[7] = u->rsp;
+	d[8] = u->r8;
+	d[9] = u->r9;
+	d[10] = u->r10;
+	d[11] = u->r11;
+	d[12] = u->r12;
+	d[13] = u->r13;
+	d[14] = u->r14;
+	d[15] = u->r15;
+	d[16] = u->rip;
+}
+
+/*
+ * Copies the stopped thread's registers and stack into a new sample
+ * buffer. The period is the CPU time it stands for (whole periods of
+ * credit), or in wall mode the time since the thread's last sample.
+ */
+static void
+take(struct ptsample *ps, struct pt_thread *t)
+{
+	struct user_regs_struct u;
+	struct iovec io = { &u, sizeof(u) }, local, remote;
+	struct pt_sbuf *b;
+	uint64_t now = mono_ns(), n;
+	ssize_t got;
+
+	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &io) != 0) {
+		ps->missed++;
+		return;
+	}
+	if (ps->nready == ps->nsbufs) {
+		GROW(ps->sbufs, ps->nsbufs + 1, ps->sbufs_cap);
+		ps->sbufs[ps->nsbufs].stack = xmalloc(ps->opts.stack_size + 8);
+		ps->nsbufs++;
+	}
+	b = &ps->sbufs[ps->nready];
+	regs_to_dwarf(&u, b->s.regs);
+	local.iov_base = b->stack;
+	local.iov_len = ps->opts.stack_size;
+	remote.iov_base = (void *)(uintptr_t)u.rsp;
+	remote.iov_len = ps->opts.stack_size;
+	got = ps->opts.stack_size ? process_vm_readv(t->pid, &local, 1,
+	    &remote, 1, 0) : 0;
+	if (got < 0) {
+		/* The copy ends at the first unreadable page: try less. */
+		remote.iov_len = local.iov_len = 4096 - (u.rsp & 4095);
+		if (local.iov_len > ps->opts.stack_size)
+			local.iov_len = remote.iov_len = ps->opts.stack_size;
+		got = process_vm_readv(t->pid, &local, 1, &remote, 1, 0);
+		if (got < 0)
+			got = 0;
+	}
+	b->s.pid = t->pid;
+	b->s.tid = t->tid;
+	b->s.cpu = t->cpu < 0 ? 0 : t->cpu;
+	b->s.time = now;
+	b->s.offcpu = t->offcpu;
+	b->s.stack = b->stack;
+	b->s.stack_len = (size_t)got;
+	if (ps->opts.wall) {
+		b->s.period = now > t->last ? now - t->last : ps->period_ns;
+		t->last = now;
+		t->credit = 0;
+	} else {
+		n = t->credit / ps->period_ns;
+		if (n == 0)
+			n = 1;
+		b->s.period = n * ps->period_ns;
+		t->credit = t->credit > b->s.period ? t->credit - b->s.period : 0;
+	}
+	ps->nready++;
+	ps->stops++;
+}
+
+/* Hands the samples taken on, once every thread has been let go. */
+static void
+flush(struct ptsample *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->nready; i++)
+		if (ps->cb.sample)
+			ps->cb.sample(ps->arg, &ps->sbufs[i].s);
+	ps->nready = 0;
+}
+
+/* ---- ptrace events ---- */
+
+static int
+is_stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+	    sig == SIGTTOU;
+}
+
+static void
+reaped(struct ptsample *ps, pid_t tid, int status)
+{
+	struct pt_thread *t = find(ps, tid);
+	pid_t pid = t ? t->pid : tid;
+
+	if (tid == ps->child && !ps->child_done) {
+		ps->child_status = status;
+		ps->child_done = 1;
+	}
+	if (t)
+		drop_thread(ps, t);
+	if (pid == tid && ps->cb.exit)
+		ps->cb.exit(ps->arg, pid);
+}
+
+/* A new task, from clone, fork or vfork (its first stop may come first). */
+static void
+new_task(struct ptsample *ps, pid_t tid, struct pt_thread *parent)
+{
+	pid_t pid = tgid_of(tid);
+	int isnew = find(ps, tid) == NULL;
+	struct pt_thread *t = add_thread(ps, tid, pid, parent ? parent->started : 1);
+
+	if (parent && isnew && pid == tid && ps->cb.fork)
+		ps->cb.fork(ps->arg, parent->pid, pid);
+	(void)t;
+}
+
+static void
+exec_event(struct ptsample *ps, struct pt_thread *t)
+{
+	unsigned long former = 0;
+	struct pt_thread *old;
+	pid_t tid = t->tid;
+
+	/* A thread other than the leader exec'd: it now has the leader's ID. */
+	if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &former) == 0 &&
+	    (pid_t)former != tid && (old = find(ps, (pid_t)former)) != NULL)
+		drop_thread(ps, old);
+	t = find(ps, tid);
+	t->pid = tid;
+	t->started = 1;
+	if (ps->cb.exec)
+		ps->cb.exec(ps->arg, tid);
+	thread_open(ps, t);
+}
+
+/* Handles one report of waitpid. */
+static void
+event(struct ptsample *ps, pid_t tid, int status)
+{
+	struct pt_thread *t;
+	int sig, ev;
+	unsigned long msg;
+
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		reaped(ps, tid, status);
+		return;
+	}
+	if (!WIFSTOPPED(status))
+		return;
+	if ((t = find(ps, tid)) == NULL) {
+		/* An automatically attached task that stopped before its parent. */
+		new_task(ps, tid, NULL);
+		t = find(ps, tid);
+	}
+	sig = WSTOPSIG(status);
+	ev = status >> 16;
+	switch (ev) {
+	case PTRACE_EVENT_STOP:
+		if (is_stop_signal(sig)) {
+			/* A group-stop: it stays stopped, but for us. */
+			t->groupstop = 1;
+			unpend(ps, t);
+			ptrace(PTRACE_LISTEN, tid, 0, 0);
+			return;
+		}
+		t->groupstop = 0;
+		if (t->pending && t->started)
+			take(ps, t);
+		unpend(ps, t);
+		ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	case PTRACE_EVENT_CLONE:
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
+			new_task(ps, (pid_t)msg, find(ps, tid));
+		ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	case PTRACE_EVENT_EXEC:
+		exec_event(ps, t);
+		ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	case 0:
+		/* A signal on its way to the thread: deliver it. */
+		ptrace(PTRACE_CONT, tid, 0, sig);
+		return;
+	default:
+		ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	}
+}
+
+/*
+ * Takes the next report of a traced task into *status and returns its
+ * ID; 0 when there is none (or a signal came), -1 when nothing is traced
+ * any more. The launched command's end is only looked at (WNOWAIT), so
+ * that its parent, the session, reaps it and learns its exit status;
+ * after it, only the known threads are asked, one by one, because the
+ * command's exit would be reported first for ever.
+ */
+static pid_t
+next_report(struct ptsample *ps, int block, int *status)
+{
+	siginfo_t si;
+	size_t i;
+	pid_t w;
+
+	if (ps->child_done) {
+		for (i = 0; i < ps->nthreads; i++) {
+			w = waitpid(ps->threads[i].tid, status, __WALL | WNOHANG);
+			if (w > 0)
+				return w;
+			if (w < 0 && errno == ECHILD) {
+				reaped(ps, ps->threads[i].tid, 0);
+				return 0;
+			}
+		}
+		return ps->nthreads ? 0 : -1;
+	}
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | __WALL | WNOWAIT |
+	    (block ? 0 : WNOHANG)) != 0)
+		return errno == ECHILD ? -1 : 0;
+	if (si.si_pid == 0)
+		return 0;
+	if (si.si_pid == ps->child && (si.si_code == CLD_EXITED ||
+	    si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)) {
+		reaped(ps, ps->child, si.si_code == CLD_EXITED ?
+		    (si.si_status & 0xff) << 8 : si.si_status & 0x7f);
+		return 0;
+	}
+	return waitpid(si.si_pid, status, __WALL | WNOHANG);
+}
+
+/* Handles the reports that are there; with block, waits for one first. */
+static int
+drain(struct ptsample *ps, int block)
+{
+	int status, n = 0;
+	pid_t w;
+
+	while ((w = next_report(ps, block && n == 0, &status)) > 0) {
+		event(ps, w, status);
+		n++;
+	}
+	if (w < 0) {
+		/* Nothing is left to report: every thread is gone. */
+		while (ps->nthreads > 0)
+			reaped(ps, ps->threads[0].tid, 0);
+	}
+	return n;
+}
+
+/* ---- the tick ---- */
+
+/*
+ * Chooses the threads to sample and interrupts them: in wall mode all,
+ * else those with a whole period of CPU time unsampled that are running.
+ */
+static void
+tick(struct ptsample *ps)
+{
+	size_t i;
+	uint64_t ns, now = mono_ns();
+	int state;
+
+	ps->ticks++;
+	for (i = 0; i < ps->nthreads; i++) {
+		struct pt_thread *t = &ps->threads[i];
+
+		if (!t->started || t->pending || t->groupstop)
+			continue;
+		if (read_runtime(t, &ns) == 0) {
+			if (ns > t->runtime)
+				t->credit += ns - t->runtime;
+			t->runtime = ns;
+		}
+		if (!ps->opts.wall && t->credit < ps->period_ns)
+			continue;
+		state = read_state(t);
+		if (state == 0 || state == 'Z' || state == 'X')
+			continue;
+		if (!ps->opts.wall && state != 'R') {
+			/* It ran, but blocks now: sample it when it runs. */
+			if (t->credit > ps->period_ns)
+				t->credit = ps->period_ns;
+			continue;
+		}
+		/*
+		 * Wall mode: off-CPU when it ran for less than half the time
+		 * since its last sample. Its state would say 'R' for a thread
+		 * that waits for a CPU, or that was let go by the last tick and
+		 * has not blocked again yet.
+		 */
+		t->offcpu = ps->opts.wall && t->credit * 2 < now - t->last;
+		if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) != 0)
+			continue;
+		t->pending = 1;
+		/* A thread in a disk wait stops when the wait ends: no waiting. */
+		if (state != 'D') {
+			t->fast = 1;
+			ps->nfast++;
+		}
+	}
+	/* The threads were let go as they stopped; the unwinding waits. */
+	while (ps->nfast > 0 && drain(ps, 1) > 0)
+		;
+	flush(ps);
+}
+
+void
+ptsample_run(struct ptsample *ps, int timeout_ms)
+{
+	uint64_t now = mono_ns(), end = now + (uint64_t)timeout_ms * 1000000ULL;
+
+	if (ps->next_tick == 0)
+		ps->next_tick = now + ps->period_ns;
+	while (ps->nthreads > 0) {
+		struct timespec ts;
+		uint64_t wake;
+
+		drain(ps, 0);
+		flush(ps);
+		now = mono_ns();
+		if (now >= ps->next_tick) {
+			tick(ps);
+			ps->next_tick += ps->period_ns;
+			/* Behind by more than a period: start again from now. */
+			if (ps->next_tick < now)
+				ps->next_tick = now + ps->period_ns;
+			continue;
+		}
+		if (now >= end)
+			break;
+		wake = ps->next_tick;
+		if (wake > now + POLL_NS)
+			wake = now + POLL_NS;
+		if (wake > end)
+			wake = end;
+		ts.tv_sec = (time_t)(wake / NS);
+		ts.tv_nsec = (long)(wake % NS);
+		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+		    EINTR)
+			break;
+	}
+}
+
+/* ---- letting go ---- */
+
+/* Detaches the stopped thread t (w its report), and forgets it. */
+static void
+let_go(struct ptsample *ps, struct pt_thread *t, int status)
+{
+	int ev = status >> 16;
+	unsigned long msg;
+
+	/* A task created meanwhile is traced too: it must be let go as well. */
+	if ((ev == PTRACE_EVENT_CLONE || ev == PTRACE_EVENT_FORK ||
+	    ev == PTRACE_EVENT_VFORK) &&
+	    ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg) == 0 &&
+	    find(ps, (pid_t)msg) == NULL) {
+		pid_t tid = t->tid;
+
+		add_thread(ps, (pid_t)msg, tgid_of((pid_t)msg), 0);
+		ptrace(PTRACE_INTERRUPT, (pid_t)msg, 0, 0);
+		t = find(ps, tid);
+	}
+	/* A signal on its way is handed on; a group-stop stays stopped. */
+	ptrace(PTRACE_DETACH, t->tid, 0, ev == 0 ? WSTOPSIG(status) : 0);
+	drop_thread(ps, t);
+}
+
+void
+ptsample_detach(struct ptsample *ps)
+{
+	uint64_t give_up = mono_ns() + NS;
+	size_t i;
+
+	flush(ps);
+	/*
+	 * A tracee can only be detached while stopped: interrupt them all,
+	 * and detach each as it stops. One that does not stop within a
+	 * second (a long disk wait) is let go by the kernel when this
+	 * process exits. Only the known threads are waited for: the
+	 * launched command's end is its parent's to reap.
+	 */
+	for (i = 0; i < ps->nthreads; i++)
+		ptrace(PTRACE_INTERRUPT, ps->threads[i].tid, 0, 0);
+	while (ps->nthreads > 0 && mono_ns() < give_up) {
+		int status, any = 0;
+
+		for (i = 0; i < ps->nthreads; ) {
+			struct pt_thread *t = &ps->threads[i];
+			pid_t w = waitpid(t->tid, &status, __WALL | WNOHANG);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w == 0) {
+				i++;
+				continue;
+			}
+			any = 1;
+			if (w < 0 || WIFEXITED(status) || WIFSIGNALED(status))
+				drop_thread(ps, t);
+			else
+				let_go(ps, t, status);
+		}
+		if (!any) {
+			struct timespec ts = { 0, 200000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	while (ps->nthreads > 0)
+		drop_thread(ps, &ps->threads[0]);
+}
+
+void
+ptsample_release(struct ptsample *ps)
+{
+	size_t i;
+
+	ptsample_detach(ps);
+	for (i = 0; i < ps->nsbufs; i++)
+		free(ps->sbufs[i].stack);
+	free(ps->sbufs);
+	free(ps->threads);
+	memset(ps, 0, sizeof(*ps));
+}

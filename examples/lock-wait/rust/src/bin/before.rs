@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(lock_wait::main(lock_wait::slow::add));
+}

@@ -1,0 +1,217 @@
+#!/bin/sh
+# t305-fgrecord-ptrace: fgrecord where perf_event_open is refused. The
+# programs of tests/record/ run under noperf, a seccomp filter that makes
+# perf_event_open fail with EPERM as Docker's default profile does:
+# fgrecord must name the filter (not the paranoid level), sample with
+# ptrace on its own, and give the same stream: commands, threads, forks,
+# -p, exit status, Ctrl-C and -d, as root and as nobody. A SIGKILL of
+# fgrecord must leave the program running and untraced. --wall samples
+# blocked threads as offcpu-time.
+. "$(dirname "$0")/lib.sh"
+
+B=$TMP/build
+mkdir -p "$B"
+cc=${CC:-cc}
+built=yes
+for p in hot threads forker noperf; do
+	$cc -O2 -g -pthread -o "$B/$p" "$TESTS/record/$p.c" 2>"$B/$p.err" || built=no
+done
+chmod a+rx "$TMP" "$B"
+PATH=$B:$PATH
+
+# within N LO HI
+within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ] || { echo "$1 not within [$2, $3]"; return 1; }; }
+# nsamples STREAM [EVENT]
+nsamples() { grep -c "^[^#	].* [0-9]*/[0-9]* \[.*: [0-9]* ${2:-[a-z-]*}:\$" "$1"; }
+# tids STREAM: the thread IDs that have samples, one a line
+tids() { awk '/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split($2, p, "/"); print p[2] }' "$1" | sort -u; }
+# fshare STREAM FUNC: percentage of samples with FUNC on the stack, symbolized
+fshare() {
+	fgsym "$1" >"$1.sym" 2>/dev/null; fgfold <"$1.sym" >"$1.folded" &&
+	awk -v f="$2" '{ n = $NF; t += n; if ((";" $0) ~ (";" f "[; ]")) h += n }
+	END { printf "%d\n", t ? 100 * h / t : -1 }' "$1.folded"
+}
+# untraced PID: every thread of PID runs on untraced, none stopped
+untraced() {
+	for s in /proc/"$1"/task/*/status; do
+		grep -q "^TracerPid:	0\$" "$s" || { echo "traced: $s"; grep TracerPid "$s"; return 1; }
+		grep -q "^State:	[tT]" "$s" && { echo "stopped: $s"; grep State "$s"; return 1; }
+	done
+	return 0
+}
+# as_nobody CMD...: runs CMD with the user and group IDs of nobody
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+
+if [ "$built" != yes ]; then
+	skip 'fgrecord with ptrace' "cannot build tests/record/*.c with $cc: $(cat "$B"/*.err | head -3)"
+	done_testing
+	exit 0
+fi
+if ! noperf true 2>"$TMP/np.err"; then
+	skip 'fgrecord with ptrace' "cannot install a seccomp filter: $(head -1 "$TMP/np.err")"
+	done_testing
+	exit 0
+fi
+if ! noperf fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
+	skip 'fgrecord with ptrace' "ptrace is refused here too: $(head -1 "$TMP/probe.err")"
+	done_testing
+	exit 0
+fi
+
+check 'under a seccomp filter: the filter is named, once, and ptrace takes over' '
+	noperf fgrecord -o out hot 0.3 2>err &&
+	test "$(grep -c "^fgrecord: perf_event_open is refused by a seccomp filter (Seccomp: 2 .*: sampling with ptrace instead" err)" = 1 &&
+	! grep -q paranoid err &&
+	wellformed out &&
+	grep_q "^# kernel : excluded\$" out &&
+	! grep -q "kernel.kallsyms" out &&
+	within "$(fshare out hot)" 80 100 &&
+	within "$(fshare out main)" 95 100
+'
+
+check '--sampler=perf under the filter: exit 2, blaming the filter, even as root' '
+	expect_status 2 noperf fgrecord --sampler=perf -o out true 2>err &&
+	grep_q "^fgrecord: perf_event_open is refused by a seccomp filter (Seccomp: 2 in /proc/self/status; the call fails with EPERM" err &&
+	! grep -q paranoid err &&
+	expect_status 2 noperf -n fgrecord --sampler=perf -o out true 2>err &&
+	grep_q "fails with ENOSYS" err
+'
+
+check '--sampler=ptrace where perf works: the same stream, without a word' '
+	fgrecord --sampler=ptrace -o out hot 0.3 2>err &&
+	! grep -q "sampling with ptrace" err &&
+	wellformed out &&
+	within "$(fshare out hot)" 80 100 &&
+	expect_status 2 fgrecord --sampler=bogus true 2>err &&
+	grep_q "^fgrecord: --sampler .bogus.: expected perf or ptrace\$" err &&
+	expect_status 2 fgrecord --sampler=ptrace -a -d 0.1 2>err &&
+	grep_q "not -a" err
+'
+
+check 'the exit status is passed on: a code, and a death by signal' '
+	expect_status 7 noperf fgrecord -q -o out sh -c "exit 7" &&
+	expect_status 139 noperf fgrecord -q -o out sh -c "kill -SEGV \$\$" &&
+	expect_status 127 noperf fgrecord -q -o out no-such-command-here 2>err
+'
+
+check 'two threads: both sampled, each in its own function, as with perf' '
+	noperf fgrecord -q -o out threads 1 &&
+	wellformed out &&
+	test "$(tids out | wc -l)" -ge 2 &&
+	a=$(fshare out alpha_work) && b=$(fshare out beta_work) &&
+	echo "alpha $a% beta $b%" &&
+	within "$a" 10 90 && within "$b" 10 90 &&
+	a=$(fshare out alpha) && b=$(fshare out beta) &&
+	within $((a + b)) 95 100 &&
+	t=$(grep -c "^	0 \[truncated\]" out || true) &&
+	within "$t" 0 $(($(nsamples out) / 20))
+'
+
+check 'a forked child is followed, with its own pid and function' '
+	noperf fgrecord -q -o out forker 1 &&
+	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[1] }" out | sort -u >pids &&
+	test "$(wc -l <pids)" = 2 &&
+	within "$(fshare out parent_work)" 25 75 &&
+	within "$(fshare out child_work)" 25 75
+'
+
+check '-p: every thread of a running process, then it runs on untraced' '
+	threads 3 2>/dev/null & pid=$!
+	sleep 0.3
+	noperf fgrecord -q -p $pid -d 0.6 -o out; st=$?
+	sleep 0.05
+	untraced $pid; u=$?
+	kill $pid; wait $pid
+	test $st = 0 && test $u = 0 &&
+	wellformed out &&
+	test "$(tids out | wc -l)" -ge 2
+'
+
+check 'Ctrl-C: the command gets it, the stream ends whole, its status is passed on' '
+	noperf fgrecord -q -o out threads 5 & f=$!
+	sleep 0.6
+	kill -INT $f; wait $f; st=$?
+	test $st = 130 &&
+	wellformed out
+'
+
+check '-d: the command is ended with SIGTERM, the stream ends whole' '
+	expect_status 143 noperf fgrecord -q -d 0.4 -o out threads 5 &&
+	wellformed out
+'
+
+check 'SIGKILL of fgrecord: the command runs on, untraced, never stopped' '
+	ok=0 &&
+	for i in 1 2 3 4 5; do
+		noperf fgrecord -q -F 2999 -o out threads 3 & f=$!
+		sleep 0.$((i + 2))
+		c=$(pgrep -P $f)
+		kill -KILL $f; wait $f
+		sleep 0.05
+		if [ -n "$c" ] && untraced $c; then ok=$((ok + 1)); fi
+		grep -q "^State:	[RS]" /proc/$c/status || echo "not running: $(grep State /proc/$c/status)"
+		kill $c 2>/dev/null
+	done
+	test $ok = 5
+'
+
+check 'SIGKILL of fgrecord -p: the process runs on, untraced' '
+	threads 3 2>/dev/null & pid=$!
+	sleep 0.2
+	noperf fgrecord -q -F 2999 -p $pid -o out & f=$!
+	sleep 0.5
+	kill -KILL $f; wait $f
+	sleep 0.05
+	untraced $pid; u=$?
+	kill $pid; wait $pid
+	test $u = 0
+'
+
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+	skip 'as nobody: a command, its threads and -p of its own process' 'needs root and setpriv to become nobody'
+	skip 'as nobody at paranoid 2: --wall falls back to ptrace, off-CPU stacks included' 'needs root and setpriv to become nobody'
+else
+check 'as nobody: a command, its threads and -p of its own process' '
+	mkdir nb && chmod 777 nb &&
+	as_nobody noperf fgrecord -q -o nb/out threads 1 &&
+	wellformed nb/out &&
+	test "$(tids nb/out | wc -l)" -ge 2 &&
+	within "$(fshare nb/out alpha_work)" 10 90 || return 1
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$B/threads" 3 2>/dev/null & pid=$!
+	sleep 0.3
+	as_nobody noperf fgrecord -q -p $pid -d 0.5 -o nb/out2; st=$?
+	if [ -e /proc/sys/kernel/yama/ptrace_scope ] &&
+	    [ "$(cat /proc/sys/kernel/yama/ptrace_scope)" -ge 1 ]; then
+		# Yama allows a user to trace only its descendants.
+		test $st = 2
+	else
+		test $st = 0 && wellformed nb/out2 && untraced $pid
+	fi; r=$?
+	kill $pid; wait $pid
+	test $r = 0
+'
+
+p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
+if [ "$p" -lt 2 ]; then
+	skip 'as nobody at paranoid 2: --wall falls back to ptrace, off-CPU stacks included' "kernel.perf_event_paranoid is $p: perf_event_open can do it"
+else
+check 'as nobody at paranoid 2: --wall falls back to ptrace, off-CPU stacks included' '
+	mkdir nb && chmod 777 nb &&
+	as_nobody fgrecord --wall -o nb/out threads 1 2>err &&
+	grep_q "sampling with ptrace instead" err &&
+	wellformed nb/out &&
+	main=$(awk "/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split(\$2, p, \"/\"); print p[1]; exit }" nb/out) &&
+	awk -v m="$main" "/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split(\$2, p, \"/\"); if (p[2] == m) print \$(NF-1), \$NF }" nb/out >main.s &&
+	off=$(grep -c "offcpu-time:" main.s) && on=$(grep -c "cpu-clock:" main.s || true) &&
+	echo "main thread: $off off-CPU, $on on-CPU samples" &&
+	test "$off" -gt $((on * 4)) &&
+	ms=$(awk "{ s += \$1 } END { printf \"%d\", s / 1e6 }" main.s) &&
+	echo "its periods add up to $ms ms" && within "$ms" 800 1150 &&
+	grep -q "cpu-clock:" nb/out &&
+	{ fgsym nb/out >sym 2>/dev/null; fgfold --event-filter=offcpu-time <sym >folded; } &&
+	grep -q "main;[^ ]*join" folded
+'
+fi
+fi
+
+done_testing

@@ -1,0 +1,206 @@
+#!/bin/sh
+# t340-offcpu: fgrecord --off-cpu and --wall on tests/record/offcpu.c, a
+# main thread that spins, sleeps, reads a pipe and waits for a mutex, each
+# for a known time: the offcpu-time samples carry those times, --wall adds
+# up to the wall-clock time, and the stream stays valid at the edges
+# (a thread that dies blocked, -d, Ctrl-C, -p, a wait still going at the end).
+. "$(dirname "$0")/lib.sh"
+
+B=$TMP/build
+mkdir -p "$B"
+cc=${CC:-cc}
+U=0.2		# the program's time unit, in seconds
+if ! $cc -O2 -g -pthread -o "$B/offcpu" "$TESTS/record/offcpu.c" 2>"$B/err"; then
+	skip 'fgrecord --off-cpu tests' "cannot build tests/record/offcpu.c with $cc: $(head -3 "$B/err")"
+	done_testing
+	exit 0
+fi
+PATH=$B:$PATH
+
+# phases STREAM: the main thread's time by phase_* function and event,
+# "EVENT FUNCTION SECONDS", from a symbolized stream.
+phases() {
+	awk '
+	function flush() { if (ph != "") sum[ev " " ph] += per; ph = ""; in_s = 0 }
+	/^#/ { next }
+	/^$/ { flush(); next }
+	/^[ \t]/ {
+		if (in_s && ph == "" && match($0, /phase_[a-z]+/))
+			ph = substr($0, RSTART, RLENGTH)
+		next
+	}
+	{
+		flush()
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, pt, "/"); in_s = pt[1] == pt[2] }
+		ev = $NF; sub(/:$/, "", ev); per = $(NF - 1)
+	}
+	END { flush(); for (k in sum) printf "%s %.4f\n", k, sum[k] / 1e9 }' "$1" | sort
+}
+
+# symbolize STREAM: fgsym STREAM >sym; exit 1 (some frames unresolved, as
+# in a user-space-only stream) is fine.
+symbolize() {
+	fgsym "$1" >sym 2>fgsym.err
+	[ $? -le 1 ] || { cat fgsym.err; return 1; }
+}
+
+# near GOT WANT PCT: GOT is within PCT percent of WANT.
+near() {
+	awk -v g="$1" -v w="$2" -v p="$3" 'BEGIN {
+		ok = g >= w * (1 - p / 100) && g <= w * (1 + p / 100)
+		if (!ok) printf "%s is not within %s%% of %s\n", g, p, w
+		exit !ok
+	}'
+}
+
+# get FILE KEY...: the number after KEY in FILE (0 when absent).
+get() {
+	_f=$1; shift
+	awk -v k="$*" 'index($0, k " ") == 1 { v = $NF } END { print v + 0 }' "$_f"
+}
+
+# units FILE: the four phases' times in units (sleep is two), from lines
+# "phase_NAME SECONDS"; in_step PCT FILE: each within PCT% of their mean.
+units() {
+	awk '{ n[$1] = $2 } END { print n["phase_spin"], n["phase_sleep"] / 2,
+	    n["phase_read"], n["phase_lock"] }' "$1"
+}
+in_step() {
+	_one=$(awk '{ print ($1 + $2 + $3 + $4) / 4 }' "$2")
+	for _u in $(cat "$2"); do near $_u $_one "$1" || return 1; done
+}
+
+# accuracy: the --off-cpu and --wall checks, with fgrecord run through
+# $run (setpriv, to drop privilege, or nothing), named by $who. The truth
+# is what the program measured itself: a loaded machine stretches its
+# phases. With --wall the four are also 1 : 2 : 1 : 1, as the program
+# meant them, when the machine let it keep to that.
+accuracy() {
+	check "$who: --off-cpu: each blocking function weighs the time it blocked" '
+		{ $run "$TOP/bin/fgrecord" --off-cpu "$B/offcpu" $U >out 2>err ||
+			{ echo "exit $?"; cat err; false; }; } &&
+		grep_q "^# event : offcpu-time " out &&
+		n=$(grep -c "^fgrecord: off-CPU time from \|sampling with ptrace instead" err || :) &&
+		{ test "$n" = 1 || { echo "$n lines name the mechanism:"; cat err; false; }; } &&
+		wellformed out &&
+		! grep "^[^#	].*:\$" out | grep -v " offcpu-time:\$" &&
+		symbolize out && phases sym >got && cat got err &&
+		near $(get got offcpu-time phase_sleep) $(get err phase_sleep) 10 &&
+		near $(get got offcpu-time phase_read) $(get err phase_read) 10 &&
+		near $(get got offcpu-time phase_lock) $(get err phase_lock) 10 &&
+		{ [ "$spin_check" = 0 ] ||
+		awk -v s=$(get got offcpu-time phase_spin) -v w=$(get err phase_spin) \
+		    -v c=$(get err phase_spin_cpu) -v u=$U "BEGIN { if (s < w - c + u / 10) exit 0
+		    printf \"phase_spin: %s s off-CPU, more than its %s s off a CPU\\n\", s, w - c; exit 1 }"; }
+	'
+	check "$who: --wall: spin, sleep, read and lock weigh 1 : 2 : 1 : 1" '
+		{ $run "$TOP/bin/fgrecord" --wall "$B/offcpu" $U >out 2>err ||
+			{ echo "exit $?"; cat err; false; }; } &&
+		grep_q "^# event : cpu-clock " out && grep_q "^# event : offcpu-time " out &&
+		wellformed out &&
+		symbolize out && phases sym >got && cat got err &&
+		awk "{ t[\$2] += \$3 } END { for (f in t) print f, t[f] }" got >wall &&
+		test "$(get got cpu-clock phase_spin)" != 0 &&
+		for f in phase_spin phase_sleep phase_read phase_lock; do
+			near $(get wall $f) $(get err $f) 10 || exit 1
+		done &&
+		units wall >units && units err >meant && cat units meant &&
+		if ! in_step 5 meant; then
+			echo "the machine stretched a phase by more than 5%: 1:2:1:1 not checked"
+		else
+			in_step 10 units
+		fi
+	'
+}
+
+if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]; then
+	who='perf_event_open' run= spin_check=1 accuracy
+else
+	skip 'perf_event_open: --off-cpu and --wall accuracy' 'needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 1'
+fi
+
+# Without privilege at paranoid 2, no context-switch sample arrives: the
+# ptrace sampler is the mechanism there, when this build has one.
+p=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+	skip 'unprivileged: --off-cpu and --wall accuracy' 'needs root and setpriv to drop privilege'
+else
+	chmod a+rx "$TMP" "$B"
+	drop='setpriv --reuid=65534 --regid=65534 --clear-groups'
+	cd "$TMP" && $drop "$TOP/bin/fgrecord" --off-cpu -o /dev/null true 2>"$TMP/unpriv" >/dev/null
+	if grep -q "context-switch samples" "$TMP/unpriv"; then
+		skip 'unprivileged: --off-cpu and --wall accuracy' "at kernel.perf_event_paranoid $p this build has no mechanism for an ordinary user: $(head -1 "$TMP/unpriv")"
+	else
+		who="unprivileged (paranoid $p)" run=$drop spin_check=0 accuracy
+		skip "unprivileged (paranoid $p): --off-cpu leaves out a spinning thread's wait for a CPU" \
+		    "the ptrace sampler counts a runnable thread that is not running as off-CPU"
+	fi
+fi
+
+if [ "$(id -u)" != 0 ] && [ "$p" -gt 1 ]; then
+	skip 'off-CPU edge cases' 'needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 1'
+	done_testing
+	exit 0
+fi
+
+# The helper blocks, then the main thread spins 0.2 s and exits: the wait
+# is at most that (less when the loaded machine delays the helper's read).
+check 'a thread that dies blocked: its wait up to its death, exit status kept' '
+	fgrecord --off-cpu -o out offcpu $U exit 2>err &&
+	wellformed out &&
+	symbolize out &&
+	awk "/ offcpu-time:\$/ { p = \$(NF - 1) } /helper_block/ && p { print p; p = 0 }" sym >w &&
+	cat w && test "$(wc -l <w)" = 1 &&
+	awk -v w="$(cat w)" "BEGIN { exit !(w > 100000000 && w < 250000000) }"
+'
+
+# SIGTERM comes 0.4 s after the start, in the 0.4 s sleep that starts at
+# 0.2 s: the wait counted is more than nothing, less than the whole sleep.
+check '-d mid-wait: the command gets SIGTERM, the wait so far counts' '
+	expect_status 143 fgrecord --off-cpu -d 0.4 -o out offcpu $U 2>err &&
+	wellformed out && symbolize out && phases sym >got && cat got &&
+	awk -v w="$(get got offcpu-time phase_sleep)" "BEGIN { exit !(w > 0.05 && w < 0.4) }"
+'
+
+check 'Ctrl-C mid-wait: exit 130, the stream ends with whole samples' '
+	fgrecord --off-cpu -o out offcpu 0.3 2>err & pid=$! &&
+	sleep 0.6 && kill -INT $pid && { wait $pid; st=$?; } &&
+	test $st = 130 && wellformed out &&
+	symbolize out && phases sym >got && cat got &&
+	test "$(get got offcpu-time phase_sleep)" != 0
+'
+
+# A wait that began before fgrecord attached is not seen (its switch out
+# is gone): attach while the program spins, stop while it sleeps (a 1 s
+# sleep from 0.5 s on). The wait counted is what passed of it.
+check '-p: a thread still blocked at the end counts up to the end' '
+	offcpu 0.5 2>/dev/null & pid=$! &&
+	sleep 0.1 &&
+	fgrecord --off-cpu -d 0.7 -p $pid -o out 2>err; st=$?
+	kill $pid 2>/dev/null; wait $pid
+	test $st = 0 && wellformed out && symbolize out &&
+	phases sym >got && cat got err &&
+	test "$(grep -c phase_sleep got)" = 1 &&
+	awk -v w="$(get got offcpu-time phase_sleep)" "BEGIN { exit !(w > 0.1 && w < 0.95) }"
+'
+
+check 'usage: --off-cpu with --wall, -e or -a, and --wall with a tiny -c' '
+	expect_status 2 fgrecord --off-cpu --wall true 2>err && grep_q exclusive err &&
+	expect_status 2 fgrecord --off-cpu -e cpu-clock true 2>err && grep_q "own events" err &&
+	expect_status 2 fgrecord --wall -a 2>err && grep_q "not -a" err &&
+	expect_status 2 fgrecord --wall -c 100 true 2>err && grep_q "at least 10000" err
+'
+
+if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
+	check 'stackcollapse-perf.pl reads an --off-cpu stream, weighed by time' '
+		fgrecord --off-cpu -o out offcpu $U 2>err && symbolize out &&
+		perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" sym >folded &&
+		awk "/phase_sleep/ { s += \$NF } END { print s / 1e9 }" folded >s && cat s &&
+		near "$(cat s)" 0.4 10
+	'
+else
+	skip 'stackcollapse-perf.pl reads an --off-cpu stream' 'set FLAMEGRAPH_DIR to a FlameGraph checkout'
+fi
+
+done_testing

@@ -1,0 +1,425 @@
+/*
+ * test_ptsample: the ptrace sampler on children of this test program.
+ * A child spins in two threads, each in its own function; the sampler
+ * attaches to it (as -p does) and must give samples of both threads
+ * whose registers point into the right function, whose stack copies
+ * unwind to the function that called it, and whose periods add up to no
+ * more CPU time than the thread used. In wall mode a sleeping thread
+ * gives off-CPU samples adding up to the time it slept. When the sampler
+ * lets go, the child must run on, untraced. A launched command is
+ * followed through exec and fork, and its exit status kept.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "maps.h"
+#include "ptsample.h"
+#include "unwind.h"
+#include "unit.h"
+#include "elfsym.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define NOCLONE __attribute__((noclone))
+#else
+#define NOCLONE
+#endif
+
+static volatile unsigned long sink;
+static volatile int sleeper_mode;
+
+__attribute__((noinline)) NOCLONE static void
+spin_a(void)
+{
+	for (;;)
+		sink++;
+}
+
+__attribute__((noinline)) NOCLONE static void
+spin_b(void)
+{
+	for (;;)
+		sink += 3;
+}
+
+__attribute__((noinline)) NOCLONE static void *
+thread_a(void *arg)
+{
+	(void)arg;
+	if (sleeper_mode) {
+		for (;;)
+			pause();
+	}
+	spin_a();
+	return NULL;
+}
+
+/* The child: a second thread in spin_a (or asleep), the main one in spin_b. */
+__attribute__((noinline)) NOCLONE static void
+child_main(int ready)
+{
+	pthread_t th;
+
+	pthread_create(&th, NULL, thread_a, NULL);
+	if (write(ready, "r", 1) != 1)
+		_exit(1);
+	spin_b();
+}
+
+struct tally {
+	pid_t		 pid, main_tid;
+	struct maps	 maps;
+	struct unwind	 unwind;
+	uint64_t	 a_lo, a_hi, b_lo, b_hi, cm_lo, cm_hi, ta_lo, ta_hi;
+	long		 n_main, n_other, in_a, in_b, reached;
+	long		 offcpu, oncpu;
+	uint64_t	 period_main, period_other, offcpu_ns, wall_main;
+	long		 forks, execs, exits, stack_empty;
+};
+
+static int
+in(uint64_t pc, uint64_t lo, uint64_t hi)
+{
+	return pc >= lo && pc < hi;
+}
+
+static void
+on_sample(void *arg, const struct pt_sample *s)
+{
+	struct tally *t = arg;
+	struct unwind_input ui;
+	uint64_t pcs[64];
+	enum unwind_end why;
+	size_t n, i;
+
+	if (s->pid != t->pid)
+		return;
+	if (s->stack_len == 0)
+		t->stack_empty++;
+	if (s->tid == t->main_tid)
+		t->wall_main += s->period;
+	if (s->offcpu) {
+		if (s->tid != t->main_tid) {
+			t->offcpu++;
+			t->offcpu_ns += s->period;
+		}
+		return;
+	}
+	t->oncpu++;
+	if (s->tid == t->main_tid) {
+		t->n_main++;
+		t->period_main += s->period;
+		t->in_b += in(s->regs[UNWIND_RA], t->b_lo, t->b_hi);
+	} else {
+		t->n_other++;
+		t->period_other += s->period;
+		t->in_a += in(s->regs[UNWIND_RA], t->a_lo, t->a_hi);
+	}
+	memset(&ui, 0, sizeof(ui));
+	ui.pid = s->pid;
+	memcpy(ui.regs, s->regs, sizeof(ui.regs));
+	ui.valid = (1u << UNWIND_NREGS) - 1;
+	ui.stack = s->stack;
+	ui.stack_len = s->stack_len;
+	n = unwind_stack(&t->unwind, &ui, pcs, 64, &why);
+	for (i = 1; i < n; i++)
+		if (in(pcs[i] - 1, t->cm_lo, t->cm_hi) ||
+		    in(pcs[i] - 1, t->ta_lo, t->ta_hi)) {
+			t->reached++;
+			break;
+		}
+}
+
+static void
+on_fork(void *arg, pid_t parent, pid_t child)
+{
+	(void)parent;
+	(void)child;
+	((struct tally *)arg)->forks++;
+}
+
+static void
+on_exec(void *arg, pid_t pid)
+{
+	(void)pid;
+	((struct tally *)arg)->execs++;
+}
+
+static void
+on_exit_(void *arg, pid_t pid)
+{
+	(void)pid;
+	((struct tally *)arg)->exits++;
+}
+
+static const struct ptsample_cb callbacks = {
+	.sample = on_sample,
+	.fork = on_fork,
+	.exec = on_exec,
+	.exit = on_exit_,
+};
+
+/* Reads a "Name:\tvalue" field of /proc/PID/status into buf. */
+static int
+status_field(pid_t pid, const char *name, char *buf, size_t len)
+{
+	char path[64], line[256];
+	size_t nl = strlen(name);
+	FILE *f;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, name, nl) == 0 && line[nl] == ':') {
+			snprintf(buf, len, "%s", line + nl + 1 + strspn(line +
+			    nl + 1, " \t"));
+			buf[strcspn(buf, "\n")] = '\0';
+			found = 1;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+static uint64_t
+thread_runtime(pid_t pid, pid_t tid)
+{
+	char path[96];
+	unsigned long long ns = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid,
+	    (int)tid);
+	if ((f = fopen(path, "re")) != NULL) {
+		if (fscanf(f, "%llu", &ns) != 1)
+			ns = 0;
+		fclose(f);
+	}
+	return ns;
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+symbols(struct tally *t)
+{
+	uint64_t v, sz;
+	uintptr_t base;
+
+	/* The ELF value of spin_a against its run-time address gives the load bias. */
+	if (!elf_symbol("/proc/self/exe", "spin_a", &v, &sz))
+		return;
+	base = (uintptr_t)spin_a - v;
+	t->a_lo = (uintptr_t)spin_a;
+	t->a_hi = t->a_lo + sz;
+	if (elf_symbol("/proc/self/exe", "spin_b", &v, &sz)) {
+		t->b_lo = base + v;
+		t->b_hi = t->b_lo + sz;
+	}
+	if (elf_symbol("/proc/self/exe", "child_main", &v, &sz)) {
+		t->cm_lo = base + v;
+		t->cm_hi = t->cm_lo + sz;
+	}
+	if (elf_symbol("/proc/self/exe", "thread_a", &v, &sz)) {
+		t->ta_lo = base + v;
+		t->ta_hi = t->ta_lo + sz;
+	}
+}
+
+/* Starts the child and waits until both of its threads exist. */
+static pid_t
+start_child(int sleeper)
+{
+	int p[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(p) != 0)
+		return -1;
+	sleeper_mode = sleeper;
+	if ((pid = fork()) == 0) {
+		close(p[0]);
+		child_main(p[1]);
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1) {
+		close(p[0]);
+		return -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+static void
+test_attach(void)
+{
+	struct ptsample_opts o = { .freq = 999, .stack_size = 16384 };
+	struct ptsample ps;
+	struct tally t;
+	pid_t pid;
+	double t0;
+	char buf[64];
+	uint64_t cpu_main;
+	int status;
+
+	memset(&t, 0, sizeof(t));
+	symbols(&t);
+	CHECK(t.a_lo && t.b_lo && t.cm_lo, "the test finds its own functions");
+	pid = start_child(0);
+	CHECK(pid > 0, "the child starts its two threads");
+	if (pid <= 0)
+		return;
+	t.pid = t.main_tid = pid;
+	maps_init(&t.maps);
+	unwind_init(&t.unwind, &t.maps);
+	maps_read_proc(&t.maps, pid);
+	ptsample_init(&ps, &o, &callbacks, &t);
+	CHECK(ptsample_add(&ps, pid, 0) == 0, "the sampler seizes the child");
+	CHECK(ps.nthreads == 2, "both threads are seized");
+	t0 = now();
+	while (now() - t0 < 0.5)
+		ptsample_run(&ps, 100);
+	cpu_main = thread_runtime(pid, pid);
+	ptsample_release(&ps);
+	CHECK(status_field(pid, "TracerPid", buf, sizeof(buf)) &&
+	    strcmp(buf, "0") == 0, "after release the child is untraced");
+	CHECK(status_field(pid, "State", buf, sizeof(buf)) && buf[0] == 'R',
+	    "after release the child runs");
+	{
+		uint64_t c1 = thread_runtime(pid, pid);
+		double t1 = now();
+
+		while (now() - t1 < 0.05)
+			;
+		usleep(50000);
+		CHECK(thread_runtime(pid, pid) > c1,
+		    "after release the child's CPU time goes on growing");
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+
+	printf("# main %ld samples (%ld in spin_b), other %ld (%ld in spin_a), "
+	    "%ld reach their caller, %ld empty stacks\n", t.n_main, t.in_b,
+	    t.n_other, t.in_a, t.reached, t.stack_empty);
+	CHECK(t.n_main >= 20 && t.n_other >= 20,
+	    "both threads are sampled");
+	CHECK(t.in_b * 10 >= t.n_main * 9, "the main thread's pc is in spin_b");
+	CHECK(t.in_a * 10 >= t.n_other * 9, "the other thread's pc is in spin_a");
+	CHECK(t.reached * 10 >= (t.n_main + t.n_other) * 9,
+	    "the stack copies unwind to the caller");
+	CHECK(t.period_main <= cpu_main + 2000000 && t.period_main * 10 >=
+	    cpu_main * 5, "the main thread's periods add up to its CPU time");
+	CHECK(t.offcpu == 0, "no off-CPU samples outside wall mode");
+	unwind_release(&t.unwind);
+	maps_release(&t.maps);
+}
+
+static void
+test_wall(void)
+{
+	struct ptsample_opts o = { .freq = 200, .stack_size = 4096, .wall = 1 };
+	struct ptsample ps;
+	struct tally t;
+	pid_t pid;
+	double t0, wall;
+	int status;
+
+	memset(&t, 0, sizeof(t));
+	symbols(&t);
+	pid = start_child(1);
+	if (pid <= 0) {
+		CHECK(0, "the sleeping child starts");
+		return;
+	}
+	t.pid = t.main_tid = pid;
+	maps_init(&t.maps);
+	unwind_init(&t.unwind, &t.maps);
+	maps_read_proc(&t.maps, pid);
+	ptsample_init(&ps, &o, &callbacks, &t);
+	CHECK(ptsample_add(&ps, pid, 0) == 0, "wall: the sampler seizes the child");
+	t0 = now();
+	while (now() - t0 < 0.5)
+		ptsample_run(&ps, 100);
+	wall = now() - t0;
+	ptsample_release(&ps);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	printf("# wall: the sleeper %ld off-CPU samples, %.3f s of %.3f s; "
+	    "the spinner %ld on-CPU, %.3f s in all\n", t.offcpu,
+	    t.offcpu_ns / 1e9, wall, t.oncpu, t.wall_main / 1e9);
+	CHECK(t.offcpu >= 40, "wall: the sleeping thread gives off-CPU samples");
+	CHECK(t.offcpu_ns / 1e9 > wall * 0.7 && t.offcpu_ns / 1e9 < wall * 1.1,
+	    "wall: its off-CPU periods add up to the time it slept");
+	CHECK(t.oncpu >= 5, "wall: the spinning thread gives on-CPU samples");
+	CHECK(t.wall_main / 1e9 > wall * 0.7 && t.wall_main / 1e9 < wall * 1.1,
+	    "wall: the spinning thread's periods add up to the wall time");
+	unwind_release(&t.unwind);
+	maps_release(&t.maps);
+}
+
+static void
+test_launch(void)
+{
+	struct ptsample_opts o = { .freq = 999, .stack_size = 4096 };
+	struct ptsample ps;
+	struct tally t;
+	int go[2], status;
+	pid_t pid;
+	char c;
+
+	memset(&t, 0, sizeof(t));
+	if (pipe(go) != 0)
+		return;
+	if ((pid = fork()) == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(100);
+		execl("/bin/sh", "sh", "-c", "/bin/true & wait; exit 3", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	t.pid = pid;
+	ptsample_init(&ps, &o, &callbacks, &t);
+	CHECK(ptsample_add(&ps, pid, 1) == 0, "launch: the child is seized");
+	if (write(go[1], "g", 1) != 1)
+		CHECK(0, "launch: the child is started");
+	close(go[1]);
+	while (ptsample_live(&ps))
+		ptsample_run(&ps, 100);
+	CHECK(ps.child_done && WIFEXITED(ps.child_status) &&
+	    WEXITSTATUS(ps.child_status) == 3, "launch: the exit status is seen");
+	CHECK(t.forks >= 1, "launch: the fork of a child process is seen");
+	CHECK(t.execs >= 2, "launch: both execs are seen");
+	CHECK(t.exits >= 2, "launch: both exits are seen");
+	ptsample_release(&ps);
+	CHECK(waitpid(pid, &status, WNOHANG) == pid && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 3,
+	    "launch: the command's end is left for its parent to reap");
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD,
+	    "launch: nothing else is left to reap");
+}
+
+int
+main(void)
+{
+	test_attach();
+	test_wall();
+	test_launch();
+	return unit_done();
+}

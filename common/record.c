@@ -597,40 +597,36 @@ summary(struct record *r)
 
 	if (r->opts.quiet)
 		return;
-	for (i = 1; i < 8; i++)
+	for (i = 1; i < UNWIND_NEND; i++)
 		if (s->end_reason[i] > s->end_reason[best])
 			best = i;
-	fprintf(stderr, "fgrecord: %" PRIu64 " samples in %.2f s (%.0f/s), "
+	fprintf(stderr, "%s: %" PRIu64 " samples in %.2f s (%.0f/s), "
 	    "%" PRIu64 " lost, %.1f%% truncated%s%s%s, own CPU %.2f s\n",
-	    s->samples, s->seconds, rate, s->lost, trunc,
+	    program_invocation_short_name, s->samples, s->seconds, rate, s->lost, trunc,
 	    s->truncated ? " (mostly: " : "",
 	    s->truncated ? (r->opts.dwarf ? unwind_end_str(best) :
 	    "frame-pointer chain ended early") : "",
 	    s->truncated ? ")" : "", s->cpu_seconds);
 	if (!r->opts.period && perf_max_sample_rate() > 0 &&
 	    (uint64_t)perf_max_sample_rate() < r->opts.freq)
-		fprintf(stderr, "fgrecord: the kernel lowered "
+		fprintf(stderr, "%s: the kernel lowered "
 		    "kernel.perf_event_max_sample_rate to %ld during the "
 		    "recording, below -F %" PRIu64 ": the rate is lower than "
-		    "asked\n", perf_max_sample_rate(), r->opts.freq);
+		    "asked\n", program_invocation_short_name,
+		    perf_max_sample_rate(), r->opts.freq);
 	if (s->throttled)
-		fprintf(stderr, "fgrecord: the kernel throttled sampling %"
+		fprintf(stderr, "%s: the kernel throttled sampling %"
 		    PRIu64 " times: lower -F (kernel.perf_event_max_sample_rate "
-		    "is %ld)\n", s->throttled, perf_max_sample_rate());
+		    "is %ld)\n", program_invocation_short_name, s->throttled, perf_max_sample_rate());
 	if (s->truncated && r->opts.dwarf) {
 		if (best == UNWIND_NOSTACK && trunc > 5 &&
 		    r->opts.stack_size < 65528)
-			fprintf(stderr, "fgrecord: most truncated stacks were "
+			fprintf(stderr, "%s: most truncated stacks were "
 			    "deeper than the stack copy: try --call-graph "
-			    "dwarf,65528\n");
+			    "dwarf,65528\n", program_invocation_short_name);
 	}
 }
 
-/*
- * Reads which of the first n CPUs are online, from the kernel's list
- * ("0-3,6"). Returns a new array of n flags; all set when the list is
- * missing. Caller frees.
- */
 /* Catches the signals that end a session, and the command's end. */
 static void
 catch_signals(void)
@@ -670,6 +666,8 @@ open_source(struct record *r)
 	cfg.quiet = r->opts.quiet;
 	r->src.ops = r->opts.source ? r->opts.source : &source_perf;
 	r->src.ops->open(&r->src, &cfg);
+	if (r->src.partial)
+		r->rval = 1;
 }
 
 /*
@@ -707,6 +705,8 @@ start(struct record *r, int go_fd, int err_fd)
 		return;
 	}
 	r->src.ops->enable(&r->src);
+	if (r->src.partial)
+		r->rval = 1;
 	if (r->opts.system_wide)
 		read_all_procs(r);
 	for (i = 0; i < r->opts.npids; i++) {

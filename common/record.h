@@ -58,7 +58,7 @@ struct record_stats {
 	uint64_t	 throttled;
 	uint64_t	 truncated;	/* samples ending in [truncated] */
 	uint64_t	 unknown;	/* frames in no known or readable file */
-	uint64_t	 end_reason[8];	/* truncation reasons (enum unwind_end) */
+	uint64_t	 end_reason[UNWIND_NEND]; /* truncations by enum unwind_end */
 	uint64_t	 ring_bytes;
 	double		 seconds;	/* wall time recorded */
 	double		 cpu_seconds;	/* fgrecord's own CPU time */

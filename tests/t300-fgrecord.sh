@@ -320,6 +320,20 @@ check '-p stops by itself when the processes exit' '
 	wellformed out
 '
 
+check '-p A,B where B has exited: a warning, A recorded, exit 1' '
+	hot 3 2>/dev/null & pid=$! &&
+	gone=$(sh -c "echo \$\$") &&
+	sleep 0.2 &&
+	expect_status 1 fgrecord -p $pid,$gone -d 0.5 -o out 2>err &&
+	kill $pid; wait $pid
+	grep_q "process $gone: no such process (it may have exited): recording the others" err &&
+	wellformed out &&
+	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[1] }" out | sort -u >pids &&
+	test "$(cat pids)" = "$pid" &&
+	expect_status 2 fgrecord -p $gone -d 0.5 -o out 2>err &&
+	grep_q "process $gone: no such process; check the PID given to -p" err
+'
+
 check '-p follows a process whose main thread has exited, without spinning' '
 	leader_exit 1.5 2>/dev/null & pid=$! &&
 	sleep 0.1 &&

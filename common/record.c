@@ -69,6 +69,20 @@ now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+uint32_t
+record_stack_size(uint64_t freq, uint64_t period)
+{
+	const uint64_t budget = 64ULL << 20;	/* bytes per second per CPU */
+	uint64_t rate = period || freq == 0 ? 1000 : freq, size;
+
+	size = budget / rate & ~7ULL;
+	if (size > RECORD_STACK_MAX)
+		size = RECORD_STACK_MAX;
+	if (size < 8192)
+		size = 8192;
+	return (uint32_t)size;
+}
+
 void
 record_init(struct record *r, const struct record_opts *opts)
 {
@@ -620,10 +634,16 @@ summary(struct record *r)
 		    "is %ld)\n", program_invocation_short_name, s->throttled, perf_max_sample_rate());
 	if (s->truncated && r->opts.dwarf) {
 		if (best == UNWIND_NOSTACK && trunc > 5 &&
-		    r->opts.stack_size < 65528)
+		    r->opts.stack_size < RECORD_STACK_MAX)
 			fprintf(stderr, "%s: most truncated stacks were "
 			    "deeper than the stack copy: try --call-graph "
-			    "dwarf,65528\n", program_invocation_short_name);
+			    "dwarf,%d\n", program_invocation_short_name,
+			    RECORD_STACK_MAX);
+		else if (best == UNWIND_NOSTACK && trunc > 5)
+			fprintf(stderr, "%s: most truncated stacks were "
+			    "deeper than %d bytes, the largest stack copy the "
+			    "kernel takes\n", program_invocation_short_name,
+			    RECORD_STACK_MAX);
 	}
 }
 

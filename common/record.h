@@ -86,6 +86,18 @@ struct record {
 	int		 rval;		/* 1 when something was unresolved */
 };
 
+/* The largest stack copy the kernel takes with a sample, in bytes. */
+#define RECORD_STACK_MAX	65528
+
+/*
+ * Returns the default size of the stack copy for a sampling frequency
+ * (or a period, for which 1 kHz is assumed): RECORD_STACK_MAX, which
+ * reaches main in deep C++ programs such as clang and cc1plus, while the
+ * kernel writes at most 64 MiB per second for each busy CPU; above about
+ * 1 kHz less, down to 8 KiB (perf record's default) at 8 kHz and above.
+ */
+uint32_t record_stack_size(uint64_t freq, uint64_t period);
+
 /* Copies *opts (the pointers in it stay borrowed). */
 void	 record_init(struct record *, const struct record_opts *opts);
 void	 record_release(struct record *);

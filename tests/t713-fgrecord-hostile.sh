@@ -62,6 +62,32 @@ check 'with -p: the FIFO does not stop -d from ending the recording' '
 	test $st = 0 && test $((end - start)) -le 3 && unwound out
 '
 
+check '-o through a symbolic link: refused, its target untouched, exit 2' '
+	echo precious >victim &&
+	ln -s victim link &&
+	expect_status 2 fgrecord -o link true 2>err &&
+	grep_q "cannot write to .link.: it is a symbolic link" err &&
+	test "$(wc -l <err)" = 1 &&
+	test "$(cat victim)" = precious
+'
+
+check '-o FIFO or device: refused at once, exit 2; a regular file is truncated' '
+	mkfifo fifo &&
+	expect_status 2 timeout 10 fgrecord -o fifo true 2>err &&
+	grep_q "cannot write to .fifo.: not a regular file" err &&
+	{ timeout 10 cat fifo >/dev/null & } &&
+	sleep 0.3 &&
+	expect_status 2 timeout 10 fgrecord -o fifo true 2>err2 &&
+	grep_q "not a regular file" err2 &&
+	expect_status 2 fgrecord -o /dev/full true 2>err3 &&
+	grep_q "not a regular file" err3 &&
+	seq 100000 >out &&
+	fgrecord -q -o out true &&
+	head -1 out >first && echo "# fgrecord 1" >expect && test_cmp expect first &&
+	! grep -q "^99999" out &&
+	fgrecord -q -o /dev/null true
+'
+
 check '-p on a process whose main thread has already left: its maps still read, exit 0' '
 	$cc -O2 -g -pthread -o le "$TESTS/record/leader_exit.c" || exit 1
 	./le 1.5 2>/dev/null &

@@ -28,7 +28,7 @@ usage_exit(int status)
 
 	fprintf(status ? stderr : stdout,
 	    "usage: fgrecord %s command [arg ...]\n"
-	    "       fgrecord %s -p pid[,pid ...]\n"
+	    "       fgrecord %s [--any-user] -p pid[,pid ...]\n"
 	    "       fgrecord %s -a\n", opts, opts, opts);
 	exit(status);
 }
@@ -170,6 +170,7 @@ main(int argc, char *argv[])
 		{ "duration",	required_argument, NULL, 'd' },
 		{ "pid",	required_argument, NULL, 'p' },
 		{ "all-cpus",	no_argument,	   NULL, 'a' },
+		{ "any-user",	no_argument,	   NULL, 'U' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -193,6 +194,9 @@ main(int argc, char *argv[])
 			break;
 		case 'q':
 			o.quiet = 1;
+			break;
+		case 'U':
+			o.any_user = 1;
 			break;
 		case 'F':
 			o.freq = parse_u64(optarg, "-F", 1, 1000000);

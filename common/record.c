@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/capability.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -667,6 +669,76 @@ catch_signals(void)
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
+/*
+ * Does pid belong to uid: its real, effective and saved user IDs all
+ * uid, as ptrace(2) asks? Returns 1 or 0, or -1 when it cannot be told
+ * (the process is gone).
+ */
+static int
+proc_owned(pid_t pid, uid_t uid)
+{
+	char path[64], line[256];
+	unsigned long ids[3];
+	FILE *f;
+	int owned = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %lu %lu %lu", &ids[0], &ids[1],
+		    &ids[2]) == 3) {
+			owned = ids[0] == uid && ids[1] == uid && ids[2] == uid;
+			break;
+		}
+	fclose(f);
+	return owned;
+}
+
+/*
+ * Has this process one of the capabilities that let perf_event_open
+ * watch other users' processes (CAP_PERFMON, CAP_SYS_ADMIN, or
+ * CAP_SYS_PTRACE), as when fgrecord carries them by setcap?
+ */
+static int
+capable_of_others(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	static const int caps[] = { CAP_PERFMON, CAP_SYS_ADMIN, CAP_SYS_PTRACE };
+	size_t i;
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d) != 0)
+		return 0;
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+		if (d[CAP_TO_INDEX(caps[i])].effective & CAP_TO_MASK(caps[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A user who is not root, but whose fgrecord has a capability (setcap
+ * cap_perfmon+ep), could record any other user's process: refuse that
+ * unless --any-user says it is meant.
+ */
+static void
+check_owners(struct record *r)
+{
+	uid_t uid = getuid();
+	size_t i;
+
+	if (r->opts.any_user || uid == 0 || r->opts.npids == 0 ||
+	    !capable_of_others())
+		return;
+	for (i = 0; i < r->opts.npids; i++)
+		if (proc_owned(r->opts.pids[i], uid) == 0)
+			errx(2, "process %d belongs to another user: %s may "
+			    "record it only through its capabilities; give "
+			    "--any-user if that is meant", (int)r->opts.pids[i],
+			    program_invocation_short_name);
+}
+
 /* Opens the source for the session's command, processes or system. */
 static void
 open_source(struct record *r)
@@ -843,6 +915,7 @@ record_run(struct record *r)
 	int go_fd = -1, err_fd = -1;
 	double t0;
 
+	check_owners(r);
 	catch_signals();
 	if (r->opts.argv)
 		r->child = launch(r, &go_fd, &err_fd);

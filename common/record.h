@@ -48,6 +48,7 @@ struct record_opts {
 	int		 cmd_stdout;	/* the command's stdout: a descriptor */
 	const char	*cmdline;	/* borrowed: for the # cmdline header */
 	int		 quiet;		/* no exit summary */
+	int		 any_user;	/* -p on other users' processes by capability */
 	const struct source_ops *source;	/* the sampler; NULL: perf */
 };
 

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "denied.h"
@@ -32,7 +34,7 @@ usage_exit(int status)
 
 	fprintf(status ? stderr : stdout,
 	    "usage: fgrecord %s%s command [arg ...]\n"
-	    "       fgrecord %s%s -p pid[,pid ...]\n"
+	    "       fgrecord %s%s [--any-user] -p pid[,pid ...]\n"
 	    "       fgrecord [-q] %s -a\n", mode, opts, mode, opts, opts);
 	exit(status);
 }
@@ -71,11 +73,11 @@ parse_callgraph(const char *s, struct record_opts *o)
 		o->dwarf = 1;
 		if (s[5] == ',') {
 			uint64_t n = parse_u64(s + 6, "--call-graph dwarf,", 8,
-			    65528);
+			    RECORD_STACK_MAX);
 
 			o->stack_size = (uint32_t)((n + 7) & ~7ULL);
-			if (o->stack_size > 65528)
-				o->stack_size = 65528;
+			if (o->stack_size > RECORD_STACK_MAX)
+				o->stack_size = RECORD_STACK_MAX;
 		}
 		return;
 	}
@@ -128,6 +130,49 @@ choose_sampler(struct record_opts *o, const char *name)
 		    "more overhead; --sampler=perf insists)", why);
 }
 
+/* Is st the null device, /dev/null? */
+static int
+is_null_device(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 &&
+	    minor(st->st_rdev) == 3;
+}
+
+/*
+ * Opens the output file name for writing, truncated, and returns its
+ * descriptor. fgrecord often runs as root: it refuses a symbolic link
+ * (whose target could be any file) and anything but a regular file or
+ * /dev/null (a FIFO would block, a device would be written to), checked
+ * on the file it opens, so that nothing can be swapped in between.
+ */
+static int
+create_output(const char *name)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+	    O_NOCTTY | O_CLOEXEC, 0666);
+	if (fd < 0 && errno == ELOOP)
+		errx(2, "cannot write to '%s': it is a symbolic link; name the "
+		    "file itself", name);
+	if (fd < 0 && errno == ENXIO)	/* a FIFO that nobody reads */
+		errx(2, "cannot write to '%s': not a regular file; give a "
+		    "regular file, or write to stdout", name);
+	if (fd < 0)
+		err(2, "cannot create '%s'", name);
+	if (fstat(fd, &st) != 0)
+		err(2, "fstat '%s'", name);
+	if (!S_ISREG(st.st_mode) && !is_null_device(&st))
+		errx(2, "cannot write to '%s': not a regular file; give a "
+		    "regular file, or write to stdout", name);
+	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
+		err(2, "cannot truncate '%s'", name);
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+		err(2, "fcntl '%s'", name);
+	return fd;
+}
+
 static char *
 join(char *const *argv, int argc)
 {
@@ -159,6 +204,7 @@ main(int argc, char *argv[])
 		{ "duration",	required_argument, NULL, 'd' },
 		{ "pid",	required_argument, NULL, 'p' },
 		{ "all-cpus",	no_argument,	   NULL, 'a' },
+		{ "any-user",	no_argument,	   NULL, 'U' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "off-cpu",	no_argument,	   NULL, OPT_OFFCPU },
@@ -176,7 +222,7 @@ main(int argc, char *argv[])
 	o.event = perf_event_find("cpu-clock");
 	o.freq = 999;
 	o.dwarf = 1;
-	o.stack_size = 16384;
+	o.stack_size = 0;	/* chosen for the rate below */
 	while ((ch = getopt_long(argc, argv, "+aqF:c:e:g:o:d:p:h", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -185,6 +231,9 @@ main(int argc, char *argv[])
 			break;
 		case 'q':
 			o.quiet = 1;
+			break;
+		case 'U':
+			o.any_user = 1;
 			break;
 		case 'F':
 			o.freq = parse_u64(optarg, "-F", 1, 1000000);
@@ -263,6 +312,8 @@ main(int argc, char *argv[])
 	}
 	if (argc > 0)
 		o.argv = argv;
+	if (o.stack_size == 0)
+		o.stack_size = record_stack_size(o.freq, o.period);
 	choose_sampler(&o, sampler);
 	if (o.source == &source_ptrace && o.system_wide) {
 		warnx("--sampler ptrace follows a command or -p PID, not -a");
@@ -270,10 +321,9 @@ main(int argc, char *argv[])
 	}
 
 	if (outname && strcmp(outname, "-") != 0) {
-		int fd = open(outname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    0666);
+		int fd = create_output(outname);
 
-		if (fd < 0 || (o.out = fdopen(fd, "w")) == NULL)
+		if ((o.out = fdopen(fd, "w")) == NULL)
 			err(2, "cannot create '%s'", outname);
 		o.outname = outname;
 		o.cmd_stdout = STDOUT_FILENO;

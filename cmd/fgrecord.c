@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "denied.h"
@@ -33,7 +35,7 @@ usage_exit(int status)
 
 	fprintf(status ? stderr : stdout,
 	    "usage: fgrecord %s%s command [arg ...]\n"
-	    "       fgrecord %s%s -p pid[,pid ...]\n"
+	    "       fgrecord %s%s [--any-user] -p pid[,pid ...]\n"
 	    "       fgrecord [-q] %s -a\n"
 	    "       fgrecord -V | --version\n", mode, opts, mode, opts, opts);
 	exit(status);
@@ -73,11 +75,11 @@ parse_callgraph(const char *s, struct record_opts *o)
 		o->dwarf = 1;
 		if (s[5] == ',') {
 			uint64_t n = parse_u64(s + 6, "--call-graph dwarf,", 8,
-			    65528);
+			    RECORD_STACK_MAX);
 
 			o->stack_size = (uint32_t)((n + 7) & ~7ULL);
-			if (o->stack_size > 65528)
-				o->stack_size = 65528;
+			if (o->stack_size > RECORD_STACK_MAX)
+				o->stack_size = RECORD_STACK_MAX;
 		}
 		return;
 	}
@@ -130,6 +132,49 @@ choose_sampler(struct record_opts *o, const char *name)
 		    "more overhead; --sampler=perf insists)", why);
 }
 
+/* Is st the null device, /dev/null? */
+static int
+is_null_device(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 &&
+	    minor(st->st_rdev) == 3;
+}
+
+/*
+ * Opens the output file name for writing, truncated, and returns its
+ * descriptor. fgrecord often runs as root: it refuses a symbolic link
+ * (whose target could be any file) and anything but a regular file or
+ * /dev/null (a FIFO would block, a device would be written to), checked
+ * on the file it opens, so that nothing can be swapped in between.
+ */
+static int
+create_output(const char *name)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+	    O_NOCTTY | O_CLOEXEC, 0666);
+	if (fd < 0 && errno == ELOOP)
+		errx(2, "cannot write to '%s': it is a symbolic link; name the "
+		    "file itself", name);
+	if (fd < 0 && errno == ENXIO)	/* a FIFO that nobody reads */
+		errx(2, "cannot write to '%s': not a regular file; give a "
+		    "regular file, or write to stdout", name);
+	if (fd < 0)
+		err(2, "cannot create '%s'", name);
+	if (fstat(fd, &st) != 0)
+		err(2, "fstat '%s'", name);
+	if (!S_ISREG(st.st_mode) && !is_null_device(&st))
+		errx(2, "cannot write to '%s': not a regular file; give a "
+		    "regular file, or write to stdout", name);
+	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
+		err(2, "cannot truncate '%s'", name);
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+		err(2, "fcntl '%s'", name);
+	return fd;
+}
+
 static char *
 join(char *const *argv, int argc)
 {
@@ -161,6 +206,7 @@ main(int argc, char *argv[])
 		{ "duration",	required_argument, NULL, 'd' },
 		{ "pid",	required_argument, NULL, 'p' },
 		{ "all-cpus",	no_argument,	   NULL, 'a' },
+		{ "any-user",	no_argument,	   NULL, 'U' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "version",	no_argument,	   NULL, 'V' },
@@ -179,7 +225,7 @@ main(int argc, char *argv[])
 	o.event = perf_event_find("cpu-clock");
 	o.freq = 999;
 	o.dwarf = 1;
-	o.stack_size = 0;	/* 16384, or 8192 for --off-cpu and --wall */
+	o.stack_size = 0;	/* chosen for the mode and the rate below */
 	while ((ch = getopt_long(argc, argv, "+aqF:c:e:g:o:d:p:hV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -188,6 +234,9 @@ main(int argc, char *argv[])
 			break;
 		case 'q':
 			o.quiet = 1;
+			break;
+		case 'U':
+			o.any_user = 1;
 			break;
 		case 'F':
 			o.freq = parse_u64(optarg, "-F", 1, 1000000);
@@ -260,10 +309,11 @@ main(int argc, char *argv[])
 	/*
 	 * Every switch out of a thread copies its stack: half the usual copy
 	 * keeps a program that switches 50,000 times a second within 1.3
-	 * times its own run time (bench/offcpu.sh).
+	 * times its own run time (bench/offcpu.sh). On-CPU sampling copies
+	 * what the rate allows (record_stack_size).
 	 */
-	if (o.stack_size == 0)
-		o.stack_size = o.mode == RECORD_CPU ? 16384 : 8192;
+	if (o.stack_size == 0 && o.mode != RECORD_CPU)
+		o.stack_size = 8192;
 	if (o.mode == RECORD_WALL && o.period && o.period < 10000) {
 		warnx("-c %" PRIu64 ": with --wall the period is at least 10000 "
 		    "(ns of cpu-clock, the kernel's shortest)", o.period);
@@ -280,6 +330,8 @@ main(int argc, char *argv[])
 	}
 	if (argc > 0)
 		o.argv = argv;
+	if (o.stack_size == 0)
+		o.stack_size = record_stack_size(o.freq, o.period);
 	choose_sampler(&o, sampler);
 	if (o.source == &source_ptrace && o.system_wide) {
 		warnx("--sampler ptrace follows a command or -p PID, not -a");
@@ -287,10 +339,9 @@ main(int argc, char *argv[])
 	}
 
 	if (outname && strcmp(outname, "-") != 0) {
-		int fd = open(outname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    0666);
+		int fd = create_output(outname);
 
-		if (fd < 0 || (o.out = fdopen(fd, "w")) == NULL)
+		if ((o.out = fdopen(fd, "w")) == NULL)
 			err(2, "cannot create '%s'", outname);
 		o.outname = outname;
 		o.cmd_stdout = STDOUT_FILENO;

@@ -33,6 +33,7 @@ struct pt_thread {
 	unsigned char	 groupstop;	/* stopped by a stop signal (LISTEN) */
 	unsigned char	 started;	/* its process has exec'd, or was attached */
 	unsigned char	 gone;		/* reaped */
+	unsigned char	 held;		/* stopped by the tick, not let go yet */
 };
 
 struct pt_sbuf {
@@ -466,6 +467,11 @@ event(struct ptsample *ps, pid_t tid, int status)
 		t->groupstop = 0;
 		if (t->pending && t->started)
 			take(ps, t);
+		if (t->fast && ps->in_tick) {
+			t->held = 1;	/* let go with the others */
+			unpend(ps, t);
+			return;
+		}
 		unpend(ps, t);
 		ptrace(PTRACE_CONT, tid, 0, 0);
 		return;
@@ -560,7 +566,7 @@ drain(struct ptsample *ps, int block)
 static void
 tick(struct ptsample *ps)
 {
-	size_t i;
+	size_t i, k;
 	uint64_t ns, now = mono_ns();
 	int state;
 
@@ -602,9 +608,19 @@ tick(struct ptsample *ps)
 			ps->nfast++;
 		}
 	}
-	/* The threads were let go as they stopped; the unwinding waits. */
+	/*
+	 * All are let go together once all have stopped, so that none gets
+	 * a head start on the CPU; the unwinding waits until then.
+	 */
+	ps->in_tick = 1;
 	while (ps->nfast > 0 && drain(ps, 1) > 0)
 		;
+	ps->in_tick = 0;
+	for (k = 0; k < ps->nthreads; k++)
+		if (ps->threads[k].held) {
+			ps->threads[k].held = 0;
+			ptrace(PTRACE_CONT, ps->threads[k].tid, 0, 0);
+		}
 	flush(ps);
 }
 

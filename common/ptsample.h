@@ -85,6 +85,7 @@ struct ptsample {
 	struct pt_thread *threads;	/* owned */
 	size_t		 nthreads, threads_cap;
 	size_t		 nfast;		/* interrupted, stop expected soon */
+	int		 in_tick;	/* stops are held until all have come */
 	struct pt_sbuf	*sbufs;		/* owned: samples taken, not handed on */
 	size_t		 nsbufs, sbufs_cap, nready;
 	pid_t		 child;		/* the launched command, or 0 */

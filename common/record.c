@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/capability.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,6 +70,20 @@ now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+uint32_t
+record_stack_size(uint64_t freq, uint64_t period)
+{
+	const uint64_t budget = 64ULL << 20;	/* bytes per second per CPU */
+	uint64_t rate = period || freq == 0 ? 1000 : freq, size;
+
+	size = budget / rate & ~7ULL;
+	if (size > RECORD_STACK_MAX)
+		size = RECORD_STACK_MAX;
+	if (size < 8192)
+		size = 8192;
+	return (uint32_t)size;
 }
 
 void
@@ -615,12 +631,12 @@ summary(struct record *r)
 
 	if (r->opts.quiet)
 		return;
-	for (i = 1; i < 8; i++)
+	for (i = 1; i < UNWIND_NEND; i++)
 		if (s->end_reason[i] > s->end_reason[best])
 			best = i;
-	fprintf(stderr, "fgrecord: %" PRIu64 " samples in %.2f s (%.0f/s), "
+	fprintf(stderr, "%s: %" PRIu64 " samples in %.2f s (%.0f/s), "
 	    "%" PRIu64 " lost, %.1f%% truncated%s%s%s, own CPU %.2f s\n",
-	    s->samples, s->seconds, rate, s->lost, trunc,
+	    program_invocation_short_name, s->samples, s->seconds, rate, s->lost, trunc,
 	    s->truncated ? " (mostly: " : "",
 	    s->truncated ? (r->opts.dwarf ? unwind_end_str(best) :
 	    "frame-pointer chain ended early") : "",
@@ -639,28 +655,30 @@ summary(struct record *r)
 		    r->src.waits_dropped);
 	if (!r->opts.period && perf_max_sample_rate() > 0 &&
 	    (uint64_t)perf_max_sample_rate() < r->opts.freq)
-		fprintf(stderr, "fgrecord: the kernel lowered "
+		fprintf(stderr, "%s: the kernel lowered "
 		    "kernel.perf_event_max_sample_rate to %ld during the "
 		    "recording, below -F %" PRIu64 ": the rate is lower than "
-		    "asked\n", perf_max_sample_rate(), r->opts.freq);
+		    "asked\n", program_invocation_short_name,
+		    perf_max_sample_rate(), r->opts.freq);
 	if (s->throttled)
-		fprintf(stderr, "fgrecord: the kernel throttled sampling %"
+		fprintf(stderr, "%s: the kernel throttled sampling %"
 		    PRIu64 " times: lower -F (kernel.perf_event_max_sample_rate "
-		    "is %ld)\n", s->throttled, perf_max_sample_rate());
+		    "is %ld)\n", program_invocation_short_name, s->throttled, perf_max_sample_rate());
 	if (s->truncated && r->opts.dwarf) {
 		if (best == UNWIND_NOSTACK && trunc > 5 &&
-		    r->opts.stack_size < 65528)
-			fprintf(stderr, "fgrecord: most truncated stacks were "
+		    r->opts.stack_size < RECORD_STACK_MAX)
+			fprintf(stderr, "%s: most truncated stacks were "
 			    "deeper than the stack copy: try --call-graph "
-			    "dwarf,65528\n");
+			    "dwarf,%d\n", program_invocation_short_name,
+			    RECORD_STACK_MAX);
+		else if (best == UNWIND_NOSTACK && trunc > 5)
+			fprintf(stderr, "%s: most truncated stacks were "
+			    "deeper than %d bytes, the largest stack copy the "
+			    "kernel takes\n", program_invocation_short_name,
+			    RECORD_STACK_MAX);
 	}
 }
 
-/*
- * Reads which of the first n CPUs are online, from the kernel's list
- * ("0-3,6"). Returns a new array of n flags; all set when the list is
- * missing. Caller frees.
- */
 /* Catches the signals that end a session, and the command's end. */
 static void
 catch_signals(void)
@@ -679,6 +697,76 @@ catch_signals(void)
 	sa.sa_handler = on_child;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
+}
+
+/*
+ * Does pid belong to uid: its real, effective and saved user IDs all
+ * uid, as ptrace(2) asks? Returns 1 or 0, or -1 when it cannot be told
+ * (the process is gone).
+ */
+static int
+proc_owned(pid_t pid, uid_t uid)
+{
+	char path[64], line[256];
+	unsigned long ids[3];
+	FILE *f;
+	int owned = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %lu %lu %lu", &ids[0], &ids[1],
+		    &ids[2]) == 3) {
+			owned = ids[0] == uid && ids[1] == uid && ids[2] == uid;
+			break;
+		}
+	fclose(f);
+	return owned;
+}
+
+/*
+ * Has this process one of the capabilities that let perf_event_open
+ * watch other users' processes (CAP_PERFMON, CAP_SYS_ADMIN, or
+ * CAP_SYS_PTRACE), as when fgrecord carries them by setcap?
+ */
+static int
+capable_of_others(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	static const int caps[] = { CAP_PERFMON, CAP_SYS_ADMIN, CAP_SYS_PTRACE };
+	size_t i;
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d) != 0)
+		return 0;
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+		if (d[CAP_TO_INDEX(caps[i])].effective & CAP_TO_MASK(caps[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A user who is not root, but whose fgrecord has a capability (setcap
+ * cap_perfmon+ep), could record any other user's process: refuse that
+ * unless --any-user says it is meant.
+ */
+static void
+check_owners(struct record *r)
+{
+	uid_t uid = getuid();
+	size_t i;
+
+	if (r->opts.any_user || uid == 0 || r->opts.npids == 0 ||
+	    !capable_of_others())
+		return;
+	for (i = 0; i < r->opts.npids; i++)
+		if (proc_owned(r->opts.pids[i], uid) == 0)
+			errx(2, "process %d belongs to another user: %s may "
+			    "record it only through its capabilities; give "
+			    "--any-user if that is meant", (int)r->opts.pids[i],
+			    program_invocation_short_name);
 }
 
 /* Opens the source for the session's command, processes or system. */
@@ -703,6 +791,8 @@ open_source(struct record *r)
 	cfg.wall = r->opts.mode == RECORD_WALL;
 	r->src.ops = r->opts.source ? r->opts.source : &source_perf;
 	r->src.ops->open(&r->src, &cfg);
+	if (r->src.partial)
+		r->rval = 1;
 }
 
 /*
@@ -740,6 +830,8 @@ start(struct record *r, int go_fd, int err_fd)
 		return;
 	}
 	r->src.ops->enable(&r->src);
+	if (r->src.partial)
+		r->rval = 1;
 	if (r->opts.system_wide)
 		read_all_procs(r);
 	for (i = 0; i < r->opts.npids; i++) {
@@ -860,6 +952,7 @@ record_run(struct record *r)
 	int go_fd = -1, err_fd = -1;
 	double t0;
 
+	check_owners(r);
 	catch_signals();
 	if (r->opts.argv)
 		r->child = launch(r, &go_fd, &err_fd);

@@ -49,6 +49,7 @@ struct record_opts {
 	int		 cmd_stdout;	/* the command's stdout: a descriptor */
 	const char	*cmdline;	/* borrowed: for the # cmdline header */
 	int		 quiet;		/* no exit summary */
+	int		 any_user;	/* -p on other users' processes by capability */
 	const struct source_ops *source;	/* the sampler; NULL: perf */
 };
 
@@ -61,7 +62,7 @@ struct record_stats {
 	uint64_t	 unknown;	/* frames in no known or readable file */
 	uint64_t	 waits;		/* offcpu-time samples written */
 	uint64_t	 wait_ns;	/* their periods, summed */
-	uint64_t	 end_reason[8];	/* truncation reasons (enum unwind_end) */
+	uint64_t	 end_reason[UNWIND_NEND]; /* truncations by enum unwind_end */
 	uint64_t	 ring_bytes;
 	double		 seconds;	/* wall time recorded */
 	double		 cpu_seconds;	/* fgrecord's own CPU time */
@@ -88,6 +89,18 @@ struct record {
 	int		 write_failed;
 	int		 rval;		/* 1 when something was unresolved */
 };
+
+/* The largest stack copy the kernel takes with a sample, in bytes. */
+#define RECORD_STACK_MAX	65528
+
+/*
+ * Returns the default size of the stack copy for a sampling frequency
+ * (or a period, for which 1 kHz is assumed): RECORD_STACK_MAX, which
+ * reaches main in deep C++ programs such as clang and cc1plus, while the
+ * kernel writes at most 64 MiB per second for each busy CPU; above about
+ * 1 kHz less, down to 8 KiB (perf record's default) at 8 kHz and above.
+ */
+uint32_t record_stack_size(uint64_t freq, uint64_t period);
 
 /* Copies *opts (the pointers in it stay borrowed). */
 void	 record_init(struct record *, const struct record_opts *opts);

@@ -146,7 +146,11 @@ struct source;
  */
 struct source_ops {
 	const char *name;		/* "perf" */
-	/* Opens the events for cfg (copied) and sets src->user_only. */
+	/*
+	 * Opens the events for cfg (copied) and sets src->user_only. A -p
+	 * process that has exited is warned about and skipped, and sets
+	 * src->partial, unless none is left (fatal).
+	 */
 	void	(*open)(struct source *, const struct source_config *cfg);
 	/* Starts sampling (a command starts at its exec, on its own). */
 	void	(*enable)(struct source *);
@@ -169,6 +173,7 @@ struct source {
 	const struct source_ops *ops;	/* static */
 	void		*priv;		/* owned by the source */
 	int		 user_only;	/* kernel stacks excluded */
+	int		 partial;	/* a target could not be sampled (warned) */
 	uint64_t	 bytes;		/* read from the kernel, for statistics */
 	uint64_t	 preempted;	/* off-CPU: switches out while runnable */
 	uint64_t	 waits_dropped;	/* off-CPU: waits let go after a loss */

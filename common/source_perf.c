@@ -68,6 +68,8 @@ struct perf_source {
 	struct offcpu	 offcpu;	/* waits in progress */
 	struct perf_decoder offdec;	/* decodes held samples as offcpu-time */
 	uint64_t	 end_ns;	/* when sampling was disabled */
+	int		 reopen;	/* opening again, with smaller rings */
+	int		 disable_warned;
 };
 
 void
@@ -103,7 +105,7 @@ perf_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 			    "privilege (a Debian kernel's extra level)", p);
 		else if (p == 2)
 			warnx("at level 2 your own processes can be sampled in "
-			    "user space only (a command fgrecord launches, or "
+			    "user space only (a command it launches, or "
 			    "-p); -a needs level 0 or less");
 		else if (p == 1)
 			warnx("at level 1 user and kernel stacks of your own "
@@ -113,7 +115,7 @@ perf_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 		errx(2, "fix: sudo sysctl kernel.perf_event_paranoid=1 (or -1 "
 		    "for kernel stacks and -a), run as root, or grant "
 		    "CAP_PERFMON: sudo setcap cap_perfmon+ep \"$(command -v "
-		    "fgrecord)\"");
+		    "%s)\"", program_invocation_short_name);
 	case ENOSYS:
 		errx(2, "perf_event_open is not available (%s): the kernel lacks "
 		    "CONFIG_PERF_EVENTS, or a container's seccomp profile blocks "
@@ -223,8 +225,8 @@ open_one(struct perf_source *ps, struct perf_event_attr *attr, pid_t pid,
 		if ((e == EACCES || e == EPERM) && pid > 0 && !ps->cfg.child &&
 		    geteuid() != 0 && proc_uid(pid) != getuid())
 			errx(2, "process %d belongs to another user (%s): run "
-			    "fgrecord as root or with CAP_PERFMON to attach to "
-			    "it", (int)pid, strerror(e));
+			    "%s as root or with CAP_PERFMON to attach to it",
+			    (int)pid, strerror(e), program_invocation_short_name);
 		if (e == ESRCH)
 			errx(2, "process %d: no such process; check the PID given "
 			    "to -p", (int)pid);
@@ -269,7 +271,8 @@ close_all(struct perf_source *ps)
 	ps->nfds = 0;
 }
 
-static void
+/* Opens pid's events on every CPU. Returns 0, or -1 when it is gone. */
+static int
 open_for_task(struct perf_source *ps, pid_t pid, int soft)
 {
 	int cpu, fd;
@@ -278,19 +281,23 @@ open_for_task(struct perf_source *ps, pid_t pid, int soft)
 		if (!ps->online[cpu])
 			continue;
 		if ((fd = open_one(ps, &ps->attr, pid, cpu, soft)) < 0)
-			return;
+			return -1;
 		add_fd(ps, fd);
 		attach_ring(ps, fd, cpu);
 		if (ps->cfg.mode != RECORD_WALL)
 			continue;
 		if ((fd = open_one(ps, &ps->cs_attr, pid, cpu, soft)) < 0)
-			return;
+			return -1;
 		add_fd(ps, fd);
 		attach_ring(ps, fd, cpu);
 	}
+	return 0;
 }
 
-/* Opens events on every thread of pid. Returns the number of threads. */
+/*
+ * Opens events on every thread of pid. Returns the number of threads
+ * opened: 0 when the process is gone.
+ */
 static int
 open_for_pid(struct perf_source *ps, pid_t pid)
 {
@@ -300,16 +307,17 @@ open_for_pid(struct perf_source *ps, pid_t pid)
 	int n = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((d = opendir(path)) == NULL)
+	if ((d = opendir(path)) == NULL) {
+		if (errno == ENOENT)
+			return 0;
 		errx(2, "process %d: %s; check the PID given to -p", (int)pid,
 		    strerror(errno));
+	}
 	while ((de = readdir(d)) != NULL) {
 		pid_t tid = (pid_t)atoi(de->d_name);
 
-		if (tid <= 0)
-			continue;
-		open_for_task(ps, tid, 1);
-		n++;
+		if (tid > 0 && open_for_task(ps, tid, 1) == 0)
+			n++;
 	}
 	closedir(d);
 	return n;
@@ -349,11 +357,39 @@ online_cpus(int n)
 	return on;
 }
 
+/*
+ * Opens the events of -p's processes. One that has exited is skipped with
+ * a warning (src->partial), unless none is left.
+ */
+static void
+open_pids(struct perf_source *ps)
+{
+	size_t i, opened = 0;
+	pid_t pid;
+
+	for (i = 0; i < ps->cfg.npids; i++) {
+		pid = ps->cfg.pids[i];
+		if (open_for_pid(ps, pid) > 0) {
+			opened++;
+			continue;
+		}
+		if (ps->cfg.npids == 1)
+			errx(2, "process %d: no such process; check the PID "
+			    "given to -p", (int)pid);
+		if (!ps->reopen)	/* once, not again on a reopen */
+			warnx("process %d: no such process (it may have "
+			    "exited): recording the others", (int)pid);
+		ps->src->partial = 1;
+	}
+	if (opened == 0)
+		errx(2, "none of the processes given to -p is running; check "
+		    "the PIDs");
+}
+
 /* Opens the events of the session: the command, the whole system, or -p. */
 static void
 open_events(struct perf_source *ps)
 {
-	size_t i;
 	int cpu, fd;
 
 	if (ps->cfg.child) {
@@ -366,10 +402,7 @@ open_events(struct perf_source *ps)
 			attach_ring(ps, fd, cpu);
 		}
 	} else {
-		for (i = 0; i < ps->cfg.npids; i++)
-			if (open_for_pid(ps, ps->cfg.pids[i]) == 0)
-				errx(2, "process %d has no threads left",
-				    (int)ps->cfg.pids[i]);
+		open_pids(ps);
 	}
 }
 
@@ -485,6 +518,7 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 			ps->attr.exclude_kernel = 1;
 		if (cfg->mode == RECORD_WALL)
 			fill_switch_attr(ps, &po);
+		ps->reopen = tries > 0;
 		open_events(ps);
 		if (ps->ring_pages == pages || tries == 4)
 			break;
@@ -508,22 +542,37 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 	}
 }
 
-static void
+/* Sends req to every event. Returns how many refused, with errno set. */
+static size_t
 ioctl_all(struct perf_source *ps, unsigned long req)
 {
-	size_t i;
+	size_t i, failed = 0;
+	int e = 0;
 
 	for (i = 0; i < ps->nfds; i++)
-		ioctl(ps->fds[i], req, 0);
+		if (ioctl(ps->fds[i], req, 0) != 0) {
+			e = errno;
+			failed++;
+		}
+	errno = e;
+	return failed;
 }
 
 static void
 perf_source_enable(struct source *src)
 {
 	struct perf_source *ps = src->priv;
+	size_t failed;
 
-	if (!ps->cfg.child)	/* enable_on_exec starts a command's events */
-		ioctl_all(ps, PERF_EVENT_IOC_ENABLE);
+	if (ps->cfg.child)	/* enable_on_exec starts a command's events */
+		return;
+	if ((failed = ioctl_all(ps, PERF_EVENT_IOC_ENABLE)) == 0)
+		return;
+	if (failed == ps->nfds)
+		err(2, "ioctl PERF_EVENT_IOC_ENABLE: no event could be started");
+	warn("ioctl PERF_EVENT_IOC_ENABLE: %zu of %zu events could not be "
+	    "started: some threads are not sampled", failed, ps->nfds);
+	src->partial = 1;
 }
 
 static void
@@ -532,7 +581,10 @@ perf_source_disable(struct source *src)
 	struct perf_source *ps = src->priv;
 	struct timespec ts;
 
-	ioctl_all(ps, PERF_EVENT_IOC_DISABLE);
+	if (ioctl_all(ps, PERF_EVENT_IOC_DISABLE) != 0 && !ps->disable_warned) {
+		warn("ioctl PERF_EVENT_IOC_DISABLE");
+		ps->disable_warned = 1;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	ps->end_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

@@ -92,6 +92,7 @@ unwind_end_str(enum unwind_end e)
 	case UNWIND_BADCFI:	return "CFI not evaluated or looping";
 	case UNWIND_DEPTH:	return "depth limit";
 	case UNWIND_ZERO:	return "return address 0";
+	case UNWIND_NEND:	break;
 	}
 	return "?";
 }

@@ -39,6 +39,7 @@ enum unwind_end {
 	UNWIND_BADCFI,		/* an expression it cannot evaluate, or a loop */
 	UNWIND_DEPTH,		/* the depth limit */
 	UNWIND_ZERO,		/* a return address of 0 */
+	UNWIND_NEND		/* the number of reasons */
 };
 
 /* The state of the interrupted thread, borrowed by unwind_stack. */

@@ -91,7 +91,7 @@ check 'a hot loop: the stream is well-formed and starts with its headers' '
 	cat >expect <<-EOF &&
 	# fgrecord 1
 	# cmdline : hot_nofp 0.5
-	# event : cpu-clock freq 999 callgraph dwarf 16384
+	# event : cpu-clock freq 999 callgraph dwarf 65528
 	EOF
 	test_cmp expect head
 '
@@ -128,7 +128,7 @@ check '-F and -c set the rate and the period' '
 	cpu=$(sed -n "s/^cpu-seconds [0-9]* //p" err) &&
 	want=$(echo "$cpu" | awk "{ printf \"%d\", \$1 * 199 }") &&
 	within "$(nsamples out)" $((want * 70 / 100)) $((want * 115 / 100 + 3)) &&
-	grep_q "^# event : cpu-clock freq 199 callgraph dwarf 16384\$" out &&
+	grep_q "^# event : cpu-clock freq 199 callgraph dwarf 65528\$" out &&
 	fgrecord -c 250000 -e task-clock -o out2 hot 0.3 2>err2 &&
 	grep_q "^# event : task-clock period 250000 " out2 &&
 	grep_q ": 250000 task-clock:\$" out2
@@ -250,11 +250,11 @@ check 'the program'"'"'s stdout never lands in the stream' '
 '
 
 check 'a stack deeper than the copy ends in [truncated], and says so' '
-	fgrecord -o out deep 0.3 3000 2>err &&
+	fgrecord --call-graph dwarf,16384 -o out deep 0.3 3000 2>err &&
 	wellformed out &&
 	awk "BEGIN { RS = \"\" } / cpu-clock:/ { n++; if (/\t0 \[truncated\] \(\[unknown\]\)\n*\$/) t++ } END { print t \" of \" n; exit !(n > 0 && t >= n * 0.9) }" out &&
 	grep_q "% truncated (mostly: stack copy too small)" err &&
-	grep_q "dwarf,65528" err &&
+	grep_q "try --call-graph dwarf,65528" err &&
 	fgrecord -o out2 deep 0.3 10 2>err2 &&
 	t=$(grep -c "^	0 \[truncated\]" out2 || :) && n=$(nsamples out2) &&
 	echo "$t of $n truncated" && test $((t * 20)) -le "$n"
@@ -293,6 +293,20 @@ check '-p stops by itself when the processes exit' '
 	fgrecord -p $pid -o out 2>err &&
 	test $(($(date +%s) - start)) -lt 4 &&
 	wellformed out
+'
+
+check '-p A,B where B has exited: a warning, A recorded, exit 1' '
+	hot 3 2>/dev/null & pid=$! &&
+	gone=$(sh -c "echo \$\$") &&
+	sleep 0.2 &&
+	expect_status 1 fgrecord -p $pid,$gone -d 0.5 -o out 2>err &&
+	kill $pid; wait $pid
+	grep_q "process $gone: no such process (it may have exited): recording the others" err &&
+	wellformed out &&
+	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[1] }" out | sort -u >pids &&
+	test "$(cat pids)" = "$pid" &&
+	expect_status 2 fgrecord -p $gone -d 0.5 -o out 2>err &&
+	grep_q "process $gone: no such process; check the PID given to -p" err
 '
 
 check '-p follows a process whose main thread has exited, without spinning' '

@@ -62,6 +62,55 @@ check 'with -p: the FIFO does not stop -d from ending the recording' '
 	test $st = 0 && test $((end - start)) -le 3 && unwound out
 '
 
+check '-o through a symbolic link: refused, its target untouched, exit 2' '
+	echo precious >victim &&
+	ln -s victim link &&
+	expect_status 2 fgrecord -o link true 2>err &&
+	grep_q "cannot write to .link.: it is a symbolic link" err &&
+	test "$(wc -l <err)" = 1 &&
+	test "$(cat victim)" = precious
+'
+
+check '-o FIFO or device: refused at once, exit 2; a regular file is truncated' '
+	mkfifo fifo &&
+	expect_status 2 timeout 10 fgrecord -o fifo true 2>err &&
+	grep_q "cannot write to .fifo.: not a regular file" err &&
+	{ timeout 10 cat fifo >/dev/null & } &&
+	sleep 0.3 &&
+	expect_status 2 timeout 10 fgrecord -o fifo true 2>err2 &&
+	grep_q "not a regular file" err2 &&
+	expect_status 2 fgrecord -o /dev/full true 2>err3 &&
+	grep_q "not a regular file" err3 &&
+	seq 100000 >out &&
+	fgrecord -q -o out true &&
+	head -1 out >first && echo "# fgrecord 1" >expect && test_cmp expect first &&
+	! grep -q "^99999" out &&
+	fgrecord -q -o /dev/null true
+'
+
+# As an unprivileged user whose fgrecord has CAP_PERFMON (setcap
+# cap_perfmon+ep, here an ambient capability): -p on root's process is
+# refused unless --any-user is given.
+asuser="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon --ambient-caps=+perfmon"
+if [ "$(id -u)" != 0 ]; then
+	skip '-p on another user'"'"'s process by capability' 'needs root to become an unprivileged user'
+elif ! command -v setpriv >/dev/null 2>&1 || ! $asuser true 2>/dev/null; then
+	skip '-p on another user'"'"'s process by capability' 'setpriv cannot give CAP_PERFMON here (util-linux or kernel too old)'
+else
+	check '-p on another user'"'"'s process by capability: refused without --any-user' '
+		$cc -O2 -o hot "$TESTS/record/hot.c" || exit 1
+		./hot 3 & tp=$!
+		sleep 0.2
+		$asuser fgrecord -p $tp -d 0.3 >out 2>err; st=$?
+		$asuser fgrecord --any-user -q -p $tp -d 0.5 >out2 2>err2; st2=$?
+		kill $tp; wait $tp
+		echo "status $st, with --any-user $st2" && cat err err2 &&
+		test $st = 2 && grep_q "process $tp belongs to another user: fgrecord may record it only through its capabilities; give --any-user" err &&
+		test ! -s out &&
+		test $st2 -le 1 && grep_q " cpu-clock:\$" out2
+	'
+fi
+
 check '-p on a process whose main thread has already left: its maps still read, exit 0' '
 	$cc -O2 -g -pthread -o le "$TESTS/record/leader_exit.c" || exit 1
 	./le 1.5 2>/dev/null &

@@ -14,11 +14,14 @@
 #define PAGE	4096
 #define DATA	(2 * PAGE)
 
+/* The last KEPT records a drain saw, as a ring of their own. */
+#define KEPT	16
+
 struct seen {
 	int		 n;
-	uint32_t	 types[16];
-	uint16_t	 sizes[16];
-	int		 payload_ok[16];
+	uint32_t	 types[KEPT];
+	uint16_t	 sizes[KEPT];
+	int		 payload_ok[KEPT];
 };
 
 static void
@@ -33,9 +36,9 @@ collect(void *arg, const struct perf_event_header *h, int cpu)
 	for (i = 0; i + sizeof(*h) < h->size; i++)
 		if (p[i] != (unsigned char)(h->type + i))
 			ok = 0;
-	s->types[s->n % 16] = h->type;		/* the last 16 are kept */
-	s->sizes[s->n % 16] = h->size;
-	s->payload_ok[s->n % 16] = ok;
+	s->types[s->n % KEPT] = h->type;
+	s->sizes[s->n % KEPT] = h->size;
+	s->payload_ok[s->n % KEPT] = ok;
 	s->n++;
 }
 

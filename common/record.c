@@ -769,6 +769,27 @@ check_owners(struct record *r)
 			    program_invocation_short_name);
 }
 
+/*
+ * Puts fgrecord ahead of the threads it samples: at their priority, among
+ * 16 busy threads on 2 CPUs it gets an eighth of a CPU at times and the
+ * kernel's buffers overflow (11% of the samples lost at 10 kHz with 16 KiB
+ * copies; none 5 steps higher). Only where allowed (root, CAP_SYS_NICE);
+ * the command, forked before, keeps its own priority.
+ */
+static void
+raise_priority(void)
+{
+	int cur;
+
+	errno = 0;
+	cur = getpriority(PRIO_PROCESS, 0);
+	if (cur == -1 && errno != 0)
+		return;
+	if (setpriority(PRIO_PROCESS, 0, cur - 5 < -20 ? -20 : cur - 5) != 0) {
+		/* not allowed: sampling works all the same */
+	}
+}
+
 /* Opens the source for the session's command, processes or system. */
 static void
 open_source(struct record *r)
@@ -956,6 +977,7 @@ record_run(struct record *r)
 	catch_signals();
 	if (r->opts.argv)
 		r->child = launch(r, &go_fd, &err_fd);
+	raise_priority();
 	open_source(r);
 	write_header(r);
 	t0 = now_mono();

@@ -295,6 +295,12 @@ check '-p stops by itself when the processes exit' '
 	wellformed out
 '
 
+check 'the command keeps the priority fgrecord was started with' '
+	nice >want &&
+	fgrecord -q -o out sh -c "nice >got" &&
+	test_cmp want got
+'
+
 check '-p A,B where B has exited: a warning, A recorded, exit 1' '
 	hot 3 2>/dev/null & pid=$! &&
 	gone=$(sh -c "echo \$\$") &&

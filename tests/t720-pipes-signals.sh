@@ -92,7 +92,7 @@ signalled() {
 	mkdir tmpd && mkfifo pipe || return 1
 	{ fgfold <pipe >folded 2>ferr; echo $? >frc; } &
 	fp=$!
-	TMPDIR=$PWD/tmpd fgrecord -o pipe fds -1 pidfile 2>err &
+	TMPDIR=$PWD/tmpd fgrecord fds -1 pidfile >pipe 2>err &
 	rp=$!
 	n=0
 	while ! grep -q "fds listed" err 2>/dev/null && [ $n -lt 100 ]; do

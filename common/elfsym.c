@@ -11,13 +11,15 @@
 #include "xalloc.h"
 
 #define RANK_PLT	(3 << 20)
-#define RANK_VERSIONED	(4 << 20)
+#define RANK_INTERNAL	(4 << 20)
 #define RANK_LABEL	(8 << 20)
 #define RANK_DATA	(16 << 20)
 
 int
 elfsym_rank(const GElf_Sym *es, const char *name)
 {
+	const char *at = strchr(name, '@');
+	size_t len = at != NULL && at > name ? (size_t)(at - name) : strlen(name);
 	int r = 0, u = 0;
 
 	switch (GELF_ST_BIND(es->st_info)) {
@@ -34,10 +36,16 @@ elfsym_rank(const GElf_Sym *es, const char *name)
 	while (name[u] == '_')
 		u++;
 	r += (u > 15 ? 15 : u) << 14;
-	r += strlen(name) & 0x3fff;
-	/* libc's "__libc_start_main@@GLIBC_2.34": its own name wins. */
-	if (strchr(name, '@') != NULL)
-		r += RANK_VERSIONED;
+	/*
+	 * A versioned name ("pthread_mutex_lock@@GLIBC_2.2.5", in libc's
+	 * debug file) competes as the name callers wrote, and is shown
+	 * without its version: pthread_mutex_lock, not ___pthread_mutex_lock
+	 * or __GI___pthread_mutex_lock.
+	 */
+	r += len & 0x3fff;
+	/* glibc's hidden internal aliases lose to any other name. */
+	if (strncmp(name, "__GI_", 5) == 0)
+		r += RANK_INTERNAL;
 	return r;
 }
 

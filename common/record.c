@@ -808,8 +808,6 @@ open_source(struct record *r)
 	cfg.npids = r->opts.npids;
 	cfg.child = r->child;
 	cfg.quiet = r->opts.quiet;
-	cfg.offcpu = r->opts.mode != RECORD_CPU;
-	cfg.wall = r->opts.mode == RECORD_WALL;
 	r->src.ops = r->opts.source ? r->opts.source : &source_perf;
 	r->src.ops->open(&r->src, &cfg);
 	if (r->src.partial)

@@ -73,8 +73,6 @@ struct source_config {
 	size_t		 npids;
 	pid_t		 child;		/* a launched command not yet exec'd, or 0 */
 	int		 quiet;		/* no warnings about the machine's limits */
-	int		 offcpu;	/* offcpu-time samples (--off-cpu, --wall) */
-	int		 wall;		/* --wall: on-CPU samples as well */
 };
 
 enum source_kind {

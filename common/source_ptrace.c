@@ -280,7 +280,7 @@ on_sample(void *arg, const struct pt_sample *s)
 	struct source_sample *ss;
 	struct qev *e;
 
-	if (!s->offcpu && p->cfg.offcpu && !p->cfg.wall)
+	if (!s->offcpu && p->cfg.mode == RECORD_OFFCPU)
 		return;		/* --off-cpu: blocked threads only */
 	if (pp->read_at <= 1 || now - pp->read_at > REREAD_NS ||
 	    (!known(pp, s->regs[UNWIND_RA]) && now - pp->read_at > UNKNOWN_NS))
@@ -379,7 +379,7 @@ pt_open(struct source *src, const struct source_config *cfg)
 		    "'%s': use -e cpu-clock, or --sampler=perf", cfg->event->name);
 	p = xcalloc(1, sizeof(*p));
 	p->cfg = *cfg;
-	p->wall = cfg->offcpu;
+	p->wall = cfg->mode != RECORD_CPU;
 	memset(&po, 0, sizeof(po));
 	/* A period of cpu-clock is in nanoseconds. */
 	po.freq = cfg->period ? (1000000000ULL + cfg->period / 2) / cfg->period :

@@ -1,8 +1,10 @@
 #!/bin/sh
 # fgsym on a real recording of libc frames: libc's debug file (libc6-dbg)
 # gives global aliases with version suffixes (__libc_start_main@@GLIBC_2.34
-# beside __libc_start_main_impl); the function's own name is used, and
-# fgsym --annotate names every function as fgsym names the frame.
+# beside __libc_start_main_impl, pthread_mutex_lock@@GLIBC_2.2.5 beside
+# ___pthread_mutex_lock and __GI___pthread_mutex_lock); the name callers
+# wrote is used, without its version, and fgsym --annotate names every
+# function as fgsym names the frame.
 . "$(dirname "$0")/lib.sh"
 
 CC=${CC:-cc}
@@ -50,12 +52,14 @@ debugfile() {
 libc=$(ldd "$FIX/libcalls" | awk '/libc\.so/ { print $3 }')
 export libc
 
-check 'libc frames carry no version suffix; __libc_start_main_impl named' '
+check 'libc frames carry no version suffix; the names callers wrote' '
 	names "$FIX/sym" >n && grep_q . n &&
 	! grep "@" n | grep -v "@plt\$" &&
+	! grep "^__GI_\|^___pthread" n &&
 	if readelf -sW "$(debugfile "$libc")" 2>/dev/null |
-	    grep -q " __libc_start_main_impl\$"; then
-		grep_q "^__libc_start_main_impl\$" n
+	    grep -q " pthread_mutex_lock@@GLIBC"; then
+		grep_q "^pthread_mutex_lock\$" n &&
+		grep_q "^__libc_start_main\$" n
 	fi
 '
 

@@ -306,8 +306,9 @@ if perf_ok; then
 	'
 	if [ "$offcpu" = yes ]; then
 		check "--off-cpu and --wall are passed to fgrecord" '
-			cfg --off-cpu --bin spin -o "$PWD/o.svg" -- 5 &&
+			cfg --off-cpu --bin nap -o "$PWD/o.svg" &&
 			grep_q "recording: fgrecord --off-cpu -- " err &&
+			grep_q "nap::main" o.svg && grep_q "sleep" o.svg && grep_q "\[off-cpu\]" o.svg &&
 			cfg --wall --bin spin -o "$PWD/w.svg" -- 5 &&
 			grep_q "recording: fgrecord --wall -- " err
 		'

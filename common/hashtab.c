@@ -1,4 +1,3 @@
-#include <err.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +28,8 @@ hashtab_release(struct hashtab *t)
  * starts after a free slot, so that it meets each run of slots from its
  * start, and items of one hash keep their order.
  */
-static void
-grow(struct hashtab *t)
+void
+hashtab_grow(struct hashtab *t)
 {
 	size_t oldn = t->mask + 1, mask = 2 * oldn - 1, free0, i, j;
 	uint64_t *slot = xcalloc(oldn * 2, sizeof(*slot)), s;
@@ -48,14 +47,4 @@ grow(struct hashtab *t)
 	free(t->slot);
 	t->slot = slot;
 	t->mask = mask;
-}
-
-void
-hashtab_add(struct hashtab *t, struct hashtab_probe *p, uint32_t item)
-{
-	if (item >= HASHTAB_NONE)
-		errx(2, "hash table full at %u items", item);
-	t->slot[p->i] = p->tag | (item + 1);
-	if (++t->count * 4 > (t->mask + 1) * 3)
-		grow(t);
 }

@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define HASHTAB_NONE	UINT32_MAX	/* no item; never a valid number */
 #define HASHTAB_HIGH	0xffffffff00000000ULL
@@ -63,22 +64,40 @@ hashtab_probe(const struct hashtab *t, uint64_t h, struct hashtab_probe *p)
 static inline uint32_t
 hashtab_next(const struct hashtab *t, struct hashtab_probe *p)
 {
+	const uint64_t *slot = t->slot, tag = p->tag;
+	size_t i = p->i, mask = t->mask;
 	uint64_t s;
 
-	while ((s = t->slot[p->i]) != 0) {
-		p->i = (p->i + 1) & t->mask;
-		if ((s & HASHTAB_HIGH) == p->tag)
+	/* in locals: a store to p->i could alias the slots */
+	while ((s = slot[i]) != 0) {
+		i = (i + 1) & mask;
+		if ((s & HASHTAB_HIGH) == tag) {
+			p->i = i;
 			return (uint32_t)s - 1;
+		}
 	}
+	p->i = i;
 	return HASHTAB_NONE;
 }
+
+/* Doubles the slots; hashtab_add calls it when three quarters are full. */
+void	hashtab_grow(struct hashtab *);
 
 /*
  * Files item under the probe's hash, in the free slot that hashtab_next
  * ended on; the table grows afterwards when it must. item must be below
- * HASHTAB_NONE, and the probe is spent.
+ * HASHTAB_NONE (the caller's items would fill 32 GB before that; past
+ * it, abort), and the probe is spent.
  */
-void	hashtab_add(struct hashtab *, struct hashtab_probe *, uint32_t item);
+static inline void
+hashtab_add(struct hashtab *t, struct hashtab_probe *p, uint32_t item)
+{
+	if (item >= HASHTAB_NONE)
+		abort();
+	t->slot[p->i] = p->tag | ((uint64_t)item + 1);
+	if (++t->count * 4 > (t->mask + 1) * 3)
+		hashtab_grow(t);
+}
 
 /*
  * A hash of an integer key (a pid, an address), for tables not keyed by

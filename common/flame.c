@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include "flame.h"
+#include "hashtab.h"
 #include "xalloc.h"
 
 void
@@ -359,64 +360,25 @@ sort_weight(struct flame *f)
 	free(kids);
 }
 
-/* A set of node ids, keyed by (parent, name), for build_merged. */
-struct kidset {
-	uint32_t	*slot;		/* node id, or FLAME_NONE */
-	uint64_t	*hash;
-	size_t		 cap;		/* a power of two */
-	size_t		 count;
-};
-
-static uint64_t
-kidhash(uint32_t parent, const char *name, uint32_t len)
+/*
+ * Returns the child of parent called name, or FLAME_NONE with p on the
+ * free slot of kids, the index of nodes by (parent, name).
+ */
+static uint32_t
+kidfind(const struct flame *f, const struct hashtab *kids, uint32_t parent,
+    const char *name, uint32_t len, struct hashtab_probe *p)
 {
-	return XXH3_64bits_withSeed(name, len, parent);
-}
+	const struct flame_node *n;
+	uint32_t id;
 
-/* Returns the slot of the child of parent called name, or a free one. */
-static size_t
-kidfind(const struct flame *f, const struct kidset *ks, uint32_t parent,
-    const char *name, uint32_t len, uint64_t h)
-{
-	size_t i = h & (ks->cap - 1);
-
-	for (;;) {
-		uint32_t id = ks->slot[i];
-		const struct flame_node *n;
-
-		if (id == FLAME_NONE)
-			return i;
+	hashtab_probe(kids, XXH3_64bits_withSeed(name, len, parent), p);
+	while ((id = hashtab_next(kids, p)) != HASHTAB_NONE) {
 		n = &f->nodes[id];
-		if (ks->hash[i] == h && n->parent == parent && n->namelen == len &&
+		if (n->parent == parent && n->namelen == len &&
 		    memcmp(n->name, name, len) == 0)
-			return i;
-		i = (i + 1) & (ks->cap - 1);
+			return id;
 	}
-}
-
-static void
-kidgrow(const struct flame *f, struct kidset *ks)
-{
-	uint32_t *oslot = ks->slot;
-	uint64_t *ohash = ks->hash;
-	size_t ocap = ks->cap, i, j;
-
-	ks->cap = ocap ? ocap * 2 : 1024;
-	ks->slot = xmalloc(ks->cap * sizeof(*ks->slot));
-	ks->hash = xmalloc(ks->cap * sizeof(*ks->hash));
-	memset(ks->slot, 0xff, ks->cap * sizeof(*ks->slot));
-	for (i = 0; i < ocap; i++) {
-		if (oslot[i] == FLAME_NONE)
-			continue;
-		for (j = ohash[i] & (ks->cap - 1); ks->slot[j] != FLAME_NONE;
-		    j = (j + 1) & (ks->cap - 1))
-			;
-		ks->slot[j] = oslot[i];
-		ks->hash[j] = ohash[i];
-	}
-	(void)f;
-	free(oslot);
-	free(ohash);
+	return FLAME_NONE;
 }
 
 /*
@@ -427,13 +389,13 @@ kidgrow(const struct flame *f, struct kidset *ks)
 static void
 build_merged(struct flame *f)
 {
-	struct kidset ks = { NULL, NULL, 0, 0 };
+	struct hashtab kids;
+	struct hashtab_probe p;
 	struct span *fr = NULL;
-	size_t frcap = 0, li, m, i, at;
+	size_t frcap = 0, li, m, i;
 	uint32_t cur, id;
-	uint64_t h;
 
-	kidgrow(f, &ks);
+	hashtab_init(&kids, 768);
 	for (li = 0; li < f->nlines; li++) {
 		const struct flame_line *l = &f->lines[li];
 		int diff = l->ncounts == 2;
@@ -447,15 +409,11 @@ build_merged(struct flame *f)
 		if (diff)
 			f->has_delta[0] = 1;
 		for (i = 0; i < m; i++) {
-			h = kidhash(cur, fr[i].p, fr[i].len);
-			at = kidfind(f, &ks, cur, fr[i].p, fr[i].len, h);
-			if ((id = ks.slot[at]) == FLAME_NONE) {
+			id = kidfind(f, &kids, cur, fr[i].p, fr[i].len, &p);
+			if (id == FLAME_NONE) {
 				id = node_new(f, cur, fr[i].p, fr[i].len,
 				    (uint32_t)i + 1, 0);
-				ks.slot[at] = id;
-				ks.hash[at] = h;
-				if (++ks.count * 2 > ks.cap)
-					kidgrow(f, &ks);
+				hashtab_add(&kids, &p, id);
 			}
 			f->nodes[id].etime += c;
 			if (diff) {
@@ -470,8 +428,7 @@ build_merged(struct flame *f)
 			f->maxdelta = fabs(l->count[1] - l->count[0]);
 		f->time += c;
 	}
-	free(ks.slot);
-	free(ks.hash);
+	hashtab_release(&kids);
 	free(fr);
 }
 

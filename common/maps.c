@@ -10,37 +10,19 @@
 #include <unistd.h>
 
 #include <elfutils/libdwelf.h>
+#include <xxhash.h>
 
+#include "hashtab.h"
 #include "maps.h"
 #include "vdso.h"
 #include "xalloc.h"
-
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-static uint64_t
-hash_pid(pid_t pid)
-{
-	uint64_t h = (uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ULL;
-
-	return h ^ (h >> 29);
-}
 
 void
 maps_init(struct maps *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->procs_cap = 64;
-	m->procs = xcalloc(m->procs_cap, sizeof(*m->procs));
-	m->files_cap = 64;
-	m->files = xcalloc(m->files_cap, sizeof(*m->files));
+	hashtab_init(&m->procidx, 32);
+	hashtab_init(&m->fileidx, 32);
 	m->next_id = 1;
 }
 
@@ -70,54 +52,38 @@ maps_release(struct maps *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->procs_cap; i++)
-		if (m->procs[i]) {
-			free(m->procs[i]->v);
-			free(m->procs[i]->prev);
-			free(m->procs[i]);
-		}
-	for (i = 0; i < m->files_cap; i++)
-		if (m->files[i])
-			mapfile_free(m->files[i]);
+	for (i = 0; i < m->nprocs; i++) {
+		free(m->procs[i]->v);
+		free(m->procs[i]->prev);
+		free(m->procs[i]);
+	}
+	for (i = 0; i < m->nfiles; i++)
+		mapfile_free(m->files[i]);
 	free(m->procs);
 	free(m->files);
+	hashtab_release(&m->procidx);
+	hashtab_release(&m->fileidx);
 	memset(m, 0, sizeof(*m));
 }
 
 static struct mapproc *
 proc_get(struct maps *m, pid_t pid, int create)
 {
-	size_t i, mask = m->procs_cap - 1;
+	struct hashtab_probe hp;
 	struct mapproc *p;
+	uint32_t i;
 
-	for (i = hash_pid(pid) & mask; m->procs[i]; i = (i + 1) & mask)
+	hashtab_probe(&m->procidx, hashtab_int((uint32_t)pid), &hp);
+	while ((i = hashtab_next(&m->procidx, &hp)) != HASHTAB_NONE)
 		if (m->procs[i]->pid == pid)
 			return m->procs[i];
 	if (!create)
 		return NULL;
-	if ((m->nprocs + 1) * 2 > m->procs_cap) {
-		struct mapproc **old = m->procs;
-		size_t j, oldcap = m->procs_cap;
-
-		m->procs_cap *= 2;
-		m->procs = xcalloc(m->procs_cap, sizeof(*m->procs));
-		mask = m->procs_cap - 1;
-		for (j = 0; j < oldcap; j++) {
-			if (old[j] == NULL)
-				continue;
-			for (i = hash_pid(old[j]->pid) & mask; m->procs[i];
-			    i = (i + 1) & mask)
-				;
-			m->procs[i] = old[j];
-		}
-		free(old);
-		for (i = hash_pid(pid) & mask; m->procs[i]; i = (i + 1) & mask)
-			;
-	}
+	hashtab_add(&m->procidx, &hp, m->nprocs);
 	p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
-	m->procs[i] = p;
-	m->nprocs++;
+	GROW(m->procs, m->nprocs + 1, m->procs_cap);
+	m->procs[m->nprocs++] = p;
 	return p;
 }
 
@@ -141,40 +107,25 @@ is_anon_name(const char *path)
 static struct mapfile *
 file_get(struct maps *m, const char *path, const char *bid)
 {
-	size_t i, mask = m->files_cap - 1;
+	struct hashtab_probe hp;
 	struct mapfile *f;
+	uint32_t i;
 
-	for (i = hash_str(path) & mask; m->files[i]; i = (i + 1) & mask)
-		if (strcmp(m->files[i]->path, path) == 0 && (bid == NULL ||
-		    m->files[i]->buildid == NULL ||
-		    strcmp(m->files[i]->buildid, bid) == 0))
-			return m->files[i];
-	if ((m->nfiles + 1) * 2 > m->files_cap) {
-		struct mapfile **old = m->files;
-		size_t j, oldcap = m->files_cap;
-
-		m->files_cap *= 2;
-		m->files = xcalloc(m->files_cap, sizeof(*m->files));
-		mask = m->files_cap - 1;
-		for (j = 0; j < oldcap; j++) {
-			if (old[j] == NULL)
-				continue;
-			for (i = hash_str(old[j]->path) & mask; m->files[i];
-			    i = (i + 1) & mask)
-				;
-			m->files[i] = old[j];
-		}
-		free(old);
-		for (i = hash_str(path) & mask; m->files[i]; i = (i + 1) & mask)
-			;
+	hashtab_probe(&m->fileidx, XXH3_64bits(path, strlen(path)), &hp);
+	while ((i = hashtab_next(&m->fileidx, &hp)) != HASHTAB_NONE) {
+		f = m->files[i];
+		if (strcmp(f->path, path) == 0 && (bid == NULL ||
+		    f->buildid == NULL || strcmp(f->buildid, bid) == 0))
+			return f;
 	}
+	hashtab_add(&m->fileidx, &hp, m->nfiles);
 	f = xcalloc(1, sizeof(*f));
 	f->path = xstrdup(path);
 	f->fd = -1;
 	f->id = m->next_id++;
 	f->kind = is_anon_name(path) ? MAPFILE_ANON : MAPFILE_ELF;
-	m->files[i] = f;
-	m->nfiles++;
+	GROW(m->files, m->nfiles + 1, m->files_cap);
+	m->files[m->nfiles++] = f;
 	return f;
 }
 

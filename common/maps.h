@@ -29,6 +29,8 @@
 #include <elfutils/libdw.h>
 #include <gelf.h>
 
+#include "hashtab.h"
+
 enum mapfile_kind {
 	MAPFILE_ELF,		/* a file on disk, or [vdso] read from memory */
 	MAPFILE_ANON,		/* anonymous executable memory (JIT): absolute addresses */
@@ -82,10 +84,12 @@ struct mapproc {
 };
 
 struct maps {
-	struct mapproc	**procs;	/* owned; open-addressing table on pid */
+	struct mapproc	**procs;	/* owned, in the order first seen */
 	size_t		 nprocs, procs_cap;
-	struct mapfile	**files;	/* owned; open-addressing table on path */
+	struct hashtab	 procidx;	/* of procs, by pid */
+	struct mapfile	**files;	/* owned, in the order first seen */
 	size_t		 nfiles, files_cap;
+	struct hashtab	 fileidx;	/* of files, by path */
 	unsigned	 next_id;
 	const char	*root;		/* borrowed: a prefix for paths, or NULL */
 };

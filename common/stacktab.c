@@ -14,8 +14,7 @@ void
 stacktab_init(struct stacktab *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->nslots = 1024;
-	t->slots = xcalloc(t->nslots, sizeof(*t->slots));
+	hashtab_init(&t->index, 768);
 }
 
 void
@@ -27,7 +26,7 @@ stacktab_release(struct stacktab *t)
 		free(t->blocks[i]);
 	free(t->blocks);
 	free(t->ents);
-	free(t->slots);
+	hashtab_release(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -51,74 +50,46 @@ arena_copy(struct stacktab *t, const char *s, size_t len)
 	return p;
 }
 
-static void
-rehash(struct stacktab *t)
-{
-	size_t nslots = t->nslots * 2, mask = nslots - 1, i, j;
-	uint32_t *slots = xcalloc(nslots, sizeof(*slots));
-
-	for (i = 0; i < t->n; i++) {
-		j = t->ents[i].hash & mask;
-		while (slots[j] != 0)
-			j = (j + 1) & mask;
-		slots[j] = i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = nslots;
-}
-
-/*
- * Looks key up; returns its entry, or NULL with *slot set to the empty slot
- * where it would go.
- */
+/* Returns the entry for key, or NULL, leaving p on its free slot. */
 static struct stacktab_entry *
-probe(struct stacktab *t, const char *key, size_t len, uint64_t h, size_t *slot)
+probe(struct stacktab *t, const char *key, size_t len, uint64_t h,
+    struct hashtab_probe *p)
 {
-	size_t mask = t->nslots - 1, j = h & mask;
 	struct stacktab_entry *e;
-	uint32_t s;
+	uint32_t i;
 
-	for (; (s = t->slots[j]) != 0; j = (j + 1) & mask) {
-		e = &t->ents[s - 1];
-		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0)
+	hashtab_probe(&t->index, h, p);
+	while ((i = hashtab_next(&t->index, p)) != HASHTAB_NONE) {
+		e = &t->ents[i];
+		if (e->len == len && memcmp(e->key, key, len) == 0)
 			return e;
 	}
-	*slot = j;
 	return NULL;
 }
 
 struct stacktab_entry *
 stacktab_get(struct stacktab *t, const char *key, size_t len)
 {
-	uint64_t h = XXH3_64bits(key, len);
+	struct hashtab_probe p;
 	struct stacktab_entry *e;
-	size_t j;
 
-	if ((e = probe(t, key, len, h, &j)) != NULL)
+	if ((e = probe(t, key, len, XXH3_64bits(key, len), &p)) != NULL)
 		return e;
-	if ((t->n + 1) * 4 > t->nslots * 3) {
-		rehash(t);
-		probe(t, key, len, h, &j);
-	}
-	if (t->n >= UINT32_MAX - 1)
-		abort();
+	hashtab_add(&t->index, &p, t->n);
 	GROW(t->ents, t->n + 1, t->cap);
-	e = &t->ents[t->n];
+	e = &t->ents[t->n++];
 	memset(e, 0, sizeof(*e));
 	e->key = arena_copy(t, key, len);
 	e->len = len;
-	e->hash = h;
-	t->slots[j] = ++t->n;
 	return e;
 }
 
 struct stacktab_entry *
 stacktab_find(struct stacktab *t, const char *key, size_t len)
 {
-	size_t j;
+	struct hashtab_probe p;
 
-	return probe(t, key, len, XXH3_64bits(key, len), &j);
+	return probe(t, key, len, XXH3_64bits(key, len), &p);
 }
 
 static int

@@ -14,10 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
+
 struct stacktab_entry {
 	const char	*key;		/* owned by the table; not NUL-terminated */
 	size_t		 len;
-	uint64_t	 hash;
 	uint64_t	 u[2];		/* integer sums */
 	double		 d[2];		/* decimal sums */
 	int		 decimal;	/* some count added to it had a fraction */
@@ -26,8 +27,7 @@ struct stacktab_entry {
 struct stacktab {
 	struct stacktab_entry *ents;	/* in insertion order */
 	size_t		 n, cap;
-	uint32_t	*slots;		/* index + 1 into ents, 0 = empty */
-	size_t		 nslots;	/* a power of two */
+	struct hashtab	 index;		/* of ents, by the key's XXH3 */
 	char		*arena;		/* current arena block */
 	size_t		 arena_used, arena_cap;
 	char		**blocks;	/* all arena blocks, for release */

@@ -10,6 +10,7 @@
 
 #include <xxhash.h>
 
+#include "hashtab.h"
 #include "lineread.h"
 #include "svg.h"
 #include "xalloc.h"
@@ -933,60 +934,33 @@ struct mdata {
 					   SIZE_MAX for none */
 	unsigned char	*omit;		/* per frame: its data passed the
 					   budget, written as data-l="-" */
-	uint32_t	*ht;		/* node + 1 of each name, or 0 */
-	uint32_t	*hidx;		/* that name's index in names */
-	size_t		 htcap;
+	struct hashtab	 index;		/* of the names, by XXH3 */
+	uint32_t	*namenode;	/* per name: a node that bears it */
+	size_t		 nncap;
 	int		 full;		/* the budget ran out */
 	size_t		 budget;	/* bytes of names and d, at most */
 };
-
-static uint64_t
-mdata_hash(const char *s, size_t len)
-{
-	return XXH3_64bits(s, len);
-}
 
 /* Returns the index in md->names of node's name, adding it first. */
 static uint32_t
 mdata_name(struct mdata *md, const struct flame *fl, uint32_t node,
     struct svgbuf *tmp)
 {
-	size_t len, olen, i, mask;
+	size_t len, olen, i;
 	const char *raw = flame_name(fl, node, &len), *o;
-	uint32_t *oht, *oidx, idx;
+	struct hashtab_probe p;
+	uint32_t idx;
 
-	if (2 * (size_t)(md->nnames + 1) > md->htcap) {
-		size_t ocap = md->htcap, j;
-
-		oht = md->ht;
-		oidx = md->hidx;
-		md->htcap = ocap ? 2 * ocap : 1024;
-		md->ht = xcalloc(md->htcap, sizeof(*md->ht));
-		md->hidx = xcalloc(md->htcap, sizeof(*md->hidx));
-		mask = md->htcap - 1;
-		for (j = 0; j < ocap; j++) {
-			if (oht[j] == 0)
-				continue;
-			o = flame_name(fl, oht[j] - 1, &olen);
-			i = mdata_hash(o, olen) & mask;
-			while (md->ht[i] != 0)
-				i = (i + 1) & mask;
-			md->ht[i] = oht[j];
-			md->hidx[i] = oidx[j];
-		}
-		free(oht);
-		free(oidx);
-	}
-	mask = md->htcap - 1;
-	i = mdata_hash(raw, len) & mask;
-	while (md->ht[i] != 0) {
-		o = flame_name(fl, md->ht[i] - 1, &olen);
+	hashtab_probe(&md->index, XXH3_64bits(raw, len), &p);
+	while ((idx = hashtab_next(&md->index, &p)) != HASHTAB_NONE) {
+		o = flame_name(fl, md->namenode[idx], &olen);
 		if (olen == len && memcmp(o, raw, len) == 0)
-			return md->hidx[i];
-		i = (i + 1) & mask;
+			return idx;
 	}
-	md->ht[i] = node + 1;
-	md->hidx[i] = idx = md->nnames++;
+	idx = md->nnames++;
+	hashtab_add(&md->index, &p, idx);
+	GROW(md->namenode, md->nnames, md->nncap);
+	md->namenode[idx] = node;
 	/* the name as its frame's label shows it, as a JS string */
 	tmp->len = 0;
 	svg_clean(tmp, raw, strip_annotation(raw, len));
@@ -1099,6 +1073,7 @@ mdata_build(struct mdata *md, const struct flame *fl, size_t budget)
 
 	memset(md, 0, sizeof(*md));
 	md->budget = budget;
+	hashtab_init(&md->index, 768);
 	svgbuf_init(&md->names, -1);
 	svgbuf_init(&md->d, -1);
 	svgbuf_init(&tmp, -1);
@@ -1174,8 +1149,8 @@ mdata_release(struct mdata *md)
 	svgbuf_release(&md->d);
 	free(md->off);
 	free(md->omit);
-	free(md->ht);
-	free(md->hidx);
+	hashtab_release(&md->index);
+	free(md->namenode);
 }
 
 /*

@@ -10,6 +10,7 @@ void
 svgmap_init(struct svgmap *m)
 {
 	memset(m, 0, sizeof(*m));
+	hashtab_init(&m->index, 0);
 }
 
 void
@@ -17,59 +18,45 @@ svgmap_release(struct svgmap *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->cap; i++) {
-		free(m->slots[i].key);
-		free(m->slots[i].val);
+	for (i = 0; i < m->count; i++) {
+		free(m->ents[i].key);
+		free(m->ents[i].val);
 	}
-	free(m->slots);
+	free(m->ents);
+	hashtab_release(&m->index);
 	memset(m, 0, sizeof(*m));
 }
 
-/* Returns the slot holding key, or the free slot where it belongs. */
+/* Returns the entry holding key, or NULL with p on its free slot. */
 static struct svgmap_entry *
-find(const struct svgmap *m, const char *key, size_t klen, uint64_t h)
+find(const struct svgmap *m, const char *key, size_t klen,
+    struct hashtab_probe *p)
 {
-	size_t i = h & (m->cap - 1);
+	struct svgmap_entry *e;
+	uint32_t i;
 
-	for (;;) {
-		struct svgmap_entry *e = &m->slots[i];
-
-		if (e->key == NULL || (e->hash == h && e->klen == klen &&
-		    memcmp(e->key, key, klen) == 0))
+	hashtab_probe(&m->index, XXH3_64bits(key, klen), p);
+	while ((i = hashtab_next(&m->index, p)) != HASHTAB_NONE) {
+		e = &m->ents[i];
+		if (e->klen == klen && memcmp(e->key, key, klen) == 0)
 			return e;
-		i = (i + 1) & (m->cap - 1);
 	}
-}
-
-static void
-rehash(struct svgmap *m)
-{
-	struct svgmap_entry *old = m->slots;
-	size_t oldcap = m->cap, i;
-
-	m->cap = oldcap ? oldcap * 2 : 64;
-	m->slots = xcalloc(m->cap, sizeof(*m->slots));
-	for (i = 0; i < oldcap; i++)
-		if (old[i].key != NULL)
-			*find(m, old[i].key, old[i].klen, old[i].hash) = old[i];
-	free(old);
+	return NULL;
 }
 
 void
 svgmap_put(struct svgmap *m, const char *key, size_t klen, const char *val,
     size_t vlen)
 {
-	uint64_t h = XXH3_64bits(key, klen);
+	struct hashtab_probe p;
 	struct svgmap_entry *e;
 
-	if ((m->count + 1) * 2 > m->cap)
-		rehash(m);
-	e = find(m, key, klen, h);
-	if (e->key == NULL) {
+	if ((e = find(m, key, klen, &p)) == NULL) {
+		hashtab_add(&m->index, &p, m->count);
+		GROW(m->ents, m->count + 1, m->cap);
+		e = &m->ents[m->count++];
 		e->key = xmemdup0(key, klen);
 		e->klen = klen;
-		e->hash = h;
-		m->count++;
 	} else
 		free(e->val);
 	e->val = xmemdup0(val, vlen);
@@ -79,12 +66,10 @@ svgmap_put(struct svgmap *m, const char *key, size_t klen, const char *val,
 const char *
 svgmap_get(const struct svgmap *m, const char *key, size_t klen, size_t *vlen)
 {
+	struct hashtab_probe p;
 	struct svgmap_entry *e;
 
-	if (m->count == 0)
-		return NULL;
-	e = find(m, key, klen, XXH3_64bits(key, klen));
-	if (e->key == NULL)
+	if (m->count == 0 || (e = find(m, key, klen, &p)) == NULL)
 		return NULL;
 	if (vlen != NULL)
 		*vlen = e->vlen;
@@ -108,13 +93,12 @@ struct svgmap_entry **
 svgmap_sorted(const struct svgmap *m, size_t *n)
 {
 	struct svgmap_entry **v = xcalloc(m->count + 1, sizeof(*v));
-	size_t i, k = 0;
+	size_t i;
 
-	for (i = 0; i < m->cap; i++)
-		if (m->slots[i].key != NULL)
-			v[k++] = &m->slots[i];
-	if (k > 1)
-		qsort(v, k, sizeof(*v), cmpentry);
-	*n = k;
+	for (i = 0; i < m->count; i++)
+		v[i] = &m->ents[i];
+	if (m->count > 1)
+		qsort(v, m->count, sizeof(*v), cmpentry);
+	*n = m->count;
 	return v;
 }

@@ -15,18 +15,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
+
 struct svgmap_entry {
 	char		*key;		/* owned, NUL-terminated copy */
 	size_t		 klen;
 	char		*val;		/* owned, NUL-terminated copy */
 	size_t		 vlen;
-	uint64_t	 hash;
 };
 
 struct svgmap {
-	struct svgmap_entry *slots;	/* open addressing; key NULL = free */
-	size_t		 cap;		/* a power of two, or 0 */
-	size_t		 count;
+	struct svgmap_entry *ents;	/* in the order first put */
+	size_t		 count, cap;
+	struct hashtab	 index;		/* of ents, by the key's XXH3 */
 };
 
 void	 svgmap_init(struct svgmap *);

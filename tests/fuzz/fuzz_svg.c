@@ -70,12 +70,10 @@ nameattr_check(const struct svg_nameattr *na)
 	    "id", NULL };
 	size_t i, k;
 
-	for (i = 0; i < na->attrs.cap; i++) {
-		const char *v = na->attrs.slots[i].val, *q, *eq;
+	for (i = 0; i < na->attrs.count; i++) {
+		const char *v = na->attrs.ents[i].val, *q, *eq;
 		int seen[4] = { 0 };
 
-		if (na->attrs.slots[i].key == NULL)
-			continue;
 		for (q = v; *q == ' '; q = strchr(eq + 2, '"') + 1) {
 			eq = strchr(q, '=');
 			if (eq == NULL || eq[1] != '"' || strchr(eq + 2, '"') == NULL)

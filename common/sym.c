@@ -36,6 +36,7 @@
 #include "pkgowner.h"
 #include "elfcheck.h"
 #include "elfsym.h"
+#include "hashtab.h"
 #include "kallsyms.h"
 #include "perfmap.h"
 #include "safeopen.h"
@@ -52,7 +53,6 @@
 struct sfile {
 	char		*dso;		/* as printed in the stream, owned */
 	size_t		 dsolen;
-	uint64_t	 hash;
 	enum dso_kind	 kind;
 	int		 opened;	/* 1 ok, -1 unusable, 0 not yet */
 	int		 loaded;	/* libdwfl: 1 ok, -1 failed, 0 not yet */
@@ -127,8 +127,7 @@ struct sym {
 	struct sym_opts	 o;
 	struct sfile	**files;
 	size_t		 nfiles, filecap;
-	uint32_t	*fidx;		/* hash index: file number + 1, or 0 */
-	size_t		 fidxcap;	/* a power of two */
+	struct hashtab	 fileidx;	/* XXH3 of the DSO string -> file */
 	struct cslot	*cache;
 	size_t		 ccap, cn;	/* capacity (power of two), used */
 	struct kallsyms	*ks;
@@ -188,8 +187,7 @@ sym_new(const struct sym_opts *opts)
 	struct sym *s = xcalloc(1, sizeof(*s));
 
 	s->o = *opts;
-	s->fidxcap = 64;
-	s->fidx = xcalloc(s->fidxcap, sizeof(*s->fidx));
+	hashtab_init(&s->fileidx, 32);
 	s->ccap = 1024;
 	s->cache = xcalloc(s->ccap, sizeof(*s->cache));
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
@@ -247,56 +245,35 @@ sym_free(struct sym *s)
 		sfile_free(s->files[i]);
 	kallsyms_free(s->ks);
 	free(s->cache);
-	free(s->fidx);
+	hashtab_release(&s->fileidx);
 	free(s->files);
 	free(s);
 }
 
 /* ---- the file table ---- */
 
-static void
-fidx_insert(struct sym *s, uint64_t h, uint32_t n)
-{
-	size_t m = s->fidxcap - 1, i = h & m;
-
-	while (s->fidx[i] != 0)
-		i = (i + 1) & m;
-	s->fidx[i] = n + 1;
-}
-
 /* Returns the file number for dso[0..len), adding it when new. */
 static uint32_t
 file_get(struct sym *s, const char *dso, size_t len)
 {
-	uint64_t h = XXH3_64bits(dso, len);
-	size_t m = s->fidxcap - 1, i = h & m;
+	struct hashtab_probe p;
 	struct sfile *f;
 	uint32_t n;
 
-	for (; s->fidx[i] != 0; i = (i + 1) & m) {
-		f = s->files[s->fidx[i] - 1];
-		if (f->hash == h && f->dsolen == len &&
-		    memcmp(f->dso, dso, len) == 0)
-			return s->fidx[i] - 1;
+	hashtab_probe(&s->fileidx, XXH3_64bits(dso, len), &p);
+	while ((n = hashtab_next(&s->fileidx, &p)) != HASHTAB_NONE) {
+		f = s->files[n];
+		if (f->dsolen == len && memcmp(f->dso, dso, len) == 0)
+			return n;
 	}
 	f = xcalloc(1, sizeof(*f));
 	f->dso = xmemdup0(dso, len);
 	f->dsolen = len;
-	f->hash = h;
 	f->kind = dso_classify(dso, len);
 	GROW(s->files, s->nfiles + 1, s->filecap);
 	n = s->nfiles++;
 	s->files[n] = f;
-	if (s->nfiles * 2 > s->fidxcap) {
-		size_t k;
-
-		free(s->fidx);
-		s->fidxcap *= 2;
-		s->fidx = xcalloc(s->fidxcap, sizeof(*s->fidx));
-		for (k = 0; k < s->nfiles; k++)
-			fidx_insert(s, s->files[k]->hash, k);
-	} else
-		fidx_insert(s, h, n);
+	hashtab_add(&s->fileidx, &p, n);
 	return n;
 }
 

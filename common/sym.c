@@ -8,7 +8,7 @@
  * the first lookup, its DWARF when a lookup needs inlines or lines. The
  * address cache maps (file, address, is-return) to the finished text of
  * that frame: the inlined names, the symbol with its offset, the source
- * lines. Both are open-addressing hash tables keyed with xxHash.
+ * lines. Both are arrays indexed by a struct hashtab keyed with xxHash.
  */
 #include <err.h>
 #include <errno.h>
@@ -120,7 +120,7 @@ struct cslot {
 	uint64_t	 addr;
 	uint32_t	 file;
 	uint32_t	 ret;
-	struct sres	*res;		/* NULL: empty slot */
+	struct sres	*res;
 };
 
 struct sym {
@@ -128,8 +128,9 @@ struct sym {
 	struct sfile	**files;
 	size_t		 nfiles, filecap;
 	struct hashtab	 fileidx;	/* XXH3 of the DSO string -> file */
-	struct cslot	*cache;
-	size_t		 ccap, cn;	/* capacity (power of two), used */
+	struct cslot	*cache;		/* in the order resolved */
+	size_t		 cn, ccap;
+	struct hashtab	 cacheidx;	/* see cache_hash() */
 	struct kallsyms	*ks;
 	int		 ks_state;	/* 1 loaded, -1 failed, 0 not yet */
 	unsigned long	 frames, unresolved, samples, badlines;
@@ -188,8 +189,7 @@ sym_new(const struct sym_opts *opts)
 
 	s->o = *opts;
 	hashtab_init(&s->fileidx, 32);
-	s->ccap = 1024;
-	s->cache = xcalloc(s->ccap, sizeof(*s->cache));
+	hashtab_init(&s->cacheidx, 1024);
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	elf_version(EV_CURRENT);
 	return s;
@@ -239,12 +239,13 @@ sym_free(struct sym *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->ccap; i++)
+	for (i = 0; i < s->cn; i++)
 		sres_free(s->cache[i].res);
 	for (i = 0; i < s->nfiles; i++)
 		sfile_free(s->files[i]);
 	kallsyms_free(s->ks);
 	free(s->cache);
+	hashtab_release(&s->cacheidx);
 	hashtab_release(&s->fileidx);
 	free(s->files);
 	free(s);
@@ -1230,26 +1231,12 @@ resolve_perfmap(struct sym *s, struct sfile *f, uint64_t addr, uint64_t a)
 	return one_name(s, name, off + (addr - a), s->o.demangle);
 }
 
-static void
-cache_grow(struct sym *s)
+/* The address seeded with the file number and the return bit. */
+static uint64_t
+cache_hash(uint32_t fn, uint64_t vaddr, int ret)
 {
-	struct cslot *old = s->cache;
-	size_t oldcap = s->ccap, i;
-
-	s->ccap *= 2;
-	s->cache = xcalloc(s->ccap, sizeof(*s->cache));
-	for (i = 0; i < oldcap; i++) {
-		struct cslot *o = &old[i];
-		size_t m = s->ccap - 1, j;
-
-		if (o->res == NULL)
-			continue;
-		j = XXH3_64bits(o, 16) & m;
-		while (s->cache[j].res != NULL)
-			j = (j + 1) & m;
-		s->cache[j] = *o;
-	}
-	free(old);
+	return XXH3_64bits_withSeed(&vaddr, sizeof(vaddr),
+	    (uint64_t)fn << 1 | (ret != 0));
 }
 
 /*
@@ -1260,15 +1247,20 @@ static struct sres *
 lookup(struct sym *s, uint32_t fn, uint64_t vaddr, int ret)
 {
 	struct sfile *f = s->files[fn];
-	struct cslot key = { .addr = vaddr, .file = fn, .ret = ret };
-	size_t m = s->ccap - 1, i = XXH3_64bits(&key, 16) & m;
 	uint64_t a = ret && vaddr > 0 ? vaddr - 1 : vaddr;
+	struct hashtab_probe p;
+	struct cslot *c;
 	struct sres *r;
+	uint32_t i;
 
-	for (; s->cache[i].res != NULL; i = (i + 1) & m)
-		if (s->cache[i].addr == vaddr && s->cache[i].file == fn &&
-		    s->cache[i].ret == (uint32_t)ret)
-			return s->cache[i].res;
+	/* resolving below never adds to the cache: the probe stays good */
+	hashtab_probe(&s->cacheidx, cache_hash(fn, vaddr, ret), &p);
+	while ((i = hashtab_next(&s->cacheidx, &p)) != HASHTAB_NONE) {
+		c = &s->cache[i];
+		if (c->addr == vaddr && c->file == fn &&
+		    c->ret == (uint32_t)ret)
+			return c->res;
+	}
 again:
 	switch (f->kind) {
 	case DSO_FILE:
@@ -1301,10 +1293,13 @@ again:
 		a = vaddr;
 		goto again;
 	}
-	key.res = r;
-	s->cache[i] = key;
-	if (++s->cn * 2 > s->ccap)
-		cache_grow(s);
+	GROW(s->cache, s->cn + 1, s->ccap);
+	c = &s->cache[s->cn];
+	c->addr = vaddr;
+	c->file = fn;
+	c->ret = (uint32_t)ret;
+	c->res = r;
+	hashtab_add(&s->cacheidx, &p, s->cn++);
 	return r;
 }
 

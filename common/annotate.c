@@ -39,6 +39,7 @@
 #include "dso.h"
 #include "elfcheck.h"
 #include "elfsym.h"
+#include "hashtab.h"
 #include "kallsyms.h"
 #include "perfmap.h"
 #include "safeopen.h"
@@ -59,7 +60,7 @@
 #define C_HEAD		"\033[1m"
 #define C_OFF		"\033[m"
 
-/* One sampled address of a file and its count; count 0 marks a free slot. */
+/* One sampled address of a file and its count. */
 struct aaddr {
 	uint64_t	 vaddr;
 	uint64_t	 count;
@@ -68,9 +69,9 @@ struct aaddr {
 /* The samples of one file, as added. */
 struct adso {
 	char		*path;		/* owned */
-	struct aaddr	*slots;		/* owned; open addressing, power of 2 */
-	size_t		 nslots;
-	size_t		 nused;
+	struct aaddr	*addrs;		/* owned; as added, or sorted */
+	size_t		 naddrs, addrcap;
+	struct hashtab	 index;		/* hashtab_int(vaddr) -> addrs */
 	uint64_t	 total;
 };
 
@@ -100,48 +101,35 @@ annotate_new(const struct annotate_opts *opts)
 	return a;
 }
 
-static uint64_t
-hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
+/* Files addrs[i] in the index, whose probes must not find its address. */
 static void
-adso_put(struct adso *d, uint64_t vaddr, uint64_t count)
+adso_index(struct adso *d, size_t i)
 {
-	size_t mask = d->nslots - 1, i = hash64(vaddr) & mask;
+	struct hashtab_probe p;
 
-	while (d->slots[i].count != 0 && d->slots[i].vaddr != vaddr)
-		i = (i + 1) & mask;
-	if (d->slots[i].count == 0) {
-		d->slots[i].vaddr = vaddr;
-		d->nused++;
-	}
-	d->slots[i].count += count;
+	hashtab_probe(&d->index, hashtab_int(d->addrs[i].vaddr), &p);
+	while (hashtab_next(&d->index, &p) != HASHTAB_NONE)
+		;
+	hashtab_add(&d->index, &p, i);
 }
 
 static void
 adso_add(struct adso *d, uint64_t vaddr)
 {
-	if (2 * (d->nused + 1) > d->nslots) {
-		struct aaddr *old = d->slots;
-		size_t n = d->nslots;
+	struct hashtab_probe p;
+	uint32_t i;
 
-		d->nslots = n ? 2 * n : 64;
-		d->slots = xcalloc(d->nslots, sizeof(*d->slots));
-		d->nused = 0;
-		for (size_t i = 0; i < n; i++)
-			if (old[i].count)
-				adso_put(d, old[i].vaddr, old[i].count);
-		free(old);
-	}
-	adso_put(d, vaddr, 1);
 	d->total++;
+	hashtab_probe(&d->index, hashtab_int(vaddr), &p);
+	while ((i = hashtab_next(&d->index, &p)) != HASHTAB_NONE)
+		if (d->addrs[i].vaddr == vaddr) {
+			d->addrs[i].count++;
+			return;
+		}
+	GROW(d->addrs, d->naddrs + 1, d->addrcap);
+	d->addrs[d->naddrs].vaddr = vaddr;
+	d->addrs[d->naddrs].count = 1;
+	hashtab_add(&d->index, &p, d->naddrs++);
 }
 
 void
@@ -161,6 +149,7 @@ annotate_add(struct annotate *a, const char *dso, uint64_t vaddr)
 		d = &a->dsos[a->ndsos];
 		memset(d, 0, sizeof(*d));
 		d->path = xstrdup(dso);
+		hashtab_init(&d->index, 48);
 		a->last = a->ndsos++;
 	}
 	adso_add(d, vaddr);
@@ -184,7 +173,8 @@ annotate_free(struct annotate *a)
 		return;
 	for (size_t i = 0; i < a->ndsos; i++) {
 		free(a->dsos[i].path);
-		free(a->dsos[i].slots);
+		free(a->dsos[i].addrs);
+		hashtab_release(&a->dsos[i].index);
 	}
 	free(a->dsos);
 	free(a);
@@ -968,33 +958,20 @@ afunc_cmp(const void *pa, const void *pb)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
-/* Packs the used slots of d to its front, sorted by address; returns n. */
+/*
+ * Sorts the addresses of d and files them again in its index, so that
+ * later samples still add to them; returns how many there are.
+ */
 static size_t
 adso_sorted(struct adso *d)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < d->nslots; i++)
-		if (d->slots[i].count)
-			d->slots[n++] = d->slots[i];
-	if (n > 1)
-		qsort(d->slots, n, sizeof(*d->slots), aaddr_cmp);
-	return n;
-}
-
-/* Rebuilds the hash layout of d after adso_sorted() packed it. */
-static void
-adso_rehash(struct adso *d, size_t n)
-{
-	struct aaddr *packed = xmalloc(n * sizeof(*d->slots) + 1);
-
-	memcpy(packed, d->slots, n * sizeof(*d->slots));
-
-	memset(d->slots, 0, d->nslots * sizeof(*d->slots));
-	d->nused = 0;
-	for (size_t i = 0; i < n; i++)
-		adso_put(d, packed[i].vaddr, packed[i].count);
-	free(packed);
+	if (d->naddrs > 1)
+		qsort(d->addrs, d->naddrs, sizeof(*d->addrs), aaddr_cmp);
+	hashtab_release(&d->index);
+	hashtab_init(&d->index, d->naddrs);
+	for (size_t i = 0; i < d->naddrs; i++)
+		adso_index(d, i);
+	return d->naddrs;
 }
 
 /* --- the listing ------------------------------------------------------- */
@@ -1461,11 +1438,11 @@ annotate_write(struct annotate *a, FILE *out)
 		a->nbad += f->bad;
 		for (size_t j = 0; j < n; ) {
 			const struct elfsym_ent *s = afile_lookup(f,
-			    d->slots[j].vaddr, 1);
+			    d->addrs[j].vaddr, 1);
 			struct afunc *fn;
 
 			if (!s) {
-				f->unattributed += d->slots[j++].count;
+				f->unattributed += d->addrs[j++].count;
 				continue;
 			}
 			GROW(fns, nfns + 1, capfns);
@@ -1478,15 +1455,15 @@ annotate_write(struct annotate *a, FILE *out)
 			/* A corrupt symbol table: a size past 2^64 ends there. */
 			if (fn->end < fn->start)
 				fn->end = UINT64_MAX;
-			fn->addrs = &d->slots[j];
+			fn->addrs = &d->addrs[j];
 			/* Slot j is the function's (afile_lookup said so), even
 			 * at UINT64_MAX: the loop always moves on. */
 			do {
-				fn->samples += d->slots[j].count;
+				fn->samples += d->addrs[j].count;
 				fn->naddrs++;
 				j++;
-			} while (j < n && d->slots[j].vaddr >= fn->start &&
-			    d->slots[j].vaddr < fn->end);
+			} while (j < n && d->addrs[j].vaddr >= fn->start &&
+			    d->addrs[j].vaddr < fn->end);
 			if ((fn->name = fg_demangle(fn->rawname,
 			    fn->file->dmflags)) == NULL)
 				fn->name = xstrdup(fn->rawname);
@@ -1557,10 +1534,8 @@ annotate_write(struct annotate *a, FILE *out)
 	for (size_t i = 0; i < nfns; i++)
 		free(fns[i].name);
 	free(fns);
-	for (size_t i = 0; i < a->ndsos; i++) {
+	for (size_t i = 0; i < a->ndsos; i++)
 		afile_close(&files[i]);
-		adso_rehash(&a->dsos[i], a->dsos[i].nused);
-	}
 	free(files);
 	srccache_release(&L.sc);
 done:

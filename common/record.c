@@ -25,7 +25,7 @@
 #define TRUNCATED_LINE	"\t0 [truncated] ([unknown])\n"
 
 struct comm_ent {
-	pid_t		 tid;		/* 0: empty slot */
+	pid_t		 tid;
 	char		 comm[24];
 };
 
@@ -93,8 +93,7 @@ record_init(struct record *r, const struct record_opts *opts)
 	r->opts = *opts;
 	maps_init(&r->maps);
 	unwind_init(&r->unwind, &r->maps);
-	r->comms_cap = 256;
-	r->comms = xcalloc(r->comms_cap, sizeof(*r->comms));
+	hashtab_init(&r->commidx, 128);
 	r->pcs_cap = 1024;
 	r->pcs = xmalloc(r->pcs_cap * sizeof(*r->pcs));
 }
@@ -107,6 +106,7 @@ record_release(struct record *r)
 	unwind_release(&r->unwind);
 	maps_release(&r->maps);
 	free(r->comms);
+	hashtab_release(&r->commidx);
 	free(r->pcs);
 	free(r->frames);
 	memset(r, 0, sizeof(*r));
@@ -139,41 +139,51 @@ put_clean(FILE *o, const char *s)
 		putc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, o);
 }
 
-static struct comm_ent *
-comm_slot(struct record *r, pid_t tid)
+static uint64_t
+comm_hash(pid_t tid)
 {
-	size_t mask = r->comms_cap - 1;
-	size_t i = ((uint32_t)tid * 2654435761u) & mask;
-
-	while (r->comms[i].tid != 0 && r->comms[i].tid != tid)
-		i = (i + 1) & mask;
-	return &r->comms[i];
+	return hashtab_int((uint32_t)tid);
 }
 
-static void
+/* Returns the name learnt for tid, or NULL. */
+static struct comm_ent *
+comm_find(struct record *r, pid_t tid)
+{
+	struct hashtab_probe p;
+	uint32_t i;
+
+	hashtab_probe(&r->commidx, comm_hash(tid), &p);
+	while ((i = hashtab_next(&r->commidx, &p)) != HASHTAB_NONE)
+		if (r->comms[i].tid == tid)
+			return &r->comms[i];
+	return NULL;
+}
+
+/* Names tid comm (cleaned), replacing what it was called; returns it. */
+static struct comm_ent *
 comm_set(struct record *r, pid_t tid, const char *comm)
 {
-	struct comm_ent *e;
+	struct hashtab_probe p;
+	struct comm_ent *e = NULL;
+	uint32_t i;
 
 	if (tid <= 0 || comm[0] == '\0')
-		return;
-	if ((r->ncomms + 1) * 2 > r->comms_cap) {
-		struct comm_ent *old = r->comms;
-		size_t i, oldcap = r->comms_cap;
-
-		r->comms_cap *= 2;
-		r->comms = xcalloc(r->comms_cap, sizeof(*r->comms));
-		for (i = 0; i < oldcap; i++)
-			if (old[i].tid)
-				*comm_slot(r, old[i].tid) = old[i];
-		free(old);
+		return NULL;
+	hashtab_probe(&r->commidx, comm_hash(tid), &p);
+	while ((i = hashtab_next(&r->commidx, &p)) != HASHTAB_NONE)
+		if (r->comms[i].tid == tid) {
+			e = &r->comms[i];
+			break;
+		}
+	if (e == NULL) {
+		GROW(r->comms, r->ncomms + 1, r->comms_cap);
+		e = &r->comms[r->ncomms];
+		e->tid = tid;
+		hashtab_add(&r->commidx, &p, r->ncomms++);
 	}
-	e = comm_slot(r, tid);
-	if (e->tid == 0)
-		r->ncomms++;
-	e->tid = tid;
 	snprintf(e->comm, sizeof(e->comm), "%s", comm);
 	clean_name(e->comm);
+	return e;
 }
 
 static const char *
@@ -185,8 +195,7 @@ comm_get(struct record *r, pid_t pid, pid_t tid)
 
 	if (tid <= 0)
 		return "swapper";	/* the idle task, as perf names it */
-	e = comm_slot(r, tid);
-	if (e->tid == tid)
+	if ((e = comm_find(r, tid)) != NULL)
 		return e->comm;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
 	buf[0] = '\0';
@@ -198,8 +207,7 @@ comm_get(struct record *r, pid_t pid, pid_t tid)
 	buf[strcspn(buf, "\n")] = '\0';
 	if (buf[0] == '\0')
 		snprintf(buf, sizeof(buf), ":%d", (int)tid);
-	comm_set(r, tid, buf);
-	return comm_slot(r, tid)->comm;
+	return comm_set(r, tid, buf)->comm;
 }
 
 /* ---- reading /proc ---- */
@@ -458,8 +466,7 @@ on_event(void *arg, const struct source_event *ev)
 	case SOURCE_FORK:
 		if (ev->pid != ev->u.fork.ppid)
 			maps_fork(&r->maps, ev->u.fork.ppid, ev->pid);
-		e = comm_slot(r, ev->u.fork.ptid);
-		if (ev->u.fork.ptid > 0 && e->tid == ev->u.fork.ptid) {
+		if ((e = comm_find(r, ev->u.fork.ptid)) != NULL) {
 			char buf[sizeof(e->comm)];
 
 			memcpy(buf, e->comm, sizeof(buf));

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "hashtab.h"
 #include "maps.h"
 #include "perf.h"
 #include "source.h"
@@ -80,8 +81,9 @@ struct record {
 	pid_t		 child;		/* the launched command, or 0 */
 	int		 child_status;	/* wait status, when child_done */
 	int		 child_done;
-	struct comm_ent	*comms;		/* owned: tid -> comm table */
+	struct comm_ent	*comms;		/* owned: thread names, as learnt */
 	size_t		 ncomms, comms_cap;
+	struct hashtab	 commidx;	/* hashtab_int(tid) -> comms */
 	uint64_t	*pcs;		/* owned: unwinding scratch */
 	size_t		 pcs_cap;
 	struct frame_out *frames;	/* owned: one sample's frames */

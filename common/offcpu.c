@@ -5,7 +5,7 @@
 #include "xalloc.h"
 
 struct offcpu_wait {
-	pid_t		 tid;		/* 0: empty slot */
+	pid_t		 tid;
 	int		 held;		/* a sample waits for its switch in */
 	int		 preempt;
 	uint64_t	 time;		/* when it left the CPU */
@@ -17,8 +17,7 @@ void
 offcpu_init(struct offcpu *oc, int count_preempted)
 {
 	memset(oc, 0, sizeof(*oc));
-	oc->cap = 64;
-	oc->tab = xcalloc(oc->cap, sizeof(*oc->tab));
+	hashtab_init(&oc->idx, 32);
 	oc->count_preempted = count_preempted;
 }
 
@@ -27,44 +26,43 @@ offcpu_release(struct offcpu *oc)
 {
 	size_t i;
 
-	for (i = 0; i < oc->cap; i++)
+	for (i = 0; i < oc->n; i++)
 		free(oc->tab[i].rec);
 	free(oc->tab);
+	hashtab_release(&oc->idx);
 	memset(oc, 0, sizeof(*oc));
 }
 
+/*
+ * Returns tid's entry, or NULL; p is left where tid belongs, for
+ * slot_add().
+ */
 static struct offcpu_wait *
-slot(struct offcpu_wait *tab, size_t cap, pid_t tid)
+slot(struct offcpu *oc, pid_t tid, struct hashtab_probe *p)
 {
-	size_t i = ((uint32_t)tid * 2654435761u) & (cap - 1);
+	uint32_t i;
 
-	while (tab[i].tid != 0 && tab[i].tid != tid)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
+	hashtab_probe(&oc->idx, hashtab_int((uint32_t)tid), p);
+	while ((i = hashtab_next(&oc->idx, p)) != HASHTAB_NONE)
+		if (oc->tab[i].tid == tid)
+			return &oc->tab[i];
+	return NULL;
 }
 
-/* Returns tid's slot, adding it (and growing the table) when it is new. */
+/* Returns tid's entry, adding it when it is new. */
 static struct offcpu_wait *
 slot_add(struct offcpu *oc, pid_t tid)
 {
+	struct hashtab_probe p;
 	struct offcpu_wait *w;
 
-	if ((oc->n + 1) * 2 > oc->cap) {
-		struct offcpu_wait *old = oc->tab;
-		size_t i, oldcap = oc->cap;
-
-		oc->cap *= 2;
-		oc->tab = xcalloc(oc->cap, sizeof(*oc->tab));
-		for (i = 0; i < oldcap; i++)
-			if (old[i].tid)
-				*slot(oc->tab, oc->cap, old[i].tid) = old[i];
-		free(old);
-	}
-	w = slot(oc->tab, oc->cap, tid);
-	if (w->tid == 0) {
-		w->tid = tid;
-		oc->n++;
-	}
+	if ((w = slot(oc, tid, &p)) != NULL)
+		return w;
+	GROW(oc->tab, oc->n + 1, oc->cap);
+	w = &oc->tab[oc->n];
+	memset(w, 0, sizeof(*w));
+	w->tid = tid;
+	hashtab_add(&oc->idx, &p, oc->n++);
 	return w;
 }
 
@@ -91,12 +89,12 @@ offcpu_block(struct offcpu *oc, pid_t tid, uint64_t time,
 void
 offcpu_preempted(struct offcpu *oc, pid_t tid)
 {
+	struct hashtab_probe p;
 	struct offcpu_wait *w;
 
 	if (tid <= 0)
 		return;
-	w = slot(oc->tab, oc->cap, tid);
-	if (w->tid == tid && w->held)
+	if ((w = slot(oc, tid, &p)) != NULL && w->held)
 		w->preempt = 1;
 }
 
@@ -119,12 +117,12 @@ take(struct offcpu *oc, struct offcpu_wait *w, uint64_t time, uint64_t *ns)
 const struct perf_event_header *
 offcpu_wake(struct offcpu *oc, pid_t tid, uint64_t time, uint64_t *ns)
 {
+	struct hashtab_probe p;
 	struct offcpu_wait *w;
 
 	if (tid <= 0)
 		return NULL;
-	w = slot(oc->tab, oc->cap, tid);
-	if (w->tid != tid || !w->held) {
+	if ((w = slot(oc, tid, &p)) == NULL || !w->held) {
 		oc->unmatched++;
 		return NULL;
 	}
@@ -134,12 +132,10 @@ offcpu_wake(struct offcpu *oc, pid_t tid, uint64_t time, uint64_t *ns)
 void
 offcpu_forget(struct offcpu *oc, pid_t tid)
 {
+	struct hashtab_probe p;
 	struct offcpu_wait *w;
 
-	if (tid <= 0)
-		return;
-	w = slot(oc->tab, oc->cap, tid);
-	if (w->tid != tid)
+	if (tid <= 0 || (w = slot(oc, tid, &p)) == NULL)
 		return;
 	free(w->rec);
 	w->rec = NULL;
@@ -152,8 +148,8 @@ offcpu_drop(struct offcpu *oc)
 {
 	size_t i;
 
-	for (i = 0; i < oc->cap; i++)
-		if (oc->tab[i].tid && oc->tab[i].held) {
+	for (i = 0; i < oc->n; i++)
+		if (oc->tab[i].held) {
 			oc->tab[i].held = 0;
 			oc->dropped++;
 		}
@@ -176,8 +172,8 @@ offcpu_flush(struct offcpu *oc, uint64_t end,
 	size_t i, n = 0;
 
 	held = xmalloc((oc->n ? oc->n : 1) * sizeof(*held));
-	for (i = 0; i < oc->cap; i++)
-		if (oc->tab[i].tid && oc->tab[i].held)
+	for (i = 0; i < oc->n; i++)
+		if (oc->tab[i].held)
 			held[n++] = &oc->tab[i];
 	qsort(held, n, sizeof(*held), wait_cmp);
 	for (i = 0; i < n; i++) {

@@ -32,11 +32,14 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 
+#include "hashtab.h"
+
 struct offcpu_wait;
 
 struct offcpu {
-	struct offcpu_wait *tab;	/* owned: open addressing by tid */
-	size_t		 n, cap;	/* slots used, slots (a power of two) */
+	struct offcpu_wait *tab;	/* owned: the threads, as met */
+	size_t		 n, cap;
+	struct hashtab	 idx;		/* hashtab_int(tid) -> tab */
 	int		 count_preempted; /* a preempted thread's wait counts too */
 	uint64_t	 preempted;	/* waits that were preemptions */
 	uint64_t	 unmatched;	/* switches in with no sample held */

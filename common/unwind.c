@@ -43,9 +43,7 @@ struct unwind_rule {
 static uint64_t
 rule_hash(unsigned id, uint64_t vaddr)
 {
-	uint64_t h = (vaddr ^ ((uint64_t)id << 48)) * 0x9e3779b97f4a7c15ULL;
-
-	return h ^ (h >> 31);
+	return hashtab_int(vaddr ^ (uint64_t)id << 48);
 }
 
 void
@@ -53,8 +51,7 @@ unwind_init(struct unwind *u, struct maps *maps)
 {
 	memset(u, 0, sizeof(*u));
 	u->maps = maps;
-	u->cache_cap = 1024;
-	u->cache = xcalloc(u->cache_cap, sizeof(*u->cache));
+	hashtab_init(&u->cacheidx, 512);
 	u->max_depth = 512;
 }
 
@@ -74,10 +71,10 @@ unwind_release(struct unwind *u)
 {
 	size_t i;
 
-	for (i = 0; i < u->cache_cap; i++)
-		if (u->cache[i])
-			rule_free(u->cache[i]);
+	for (i = 0; i < u->ncache; i++)
+		rule_free(u->cache[i]);
 	free(u->cache);
+	hashtab_release(&u->cacheidx);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -226,52 +223,35 @@ rule_compute(struct mapfile *f, uint64_t vaddr, struct unwind_rule *r)
 static struct unwind_rule *
 rule_get(struct unwind *u, struct mapfile *f, uint64_t vaddr)
 {
-	size_t i, mask = u->cache_cap - 1;
+	struct hashtab_probe p;
 	struct unwind_rule *r;
+	uint32_t i;
 
 	u->lookups++;
-	for (i = rule_hash(f->id, vaddr) & mask; u->cache[i]; i = (i + 1) & mask)
-		if (u->cache[i]->vaddr == vaddr && u->cache[i]->file_id == f->id)
-			return u->cache[i];
+	hashtab_probe(&u->cacheidx, rule_hash(f->id, vaddr), &p);
+	while ((i = hashtab_next(&u->cacheidx, &p)) != HASHTAB_NONE) {
+		r = u->cache[i];
+		if (r->vaddr == vaddr && r->file_id == f->id)
+			return r;
+	}
 	u->misses++;
 	if (u->ncache >= UNWIND_CACHE_MAX) {
 		/* A bound on memory for long system-wide recordings. */
-		for (i = 0; i < u->cache_cap; i++)
-			if (u->cache[i]) {
-				rule_free(u->cache[i]);
-				u->cache[i] = NULL;
-			}
+		for (i = 0; i < u->ncache; i++)
+			rule_free(u->cache[i]);
 		u->ncache = 0;
-		for (i = rule_hash(f->id, vaddr) & mask; u->cache[i];
-		    i = (i + 1) & mask)
-			;
-	}
-	if ((u->ncache + 1) * 2 > u->cache_cap) {
-		struct unwind_rule **old = u->cache;
-		size_t j, oldcap = u->cache_cap;
-
-		u->cache_cap *= 2;
-		u->cache = xcalloc(u->cache_cap, sizeof(*u->cache));
-		mask = u->cache_cap - 1;
-		for (j = 0; j < oldcap; j++) {
-			if (old[j] == NULL)
-				continue;
-			for (i = rule_hash(old[j]->file_id, old[j]->vaddr) & mask;
-			    u->cache[i]; i = (i + 1) & mask)
-				;
-			u->cache[i] = old[j];
-		}
-		free(old);
-		for (i = rule_hash(f->id, vaddr) & mask; u->cache[i];
-		    i = (i + 1) & mask)
-			;
+		hashtab_release(&u->cacheidx);
+		hashtab_init(&u->cacheidx, 512);
+		hashtab_probe(&u->cacheidx, rule_hash(f->id, vaddr), &p);
+		(void)hashtab_next(&u->cacheidx, &p);
 	}
 	r = xcalloc(1, sizeof(*r));
 	r->file_id = f->id;
 	r->vaddr = vaddr;
 	rule_compute(f, vaddr, r);
-	u->cache[i] = r;
-	u->ncache++;
+	GROW(u->cache, u->ncache + 1, u->cache_cap);
+	u->cache[u->ncache] = r;
+	hashtab_add(&u->cacheidx, &p, u->ncache++);
 	return r;
 }
 

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "hashtab.h"
 #include "maps.h"
 
 #define UNWIND_NREGS	17
@@ -55,8 +56,9 @@ struct unwind_rule;
 
 struct unwind {
 	struct maps	*maps;		/* borrowed */
-	struct unwind_rule **cache;	/* owned; open-addressing table */
+	struct unwind_rule **cache;	/* owned: the rules, as computed */
 	size_t		 ncache, cache_cap;
+	struct hashtab	 cacheidx;	/* (file, address) -> cache */
 	int		 max_depth;	/* 512 by default */
 	uint64_t	 lookups, misses;	/* cache statistics */
 	uint64_t	 fp_steps;	/* frames unwound by frame pointer */

@@ -4,13 +4,15 @@
  * folded stack shows whether it is whole: main;f0;f1;...;fK in order.
  * Each round descends slowly (work at every level, so samples see every
  * depth on the way), then spins at the bottom in leaves that alternate,
- * and returns to main. Runs for SECONDS (argv[1], default 0.5).
+ * and returns to main. Runs for SECONDS (argv[1], default 0.5); argv[2]
+ * multiplies the work of each level on the way down (default 1).
  */
 #include "spin.h"
 
 #define NOINLINE __attribute__((noinline))
 
 static double end;
+static unsigned long slow = 1;
 
 static NOINLINE void
 leaf_a(void)
@@ -26,11 +28,11 @@ leaf_b(void)
 		spin_sink ^= i;
 }
 
-/* About 0.1 ms of work on the way down. */
+/* About 0.1 ms of work on the way down, times slow. */
 static NOINLINE void
 step(void)
 {
-	for (unsigned long i = 0; i < 20000; i++)
+	for (unsigned long i = 0; i < 20000 * slow; i++)
 		spin_sink += i;
 }
 
@@ -163,6 +165,8 @@ int
 main(int argc, char **argv)
 {
 	end = spin_now() + spin_secs(argc, argv, 0.5);
+	if (argc > 2 && atoi(argv[2]) > 0)
+		slow = (unsigned long)atoi(argv[2]);
 	while (spin_now() < end)
 		f0();
 	return 0;

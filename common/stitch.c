@@ -4,11 +4,16 @@
 #include "stitch.h"
 #include "xalloc.h"
 
+struct kept {
+	uint64_t	*pcs;		/* owned: cap pcs, then cap stack pointers */
+	size_t		 n, cap;
+};
+
 struct stitch_stack {
 	pid_t		 pid;
 	pid_t		 tid;		/* 0: empty */
-	uint64_t	*pcs;		/* owned: cap pcs, then cap stack pointers */
-	size_t		 n, cap;
+	struct kept	 k[STITCH_KEEP];	/* the last complete stacks */
+	unsigned	 next;		/* the oldest, replaced next */
 };
 
 static struct stitch_stack *
@@ -27,11 +32,12 @@ stitch_init(struct stitch *st)
 void
 stitch_release(struct stitch *st)
 {
-	size_t i;
+	size_t i, j;
 
 	if (st->slots)
 		for (i = 0; i < STITCH_SLOTS; i++)
-			free(st->slots[i].pcs);
+			for (j = 0; j < STITCH_KEEP; j++)
+				free(st->slots[i].k[j].pcs);
 	free(st->slots);
 	memset(st, 0, sizeof(*st));
 }
@@ -41,19 +47,41 @@ stitch_save(struct stitch *st, pid_t pid, pid_t tid, const uint64_t *pcs,
     const uint64_t *sps, size_t n)
 {
 	struct stitch_stack *s = slot(st, tid);
+	struct kept *k;
+	size_t j;
 
 	if (tid <= 0 || n == 0)
 		return;
-	if (s->cap < n) {
-		free(s->pcs);
-		s->pcs = xmalloc(2 * n * sizeof(*s->pcs));
-		s->cap = n;
+	if (s->tid != tid) {
+		for (j = 0; j < STITCH_KEEP; j++)
+			s->k[j].n = 0;
+		s->pid = pid;
+		s->tid = tid;
+		s->next = 0;
 	}
-	memcpy(s->pcs, pcs, n * sizeof(*pcs));
-	memcpy(s->pcs + s->cap, sps, n * sizeof(*sps));
-	s->pid = pid;
-	s->tid = tid;
-	s->n = n;
+	k = &s->k[s->next];
+	s->next = (s->next + 1) % STITCH_KEEP;
+	if (k->cap < n) {
+		free(k->pcs);
+		k->pcs = xmalloc(2 * n * sizeof(*k->pcs));
+		k->cap = n;
+	}
+	memcpy(k->pcs, pcs, n * sizeof(*pcs));
+	memcpy(k->pcs + k->cap, sps, n * sizeof(*sps));
+	k->n = n;
+}
+
+/* Where frame (pc, sp) is in k, or k->n when it is not. */
+static size_t
+kept_find(const struct kept *k, uint64_t pc, uint64_t sp)
+{
+	const uint64_t *ksps = k->pcs + k->cap;
+	size_t j;
+
+	for (j = 0; j < k->n; j++)
+		if (ksps[j] == sp && k->pcs[j] == pc)
+			return j;
+	return k->n;
 }
 
 size_t
@@ -61,19 +89,22 @@ stitch_complete(struct stitch *st, pid_t tid, uint64_t *pcs, uint64_t *sps,
     size_t n, size_t max)
 {
 	struct stitch_stack *s = slot(st, tid);
-	const uint64_t *kpcs = s->pcs, *ksps = s->pcs + s->cap;
-	size_t j, more;
+	const struct kept *k;
+	size_t i, j, more;
 
 	if (n == 0 || tid <= 0 || s->tid != tid)
 		return n;
-	for (j = 0; j < s->n; j++) {
-		if (ksps[j] != sps[n - 1] || kpcs[j] != pcs[n - 1])
+	/* The most recent stack that holds the frame first. */
+	for (i = 1; i <= STITCH_KEEP; i++) {
+		k = &s->k[(s->next + STITCH_KEEP - i) % STITCH_KEEP];
+		j = kept_find(k, pcs[n - 1], sps[n - 1]);
+		if (j == k->n)
 			continue;
-		more = s->n - j - 1;
+		more = k->n - j - 1;
 		if (more == 0 || n + more > max)
 			return n;
-		memcpy(pcs + n, kpcs + j + 1, more * sizeof(*pcs));
-		memcpy(sps + n, ksps + j + 1, more * sizeof(*sps));
+		memcpy(pcs + n, k->pcs + j + 1, more * sizeof(*pcs));
+		memcpy(sps + n, k->pcs + k->cap + j + 1, more * sizeof(*sps));
 		st->stitched++;
 		return n + more;
 	}

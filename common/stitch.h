@@ -11,9 +11,12 @@
  * the older frames of that stack are the ones the walk could not reach.
  * Both values must match exactly; otherwise nothing is stitched.
  *
- * One stack is kept per thread, in a table of STITCH_SLOTS entries
- * indexed by thread ID (a thread that collides with another replaces it),
- * each at most the unwinder's depth: memory is bounded.
+ * The last STITCH_KEEP complete stacks are kept per thread, and the most
+ * recent that holds the frame is used: a shallow sample between two deep
+ * ones does not lose the deep one. They are kept in a table of
+ * STITCH_SLOTS entries indexed by thread ID (a thread that collides with
+ * another replaces it), each at most the unwinder's depth: memory is
+ * bounded.
  *
  *	struct stitch st;
  *	stitch_init(&st);
@@ -32,6 +35,7 @@
 #include <sys/types.h>
 
 #define STITCH_SLOTS	512
+#define STITCH_KEEP	4
 
 struct stitch_stack;
 
@@ -46,15 +50,15 @@ void	 stitch_release(struct stitch *);
 /*
  * Remembers the complete stack of thread tid of process pid: pcs[i] and
  * sps[i] are frame i's pc and stack pointer, leaf first, up to the
- * outermost frame. Replaces what was kept for tid (or for a thread that
- * shares its slot). The arrays are copied.
+ * outermost frame. Replaces the oldest stack kept for tid, or all that was
+ * kept for a thread that shares its slot. The arrays are copied.
  */
 void	 stitch_save(struct stitch *, pid_t pid, pid_t tid,
 	    const uint64_t *pcs, const uint64_t *sps, size_t n);
 
 /*
  * Completes the truncated stack pcs[0..n) of thread tid, whose last frame
- * pcs[n-1] (stack pointer sps[n-1]) is where the walk stopped: when the
+ * pcs[n-1] (stack pointer sps[n-1]) is where the walk stopped: when a
  * kept stack of tid holds a frame with that same pc and stack pointer,
  * its older frames are appended to pcs and sps, as far as max. Returns
  * the new number of frames; n when nothing matched (or the result would

@@ -15,8 +15,10 @@
  * recent that holds the frame is used: a shallow sample between two deep
  * ones does not lose the deep one. They are kept in a table of
  * STITCH_SLOTS entries indexed by thread ID (a thread that collides with
- * another replaces it), each at most the unwinder's depth: memory is
- * bounded.
+ * another replaces it), each at most the unwinder's depth (512 frames of
+ * 16 bytes): memory is bounded, 32 MiB at worst, a few KiB a thread in
+ * practice. Sixteen stacks complete 99% of a clang++ compile's samples,
+ * four 95%, one 93% (bench/fgrecord.sh).
  *
  *	struct stitch st;
  *	stitch_init(&st);
@@ -34,8 +36,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define STITCH_SLOTS	512
-#define STITCH_KEEP	4
+#define STITCH_SLOTS	256
+#define STITCH_KEEP	16
 
 struct stitch_stack;
 

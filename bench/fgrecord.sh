@@ -12,8 +12,9 @@
 #   - the latency after the program ends (fgrecord's wall time minus the
 #     program's own).
 #   - a deep C++ program (clang++, g++ on bench/cxx/templates.cpp): the
-#     truncated share with the default stack copy and with 16 KiB, lost
-#     samples, and the overhead on the compile's wall time.
+#     truncated share with the default stack copy, with --no-stitch and
+#     with 16 KiB, lost samples, and the overhead on the compile's wall
+#     time.
 # Everything runs under nice; BENCH_RUNS repetitions, medians.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -115,8 +116,10 @@ done
 
 # A deep C++ program: clang++ and g++ compiling a template-heavy file
 # (bench/cxx/templates.cpp). For each compiler: the share of samples whose
-# stack does not reach main ([truncated]) with the default stack copy and
-# with the old default of 16 KiB, samples lost, and the compile's wall time
+# stack does not reach main ([truncated]) with the default stack copy, with
+# the same without stitching (--no-stitch: stacks deeper than the copy are
+# not completed from an earlier sample) and with the old default of 16 KiB,
+# samples lost, and the compile's wall time
 # under fgrecord against a bare compile (alternated, medians).
 CXX_RUNS=${CXX_RUNS:-3}
 src=$top/bench/cxx/templates.cpp
@@ -124,17 +127,19 @@ for cxx in clang++ g++; do
 	command -v $cxx >/dev/null 2>&1 || { echo "   $cxx: not installed"; continue; }
 	compile="$cxx -std=c++17 -O2 -c $src -o $T/cxx.o"
 	$compile 2>"$T/cxx.err" || { echo "   $cxx cannot compile $src: $(head -1 "$T/cxx.err")"; continue; }
-	: >"$T/cxx.tr"; : >"$T/cxx.lost"; : >"$T/cxx.tr16"
+	: >"$T/cxx.tr"; : >"$T/cxx.lost"; : >"$T/cxx.tr16"; : >"$T/cxx.trns"
 	i=0
 	while [ $i -lt "$CXX_RUNS" ]; do
 		nice "$FG_BIN/fgrecord" -o "$T/cxx.stream" $compile 2>"$T/cxx.fgerr"
 		sed -n 's/.* lost, \([0-9.]*\)% truncated.*/\1/p' "$T/cxx.fgerr" >>"$T/cxx.tr"
 		sed -n 's/.* \([0-9]*\) lost,.*/\1/p' "$T/cxx.fgerr" >>"$T/cxx.lost"
+		nice "$FG_BIN/fgrecord" --no-stitch -o "$T/cxx.stream" $compile 2>"$T/cxx.fgerr"
+		sed -n 's/.* lost, \([0-9.]*\)% truncated.*/\1/p' "$T/cxx.fgerr" >>"$T/cxx.trns"
 		nice "$FG_BIN/fgrecord" --call-graph dwarf,16384 -o "$T/cxx.stream" $compile 2>"$T/cxx.fgerr"
 		sed -n 's/.* lost, \([0-9.]*\)% truncated.*/\1/p' "$T/cxx.fgerr" >>"$T/cxx.tr16"
 		i=$((i + 1))
 	done
 	set -- $(median_alternating "$CXX_RUNS" bare "nice $compile" \
 	    fgrecord "nice $FG_BIN/fgrecord -q -o $T/cxx.stream $compile")
-	echo "   $cxx -O2 -c templates.cpp: ${2}s bare, ${4}s under fgrecord (x$(ratio "$4" "$2")); truncated $(median <"$T/cxx.tr")% with the default copy ($(sed -n 's/.*callgraph dwarf \([0-9]*\)$/\1/p' "$T/cxx.stream" | head -1) bytes), $(median <"$T/cxx.tr16")% with 16384; lost $(median_int <"$T/cxx.lost")"
+	echo "   $cxx -O2 -c templates.cpp: ${2}s bare, ${4}s under fgrecord (x$(ratio "$4" "$2")); truncated $(median <"$T/cxx.tr")% with the default copy ($(sed -n 's/.*callgraph dwarf \([0-9]*\)$/\1/p' "$T/cxx.stream" | head -1) bytes), $(median <"$T/cxx.trns")% with --no-stitch, $(median <"$T/cxx.tr16")% with 16384; lost $(median_int <"$T/cxx.lost")"
 done

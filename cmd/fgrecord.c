@@ -21,7 +21,7 @@
 #include "version.h"
 #include "xalloc.h"
 
-enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER };
+enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH };
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -31,7 +31,7 @@ usage_exit(int status)
 	    "[--sampler perf | ptrace]\n                ";
 	static const char opts[] = "[-F hz | -c period] [-e event] "
 	    "[--call-graph fp | dwarf[,bytes]]\n"
-	    "                [-o file] [-d seconds]";
+	    "                [--no-stitch] [-o file] [-d seconds]";
 
 	fprintf(status ? stderr : stdout,
 	    "usage: fgrecord %s%s command [arg ...]\n"
@@ -213,6 +213,7 @@ main(int argc, char *argv[])
 		{ "off-cpu",	no_argument,	   NULL, OPT_OFFCPU },
 		{ "wall",	no_argument,	   NULL, OPT_WALL },
 		{ "sampler",	required_argument, NULL, OPT_SAMPLER },
+		{ "no-stitch",	no_argument,	   NULL, OPT_NOSTITCH },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct record_opts o;
@@ -284,6 +285,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_SAMPLER:
 			sampler = optarg;
+			break;
+		case OPT_NOSTITCH:
+			o.no_stitch = 1;
 			break;
 		case 'h':
 			usage_exit(0);

@@ -96,6 +96,8 @@ record_init(struct record *r, const struct record_opts *opts)
 	hashtab_init(&r->commidx, 128);
 	r->pcs_cap = 1024;
 	r->pcs = xmalloc(r->pcs_cap * sizeof(*r->pcs));
+	r->sps = xmalloc(r->pcs_cap * sizeof(*r->sps));
+	stitch_init(&r->stitch);
 }
 
 void
@@ -108,6 +110,8 @@ record_release(struct record *r)
 	free(r->comms);
 	hashtab_release(&r->commidx);
 	free(r->pcs);
+	free(r->sps);
+	stitch_release(&r->stitch);
 	free(r->frames);
 	memset(r, 0, sizeof(*r));
 }
@@ -357,6 +361,34 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 	frame_push(r, pc, UNKNOWN_DSO, NULL);
 }
 
+/*
+ * Keeps a complete user stack of a thread, or completes one that ran off
+ * the end of the stack copy from the last kept (stitch.h). Returns the
+ * number of frames in r->pcs, and changes *why to complete when it
+ * stitched.
+ */
+static size_t
+stitch_stack(struct record *r, const struct source_event *ev, size_t n,
+    enum unwind_end *why)
+{
+	size_t m;
+
+	if (r->opts.no_stitch)
+		return n;
+	if (*why == UNWIND_NOSTACK) {
+		m = stitch_complete(&r->stitch, ev->tid, r->pcs, r->sps, n,
+		    r->pcs_cap);
+		if (m == n)
+			return n;
+		r->stats.stitched++;
+		*why = UNWIND_COMPLETE;
+		n = m;
+	}
+	if (*why == UNWIND_COMPLETE)
+		stitch_save(&r->stitch, ev->pid, ev->tid, r->pcs, r->sps, n);
+	return n;
+}
+
 /* Writes a sample: its kernel frames, then its user stack, unwound. */
 static void
 on_sample(struct record *r, const struct source_event *ev)
@@ -399,7 +431,9 @@ on_sample(struct record *r, const struct source_event *ev)
 		in.valid = s->regs_valid;
 		in.stack = s->stack;
 		in.stack_len = s->stack_len;
-		n = unwind_stack(&r->unwind, &in, r->pcs, r->pcs_cap, &why);
+		n = unwind_stack_sp(&r->unwind, &in, r->pcs, r->sps,
+		    r->pcs_cap, &why);
+		n = stitch_stack(r, ev, n, &why);
 		for (i = 0; i < n; i++)
 			user_frame(r, ev->pid, r->pcs[i], i == 0);
 		if (why != UNWIND_COMPLETE)
@@ -459,8 +493,10 @@ on_event(void *arg, const struct source_event *ev)
 		    ev->u.mmap.buildid_len);
 		break;
 	case SOURCE_COMM:
-		if (ev->u.comm.exec)
+		if (ev->u.comm.exec) {
 			maps_exec(&r->maps, ev->pid);
+			stitch_forget(&r->stitch, ev->pid, 0);
+		}
 		comm_set(r, ev->tid, ev->u.comm.name);
 		break;
 	case SOURCE_FORK:
@@ -474,6 +510,7 @@ on_event(void *arg, const struct source_event *ev)
 		}
 		break;
 	case SOURCE_EXIT:
+		stitch_forget(&r->stitch, ev->pid, ev->tid);
 		/*
 		 * A process is gone: events come in time order, so none of
 		 * its samples can follow. Keeps long recordings of builds
@@ -633,6 +670,7 @@ summary(struct record *r)
 	struct record_stats *s = &r->stats;
 	double rate = s->seconds > 0 ? s->samples / s->seconds : 0;
 	double trunc = s->samples ? 100.0 * s->truncated / s->samples : 0;
+	char stitched[96] = "";
 
 	int i, best = 1;
 
@@ -641,13 +679,17 @@ summary(struct record *r)
 	for (i = 1; i < UNWIND_NEND; i++)
 		if (s->end_reason[i] > s->end_reason[best])
 			best = i;
+	if (s->stitched)
+		snprintf(stitched, sizeof(stitched), ", %" PRIu64 " stack%s "
+		    "completed from an earlier sample of the same thread",
+		    s->stitched, s->stitched == 1 ? "" : "s");
 	fprintf(stderr, "%s: %" PRIu64 " samples in %.2f s (%.0f/s), "
-	    "%" PRIu64 " lost, %.1f%% truncated%s%s%s, own CPU %.2f s\n",
+	    "%" PRIu64 " lost, %.1f%% truncated%s%s%s%s, own CPU %.2f s\n",
 	    program_invocation_short_name, s->samples, s->seconds, rate, s->lost, trunc,
 	    s->truncated ? " (mostly: " : "",
 	    s->truncated ? (r->opts.dwarf ? unwind_end_str(best) :
 	    "frame-pointer chain ended early") : "",
-	    s->truncated ? ")" : "", s->cpu_seconds);
+	    s->truncated ? ")" : "", stitched, s->cpu_seconds);
 	if (r->opts.mode != RECORD_CPU)
 		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "
 		    "in all; %" PRIu64 " preemptions %s\n", s->waits,

@@ -31,6 +31,7 @@
 #include "maps.h"
 #include "perf.h"
 #include "source.h"
+#include "stitch.h"
 #include "unwind.h"
 
 struct record_opts {
@@ -51,6 +52,7 @@ struct record_opts {
 	const char	*cmdline;	/* borrowed: for the # cmdline header */
 	int		 quiet;		/* no exit summary */
 	int		 any_user;	/* -p on other users' processes by capability */
+	int		 no_stitch;	/* --no-stitch: leave deep stacks truncated */
 	const struct source_ops *source;	/* the sampler; NULL: perf */
 };
 
@@ -60,6 +62,7 @@ struct record_stats {
 	uint64_t	 lost_records;
 	uint64_t	 throttled;
 	uint64_t	 truncated;	/* samples ending in [truncated] */
+	uint64_t	 stitched;	/* completed from an earlier sample (stitch.h) */
 	uint64_t	 unknown;	/* frames in no known or readable file */
 	uint64_t	 waits;		/* offcpu-time samples written */
 	uint64_t	 wait_ns;	/* their periods, summed */
@@ -84,7 +87,8 @@ struct record {
 	struct comm_ent	*comms;		/* owned: thread names, as learnt */
 	size_t		 ncomms, comms_cap;
 	struct hashtab	 commidx;	/* hashtab_int(tid) -> comms */
-	uint64_t	*pcs;		/* owned: unwinding scratch */
+	struct stitch	 stitch;	/* each thread's last complete stack */
+	uint64_t	*pcs, *sps;	/* owned: unwinding scratch */
 	size_t		 pcs_cap;
 	struct frame_out *frames;	/* owned: one sample's frames */
 	size_t		 nframes, frames_cap;

@@ -409,8 +409,8 @@ open_events(struct perf_source *ps)
 /*
  * Sizes the per-CPU ring buffers to hold about a quarter of a second of
  * samples of one busy thread, so that a recorder that is descheduled for a
- * while loses nothing: 8 MiB for dwarf at 999 Hz with 16 KiB copies, up to
- * 64 MiB. A power of two, in pages.
+ * while loses nothing: 16 MiB for dwarf at 999 Hz with the default 64 KiB
+ * copies, 8 MiB at least, up to 64 MiB. A power of two, in pages.
  */
 static size_t
 ring_pages_for(const struct source_config *c)

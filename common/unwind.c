@@ -536,6 +536,13 @@ size_t
 unwind_stack(struct unwind *u, const struct unwind_input *in, uint64_t *pcs,
     size_t max, enum unwind_end *end)
 {
+	return unwind_stack_sp(u, in, pcs, NULL, max, end);
+}
+
+size_t
+unwind_stack_sp(struct unwind *u, const struct unwind_input *in, uint64_t *pcs,
+    uint64_t *sps, size_t max, enum unwind_end *end)
+{
 	struct frame cur, next;
 	size_t n = 0;
 	int exact = 1;		/* pc is an interrupted instruction, not a return address */
@@ -558,6 +565,8 @@ unwind_stack(struct unwind *u, const struct unwind_input *in, uint64_t *pcs,
 			*end = UNWIND_DEPTH;
 			return n;
 		}
+		if (sps)
+			sps[n] = cur.regs[UNWIND_SP];
 		pcs[n++] = pc;
 		mp = maps_find(u->maps, in->pid, exact ? pc : pc - 1);
 		if (mp == NULL) {

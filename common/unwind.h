@@ -78,6 +78,15 @@ size_t	 unwind_stack(struct unwind *, const struct unwind_input *in,
 	    uint64_t *pcs, size_t max, enum unwind_end *end);
 
 /*
+ * As unwind_stack, and stores in sps[i] the stack pointer of frame i: the
+ * interrupted one for the leaf, the caller's after the return for the
+ * others (the CFA of frame i-1, just above where pcs[i] was stored).
+ * A frame is identified by its pc and stack pointer (see stitch.h).
+ */
+size_t	 unwind_stack_sp(struct unwind *, const struct unwind_input *in,
+	    uint64_t *pcs, uint64_t *sps, size_t max, enum unwind_end *end);
+
+/*
  * Tells whether the return address pc of process pid lies in a function
  * whose CFI marks it as the outermost frame (_start, clone3's child):
  * 1 when it does, 0 when it does not or nothing is known. Used to judge

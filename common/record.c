@@ -16,6 +16,7 @@
 
 #include "dso.h"
 #include "kallsyms.h"
+#include "procfs.h"
 #include "record.h"
 #include "source.h"
 #include "xalloc.h"
@@ -194,41 +195,19 @@ static const char *
 comm_get(struct record *r, pid_t pid, pid_t tid)
 {
 	struct comm_ent *e;
-	char path[64], buf[64];
-	FILE *f;
+	char buf[64];
 
 	if (tid <= 0)
 		return "swapper";	/* the idle task, as perf names it */
 	if ((e = comm_find(r, tid)) != NULL)
 		return e->comm;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-	buf[0] = '\0';
-	if ((f = fopen(path, "re")) != NULL) {
-		if (fgets(buf, sizeof(buf), f) == NULL)
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
+	proc_comm(pid, tid, buf, sizeof(buf));
 	if (buf[0] == '\0')
 		snprintf(buf, sizeof(buf), ":%d", (int)tid);
 	return comm_set(r, tid, buf)->comm;
 }
 
 /* ---- reading /proc ---- */
-
-static int
-read_comm_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	if (f == NULL)
-		return -1;
-	if (fgets(buf, (int)len, f) == NULL)
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
 
 /* Opens events on every thread of pid. Returns the number of threads. */
 static void
@@ -246,8 +225,7 @@ read_task_comms(struct record *r, pid_t pid)
 
 		if (tid <= 0)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, tid);
-		if (read_comm_file(path, buf, sizeof(buf)) == 0)
+		if (proc_comm(pid, tid, buf, sizeof(buf)) == 0)
 			comm_set(r, tid, buf);
 	}
 	closedir(d);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "maps.h"
+#include "procfs.h"
 #include "ptsample.h"
 #include "source.h"
 #include "xalloc.h"
@@ -92,18 +93,10 @@ push(struct ptsrc *p, enum source_kind kind, pid_t pid, pid_t tid)
 static void
 send_comm(struct ptsrc *p, pid_t pid, pid_t tid, int exec)
 {
-	char path[96], buf[64];
+	char buf[64];
 	struct qev *e;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-	buf[0] = '\0';
-	if ((f = fopen(path, "re")) != NULL) {
-		if (fgets(buf, sizeof(buf), f) == NULL)
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
+	proc_comm(pid, tid, buf, sizeof(buf));
 	if (buf[0] == '\0' && !exec)
 		return;
 	e = push(p, SOURCE_COMM, pid, tid);

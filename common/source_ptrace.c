@@ -32,6 +32,7 @@
 #define REREAD_NS	50000000ULL	/* mappings read again at most this often */
 #define UNKNOWN_NS	5000000ULL	/* ... or this often for an unknown pc */
 #define FP_MAX		127		/* frames of a frame-pointer walk */
+#define K_MAX		1000		/* samples one stop may stand for */
 
 /* A queued event with the memory it points to. */
 struct qev {
@@ -54,6 +55,7 @@ struct ptsrc {
 	struct source_config cfg;
 	int		 wall;
 	int		 disabled;
+	uint64_t	 period_ns;	/* the sampling period */
 	struct qev	*q;		/* owned: a FIFO, q[head..nq) pending */
 	size_t		 head, nq, qcap;
 	struct pproc	*procs;		/* owned */
@@ -264,26 +266,19 @@ fp_chain(const struct pt_sample *s, uint64_t *chain, int *cut)
 	return n;
 }
 
+/* Queues one sample of k standing for period ns, at time. */
 static void
-on_sample(void *arg, const struct pt_sample *s)
+queue_sample(struct ptsrc *p, const struct pt_sample *s, uint64_t time,
+    uint64_t period)
 {
-	struct ptsrc *p = arg;
-	struct pproc *pp = proc_get(p, s->pid);
-	uint64_t now = mono_ns();
 	struct source_sample *ss;
 	struct qev *e;
 
-	if (!s->offcpu && p->cfg.mode == RECORD_OFFCPU)
-		return;		/* --off-cpu: blocked threads only */
-	if (pp->read_at <= 1 || now - pp->read_at > REREAD_NS ||
-	    (!known(pp, s->regs[UNWIND_RA]) && now - pp->read_at > UNKNOWN_NS))
-		read_maps(p, pp, pp->read_at == 0);
-	name_once(p, s->pid, s->tid);
 	e = push(p, SOURCE_SAMPLE, s->pid, s->tid);
-	e->ev.time = s->time;
+	e->ev.time = time;
 	ss = &e->ev.u.sample;
 	ss->cpu = (uint32_t)s->cpu;
-	ss->period = s->period;
+	ss->period = period;
 	ss->event = s->offcpu ? "offcpu-time" : p->cfg.event->name;
 	if (p->cfg.dwarf) {
 		e->own = xmalloc(s->stack_len ? s->stack_len : 1);
@@ -297,6 +292,38 @@ on_sample(void *arg, const struct pt_sample *s)
 		ss->nr = fp_chain(s, e->chain, &ss->chain_cut);
 		ss->callchain = e->chain;
 	}
+}
+
+/*
+ * A CPU-time sample that stands for k whole periods (the thread ran k
+ * periods between two ticks that could stop it) goes out as k samples of
+ * one period each, so that counting samples, as fgfold and the peers do
+ * for cpu-clock, weighs it as a cpu-clock profile would.
+ */
+static void
+on_sample(void *arg, const struct pt_sample *s)
+{
+	struct ptsrc *p = arg;
+	struct pproc *pp = proc_get(p, s->pid);
+	uint64_t now = mono_ns(), k = 1, i;
+
+	if (!s->offcpu && p->cfg.mode == RECORD_OFFCPU)
+		return;		/* --off-cpu: blocked threads only */
+	if (pp->read_at <= 1 || now - pp->read_at > REREAD_NS ||
+	    (!known(pp, s->regs[UNWIND_RA]) && now - pp->read_at > UNKNOWN_NS))
+		read_maps(p, pp, pp->read_at == 0);
+	name_once(p, s->pid, s->tid);
+	if (!p->wall && s->period > p->period_ns) {
+		k = s->period / p->period_ns;
+		if (k > K_MAX)
+			k = K_MAX;
+	}
+	if (k == 1) {
+		queue_sample(p, s, s->time, s->period);
+		return;
+	}
+	for (i = 0; i < k; i++)
+		queue_sample(p, s, s->time - (k - 1 - i), p->period_ns);
 }
 
 static void
@@ -379,6 +406,9 @@ pt_open(struct source *src, const struct source_config *cfg)
 	    cfg->freq;
 	if (po.freq == 0)
 		po.freq = 1;
+	p->period_ns = 1000000000ULL / po.freq;
+	if (p->period_ns == 0)
+		p->period_ns = 1;
 	po.stack_size = cfg->dwarf ? cfg->stack_size : 4096;
 	po.wall = p->wall;
 	ptsample_init(&p->ps, &po, &callbacks, p);

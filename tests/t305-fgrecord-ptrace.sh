@@ -13,7 +13,7 @@ B=$TMP/build
 mkdir -p "$B"
 cc=${CC:-cc}
 built=yes
-for p in hot threads forker noperf; do
+for p in hot threads forker noperf work; do
 	$cc -O2 -g -pthread -o "$B/$p" "$TESTS/record/$p.c" 2>"$B/$p.err" || built=no
 done
 chmod a+rx "$TMP" "$B"
@@ -105,6 +105,18 @@ check 'two threads: both sampled, each in its own function, as with perf' '
 	within $((a + b)) 95 100 &&
 	t=$(grep -c "^	0 \[truncated\]" out || true) &&
 	within "$t" 0 $(($(nsamples out) / 20))
+'
+
+check 'two threads doing equal work: equal shares, and one sample a period of CPU time, as cpu-clock' '
+	noperf fgrecord -q -o out work 300 >work.out 2>&1 &&
+	wellformed out &&
+	l=$(fshare out left_work) && r=$(fshare out right_work) &&
+	echo "left_work $l% right_work $r%" &&
+	within "$l" 38 62 && within "$r" 38 62 &&
+	cpu=$(awk "/^cpu-seconds/ { print \$3 }" work.out) &&
+	n=$(nsamples out) && want=$(awk -v c="$cpu" "BEGIN { printf \"%d\", c * 999 }") &&
+	echo "$n samples for $cpu s of CPU ($want periods)" &&
+	within "$n" $((want * 3 / 4)) $((want * 5 / 4))
 '
 
 check 'a forked child is followed, with its own pid and function' '

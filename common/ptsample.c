@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -18,6 +19,8 @@
 
 #define NS	1000000000ULL
 #define POLL_NS	1000000ULL	/* events are looked for at least this often */
+#define WAIT_NS	25000000ULL	/* a tick waits this long at most for stops */
+#define WAKE_US	5000		/* and wakes this often to look at the time */
 
 struct pt_thread {
 	pid_t		 tid, pid;
@@ -50,10 +53,19 @@ mono_ns(void)
 	return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
 }
 
+/* SIGALRM only ends a tick's blocking wait for stops (EINTR). */
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+}
+
 void
 ptsample_init(struct ptsample *ps, const struct ptsample_opts *opts,
     const struct ptsample_cb *cb, void *arg)
 {
+	struct sigaction sa;
+
 	memset(ps, 0, sizeof(*ps));
 	ps->opts = *opts;
 	if (ps->opts.freq == 0)
@@ -65,6 +77,10 @@ ptsample_init(struct ptsample *ps, const struct ptsample_opts *opts,
 	ps->period_ns = NS / ps->opts.freq;
 	if (ps->period_ns == 0)
 		ps->period_ns = 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;	/* no SA_RESTART: waitid returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
 }
 
 /* ---- the thread table ---- */
@@ -406,13 +422,13 @@ reaped(struct ptsample *ps, pid_t tid, int status)
 static void
 new_task(struct ptsample *ps, pid_t tid, struct pt_thread *parent)
 {
-	pid_t pid = tgid_of(tid);
+	pid_t pid = tgid_of(tid), ppid = parent ? parent->pid : 0;
 	int isnew = find(ps, tid) == NULL;
-	struct pt_thread *t = add_thread(ps, tid, pid, parent ? parent->started : 1);
 
-	if (parent && isnew && pid == tid && ps->cb.fork)
-		ps->cb.fork(ps->arg, parent->pid, pid);
-	(void)t;
+	/* add_thread may move the table, and parent with it. */
+	add_thread(ps, tid, pid, parent ? parent->started : 1);
+	if (ppid && isnew && pid == tid && ps->cb.fork)
+		ps->cb.fork(ps->arg, ppid, pid);
 }
 
 static void
@@ -432,6 +448,24 @@ exec_event(struct ptsample *ps, struct pt_thread *t)
 	if (ps->cb.exec)
 		ps->cb.exec(ps->arg, tid);
 	thread_open(ps, t);
+}
+
+/*
+ * A thread sent PTRACE_INTERRUPT stops for it in PTRACE_EVENT_STOP,
+ * unless it traps for another reason first (a clone, an exec, a signal):
+ * the kernel then drops the pending stop trap, and that other stop
+ * stands for it. Either way the sample is taken there and the thread is
+ * no longer waited for; otherwise a thread interrupted as it called
+ * pthread_create would be waited for, and never sampled again.
+ */
+static void
+settle(struct ptsample *ps, struct pt_thread *t)
+{
+	if (!t->pending)
+		return;
+	if (t->started)
+		take(ps, t);
+	unpend(ps, t);
 }
 
 /* Handles one report of waitpid. */
@@ -465,32 +499,33 @@ event(struct ptsample *ps, pid_t tid, int status)
 			return;
 		}
 		t->groupstop = 0;
-		if (t->pending && t->started)
-			take(ps, t);
-		if (t->fast && ps->in_tick) {
+		if (t->fast && ps->in_tick)
 			t->held = 1;	/* let go with the others */
-			unpend(ps, t);
-			return;
-		}
-		unpend(ps, t);
-		ptrace(PTRACE_CONT, tid, 0, 0);
+		settle(ps, t);
+		if (!t->held)
+			ptrace(PTRACE_CONT, tid, 0, 0);
 		return;
 	case PTRACE_EVENT_CLONE:
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
+		settle(ps, t);
 		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
-			new_task(ps, (pid_t)msg, find(ps, tid));
+			new_task(ps, (pid_t)msg, t);	/* t may move */
 		ptrace(PTRACE_CONT, tid, 0, 0);
 		return;
 	case PTRACE_EVENT_EXEC:
 		exec_event(ps, t);
+		if ((t = find(ps, tid)) != NULL)
+			settle(ps, t);
 		ptrace(PTRACE_CONT, tid, 0, 0);
 		return;
 	case 0:
 		/* A signal on its way to the thread: deliver it. */
+		settle(ps, t);
 		ptrace(PTRACE_CONT, tid, 0, sig);
 		return;
 	default:
+		settle(ps, t);
 		ptrace(PTRACE_CONT, tid, 0, 0);
 		return;
 	}
@@ -610,12 +645,30 @@ tick(struct ptsample *ps)
 	}
 	/*
 	 * All are let go together once all have stopped, so that none gets
-	 * a head start on the CPU; the unwinding waits until then.
+	 * a head start on the CPU; the unwinding waits until then, but not
+	 * for ever: a stop that has not come in WAIT_NS is handled when it
+	 * comes, and the others go on. The repeating timer breaks the
+	 * blocking wait (a single one could fire just before it).
 	 */
-	ps->in_tick = 1;
-	while (ps->nfast > 0 && drain(ps, 1) > 0)
-		;
-	ps->in_tick = 0;
+	if (ps->nfast > 0) {
+		struct itimerval wake = { { 0, WAKE_US }, { 0, WAKE_US } };
+		struct itimerval off = { { 0, 0 }, { 0, 0 } };
+		uint64_t until = mono_ns() + WAIT_NS;
+
+		ps->in_tick = 1;
+		setitimer(ITIMER_REAL, &wake, NULL);
+		while (ps->nfast > 0 && (drain(ps, 1) > 0 ||
+		    (!ps->child_done && mono_ns() < until)))
+			;
+		setitimer(ITIMER_REAL, &off, NULL);
+		ps->in_tick = 0;
+		if (ps->nfast > 0) {
+			ps->late++;
+			for (k = 0; k < ps->nthreads; k++)
+				ps->threads[k].fast = 0;
+			ps->nfast = 0;
+		}
+	}
 	for (k = 0; k < ps->nthreads; k++)
 		if (ps->threads[k].held) {
 			ps->threads[k].held = 0;

@@ -94,6 +94,7 @@ struct ptsample {
 	uint64_t	 ticks;
 	uint64_t	 stops;		/* threads stopped for a sample */
 	uint64_t	 missed;	/* thread stopped, but regs or stack unreadable */
+	uint64_t	 late;		/* ticks that stopped waiting for a stop */
 };
 
 void	 ptsample_init(struct ptsample *, const struct ptsample_opts *opts,

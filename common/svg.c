@@ -1312,7 +1312,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	    "#frames > * { cursor:pointer; }\n"
 	    "#frames > *:hover > rect { stroke:black; stroke-width:0.5; "
 	    "vector-effect:non-scaling-stroke; }\n"
-	    "#labels, #zlabels { pointer-events:none; }\n"
+	    "#labels, #zlabels, #fnlabels { pointer-events:none; }\n"
 	    ".hide { display:none; }\n.parent { opacity:0.5; }\n"
 	    "</style>\n<script type=\"text/ecmascript\"><![CDATA[\n"
 	    "var fgcfg = {W:");

@@ -75,7 +75,8 @@ var fglib = (function () {
 	 * name re matches, a nested match counted once, plus the own time
 	 * of the frames hidden in grey ones and under l ones that lie on a
 	 * matching path (getL(g) gives g's parsel array, names N its names,
-	 * times scale). Only frames before stop add to the sum. Returns
+	 * times scale; or, for the function view's frames, {t, hid}: call
+	 * tree t's nodes merged into hid, whose subtrees are hidden's). Only frames before stop add to the sum. Returns
 	 * {sum, part (some data-l left out), hit (per frame, 1 to colour)}.
 	 */
 	function count(F, re, N, scale, getL, stop) {
@@ -85,6 +86,7 @@ var fglib = (function () {
 		function merged(g) {
 			var L = getL(g), t = 0;
 			if (L === null) { part = true; return 0; }
+			if (!Array.isArray(L)) return under(L.t, L.hid);
 			for (var k = 0; k + 2 < L.length; k += 3) {
 				var d = L[k], x = L[k + 1];
 				if (nm[x] === 0) nm[x] = re.test(N[x]) ? 1 : 2;
@@ -93,6 +95,23 @@ var fglib = (function () {
 				if (h) t += L[k + 2];
 			}
 			return t;
+		}
+		/* the same over call tree t's subtrees of the merged nodes hid,
+		   walked in place (hidden's copy of them can be millions long) */
+		function under(t, hid) {
+			var D = t.D, ID = t.ID, S = t.S, E = t.E, s = 0;
+			var a, i, j, m, e, b, d, x, h;
+			for (a = 0; a < hid.length; a++)
+				for (m = hid[a].mem, i = 0; i < m.length; i++)
+					for (j = m[i], e = E[j], b = D[j]; j < e; j++) {
+						d = D[j] - b;
+						x = ID[j];
+						if (nm[x] === 0) nm[x] = re.test(N[x]) ? 1 : 2;
+						h = nm[x] === 1 || (d > 0 && st[d - 1]);
+						st[d] = h;
+						if (h) s += S[j];
+					}
+			return s;
 		}
 		for (var j = 0; j < F.length; j++) {
 			var g = F[j], t = 0, on = j < stop;
@@ -241,7 +260,9 @@ var fglib = (function () {
 	/*
 	 * The search data of the merged nodes hid, hidden under a frame of
 	 * the view (down side only): their call tree nodes' subtrees, in
-	 * parsel's form with t's name ids.
+	 * parsel's form with t's name ids. The page hands count {t, hid}
+	 * instead, which it walks in place; this copy is what that walk
+	 * must equal (tests/fgsvg/script.js).
 	 */
 	function hidden(t, hid) {
 		var L = [], a, i, j, m, e;
@@ -407,7 +428,7 @@ else (function () {
 			matchedTxt.setAttribute("y", String(H - pad2 / 2));
 		}
 		var sv = document.createElementNS(NS, "svg"), g = document.createElementNS(NS, "g");
-		var lb = document.createElementNS(NS, "g"), V = [], j, f, e, t, rc, row;
+		var lb = document.createElementNS(NS, "g"), V = [], j, f, e, rc, row;
 		sv.setAttribute("x", String(C.xpad));
 		sv.setAttribute("y", "0");
 		sv.setAttribute("width", String(w));
@@ -421,25 +442,24 @@ else (function () {
 			f = j < down.length ? down[j] : up[j - down.length + 1];
 			/* callers above, callees below */
 			row = (j < down.length) !== rev ? hc + f.d : hc - f.d;
+			/* its tooltip (<title>) is made when it is first hovered */
 			e = document.createElementNS(NS, "g");
-			t = document.createElementNS(NS, "title");
 			rc = document.createElementNS(NS, "rect");
 			var o = {
 				e: e, r: rc, hit: false, m: false, name: names[f.id], n: f.v,
 				x: f.x, w: f.w, x0: f.x.toFixed(2), w0: f.w.toFixed(2),
 				y: top + row * C.fh, d: f.d, l: j < down.length && f.hid !== null,
-				hid: j < down.length ? f.hid : null
+				hid: j < down.length ? f.hid : null, tip: false
 			};
 			o.fill = fillof(o.name);
 			o.info = o.name + " (" + fmtn(o.n) + " " + C.cn + ", " + pct(o.n) + "%" +
 			    (j === 0 ? "; self " + pct(r.self) + "%" : "") + ")";
-			t.textContent = o.info;
+
 			rc.setAttribute("x", o.x0);
 			rc.setAttribute("y", String(o.y));
 			rc.setAttribute("width", o.w0);
 			rc.setAttribute("height", String(C.fh - 1));
 			rc.setAttribute("fill", o.fill);
-			e.appendChild(t);
 			e.appendChild(rc);
 			e.fgi = j;
 			g.appendChild(e);
@@ -452,8 +472,8 @@ else (function () {
 		g.addEventListener("click", onclick);
 		g.addEventListener("mouseover", onover);
 		g.addEventListener("mouseout", onout);
-		home.fv.style.display = "none";
-		home.labels.style.display = "none";
+		home.fv.setAttribute("viewBox", (-4 * C.W) + " 0 " + w + " " + H);
+		home.labels.setAttribute("transform", "translate(" + (-4 * C.W) + ",0)");
 		document.getElementById("title").textContent = "Function: " + name + ", " +
 		    (r.part ? "\u2265 " : "") + pct(r.total) + "% of all (self " + pct(r.self) + "%)";
 		view.sv = sv;
@@ -484,8 +504,8 @@ else (function () {
 			matchedTxt.setAttribute("y", String(+H - pad2 / 2));
 		}
 		document.getElementById("title").textContent = view.title;
-		home.fv.style.display = "";
-		home.labels.style.display = "";
+		home.fv.setAttribute("viewBox", home.fvbox);
+		home.labels.removeAttribute("transform");
 		F = A;
 		framesEl = home.framesEl;
 		fv = home.fv;
@@ -500,7 +520,7 @@ else (function () {
 	var REMAX = 256;
 	function getL(g) {
 		if (g.L === undefined)
-			g.L = g.hid ? fglib.hidden(calltree, g.hid) :
+			g.L = g.hid ? { t: calltree, hid: g.hid } :
 			    fglib.parsel(g.e.getAttribute("data-l"));
 		return g.L;
 	}
@@ -630,8 +650,14 @@ else (function () {
 		zoom(f.e.fgi);
 	}
 	function onover(ev) {
-		var f = frameof(ev.target);
+		var f = frameof(ev.target), t;
 		if (f) details.textContent = C.nt + " " + f.info;
+		if (f && f.tip === false) {
+			t = document.createElementNS(NS, "title");
+			t.textContent = f.info;
+			f.e.insertBefore(t, f.r);
+			f.tip = true;
+		}
 		hover = f;
 	}
 	function onout() {

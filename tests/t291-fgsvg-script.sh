@@ -8,7 +8,8 @@
 steps='label fits a name to a width
 parsel reads depths, names and own times
 tame keeps a plain pattern and quotes one that backtracks
-layout: the root full width, children by name, narrow ones hidden, their search data kept'
+layout: the root full width, children by name, narrow ones hidden, their search data kept
+search in the function view: the call tree walked in place counts as its copy'
 for o in '' ' (--inverted)' ' (--reverse)'; do
 	steps="$steps
 the SVG has grey frames and hidden ones$o"

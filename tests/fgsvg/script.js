@@ -156,3 +156,26 @@ check('layout: the root full width, children by name, narrow ones hidden, their 
 		out.every((f) => f.d === 0 || f.w >= 20) && hid.length > 0 && Math.abs(hv - lv) < 1e-6 ? '' :
 		`root ${out[0].x} ${out[0].w}, children ${kids}, ${hid.length} hidden of ${hv}, data ${lv}`;
 });
+// The function view's frames hand the search their hidden call tree
+// nodes as {t, hid}, walked in place: it must count what the copy
+// (hidden) counts, frame by frame, for the view of every name.
+check('search in the function view: the call tree walked in place counts as its copy', () => {
+	const { cfg, F } = frames(execFileSync('fgsvg', [folded]).toString());
+	const t = fg.tree(F, cfg.N, F[0].n / cfg.T, getL);
+	let views = 0, withhid = 0;
+	for (const [name, id] of t.ids) {
+		const r = fg.merge(t, id, false, 40 / 1000);
+		const V = fg.layout(r.down, 0, 1000, 40).map((f) => ({
+			name: t.names[f.id], n: f.v, d: f.d, m: false, l: f.hid !== null, hid: f.hid }));
+		withhid += V.some((f) => f.l) ? 1 : 0;
+		for (const pat of ['^rec$', 'w1', 'other|io', 'leaf']) {
+			const re = new RegExp(pat);
+			const a = fg.count(V, re, t.names, 1, (g) => fg.hidden(t, g.hid), V.length);
+			const b = fg.count(V, re, t.names, 1, (g) => ({ t: t, hid: g.hid }), V.length);
+			if (Math.abs(a.sum - b.sum) > 1e-9 || eq(Array.from(a.hit), Array.from(b.hit)))
+				return `view of ${name}, /${pat}/: in place ${b.sum}, copy ${a.sum}`;
+		}
+		views++;
+	}
+	return views > 3 && withhid > 1 ? '' : `${views} views, ${withhid} with hidden frames`;
+});

@@ -134,6 +134,7 @@ struct sym {
 	struct kallsyms	*ks;
 	int		 ks_state;	/* 1 loaded, -1 failed, 0 not yet */
 	unsigned long	 frames, unresolved, samples, badlines;
+	unsigned long	 oneline;	/* one-line samples left [unknown] */
 	int		 any_bad;
 	int		 kernel_other;	/* recorded under another kernel */
 	/* progress */
@@ -1579,6 +1580,9 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 				st.pid[0] = '\0';
 			if ((++s->samples & 255) == 0 && s->o.progress)
 				progress(s);
+			/* Its address is a run-time one: see sym_finish. */
+			if (smp.has_frame && stream_str_eq(smp.frame.sym, DSO_UNKNOWN))
+				s->oneline++;
 			break;
 		}
 		case STREAM_COMMENT:
@@ -1635,6 +1639,12 @@ sym_finish(struct sym *s)
 		    (f->opened < 0 || f->loaded < 0)) || f->dwarf_bad)
 			s->any_bad = 1;
 	}
+	if (s->oneline > 0)
+		fprintf(stderr, "%s: %lu samples printed on one line (perf record "
+		    "without -g) keep their [unknown] frame: perf script gives "
+		    "their addresses as the process saw them, which no file "
+		    "places; record with -g, or with fgrecord\n",
+		    program_invocation_short_name, s->oneline);
 	if (s->frames == 0)
 		return s->any_bad;
 	if (s->unresolved == 0) {

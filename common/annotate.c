@@ -37,6 +37,7 @@
 #include "debuglink.h"
 #include "demangle.h"
 #include "dso.h"
+#include "dwname.h"
 #include "elfcheck.h"
 #include "elfsym.h"
 #include "hashtab.h"
@@ -304,6 +305,7 @@ struct afile {
 	struct perfmap	*pm;		/* owned; a JIT's symbols */
 	uint64_t	 unattributed;	/* samples outside every function */
 	int		 dmflags;	/* fg_demangle() flags for its names */
+	struct dwname	*dwn;		/* owned: C++ scopes of inlined names */
 };
 
 /* A sampled function. */
@@ -536,6 +538,8 @@ afile_open(struct afile *f, const char *path, const struct annotate *a)
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 	f->path = path;
+	f->dwn = xmalloc(sizeof(*f->dwn));
+	dwname_init(f->dwn);
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	switch (dso_classify(path, strlen(path))) {
 	case DSO_KERNEL_MAP:
@@ -631,6 +635,9 @@ afile_close(struct afile *f)
 	perfmap_free(f->pm);
 	free(f->problem);
 	free(f->noscope);
+	if (f->dwn != NULL)
+		dwname_release(f->dwn);
+	free(f->dwn);
 }
 
 /*
@@ -773,25 +780,6 @@ struct srcpos {
 	char		*inl;		/* owned; innermost inlined function */
 };
 
-/* Name of a DIE, following abstract origins; demangled when it can be. */
-static char *
-die_name(Dwarf_Die *die, int dmflags)
-{
-	Dwarf_Attribute at;
-	const char *s = NULL;
-	char *d;
-
-	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
-	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at))
-		s = dwarf_formstring(&at);
-	if (!s && dwarf_attr_integrate(die, DW_AT_name, &at))
-		s = dwarf_formstring(&at);
-	if (!s)
-		return NULL;
-	d = fg_demangle(s, dmflags);
-	return d ? d : xstrdup(s);
-}
-
 /* Looks up the source position of addr; sets p->file to NULL if none. */
 static void
 srcpos_get(const struct afile *f, uint64_t addr, struct srcpos *p,
@@ -818,7 +806,8 @@ srcpos_get(const struct afile *f, uint64_t addr, struct srcpos *p,
 		for (int i = 0; i < n; i++)
 			if (dwarf_tag(&scopes[i]) ==
 			    DW_TAG_inlined_subroutine) {
-				p->inl = die_name(&scopes[i], f->dmflags);
+				p->inl = dwname_of(f->dwn, &scopes[i], 1,
+				    f->dmflags);
 				break;
 			}
 		free(scopes);

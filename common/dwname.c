@@ -8,6 +8,7 @@
 
 #include <dwarf.h>
 
+#include "demangle.h"
 #include "dwname.h"
 #include "xalloc.h"
 
@@ -160,4 +161,22 @@ found:
 	if (asprintf(&r, "%s%s", sl->prefix, name) < 0)
 		r = NULL;
 	return r != NULL ? r : xstrdup(name);
+}
+
+char *
+dwname_of(struct dwname *dn, Dwarf_Die *die, int demangle, int dmflags)
+{
+	Dwarf_Attribute at;
+	const char *link = NULL, *name = NULL;
+	char *d;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &at) != NULL ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at) != NULL)
+		link = dwarf_formstring(&at);
+	if (link != NULL && demangle && (d = fg_demangle(link, dmflags)) != NULL)
+		return d;
+	if (dwarf_attr_integrate(die, DW_AT_name, &at) != NULL &&
+	    (name = dwarf_formstring(&at)) != NULL)
+		return demangle ? dwname_qualify(dn, die, name) : xstrdup(name);
+	return link != NULL ? xstrdup(link) : NULL;
 }

@@ -44,6 +44,15 @@ void	dwname_init(struct dwname *dn);
  */
 char	*dwname_qualify(struct dwname *dn, Dwarf_Die *die, const char *name);
 
+/*
+ * The name of a function's DIE, as fgsym prints it and the annotator
+ * lists it: its linkage name demangled by fg_demangle() with dmflags,
+ * else its DW_AT_name qualified as dwname_qualify() does. Without
+ * demangle, DW_AT_name (else the linkage name) as it is. A malloc'd
+ * string the caller frees, or NULL when the DIE has no name.
+ */
+char	*dwname_of(struct dwname *dn, Dwarf_Die *die, int demangle, int dmflags);
+
 /* Frees what dn owns; dn may then be dwname_init()ed again. */
 void	dwname_release(struct dwname *dn);
 

@@ -742,30 +742,13 @@ src_text(const struct sym *s, const char *file, int line)
 	return r;
 }
 
-/*
- * The name of a function's DIE in f: its linkage name demangled, else
- * DW_AT_name, qualified by its C++ scopes unless --demangle=none.
- */
+/* The name of a function's DIE in f (dwname_of), or "??". */
 static char *
 die_name(const struct sym *s, struct sfile *f, Dwarf_Die *die)
 {
-	Dwarf_Attribute am;
-	const char *n = NULL;
+	char *n = dwname_of(&f->dwn, die, s->o.demangle, dm_flags(s));
 
-	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &am) != NULL ||
-	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &am) != NULL)
-		n = dwarf_formstring(&am);
-	if (n != NULL && s->o.demangle) {
-		char *d = fg_demangle(n, dm_flags(s));
-
-		if (d != NULL)
-			return d;
-	}
-	if (dwarf_attr_integrate(die, DW_AT_name, &am) != NULL &&
-	    (n = dwarf_formstring(&am)) != NULL)
-		return s->o.demangle ? dwname_qualify(&f->dwn, die, n) :
-		    xstrdup(n);
-	return n != NULL ? xstrdup(n) : xstrdup("??");
+	return n != NULL ? n : xstrdup("??");
 }
 
 /* The call site of an inlined DIE as "file:line", or NULL. */

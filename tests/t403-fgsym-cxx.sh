@@ -89,4 +89,20 @@ check '--annotate: the headings name functions in the same style' '
 	grep -q "^== [12]\. void app::probe<app::Key>(app::Key const&) =" out
 '
 
+# A real recording of the sort (mode p): the listing's source lines name
+# the inlined std internals as the frames do, std:: in front (GCC gives
+# them no linkage name; their DW_AT_name alone is "__move_median_to_first<...>").
+if fgrecord -q -o "$FIX/rec" "$FIX/stl" p >/dev/null 2>"$FIX/rec.err"; then
+	check '--annotate: inlined names beside source lines qualified as frames are' '
+		fgsym --annotate=3 "$FIX/rec" >out 2>err &&
+		grep -o "inlined [^] ]*" out >inl &&
+		grep -q "inlined std::__" inl &&
+		awk "{ n = \$2; sub(/<.*/, \"\", n)
+			if (n !~ /::/ && (n ~ /^__/ || n ~ /^operator/)) { print; bad = 1 } }
+			END { exit bad }" inl
+	'
+else
+	skip '--annotate: inlined names beside source lines qualified as frames are' "fgrecord cannot record here: $(head -1 "$FIX/rec.err")"
+fi
+
 done_testing

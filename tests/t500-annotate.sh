@@ -16,7 +16,7 @@ built=
 if cc -O2 -g -no-pie -o "$FX/hot" "$TESTS/annotate/hot.c" 2>"$FX/cc.log" &&
    cc $CFLAGS_A -o "$FX/driver" "$TESTS/annotate/driver.c" \
 	"$TOP/common/annotate.c" "$TOP/common/debuglink.c" "$TOP/common/demangle.c" "$TOP/common/elfcheck.c" \
-	"$TOP/common/dso.c" "$TOP/common/elfsym.c" "$TOP/common/hashtab.c" "$TOP/common/kallsyms.c" "$TOP/common/perfmap.c" "$TOP/common/safeopen.c" \
+	"$TOP/common/dso.c" "$TOP/common/dwname.c" "$TOP/common/elfsym.c" "$TOP/common/hashtab.c" "$TOP/common/kallsyms.c" "$TOP/common/perfmap.c" "$TOP/common/safeopen.c" \
 	"$TOP/common/xalloc.c" $LIBS_A 2>>"$FX/cc.log"; then
 	built=yes
 fi

@@ -97,3 +97,21 @@ for smp in perf ptrace; do
 	    awk '{ t += $NF; if ($0 ~ /;main;/) h += $NF } END { printf "%.1f", t ? 100*h/t : 0 }')
 	echo "   --sampler=$smp: stacks reaching main in hot.c: $m%"
 done
+
+# --wall beside a pool of 32 idle threads (tests/record/pool.c): the busy
+# thread's work time alone and under --sampler=ptrace --wall, and the
+# context switches the idle threads made (a few when the sampler does not
+# wake them), alternated, medians.
+$cc -O2 -g -pthread -o "$T/pool" "$top/tests/record/pool.c" || exit 0
+: >"$T/pool.alone"; : >"$T/pool.wall"; : >"$T/pool.sw"
+i=0
+while [ $i -lt "$BENCH_RUNS" ]; do
+	nice "$T/pool" 0.5 32 2>&1 | awk '/^work / { print $2 }' >>"$T/pool.alone"
+	nice "$FG_BIN/fgrecord" --sampler=ptrace --wall -o /dev/null "$T/pool" 0.5 32 \
+	    2>"$T/pool.err"
+	awk '/^work / { print $2 }' "$T/pool.err" >>"$T/pool.wall"
+	awk '/^idle-switches / { print $2 }' "$T/pool.err" >>"$T/pool.sw"
+	i=$((i + 1))
+done
+a=$(median <"$T/pool.alone") w=$(median <"$T/pool.wall")
+echo "   32 idle threads beside a busy one, --sampler=ptrace --wall: slow-down $(ratio "$w" "$a") (${w}s against ${a}s), idle threads' context switches $(median <"$T/pool.sw" | awk '{ printf "%d", $1 }')"

@@ -20,12 +20,14 @@
 #define NS	1000000000ULL
 #define POLL_NS	1000000ULL	/* events are looked for at least this often */
 #define WAIT_NS	25000000ULL	/* a tick waits this long at most for stops */
+#define KEEP_MAX	(256ULL << 20)	/* stacks kept for blocked threads, bytes */
 #define WAKE_US	5000		/* and wakes this often to look at the time */
 
 struct pt_thread {
 	pid_t		 tid, pid;
 	int		 schedfd;	/* /proc/PID/task/TID/schedstat, or -1 */
 	int		 statfd;	/* /proc/PID/task/TID/stat, or -1 */
+	int		 sysfd;		/* /proc/PID/task/TID/syscall, or -1 */
 	uint64_t	 runtime;	/* CPU time at the last tick, ns */
 	uint64_t	 credit;	/* CPU time not sampled yet, ns */
 	uint64_t	 last;		/* wall mode: time of its last sample */
@@ -37,6 +39,17 @@ struct pt_thread {
 	unsigned char	 started;	/* its process has exec'd, or was attached */
 	unsigned char	 gone;		/* reaped */
 	unsigned char	 held;		/* stopped by the tick, not let go yet */
+	unsigned char	 want;		/* chosen by the tick: its state letter */
+	/*
+	 * Wall mode: the last sample taken of it blocked in a system call,
+	 * kept while it stays blocked there, at the same user stack pointer
+	 * and pc (its syscall file says so without stopping it).
+	 */
+	unsigned char	 kept;
+	uint64_t	 keep_sp, keep_pc;
+	uint64_t	 keep_regs[UNWIND_NREGS];
+	unsigned char	*keep;		/* owned, opts.stack_size bytes, or NULL */
+	size_t		 keep_len;
 };
 
 struct pt_sbuf {
@@ -113,7 +126,36 @@ close_proc(struct pt_thread *t)
 		close(t->schedfd);
 	if (t->statfd >= 0)
 		close(t->statfd);
-	t->schedfd = t->statfd = -1;
+	if (t->sysfd >= 0)
+		close(t->sysfd);
+	t->schedfd = t->statfd = t->sysfd = -1;
+}
+
+/*
+ * Reads the user stack pointer and pc of a thread blocked in a system
+ * call, the last two fields of its syscall file ("NR ARGS... SP PC");
+ * returns -1 when it runs, is not in a system call, or cannot be read.
+ */
+static int
+read_syscall(struct pt_thread *t, uint64_t *sp, uint64_t *pc)
+{
+	char buf[256], *f[9];
+	ssize_t n;
+	int k = 0;
+
+	if (t->sysfd < 0)
+		return -1;
+	n = pread(t->sysfd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	for (char *p = strtok(buf, " \n"); p != NULL && k < 9; p = strtok(NULL, " \n"))
+		f[k++] = p;
+	if (k != 9 || f[0][0] == '-')
+		return -1;
+	*sp = strtoull(f[7], NULL, 16);
+	*pc = strtoull(f[8], NULL, 16);
+	return 0;
 }
 
 /* Reads the thread's CPU time in ns; returns 0 when it cannot. */
@@ -190,6 +232,8 @@ thread_open(struct ptsample *ps, struct pt_thread *t)
 	close_proc(t);
 	t->schedfd = open_proc(t->pid, t->tid, "schedstat");
 	t->statfd = open_proc(t->pid, t->tid, "stat");
+	t->sysfd = ps->opts.wall ? open_proc(t->pid, t->tid, "syscall") : -1;
+	t->kept = 0;
 	t->credit = 0;
 	t->last = mono_ns();
 	if (read_runtime(t, &ns) == 0)
@@ -211,7 +255,7 @@ add_thread(struct ptsample *ps, pid_t tid, pid_t pid, int started)
 	t->tid = tid;
 	t->pid = pid;
 	t->started = (unsigned char)started;
-	t->schedfd = t->statfd = -1;
+	t->schedfd = t->statfd = t->sysfd = -1;
 	t->cpu = -1;
 	thread_open(ps, t);
 	return t;
@@ -232,6 +276,9 @@ drop_thread(struct ptsample *ps, struct pt_thread *t)
 {
 	unpend(ps, t);
 	close_proc(t);
+	if (t->keep != NULL)
+		ps->keep_bytes -= ps->opts.stack_size;
+	free(t->keep);
 	*t = ps->threads[--ps->nthreads];
 }
 
@@ -319,30 +366,113 @@ regs_to_dwarf(const struct user_regs_struct *u, uint64_t *d)
 	d[16] = u->rip;
 }
 
+/* The next free sample buffer (flush hands them on). */
+static struct pt_sbuf *
+sbuf_next(struct ptsample *ps)
+{
+	if (ps->nready == ps->nsbufs) {
+		GROW(ps->sbufs, ps->nsbufs + 1, ps->sbufs_cap);
+		ps->sbufs[ps->nsbufs].stack = xmalloc(ps->opts.stack_size + 8);
+		ps->nsbufs++;
+	}
+	return &ps->sbufs[ps->nready];
+}
+
 /*
- * Copies the stopped thread's registers and stack into a new sample
- * buffer. The period is the CPU time it stands for (whole periods of
- * credit), or in wall mode the time since the thread's last sample.
+ * Completes sample buffer b of thread t, whose registers and stack are
+ * in it, taken at now: the period is the CPU time it stands for (whole
+ * periods of credit), or in wall mode the time since the thread's last
+ * sample.
  */
+static void
+ready(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b,
+    uint64_t now)
+{
+	uint64_t n;
+
+	b->s.pid = t->pid;
+	b->s.tid = t->tid;
+	b->s.cpu = t->cpu < 0 ? 0 : t->cpu;
+	b->s.time = now;
+	b->s.offcpu = t->offcpu;
+	b->s.stack = b->stack;
+	if (ps->opts.wall) {
+		b->s.period = now > t->last ? now - t->last : ps->period_ns;
+		t->last = now;
+		t->credit = 0;
+	} else {
+		n = t->credit / ps->period_ns;
+		if (n == 0)
+			n = 1;
+		b->s.period = n * ps->period_ns;
+		t->credit = t->credit > b->s.period ? t->credit - b->s.period : 0;
+	}
+	ps->nready++;
+}
+
+/*
+ * Wall mode: keeps a copy of the sample b of a blocked thread, so that
+ * while it stays blocked where it is, replay() samples it again without
+ * stopping it (a pool of idle threads would otherwise be woken on every
+ * tick). Within KEEP_MAX bytes for all threads.
+ */
+static void
+keep(struct ptsample *ps, struct pt_thread *t, const struct pt_sbuf *b)
+{
+	t->kept = 0;
+	if (t->keep == NULL) {
+		if (ps->keep_bytes + ps->opts.stack_size > KEEP_MAX)
+			return;
+		t->keep = xmalloc(ps->opts.stack_size + 8);
+		ps->keep_bytes += ps->opts.stack_size;
+	}
+	memcpy(t->keep_regs, b->s.regs, sizeof(t->keep_regs));
+	memcpy(t->keep, b->stack, b->s.stack_len);
+	t->keep_len = b->s.stack_len;
+	t->keep_sp = b->s.regs[UNWIND_SP];
+	t->keep_pc = b->s.regs[UNWIND_RA];
+	t->kept = 1;
+}
+
+/*
+ * Wall mode: a thread blocked in a system call at the user stack pointer
+ * and pc of its kept sample has not moved since (a thread that returned
+ * and called again from elsewhere has another pc or stack pointer): the
+ * kept sample is its sample again. Returns 1, or 0 to stop it instead.
+ */
+static int
+replay(struct ptsample *ps, struct pt_thread *t, uint64_t now)
+{
+	struct pt_sbuf *b;
+	uint64_t sp, pc;
+
+	if (!t->kept || read_syscall(t, &sp, &pc) != 0 ||
+	    sp != t->keep_sp || pc != t->keep_pc)
+		return 0;
+	b = sbuf_next(ps);
+	memcpy(b->s.regs, t->keep_regs, sizeof(b->s.regs));
+	memcpy(b->stack, t->keep, t->keep_len);
+	b->s.stack_len = t->keep_len;
+	ready(ps, t, b, now);
+	ps->replays++;
+	return 1;
+}
+
+/* Copies the stopped thread's registers and stack into a new sample. */
 static void
 take(struct ptsample *ps, struct pt_thread *t)
 {
 	struct user_regs_struct u;
 	struct iovec io = { &u, sizeof(u) }, local, remote;
 	struct pt_sbuf *b;
-	uint64_t now = mono_ns(), n;
+	uint64_t now = mono_ns();
 	ssize_t got;
 
 	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &io) != 0) {
 		ps->missed++;
 		return;
 	}
-	if (ps->nready == ps->nsbufs) {
-		GROW(ps->sbufs, ps->nsbufs + 1, ps->sbufs_cap);
-		ps->sbufs[ps->nsbufs].stack = xmalloc(ps->opts.stack_size + 8);
-		ps->nsbufs++;
-	}
-	b = &ps->sbufs[ps->nready];
+	b = sbuf_next(ps);
 	regs_to_dwarf(&u, b->s.regs);
 	local.iov_base = b->stack;
 	local.iov_len = ps->opts.stack_size;
@@ -359,25 +489,12 @@ take(struct ptsample *ps, struct pt_thread *t)
 		if (got < 0)
 			got = 0;
 	}
-	b->s.pid = t->pid;
-	b->s.tid = t->tid;
-	b->s.cpu = t->cpu < 0 ? 0 : t->cpu;
-	b->s.time = now;
-	b->s.offcpu = t->offcpu;
-	b->s.stack = b->stack;
 	b->s.stack_len = (size_t)got;
-	if (ps->opts.wall) {
-		b->s.period = now > t->last ? now - t->last : ps->period_ns;
-		t->last = now;
-		t->credit = 0;
-	} else {
-		n = t->credit / ps->period_ns;
-		if (n == 0)
-			n = 1;
-		b->s.period = n * ps->period_ns;
-		t->credit = t->credit > b->s.period ? t->credit - b->s.period : 0;
-	}
-	ps->nready++;
+	if (ps->opts.wall && t->offcpu)
+		keep(ps, t, b);
+	else
+		t->kept = 0;
+	ready(ps, t, b, now);
 	ps->stops++;
 }
 
@@ -634,7 +751,19 @@ tick(struct ptsample *ps)
 		 * has not blocked again yet.
 		 */
 		t->offcpu = ps->opts.wall && t->credit * 2 < now - t->last;
-		if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) != 0)
+		if (ps->opts.wall && (state == 'S' || state == 'D') &&
+		    replay(ps, t, now))
+			continue;
+		t->want = (unsigned char)state;
+	}
+	/* Then the interrupts, back to back: a thread stopped first waits
+	   for the others' stops, not for the reading of /proc too. */
+	for (i = 0; i < ps->nthreads; i++) {
+		struct pt_thread *t = &ps->threads[i];
+
+		state = t->want;
+		t->want = 0;
+		if (state == 0 || ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) != 0)
 			continue;
 		t->pending = 1;
 		/* A thread in a disk wait stops when the wait ends: no waiting. */

@@ -94,6 +94,8 @@ struct ptsample {
 	uint64_t	 ticks;
 	uint64_t	 stops;		/* threads stopped for a sample */
 	uint64_t	 missed;	/* thread stopped, but regs or stack unreadable */
+	uint64_t	 replays;	/* wall mode: blocked threads sampled unstopped */
+	uint64_t	 keep_bytes;	/* the kept samples' stacks */
 	uint64_t	 late;		/* ticks that stopped waiting for a stop */
 };
 

@@ -13,7 +13,7 @@ B=$TMP/build
 mkdir -p "$B"
 cc=${CC:-cc}
 built=yes
-for p in hot threads forker noperf work churn; do
+for p in hot threads forker noperf work churn pool; do
 	$cc -O2 -g -pthread -o "$B/$p" "$TESTS/record/$p.c" 2>"$B/$p.err" || built=no
 done
 chmod a+rx "$TMP" "$B"
@@ -131,6 +131,22 @@ check 'a thread met by the tick as it clones: sampled on, never waited for' '
 	ms=$(awk -v m="$main" "/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split(\$2, p, \"/\"); if (p[2] == m) s += \$(NF - 1) } END { printf \"%d\", s / 1e6 }" out) &&
 	echo "the main thread: $ms ms in $(grep threads err)" &&
 	within "$ms" 900 1150
+'
+
+# A pool of 32 idle threads with --wall: each is stopped once, where it
+# waits, and then sampled without being woken while it stays there (its
+# syscall file says where it is): it makes a few context switches, not
+# thousands, and its off-CPU time is still the time it waited.
+check '--wall: idle threads are sampled where they wait, without being woken' '
+	noperf fgrecord --wall -o out pool 0.3 32 2>err &&
+	wellformed out && cat err &&
+	w=$(awk "/^work / { print \$2 }" err) &&
+	s=$(awk "/^idle-switches / { print \$2 }" err) &&
+	test "$s" -lt $((32 * 40)) &&
+	{ fgsym out 2>/dev/null | fgfold --event-filter=offcpu-time >folded; } &&
+	ms=$(awk "/pool_idle/ { t += \$NF } END { printf \"%d\", t / 32 / 1e6 }" folded) &&
+	echo "each idle thread: $ms ms off-CPU in pool_idle, the work took $w s" &&
+	awk -v ms="$ms" -v w="$w" "BEGIN { exit !(ms >= 900 * w && ms <= 1300 * w) }"
 '
 
 check 'a forked child is followed, with its own pid and function' '

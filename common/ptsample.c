@@ -30,11 +30,15 @@ struct pt_thread {
 	int		 sysfd;		/* /proc/PID/task/TID/syscall, or -1 */
 	uint64_t	 runtime;	/* CPU time at the last tick, ns */
 	uint64_t	 credit;	/* CPU time not sampled yet, ns */
+	uint64_t	 rundelay;	/* time runnable but not running, ns */
+	uint64_t	 waited;	/* of which not sampled yet (wall mode) */
 	uint64_t	 last;		/* wall mode: time of its last sample */
 	int		 cpu;
 	unsigned char	 pending;	/* PTRACE_INTERRUPT sent, stop not seen */
 	unsigned char	 fast;		/* counted in nfast */
 	unsigned char	 offcpu;	/* blocked when the tick chose it */
+	unsigned char	 preempted;	/* and off a CPU mostly waiting for one */
+	unsigned char	 inpre;		/* its last sample was preempted */
 	unsigned char	 groupstop;	/* stopped by a stop signal (LISTEN) */
 	unsigned char	 started;	/* its process has exec'd, or was attached */
 	unsigned char	 gone;		/* reaped */
@@ -158,11 +162,14 @@ read_syscall(struct pt_thread *t, uint64_t *sp, uint64_t *pc)
 	return 0;
 }
 
-/* Reads the thread's CPU time in ns; returns 0 when it cannot. */
+/*
+ * Reads the thread's CPU time and the time it waited on a run queue, in
+ * ns (schedstat's first two fields); returns 0, or -1 when it cannot.
+ */
 static int
-read_runtime(struct pt_thread *t, uint64_t *ns)
+read_runtime(struct pt_thread *t, uint64_t *ns, uint64_t *delay)
 {
-	char buf[96];
+	char buf[96], *end;
 	ssize_t n;
 
 	if (t->schedfd < 0)
@@ -171,7 +178,8 @@ read_runtime(struct pt_thread *t, uint64_t *ns)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	*ns = strtoull(buf, NULL, 10);
+	*ns = strtoull(buf, &end, 10);
+	*delay = strtoull(end, NULL, 10);
 	return 0;
 }
 
@@ -227,17 +235,19 @@ tgid_of(pid_t tid)
 static void
 thread_open(struct ptsample *ps, struct pt_thread *t)
 {
-	uint64_t ns;
+	uint64_t ns, delay;
 
 	close_proc(t);
 	t->schedfd = open_proc(t->pid, t->tid, "schedstat");
 	t->statfd = open_proc(t->pid, t->tid, "stat");
 	t->sysfd = ps->opts.wall ? open_proc(t->pid, t->tid, "syscall") : -1;
 	t->kept = 0;
-	t->credit = 0;
+	t->credit = t->waited = 0;
 	t->last = mono_ns();
-	if (read_runtime(t, &ns) == 0)
+	if (read_runtime(t, &ns, &delay) == 0) {
 		t->runtime = ns;
+		t->rundelay = delay;
+	}
 	if (ps->cb.comm && t->started)
 		ps->cb.comm(ps->arg, t->pid, t->tid);
 }
@@ -395,11 +405,14 @@ ready(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b,
 	b->s.cpu = t->cpu < 0 ? 0 : t->cpu;
 	b->s.time = now;
 	b->s.offcpu = t->offcpu;
+	b->s.preempted = t->offcpu && t->preempted;
+	b->s.preemption = b->s.preempted && !t->inpre;
+	t->inpre = (unsigned char)b->s.preempted;
 	b->s.stack = b->stack;
 	if (ps->opts.wall) {
 		b->s.period = now > t->last ? now - t->last : ps->period_ns;
 		t->last = now;
-		t->credit = 0;
+		t->credit = t->waited = 0;
 	} else {
 		n = t->credit / ps->period_ns;
 		if (n == 0)
@@ -719,7 +732,7 @@ static void
 tick(struct ptsample *ps)
 {
 	size_t i, k;
-	uint64_t ns, now = mono_ns();
+	uint64_t ns, delay, now = mono_ns();
 	int state;
 
 	ps->ticks++;
@@ -728,10 +741,13 @@ tick(struct ptsample *ps)
 
 		if (!t->started || t->pending || t->groupstop)
 			continue;
-		if (read_runtime(t, &ns) == 0) {
+		if (read_runtime(t, &ns, &delay) == 0) {
 			if (ns > t->runtime)
 				t->credit += ns - t->runtime;
+			if (delay > t->rundelay)
+				t->waited += delay - t->rundelay;
 			t->runtime = ns;
+			t->rundelay = delay;
 		}
 		if (!ps->opts.wall && t->credit < ps->period_ns)
 			continue;
@@ -751,6 +767,15 @@ tick(struct ptsample *ps)
 		 * has not blocked again yet.
 		 */
 		t->offcpu = ps->opts.wall && t->credit * 2 < now - t->last;
+		/*
+		 * Off a CPU but not blocked: runnable now (waiting on a run
+		 * queue, or just woken), or most of its time off a CPU was
+		 * spent on a run queue (schedstat adds a wait when it ends).
+		 * The sampler's own stops count as neither: a stopped thread
+		 * is not runnable.
+		 */
+		t->preempted = t->offcpu && (state == 'R' ||
+		    t->waited * 2 > now - t->last - t->credit);
 		if (ps->opts.wall && (state == 'S' || state == 'D') &&
 		    replay(ps, t, now))
 			continue;

@@ -54,6 +54,8 @@ struct pt_sample {
 	uint64_t	 time;		/* CLOCK_MONOTONIC, ns */
 	uint64_t	 period;	/* ns of CPU time (or wall time when offcpu) */
 	int		 offcpu;	/* wall mode: the thread was blocked */
+	int		 preempted;	/* offcpu, but mostly waiting for a CPU */
+	int		 preemption;	/* the first such sample of a wait */
 	uint64_t	 regs[UNWIND_NREGS];	/* DWARF numbering */
 	const unsigned char *stack;	/* from regs[UNWIND_SP] up */
 	size_t		 stack_len;

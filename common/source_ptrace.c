@@ -52,6 +52,7 @@ struct pproc {
 
 struct ptsrc {
 	struct ptsample	 ps;
+	struct source	*src;		/* borrowed: the source it is */
 	struct source_config cfg;
 	int		 wall;
 	int		 disabled;
@@ -307,7 +308,9 @@ on_sample(void *arg, const struct pt_sample *s)
 	struct pproc *pp = proc_get(p, s->pid);
 	uint64_t now = mono_ns(), k = 1, i;
 
-	if (!s->offcpu && p->cfg.mode == RECORD_OFFCPU)
+	if (s->preemption)
+		p->src->preempted++;
+	if ((!s->offcpu || s->preempted) && p->cfg.mode == RECORD_OFFCPU)
 		return;		/* --off-cpu: blocked threads only */
 	if (pp->read_at <= 1 || now - pp->read_at > REREAD_NS ||
 	    (!known(pp, s->regs[UNWIND_RA]) && now - pp->read_at > UNKNOWN_NS))
@@ -413,6 +416,7 @@ pt_open(struct source *src, const struct source_config *cfg)
 	po.wall = p->wall;
 	ptsample_init(&p->ps, &po, &callbacks, p);
 	src->priv = p;
+	p->src = src;
 	src->user_only = 1;
 	if (cfg->child) {
 		if (ptsample_add(&p->ps, cfg->child, 1) != 0)

@@ -135,6 +135,18 @@ close_proc(struct pt_thread *t)
 	t->schedfd = t->statfd = t->sysfd = -1;
 }
 
+/* Reads a /proc file from its start into buf, NUL-terminated; -1 if not. */
+static int
+read_proc(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (fd < 0 || (n = pread(fd, buf, size - 1, 0)) <= 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
 /*
  * Reads the user stack pointer and pc of a thread blocked in a system
  * call, the last two fields of its syscall file ("NR ARGS... SP PC");
@@ -143,17 +155,13 @@ close_proc(struct pt_thread *t)
 static int
 read_syscall(struct pt_thread *t, uint64_t *sp, uint64_t *pc)
 {
-	char buf[256], *f[9];
-	ssize_t n;
+	char buf[256], *f[9], *save = NULL;
 	int k = 0;
 
-	if (t->sysfd < 0)
+	if (read_proc(t->sysfd, buf, sizeof(buf)) != 0)
 		return -1;
-	n = pread(t->sysfd, buf, sizeof(buf) - 1, 0);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	for (char *p = strtok(buf, " \n"); p != NULL && k < 9; p = strtok(NULL, " \n"))
+	for (char *p = strtok_r(buf, " \n", &save); p != NULL && k < 9;
+	    p = strtok_r(NULL, " \n", &save))
 		f[k++] = p;
 	if (k != 9 || f[0][0] == '-')
 		return -1;
@@ -170,14 +178,9 @@ static int
 read_runtime(struct pt_thread *t, uint64_t *ns, uint64_t *delay)
 {
 	char buf[96], *end;
-	ssize_t n;
 
-	if (t->schedfd < 0)
+	if (read_proc(t->schedfd, buf, sizeof(buf)) != 0)
 		return -1;
-	n = pread(t->schedfd, buf, sizeof(buf) - 1, 0);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	*ns = strtoull(buf, &end, 10);
 	*delay = strtoull(end, NULL, 10);
 	return 0;
@@ -191,15 +194,10 @@ static int
 read_state(struct pt_thread *t)
 {
 	char buf[1024], *s, *tok, *save = NULL;
-	ssize_t n;
 	int field, state;
 
-	if (t->statfd < 0)
+	if (read_proc(t->statfd, buf, sizeof(buf)) != 0)
 		return 0;
-	n = pread(t->statfd, buf, sizeof(buf) - 1, 0);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	/* The name is in parentheses and may hold anything: skip to the last. */
 	if ((s = strrchr(buf, ')')) == NULL || s[1] != ' ')
 		return 0;
@@ -405,7 +403,7 @@ ready(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b,
 	b->s.cpu = t->cpu < 0 ? 0 : t->cpu;
 	b->s.time = now;
 	b->s.offcpu = t->offcpu;
-	b->s.preempted = t->offcpu && t->preempted;
+	b->s.preempted = t->preempted;
 	b->s.preemption = b->s.preempted && !t->inpre;
 	t->inpre = (unsigned char)b->s.preempted;
 	b->s.stack = b->stack;
@@ -467,7 +465,6 @@ replay(struct ptsample *ps, struct pt_thread *t, uint64_t now)
 	memcpy(b->stack, t->keep, t->keep_len);
 	b->s.stack_len = t->keep_len;
 	ready(ps, t, b, now);
-	ps->replays++;
 	return 1;
 }
 
@@ -481,10 +478,8 @@ take(struct ptsample *ps, struct pt_thread *t)
 	uint64_t now = mono_ns();
 	ssize_t got;
 
-	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &io) != 0) {
-		ps->missed++;
-		return;
-	}
+	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &io) != 0)
+		return;		/* it is gone */
 	b = sbuf_next(ps);
 	regs_to_dwarf(&u, b->s.regs);
 	local.iov_base = b->stack;
@@ -508,7 +503,6 @@ take(struct ptsample *ps, struct pt_thread *t)
 	else
 		t->kept = 0;
 	ready(ps, t, b, now);
-	ps->stops++;
 }
 
 /* Hands the samples taken on, once every thread has been let go. */
@@ -735,7 +729,6 @@ tick(struct ptsample *ps)
 	uint64_t ns, delay, now = mono_ns();
 	int state;
 
-	ps->ticks++;
 	for (i = 0; i < ps->nthreads; i++) {
 		struct pt_thread *t = &ps->threads[i];
 
@@ -817,7 +810,6 @@ tick(struct ptsample *ps)
 		setitimer(ITIMER_REAL, &off, NULL);
 		ps->in_tick = 0;
 		if (ps->nfast > 0) {
-			ps->late++;
 			for (k = 0; k < ps->nthreads; k++)
 				ps->threads[k].fast = 0;
 			ps->nfast = 0;

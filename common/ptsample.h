@@ -93,12 +93,7 @@ struct ptsample {
 	pid_t		 child;		/* the launched command, or 0 */
 	int		 child_status;	/* its wait status, when child_done */
 	int		 child_done;
-	uint64_t	 ticks;
-	uint64_t	 stops;		/* threads stopped for a sample */
-	uint64_t	 missed;	/* thread stopped, but regs or stack unreadable */
-	uint64_t	 replays;	/* wall mode: blocked threads sampled unstopped */
 	uint64_t	 keep_bytes;	/* the kept samples' stacks */
-	uint64_t	 late;		/* ticks that stopped waiting for a stop */
 };
 
 void	 ptsample_init(struct ptsample *, const struct ptsample_opts *opts,

@@ -75,8 +75,9 @@ var fglib = (function () {
 	 * name re matches, a nested match counted once, plus the own time
 	 * of the frames hidden in grey ones and under l ones that lie on a
 	 * matching path (getL(g) gives g's parsel array, names N its names,
-	 * times scale; or, for the function view's frames, {t, hid}: call
-	 * tree t's nodes merged into hid, whose subtrees are hidden's). Only frames before stop add to the sum. Returns
+	 * times scale; or, for the function view's frames, {t, hid}: the
+	 * frame's narrow children, hid, whose call tree t nodes' subtrees
+	 * are walked in place, as if in parsel's form with t's name ids). Only frames before stop add to the sum. Returns
 	 * {sum, part (some data-l left out), hit (per frame, 1 to colour)}.
 	 */
 	function count(F, re, N, scale, getL, stop) {
@@ -97,7 +98,7 @@ var fglib = (function () {
 			return t;
 		}
 		/* the same over call tree t's subtrees of the merged nodes hid,
-		   walked in place (hidden's copy of them can be millions long) */
+		   walked in place (a copy of them can be millions long) */
 		function under(t, hid) {
 			var D = t.D, ID = t.ID, S = t.S, E = t.E, s = 0;
 			var a, i, j, m, e, b, d, x, h;
@@ -258,21 +259,6 @@ var fglib = (function () {
 		    callees: rev ? up : down, callers: rev ? down : up };
 	}
 	/*
-	 * The search data of the merged nodes hid, hidden under a frame of
-	 * the view (down side only): their call tree nodes' subtrees, in
-	 * parsel's form with t's name ids. The page hands count {t, hid}
-	 * instead, which it walks in place; this copy is what that walk
-	 * must equal (tests/fgsvg/script.js).
-	 */
-	function hidden(t, hid) {
-		var L = [], a, i, j, m, e;
-		for (a = 0; a < hid.length; a++)
-			for (m = hid[a].mem, i = 0; i < m.length; i++)
-				for (j = m[i], e = t.E[m[i]]; j < e; j++)
-					L.push(t.D[j] - t.D[m[i]], t.ID[j], t.S[j]);
-		return L;
-	}
-	/*
 	 * Lays a merged tree out as frames, for a width of w units per the
 	 * root's time, from x: each {id, v, d (0 the root), x, w, hid}, in
 	 * preorder, children by name. A child narrower than minw is not
@@ -302,7 +288,7 @@ var fglib = (function () {
 		return m;
 	}
 	return { label: label, parsel: parsel, tame: tame, count: count,
-	    tree: tree, merge: merge, hidden: hidden, layout: layout, depth: depth };
+	    tree: tree, merge: merge, layout: layout, depth: depth };
 })();
 if (typeof module === "object" && module && module.exports)
 	module.exports = fglib;

@@ -84,6 +84,22 @@ wellformed() {
 	}' "$1"
 }
 
+# frame_names FILE DSO [MARK]: the symbol of every frame of DSO in the
+# sample stream FILE (offset removed) and of the inlined frames just above
+# each, innermost first, one per line; MARK follows an inlined one's name.
+frame_names() {
+	awk -v dso="$2" -v mark="${3:-}" '
+	/^[ \t]/ && match($0, /\([^()]*\)$/) {
+		d = substr($0, RSTART + 1, RLENGTH - 2)
+		s = $0
+		sub(/^[ \t]+[0-9a-fA-F]+ /, "", s)
+		sub(/ \([^()]*\)$/, "", s)
+		if (d == "inlined") { buf = buf s mark "\n"; next }
+		if (d == dso) { sub(/\+0x[0-9a-f]+$/, "", s); printf "%s%s\n", buf, s }
+		buf = ""
+	}' "$1"
+}
+
 # perf_ok: can this machine sample with perf_event_open? Sets $why if not.
 perf_ok() {
 	why=

@@ -39,6 +39,13 @@ untraced() {
 	done
 	return 0
 }
+# main_samples STREAM: "PERIOD EVENT:" of each sample of the main thread
+# (the one whose TID is the PID of the first sample)
+main_samples() {
+	awk '/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split($2, p, "/")
+		if (m == "") m = p[1]
+		if (p[2] == m) print $(NF - 1), $NF }' "$1"
+}
 # as_nobody CMD...: runs CMD with the user and group IDs of nobody
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
@@ -127,8 +134,7 @@ check 'a thread met by the tick as it clones: sampled on, never waited for' '
 	{ timeout 60 noperf fgrecord --wall -o out churn 1 2>err ||
 		{ echo "exit $?"; cat err; false; }; } &&
 	wellformed out &&
-	main=$(awk "/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split(\$2, p, \"/\"); print p[1]; exit }" out) &&
-	ms=$(awk -v m="$main" "/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split(\$2, p, \"/\"); if (p[2] == m) s += \$(NF - 1) } END { printf \"%d\", s / 1e6 }" out) &&
+	ms=$(main_samples out | awk "{ s += \$1 } END { printf \"%d\", s / 1e6 }") &&
 	echo "the main thread: $ms ms in $(grep threads err)" &&
 	within "$ms" 900 1150
 '
@@ -243,8 +249,7 @@ wallrun() {
 	as_nobody fgrecord --wall -o nb/out threads 1 2>err &&
 	grep_q "sampling with ptrace instead" err &&
 	wellformed nb/out &&
-	main=$(awk "/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split(\$2, p, \"/\"); print p[1]; exit }" nb/out) &&
-	awk -v m="$main" "/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split(\$2, p, \"/\"); if (p[2] == m) print \$(NF-1), \$NF }" nb/out >main.s &&
+	main_samples nb/out >main.s &&
 	off=$(grep -c "offcpu-time:" main.s) && on=$(grep -c "cpu-clock:" main.s || true) &&
 	echo "main thread: $off off-CPU, $on on-CPU samples" &&
 	test "$off" -gt $((on * 4)) &&

@@ -15,20 +15,8 @@ CXX=${CXX:-c++}
 $CXX -O2 -g -I"$TESTS/sym" "$TESTS/sym/tmpl.cc" -o "$FIX/tmpl" 2>>"$FIX/cc.log"
 export FIX
 
-# names FILE DSO: the symbol of every frame of DSO (offset removed) and
-# the inlined frames just above each, one per line.
-names() {
-	awk -v dso="$2" '
-	/^[ \t]/ && match($0, /\([^()]*\)$/) {
-		d = substr($0, RSTART + 1, RLENGTH - 2)
-		s = $0
-		sub(/^[ \t]+[0-9a-fA-F]+ /, "", s)
-		sub(/ \([^()]*\)$/, "", s)
-		if (d == "inlined") { buf = buf s " (inlined)\n"; next }
-		if (d == dso) { sub(/\+0x[0-9a-f]+$/, "", s); printf "%s%s\n", buf, s }
-		buf = ""
-	}' "$1"
-}
+# names FILE DSO: frame_names, "(inlined)" after the inlined ones.
+names() { frame_names "$1" "$2" " (inlined)"; }
 
 # line_of TAG: the line number of the fixture line marked LINE:TAG.
 line_of() {

@@ -13,20 +13,8 @@ CXX=${CXX:-c++}
 $CXX -O2 -g -I"$TESTS/sym" "$TESTS/sym/stl.cc" -o "$FIX/stl" 2>"$FIX/cc.log"
 export FIX
 
-# names FILE DSO: the symbol of every frame of DSO (offset removed) and
-# of the inlined frames above each, one per line, "(inlined)" dropped.
-names() {
-	awk -v dso="$2" '
-	/^[ \t]/ && match($0, /\([^()]*\)$/) {
-		d = substr($0, RSTART + 1, RLENGTH - 2)
-		s = $0
-		sub(/^[ \t]+[0-9a-fA-F]+ /, "", s)
-		sub(/ \([^()]*\)$/, "", s)
-		if (d == "inlined") { buf = buf s "\n"; next }
-		if (d == dso) { sub(/\+0x[0-9a-f]+$/, "", s); printf "%s%s\n", buf, s }
-		buf = ""
-	}' "$1"
-}
+# names FILE DSO: frame_names, "(inlined)" dropped.
+names() { frame_names "$1" "$2"; }
 
 # short_form FILE: every name in FILE reads as perf prints it. Before the
 # first "<" or "(" there is no space (a return type would put one there),

@@ -1623,11 +1623,12 @@ sym_finish(struct sym *s)
 			s->any_bad = 1;
 	}
 	if (s->oneline > 0)
-		fprintf(stderr, "%s: %lu samples printed on one line (perf record "
-		    "without -g) keep their [unknown] frame: perf script gives "
-		    "their addresses as the process saw them, which no file "
-		    "places; record with -g, or with fgrecord\n",
-		    program_invocation_short_name, s->oneline);
+		fprintf(stderr, "%s: %lu one-line sample%s (perf record "
+		    "without -g) left [unknown]: perf script gives such an "
+		    "address as the process saw it, which no file places; "
+		    "record with -g, or with fgrecord\n",
+		    program_invocation_short_name, s->oneline,
+		    s->oneline == 1 ? "" : "s");
 	if (s->frames == 0)
 		return s->any_bad;
 	if (s->unresolved == 0) {

@@ -127,7 +127,7 @@ if perf record -q -o "$FIX/flat.data" "$FIX/spin" >"$FIX/flat.log" 2>&1; then
 		n=$(grep -c " \[unknown\] ($FIX/spin)\$" in) && test "$n" -gt 50 &&
 		fgsym in >out 2>err && test_cmp in out &&
 		test "$(wc -l <err)" = 1 &&
-		grep -q "^fgsym: $(grep -c "^ *[^ ].* \[unknown\] (" in) samples printed on one line (perf record without -g) keep their \[unknown\] frame: .*record with -g" err &&
+		grep -q "^fgsym: $(grep -c "^ *[^ ].* \[unknown\] (" in) one-line samples (perf record without -g) left \[unknown\]: .*record with -g" err &&
 		perf script -i "$FIX/flat.data" >named 2>/dev/null &&
 		grep -q " hot_a+0x" named &&
 		fgsym named >out2 2>err2 && test_cmp named out2 && ! test -s err2

@@ -1283,6 +1283,8 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	    o->minwidth / wpt;
 	flame_layout(fl, timemax, mintime);
 	mdata_build(&md, fl, o->search_budget);
+	g.off = xmalloc(fl->nnodes + 1);
+	g.timens = mark_offcpu(fl, g.off) > 0 ? o->timens != 0 : o->timens > 0;
 	fh = o->frameheight;
 	height = (fl->depthmax + 1) * fh + ypad1 + ypad2;
 	if (sub)
@@ -1327,7 +1329,7 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	PUTL(b, ", cn:");
 	put_jsstr(b, o->countname);
 	PUTL(b, ", T:");
-	svgbuf_printf(b, "%.17g", timemax);
+	svgbuf_printf(b, "%.17g, tn:%d", timemax, g.timens);
 	PUTL(b, ", N:[");
 	svgbuf_put(b, md.names.buf ? md.names.buf : "", md.names.len);
 	PUTL(b, "]};\n");
@@ -1373,8 +1375,6 @@ svg_write(struct svgbuf *b, struct flame *fl, const struct svg_opts *o,
 	svgbuf_init(&g.cn, -1);
 	PUTL(&g.cn, " ");
 	svg_escape(&g.cn, o->countname, strlen(o->countname));
-	g.off = xmalloc(fl->nnodes + 1);
-	g.timens = mark_offcpu(fl, g.off) > 0 ? o->timens != 0 : o->timens > 0;
 	g.blue = &blue;
 	palette_init(&blue, &(struct palette_opts){ .scheme = "blue",
 	    .hash = pal->opts.hash, .random = pal->opts.random,

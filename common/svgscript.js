@@ -364,9 +364,16 @@ else (function () {
 	 * call tree under A, search data included, is read once.
 	 */
 	var A = [], home = null;
-	function fmtn(n) {
+	/* An amount as the tooltips write it: a count and C.cn, or a time. */
+	function amount(n) {
+		if (C.tn) {
+			var u = [[1e9, " s"], [1e6, " ms"], [1e3, " us"]], i = 0;
+			while (i < 3 && Math.abs(n) < u[i][0]) i++;
+			return i < 3 ? (n / u[i][0]).toFixed(2) + u[i][1] : Math.round(n) + " ns";
+		}
 		var s = Math.abs(n - Math.round(n)) < 1e-6 ? String(Math.round(n)) : n.toFixed(2);
-		return s.replace(/^(\d+)/, function (d) { return d.replace(/\B(?=(\d{3})+$)/g, ","); });
+		return s.replace(/^(\d+)/, function (d) { return d.replace(/\B(?=(\d{3})+$)/g, ","); }) +
+		    " " + C.cn;
 	}
 	function fillof(name) {
 		if (calltree.fills === undefined) {
@@ -438,7 +445,7 @@ else (function () {
 				hid: j < down.length ? f.hid : null, tip: false
 			};
 			o.fill = fillof(o.name);
-			o.info = o.name + " (" + fmtn(o.n) + " " + C.cn + ", " + pct(o.n) + "%" +
+			o.info = o.name + " (" + amount(o.n) + ", " + pct(o.n) + "%" +
 			    (j === 0 ? "; self " + pct(r.self) + "%" : "") + ")";
 
 			rc.setAttribute("x", o.x0);
@@ -662,7 +669,12 @@ else (function () {
 		fvh = fv.getAttribute("height");
 		labels = document.getElementById("labels");
 		zlabels = document.getElementById("zlabels");
-		var kids = framesEl.children, rooty = null, re = /^([\s\S]*) \(([\d,.]+) [^()]*\)$/;
+		/* "NAME (COUNT COUNTNAME, 5.6%)", or with a time "NAME (12.50 ms, 5.6%)":
+		   times are read back in ns, the unit of the counts (the root's
+		   exactly: T, the total), so that shares add up whatever unit
+		   each shows. */
+		var kids = framesEl.children, rooty = null, re = /^([\s\S]*) \(([\d,.]+) ([^()]*)\)$/;
+		var unit = { "s,": 1e9, "ms,": 1e6, "us,": 1e3, "ns,": 1 };
 		for (var i = 0; i < kids.length; i++) {
 			var e = kids[i], c, title = null, r = null;
 			for (c = e.firstElementChild; c; c = c.nextElementSibling) {
@@ -678,6 +690,10 @@ else (function () {
 				name: m ? m[1] : info,
 				n: m ? parseFloat(m[2].replace(/,/g, "")) : 0
 			};
+			if (m && C.tn) {
+				f.n *= unit[m[3].split(" ")[0]] || 1;
+				if (!F.length && Math.abs(f.n - C.T) < 0.01 * C.T) f.n = C.T;
+			}
 			f.x = parseFloat(f.x0);
 			f.w = parseFloat(f.w0);
 			f.y = parseFloat(r.getAttribute("y"));

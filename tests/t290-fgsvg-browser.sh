@@ -33,7 +33,8 @@ hover on a grey frame shows its count
 big profile: the function view opens
 big profile opens, searches and zooms
 big profile: the search data fits, Matched is exact
-over the size budget, Matched says it is a lower bound'
+over the size budget, Matched says it is a lower bound
+time-weighted graph: the function view reads times in any unit'
 
 why=
 if [ ! -x /usr/bin/chromium ]; then
@@ -68,8 +69,10 @@ check 'draw the SVGs and run Chromium' '
 		print \"main;f\" i \";needle 2\"; print \"main;f\" i, 3; print \"main;g\" i \";x;needle;needle 5\" }
 		for (i = 0; i < 100; i++) { print \"main;h\" i, 994; print \"main;h\" i \";needle 6\" } }" >"$out/merged.folded" &&
 	fgsvg "$out/merged.folded" >"$out/merged.svg" &&
+	printf "%s\n" "main;a;[off-cpu] 3000000000" "main;b;lock;[off-cpu] 700000000" \
+		"main;c;lock;[off-cpu] 300000000" | fgsvg >"$out/time.svg" &&
 	BIG_MATCHED=$(cat "$out/matched") timeout 180 node "$B/fgsvg.js" "$out/small.svg" \
-		"$out/big.svg" "$out/merged.svg" "$out/capped.svg" >"$out/results" 2>"$out/stderr";
+		"$out/big.svg" "$out/merged.svg" "$out/capped.svg" "$out/time.svg" >"$out/results" 2>"$out/stderr";
 	cat "$out/results" "$out/stderr" && test -s "$out/results"
 '
 grep '^INFO ' "$out/results" 2>/dev/null | sed 's/^INFO /# /'

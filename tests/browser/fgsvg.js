@@ -14,7 +14,7 @@ const { chromium } = require('playwright-core');
 // bigPath is drawn with the default search budget, cappedPath from the same
 // stacks with a budget too small; BIG_MATCHED is Matched for method_3[0-9]
 // as computed from the folded file.
-const [svgPath, bigPath, mergedPath, cappedPath] = process.argv.slice(2);
+const [svgPath, bigPath, mergedPath, cappedPath, timePath] = process.argv.slice(2);
 const results = [];
 function pass(step) { results.push(`PASS ${step}`); }
 function fail(step, why) { results.push(`FAIL ${step}: ${why}`); }
@@ -394,6 +394,22 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		else
 			fail('big profile: the function view opens', `${tView} ms, ${vn} frames, ${vt}`);
 		await p3.close();
+	}
+	// An off-CPU graph, its counts ns and its tooltips times ("700.00 ms"):
+	// the function view reads each frame's time in ns, whatever unit its
+	// tooltip shows. lock is on 1 s of the 4 s (t290 draws it).
+	if (timePath) {
+		const p6 = await ctx.newPage();
+		await p6.goto('file://' + path.resolve(timePath) + '#f=lock');
+		await p6.waitForFunction(() => window.fg && window.fg.view === 'lock');
+		const t = await p6.evaluate(() => document.getElementById('title').textContent);
+		const c = await p6.evaluate(() => window.fg.frames.filter((f) => f.name === 'c').map((f) => f.info));
+		if (t === 'Function: lock, 25.0% of all (self 0.0%)' && c.length === 1 &&
+		    c[0] === 'c (300.00 ms, 7.5%)')
+			pass('time-weighted graph: the function view reads times in any unit');
+		else
+			fail('time-weighted graph: the function view reads times in any unit', `${t}; caller c: ${c}`);
+		await p6.close();
 	}
 	if (cappedPath) {
 		const p5 = await ctx.newPage();

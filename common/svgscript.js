@@ -712,7 +712,8 @@ else (function () {
 		framesEl.addEventListener("mouseover", onover);
 		framesEl.addEventListener("mouseout", onout);
 		unzoomBtn.addEventListener("click", function () {
-			if (view) closeview(); else unzoom();
+			/* in the function view: out of a zoom first, then out of it */
+			if (view && zoomed < 0) closeview(); else unzoom();
 		});
 		searchBtn.addEventListener("click", function () {
 			if (term !== null) clearsearch(); else ask();

@@ -25,6 +25,7 @@ no script errors and no network requests
 search sees the names inside grey frames and hidden ones; Matched is exact
 Ctrl+click opens the function view: share, callers above, callees below, nothing else
 search and Matched work in the function view
+zoom works in the function view, and Reset Zoom keeps the view
 Esc returns to the full graph
 f on a hovered frame opens the function view
 a link with #f=NAME opens the function view
@@ -34,7 +35,8 @@ big profile: the function view opens
 big profile opens, searches and zooms
 big profile: the search data fits, Matched is exact
 over the size budget, Matched says it is a lower bound
-time-weighted graph: the function view reads times in any unit'
+time-weighted graph: the function view reads times in any unit
+differential graph: the function view opens with the second profile'"'"'s share'
 
 why=
 if [ ! -x /usr/bin/chromium ]; then
@@ -71,8 +73,9 @@ check 'draw the SVGs and run Chromium' '
 	fgsvg "$out/merged.folded" >"$out/merged.svg" &&
 	printf "%s\n" "main;a;[off-cpu] 3000000000" "main;b;lock;[off-cpu] 700000000" \
 		"main;c;lock;[off-cpu] 300000000" | fgsvg >"$out/time.svg" &&
+	printf "%s\n" "main;a 30 20" "main;b;lock 5 15" "main;c;lock 5 5" | fgsvg >"$out/diff.svg" &&
 	BIG_MATCHED=$(cat "$out/matched") timeout 180 node "$B/fgsvg.js" "$out/small.svg" \
-		"$out/big.svg" "$out/merged.svg" "$out/capped.svg" "$out/time.svg" >"$out/results" 2>"$out/stderr";
+		"$out/big.svg" "$out/merged.svg" "$out/capped.svg" "$out/time.svg" "$out/diff.svg" >"$out/results" 2>"$out/stderr";
 	cat "$out/results" "$out/stderr" && test -s "$out/results"
 '
 grep '^INFO ' "$out/results" 2>/dev/null | sed 's/^INFO /# /'

@@ -14,7 +14,7 @@ const { chromium } = require('playwright-core');
 // bigPath is drawn with the default search budget, cappedPath from the same
 // stacks with a budget too small; BIG_MATCHED is Matched for method_3[0-9]
 // as computed from the folded file.
-const [svgPath, bigPath, mergedPath, cappedPath, timePath] = process.argv.slice(2);
+const [svgPath, bigPath, mergedPath, cappedPath, timePath, diffPath] = process.argv.slice(2);
 const results = [];
 function pass(step) { results.push(`PASS ${step}`); }
 function fail(step, why) { results.push(`FAIL ${step}: ${why}`); }
@@ -259,6 +259,24 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		// memcpy: 7 of compute's 167 samples
 		return m === 'Matched: 4.2%' && lit === 1 ? '' : `${m}, ${lit} frames lit`;
 	});
+	await step('zoom works in the function view, and Reset Zoom keeps the view', async () => {
+		const i = await page.evaluate(() => window.fg.frames.findIndex((f) => f.name === 'memcpy'));
+		if (i < 0) return 'no memcpy frame in the view';
+		const before = await page.evaluate((k) => window.fg.frames[k].r.getBoundingClientRect().width, i);
+		await page.click(`#fnframes > *:nth-child(${i + 1}) rect`);
+		const after = await page.evaluate((k) => window.fg.frames[k].r.getBoundingClientRect().width, i);
+		await page.click('#unzoom');
+		const back = await page.evaluate((k) => ({ w: window.fg.frames[k].r.getBoundingClientRect().width,
+			view: window.fg.view }), i);
+		// and a second Reset Zoom closes the view, as Esc does
+		await page.click('#unzoom');
+		const closed = await page.evaluate(() => window.fg.view);
+		await page.keyboard.press('Escape');
+		await page.evaluate(() => window.fg.fnview('compute'));
+		return before < 200 && near(after, 1180) && near(back.w, before) && back.view === 'compute' &&
+			closed === null ? '' :
+			`memcpy ${before} px, zoomed ${after} px, after Reset Zoom ${back.w} px in the view of ${back.view}, then ${closed}`;
+	});
 	await step('Esc returns to the full graph', async () => {
 		await page.keyboard.press('Escape');
 		const v = await viewOf(page);
@@ -398,6 +416,20 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 	// An off-CPU graph, its counts ns and its tooltips times ("700.00 ms"):
 	// the function view reads each frame's time in ns, whatever unit its
 	// tooltip shows. lock is on 1 s of the 4 s (t290 draws it).
+	// A differential graph (two counts a line): the view's share is of the
+	// second profile, as its frames' widths are. lock is on 20 of 40.
+	if (diffPath) {
+		const p7 = await ctx.newPage();
+		await p7.goto('file://' + path.resolve(diffPath) + '#f=lock');
+		await p7.waitForFunction(() => window.fg && window.fg.view === 'lock');
+		const t = await p7.evaluate(() => document.getElementById('title').textContent);
+		const up = await p7.evaluate(() => window.fg.frames.filter((f) => f.name === 'b' || f.name === 'c').length);
+		if (t === 'Function: lock, 50.0% of all (self 50.0%)' && up === 2)
+			pass('differential graph: the function view opens with the second profile\'s share');
+		else
+			fail('differential graph: the function view opens with the second profile\'s share', `${t}; ${up} callers`);
+		await p7.close();
+	}
 	if (timePath) {
 		const p6 = await ctx.newPage();
 		await p6.goto('file://' + path.resolve(timePath) + '#f=lock');

@@ -87,7 +87,7 @@ if [ ! -s "$cc_in" ] && command -v clang >/dev/null 2>&1 &&
 	"$FG_BIN/fgrecord" -q -F 2999 --call-graph dwarf,65528 -o "$cc_in.rec" -- \
 	    sh -c "for f in sym svg record fold; do clang -O2 -g -D_GNU_SOURCE \
 	    -I$top/common \$(pkg-config --cflags capstone 2>/dev/null) \
-	    -c $top/common/\$f.c -o /dev/null; done" 2>/dev/null &&
+	    -c $top/common/\$f/\$f.c -o /dev/null; done" 2>/dev/null &&
 	"$FG_BIN/fgsym" "$cc_in.rec" 2>/dev/null | "$FG_BIN/fgfold" >"$cc_in"
 	rm -f "$cc_in.rec"
 fi

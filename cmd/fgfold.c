@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fold.h"
-#include "version.h"
-#include "xalloc.h"
+#include "fold/fold.h"
+#include "base/version.h"
+#include "base/xalloc.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pprof.h"
-#include "version.h"
+#include "pprof/pprof.h"
+#include "base/version.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))

@@ -15,11 +15,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "denied.h"
-#include "record.h"
-#include "source.h"
-#include "version.h"
-#include "xalloc.h"
+#include "record/denied.h"
+#include "record/record.h"
+#include "record/source.h"
+#include "base/version.h"
+#include "base/xalloc.h"
 
 enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH };
 

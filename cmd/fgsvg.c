@@ -13,13 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "flame.h"
-#include "folded.h"
-#include "lineread.h"
-#include "palette.h"
-#include "svg.h"
-#include "version.h"
-#include "xalloc.h"
+#include "svg/flame.h"
+#include "stream/folded.h"
+#include "base/lineread.h"
+#include "svg/palette.h"
+#include "svg/svg.h"
+#include "base/version.h"
+#include "base/xalloc.h"
 
 #define PALETTE_FILE	"palette.map"
 

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "annotate.h"
-#include "lineread.h"
-#include "sym.h"
-#include "version.h"
+#include "sym/annotate.h"
+#include "base/lineread.h"
+#include "sym/sym.h"
+#include "base/version.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The SVG's script (common/svgscript.js) as JavaScript under node: it
+# The SVG's script (common/svg/svgscript.js) as JavaScript under node: it
 # parses (node --check), and its pure functions (label fitting, parsing of
 # the search data, taming a link's pattern, the search count, the function
 # view's merge and layout) give what the folded stacks say
@@ -24,7 +24,7 @@ search counts /$p/ once per stack$o"
 done
 
 if ! command -v node >/dev/null 2>&1; then
-	skip 'node --check common/svgscript.js' 'no node (apt-get install nodejs)'
+	skip 'node --check common/svg/svgscript.js' 'no node (apt-get install nodejs)'
 	echo "$steps" | {
 		while read -r s; do skip "script: $s" 'no node (apt-get install nodejs)'; done
 		done_testing
@@ -32,12 +32,12 @@ if ! command -v node >/dev/null 2>&1; then
 	exit 0
 fi
 
-check 'node --check common/svgscript.js' '
-	node --check "$TOP/common/svgscript.js"
+check 'node --check common/svg/svgscript.js' '
+	node --check "$TOP/common/svg/svgscript.js"
 '
 out=$TMP/script
 mkdir -p "$out"
-node "$TESTS/fgsvg/script.js" "$TOP/common/svgscript.js" "$out" >"$out/results" 2>&1
+node "$TESTS/fgsvg/script.js" "$TOP/common/svg/svgscript.js" "$out" >"$out/results" 2>&1
 echo "$steps" | {
 	while read -r s; do
 		check "script: $s" '

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t500-annotate: the annotated listing (common/annotate.c) on a real
+# t500-annotate: the annotated listing (common/sym/annotate.c) on a real
 # program sampled by perf: a loop around a 64-bit division, built -O2 -g
 # here. The module is driven through tests/annotate/driver.c, which reads
 # "DSO VADDR" lines; t510 runs the same through fgsym --annotate.
@@ -15,9 +15,9 @@ LIBS_A="$(pkg-config --libs libelf libdw capstone 2>/dev/null) -liberty"
 built=
 if cc -O2 -g -no-pie -o "$FX/hot" "$TESTS/annotate/hot.c" 2>"$FX/cc.log" &&
    cc $CFLAGS_A -o "$FX/driver" "$TESTS/annotate/driver.c" \
-	"$TOP/common/annotate.c" "$TOP/common/debuglink.c" "$TOP/common/demangle.c" "$TOP/common/elfcheck.c" \
-	"$TOP/common/dso.c" "$TOP/common/dwname.c" "$TOP/common/elfsym.c" "$TOP/common/hashtab.c" "$TOP/common/kallsyms.c" "$TOP/common/perfmap.c" "$TOP/common/safeopen.c" \
-	"$TOP/common/xalloc.c" $LIBS_A 2>>"$FX/cc.log"; then
+	"$TOP/common/sym/annotate.c" "$TOP/common/elf/debuglink.c" "$TOP/common/sym/demangle.c" "$TOP/common/elf/elfcheck.c" \
+	"$TOP/common/stream/dso.c" "$TOP/common/sym/dwname.c" "$TOP/common/elf/elfsym.c" "$TOP/common/base/hashtab.c" "$TOP/common/elf/kallsyms.c" "$TOP/common/elf/perfmap.c" "$TOP/common/base/safeopen.c" \
+	"$TOP/common/base/xalloc.c" $LIBS_A 2>>"$FX/cc.log"; then
 	built=yes
 fi
 check 'fixture and driver build' '

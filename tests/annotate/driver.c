@@ -1,6 +1,6 @@
 /*
  * driver: feeds "DSO VADDR" lines (VADDR in hex) to the annotate module
- * and prints its listing, so that tests can exercise common/annotate.c
+ * and prints its listing, so that tests can exercise common/sym/annotate.c
  * without fgsym.
  *
  *	driver [-c] [-n N] < samples
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "annotate.h"
+#include "sym/annotate.h"
 
 int
 main(int argc, char **argv)

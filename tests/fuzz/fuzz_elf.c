@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
+#include "sym/annotate.h"
 #include "fuzz.h"
-#include "lineread.h"
-#include "sym.h"
+#include "base/lineread.h"
+#include "sym/sym.h"
 
 static const uint64_t addrs[] = {
 	0, 1, 0x40, 0x400, 0x1000, 0x1040, 0x1100, 0x1139, 0x1150, 0x1200,

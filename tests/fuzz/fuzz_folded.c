@@ -4,8 +4,8 @@
  */
 #include <string.h>
 
-#include "fold.h"
-#include "folded.h"
+#include "fold/fold.h"
+#include "stream/folded.h"
 #include "fuzz.h"
 
 int

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "palette.h"
+#include "svg/palette.h"
 
 /* Aborts unless c is "rgb(R,G,B)", each from 0 to 255. */
 static void

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "perfdecode.h"
+#include "record/perfdecode.h"
 
 static void
 touch(void *arg, const struct source_event *ev)

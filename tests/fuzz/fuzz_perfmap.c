@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "perfmap.h"
+#include "elf/perfmap.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

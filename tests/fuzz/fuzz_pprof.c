@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "pb.h"
-#include "pprof.h"
+#include "pprof/pb.h"
+#include "pprof/pprof.h"
 
 struct cur {
 	const uint8_t	*p, *end;

@@ -5,9 +5,9 @@
 #include <err.h>
 #include <string.h>
 
-#include "fold.h"
+#include "fold/fold.h"
 #include "fuzz.h"
-#include "stream.h"
+#include "stream/stream.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

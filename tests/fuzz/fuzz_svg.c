@@ -17,11 +17,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "flame.h"
-#include "folded.h"
+#include "svg/flame.h"
+#include "stream/folded.h"
 #include "fuzz.h"
-#include "palette.h"
-#include "svg.h"
+#include "svg/palette.h"
+#include "svg/svg.h"
 #include "xmlcheck.h"
 
 static void

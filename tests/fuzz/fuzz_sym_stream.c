@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
+#include "sym/annotate.h"
 #include "fuzz.h"
-#include "lineread.h"
-#include "sym.h"
+#include "base/lineread.h"
+#include "sym/sym.h"
 
 static const char kallsyms[] =
     "ffffffff81000000 T _stext\n"

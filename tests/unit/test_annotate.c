@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "annotate.h"
+#include "sym/annotate.h"
 #include "unit.h"
 
 struct tsym {

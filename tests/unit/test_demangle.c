@@ -1,7 +1,7 @@
-/* Unit tests for common/demangle.c. */
+/* Unit tests for common/sym/demangle.c. */
 #include <stdlib.h>
 
-#include "demangle.h"
+#include "sym/demangle.h"
 #include "unit.h"
 
 static char *got;

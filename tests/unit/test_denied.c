@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "denied.h"
+#include "record/denied.h"
 #include "noperf.h"
 #include "unit.h"
 

@@ -1,10 +1,10 @@
 /*
- * Unit tests for common/dso.c: one classifier for fgrecord, fgsym and the
+ * Unit tests for common/stream/dso.c: one classifier for fgrecord, fgsym and the
  * annotator, and fgfold's stackcollapse-perf.pl rules beside it.
  */
 #include <string.h>
 
-#include "dso.h"
+#include "stream/dso.h"
 #include "unit.h"
 
 static const struct {

@@ -1,10 +1,10 @@
-/* Unit tests of common/flame.c: merging as flamegraph.pl does, reverse,
+/* Unit tests of common/svg/flame.c: merging as flamegraph.pl does, reverse,
  * flame charts, the weight sort, self counts, deltas, minwidth merging. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "flame.h"
-#include "folded.h"
+#include "svg/flame.h"
+#include "stream/folded.h"
 #include "unit.h"
 
 static void

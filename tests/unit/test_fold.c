@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fold.h"
-#include "folded.h"
-#include "lineread.h"
-#include "stacktab.h"
-#include "stream.h"
+#include "fold/fold.h"
+#include "stream/folded.h"
+#include "base/lineread.h"
+#include "stream/stacktab.h"
+#include "stream/stream.h"
 #include "unit.h"
 
 static int

@@ -1,5 +1,5 @@
 /*
- * Unit tests of common/hashtab.c: items are found again across many
+ * Unit tests of common/base/hashtab.c: items are found again across many
  * growths; absent keys are not found, and the probe then rests on a free
  * slot; items that share a hash, or only its high half, are told apart by
  * the caller's comparison and come back in the order they were added;
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hashtab.h"
+#include "base/hashtab.h"
 #include "unit.h"
 
 #define N	100000

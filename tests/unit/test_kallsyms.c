@@ -1,9 +1,9 @@
-/* Unit tests for common/kallsyms.c. */
+/* Unit tests for common/elf/kallsyms.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "kallsyms.h"
+#include "elf/kallsyms.h"
 #include "unit.h"
 
 static char path[] = "/tmp/test_kallsyms.XXXXXX";

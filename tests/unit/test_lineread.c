@@ -1,5 +1,5 @@
 /*
- * Unit tests of common/lineread.c's mapped reading: the lines of a mapped
+ * Unit tests of common/base/lineread.c's mapped reading: the lines of a mapped
  * file are those lineread_next gives (CRLF, a NUL byte, an empty line, no
  * final newline), in place, from the descriptor's offset; a pipe, an empty
  * file and one read to its end are not mapped.
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lineread.h"
+#include "base/lineread.h"
 #include "unit.h"
 
 static const char text[] = "a;b 1\r\n\nnul\0byte 2\nlast 3";

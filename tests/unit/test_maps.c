@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "maps.h"
+#include "record/maps.h"
 #include "unit.h"
-#include "elfsym.h"
+#include "testsym.h"
 
 __attribute__((noinline)) int
 unit_marker(int x)

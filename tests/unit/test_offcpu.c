@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "offcpu.h"
+#include "record/offcpu.h"
 #include "unit.h"
 
 /* A fake sample: a header and a payload that names it. */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "perfdecode.h"
+#include "record/perfdecode.h"
 #include "unit.h"
 
 /* A record being built: the header first, then the body. */

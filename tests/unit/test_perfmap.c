@@ -1,9 +1,9 @@
-/* Unit tests for common/perfmap.c. */
+/* Unit tests for common/elf/perfmap.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "perfmap.h"
+#include "elf/perfmap.h"
 #include "unit.h"
 
 int

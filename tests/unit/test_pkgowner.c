@@ -1,5 +1,5 @@
 /*
- * Unit tests for common/pkgowner.c, on a file tree and dpkg lists made
+ * Unit tests for common/sym/pkgowner.c, on a file tree and dpkg lists made
  * here: a merged /usr (lib -> usr/lib) whose list spells the /lib path, a
  * symbolic link to the file owned by another package, a file of the same
  * base name elsewhere, and an architecture-qualified list name.
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pkgowner.h"
+#include "sym/pkgowner.h"
 #include "unit.h"
 
 static char root[] = "/tmp/fg-pkgowner-XXXXXX";

@@ -8,8 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "pb.h"
-#include "pprof.h"
+#include "pprof/pb.h"
+#include "pprof/pprof.h"
 #include "unit.h"
 
 static int

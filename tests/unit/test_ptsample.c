@@ -19,11 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "maps.h"
-#include "ptsample.h"
-#include "unwind.h"
+#include "record/maps.h"
+#include "record/ptsample.h"
+#include "record/unwind.h"
 #include "unit.h"
-#include "elfsym.h"
+#include "testsym.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define NOCLONE __attribute__((noclone))

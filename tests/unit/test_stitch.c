@@ -1,5 +1,5 @@
 /*
- * Unit tests of common/stitch.c: a truncated stack is completed only
+ * Unit tests of common/record/stitch.c: a truncated stack is completed only
  * where a kept stack of the same thread holds its last frame with the
  * same pc and the same stack pointer, with exactly the older frames;
  * a frame that matches in one of the two only, another thread, a
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "stitch.h"
+#include "record/stitch.h"
 #include "unit.h"
 
 /* A complete stack of 6 frames: pcs 0x100.., stack pointers 0x7000... */

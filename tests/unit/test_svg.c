@@ -1,12 +1,12 @@
-/* Unit tests of common/svg.c (escaping and its inverse, the writer),
- * common/svgmap.c and common/palette.c. */
+/* Unit tests of common/svg/svg.c (escaping and its inverse, the writer),
+ * common/svg/svgmap.c and common/svg/palette.c. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "palette.h"
-#include "svg.h"
-#include "svgmap.h"
+#include "svg/palette.h"
+#include "svg/svg.h"
+#include "svg/svgmap.h"
 #include "unit.h"
 
 static char *

@@ -1,8 +1,8 @@
-/* White-box test of common/svg.c's number formatting: fmt_fixed must print
+/* White-box test of common/svg/svg.c's number formatting: fmt_fixed must print
  * exactly what printf's "%.Nf" prints, which flamegraph.pl's geometry uses,
  * and give the value that strtod reads back from it.
  * It includes svg.c to reach the static function. */
-#include "../../common/svg.c"
+#include "../../common/svg/svg.c"
 
 #include "unit.h"
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for common/sym.c through its API, without a process: the
+ * Unit tests for common/sym/sym.c through its API, without a process: the
  * pass-through of every kind of line, kernel frames through a kallsyms
  * file, pc-1 for return addresses, the exit status of sym_finish() and
  * the leaf callback.
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lineread.h"
-#include "sym.h"
+#include "base/lineread.h"
+#include "sym/sym.h"
 #include "unit.h"
 
 static char ks[] = "/tmp/test_sym_ks.XXXXXX";

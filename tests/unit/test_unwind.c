@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "maps.h"
-#include "unwind.h"
+#include "record/maps.h"
+#include "record/unwind.h"
 #include "unit.h"
-#include "elfsym.h"
+#include "testsym.h"
 
 /* The frames must keep their names: no clones (gcc only has the attribute). */
 #if defined(__GNUC__) && !defined(__clang__)

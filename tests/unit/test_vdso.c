@@ -1,5 +1,5 @@
 /*
- * Unit tests for common/vdso.c: copies of the vDSO out of this process, a
+ * Unit tests for common/elf/vdso.c: copies of the vDSO out of this process, a
  * live child, and a process that is gone. Under valgrind this process has
  * no vDSO; t730 covers that case.
  */
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "vdso.h"
+#include "elf/vdso.h"
 #include "unit.h"
 
 int

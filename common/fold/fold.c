@@ -1,0 +1,1192 @@
+#include <err.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "stream/dso.h"
+#include "fold/fold.h"
+#include "stream/folded.h"
+#include "base/lineread.h"
+#include "stream/stream.h"
+#include "base/xalloc.h"
+
+/* How many unrecognised lines to show per input before summing up. */
+#define MAX_BAD_SHOWN	10
+
+void
+fold_init(struct fold *f, const struct fold_opts *opts)
+{
+	memset(f, 0, sizeof(*f));
+	f->opts = *opts;
+	if (opts->event != NULL)
+		f->event = xstrdup(opts->event);
+	stacktab_init(&f->tab);
+	stacktab_init(&f->cache);
+	stacktab_init(&f->scache);
+}
+
+void
+fold_release(struct fold *f)
+{
+	stacktab_release(&f->tab);
+	stacktab_release(&f->cache);
+	stacktab_release(&f->scache);
+	free(f->skey);
+	free(f->ctext);
+	free(f->ckey);
+	free(f->event);
+	free(f->event2);
+	free(f->pname);
+	free(f->fbuf);
+	free(f->fofs);
+	free(f->key);
+	memset(f, 0, sizeof(*f));
+}
+
+static int
+has(const char *s, size_t len, const char *needle)
+{
+	return memmem(s, len, needle, strlen(needle)) != NULL;
+}
+
+static int
+starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+static int
+ends(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len >= n && memcmp(s + len - n, suffix, n) == 0;
+}
+
+static int
+isident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_';
+}
+
+/* A Go method name such as "net/http.(*Client).Do": ".(" then later ").". */
+static int
+is_go_method(const char *s, size_t len)
+{
+	const char *p = memmem(s, len, ".(", 2);
+
+	return p != NULL && memmem(p + 2, len - (p + 2 - s), ").", 2) != NULL;
+}
+
+#define ANON	"(anonymous namespace)"
+
+/*
+ * Where the argument list starts: the first '(' that is not part of
+ * "(anonymous namespace)". With brackets balanced, a '(' inside <...> is
+ * part of a template argument and is skipped, and so are a lambda's
+ * parameters inside {...} ("main::{lambda(int)#1}::operator()"),
+ * "operator()" and the '<' or '>' of an operator's name. With brackets
+ * unbalanced we do what the reference does and take the first '('.
+ */
+static size_t
+args_start(const char *s, size_t len)
+{
+	size_t i, first = len, depth = 0, braces = 0, cut = len;
+	int unbalanced = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '(' && len - i >= sizeof(ANON) - 1 &&
+		    memcmp(s + i, ANON, sizeof(ANON) - 1) == 0) {
+			i += sizeof(ANON) - 2;
+			continue;
+		}
+		if (s[i] == '(' && first == len)
+			first = i;
+		if (s[i] == 'o' && len - i >= 8 && memcmp(s + i, "operator", 8) == 0 &&
+		    (i == 0 || !isident(s[i - 1])) &&
+		    (i + 8 == len || !isident(s[i + 8]))) {
+			i += 8;
+			while (i < len && s[i] == ' ')
+				i++;
+			if (len - i >= 2 && s[i] == '(' && s[i + 1] == ')') {
+				if (first == len)
+					first = i;
+				i += 1;
+				continue;
+			}
+			while (i < len && strchr("<>=!+-*/%^&|~[],", s[i]) != NULL)
+				i++;
+			i--;
+			continue;
+		}
+		if (s[i] == '{')
+			braces++;
+		else if (s[i] == '}' && braces > 0)
+			braces--;
+		else if (s[i] == '}')
+			unbalanced = 1;
+		else if (s[i] == '<')
+			depth++;
+		else if (s[i] == '>' && depth > 0) {
+			if (i > 0 && s[i - 1] == '-')	/* "->" is not a bracket */
+				continue;
+			depth--;
+		} else if (s[i] == '>')
+			unbalanced = 1;
+		else if (s[i] == '(' && depth == 0 && braces == 0 && cut == len)
+			cut = i;
+	}
+	if (depth != 0 || braces != 0 || unbalanced)
+		return first;
+	return cut;
+}
+
+size_t
+fold_tidy_name(const char *name, size_t len, char *out)
+{
+	size_t i, n = 0;
+
+	if (!is_go_method(name, len))
+		len = args_start(name, len);
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (c == '"' || c == '\'')
+			continue;
+		out[n++] = c == ';' ? ':' : c;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/* The "$..$" escapes of Rust's legacy mangling, and what they stand for. */
+static const struct {
+	const char	*esc;
+	char		 c;
+} rust_esc[] = {
+	{ "$LT$", '<' }, { "$GT$", '>' }, { "$LP$", '(' }, { "$RP$", ')' },
+	{ "$C$", ',' }, { "$RF$", '&' }, { "$BP$", '*' }, { "$SP$", '@' },
+	{ "$u20$", ' ' }, { "$u22$", '"' }, { "$u27$", '\'' },
+	{ "$u2b$", '+' }, { "$u3b$", ';' }, { "$u5b$", '[' }, { "$u5d$", ']' },
+	{ "$u7b$", '{' }, { "$u7d$", '}' }, { "$u7e$", '~' },
+};
+
+static int
+ishex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+/* The escape at s[0..len), or -1. */
+static int
+rust_escape(const char *s, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(rust_esc) / sizeof(rust_esc[0]); i++) {
+		n = strlen(rust_esc[i].esc);
+		if (len >= n && memcmp(s, rust_esc[i].esc, n) == 0)
+			return i;
+	}
+	return -1;
+}
+
+size_t
+fold_rust_legacy(char *s, size_t len)
+{
+	size_t i, n = 0;
+	int k, hashed = len >= 19 && memcmp(s + len - 19, "::h", 3) == 0;
+
+	for (i = len - 16; hashed && i < len; i++)
+		hashed = ishex(s[i]);
+	if (hashed)
+		len -= 19;
+	else {
+		/* No hash: only a name that holds an escape is Rust's. */
+		for (i = 0; i < len && (s[i] != '$' || rust_escape(s + i,
+		    len - i) < 0); i++)
+			;
+		if (i == len)
+			return len;
+	}
+	/* A leading '_' only keeps the name from starting with '$'. */
+	i = len > 1 && s[0] == '_' && s[1] == '$' ? 1 : 0;
+	while (i < len) {
+		if (s[i] == '$' && (k = rust_escape(s + i, len - i)) >= 0) {
+			s[n++] = rust_esc[k].c;
+			i += strlen(rust_esc[k].esc);
+		} else if (s[i] == '.' && i + 1 < len && s[i + 1] == '.') {
+			s[n++] = ':';
+			s[n++] = ':';
+			i += 2;
+		} else
+			s[n++] = s[i++];
+	}
+	return n;
+}
+
+/* Appends bytes to the frame buffer. */
+static void
+fb_add(struct fold *f, const char *s, size_t len)
+{
+	GROW(f->fbuf, f->fbuf_len + len + 1, f->fbuf_cap);
+	memcpy(f->fbuf + f->fbuf_len, s, len);
+	f->fbuf_len += len;
+}
+
+static void
+frame_begin(struct fold *f)
+{
+	GROW(f->fofs, f->nframes + 2, f->fofs_cap);
+	f->fofs[f->nframes] = f->fbuf_len;
+}
+
+static void
+frame_end(struct fold *f)
+{
+	f->nframes++;
+	f->fofs[f->nframes] = f->fbuf_len;
+}
+
+static void
+sample_reset(struct fold *f)
+{
+	f->pname_len = 0;
+	f->fbuf_len = 0;
+	f->nframes = 0;
+}
+
+/* The state of one input while it is folded. */
+struct foldin {
+	const char	*name;
+	int		 in_sample;	/* a sample head was kept */
+	int		 skipping;	/* --skip-after matched: ignore the rest */
+	int		 want_srcline;	/* the next srcline belongs to the last frame */
+	int		 is_java;
+	int		 offcpu;	/* the open sample is off-CPU time */
+	uint64_t	 period;
+	unsigned long	 bad;
+	unsigned long	 sample_line;	/* line of the open sample's head */
+	unsigned long	 overflow;	/* samples not counted: sum past 2^64-1 */
+	unsigned long	 overflow_line;	/* the first of them */
+	int		 block_pending;	/* f->skey holds the open sample's key */
+	unsigned long	 block_lines;
+};
+
+static void
+bad_line(struct fold *f, struct foldin *in, unsigned long lineno,
+    const char *line, size_t len)
+{
+	in->bad++;
+	f->bad++;
+	if (in->bad <= MAX_BAD_SHOWN)
+		warnx("%s:%lu: unrecognised line '%.*s'%s", in->name, lineno,
+		    (int)(len > 80 ? 80 : len), line, len > 80 ? "..." : "");
+	if (in->bad == MAX_BAD_SHOWN + 1)
+		warnx("%s: more unrecognised lines follow; only the first %d are shown",
+		    in->name, MAX_BAD_SHOWN);
+}
+
+/* Whether an event name, without its ":u"-like modifiers, is name. */
+static int
+event_base_is(const char *e, size_t len, const char *name)
+{
+	const char *colon = memchr(e, ':', len);
+
+	if (colon != NULL)
+		len = colon - e;
+	return len == strlen(name) && memcmp(e, name, len) == 0;
+}
+
+static int
+is_clock(const char *e, size_t len)
+{
+	return event_base_is(e, len, "cpu-clock") ||
+	    event_base_is(e, len, "task-clock");
+}
+
+/*
+ * Off-CPU and on-CPU time (fgrecord --wall) fold together: an event that
+ * is not the one folded is kept when one of the two is offcpu-time and the
+ * other a clock, unless --event-filter chose one.
+ */
+static int
+time_pair(struct fold *f, struct stream_str ev, int off)
+{
+	int first_off = event_base_is(f->event, strlen(f->event),
+	    FOLD_OFFCPU_EVENT);
+
+	if (!f->event_defaulted)
+		return 0;
+	if (f->event2 != NULL)
+		return stream_str_eq(ev, f->event2);
+	if (off ? !is_clock(f->event, strlen(f->event)) :
+	    !(first_off && is_clock(ev.p, ev.len)))
+		return 0;
+	f->event2 = xmemdup0(ev.p, ev.len);
+	return 1;
+}
+
+static void
+sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
+    unsigned long lineno)
+{
+	size_t i;
+
+	sample_reset(f);
+	in->in_sample = 0;
+	in->skipping = 0;
+	in->want_srcline = 0;
+	in->offcpu = 0;
+	f->heads++;
+	if (s->event.len > 0) {
+		int off = event_base_is(s->event.p, s->event.len,
+		    FOLD_OFFCPU_EVENT);
+
+		if (f->event == NULL) {
+			f->event = xmemdup0(s->event.p, s->event.len);
+			f->event_defaulted = 1;
+		} else if (!stream_str_eq(s->event, f->event) &&
+		    !time_pair(f, s->event, off)) {
+			f->heads_other++;
+			if (f->event_defaulted && !f->event_warned) {
+				warnx("%s:%lu: several events in the input; folding only "
+				    "'%s' (choose one with --event-filter=EVENT)",
+				    in->name, lineno, f->event);
+				f->event_warned = 1;
+			}
+			return;
+		}
+		if (off) {
+			in->offcpu = 1;
+			f->timed = 1;
+		}
+	}
+	in->in_sample = 1;
+	in->sample_line = lineno;
+	in->period = s->period;
+	GROW(f->pname, s->comm.len + s->pid.len + s->tid.len + 8, f->pname_cap);
+	memcpy(f->pname, s->comm.p, s->comm.len);
+	f->pname_len = s->comm.len;
+	if (f->opts.pid || f->opts.tid) {
+		f->pname[f->pname_len++] = '-';
+		if (s->pid.len > 0) {
+			memcpy(f->pname + f->pname_len, s->pid.p, s->pid.len);
+			f->pname_len += s->pid.len;
+		} else
+			f->pname[f->pname_len++] = '?';
+		if (f->opts.tid) {
+			f->pname[f->pname_len++] = '/';
+			memcpy(f->pname + f->pname_len, s->tid.p, s->tid.len);
+			f->pname_len += s->tid.len;
+		}
+	}
+	for (i = 0; i < f->pname_len; i++)
+		if (f->pname[i] == ' ')
+			f->pname[i] = '_';
+		else if (f->pname[i] == ';')
+			f->pname[i] = ':';
+	in->is_java = starts(f->pname, f->pname_len, "java");
+}
+
+/* Strips a trailing "+0xHEX" offset, as perf prints since Linux 4.8. */
+static size_t
+strip_offset(const char *s, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
+	    (s[i - 1] >= 'a' && s[i - 1] <= 'f')))
+		i--;
+	if (i < len && i >= 3 && memcmp(s + i - 3, "+0x", 3) == 0)
+		return i - 3;
+	return len;
+}
+
+/*
+ * Folds one piece of a frame's symbol (split on "->") into the frame. Its
+ * kernel and JIT marks follow stackcollapse-perf.pl's rules (the kernel
+ * ones widened to versioned vmlinux files and module files), so that the
+ * output matches it: dso_fold_kernel() and dso_fold_jit(), not fgsym's
+ * dso_classify().
+ */
+static void
+frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
+    const char *func, size_t flen, int piece, int *is_unknown)
+{
+	const char *dso = fr->dso.p;
+	size_t dlen = fr->dso.len, n, start;
+	char *out;
+
+	if (piece > 0)
+		fb_add(f, ";", 1);
+	start = f->fbuf_len;
+	if (flen == 9 && memcmp(func, "[unknown]", 9) == 0) {
+		const char *base = "unknown";
+		size_t blen = 7;
+
+		if (!(dlen == 9 && memcmp(dso, "[unknown]", 9) == 0)) {
+			const char *slash;
+
+			/* A file replaced since it was mapped is still itself. */
+			if (ends(dso, dlen, " (deleted)"))
+				dlen -= 10;
+			slash = memrchr(dso, '/', dlen);
+			base = slash ? slash + 1 : dso;
+			blen = dlen - (base - dso);
+		} else
+			*is_unknown = 1;
+		fb_add(f, "[", 1);
+		fb_add(f, base, blen);
+		if (f->opts.addrs) {
+			fb_add(f, " <", 2);
+			fb_add(f, fr->addr.p, fr->addr.len);
+			fb_add(f, ">", 1);
+		}
+		fb_add(f, "]", 1);
+		/* Tidied in place, like any name: the tidy-up only shrinks. */
+		n = fold_tidy_name(f->fbuf + start, f->fbuf_len - start,
+		    f->fbuf + start);
+	} else {
+		/* Rust's legacy names, as perf leaves them, first: both steps
+		   only shrink the name, so they work in place. */
+		fb_add(f, func, flen);
+		GROW(f->fbuf, f->fbuf_len + 8, f->fbuf_cap);
+		n = fold_rust_legacy(f->fbuf + start, flen);
+		n = fold_tidy_name(f->fbuf + start, n, f->fbuf + start);
+	}
+	out = f->fbuf + start;
+	if (in->is_java && memchr(out, '/', n) != NULL && out[0] == 'L') {
+		memmove(out, out + 1, n - 1);
+		n--;
+	}
+	f->fbuf_len = start + n;
+	if (piece > 0) {
+		if (!has(out, n, "_[i]"))
+			fb_add(f, "_[i]", 4);
+	} else if (f->opts.inline_mark && dlen == 7 &&
+	    memcmp(dso, "inlined", 7) == 0) {
+		if (!has(out, n, "_[i]"))
+			fb_add(f, "_[i]", 4);
+	} else if (f->opts.kernel && dso_fold_kernel(dso, dlen)) {
+		fb_add(f, "_[k]", 4);
+	} else if (f->opts.jit && dso_fold_jit(dso, dlen)) {
+		if (!has(out, n, "_[j]"))
+			fb_add(f, "_[j]", 4);
+	}
+}
+
+static int
+skip_after_match(const struct fold *f, const char *func, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < f->opts.nskip_after; i++)
+		if (strlen(f->opts.skip_after[i]) == len &&
+		    memcmp(f->opts.skip_after[i], func, len) == 0)
+			return 1;
+	return 0;
+}
+
+#define CF_UNKNOWN	1	/* the frame had no symbol and no DSO */
+#define CF_SKIP_AFTER	2	/* the frame matches --skip-after */
+
+/*
+ * Processes one frame line's symbol into fbuf, as the pieces split on "->",
+ * and returns its CF_ flags.
+ */
+static int
+frame_process(struct fold *f, struct foldin *in, const struct stream_frame *fr,
+    const char *sym, size_t len)
+{
+	size_t b, e;
+	int is_unknown = 0, piece = 0, flags = 0;
+
+	for (b = 0; ; b = e + 2) {
+		const char *arrow = memmem(sym + b, len - b, "->", 2);
+
+		e = arrow ? (size_t)(arrow - sym) : len;
+		frame_piece(f, in, fr, sym + b, e - b, piece++, &is_unknown);
+		if (arrow == NULL)
+			break;
+	}
+	if (is_unknown)
+		flags |= CF_UNKNOWN;
+	if (f->opts.nskip_after > 0 && skip_after_match(f, sym, len))
+		flags |= CF_SKIP_AFTER;
+	return flags;
+}
+
+/*
+ * The cache key of a frame line: its text after the address (from the
+ * address on, for --addrs), which is all its processed form depends on,
+ * with a mark for Java processes, whose names are tidied differently.
+ * Returns NULL when the line does not start like a frame.
+ */
+static const char *
+frame_key(struct fold *f, struct foldin *in, const char *line,
+    const char *end, size_t *klen)
+{
+	const char *p = line, *a;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	a = p;
+	while (p < end && isident(*p))
+		p++;
+	if (p == a)
+		return NULL;
+	if (f->opts.addrs)
+		p = a;
+	*klen = end - p;
+	if (in->is_java) {
+		GROW(f->ckey, *klen + 1, f->ckey_cap);
+		f->ckey[0] = '\1';
+		memcpy(f->ckey + 1, p, (*klen)++);
+		return f->ckey;
+	}
+	return p;
+}
+
+/* Appends a cached frame's text; applies its flags. */
+static void
+frame_cached(struct fold *f, struct foldin *in, const struct stacktab_entry *ce)
+{
+	int flags = ce->u[1] >> 32;
+
+	frame_begin(f);
+	/* An empty text may have no buffer behind it (ctext still NULL). */
+	if ((ce->u[1] & 0xffffffff) != 0)
+		fb_add(f, f->ctext + ce->u[0], ce->u[1] & 0xffffffff);
+	frame_end(f);
+	if (f->opts.srcline && !(flags & CF_UNKNOWN))
+		in->want_srcline = 1;
+	if (flags & CF_SKIP_AFTER)
+		in->skipping = 1;
+}
+
+static void
+frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
+    const char *line, const char *end)
+{
+	size_t len = strip_offset(fr->sym.p, fr->sym.len), klen, start;
+	const char *sym = fr->sym.p, *key;
+	struct stacktab_entry *ce;
+	int flags;
+
+	in->want_srcline = 0;
+	if (!in->in_sample || in->skipping)
+		return;
+	if (len > 0 && sym[0] == '(' &&
+	    !(len >= sizeof(ANON) - 1 && memcmp(sym, ANON, sizeof(ANON) - 1) == 0))
+		return;		/* a process name, not a frame */
+
+	key = frame_key(f, in, line, end, &klen);
+	ce = stacktab_get(&f->cache, key, klen);
+	if (ce->u[1] == 0) {
+		/* Processed once into ctext; the entry records offset, length,
+		 * and the flags with a bit set, so it is never all zero. */
+		start = f->fbuf_len;
+		flags = frame_process(f, in, fr, sym, len);
+		if (f->fbuf_len > start) {
+			GROW(f->ctext, f->ctext_len + (f->fbuf_len - start),
+			    f->ctext_cap);
+			memcpy(f->ctext + f->ctext_len, f->fbuf + start,
+			    f->fbuf_len - start);
+		}
+		ce->u[0] = f->ctext_len;
+		ce->u[1] = (f->fbuf_len - start) | (uint64_t)(flags | 0x80) << 32;
+		f->ctext_len += f->fbuf_len - start;
+		f->fbuf_len = start;
+	}
+	frame_cached(f, in, ce);
+}
+
+/* Appends ":FILE:LINE" from a srcline line to the last frame. */
+static void
+srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
+{
+	size_t i, start;
+
+	in->want_srcline = 0;
+	if (!in->in_sample || f->nframes == 0)
+		return;
+	f->fbuf_len = f->fofs[f->nframes];
+	fb_add(f, ":", 1);
+	start = f->fbuf_len;
+	for (i = 0; i < len; i++) {
+		if (line[i] == '[') {
+			const char *close = memchr(line + i, ']', len - i);
+
+			if (close != NULL) {
+				i = close - line;
+				continue;
+			}
+		}
+		fb_add(f, line + i, 1);
+	}
+	/* Trim white space on both ends. */
+	while (f->fbuf_len > start && (f->fbuf[f->fbuf_len - 1] == ' ' ||
+	    f->fbuf[f->fbuf_len - 1] == '\t'))
+		f->fbuf_len--;
+	for (i = start; i < f->fbuf_len && (f->fbuf[i] == ' ' || f->fbuf[i] == '\t'); i++)
+		;
+	memmove(f->fbuf + start, f->fbuf + i, f->fbuf_len - i);
+	f->fbuf_len -= i - start;
+	if (f->fbuf_len == start)
+		f->fbuf_len--;		/* nothing: drop the ':' too */
+	f->fofs[f->nframes] = f->fbuf_len;
+}
+
+/*
+ * Counts one sample of the stack e: u[0] counts it (or its period, with
+ * --period), and u[1] sums its period, which becomes the count when the
+ * stream turns out to hold off-CPU time (fold_settle).
+ */
+static void
+sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e)
+{
+	uint64_t w = f->opts.period ? in->period : 1, p = in->period;
+	int tover = !f->opts.period && f->total[1] > UINT64_MAX - p;
+
+	/* Every stack's count is at most the total: one check covers both. */
+	if (f->total[0] > UINT64_MAX - w || (tover && f->timed)) {
+		if (in->overflow++ == 0)
+			in->overflow_line = in->sample_line;
+		f->overflowed = 1;
+		return;
+	}
+	if (tover)
+		f->time_lost = 1;
+	else if (!f->opts.period) {
+		e->u[1] += p;
+		f->total[1] += p;
+	}
+	e->u[0] += w;
+	f->total[0] += w;
+	f->samples++;
+}
+
+/* A stream of off-CPU time: the sums of periods become the counts. */
+static void
+fold_settle(struct fold *f)
+{
+	size_t i;
+
+	if (f->settled || !f->timed || f->opts.period)
+		return;
+	f->settled = 1;
+	for (i = 0; i < f->tab.n; i++) {
+		f->tab.ents[i].u[0] = f->tab.ents[i].u[1];
+		f->tab.ents[i].u[1] = 0;
+	}
+	f->total[0] = f->total[1];
+	f->total[1] = 0;
+}
+
+#define SC_STACK	(1ULL << 62)	/* the sample folded into a stack */
+#define SC_VALID	(1ULL << 63)
+#define SC_LINES	0xffffffffULL
+#define SC_MAX		65536		/* entries: about 6 MB at most */
+
+/* The end of a sample: its stack, root first, goes into the table. */
+static void
+sample_end(struct fold *f, struct foldin *in)
+{
+	struct stacktab_entry *e;
+	size_t need = f->pname_len + 1, n = 0, i;
+	int first = 1;
+
+	if (!in->in_sample)
+		return;
+	in->in_sample = 0;
+	in->want_srcline = 0;
+	need += f->fbuf_len + f->nframes + sizeof(FOLD_OFFCPU);
+	GROW(f->key, need, f->key_cap);
+	if (!f->opts.no_comm && !in->skipping) {
+		memcpy(f->key, f->pname, f->pname_len);
+		n = f->pname_len;
+		first = 0;
+	}
+	for (i = f->nframes; i-- > 0; ) {
+		size_t a = f->fofs[i], b = f->fofs[i + 1];
+
+		if (!first)
+			f->key[n++] = ';';
+		memcpy(f->key + n, f->fbuf + a, b - a);
+		n += b - a;
+		first = 0;
+	}
+	if (in->offcpu) {
+		/* Time blocked: a pseudo-frame says so, as the leaf. */
+		if (!first)
+			f->key[n++] = ';';
+		memcpy(f->key + n, FOLD_OFFCPU, sizeof(FOLD_OFFCPU) - 1);
+		n += sizeof(FOLD_OFFCPU) - 1;
+		first = 0;
+	}
+	if (first)
+		f->noframes++;
+	e = first ? NULL : stacktab_get(&f->tab, f->key, n);
+	if (in->block_pending) {
+		struct stacktab_entry *se = stacktab_get(&f->scache, f->skey, f->skey_len);
+
+		se->u[0] = e ? (uint64_t)(e - f->tab.ents) : 0;
+		se->u[1] = in->block_lines | (e ? SC_STACK : 0) | SC_VALID;
+		in->block_pending = 0;
+	}
+	if (e != NULL)
+		sample_count(f, in, e);
+}
+
+/*
+ * Called on a kept sample's head: when its whole text was seen before
+ * under the same root frame, counts it and skips its lines, returning 1.
+ * Otherwise remembers the key so that sample_end can fill the cache.
+ */
+static int
+sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
+{
+	XXH128_hash_t h;
+	struct stacktab_entry *se;
+	char *p;
+	ssize_t n;
+	size_t k;
+
+	in->block_pending = 0;
+	if (f->sc_off)
+		return 0;
+	if (f->sc_tries >= 8192 && f->sc_hits * 4 < f->sc_tries) {
+		/* Few samples repeat exactly (their leaf addresses vary):
+		 * the frame cache alone is faster. */
+		f->sc_off = 1;
+		stacktab_release(&f->scache);
+		stacktab_init(&f->scache);
+		return 0;
+	}
+	n = lineread_peek_block(lr, 1 << 20, &p);
+	if (n < 0)
+		return 0;
+	f->sc_tries++;
+	h = XXH3_128bits(p, n);
+	k = f->pname_len + 2 + sizeof(h);
+	GROW(f->skey, k, f->skey_cap);
+	memcpy(f->skey, f->pname, f->pname_len);
+	f->skey[f->pname_len] = '\0';
+	f->skey[f->pname_len + 1] = in->is_java | in->offcpu << 1;
+	memcpy(f->skey + f->pname_len + 2, &h, sizeof(h));
+	f->skey_len = k;
+	se = stacktab_find(&f->scache, f->skey, k);
+	if (se != NULL) {
+		if (se->u[1] & SC_STACK)
+			sample_count(f, in, &f->tab.ents[se->u[0]]);
+		lineread_skip(lr, n, se->u[1] & SC_LINES);
+		in->in_sample = 0;
+		f->sc_hits++;
+		return 1;
+	}
+	if (f->scache.n >= SC_MAX)
+		return 0;	/* bounded: the hot samples are in by now */
+	in->block_pending = 1;
+	in->block_lines = 0;
+	for (k = 0; k < (size_t)n; k++)
+		in->block_lines += p[k] == '\n';
+	return 0;
+}
+
+static int
+read_status(const struct lineread *lr, const char *name)
+{
+	if (lr->error) {
+		/* As a file that cannot be opened: said, and the rest goes on. */
+		warnx("cannot read '%s': %s", name, strerror(lr->error));
+		return 1;
+	}
+	return 0;
+}
+
+int
+fold_stream(struct fold *f, int fd, const char *name)
+{
+	struct lineread lr;
+	struct foldin in;
+	struct stream_sample s;
+	struct stream_frame fr;
+	char *line;
+	ssize_t len;
+	int rv = 0;
+
+	memset(&in, 0, sizeof(in));
+	in.name = name;
+	sample_reset(f);
+	lineread_init(&lr, fd, name);
+	while ((len = lineread_next(&lr, &line)) >= 0) {
+		/* The fast path: a frame line seen before. */
+		if (len > 0 && (line[0] == ' ' || line[0] == '\t') && !in.want_srcline) {
+			const struct stacktab_entry *ce;
+			const char *key;
+			size_t klen;
+
+			if ((!in.in_sample || in.skipping) &&
+			    !stream_indented_head(line, len))
+				continue;	/* frames of a sample not kept */
+			key = in.in_sample && !in.skipping ?
+			    frame_key(f, &in, line, line + len, &klen) : NULL;
+			if (key != NULL && (ce = stacktab_find(&f->cache, key, klen)) != NULL) {
+				frame_cached(f, &in, ce);
+				continue;
+			}
+		}
+		if (in.want_srcline && len > 0 && (line[0] == ' ' || line[0] == '\t') &&
+		    stream_classify(line, len, NULL, NULL) == STREAM_SRCLINE) {
+			srcline_line(f, &in, line, len);
+			continue;
+		}
+		switch (stream_classify(line, len, &s, &fr)) {
+		case STREAM_BLANK:
+			/* Cache the sample only if it ends where its block does. */
+			if (len != 0 || lr.lineno - in.sample_line != in.block_lines)
+				in.block_pending = 0;
+			sample_end(f, &in);
+			break;
+		case STREAM_COMMENT:
+			break;
+		case STREAM_SAMPLE:
+			if (in.in_sample) {
+				/* A head with no empty line before it: keep both. */
+				in.block_pending = 0;
+				sample_end(f, &in);
+			}
+			sample_head(f, &in, &s, lr.lineno);
+			if (in.in_sample && s.has_frame) {
+				/* perf record without -g: a one-frame stack */
+				frame_line(f, &in, &s.frame, s.frame.indent.p,
+				    line + len);
+				sample_end(f, &in);
+			} else if (in.in_sample)
+				sample_cached(f, &in, &lr);
+			break;
+		case STREAM_FRAME:
+			frame_line(f, &in, &fr, line, line + len);
+			break;
+		case STREAM_SRCLINE:
+			/* -F+srcline lines of frames that get none appended */
+			in.want_srcline = 0;
+			break;
+		case STREAM_OTHER:
+			in.block_pending = 0;
+			bad_line(f, &in, lr.lineno, line, len);
+			break;
+		}
+	}
+	if (in.in_sample) {
+		warnx("%s:%lu: the last sample has no closing empty line, so the "
+		    "stream was cut off; dropped it", name, in.sample_line);
+		rv = 1;
+	}
+	if (in.overflow > 0) {
+		warnx("%s:%lu: the total passes 2^64-1 here: %lu sample%s not "
+		    "counted; fold fewer samples at a time", name,
+		    in.overflow_line, in.overflow, in.overflow == 1 ? "" : "s");
+		rv = 1;
+	}
+	if ((len = read_status(&lr, name)) != 0)
+		rv = len;
+	lineread_release(&lr);
+	if (in.bad > 0 && rv == 0)
+		rv = 1;
+	return rv;
+}
+
+int
+fold_finish(struct fold *f, int quiet)
+{
+	fold_settle(f);
+	if (f->time_lost && f->timed) {
+		warnx("the off-CPU and on-CPU time adds up past 2^64-1 ns: "
+		    "some samples weigh 1; fold fewer samples at a time");
+		return 1;
+	}
+	if (f->samples > 0 || quiet)
+		return 0;
+	if (f->heads == 0)
+		warnx("no samples in the input: expected perf script output, "
+		    "a \"COMM PID TIME: PERIOD EVENT:\" line then frames "
+		    "(folded stacks go with --folded)");
+	else if (f->heads_other == f->heads)
+		warnx("no samples of the event '%s' in the input: %llu of "
+		    "other events; choose one with --event-filter=EVENT",
+		    f->event, (unsigned long long)f->heads_other);
+	else if (f->noframes > 0)
+		warnx("no stack to fold: %llu sample%s had no frame, and "
+		    "--no-comm left them nothing", (unsigned long long)
+		    f->noframes, f->noframes == 1 ? "" : "s");
+	else
+		warnx("no sample was folded");
+	return 1;
+}
+
+/* Replaces every "0x" followed by hex digits with "0x...". */
+static size_t
+strip_hex(const char *s, size_t len, char *out)
+{
+	size_t i = 0, n = 0;
+
+	while (i < len) {
+		if (s[i] == '0' && i + 1 < len && s[i + 1] == 'x') {
+			size_t j = i + 2;
+
+			while (j < len && ((s[j] >= '0' && s[j] <= '9') ||
+			    (s[j] >= 'a' && s[j] <= 'f') || (s[j] >= 'A' && s[j] <= 'F')))
+				j++;
+			if (j > i + 2) {
+				memcpy(out + n, "0x...", 5);
+				n += 5;
+				i = j;
+				continue;
+			}
+		}
+		out[n++] = s[i++];
+	}
+	return n;
+}
+
+int
+fold_folded(struct fold *f, int fd, const char *name, int slot)
+{
+	struct lineread lr;
+	struct folded_line fl;
+	enum folded_status st;
+	unsigned long bad = 0, overflow = 0;
+	char *line, *tmp = NULL;
+	size_t tmpcap = 0;
+	ssize_t len;
+	int rv = 0, seen[FOLDED_NOSTACK + 1] = { 0 };
+
+	lineread_init(&lr, fd, name);
+	while ((len = lineread_next(&lr, &line)) >= 0) {
+		struct stacktab_entry *e;
+		const char *key;
+		size_t klen;
+		int c;
+
+		st = folded_parse(line, len, &fl);
+		if (st == FOLDED_BLANK)
+			continue;
+		if (st != FOLDED_OK) {
+			bad++;
+			if (!seen[st]++)
+				warnx("%s:%lu: %s: '%.*s'%s", name, lr.lineno,
+				    folded_strerror(st), (int)(len > 60 ? 60 : len),
+				    line, len > 60 ? "..." : "");
+			continue;
+		}
+		/* Every stack's count is at most the total: one check covers both. */
+		for (c = 0; c < fl.ncounts; c++) {
+			int to = fl.ncounts == 2 ? c : slot;
+
+			if (!fl.count[c].decimal &&
+			    f->total[to] > UINT64_MAX - fl.count[c].u)
+				break;
+		}
+		if (c < fl.ncounts) {
+			bad++;
+			if (!overflow++)
+				warnx("%s:%lu: the counts add up past 2^64-1 here: "
+				    "skipped the line; fold fewer files at a time",
+				    name, lr.lineno);
+			continue;
+		}
+		key = fl.stack;
+		klen = fl.stack_len;
+		if (f->opts.strip_hex) {
+			GROW(tmp, klen * 2 + 8, tmpcap);
+			klen = strip_hex(key, klen, tmp);
+			key = tmp;
+		}
+		e = stacktab_get(&f->tab, key, klen);
+		/* A differential line adds both sides; a plain one adds to slot. */
+		for (c = 0; c < fl.ncounts; c++) {
+			int to = fl.ncounts == 2 ? c : slot;
+			const struct folded_count *cnt = &fl.count[c];
+
+			if (cnt->decimal) {
+				e->d[to] += cnt->d;
+				e->decimal = 1;
+			} else {
+				e->u[to] += cnt->u;
+				f->total[to] += cnt->u;
+			}
+		}
+		f->samples++;
+	}
+	if (bad > 0) {
+		warnx("%s: %lu malformed line%s skipped", name, bad,
+		    bad == 1 ? "" : "s");
+		rv = 1;
+	}
+	if ((len = read_status(&lr, name)) != 0)
+		rv = len;
+	lineread_release(&lr);
+	free(tmp);
+	return rv;
+}
+
+int
+fold_write(struct fold *f, FILE *out, int diff)
+{
+	struct stacktab_entry **v;
+	char a[64], b[64];
+	size_t i;
+	int norm = diff && f->opts.normalize && f->total[0] != f->total[1] &&
+	    f->total[0] > 0;
+
+	fold_settle(f);
+	v = stacktab_sorted(&f->tab);
+
+	for (i = 0; i < f->tab.n; i++) {
+		struct stacktab_entry *e = v[i];
+
+		/* A stack whose only samples were refused: not a stack seen. */
+		if (f->overflowed && e->u[0] == 0 && e->u[1] == 0 &&
+		    !e->decimal)
+			continue;
+
+		if (norm) {
+			/* BEFORE scaled to AFTER's total, truncated as difffolded.pl does. */
+			double x = ((double)e->u[0] + e->d[0]) *
+			    (double)f->total[1] / (double)f->total[0];
+
+			/* Beyond 2^64 - 1 (a huge AFTER total): the largest count. */
+			e->u[0] = x >= 18446744073709551615.0 ? UINT64_MAX :
+			    (uint64_t)x;
+			e->d[0] = 0;
+		}
+		stacktab_fmt_count(e, 0, a, sizeof(a));
+		/* fwrite: a NUL byte in a folded stack stays in it. */
+		fwrite(e->key, 1, e->len, out);
+		if (diff) {
+			stacktab_fmt_count(e, 1, b, sizeof(b));
+			fprintf(out, " %s %s\n", a, b);
+		} else
+			fprintf(out, " %s\n", a);
+		if (ferror(out))
+			break;
+	}
+	free(v);
+	return ferror(out) ? -1 : 0;
+}
+
+/* One function's figures for fold_top. */
+struct topfn {
+	double		 self, total;
+	size_t		 stamp;		/* the last stack that counted it, + 1 */
+};
+
+static int
+cmp_top(const void *a, const void *b, void *arg)
+{
+	const struct topfn *fn = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (fn[x].self != fn[y].self)
+		return fn[x].self < fn[y].self ? 1 : -1;
+	if (fn[x].total != fn[y].total)
+		return fn[x].total < fn[y].total ? 1 : -1;
+	return (x > y) - (x < y);
+}
+
+int
+fold_top(struct fold *f, FILE *out, size_t n)
+{
+	struct stacktab names;
+	struct stacktab_entry **v = stacktab_sorted(&f->tab);
+	struct topfn *fn = NULL;
+	size_t fncap = 0, i, *order;
+	double all = 0, scale = 1;
+	char self_h[16] = "self", total_h[16] = "total";
+	int prec = 0;
+
+	fold_settle(f);
+	stacktab_init(&names);
+	for (i = 0; i < f->tab.n; i++) {
+		const struct stacktab_entry *e = v[i];
+		const char *p = e->key, *end = e->key + e->len, *semi;
+		double w = (double)e->u[0] + e->d[0];
+
+		/* Off-CPU time is the blocking function's own time. */
+		if (ends(p, end - p, ";" FOLD_OFFCPU))
+			end -= sizeof(FOLD_OFFCPU);
+		struct stacktab_entry *ne = NULL;
+		size_t k;
+		int first = 1;
+
+		all += w;
+		for (; p <= end; p = semi + 1) {
+			semi = memchr(p, ';', end - p);
+			if (semi == NULL)
+				semi = end;
+			if (first && !f->opts.no_comm && semi != end) {
+				first = 0;
+				continue;	/* the process name */
+			}
+			first = 0;
+			ne = stacktab_get(&names, p, semi - p);
+			k = ne - names.ents;
+			if (k >= fncap) {
+				size_t old = fncap;
+
+				GROW(fn, k + 1, fncap);
+				memset(fn + old, 0, (fncap - old) * sizeof(*fn));
+			}
+			if (fn[k].stamp != i + 1) {
+				fn[k].stamp = i + 1;
+				fn[k].total += w;
+			}
+			if (semi == end)
+				fn[k].self += w;
+		}
+	}
+	order = xmalloc((names.n + 1) * sizeof(*order));
+	for (i = 0; i < names.n; i++)
+		order[i] = i;
+	qsort_r(order, names.n, sizeof(*order), cmp_top, fn);
+	if (f->timed) {
+		/* Time in ns: shown in ms, or in s past 100 s. */
+		double div = all >= 1e11 ? 1e9 : 1e6;
+		const char *u = all >= 1e11 ? "s" : "ms";
+
+		fprintf(out, "%.3f %s", all / div, u);
+		snprintf(self_h, sizeof(self_h), "self %s", u);
+		snprintf(total_h, sizeof(total_h), "total %s", u);
+		scale = div;
+		prec = 3;
+	} else
+		fprintf(out, "%.0f samples", all);
+	fprintf(out, "%s%s%s%s%s%s, %zu functions\n",
+	    f->event ? " of '" : "", f->event ? f->event : "",
+	    f->event ? "'" : "", f->event2 ? " and '" : "",
+	    f->event2 ? f->event2 : "", f->event2 ? "'" : "", names.n);
+	fprintf(out, "%7s %10s %7s %10s  %s\n", "self%", self_h, "total%",
+	    total_h, "function");
+	for (i = 0; i < names.n && i < n; i++) {
+		const struct stacktab_entry *ne = &names.ents[order[i]];
+		const struct topfn *t = &fn[order[i]];
+
+		fprintf(out, "%6.2f%% %10.*f %6.2f%% %10.*f  %.*s\n",
+		    all > 0 ? 100 * t->self / all : 0, prec, t->self / scale,
+		    all > 0 ? 100 * t->total / all : 0, prec, t->total / scale,
+		    (int)ne->len, ne->key);
+	}
+	free(order);
+	free(fn);
+	free(v);
+	stacktab_release(&names);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,162 @@
+/*
+ * fold: collapse sample streams (perf script, fgrecord, fgsym) or folded
+ * files into folded stacks, as fgfold(1) does.
+ *
+ *	struct fold f;
+ *	fold_init(&f, &opts);
+ *	rc = fold_stream(&f, fd, "perf.txt");	(or fold_folded(&f, fd, name,
+ *						 slot) for --folded/--diff)
+ *	if (fold_write(&f, stdout, 0) == -1)	(or fold_top(&f, stdout, n))
+ *		err(2, "write error");
+ *	fold_release(&f);
+ *
+ * Names are cleaned up the way stackcollapse-perf.pl does it (so its test
+ * corpus gives byte-identical output), except that a '(' inside template
+ * brackets, as in std::function<void (int)>, does not cut the name short.
+ */
+#ifndef FG_FOLD_H
+#define FG_FOLD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stream/stacktab.h"
+
+struct fold_opts {
+	int	 pid;		/* COMM-PID as the root frame */
+	int	 tid;		/* COMM-PID/TID as the root frame */
+	int	 kernel;	/* _[k] on kernel frames */
+	int	 jit;		/* _[j] on JIT frames */
+	int	 inline_mark;	/* _[i] on (inlined) frames */
+	int	 addrs;		/* [dso <addr>] for frames with no symbol */
+	int	 srcline;	/* input has perf script -F+srcline lines */
+	int	 period;	/* weigh samples by their period, not 1 */
+	int	 no_comm;	/* no process-name root frame */
+	int	 strip_hex;	/* --diff -s: 0x1234 becomes 0x... */
+	int	 normalize;	/* --diff -n: scale BEFORE to AFTER's total */
+	const char *event;	/* only this event; NULL: the first one seen */
+	char	**skip_after;	/* cut the frames below these (root-ward) */
+	size_t	 nskip_after;
+};
+
+struct fold {
+	struct fold_opts opts;		/* copied; the strings are borrowed */
+	struct stacktab	 tab;
+	char		*event;		/* the event folded, owned */
+	char		*event2;	/* off-CPU time folded with on-CPU
+					   time (--wall): the other one */
+	int		 event_defaulted;
+	int		 event_warned;
+	uint64_t	 samples;	/* samples kept */
+	uint64_t	 heads;		/* sample heads read */
+	uint64_t	 heads_other;	/* of them, of an event not folded */
+	uint64_t	 noframes;	/* with --no-comm, samples with no frame */
+	int		 timed;		/* an offcpu-time sample was folded:
+					   every sample weighs its period, in
+					   ns (u[1] sums it while reading) */
+	int		 time_lost;	/* that sum passed 2^64-1 */
+	int		 settled;	/* u[1] moved to u[0] for output */
+	uint64_t	 total[2];	/* integer count sums per slot */
+	int		 overflowed;	/* a sample was not counted: its stack may be 0 */
+	unsigned long	 bad;		/* unrecognised lines, all inputs */
+	/* scratch for the sample being read */
+	char		*pname;
+	size_t		 pname_len, pname_cap;
+	char		*fbuf;		/* processed frame texts */
+	size_t		 fbuf_len, fbuf_cap;
+	size_t		*fofs;		/* frame i: fbuf[fofs[i]..fofs[i+1]) */
+	size_t		 nframes, fofs_cap;
+	char		*key;
+	size_t		 key_cap;
+	/*
+	 * Frame cache: the raw symbol, DSO (and address, for --addrs) of a
+	 * frame line, to its processed text in ctext. Entry counts hold
+	 * u[0] = offset in ctext, u[1] = length | flags << 32.
+	 */
+	struct stacktab	 cache;
+	char		*ctext;
+	size_t		 ctext_len, ctext_cap;
+	char		*ckey;
+	size_t		 ckey_cap;
+	/*
+	 * Sample cache: the root frame and a 128-bit hash of a sample's whole
+	 * text (its frame lines up to the empty line), to the stack it
+	 * folded into: u[0] = index in tab, u[1] = its line count | flags.
+	 */
+	struct stacktab	 scache;
+	char		*skey;
+	size_t		 skey_len, skey_cap;
+	uint64_t	 sc_tries, sc_hits;	/* it is dropped when it does not pay */
+	int		 sc_off;
+};
+
+void	fold_init(struct fold *, const struct fold_opts *);
+void	fold_release(struct fold *);
+
+/*
+ * Folds the sample stream read from fd (name is for messages). Malformed
+ * lines are reported on stderr as "NAME:LINE: unrecognised line '...'" and
+ * skipped; a last sample cut off before its empty line is dropped with a
+ * warning. Returns 0 when the input was clean, 1 when something was bad,
+ * 2 when it could not be read.
+ */
+int	fold_stream(struct fold *, int fd, const char *name);
+
+/*
+ * The event name of off-CPU samples (as perf --off-cpu names it): their
+ * period is the time blocked, in ns. When a stream holds them, every
+ * sample weighs its period (--period is implied), cpu-clock or task-clock
+ * samples are folded with them, and each off-CPU stack gets FOLD_OFFCPU as
+ * its leaf frame.
+ */
+#define FOLD_OFFCPU_EVENT	"offcpu-time"
+#define FOLD_OFFCPU		"[off-cpu]"
+
+/*
+ * Called after the last fold_stream: says on stderr why nothing was folded
+ * when nothing was (no input, no sample, only other events, ...), unless
+ * quiet is set because an error was said already. Returns 0, or 1 when
+ * something was said.
+ */
+int	fold_finish(struct fold *, int quiet);
+
+/*
+ * Adds the folded stacks read from fd to slot (0, or 1 for the AFTER side of
+ * --diff). Returns 0, 1 or 2 as fold_stream does.
+ */
+int	fold_folded(struct fold *, int fd, const char *name, int slot);
+
+/*
+ * Writes the table sorted by stack: "STACK COUNT", or "STACK BEFORE AFTER"
+ * when diff is set. Returns 0, or -1 on a write error.
+ */
+int	fold_write(struct fold *, FILE *, int diff);
+
+/*
+ * Writes a table of the n functions with the most self samples (the leaf
+ * frame of a stack), with self and total counts and percentages. The
+ * process-name root frame is left out unless opts.no_comm was set.
+ * Returns 0, or -1 on a write error.
+ */
+int	fold_top(struct fold *, FILE *, size_t n);
+
+/*
+ * Cleans up one function name as stackcollapse-perf.pl's tidy-up does:
+ * ';' becomes ':', the argument list goes (but not a '(' inside template
+ * brackets, nor "(anonymous namespace)", nor a Go method's "(*T)"), and
+ * quotes are removed. Writes into out, which must hold len + 1 bytes;
+ * returns the new length.
+ */
+size_t	fold_tidy_name(const char *name, size_t len, char *out);
+
+/*
+ * Finishes, in place, a Rust legacy name that perf demangled only half:
+ * "core::ptr::drop_in_place$LT$alloc..vec..Vec$LT$u8$GT$$GT$::h0123456789abcdef"
+ * becomes "core::ptr::drop_in_place<alloc::vec::Vec<u8>>": the $..$
+ * escapes are decoded, ".." becomes "::" and the hash goes. A name with
+ * neither the hash nor an escape is left alone. Returns the new length
+ * (never more than len).
+ */
+size_t	fold_rust_legacy(char *s, size_t len);
+
+#endif

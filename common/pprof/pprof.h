@@ -1,0 +1,126 @@
+/*
+ * pprof: turns sample streams (fg-stream(5): fgrecord, fgsym or perf script
+ * output) into one profile in pprof's format, profile.proto of
+ * github.com/google/pprof, gzipped, as go tool pprof, Grafana Pyroscope and
+ * Parca read it.
+ *
+ *	struct pprof p;
+ *	pprof_init(&p);
+ *	rv = pprof_stream(&p, fd, "rec.txt");	once per input
+ *	pprof_write(&p, stdout);
+ *	pprof_release(&p);
+ *
+ * What goes where:
+ *   sample types	samples/count; cpu/nanoseconds from the periods of
+ *			cpu-clock or task-clock samples (EVENT/count for
+ *			other events); off-cpu/nanoseconds and wall/nanoseconds
+ *			when the stream holds offcpu-time samples.
+ *   samples		one per unique (stack, thread, on- or off-CPU), its
+ *			values summed; labels pid and tid (numbers), comm.
+ *   locations		one per frame of the stream with its inlined frames
+ *			and source lines (in practice one per address):
+ *			inlined functions first, the function holding them
+ *			last. A frame still [unknown] in a file gets no line,
+ *			so that pprof can symbolize it from the file; other
+ *			[unknown], [truncated] and kernel frames are named.
+ *   mappings		one per DSO: its name, and its build ID from the
+ *			stream's "# buildid" lines. Addresses are the stream's,
+ *			the file's own address space, so every mapping starts
+ *			at 0 with offset 0, which pprof reads as "already
+ *			adjusted".
+ *   period, duration	from the "# event" line (freq or period) and the
+ *			first and last sample's times; "# cmdline" and
+ *			"# lost" become comments.
+ * Memory grows with the unique frames and unique (stack, thread) pairs,
+ * never with repeated samples. The output is the same bytes for the same
+ * input.
+ */
+#ifndef FG_PPROF_H
+#define FG_PPROF_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pprof/pb.h"
+#include "stream/stacktab.h"
+
+struct pprof_thread {
+	uint64_t	 comm;		/* string index */
+	int64_t		 pid;		/* -1 when the stream gave only a TID */
+	int64_t		 tid;
+};
+
+/* A recently seen location: the hash of its text, and its id. */
+struct pprof_lcache {
+	uint64_t	 lo, hi;
+	uint64_t	 id;		/* 0: empty */
+};
+#define PPROF_LCACHE	4096		/* entries, a power of two */
+
+struct pprof {
+	struct stacktab	 strs;		/* string -> its index (= entry index) */
+	struct stacktab	 funcs;		/* "NAME\0FILE" -> u[0] name, u[1] file */
+	struct stacktab	 maps;		/* DSO -> u[0] name, u[1] MAP_ flags */
+	struct stacktab	 locs;		/* XXH3-128 of frame text -> u[0] offset in larena,
+					   u[1] length | mapping id << 32 */
+	struct stacktab	 samples;	/* kind, thread, location ids -> u[0] count, u[1] weight */
+	struct stacktab	 threads;	/* "COMM\0PID\0TID" -> index in thr */
+	struct stacktab	 buildids;	/* file -> u[0] its build ID's string index */
+	struct pprof_thread *thr;
+	size_t		 thr_cap;
+	struct pb	 larena;	/* the encoded Location messages */
+	struct pprof_lcache *lcache;	/* PPROF_LCACHE recent locations */
+	uint64_t	*comments;	/* string indexes */
+	size_t		 ncomments, comments_cap;
+	char		*event;		/* the on-CPU event converted; NULL before the first */
+	char		*prog;		/* the program's file name, from "# cmdline" */
+	int		 event_warned;
+	int		 has_on, has_off, has_weight;
+	int		 saturated;	/* some sum stopped at 2^63-1 */
+	uint64_t	 hdr_period;	/* ns per sample from "# event", or 0 */
+	uint64_t	 first_period;	/* the first on-CPU sample's period, or 0 */
+	uint64_t	 duration;	/* ns, summed over inputs */
+	uint64_t	 nsamples;
+
+	/* The sample being read. */
+	int		 in_sample;
+	int		 kind;		/* PPROF_ON or PPROF_OFF */
+	uint64_t	 weight;
+	uint64_t	 time;		/* its time in ns, when has_time */
+	int		 has_time;
+	uint64_t	 t_first, t_last;	/* this input's complete samples' */
+	int		 in_has_time;
+	struct pb	 key;		/* kind, thread, location ids so far */
+	char		*grp;		/* the open frame's lines, '\n' after each */
+	size_t		 grp_len, grp_cap;
+	int		 grp_phys;	/* it has its non-inlined frame line */
+	struct pb	 tmp, tmp2;	/* scratch for nested messages */
+	uint64_t	*vals;
+	size_t		 vals_cap;
+};
+
+void	pprof_init(struct pprof *);
+void	pprof_release(struct pprof *);
+
+/*
+ * Reads one sample stream from fd (name is for messages, borrowed for the
+ * call) and adds its samples. Bad lines are reported as "name:line: ..."
+ * (the first ten) and skipped; a sample cut off by the end of the input is
+ * dropped with a warning. Returns 0 when everything converted, 1 when
+ * something was skipped or the read failed.
+ */
+int	pprof_stream(struct pprof *, int fd, const char *name);
+
+/*
+ * Encodes the profile, not compressed, into out (appended; the caller owns
+ * out). pprof_write calls it; tests and the fuzz harness use it directly.
+ */
+void	pprof_encode(struct pprof *, struct pb *out);
+
+/*
+ * Writes the profile gzipped to out. Returns 0, or -1 with errno set when
+ * writing failed; a zlib failure is fatal (exit 2 with zlib's message).
+ */
+int	pprof_write(struct pprof *, FILE *out);
+
+#endif

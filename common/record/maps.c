@@ -1,0 +1,605 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <elfutils/libdwelf.h>
+#include <xxhash.h>
+
+#include "base/hashtab.h"
+#include "record/maps.h"
+#include "elf/vdso.h"
+#include "base/xalloc.h"
+
+void
+maps_init(struct maps *m)
+{
+	memset(m, 0, sizeof(*m));
+	hashtab_init(&m->procidx, 32);
+	hashtab_init(&m->fileidx, 32);
+	m->next_id = 1;
+}
+
+static void vdso_snapshot(struct mapfile *, pid_t);
+
+static void
+mapfile_free(struct mapfile *f)
+{
+	if (f->dwarf)
+		dwarf_end(f->dwarf);
+	if (f->eh_cfi)
+		dwarf_cfi_end(f->eh_cfi);
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->image);
+	free(f->loads);
+	free(f->buildid);
+	free(f->alt);
+	free(f->path);
+	free(f);
+}
+
+void
+maps_release(struct maps *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nprocs; i++) {
+		free(m->procs[i]->v);
+		free(m->procs[i]->prev);
+		free(m->procs[i]);
+	}
+	for (i = 0; i < m->nfiles; i++)
+		mapfile_free(m->files[i]);
+	free(m->procs);
+	free(m->files);
+	hashtab_release(&m->procidx);
+	hashtab_release(&m->fileidx);
+	memset(m, 0, sizeof(*m));
+}
+
+static struct mapproc *
+proc_get(struct maps *m, pid_t pid, int create)
+{
+	struct hashtab_probe hp;
+	struct mapproc *p;
+	uint32_t i;
+
+	hashtab_probe(&m->procidx, hashtab_int((uint32_t)pid), &hp);
+	while ((i = hashtab_next(&m->procidx, &hp)) != HASHTAB_NONE)
+		if (m->procs[i]->pid == pid)
+			return m->procs[i];
+	if (!create)
+		return NULL;
+	hashtab_add(&m->procidx, &hp, m->nprocs);
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	GROW(m->procs, m->nprocs + 1, m->procs_cap);
+	m->procs[m->nprocs++] = p;
+	return p;
+}
+
+static int
+is_anon_name(const char *path)
+{
+	if (*path == '\0')
+		return 1;
+	if (strncmp(path, "//anon", 6) == 0)
+		return 1;
+	if (path[0] == '[' && strcmp(path, "[vdso]") != 0)
+		return 1;
+	return 0;
+}
+
+/*
+ * Returns the file called path, creating it. A build ID (hex, or NULL)
+ * that differs from the one already known for path makes another file of
+ * the same name: the program was rebuilt while recording.
+ */
+static struct mapfile *
+file_get(struct maps *m, const char *path, const char *bid)
+{
+	struct hashtab_probe hp;
+	struct mapfile *f;
+	uint32_t i;
+
+	hashtab_probe(&m->fileidx, XXH3_64bits(path, strlen(path)), &hp);
+	while ((i = hashtab_next(&m->fileidx, &hp)) != HASHTAB_NONE) {
+		f = m->files[i];
+		if (strcmp(f->path, path) == 0 && (bid == NULL ||
+		    f->buildid == NULL || strcmp(f->buildid, bid) == 0))
+			return f;
+	}
+	hashtab_add(&m->fileidx, &hp, m->nfiles);
+	f = xcalloc(1, sizeof(*f));
+	f->path = xstrdup(path);
+	f->fd = -1;
+	f->id = m->next_id++;
+	f->kind = is_anon_name(path) ? MAPFILE_ANON : MAPFILE_ELF;
+	GROW(m->files, m->nfiles + 1, m->files_cap);
+	m->files[m->nfiles++] = f;
+	return f;
+}
+
+char *
+maps_hex(const unsigned char *id, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *s = xmalloc(len * 2 + 1);
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		s[2 * i] = hex[id[i] >> 4];
+		s[2 * i + 1] = hex[id[i] & 15];
+	}
+	s[2 * len] = '\0';
+	return s;
+}
+
+char *
+maps_elf_buildid(Elf *elf)
+{
+	const void *id;
+	ssize_t n;
+
+	n = dwelf_elf_gnu_build_id(elf, &id);
+	if (n <= 0)
+		return NULL;
+	return maps_hex(id, (size_t)n);
+}
+
+void
+maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
+    uint64_t pgoff, const char *path, const unsigned char *bid, size_t bidlen)
+{
+	struct mapproc *p = proc_get(m, pid, 1);
+	struct mapping nm, *v;
+	uint64_t end = start + len;
+	char *hex;
+	size_t i, lo, hi;
+
+	if (len == 0)
+		return;
+	nm.start = start;
+	nm.end = end;
+	nm.pgoff = pgoff;
+	hex = bid && bidlen ? maps_hex(bid, bidlen) : NULL;
+	nm.file = file_get(m, path, hex);
+	if (nm.file->alt == NULL && nm.file->kind == MAPFILE_ELF && path[0] == '/') {
+		char alt[96];
+
+		snprintf(alt, sizeof(alt), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+		    (int)pid, start, end);
+		nm.file->alt = xstrdup(alt);
+	}
+	if (hex && nm.file->buildid == NULL && nm.file->kind == MAPFILE_ELF &&
+	    !nm.file->opened) {
+		nm.file->buildid = hex;
+		hex = NULL;
+	}
+	free(hex);
+	if (nm.file->kind == MAPFILE_ELF && strcmp(path, "[vdso]") == 0)
+		vdso_snapshot(nm.file, pid);
+
+	/* Cut away whatever the new mapping overlaps. */
+	for (i = 0; i < p->n; ) {
+		struct mapping *o = &p->v[i];
+
+		if (o->end <= start || o->start >= end) {
+			i++;
+			continue;
+		}
+		if (o->start < start && o->end > end) {
+			/* Split in two around the new one. */
+			struct mapping tail = *o;
+
+			tail.pgoff += end - o->start;
+			tail.start = end;
+			o->end = start;
+			GROW(p->v, p->n + 1, p->cap);
+			memmove(&p->v[i + 2], &p->v[i + 1],
+			    (p->n - i - 1) * sizeof(*p->v));
+			p->v[i + 1] = tail;
+			p->n++;
+			i += 2;
+		} else if (o->start < start) {
+			o->end = start;
+			i++;
+		} else if (o->end > end) {
+			o->pgoff += end - o->start;
+			o->start = end;
+			i++;
+		} else {
+			memmove(&p->v[i], &p->v[i + 1],
+			    (p->n - i - 1) * sizeof(*p->v));
+			p->n--;
+		}
+	}
+	lo = 0;
+	hi = p->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->v[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	GROW(p->v, p->n + 1, p->cap);
+	v = p->v;
+	memmove(&v[lo + 1], &v[lo], (p->n - lo) * sizeof(*v));
+	v[lo] = nm;
+	p->n++;
+}
+
+void
+maps_fork(struct maps *m, pid_t parent, pid_t child)
+{
+	struct mapproc *pp, *cp;
+
+	if (parent == child)
+		return;
+	if ((pp = proc_get(m, parent, 0)) == NULL)
+		return;
+	cp = proc_get(m, child, 1);
+	pp = proc_get(m, parent, 0);	/* the table may have grown */
+	free(cp->v);
+	free(cp->prev);
+	cp->prev = NULL;
+	cp->nprev = 0;
+	cp->n = cp->cap = pp->n;
+	cp->v = xmalloc((pp->n ? pp->n : 1) * sizeof(*cp->v));
+	memcpy(cp->v, pp->v, pp->n * sizeof(*cp->v));
+}
+
+void
+maps_exec(struct maps *m, pid_t pid)
+{
+	struct mapproc *p = proc_get(m, pid, 0);
+
+	if (p == NULL)
+		return;
+	free(p->prev);
+	p->prev = p->v;
+	p->nprev = p->n;
+	p->v = NULL;
+	p->n = p->cap = 0;
+}
+
+void
+maps_exit(struct maps *m, pid_t pid)
+{
+	struct mapproc *p = proc_get(m, pid, 0);
+
+	if (p) {
+		free(p->v);
+		free(p->prev);
+		p->v = p->prev = NULL;
+		p->n = p->cap = p->nprev = 0;
+	}
+}
+
+int
+maps_parse_line(char *line, uint64_t *start, uint64_t *len, uint64_t *pgoff,
+    char **name)
+{
+	unsigned long long lo, hi, off;
+	char perms[8];
+	int n = 0;
+	size_t l;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms,
+	    &off, &n) < 4 || n == 0 || hi < lo)
+		return 0;
+	if (strchr(perms, 'x') == NULL)
+		return 0;
+	*name = line + n;
+	l = strlen(*name);
+	while (l && ((*name)[l - 1] == '\n' || (*name)[l - 1] == ' '))
+		(*name)[--l] = '\0';
+	*start = lo;
+	*len = hi - lo;
+	*pgoff = off;
+	return 1;
+}
+
+/* Adds the executable mappings listed in path; returns how many, or -1. */
+static long
+read_maps_file(struct maps *m, pid_t pid, const char *path)
+{
+	char *line = NULL, *name;
+	size_t cap = 0;
+	long count = 0;
+	uint64_t start, len, off;
+	FILE *f;
+
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		if (!maps_parse_line(line, &start, &len, &off, &name))
+			continue;
+		maps_add(m, pid, start, len, off, name, NULL, 0);
+		count++;
+	}
+	free(line);
+	fclose(f);
+	return count;
+}
+
+int
+maps_read_proc(struct maps *m, pid_t pid)
+{
+	char path[320];
+	struct dirent *d;
+	long n;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((n = read_maps_file(m, pid, path)) < 0)
+		return -1;
+	if (n > 0)
+		return 0;
+	/*
+	 * A main thread that has left (pthread_exit) is a zombie whose maps
+	 * file is empty: the process's live threads still list them.
+	 */
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((dir = opendir(path)) == NULL)
+		return 0;
+	while (n <= 0 && (d = readdir(dir)) != NULL) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9' ||
+		    atoi(d->d_name) == (int)pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/maps", (int)pid,
+		    d->d_name);
+		n = read_maps_file(m, pid, path);
+	}
+	closedir(dir);
+	return 0;
+}
+
+/* Finds addr in the sorted mappings v[0..n). */
+static struct mapping *
+find_in(struct mapping *v, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < n && v[lo].start <= addr && addr < v[lo].end)
+		return &v[lo];
+	return NULL;
+}
+
+struct mapping *
+maps_find(struct maps *m, pid_t pid, uint64_t addr)
+{
+	struct mapproc *p = proc_get(m, pid, 0);
+
+	return p ? find_in(p->v, p->n, addr) : NULL;
+}
+
+struct mapping *
+maps_find_prev(struct maps *m, pid_t pid, uint64_t addr)
+{
+	struct mapproc *p = proc_get(m, pid, 0);
+
+	return p ? find_in(p->prev, p->nprev, addr) : NULL;
+}
+
+/*
+ * Every 64-bit process of a kernel maps the same vDSO, so fgrecord's own
+ * copy serves. Under valgrind fgrecord has none: then it is the profiled
+ * process's, copied when its mapping was seen (vdso_snapshot), or failing
+ * that (the process was gone) its parent's or init's. A build ID that the
+ * kernel reported is checked all the same.
+ */
+static Elf *
+open_vdso(struct mapfile *f)
+{
+	if (f->image == NULL &&
+	    (f->image = vdso_any(&f->image_size)) == NULL) {
+		snprintf(f->why, sizeof(f->why), "no vDSO to copy: fgrecord "
+		    "has none of its own (under valgrind?), and the profiled "
+		    "process had exited");
+		return NULL;
+	}
+	return elf_memory(f->image, f->image_size);
+}
+
+/*
+ * Without a vDSO of its own, copies process pid's at once, while it lives.
+ */
+static void
+vdso_snapshot(struct mapfile *f, pid_t pid)
+{
+	if (f->image == NULL && !f->opened && getauxval(AT_SYSINFO_EHDR) == 0)
+		f->image = vdso_copy(pid, &f->image_size);
+}
+
+/* Drops what an open of f set up, to try another path. */
+static void
+mapfile_close(struct mapfile *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->loads);
+	f->elf = NULL;
+	f->fd = -1;
+	f->loads = NULL;
+	f->nloads = 0;
+}
+
+/*
+ * Reads f's ELF header, segments and build ID from path (NULL: the vDSO).
+ * Returns 1 when it is usable: ELF, with PT_LOADs, and the build ID that
+ * the kernel reported, if it reported one.
+ */
+static int
+mapfile_load(struct mapfile *f, const char *path)
+{
+	GElf_Ehdr eh;
+	size_t i, n;
+	char *bid;
+
+	f->why[0] = '\0';
+	if (path == NULL) {
+		f->elf = open_vdso(f);
+	} else {
+		struct stat st;
+
+		/*
+		 * The profiled program may have put a FIFO where its file
+		 * was: never wait for a writer, never read a non-file.
+		 */
+		if ((f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
+			snprintf(f->why, sizeof(f->why), "%s", strerror(errno));
+			return 0;
+		}
+		if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			snprintf(f->why, sizeof(f->why), "not a regular file");
+			return 0;
+		}
+		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	}
+	if (f->elf == NULL || gelf_getehdr(f->elf, &eh) == NULL ||
+	    elf_getphdrnum(f->elf, &n) != 0) {
+		if (f->why[0] == '\0')
+			snprintf(f->why, sizeof(f->why), "%s", elf_errmsg(-1));
+		return 0;
+	}
+	f->entry = eh.e_entry;
+	f->loads = xcalloc(n ? n : 1, sizeof(*f->loads));
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(f->elf, (int)i, &ph) == NULL ||
+		    ph.p_type != PT_LOAD)
+			continue;
+		f->loads[f->nloads].offset = ph.p_offset;
+		f->loads[f->nloads].vaddr = ph.p_vaddr;
+		f->loads[f->nloads].filesz = ph.p_filesz;
+		f->nloads++;
+	}
+	if (f->nloads == 0) {
+		snprintf(f->why, sizeof(f->why), "no PT_LOAD segment");
+		return 0;
+	}
+	bid = maps_elf_buildid(f->elf);
+	if (f->buildid && bid && strcmp(bid, f->buildid) != 0) {
+		f->buildid_mismatch = 1;
+		snprintf(f->why, sizeof(f->why), "build ID %s, not the mapped %s",
+		    bid, f->buildid);
+		free(bid);
+		return 0;
+	}
+	if (f->buildid == NULL)
+		f->buildid = bid;
+	else
+		free(bid);
+	f->buildid_mismatch = 0;
+	return 1;
+}
+
+int
+mapfile_open(struct mapfile *f)
+{
+	if (f->opened)
+		return f->usable;
+	f->opened = 1;
+	if (f->kind != MAPFILE_ELF || elf_version(EV_CURRENT) == EV_NONE)
+		return 0;
+	if (strcmp(f->path, "[vdso]") == 0) {
+		f->usable = mapfile_load(f, NULL);
+		return f->usable;
+	}
+	f->usable = mapfile_load(f, f->path);
+	/*
+	 * A file deleted, or replaced by a rebuild, is still reachable
+	 * through the mapping while the process lives.
+	 */
+	if (!f->usable && f->alt) {
+		mapfile_close(f);
+		f->usable = mapfile_load(f, f->alt);
+	}
+	return f->usable;
+}
+
+int
+mapping_vaddr(struct mapping *mp, uint64_t addr, uint64_t *vaddr)
+{
+	struct mapfile *f = mp->file;
+	uint64_t off;
+	size_t i;
+
+	if (f->kind == MAPFILE_ANON) {
+		*vaddr = addr;
+		return 0;
+	}
+	if (!mapfile_open(f))
+		return -1;
+	off = addr - mp->start + mp->pgoff;
+	for (i = 0; i < f->nloads; i++) {
+		const struct mapload *l = &f->loads[i];
+
+		if (off >= l->offset && off < l->offset + l->filesz) {
+			*vaddr = off - l->offset + l->vaddr;
+			return 0;
+		}
+	}
+	/* The pages around a segment are mapped too: the tail of its last page. */
+	for (i = 0; i < f->nloads; i++) {
+		const struct mapload *l = &f->loads[i];
+		uint64_t lo = l->offset & ~(uint64_t)0xfff;
+		uint64_t hi = (l->offset + l->filesz + 0xfff) & ~(uint64_t)0xfff;
+
+		if (off >= lo && off < hi) {
+			*vaddr = off - l->offset + l->vaddr;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
+mapping_runtime(struct mapping *mp, uint64_t vaddr, uint64_t *addr)
+{
+	struct mapfile *f = mp->file;
+	size_t i;
+
+	if (f->kind == MAPFILE_ANON) {
+		*addr = vaddr;
+		return 0;
+	}
+	if (!mapfile_open(f))
+		return -1;
+	for (i = 0; i < f->nloads; i++) {
+		const struct mapload *l = &f->loads[i];
+
+		if (vaddr >= l->vaddr && vaddr < l->vaddr + l->filesz) {
+			uint64_t off = vaddr - l->vaddr + l->offset;
+
+			if (off < mp->pgoff || off - mp->pgoff >= mp->end - mp->start)
+				return -1;
+			*addr = off - mp->pgoff + mp->start;
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -1,0 +1,180 @@
+/*
+ * maps: the memory mappings of the processes being recorded, and the files
+ * behind them.
+ *
+ * A mapfile is one file (or pseudo-file: [vdso], [kernel.kallsyms], an
+ * anonymous executable region). It is opened lazily with libelf the first
+ * time an address in it must be converted, and holds what fgrecord needs
+ * from it: its PT_LOAD segments (to turn a file offset into an ELF
+ * address), its build ID, and its CFI, for the unwinder.
+ *
+ * A process's mappings are kept sorted by start address. A new mapping
+ * replaces whatever it overlaps, as mmap(2) does. fork copies the parent's
+ * table; exec empties it.
+ *
+ *	struct maps m;
+ *	maps_init(&m);
+ *	maps_add(&m, pid, start, len, pgoff, "/usr/lib/.../libc.so.6", NULL, 0);
+ *	mp = maps_find(&m, pid, addr);
+ *	if (mp && mapping_vaddr(mp, addr, &vaddr) == 0) ...
+ *	maps_release(&m);
+ */
+#ifndef FG_MAPS_H
+#define FG_MAPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <elfutils/libdw.h>
+#include <gelf.h>
+
+#include "base/hashtab.h"
+
+enum mapfile_kind {
+	MAPFILE_ELF,		/* a file on disk, or [vdso] read from memory */
+	MAPFILE_ANON,		/* anonymous executable memory (JIT): absolute addresses */
+};
+
+struct mapload {
+	uint64_t	 offset;	/* p_offset */
+	uint64_t	 vaddr;		/* p_vaddr */
+	uint64_t	 filesz;	/* p_filesz */
+};
+
+struct mapfile {
+	char		*path;		/* owned; the DSO name written in the stream */
+	char		*alt;		/* owned; /proc/PID/map_files/... of its first
+					   mapping, for files deleted or out of reach */
+	enum mapfile_kind kind;
+	unsigned	 id;		/* small unique number, for caches */
+	int		 opened;	/* open was tried */
+	int		 usable;	/* it opened and is ELF */
+	int		 fd;
+	Elf		*elf;		/* owned */
+	void		*image;		/* owned copy of an in-memory image ([vdso]) */
+	size_t		 image_size;
+	struct mapload	*loads;		/* owned; PT_LOAD segments */
+	size_t		 nloads;
+	uint64_t	 entry;		/* e_entry: where the kernel starts a process */
+	char		*buildid;	/* owned hex string, or NULL */
+	int		 buildid_written;	/* the stream has its # buildid line */
+	int		 buildid_mismatch;	/* file on disk is not what was mapped */
+	int		 cfi_tried;
+	Dwarf_CFI	*eh_cfi;	/* owned by elf; .eh_frame */
+	Dwarf		*dwarf;		/* owned; for .debug_frame */
+	Dwarf_CFI	*debug_cfi;	/* owned by dwarf */
+	int		 warned;	/* the user was told it is unusable */
+	char		 why[128];	/* why it is unusable: strerror, elf_errmsg */
+};
+
+struct mapping {
+	uint64_t	 start;
+	uint64_t	 end;		/* one past the last byte */
+	uint64_t	 pgoff;		/* file offset of start */
+	struct mapfile	*file;		/* borrowed from struct maps */
+};
+
+struct mapproc {
+	pid_t		 pid;
+	struct mapping	*v;		/* owned, sorted by start */
+	size_t		 n, cap;
+	struct mapping	*prev;		/* owned: the mappings before the last exec */
+	size_t		 nprev;
+};
+
+struct maps {
+	struct mapproc	**procs;	/* owned, in the order first seen */
+	size_t		 nprocs, procs_cap;
+	struct hashtab	 procidx;	/* of procs, by pid */
+	struct mapfile	**files;	/* owned, in the order first seen */
+	size_t		 nfiles, files_cap;
+	struct hashtab	 fileidx;	/* of files, by path */
+	unsigned	 next_id;
+	const char	*root;		/* borrowed: a prefix for paths, or NULL */
+};
+
+void	 maps_init(struct maps *);
+void	 maps_release(struct maps *);
+
+/*
+ * Records that pid mapped [start, start+len) of path at file offset pgoff.
+ * buildid (raw bytes, bidlen of them) comes from an MMAP2 record, or is
+ * NULL. Names in brackets other than [vdso] ([heap], [stack]), and
+ * "//anon" style names, make an anonymous mapping. path is copied.
+ */
+void	 maps_add(struct maps *, pid_t pid, uint64_t start, uint64_t len,
+	    uint64_t pgoff, const char *path, const unsigned char *buildid,
+	    size_t bidlen);
+
+/* Gives child a copy of parent's mappings (a new process from fork). */
+void	 maps_fork(struct maps *, pid_t parent, pid_t child);
+
+/*
+ * Starts a new, empty table for pid (it called exec). The old one is kept
+ * for maps_find_prev, until the next exec or exit.
+ */
+void	 maps_exec(struct maps *, pid_t pid);
+
+/* Forgets every mapping of pid and frees their memory (it exited). */
+void	 maps_exit(struct maps *, pid_t pid);
+
+/*
+ * Reads /proc/PID/maps and adds its executable mappings; when the main
+ * thread has exited (its maps file is empty), a live thread's. Returns 0,
+ * or -1 with errno set when the file cannot be read.
+ */
+int	 maps_read_proc(struct maps *, pid_t pid);
+
+/*
+ * Parses one line of a /proc/PID/maps file. Returns 1 for an executable
+ * mapping, with its start, length, file offset and name (pointing into
+ * line, whose trailing newline is cut; "" when anonymous); else 0.
+ */
+int	 maps_parse_line(char *line, uint64_t *start, uint64_t *len,
+	    uint64_t *pgoff, char **name);
+
+/* Returns the mapping of pid that holds addr, or NULL. Borrowed. */
+struct mapping *maps_find(struct maps *, pid_t pid, uint64_t addr);
+
+/*
+ * Returns the mapping that held addr in pid before its last exec, or NULL.
+ * Samples the kernel takes while it runs an execve carry the user
+ * registers of the program that called it. Borrowed.
+ */
+struct mapping *maps_find_prev(struct maps *, pid_t pid, uint64_t addr);
+
+/*
+ * Opens the mapping's file if that was not tried yet. Returns 1 when it is
+ * a usable ELF file, 0 otherwise.
+ */
+int	 mapfile_open(struct mapfile *);
+
+/*
+ * Converts the run-time address addr inside mp into the address in the
+ * file's own ELF address space (what nm and addr2line use), through the
+ * PT_LOAD segment that holds its file offset. For an anonymous mapping it
+ * is addr itself. Returns 0, or -1 when the file is unreadable or no
+ * segment holds the offset.
+ */
+int	 mapping_vaddr(struct mapping *mp, uint64_t addr, uint64_t *vaddr);
+
+/*
+ * Converts an ELF address back to a run-time address in mp; the inverse of
+ * mapping_vaddr. Returns 0, or -1.
+ */
+int	 mapping_runtime(struct mapping *mp, uint64_t vaddr, uint64_t *addr);
+
+/*
+ * Formats len raw build ID bytes as lower-case hex into a new string.
+ * Caller frees.
+ */
+char	*maps_hex(const unsigned char *id, size_t len);
+
+/*
+ * Reads the GNU build ID note of an open ELF. Returns a new hex string
+ * (caller frees), or NULL when it has none.
+ */
+char	*maps_elf_buildid(Elf *elf);
+
+#endif

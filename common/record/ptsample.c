@@ -1,0 +1,944 @@
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record/ptsample.h"
+#include "base/xalloc.h"
+
+#define NS	1000000000ULL
+#define POLL_NS	1000000ULL	/* events are looked for at least this often */
+#define WAIT_NS	25000000ULL	/* a tick waits this long at most for stops */
+#define KEEP_MAX	(256ULL << 20)	/* stacks kept for blocked threads, bytes */
+#define WAKE_US	5000		/* and wakes this often to look at the time */
+
+struct pt_thread {
+	pid_t		 tid, pid;
+	int		 schedfd;	/* /proc/PID/task/TID/schedstat, or -1 */
+	int		 statfd;	/* /proc/PID/task/TID/stat, or -1 */
+	int		 sysfd;		/* /proc/PID/task/TID/syscall, or -1 */
+	uint64_t	 runtime;	/* CPU time at the last tick, ns */
+	uint64_t	 credit;	/* CPU time not sampled yet, ns */
+	uint64_t	 rundelay;	/* time runnable but not running, ns */
+	uint64_t	 waited;	/* of which not sampled yet (wall mode) */
+	uint64_t	 last;		/* wall mode: time of its last sample */
+	int		 cpu;
+	unsigned char	 pending;	/* PTRACE_INTERRUPT sent, stop not seen */
+	unsigned char	 fast;		/* counted in nfast */
+	unsigned char	 offcpu;	/* blocked when the tick chose it */
+	unsigned char	 preempted;	/* and off a CPU mostly waiting for one */
+	unsigned char	 inpre;		/* its last sample was preempted */
+	unsigned char	 groupstop;	/* stopped by a stop signal (LISTEN) */
+	unsigned char	 started;	/* its process has exec'd, or was attached */
+	unsigned char	 gone;		/* reaped */
+	unsigned char	 held;		/* stopped by the tick, not let go yet */
+	unsigned char	 want;		/* chosen by the tick: its state letter */
+	/*
+	 * Wall mode: the last sample taken of it blocked in a system call,
+	 * kept while it stays blocked there, at the same user stack pointer
+	 * and pc (its syscall file says so without stopping it).
+	 */
+	unsigned char	 kept;
+	uint64_t	 keep_sp, keep_pc;
+	uint64_t	 keep_regs[UNWIND_NREGS];
+	unsigned char	*keep;		/* owned, opts.stack_size bytes, or NULL */
+	size_t		 keep_len;
+};
+
+struct pt_sbuf {
+	struct pt_sample s;
+	unsigned char	*stack;		/* owned, opts.stack_size bytes */
+};
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
+}
+
+/* SIGALRM only ends a tick's blocking wait for stops (EINTR). */
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+}
+
+void
+ptsample_init(struct ptsample *ps, const struct ptsample_opts *opts,
+    const struct ptsample_cb *cb, void *arg)
+{
+	struct sigaction sa;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->opts = *opts;
+	if (ps->opts.freq == 0)
+		ps->opts.freq = 999;
+	ps->opts.stack_size &= ~7U;
+	if (cb)
+		ps->cb = *cb;
+	ps->arg = arg;
+	ps->period_ns = NS / ps->opts.freq;
+	if (ps->period_ns == 0)
+		ps->period_ns = 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;	/* no SA_RESTART: waitid returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+}
+
+/* ---- the thread table ---- */
+
+static struct pt_thread *
+find(struct ptsample *ps, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < ps->nthreads; i++)
+		if (ps->threads[i].tid == tid)
+			return &ps->threads[i];
+	return NULL;
+}
+
+static int
+open_proc(pid_t pid, pid_t tid, const char *what)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", (int)pid, (int)tid,
+	    what);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static void
+close_proc(struct pt_thread *t)
+{
+	if (t->schedfd >= 0)
+		close(t->schedfd);
+	if (t->statfd >= 0)
+		close(t->statfd);
+	if (t->sysfd >= 0)
+		close(t->sysfd);
+	t->schedfd = t->statfd = t->sysfd = -1;
+}
+
+/* Reads a /proc file from its start into buf, NUL-terminated; -1 if not. */
+static int
+read_proc(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (fd < 0 || (n = pread(fd, buf, size - 1, 0)) <= 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * Reads the user stack pointer and pc of a thread blocked in a system
+ * call, the last two fields of its syscall file ("NR ARGS... SP PC");
+ * returns -1 when it runs, is not in a system call, or cannot be read.
+ */
+static int
+read_syscall(struct pt_thread *t, uint64_t *sp, uint64_t *pc)
+{
+	char buf[256], *f[9], *save = NULL;
+	int k = 0;
+
+	if (read_proc(t->sysfd, buf, sizeof(buf)) != 0)
+		return -1;
+	for (char *p = strtok_r(buf, " \n", &save); p != NULL && k < 9;
+	    p = strtok_r(NULL, " \n", &save))
+		f[k++] = p;
+	if (k != 9 || f[0][0] == '-')
+		return -1;
+	*sp = strtoull(f[7], NULL, 16);
+	*pc = strtoull(f[8], NULL, 16);
+	return 0;
+}
+
+/*
+ * Reads the thread's CPU time and the time it waited on a run queue, in
+ * ns (schedstat's first two fields); returns 0, or -1 when it cannot.
+ */
+static int
+read_runtime(struct pt_thread *t, uint64_t *ns, uint64_t *delay)
+{
+	char buf[96], *end;
+
+	if (read_proc(t->schedfd, buf, sizeof(buf)) != 0)
+		return -1;
+	*ns = strtoull(buf, &end, 10);
+	*delay = strtoull(end, NULL, 10);
+	return 0;
+}
+
+/*
+ * Reads the thread's state letter and the CPU it last ran on from its
+ * stat file. Returns the state ('R', 'S', 'D', ...), or 0.
+ */
+static int
+read_state(struct pt_thread *t)
+{
+	char buf[1024], *s, *tok, *save = NULL;
+	int field, state;
+
+	if (read_proc(t->statfd, buf, sizeof(buf)) != 0)
+		return 0;
+	/* The name is in parentheses and may hold anything: skip to the last. */
+	if ((s = strrchr(buf, ')')) == NULL || s[1] != ' ')
+		return 0;
+	state = (unsigned char)s[2];
+	/* Field 3 is the state; field 39 is the CPU. */
+	for (field = 3, tok = strtok_r(s + 2, " ", &save); tok;
+	    tok = strtok_r(NULL, " ", &save), field++)
+		if (field == 39) {
+			t->cpu = atoi(tok);
+			break;
+		}
+	return state;
+}
+
+/* Reads the thread group of tid from /proc; returns tid itself when unknown. */
+static pid_t
+tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	FILE *f;
+	int tgid = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if ((f = fopen(path, "re")) == NULL)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid > 0 ? (pid_t)tgid : tid;
+}
+
+static void
+thread_open(struct ptsample *ps, struct pt_thread *t)
+{
+	uint64_t ns, delay;
+
+	close_proc(t);
+	t->schedfd = open_proc(t->pid, t->tid, "schedstat");
+	t->statfd = open_proc(t->pid, t->tid, "stat");
+	t->sysfd = ps->opts.wall ? open_proc(t->pid, t->tid, "syscall") : -1;
+	t->kept = 0;
+	t->credit = t->waited = 0;
+	t->last = mono_ns();
+	if (read_runtime(t, &ns, &delay) == 0) {
+		t->runtime = ns;
+		t->rundelay = delay;
+	}
+	if (ps->cb.comm && t->started)
+		ps->cb.comm(ps->arg, t->pid, t->tid);
+}
+
+static struct pt_thread *
+add_thread(struct ptsample *ps, pid_t tid, pid_t pid, int started)
+{
+	struct pt_thread *t;
+
+	if ((t = find(ps, tid)) != NULL)
+		return t;
+	GROW(ps->threads, ps->nthreads + 1, ps->threads_cap);
+	t = &ps->threads[ps->nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->pid = pid;
+	t->started = (unsigned char)started;
+	t->schedfd = t->statfd = t->sysfd = -1;
+	t->cpu = -1;
+	thread_open(ps, t);
+	return t;
+}
+
+static void
+unpend(struct ptsample *ps, struct pt_thread *t)
+{
+	if (t->fast && ps->nfast > 0)
+		ps->nfast--;
+	t->fast = 0;
+	t->pending = 0;
+}
+
+/* Forgets a thread that was reaped or replaced (the table stays dense). */
+static void
+drop_thread(struct ptsample *ps, struct pt_thread *t)
+{
+	unpend(ps, t);
+	close_proc(t);
+	if (t->keep != NULL)
+		ps->keep_bytes -= ps->opts.stack_size;
+	free(t->keep);
+	*t = ps->threads[--ps->nthreads];
+}
+
+int
+ptsample_live(const struct ptsample *ps)
+{
+	return ps->nthreads > 0;
+}
+
+/* ---- seizing ---- */
+
+#define SEIZE_OPTS	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | \
+			 PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC)
+
+/* Seizes every thread of pid, until a pass finds no new one. */
+static int
+seize_all(struct ptsample *ps, pid_t pid)
+{
+	char path[64];
+	int found, any = 0, e = ESRCH;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	do {
+		DIR *d = opendir(path);
+		struct dirent *de;
+
+		if (d == NULL)
+			break;
+		found = 0;
+		while ((de = readdir(d)) != NULL) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+
+			if (tid <= 0 || find(ps, tid))
+				continue;
+			if (ptrace(PTRACE_SEIZE, tid, 0, SEIZE_OPTS) != 0) {
+				if (errno != ESRCH)
+					e = errno;
+				continue;
+			}
+			add_thread(ps, tid, pid, 1);
+			found = any = 1;
+		}
+		closedir(d);
+	} while (found);
+	if (!any) {
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int
+ptsample_add(struct ptsample *ps, pid_t pid, int launched)
+{
+	if (!launched)
+		return seize_all(ps, pid);
+	if (ptrace(PTRACE_SEIZE, pid, 0, SEIZE_OPTS) != 0)
+		return -1;
+	ps->child = pid;
+	add_thread(ps, pid, pid, 0);
+	return 0;
+}
+
+/* ---- taking a sample from a stopped thread ---- */
+
+static void
+regs_to_dwarf(const struct user_regs_struct *u, uint64_t *d)
+{
+	d[0] = u->rax;
+	d[1] = u->rdx;
+	d[2] = u->rcx;
+	d[3] = u->rbx;
+	d[4] = u->rsi;
+	d[5] = u->rdi;
+	d[6] = u->rbp;
+	d[7] = u->rsp;
+	d[8] = u->r8;
+	d[9] = u->r9;
+	d[10] = u->r10;
+	d[11] = u->r11;
+	d[12] = u->r12;
+	d[13] = u->r13;
+	d[14] = u->r14;
+	d[15] = u->r15;
+	d[16] = u->rip;
+}
+
+/* The next free sample buffer (flush hands them on). */
+static struct pt_sbuf *
+sbuf_next(struct ptsample *ps)
+{
+	if (ps->nready == ps->nsbufs) {
+		GROW(ps->sbufs, ps->nsbufs + 1, ps->sbufs_cap);
+		ps->sbufs[ps->nsbufs].stack = xmalloc(ps->opts.stack_size + 8);
+		ps->nsbufs++;
+	}
+	return &ps->sbufs[ps->nready];
+}
+
+/*
+ * Completes sample buffer b of thread t, whose registers and stack are
+ * in it, taken at now: the period is the CPU time it stands for (whole
+ * periods of credit), or in wall mode the time since the thread's last
+ * sample.
+ */
+static void
+ready(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b,
+    uint64_t now)
+{
+	uint64_t n;
+
+	b->s.pid = t->pid;
+	b->s.tid = t->tid;
+	b->s.cpu = t->cpu < 0 ? 0 : t->cpu;
+	b->s.time = now;
+	b->s.offcpu = t->offcpu;
+	b->s.preempted = t->preempted;
+	b->s.preemption = b->s.preempted && !t->inpre;
+	t->inpre = (unsigned char)b->s.preempted;
+	b->s.stack = b->stack;
+	if (ps->opts.wall) {
+		b->s.period = now > t->last ? now - t->last : ps->period_ns;
+		t->last = now;
+		t->credit = t->waited = 0;
+	} else {
+		n = t->credit / ps->period_ns;
+		if (n == 0)
+			n = 1;
+		b->s.period = n * ps->period_ns;
+		t->credit = t->credit > b->s.period ? t->credit - b->s.period : 0;
+	}
+	ps->nready++;
+}
+
+/*
+ * Wall mode: keeps a copy of the sample b of a blocked thread, so that
+ * while it stays blocked where it is, replay() samples it again without
+ * stopping it (a pool of idle threads would otherwise be woken on every
+ * tick). Within KEEP_MAX bytes for all threads.
+ */
+static void
+keep(struct ptsample *ps, struct pt_thread *t, const struct pt_sbuf *b)
+{
+	t->kept = 0;
+	if (t->keep == NULL) {
+		if (ps->keep_bytes + ps->opts.stack_size > KEEP_MAX)
+			return;
+		t->keep = xmalloc(ps->opts.stack_size + 8);
+		ps->keep_bytes += ps->opts.stack_size;
+	}
+	memcpy(t->keep_regs, b->s.regs, sizeof(t->keep_regs));
+	memcpy(t->keep, b->stack, b->s.stack_len);
+	t->keep_len = b->s.stack_len;
+	t->keep_sp = b->s.regs[UNWIND_SP];
+	t->keep_pc = b->s.regs[UNWIND_RA];
+	t->kept = 1;
+}
+
+/*
+ * Wall mode: a thread blocked in a system call at the user stack pointer
+ * and pc of its kept sample has not moved since (a thread that returned
+ * and called again from elsewhere has another pc or stack pointer): the
+ * kept sample is its sample again. Returns 1, or 0 to stop it instead.
+ */
+static int
+replay(struct ptsample *ps, struct pt_thread *t, uint64_t now)
+{
+	struct pt_sbuf *b;
+	uint64_t sp, pc;
+
+	if (!t->kept || read_syscall(t, &sp, &pc) != 0 ||
+	    sp != t->keep_sp || pc != t->keep_pc)
+		return 0;
+	b = sbuf_next(ps);
+	memcpy(b->s.regs, t->keep_regs, sizeof(b->s.regs));
+	memcpy(b->stack, t->keep, t->keep_len);
+	b->s.stack_len = t->keep_len;
+	ready(ps, t, b, now);
+	return 1;
+}
+
+/* Copies the stopped thread's registers and stack into a new sample. */
+static void
+take(struct ptsample *ps, struct pt_thread *t)
+{
+	struct user_regs_struct u;
+	struct iovec io = { &u, sizeof(u) }, local, remote;
+	struct pt_sbuf *b;
+	uint64_t now = mono_ns();
+	ssize_t got;
+
+	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &io) != 0)
+		return;		/* it is gone */
+	b = sbuf_next(ps);
+	regs_to_dwarf(&u, b->s.regs);
+	local.iov_base = b->stack;
+	local.iov_len = ps->opts.stack_size;
+	remote.iov_base = (void *)(uintptr_t)u.rsp;
+	remote.iov_len = ps->opts.stack_size;
+	got = ps->opts.stack_size ? process_vm_readv(t->pid, &local, 1,
+	    &remote, 1, 0) : 0;
+	if (got < 0) {
+		/* The copy ends at the first unreadable page: try less. */
+		remote.iov_len = local.iov_len = 4096 - (u.rsp & 4095);
+		if (local.iov_len > ps->opts.stack_size)
+			local.iov_len = remote.iov_len = ps->opts.stack_size;
+		got = process_vm_readv(t->pid, &local, 1, &remote, 1, 0);
+		if (got < 0)
+			got = 0;
+	}
+	b->s.stack_len = (size_t)got;
+	if (ps->opts.wall && t->offcpu)
+		keep(ps, t, b);
+	else
+		t->kept = 0;
+	ready(ps, t, b, now);
+}
+
+/* Hands the samples taken on, once every thread has been let go. */
+static void
+flush(struct ptsample *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->nready; i++)
+		if (ps->cb.sample)
+			ps->cb.sample(ps->arg, &ps->sbufs[i].s);
+	ps->nready = 0;
+}
+
+/* ---- ptrace events ---- */
+
+static int
+is_stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+	    sig == SIGTTOU;
+}
+
+static void
+reaped(struct ptsample *ps, pid_t tid, int status)
+{
+	struct pt_thread *t = find(ps, tid);
+	pid_t pid = t ? t->pid : tid;
+
+	if (tid == ps->child && !ps->child_done) {
+		ps->child_status = status;
+		ps->child_done = 1;
+	}
+	if (t)
+		drop_thread(ps, t);
+	if (pid == tid && ps->cb.exit)
+		ps->cb.exit(ps->arg, pid);
+}
+
+/* A new task, from clone, fork or vfork (its first stop may come first). */
+static void
+new_task(struct ptsample *ps, pid_t tid, struct pt_thread *parent)
+{
+	pid_t pid = tgid_of(tid), ppid = parent ? parent->pid : 0;
+	int isnew = find(ps, tid) == NULL;
+
+	/* add_thread may move the table, and parent with it. */
+	add_thread(ps, tid, pid, parent ? parent->started : 1);
+	if (ppid && isnew && pid == tid && ps->cb.fork)
+		ps->cb.fork(ps->arg, ppid, pid);
+}
+
+static void
+exec_event(struct ptsample *ps, struct pt_thread *t)
+{
+	unsigned long former = 0;
+	struct pt_thread *old;
+	pid_t tid = t->tid;
+
+	/* A thread other than the leader exec'd: it now has the leader's ID. */
+	if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &former) == 0 &&
+	    (pid_t)former != tid && (old = find(ps, (pid_t)former)) != NULL)
+		drop_thread(ps, old);
+	t = find(ps, tid);
+	t->pid = tid;
+	t->started = 1;
+	if (ps->cb.exec)
+		ps->cb.exec(ps->arg, tid);
+	thread_open(ps, t);
+}
+
+/*
+ * A thread sent PTRACE_INTERRUPT stops for it in PTRACE_EVENT_STOP,
+ * unless it traps for another reason first (a clone, an exec, a signal):
+ * the kernel then drops the pending stop trap, and that other stop
+ * stands for it. Either way the sample is taken there and the thread is
+ * no longer waited for; otherwise a thread interrupted as it called
+ * pthread_create would be waited for, and never sampled again.
+ */
+static void
+settle(struct ptsample *ps, struct pt_thread *t)
+{
+	if (!t->pending)
+		return;
+	if (t->started)
+		take(ps, t);
+	unpend(ps, t);
+}
+
+/* Handles one report of waitpid. */
+static void
+event(struct ptsample *ps, pid_t tid, int status)
+{
+	struct pt_thread *t;
+	int sig, ev;
+	unsigned long msg;
+
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		reaped(ps, tid, status);
+		return;
+	}
+	if (!WIFSTOPPED(status))
+		return;
+	if ((t = find(ps, tid)) == NULL) {
+		/* An automatically attached task that stopped before its parent. */
+		new_task(ps, tid, NULL);
+		t = find(ps, tid);
+	}
+	sig = WSTOPSIG(status);
+	ev = status >> 16;
+	switch (ev) {
+	case PTRACE_EVENT_STOP:
+		if (is_stop_signal(sig)) {
+			/* A group-stop: it stays stopped, but for us. */
+			t->groupstop = 1;
+			unpend(ps, t);
+			ptrace(PTRACE_LISTEN, tid, 0, 0);
+			return;
+		}
+		t->groupstop = 0;
+		if (t->fast && ps->in_tick)
+			t->held = 1;	/* let go with the others */
+		settle(ps, t);
+		if (!t->held)
+			ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	case PTRACE_EVENT_CLONE:
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+		settle(ps, t);
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
+			new_task(ps, (pid_t)msg, t);	/* t may move */
+		ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	case PTRACE_EVENT_EXEC:
+		exec_event(ps, t);
+		if ((t = find(ps, tid)) != NULL)
+			settle(ps, t);
+		ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	case 0:
+		/* A signal on its way to the thread: deliver it. */
+		settle(ps, t);
+		ptrace(PTRACE_CONT, tid, 0, sig);
+		return;
+	default:
+		settle(ps, t);
+		ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	}
+}
+
+/*
+ * Takes the next report of a traced task into *status and returns its
+ * ID; 0 when there is none (or a signal came), -1 when nothing is traced
+ * any more. The launched command's end is only looked at (WNOWAIT), so
+ * that its parent, the session, reaps it and learns its exit status;
+ * after it, only the known threads are asked, one by one, because the
+ * command's exit would be reported first for ever.
+ */
+static pid_t
+next_report(struct ptsample *ps, int block, int *status)
+{
+	siginfo_t si;
+	size_t i;
+	pid_t w;
+
+	if (ps->child_done) {
+		for (i = 0; i < ps->nthreads; i++) {
+			w = waitpid(ps->threads[i].tid, status, __WALL | WNOHANG);
+			if (w > 0)
+				return w;
+			if (w < 0 && errno == ECHILD) {
+				reaped(ps, ps->threads[i].tid, 0);
+				return 0;
+			}
+		}
+		return ps->nthreads ? 0 : -1;
+	}
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | __WALL | WNOWAIT |
+	    (block ? 0 : WNOHANG)) != 0)
+		return errno == ECHILD ? -1 : 0;
+	if (si.si_pid == 0)
+		return 0;
+	if (si.si_pid == ps->child && (si.si_code == CLD_EXITED ||
+	    si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)) {
+		reaped(ps, ps->child, si.si_code == CLD_EXITED ?
+		    (si.si_status & 0xff) << 8 : si.si_status & 0x7f);
+		return 0;
+	}
+	return waitpid(si.si_pid, status, __WALL | WNOHANG);
+}
+
+/* Handles the reports that are there; with block, waits for one first. */
+static int
+drain(struct ptsample *ps, int block)
+{
+	int status, n = 0;
+	pid_t w;
+
+	while ((w = next_report(ps, block && n == 0, &status)) > 0) {
+		event(ps, w, status);
+		n++;
+	}
+	if (w < 0) {
+		/* Nothing is left to report: every thread is gone. */
+		while (ps->nthreads > 0)
+			reaped(ps, ps->threads[0].tid, 0);
+	}
+	return n;
+}
+
+/* ---- the tick ---- */
+
+/*
+ * Chooses the threads to sample and interrupts them: in wall mode all,
+ * else those with a whole period of CPU time unsampled that are running.
+ */
+static void
+tick(struct ptsample *ps)
+{
+	size_t i, k;
+	uint64_t ns, delay, now = mono_ns();
+	int state;
+
+	for (i = 0; i < ps->nthreads; i++) {
+		struct pt_thread *t = &ps->threads[i];
+
+		if (!t->started || t->pending || t->groupstop)
+			continue;
+		if (read_runtime(t, &ns, &delay) == 0) {
+			if (ns > t->runtime)
+				t->credit += ns - t->runtime;
+			if (delay > t->rundelay)
+				t->waited += delay - t->rundelay;
+			t->runtime = ns;
+			t->rundelay = delay;
+		}
+		if (!ps->opts.wall && t->credit < ps->period_ns)
+			continue;
+		state = read_state(t);
+		if (state == 0 || state == 'Z' || state == 'X')
+			continue;
+		if (!ps->opts.wall && state != 'R') {
+			/* It ran, but blocks now: sample it when it runs. */
+			if (t->credit > ps->period_ns)
+				t->credit = ps->period_ns;
+			continue;
+		}
+		/*
+		 * Wall mode: off-CPU when it ran for less than half the time
+		 * since its last sample. Its state would say 'R' for a thread
+		 * that waits for a CPU, or that was let go by the last tick and
+		 * has not blocked again yet.
+		 */
+		t->offcpu = ps->opts.wall && t->credit * 2 < now - t->last;
+		/*
+		 * Off a CPU but not blocked: runnable now (waiting on a run
+		 * queue, or just woken), or most of its time off a CPU was
+		 * spent on a run queue (schedstat adds a wait when it ends).
+		 * The sampler's own stops count as neither: a stopped thread
+		 * is not runnable.
+		 */
+		t->preempted = t->offcpu && (state == 'R' ||
+		    t->waited * 2 > now - t->last - t->credit);
+		if (ps->opts.wall && (state == 'S' || state == 'D') &&
+		    replay(ps, t, now))
+			continue;
+		t->want = (unsigned char)state;
+	}
+	/* Then the interrupts, back to back: a thread stopped first waits
+	   for the others' stops, not for the reading of /proc too. */
+	for (i = 0; i < ps->nthreads; i++) {
+		struct pt_thread *t = &ps->threads[i];
+
+		state = t->want;
+		t->want = 0;
+		if (state == 0 || ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) != 0)
+			continue;
+		t->pending = 1;
+		/* A thread in a disk wait stops when the wait ends: no waiting. */
+		if (state != 'D') {
+			t->fast = 1;
+			ps->nfast++;
+		}
+	}
+	/*
+	 * All are let go together once all have stopped, so that none gets
+	 * a head start on the CPU; the unwinding waits until then, but not
+	 * for ever: a stop that has not come in WAIT_NS is handled when it
+	 * comes, and the others go on. The repeating timer breaks the
+	 * blocking wait (a single one could fire just before it).
+	 */
+	if (ps->nfast > 0) {
+		struct itimerval wake = { { 0, WAKE_US }, { 0, WAKE_US } };
+		struct itimerval off = { { 0, 0 }, { 0, 0 } };
+		uint64_t until = mono_ns() + WAIT_NS;
+
+		ps->in_tick = 1;
+		setitimer(ITIMER_REAL, &wake, NULL);
+		while (ps->nfast > 0 && (drain(ps, 1) > 0 ||
+		    (!ps->child_done && mono_ns() < until)))
+			;
+		setitimer(ITIMER_REAL, &off, NULL);
+		ps->in_tick = 0;
+		if (ps->nfast > 0) {
+			for (k = 0; k < ps->nthreads; k++)
+				ps->threads[k].fast = 0;
+			ps->nfast = 0;
+		}
+	}
+	for (k = 0; k < ps->nthreads; k++)
+		if (ps->threads[k].held) {
+			ps->threads[k].held = 0;
+			ptrace(PTRACE_CONT, ps->threads[k].tid, 0, 0);
+		}
+	flush(ps);
+}
+
+void
+ptsample_run(struct ptsample *ps, int timeout_ms)
+{
+	uint64_t now = mono_ns(), end = now + (uint64_t)timeout_ms * 1000000ULL;
+
+	if (ps->next_tick == 0)
+		ps->next_tick = now + ps->period_ns;
+	while (ps->nthreads > 0) {
+		struct timespec ts;
+		uint64_t wake;
+
+		drain(ps, 0);
+		flush(ps);
+		now = mono_ns();
+		if (now >= ps->next_tick) {
+			tick(ps);
+			ps->next_tick += ps->period_ns;
+			/* Behind by more than a period: start again from now. */
+			if (ps->next_tick < now)
+				ps->next_tick = now + ps->period_ns;
+			continue;
+		}
+		if (now >= end)
+			break;
+		wake = ps->next_tick;
+		if (wake > now + POLL_NS)
+			wake = now + POLL_NS;
+		if (wake > end)
+			wake = end;
+		ts.tv_sec = (time_t)(wake / NS);
+		ts.tv_nsec = (long)(wake % NS);
+		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+		    EINTR)
+			break;
+	}
+}
+
+/* ---- letting go ---- */
+
+/* Detaches the stopped thread t (w its report), and forgets it. */
+static void
+let_go(struct ptsample *ps, struct pt_thread *t, int status)
+{
+	int ev = status >> 16;
+	unsigned long msg;
+
+	/* A task created meanwhile is traced too: it must be let go as well. */
+	if ((ev == PTRACE_EVENT_CLONE || ev == PTRACE_EVENT_FORK ||
+	    ev == PTRACE_EVENT_VFORK) &&
+	    ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg) == 0 &&
+	    find(ps, (pid_t)msg) == NULL) {
+		pid_t tid = t->tid;
+
+		add_thread(ps, (pid_t)msg, tgid_of((pid_t)msg), 0);
+		ptrace(PTRACE_INTERRUPT, (pid_t)msg, 0, 0);
+		t = find(ps, tid);
+	}
+	/* A signal on its way is handed on; a group-stop stays stopped. */
+	ptrace(PTRACE_DETACH, t->tid, 0, ev == 0 ? WSTOPSIG(status) : 0);
+	drop_thread(ps, t);
+}
+
+void
+ptsample_detach(struct ptsample *ps)
+{
+	uint64_t give_up = mono_ns() + NS;
+	size_t i;
+
+	flush(ps);
+	/*
+	 * A tracee can only be detached while stopped: interrupt them all,
+	 * and detach each as it stops. One that does not stop within a
+	 * second (a long disk wait) is let go by the kernel when this
+	 * process exits. Only the known threads are waited for: the
+	 * launched command's end is its parent's to reap.
+	 */
+	for (i = 0; i < ps->nthreads; i++)
+		ptrace(PTRACE_INTERRUPT, ps->threads[i].tid, 0, 0);
+	while (ps->nthreads > 0 && mono_ns() < give_up) {
+		int status, any = 0;
+
+		for (i = 0; i < ps->nthreads; ) {
+			struct pt_thread *t = &ps->threads[i];
+			pid_t w = waitpid(t->tid, &status, __WALL | WNOHANG);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w == 0) {
+				i++;
+				continue;
+			}
+			any = 1;
+			if (w < 0 || WIFEXITED(status) || WIFSIGNALED(status))
+				drop_thread(ps, t);
+			else
+				let_go(ps, t, status);
+		}
+		if (!any) {
+			struct timespec ts = { 0, 200000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	while (ps->nthreads > 0)
+		drop_thread(ps, &ps->threads[0]);
+}
+
+void
+ptsample_release(struct ptsample *ps)
+{
+	size_t i;
+
+	ptsample_detach(ps);
+	for (i = 0; i < ps->nsbufs; i++)
+		free(ps->sbufs[i].stack);
+	free(ps->sbufs);
+	free(ps->threads);
+	memset(ps, 0, sizeof(*ps));
+}

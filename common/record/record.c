@@ -1,0 +1,1024 @@
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/capability.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stream/dso.h"
+#include "elf/kallsyms.h"
+#include "base/procfs.h"
+#include "record/record.h"
+#include "record/source.h"
+#include "base/xalloc.h"
+
+#define KERNEL_DSO	DSO_KERNEL
+#define UNKNOWN_DSO	DSO_UNKNOWN
+#define TRUNCATED_LINE	"\t0 [truncated] ([unknown])\n"
+
+struct comm_ent {
+	pid_t		 tid;
+	char		 comm[24];
+};
+
+struct frame_out {
+	uint64_t	 addr;
+	const char	*dso;		/* borrowed */
+	struct mapfile	*file;		/* for its build ID, or NULL */
+};
+
+static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t forward_signal;
+
+static void
+on_signal(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	got_signal = sig;
+	/* A terminal's ^C already reached the command: send only kill(1)s on. */
+	if (si == NULL || si->si_code != SI_KERNEL)
+		forward_signal = sig;
+}
+
+static void
+on_child(int sig)
+{
+	(void)sig;
+}
+
+static double
+now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+uint32_t
+record_stack_size(uint64_t freq, uint64_t period)
+{
+	const uint64_t budget = 64ULL << 20;	/* bytes per second per CPU */
+	uint64_t rate = period || freq == 0 ? 1000 : freq, size;
+
+	size = budget / rate & ~7ULL;
+	if (size > RECORD_STACK_MAX)
+		size = RECORD_STACK_MAX;
+	if (size < 8192)
+		size = 8192;
+	return (uint32_t)size;
+}
+
+void
+record_init(struct record *r, const struct record_opts *opts)
+{
+	memset(r, 0, sizeof(*r));
+	r->opts = *opts;
+	maps_init(&r->maps);
+	unwind_init(&r->unwind, &r->maps);
+	hashtab_init(&r->commidx, 128);
+	r->pcs_cap = 1024;
+	r->pcs = xmalloc(r->pcs_cap * sizeof(*r->pcs));
+	r->sps = xmalloc(r->pcs_cap * sizeof(*r->sps));
+	stitch_init(&r->stitch);
+}
+
+void
+record_release(struct record *r)
+{
+	if (r->src.ops)
+		r->src.ops->close(&r->src);
+	unwind_release(&r->unwind);
+	maps_release(&r->maps);
+	free(r->comms);
+	hashtab_release(&r->commidx);
+	free(r->pcs);
+	free(r->sps);
+	stitch_release(&r->stitch);
+	free(r->frames);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- command names ---- */
+
+/*
+ * Makes a name safe for a sample head: no control characters (a thread
+ * may call itself "a\nb"), and a first character that is neither white
+ * space nor '#', which would turn the head into something else.
+ */
+static void
+clean_name(char *s)
+{
+	char *p;
+
+	for (p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	if (s[0] == ' ' || s[0] == '#')
+		s[0] = '_';
+}
+
+/* Writes s with its control characters as '?': one line stays one line. */
+static void
+put_clean(FILE *o, const char *s)
+{
+	for (; *s; s++)
+		putc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, o);
+}
+
+static uint64_t
+comm_hash(pid_t tid)
+{
+	return hashtab_int((uint32_t)tid);
+}
+
+/* Returns the name learnt for tid, or NULL. */
+static struct comm_ent *
+comm_find(struct record *r, pid_t tid)
+{
+	struct hashtab_probe p;
+	uint32_t i;
+
+	hashtab_probe(&r->commidx, comm_hash(tid), &p);
+	while ((i = hashtab_next(&r->commidx, &p)) != HASHTAB_NONE)
+		if (r->comms[i].tid == tid)
+			return &r->comms[i];
+	return NULL;
+}
+
+/* Names tid comm (cleaned), replacing what it was called; returns it. */
+static struct comm_ent *
+comm_set(struct record *r, pid_t tid, const char *comm)
+{
+	struct hashtab_probe p;
+	struct comm_ent *e = NULL;
+	uint32_t i;
+
+	if (tid <= 0 || comm[0] == '\0')
+		return NULL;
+	hashtab_probe(&r->commidx, comm_hash(tid), &p);
+	while ((i = hashtab_next(&r->commidx, &p)) != HASHTAB_NONE)
+		if (r->comms[i].tid == tid) {
+			e = &r->comms[i];
+			break;
+		}
+	if (e == NULL) {
+		GROW(r->comms, r->ncomms + 1, r->comms_cap);
+		e = &r->comms[r->ncomms];
+		e->tid = tid;
+		hashtab_add(&r->commidx, &p, r->ncomms++);
+	}
+	snprintf(e->comm, sizeof(e->comm), "%s", comm);
+	clean_name(e->comm);
+	return e;
+}
+
+static const char *
+comm_get(struct record *r, pid_t pid, pid_t tid)
+{
+	struct comm_ent *e;
+	char buf[64];
+
+	if (tid <= 0)
+		return "swapper";	/* the idle task, as perf names it */
+	if ((e = comm_find(r, tid)) != NULL)
+		return e->comm;
+	proc_comm(pid, tid, buf, sizeof(buf));
+	if (buf[0] == '\0')
+		snprintf(buf, sizeof(buf), ":%d", (int)tid);
+	return comm_set(r, tid, buf)->comm;
+}
+
+/* ---- reading /proc ---- */
+
+/* Opens events on every thread of pid. Returns the number of threads. */
+static void
+read_task_comms(struct record *r, pid_t pid)
+{
+	char path[96], buf[64];
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((d = opendir(path)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		int tid = atoi(de->d_name);
+
+		if (tid <= 0)
+			continue;
+		if (proc_comm(pid, tid, buf, sizeof(buf)) == 0)
+			comm_set(r, tid, buf);
+	}
+	closedir(d);
+}
+
+/* ---- the stream ---- */
+
+static void
+write_callgraph(struct record *r)
+{
+	if (r->opts.dwarf)
+		fprintf(r->opts.out, " callgraph dwarf %" PRIu32 "\n",
+		    r->opts.stack_size);
+	else
+		fprintf(r->opts.out, " callgraph fp\n");
+}
+
+static void
+write_header(struct record *r)
+{
+	FILE *o = r->opts.out;
+	char *kid;
+
+	fprintf(o, "# fgrecord 1\n");
+	fputs("# cmdline : ", o);
+	put_clean(o, r->opts.cmdline);
+	fputc('\n', o);
+	if (r->opts.mode != RECORD_OFFCPU) {
+		fprintf(o, "# event : %s ", r->opts.event->name);
+		if (r->opts.period)
+			fprintf(o, "period %" PRIu64, r->opts.period);
+		else
+			fprintf(o, "freq %" PRIu64, r->opts.freq);
+		write_callgraph(r);
+	}
+	if (r->opts.mode != RECORD_CPU) {
+		fputs("# event : " OFFCPU_EVENT, o);
+		write_callgraph(r);
+	}
+	fprintf(o, "# kernel : %s\n", r->src.user_only ? "excluded" : "included");
+	/* so that fgsym can tell a stream recorded under another kernel */
+	if (!r->src.user_only && (kid = kallsyms_buildid("/sys/kernel/notes"))) {
+		fprintf(o, "# buildid : %s " KERNEL_DSO "\n", kid);
+		free(kid);
+	}
+}
+
+static const char *
+anon_dso(pid_t pid)
+{
+	static pid_t last;
+	static int exists;
+	static char name[64];
+
+	if (pid != last) {
+		last = pid;
+		snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)pid);
+		exists = access(name, R_OK) == 0;
+	}
+	return exists ? name : UNKNOWN_DSO;
+}
+
+static void
+frame_push(struct record *r, uint64_t addr, const char *dso, struct mapfile *f)
+{
+	GROW(r->frames, r->nframes + 1, r->frames_cap);
+	r->frames[r->nframes].addr = addr;
+	r->frames[r->nframes].dso = dso;
+	r->frames[r->nframes].file = f;
+	r->nframes++;
+}
+
+/* Adds a user frame; exact is 0 for a return address (looked up at pc-1). */
+static void
+user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
+{
+	uint64_t adj = exact ? 0 : 1, va;
+	struct mapping *mp = maps_find(&r->maps, pid, pc - adj);
+
+	/* In the kernel during execve, the registers are the caller's. */
+	if (mp == NULL && exact)
+		mp = maps_find_prev(&r->maps, pid, pc);
+
+	if (mp == NULL) {
+		r->stats.unknown++;
+		frame_push(r, pc, UNKNOWN_DSO, NULL);
+		return;
+	}
+	if (mp->file->kind == MAPFILE_ANON) {
+		frame_push(r, pc, anon_dso(pid), NULL);
+		return;
+	}
+	if (mapping_vaddr(mp, pc - adj, &va) == 0) {
+		frame_push(r, va + adj, mp->file->path, mp->file);
+		return;
+	}
+	if (!mp->file->warned && !mp->file->usable) {
+		mp->file->warned = 1;
+		if (mp->file->buildid_mismatch)
+			warnx("'%s' was rebuilt after the program mapped it (%s): "
+			    "its frames are written as [unknown]; record again",
+			    mp->file->path, mp->file->why);
+		else
+			warnx("cannot read '%s' (%s): its frames are written as "
+			    "[unknown] absolute addresses", mp->file->path,
+			    mp->file->why[0] ? mp->file->why : "not ELF");
+	}
+	r->stats.unknown++;
+	if (!mp->file->usable)
+		r->rval = 1;
+	frame_push(r, pc, UNKNOWN_DSO, NULL);
+}
+
+/*
+ * Keeps a complete user stack of a thread, or completes one that ran off
+ * the end of the stack copy from the last kept (stitch.h). Returns the
+ * number of frames in r->pcs, and changes *why to complete when it
+ * stitched.
+ */
+static size_t
+stitch_stack(struct record *r, const struct source_event *ev, size_t n,
+    enum unwind_end *why)
+{
+	size_t m;
+
+	if (r->opts.no_stitch)
+		return n;
+	if (*why == UNWIND_NOSTACK) {
+		m = stitch_complete(&r->stitch, ev->tid, r->pcs, r->sps, n,
+		    r->pcs_cap);
+		if (m == n)
+			return n;
+		r->stats.stitched++;
+		*why = UNWIND_COMPLETE;
+		n = m;
+	}
+	if (*why == UNWIND_COMPLETE)
+		stitch_save(&r->stitch, ev->pid, ev->tid, r->pcs, r->sps, n);
+	return n;
+}
+
+/* Writes a sample: its kernel frames, then its user stack, unwound. */
+static void
+on_sample(struct record *r, const struct source_event *ev)
+{
+	const struct source_sample *s = &ev->u.sample;
+	FILE *o = r->opts.out;
+	enum unwind_end why = UNWIND_COMPLETE;
+	size_t i, nuser = 0;
+	int truncated = 0, in_kernel = 0;
+
+	r->nframes = 0;
+	/* Kernel frames, then the user frames of the kernel's callchain (fp). */
+	for (i = 0; i < s->nr; i++) {
+		uint64_t a = s->callchain[i];
+
+		if (a >= PERF_CONTEXT_MAX) {
+			in_kernel = a == PERF_CONTEXT_KERNEL;
+			if (a == PERF_CONTEXT_USER)
+				in_kernel = 0;
+			continue;
+		}
+		if (in_kernel) {
+			frame_push(r, a, KERNEL_DSO, NULL);
+		} else if (!r->opts.dwarf) {
+			user_frame(r, ev->pid, a, nuser == 0);
+			nuser++;
+		}
+	}
+	if (!r->opts.dwarf && nuser > 0) {
+		if (s->chain_cut || !unwind_is_outermost(&r->unwind, ev->pid,
+		    s->callchain[s->nr - 1]))
+			truncated = 1;
+	}
+	if (r->opts.dwarf && s->regs_valid) {
+		struct unwind_input in;
+		size_t n;
+
+		in.pid = ev->pid;
+		memcpy(in.regs, s->regs, sizeof(in.regs));
+		in.valid = s->regs_valid;
+		in.stack = s->stack;
+		in.stack_len = s->stack_len;
+		n = unwind_stack_sp(&r->unwind, &in, r->pcs, r->sps,
+		    r->pcs_cap, &why);
+		n = stitch_stack(r, ev, n, &why);
+		for (i = 0; i < n; i++)
+			user_frame(r, ev->pid, r->pcs[i], i == 0);
+		if (why != UNWIND_COMPLETE)
+			truncated = 1;
+	}
+	if (truncated) {
+		r->stats.truncated++;
+		if (!r->opts.dwarf)
+			why = UNWIND_NOCFI;
+		r->stats.end_reason[why]++;
+	}
+
+	/* # buildid lines must precede the first sample that uses the file. */
+	for (i = 0; i < r->nframes; i++) {
+		struct mapfile *f = r->frames[i].file;
+
+		if (f && f->buildid && !f->buildid_written) {
+			f->buildid_written = 1;
+			fprintf(o, "# buildid : %s ", f->buildid);
+			put_clean(o, f->path);
+			fputc('\n', o);
+		}
+	}
+	fprintf(o, "%s %u/%u [%03u] %" PRIu64 ".%06" PRIu64 ": %" PRIu64
+	    " %s:\n", comm_get(r, ev->pid, ev->tid), (uint32_t)ev->pid,
+	    (uint32_t)ev->tid, s->cpu, ev->time / 1000000000U,
+	    ev->time % 1000000000U / 1000, s->period, s->event);
+	for (i = 0; i < r->nframes; i++) {
+		fprintf(o, "\t%" PRIx64 " [unknown] (", r->frames[i].addr);
+		put_clean(o, r->frames[i].dso);
+		fputs(")\n", o);
+	}
+	if (truncated)
+		fputs(TRUNCATED_LINE, o);
+	fputc('\n', o);
+	r->stats.samples++;
+	if (strcmp(s->event, OFFCPU_EVENT) == 0) {
+		r->stats.waits++;
+		r->stats.wait_ns += s->period;
+	}
+}
+
+/* The sink: what a source saw, in time order. */
+static void
+on_event(void *arg, const struct source_event *ev)
+{
+	struct record *r = arg;
+	struct comm_ent *e;
+
+	switch (ev->kind) {
+	case SOURCE_SAMPLE:
+		on_sample(r, ev);
+		break;
+	case SOURCE_MMAP:
+		maps_add(&r->maps, ev->pid, ev->u.mmap.addr, ev->u.mmap.len,
+		    ev->u.mmap.pgoff, ev->u.mmap.path, ev->u.mmap.buildid,
+		    ev->u.mmap.buildid_len);
+		break;
+	case SOURCE_COMM:
+		if (ev->u.comm.exec) {
+			maps_exec(&r->maps, ev->pid);
+			stitch_forget(&r->stitch, ev->pid, 0);
+		}
+		comm_set(r, ev->tid, ev->u.comm.name);
+		break;
+	case SOURCE_FORK:
+		if (ev->pid != ev->u.fork.ppid)
+			maps_fork(&r->maps, ev->u.fork.ppid, ev->pid);
+		if ((e = comm_find(r, ev->u.fork.ptid)) != NULL) {
+			char buf[sizeof(e->comm)];
+
+			memcpy(buf, e->comm, sizeof(buf));
+			comm_set(r, ev->tid, buf);
+		}
+		break;
+	case SOURCE_EXIT:
+		stitch_forget(&r->stitch, ev->pid, ev->tid);
+		/*
+		 * A process is gone: events come in time order, so none of
+		 * its samples can follow. Keeps long recordings of builds
+		 * with many processes small. The main thread's exit is not
+		 * the process's (pthread_exit): only a process that no longer
+		 * exists at all is forgotten.
+		 */
+		if (ev->pid == ev->tid && ev->pid != r->child &&
+		    kill(ev->pid, 0) != 0 && errno == ESRCH)
+			maps_exit(&r->maps, ev->pid);
+		break;
+	case SOURCE_LOST:
+		r->stats.lost += ev->u.lost;
+		r->stats.lost_records++;
+		fprintf(r->opts.out, "# lost : %" PRIu64 "\n", ev->u.lost);
+		break;
+	case SOURCE_THROTTLE:
+		r->stats.throttled++;
+		break;
+	}
+}
+static void
+check_output(struct record *r)
+{
+	if (r->write_failed)
+		return;
+	if (fflush(r->opts.out) != 0 || ferror(r->opts.out)) {
+		if (errno == EPIPE && r->child)
+			warnx("the reader of '%s' went away (%s): recording "
+			    "stopped; waiting for '%s' to end (Ctrl-C ends it)",
+			    r->opts.outname, strerror(EPIPE), r->opts.argv[0]);
+		else if (errno == EPIPE)
+			warnx("the reader of '%s' went away (%s): recording "
+			    "stopped", r->opts.outname, strerror(EPIPE));
+		else
+			warn("write error on '%s'", r->opts.outname);
+		r->write_failed = 1;
+	}
+}
+
+/* ---- the session ---- */
+
+static pid_t
+launch(struct record *r, int *go_fd, int *err_fd)
+{
+	int go[2], ep[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) != 0 || pipe2(ep, O_CLOEXEC) != 0)
+		err(2, "pipe");
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		err(2, "fork");
+	if (pid == 0) {
+		char c;
+		int e;
+
+		/*
+		 * Only the parent may hold the write end of go: if it dies or
+		 * gives up before starting the command, read() sees EOF and
+		 * the child leaves, instead of waiting for ever.
+		 */
+		close(go[1]);
+		close(ep[0]);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		if (r->opts.cmd_stdout != STDOUT_FILENO &&
+		    dup2(r->opts.cmd_stdout, STDOUT_FILENO) < 0)
+			_exit(127);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(r->opts.argv[0], r->opts.argv);
+		e = errno;
+		if (write(ep[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(e == ENOENT ? 127 : 126);
+	}
+	close(go[0]);
+	close(ep[1]);
+	*go_fd = go[1];
+	*err_fd = ep[0];
+	return pid;
+}
+
+/* Is the thread's /proc stat file there, and the thread not a zombie? */
+static int
+stat_alive(const char *path)
+{
+	char buf[512], *s;
+	FILE *f;
+	int alive = 0;
+
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (s = strrchr(buf, ')')) != NULL)
+		alive = s[1] == ' ' && s[2] != 'Z' && s[2] != 'X';
+	fclose(f);
+	return alive;
+}
+
+/*
+ * Does process pid still run? Any of its threads counts: the main thread
+ * may have called pthread_exit (a zombie) while the others work on.
+ */
+static int
+proc_alive(pid_t pid)
+{
+	char path[96];
+	DIR *d;
+	struct dirent *de;
+	int alive = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (stat_alive(path))
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((d = opendir(path)) == NULL)
+		return 0;
+	while (!alive && (de = readdir(d)) != NULL) {
+		int tid = atoi(de->d_name);
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
+		    tid);
+		alive = stat_alive(path);
+	}
+	closedir(d);
+	return alive;
+}
+
+static void
+read_all_procs(struct record *r)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		pid_t pid = (pid_t)atoi(de->d_name);
+
+		if (pid <= 0)
+			continue;
+		maps_read_proc(&r->maps, pid);
+		read_task_comms(r, pid);
+	}
+	closedir(d);
+}
+
+static void
+summary(struct record *r)
+{
+	struct record_stats *s = &r->stats;
+	double rate = s->seconds > 0 ? s->samples / s->seconds : 0;
+	double trunc = s->samples ? 100.0 * s->truncated / s->samples : 0;
+	char stitched[96] = "";
+
+	int i, best = 1;
+
+	if (r->opts.quiet)
+		return;
+	for (i = 1; i < UNWIND_NEND; i++)
+		if (s->end_reason[i] > s->end_reason[best])
+			best = i;
+	if (s->stitched)
+		snprintf(stitched, sizeof(stitched), ", %" PRIu64 " stack%s "
+		    "completed from an earlier sample of the same thread",
+		    s->stitched, s->stitched == 1 ? "" : "s");
+	fprintf(stderr, "%s: %" PRIu64 " samples in %.2f s (%.0f/s), "
+	    "%" PRIu64 " lost, %.1f%% truncated%s%s%s%s, own CPU %.2f s\n",
+	    program_invocation_short_name, s->samples, s->seconds, rate, s->lost, trunc,
+	    s->truncated ? " (mostly: " : "",
+	    s->truncated ? (r->opts.dwarf ? unwind_end_str(best) :
+	    "frame-pointer chain ended early") : "",
+	    s->truncated ? ")" : "", stitched, s->cpu_seconds);
+	if (r->opts.mode != RECORD_CPU)
+		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "
+		    "in all; %" PRIu64 " preemptions %s\n", s->waits,
+		    s->wait_ns / 1e9, r->src.preempted,
+		    r->opts.mode == RECORD_OFFCPU ? "left out (the thread could "
+		    "run)" : "counted as off-CPU");
+	if (r->opts.mode != RECORD_CPU && s->lost)
+		fprintf(stderr, "fgrecord: the kernel lost %" PRIu64 " records "
+		    "of switches: their waits are missing (and %" PRIu64 " more "
+		    "that might have been paired wrongly); fewer bytes per switch "
+		    "lose fewer: --call-graph dwarf,4096 or fp\n", s->lost,
+		    r->src.waits_dropped);
+	if (!r->opts.period && perf_max_sample_rate() > 0 &&
+	    (uint64_t)perf_max_sample_rate() < r->opts.freq)
+		fprintf(stderr, "%s: the kernel lowered "
+		    "kernel.perf_event_max_sample_rate to %ld during the "
+		    "recording, below -F %" PRIu64 ": the rate is lower than "
+		    "asked\n", program_invocation_short_name,
+		    perf_max_sample_rate(), r->opts.freq);
+	if (s->throttled)
+		fprintf(stderr, "%s: the kernel throttled sampling %"
+		    PRIu64 " times: lower -F (kernel.perf_event_max_sample_rate "
+		    "is %ld)\n", program_invocation_short_name, s->throttled, perf_max_sample_rate());
+	if (s->truncated && r->opts.dwarf) {
+		if (best == UNWIND_NOSTACK && trunc > 5 &&
+		    r->opts.stack_size < RECORD_STACK_MAX)
+			fprintf(stderr, "%s: most truncated stacks were "
+			    "deeper than the stack copy: try --call-graph "
+			    "dwarf,%d\n", program_invocation_short_name,
+			    RECORD_STACK_MAX);
+		else if (best == UNWIND_NOSTACK && trunc > 5)
+			fprintf(stderr, "%s: most truncated stacks were "
+			    "deeper than %d bytes, the largest stack copy the "
+			    "kernel takes\n", program_invocation_short_name,
+			    RECORD_STACK_MAX);
+	}
+}
+
+/* Catches the signals that end a session, and the command's end. */
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+/*
+ * Does pid belong to uid: its real, effective and saved user IDs all
+ * uid, as ptrace(2) asks? Returns 1 or 0, or -1 when it cannot be told
+ * (the process is gone).
+ */
+static int
+proc_owned(pid_t pid, uid_t uid)
+{
+	char path[64], line[256];
+	unsigned long ids[3];
+	FILE *f;
+	int owned = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %lu %lu %lu", &ids[0], &ids[1],
+		    &ids[2]) == 3) {
+			owned = ids[0] == uid && ids[1] == uid && ids[2] == uid;
+			break;
+		}
+	fclose(f);
+	return owned;
+}
+
+/*
+ * Has this process one of the capabilities that let perf_event_open
+ * watch other users' processes (CAP_PERFMON, CAP_SYS_ADMIN, or
+ * CAP_SYS_PTRACE), as when fgrecord carries them by setcap?
+ */
+static int
+capable_of_others(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	static const int caps[] = { CAP_PERFMON, CAP_SYS_ADMIN, CAP_SYS_PTRACE };
+	size_t i;
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d) != 0)
+		return 0;
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+		if (d[CAP_TO_INDEX(caps[i])].effective & CAP_TO_MASK(caps[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A user who is not root, but whose fgrecord has a capability (setcap
+ * cap_perfmon+ep), could record any other user's process: refuse that
+ * unless --any-user says it is meant.
+ */
+static void
+check_owners(struct record *r)
+{
+	uid_t uid = getuid();
+	size_t i;
+
+	if (r->opts.any_user || uid == 0 || r->opts.npids == 0 ||
+	    !capable_of_others())
+		return;
+	for (i = 0; i < r->opts.npids; i++)
+		if (proc_owned(r->opts.pids[i], uid) == 0)
+			errx(2, "process %d belongs to another user: %s may "
+			    "record it only through its capabilities; give "
+			    "--any-user if that is meant", (int)r->opts.pids[i],
+			    program_invocation_short_name);
+}
+
+/*
+ * Puts fgrecord ahead of the threads it samples: at their priority, among
+ * 16 busy threads on 2 CPUs it gets an eighth of a CPU at times and the
+ * kernel's buffers overflow (11% of the samples lost at 10 kHz with 16 KiB
+ * copies; none 5 steps higher). Only where allowed (root, CAP_SYS_NICE);
+ * the command, forked before, keeps its own priority.
+ */
+static void
+raise_priority(void)
+{
+	int cur;
+
+	errno = 0;
+	cur = getpriority(PRIO_PROCESS, 0);
+	if (cur == -1 && errno != 0)
+		return;
+	if (setpriority(PRIO_PROCESS, 0, cur - 5 < -20 ? -20 : cur - 5) != 0) {
+		/* not allowed: sampling works all the same */
+	}
+}
+
+/* Opens the source for the session's command, processes or system. */
+static void
+open_source(struct record *r)
+{
+	struct source_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.mode = r->opts.mode;
+	cfg.event = r->opts.event;
+	cfg.freq = r->opts.freq;
+	cfg.period = r->opts.period;
+	cfg.dwarf = r->opts.dwarf;
+	cfg.stack_size = r->opts.stack_size;
+	cfg.system_wide = r->opts.system_wide;
+	cfg.pids = r->opts.pids;
+	cfg.npids = r->opts.npids;
+	cfg.child = r->child;
+	cfg.quiet = r->opts.quiet;
+	r->src.ops = r->opts.source ? r->opts.source : &source_perf;
+	r->src.ops->open(&r->src, &cfg);
+	if (r->src.partial)
+		r->rval = 1;
+}
+
+/*
+ * Starts the command (sampling starts at its exec), or starts sampling
+ * and reads the mappings and names of what already runs. Exits 126 or
+ * 127 when the command cannot be run.
+ */
+static void
+start(struct record *r, int go_fd, int err_fd)
+{
+	size_t i;
+
+	if (r->child) {
+		int e;
+		ssize_t n;
+
+		if (write(go_fd, "g", 1) != 1)
+			err(2, "cannot start the command");
+		close(go_fd);
+		do
+			n = read(err_fd, &e, sizeof(e));
+		while (n < 0 && errno == EINTR);
+		close(err_fd);
+		if (n == sizeof(e)) {
+			waitpid(r->child, NULL, 0);
+			check_output(r);
+			if (e == ENOENT)
+				errx(127, "'%s': command not found",
+				    r->opts.argv[0]);
+			errx(126, "'%s': %s", r->opts.argv[0], strerror(e));
+		}
+		comm_set(r, r->child, strrchr(r->opts.argv[0], '/') ?
+		    strrchr(r->opts.argv[0], '/') + 1 : r->opts.argv[0]);
+		r->src.ops->enable(&r->src);
+		return;
+	}
+	r->src.ops->enable(&r->src);
+	if (r->src.partial)
+		r->rval = 1;
+	if (r->opts.system_wide)
+		read_all_procs(r);
+	for (i = 0; i < r->opts.npids; i++) {
+		maps_read_proc(&r->maps, r->opts.pids[i]);
+		read_task_comms(r, r->opts.pids[i]);
+	}
+}
+
+/* Has the session's command, or have all of its -p processes, ended? */
+static int
+targets_gone(struct record *r)
+{
+	size_t i;
+
+	if (r->child) {
+		siginfo_t si;
+
+		/*
+		 * Only an exit is reaped: a tracing source's stops are looked
+		 * at (WNOWAIT) and left for it, or the thread would stay
+		 * stopped.
+		 */
+		memset(&si, 0, sizeof(si));
+		if (!r->child_done && waitid(P_PID, (id_t)r->child, &si,
+		    WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == r->child &&
+		    (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED ||
+		    si.si_code == CLD_DUMPED) &&
+		    waitpid(r->child, &r->child_status, 0) == r->child)
+			r->child_done = 1;
+		return r->child_done;
+	}
+	if (r->opts.system_wide)
+		return 0;
+	for (i = 0; i < r->opts.npids; i++)
+		if (proc_alive(r->opts.pids[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Samples until the command ends, the -p processes are gone, the
+ * duration is over, or a signal or a closed output ends the session.
+ */
+static void
+sample_loop(struct record *r, double t0)
+{
+	struct source_sink sink = { on_event, r };
+	double deadline = r->opts.duration > 0 ? t0 + r->opts.duration : 0;
+	int stopping = 0;
+
+	while (!stopping) {
+		int timeout = 100;
+
+		if (deadline > 0) {
+			double left = deadline - now_mono();
+
+			if (left <= 0)
+				timeout = 0;
+			else if (left < 0.1)
+				timeout = (int)(left * 1000) + 1;
+		}
+		if (timeout > 0 && !got_signal)
+			r->src.ops->wait(&r->src, timeout);
+		r->src.ops->drain(&r->src, now_ns(), &sink);
+		check_output(r);
+
+		if (got_signal) {
+			if (r->child && forward_signal)
+				kill(r->child, forward_signal);
+			if (!r->child)
+				stopping = 1;
+			got_signal = 0;
+			forward_signal = 0;
+		}
+		if (deadline > 0 && now_mono() >= deadline && !stopping) {
+			if (r->child)
+				kill(r->child, SIGTERM);
+			else
+				stopping = 1;
+			deadline = 0;
+		}
+		/*
+		 * Nobody reads the stream: stop sampling. A command runs on to
+		 * its end (it may be a build or a server doing real work); with
+		 * -p and -a there is nothing left to wait for.
+		 */
+		if (r->write_failed && !stopping) {
+			r->src.ops->disable(&r->src);
+			if (!r->child)
+				stopping = 1;
+		}
+		if (!stopping && targets_gone(r))
+			stopping = 1;
+	}
+}
+
+/* Stops sampling, writes what is left, and the summary. */
+static void
+finish(struct record *r, double t0)
+{
+	struct source_sink sink = { on_event, r };
+	struct rusage ru;
+
+	r->src.ops->disable(&r->src);
+	r->src.ops->drain(&r->src, UINT64_MAX, &sink);
+	r->stats.seconds = now_mono() - t0;
+	getrusage(RUSAGE_SELF, &ru);
+	r->stats.cpu_seconds = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	r->stats.ring_bytes = r->src.bytes;
+	check_output(r);
+	summary(r);
+}
+
+int
+record_run(struct record *r)
+{
+	int go_fd = -1, err_fd = -1;
+	double t0;
+
+	check_owners(r);
+	catch_signals();
+	if (r->opts.argv)
+		r->child = launch(r, &go_fd, &err_fd);
+	raise_priority();
+	open_source(r);
+	write_header(r);
+	t0 = now_mono();
+	start(r, go_fd, err_fd);
+	check_output(r);
+	sample_loop(r, t0);
+	finish(r, t0);
+
+	if (r->write_failed)
+		return 2;
+	if (r->child) {
+		if (WIFEXITED(r->child_status))
+			return WEXITSTATUS(r->child_status);
+		if (WIFSIGNALED(r->child_status))
+			return 128 + WTERMSIG(r->child_status);
+		return 2;
+	}
+	return r->rval;
+}

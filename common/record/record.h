@@ -1,0 +1,122 @@
+/*
+ * record: run a recording session and write the sample stream
+ * (fg-stream(5), section 1) that fgrecord prints.
+ *
+ * It launches a command (sampling starts at its exec), or attaches to
+ * running processes, or samples the whole system, through a source
+ * (source.h: perf_event_open by default) that hands it samples and the
+ * mmap, comm, fork and exit events in time order. It turns them into
+ * text: mappings and command names are tracked, user stacks are unwound
+ * (dwarf) or taken from the kernel's callchain (fp), and every user
+ * address is converted to its file's own ELF address.
+ *
+ *	struct record r;
+ *	record_init(&r, &opts);
+ *	status = record_run(&r);	(the exit status fgrecord passes on)
+ *	record_release(&r);
+ *
+ * Errors the user must act on (permissions, an unsupported event, a
+ * command that does not exist) are reported with err(3)-style messages
+ * naming the fix, and record_run exits the process through errx with
+ * status 2 (or 126/127 for a command that cannot be run).
+ */
+#ifndef FG_RECORD_H
+#define FG_RECORD_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "base/hashtab.h"
+#include "record/maps.h"
+#include "record/perf.h"
+#include "record/source.h"
+#include "record/stitch.h"
+#include "record/unwind.h"
+
+struct record_opts {
+	enum record_mode mode;		/* --off-cpu, --wall (source.h) */
+	const struct perf_event_desc *event;	/* static */
+	uint64_t	 freq;		/* Hz; used when period is 0 */
+	uint64_t	 period;
+	int		 dwarf;		/* else fp */
+	uint32_t	 stack_size;	/* dwarf: bytes of stack per sample */
+	double		 duration;	/* seconds, or 0 for no limit */
+	pid_t		*pids;		/* borrowed: -p targets */
+	size_t		 npids;
+	int		 system_wide;	/* -a */
+	char *const	*argv;		/* borrowed: the command, or NULL */
+	FILE		*out;		/* borrowed: where the stream goes */
+	const char	*outname;	/* for messages */
+	int		 cmd_stdout;	/* the command's stdout: a descriptor */
+	const char	*cmdline;	/* borrowed: for the # cmdline header */
+	int		 quiet;		/* no exit summary */
+	int		 any_user;	/* -p on other users' processes by capability */
+	int		 no_stitch;	/* --no-stitch: leave deep stacks truncated */
+	const struct source_ops *source;	/* the sampler; NULL: perf */
+};
+
+struct record_stats {
+	uint64_t	 samples;	/* written */
+	uint64_t	 lost;		/* PERF_RECORD_LOST and LOST_SAMPLES */
+	uint64_t	 lost_records;
+	uint64_t	 throttled;
+	uint64_t	 truncated;	/* samples ending in [truncated] */
+	uint64_t	 stitched;	/* completed from an earlier sample (stitch.h) */
+	uint64_t	 unknown;	/* frames in no known or readable file */
+	uint64_t	 waits;		/* offcpu-time samples written */
+	uint64_t	 wait_ns;	/* their periods, summed */
+	uint64_t	 end_reason[UNWIND_NEND]; /* truncations by enum unwind_end */
+	uint64_t	 ring_bytes;
+	double		 seconds;	/* wall time recorded */
+	double		 cpu_seconds;	/* fgrecord's own CPU time */
+};
+
+struct comm_ent;
+struct frame_out;
+
+struct record {
+	struct record_opts opts;	/* a copy; pointers in it stay borrowed */
+	struct record_stats stats;
+	struct maps	 maps;
+	struct unwind	 unwind;
+	struct source	 src;		/* the sampler: perf_event_open */
+	pid_t		 child;		/* the launched command, or 0 */
+	int		 child_status;	/* wait status, when child_done */
+	int		 child_done;
+	struct comm_ent	*comms;		/* owned: thread names, as learnt */
+	size_t		 ncomms, comms_cap;
+	struct hashtab	 commidx;	/* hashtab_int(tid) -> comms */
+	struct stitch	 stitch;	/* each thread's last complete stack */
+	uint64_t	*pcs, *sps;	/* owned: unwinding scratch */
+	size_t		 pcs_cap;
+	struct frame_out *frames;	/* owned: one sample's frames */
+	size_t		 nframes, frames_cap;
+	int		 write_failed;
+	int		 rval;		/* 1 when something was unresolved */
+};
+
+/* The largest stack copy the kernel takes with a sample, in bytes. */
+#define RECORD_STACK_MAX	65528
+
+/*
+ * Returns the default size of the stack copy for a sampling frequency
+ * (or a period, for which 1 kHz is assumed): RECORD_STACK_MAX, which
+ * reaches main in deep C++ programs such as clang and cc1plus, while the
+ * kernel writes at most 64 MiB per second for each busy CPU; above about
+ * 1 kHz less, down to 8 KiB (perf record's default) at 8 kHz and above.
+ */
+uint32_t record_stack_size(uint64_t freq, uint64_t period);
+
+/* Copies *opts (the pointers in it stay borrowed). */
+void	 record_init(struct record *, const struct record_opts *opts);
+void	 record_release(struct record *);
+
+/*
+ * Runs the whole session and returns the exit status fgrecord should
+ * return: the command's (128+N when it died by signal N), or 0/1 when
+ * attaching, or 2 when the stream could not be written.
+ */
+int	 record_run(struct record *);
+
+#endif

@@ -1,0 +1,195 @@
+/*
+ * source: the seam between a recording session (record.c: command names,
+ * mappings, unwinding, the stream, the summary) and the mechanism that
+ * samples (perf_event_open today). A source opens its events, starts and
+ * stops them, waits for data, and hands what it saw to a sink, one event
+ * at a time and in time order: samples, and the mmap, comm, fork and exit
+ * events that tell the session which files back which addresses and what
+ * each thread is called.
+ *
+ *	struct source src = { .ops = &source_perf };
+ *	src.ops->open(&src, &cfg);	(cfg.child: a launched command)
+ *	src.ops->enable(&src);
+ *	while (...) {
+ *		src.ops->wait(&src, timeout_ms);
+ *		src.ops->drain(&src, now, &sink);
+ *	}
+ *	src.ops->disable(&src);
+ *	src.ops->drain(&src, UINT64_MAX, &sink);
+ *	src.ops->close(&src);
+ *
+ * How a second source plugs in (a ptrace sampler, say): write
+ * common/source_NAME.c defining a `const struct source_ops source_NAME`
+ * whose functions keep their state behind src->priv, declare it below,
+ * and let record_opts.source point at it (fgrecord's option picks it).
+ * The session does not change: it launches the command stopped before
+ * its exec (cfg.child; it is started when open returns, by a write to a
+ * pipe, so a tracer can seize it in open), reads /proc for -p and -a, and
+ * reaps the command with waitpid(WNOHANG), counting only exits and deaths
+ * as its end (a tracer's stops are its own business). What a sample must
+ * carry is struct source_sample: the registers in DWARF numbering and a
+ * copy of the user stack from the stack pointer up (for --call-graph
+ * dwarf), or a callchain with PERF_CONTEXT_USER before the user frames
+ * (for fp). An off-CPU mechanism added to a source reports its samples
+ * with their own event name ("offcpu-time") and a period in nanoseconds.
+ */
+#ifndef FG_SOURCE_H
+#define FG_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "record/perf.h"
+#include "record/unwind.h"
+
+/*
+ * What a recording measures. RECORD_CPU samples the event at a frequency
+ * (the default). RECORD_OFFCPU gives one "offcpu-time" sample each time a
+ * thread blocks, at the stack where it blocked, whose period is the time
+ * it stayed off the CPU in nanoseconds. RECORD_WALL gives both: the
+ * event's samples (cpu-clock, period in ns) and the offcpu-time ones, so
+ * that each thread's periods add up to its wall-clock time.
+ */
+enum record_mode {
+	RECORD_CPU,
+	RECORD_OFFCPU,
+	RECORD_WALL
+};
+
+/* The event name of off-CPU samples: the one perf's own --off-cpu uses. */
+#define OFFCPU_EVENT	"offcpu-time"
+
+/* What the session asks a source for: the options of one recording. */
+struct source_config {
+	enum record_mode mode;		/* --off-cpu, --wall */
+	const struct perf_event_desc *event;	/* static */
+	uint64_t	 freq;		/* Hz; used when period is 0 */
+	uint64_t	 period;
+	int		 dwarf;		/* registers and stack copies, else fp */
+	uint32_t	 stack_size;	/* dwarf: bytes of stack per sample */
+	int		 system_wide;	/* -a */
+	const pid_t	*pids;		/* borrowed: -p targets */
+	size_t		 npids;
+	pid_t		 child;		/* a launched command not yet exec'd, or 0 */
+	int		 quiet;		/* no warnings about the machine's limits */
+};
+
+enum source_kind {
+	SOURCE_SAMPLE,
+	SOURCE_MMAP,		/* an executable mapping */
+	SOURCE_COMM,		/* a thread's new name; exec when it exec'd */
+	SOURCE_FORK,		/* a new thread or process */
+	SOURCE_EXIT,		/* a thread ended */
+	SOURCE_LOST,		/* samples the source could not keep */
+	SOURCE_THROTTLE		/* the kernel throttled sampling once */
+};
+
+/* One sample: what the unwinder and the stream need. */
+struct source_sample {
+	uint32_t	 cpu;
+	uint64_t	 period;	/* events (or ns) the sample stands for */
+	const char	*event;		/* the event's name, for the stream */
+	/*
+	 * The kernel's callchain, leaf first, with PERF_CONTEXT_KERNEL and
+	 * PERF_CONTEXT_USER markers before each part; with fp the user part
+	 * is the frame-pointer walk.
+	 */
+	const uint64_t	*callchain;
+	size_t		 nr;
+	int		 chain_cut;	/* the kernel's depth limit cut it */
+	uint64_t	 regs[UNWIND_NREGS];	/* user registers, DWARF numbers */
+	uint32_t	 regs_valid;	/* 0: none (a kernel thread, or fp) */
+	const unsigned char *stack;	/* user stack from regs[UNWIND_SP] */
+	size_t		 stack_len;
+};
+
+struct source_mmap {
+	uint64_t	 addr, len, pgoff;
+	const char	*path;		/* NUL-terminated */
+	const unsigned char *buildid;	/* or NULL */
+	size_t		 buildid_len;
+};
+
+/* An event; every pointer in it is borrowed for the sink call only. */
+struct source_event {
+	enum source_kind kind;
+	pid_t		 pid, tid;
+	uint64_t	 time;		/* ns, CLOCK_MONOTONIC; 0 when unknown */
+	union {
+		struct source_sample sample;
+		struct source_mmap mmap;
+		struct {
+			const char *name;	/* NUL-terminated */
+			int	 exec;
+		} comm;
+		struct {
+			pid_t	 ppid, ptid;
+		} fork;
+		uint64_t	 lost;
+	} u;
+};
+
+struct source_sink {
+	void	(*fn)(void *arg, const struct source_event *);
+	void	*arg;
+};
+
+struct source;
+
+/*
+ * A sampler. Fatal errors (permissions, an unsupported event, a process
+ * that does not exist) are explained on stderr with the fix and end the
+ * process through errx(2), as fgrecord(1) documents.
+ */
+struct source_ops {
+	const char *name;		/* "perf" */
+	/*
+	 * Opens the events for cfg (copied) and sets src->user_only. A -p
+	 * process that has exited is warned about and skipped, and sets
+	 * src->partial, unless none is left (fatal).
+	 */
+	void	(*open)(struct source *, const struct source_config *cfg);
+	/* Starts sampling (a command starts at its exec, on its own). */
+	void	(*enable)(struct source *);
+	/* Waits up to timeout_ms for data, or a signal. */
+	void	(*wait)(struct source *, int timeout_ms);
+	/*
+	 * Hands the sink every event up to time limit (all of them when
+	 * limit is UINT64_MAX), in time order; later ones wait for the next
+	 * call.
+	 */
+	void	(*drain)(struct source *, uint64_t limit,
+		    const struct source_sink *);
+	/* Stops sampling; what was sampled can still be drained. */
+	void	(*disable)(struct source *);
+	/* Frees everything open allocated; src->ops stays. */
+	void	(*close)(struct source *);
+};
+
+struct source {
+	const struct source_ops *ops;	/* static */
+	void		*priv;		/* owned by the source */
+	int		 user_only;	/* kernel stacks excluded */
+	int		 partial;	/* a target could not be sampled (warned) */
+	uint64_t	 bytes;		/* read from the kernel, for statistics */
+	uint64_t	 preempted;	/* off-CPU: switches out while runnable */
+	uint64_t	 waits_dropped;	/* off-CPU: waits let go after a loss */
+};
+
+/* perf_event_open(2): source_perf.c. */
+extern const struct source_ops source_perf;
+
+/* ptrace(2), for where perf_event_open is refused: source_ptrace.c. */
+extern const struct source_ops source_ptrace;
+
+/*
+ * Explains why perf_event_open failed with errnum, in one or more lines on
+ * stderr that name the fix (the paranoid level and what it still allows,
+ * seccomp, a missing PMU), then exits with status 2. what is the event;
+ * system_wide tells whether -a was asked for.
+ */
+void	 perf_explain_open(int errnum, const struct perf_event_desc *what,
+	    int system_wide) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,894 @@
+/*
+ * source_perf: the perf_event_open(2) sampler behind source.h. One event
+ * per online CPU (and per thread with -p), a ring buffer per CPU that the
+ * other events of that CPU write into, records decoded by perfdecode and
+ * put back in time order across the CPUs before the sink sees them.
+ *
+ * Off-CPU time (--off-cpu, --wall): the context-switches software event
+ * with a period of 1 samples every switch out, with the same stacks as a
+ * cpu-clock sample, and its attr.context_switch records
+ * (PERF_RECORD_SWITCH) say when the thread was switched back in. offcpu.c
+ * pairs the two; the sample goes to the sink as an offcpu-time sample
+ * whose period is the time between them. A switch out while the thread
+ * was still runnable (preempted: PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) is
+ * waiting for a CPU, not for an event: --off-cpu leaves it out, --wall
+ * counts it, so that every thread's time adds up to the wall clock.
+ */
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record/denied.h"
+#include "record/offcpu.h"
+#include "record/perf.h"
+#include "record/perfdecode.h"
+#include "record/source.h"
+#include "base/xalloc.h"
+
+/* A record waiting in the queue for its turn. */
+struct qent {
+	uint64_t	 time;
+	uint64_t	 seq;		/* ties keep the order they came in */
+	size_t		 off;		/* into the arena */
+	int		 cpu;
+};
+
+struct perf_source {
+	struct source	*src;		/* borrowed: the owner */
+	struct source_config cfg;	/* a copy; pids stay borrowed */
+	struct perf_event_attr attr;
+	struct perf_decoder dec;
+	int		 ncpus;		/* configured CPUs: rings are indexed by CPU */
+	unsigned char	*online;	/* online[cpu] is 1 for online CPUs */
+	int		*fds;		/* every event */
+	size_t		 nfds, fds_cap;
+	struct perf_ring *rings;	/* one per CPU (index = cpu) */
+	size_t		 ring_pages;
+	unsigned char	*arena;		/* copied records, pending */
+	size_t		 arena_len, arena_cap;
+	unsigned char	*spare;		/* the other arena: what is kept moves there */
+	size_t		 spare_cap;
+	struct qent	*queue;
+	size_t		 nqueue, queue_cap;
+	uint64_t	 seq;
+	struct pollfd	*pfd;		/* wait's scratch: one per CPU */
+	int		*pcpu;		/* pfd[k] is CPU pcpu[k]'s ring */
+	int		*hup;		/* hup[cpu]: its event reported POLLHUP */
+	/* off-CPU time */
+	struct perf_event_attr cs_attr;	/* --wall: the context-switches event */
+	struct offcpu	 offcpu;	/* waits in progress */
+	struct perf_decoder offdec;	/* decodes held samples as offcpu-time */
+	uint64_t	 end_ns;	/* when sampling was disabled */
+	int		 reopen;	/* opening again, with smaller rings */
+	int		 disable_warned;
+};
+
+void
+perf_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
+{
+	int p = perf_paranoid();
+	char why[512];
+
+	switch (denied_why(e, system_wide, why, sizeof(why))) {
+	case DENIED_SECCOMP:
+		errx(2, "%s; allow it: docker run --cap-add PERFMON, or a "
+		    "seccomp profile that allows perf_event_open", why);
+	case DENIED_CAPS:
+		errx(2, "%s; grant CAP_PERFMON (docker run --cap-add PERFMON) "
+		    "or lower the level", why);
+	case DENIED_NOSYS:
+	case DENIED_OTHER:
+		errx(2, "%s", why);
+	default:
+		break;
+	}
+	switch (e) {
+	case EACCES:
+	case EPERM:
+		if (p == INT_MIN) {
+			errx(2, "perf_event_open denied for event '%s' (%s): run as "
+			    "root or grant CAP_PERFMON", ev->name, strerror(e));
+		}
+		warnx("perf_event_open denied for event '%s' (%s): "
+		    "kernel.perf_event_paranoid is %d", ev->name, strerror(e), p);
+		if (p >= 3)
+			warnx("at level %d nothing may be sampled without "
+			    "privilege (a Debian kernel's extra level)", p);
+		else if (p == 2)
+			warnx("at level 2 your own processes can be sampled in "
+			    "user space only (a command it launches, or "
+			    "-p); -a needs level 0 or less");
+		else if (p == 1)
+			warnx("at level 1 user and kernel stacks of your own "
+			    "processes can be sampled, but not -a (needs level 0)");
+		else if (system_wide)
+			warnx("-a needs privilege at level %d", p);
+		errx(2, "fix: sudo sysctl kernel.perf_event_paranoid=1 (or -1 "
+		    "for kernel stacks and -a), run as root, or grant "
+		    "CAP_PERFMON: sudo setcap cap_perfmon+ep \"$(command -v "
+		    "%s)\"", program_invocation_short_name);
+	case ENOSYS:
+		errx(2, "perf_event_open is not available (%s): the kernel lacks "
+		    "CONFIG_PERF_EVENTS, or a container's seccomp profile blocks "
+		    "it; allow it, e.g. docker run --cap-add PERFMON "
+		    "--security-opt seccomp=unconfined", strerror(e));
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+		if (ev->hardware)
+			errx(2, "hardware event '%s' is not supported on this "
+			    "machine (%s): it exposes no hardware counters, as "
+			    "many VMs do; use -e cpu-clock", ev->name, strerror(e));
+		errx(2, "event '%s' is not supported by this kernel (%s); use -e "
+		    "cpu-clock", ev->name, strerror(e));
+	case EMFILE:
+	case ENFILE:
+		errx(2, "perf_event_open: %s: one event per CPU and per thread "
+		    "is needed; raise the limit with ulimit -n", strerror(e));
+	case EINVAL:
+		errx(2, "perf_event_open refused event '%s' (%s): the frequency "
+		    "may be above kernel.perf_event_max_sample_rate (%ld), or "
+		    "the kernel too old for these options; try a lower -F or "
+		    "--call-graph fp", ev->name, strerror(e),
+		    perf_max_sample_rate());
+	case EBUSY:
+		errx(2, "perf_event_open: event '%s' is busy (%s): another "
+		    "tool holds the counter exclusively; use -e cpu-clock",
+		    ev->name, strerror(e));
+	default:
+		errx(2, "perf_event_open for event '%s': %s", ev->name,
+		    strerror(e));
+	}
+}
+
+
+/* ---- opening events ---- */
+
+static void
+add_fd(struct perf_source *ps, int fd)
+{
+	GROW(ps->fds, ps->nfds + 1, ps->fds_cap);
+	ps->fds[ps->nfds++] = fd;
+}
+
+/* Returns the real user ID that owns pid, or -1. */
+static uid_t
+proc_uid(pid_t pid)
+{
+	char path[64], line[256];
+	FILE *f;
+	unsigned long uid;
+	uid_t found = (uid_t)-1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return found;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %lu", &uid) == 1) {
+			found = (uid_t)uid;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+/*
+ * Opens the event for pid on cpu, retrying without build IDs (kernels
+ * before 5.12) and without the kernel (paranoid level 2). Returns the
+ * descriptor; or -1 for ESRCH when soft (a thread that just exited);
+ * anything else is explained and fatal.
+ */
+static int
+open_one(struct perf_source *ps, struct perf_event_attr *attr, pid_t pid,
+    int cpu, int soft)
+{
+	int fd, e;
+
+	for (;;) {
+		fd = perf_open(attr, pid, cpu);
+		if (fd >= 0)
+			return fd;
+		e = errno;
+		if (e == EINVAL && attr->build_id) {
+			attr->build_id = 0;
+			continue;
+		}
+		/*
+		 * Without the kernel, a switch out (which happens in the
+		 * kernel) is never sampled: the switch records come, the
+		 * samples do not.
+		 */
+		if ((e == EACCES || e == EPERM) && ps->cfg.mode != RECORD_CPU)
+			errx(2, "%s needs the kernel's context-switch samples, "
+			    "which kernel.perf_event_paranoid %d refuses to this "
+			    "user (%s): run as root, grant CAP_PERFMON, or sudo "
+			    "sysctl kernel.perf_event_paranoid=1",
+			    ps->cfg.mode == RECORD_WALL ? "--wall" : "--off-cpu",
+			    perf_paranoid(), strerror(e));
+		if ((e == EACCES || e == EPERM) && !attr->exclude_kernel &&
+		    !ps->cfg.system_wide) {
+			attr->exclude_kernel = 1;
+			ps->src->user_only = 1;
+			continue;
+		}
+		if (soft && e == ESRCH)
+			return -1;
+		if ((e == EACCES || e == EPERM) && pid > 0 && !ps->cfg.child &&
+		    geteuid() != 0 && proc_uid(pid) != getuid())
+			errx(2, "process %d belongs to another user (%s): run "
+			    "%s as root or with CAP_PERFMON to attach to it",
+			    (int)pid, strerror(e), program_invocation_short_name);
+		if (e == ESRCH)
+			errx(2, "process %d: no such process; check the PID given "
+			    "to -p", (int)pid);
+		perf_explain_open(e, ps->cfg.event, ps->cfg.system_wide);
+	}
+}
+
+/* Maps cpu's ring buffer for fd, or sends fd's records into it. */
+static void
+attach_ring(struct perf_source *ps, int fd, int cpu)
+{
+	struct perf_ring *ring = &ps->rings[cpu];
+
+	if (ring->base) {
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) != 0)
+			err(2, "ioctl PERF_EVENT_IOC_SET_OUTPUT on CPU %d", cpu);
+		return;
+	}
+	if (perf_ring_map(ring, fd, cpu, &ps->ring_pages) != 0) {
+		int e = errno;
+
+		if (e == EPERM || e == ENOMEM)
+			errx(2, "cannot map a ring buffer for CPU %d (%s): the "
+			    "limit kernel.perf_event_mlock_kb or ulimit -l is too "
+			    "small; raise it with sudo sysctl "
+			    "kernel.perf_event_mlock_kb=2048", cpu, strerror(e));
+		errx(2, "cannot map a ring buffer for CPU %d: %s", cpu,
+		    strerror(e));
+	}
+}
+
+/* Closes every event and unmaps every ring, to open them again. */
+static void
+close_all(struct perf_source *ps)
+{
+	size_t i;
+
+	for (i = 0; i < (size_t)ps->ncpus; i++)
+		perf_ring_unmap(&ps->rings[i]);
+	for (i = 0; i < ps->nfds; i++)
+		close(ps->fds[i]);
+	ps->nfds = 0;
+}
+
+/* Opens pid's events on every CPU. Returns 0, or -1 when it is gone. */
+static int
+open_for_task(struct perf_source *ps, pid_t pid, int soft)
+{
+	int cpu, fd;
+
+	for (cpu = 0; cpu < ps->ncpus; cpu++) {
+		if (!ps->online[cpu])
+			continue;
+		if ((fd = open_one(ps, &ps->attr, pid, cpu, soft)) < 0)
+			return -1;
+		add_fd(ps, fd);
+		attach_ring(ps, fd, cpu);
+		if (ps->cfg.mode != RECORD_WALL)
+			continue;
+		if ((fd = open_one(ps, &ps->cs_attr, pid, cpu, soft)) < 0)
+			return -1;
+		add_fd(ps, fd);
+		attach_ring(ps, fd, cpu);
+	}
+	return 0;
+}
+
+/*
+ * Opens events on every thread of pid. Returns the number of threads
+ * opened: 0 when the process is gone.
+ */
+static int
+open_for_pid(struct perf_source *ps, pid_t pid)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((d = opendir(path)) == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		errx(2, "process %d: %s; check the PID given to -p", (int)pid,
+		    strerror(errno));
+	}
+	while ((de = readdir(d)) != NULL) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+
+		if (tid > 0 && open_for_task(ps, tid, 1) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Reads which of the first n CPUs are online, from the kernel's list
+ * ("0-3,6"). Returns a new array of n flags; all set when the list is
+ * missing. Caller frees.
+ */
+static unsigned char *
+online_cpus(int n)
+{
+	unsigned char *on = xcalloc(n, 1);
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	char buf[4096], *p, *tok, *save = NULL;
+	int any = 0;
+
+	if (f && fgets(buf, sizeof(buf), f)) {
+		for (tok = strtok_r(buf, ",\n", &save); tok;
+		    tok = strtok_r(NULL, ",\n", &save)) {
+			long a = strtol(tok, &p, 10), b = a;
+
+			if (*p == '-')
+				b = strtol(p + 1, NULL, 10);
+			for (; a <= b && a < n; a++)
+				if (a >= 0) {
+					on[a] = 1;
+					any = 1;
+				}
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!any)
+		memset(on, 1, n);
+	return on;
+}
+
+/*
+ * Opens the events of -p's processes. One that has exited is skipped with
+ * a warning (src->partial), unless none is left.
+ */
+static void
+open_pids(struct perf_source *ps)
+{
+	size_t i, opened = 0;
+	pid_t pid;
+
+	for (i = 0; i < ps->cfg.npids; i++) {
+		pid = ps->cfg.pids[i];
+		if (open_for_pid(ps, pid) > 0) {
+			opened++;
+			continue;
+		}
+		if (ps->cfg.npids == 1)
+			errx(2, "process %d: no such process; check the PID "
+			    "given to -p", (int)pid);
+		if (!ps->reopen)	/* once, not again on a reopen */
+			warnx("process %d: no such process (it may have "
+			    "exited): recording the others", (int)pid);
+		ps->src->partial = 1;
+	}
+	if (opened == 0)
+		errx(2, "none of the processes given to -p is running; check "
+		    "the PIDs");
+}
+
+/* Opens the events of the session: the command, the whole system, or -p. */
+static void
+open_events(struct perf_source *ps)
+{
+	int cpu, fd;
+
+	if (ps->cfg.child) {
+		open_for_task(ps, ps->cfg.child, 0);
+	} else if (ps->cfg.system_wide) {
+		for (cpu = 0; cpu < ps->ncpus; cpu++) {
+			if (!ps->online[cpu] || (fd = open_one(ps, &ps->attr, -1, cpu, 0)) < 0)
+				continue;
+			add_fd(ps, fd);
+			attach_ring(ps, fd, cpu);
+		}
+	} else {
+		open_pids(ps);
+	}
+}
+
+/*
+ * Sizes the per-CPU ring buffers to hold about a quarter of a second of
+ * samples of one busy thread, so that a recorder that is descheduled for a
+ * while loses nothing: 16 MiB for dwarf at 999 Hz with the default 64 KiB
+ * copies, 8 MiB at least, up to 64 MiB. A power of two, in pages.
+ */
+static size_t
+ring_pages_for(const struct source_config *c)
+{
+	size_t pgsz = (size_t)sysconf(_SC_PAGESIZE);
+	double rate = c->period ? 1000.0 : (double)c->freq;
+	double per = (c->dwarf ? c->stack_size + 1024.0 : 1024.0);
+	size_t want, pages;
+
+	/*
+	 * Switches are not periodic: a program may switch 50,000 times a
+	 * second, each time with a stack copy. The largest buffers then.
+	 */
+	if (c->mode != RECORD_CPU)
+		rate = 1e6;
+	want = (size_t)(per * rate / 4 / pgsz);
+
+	for (pages = c->dwarf ? 2048 : 128; pages < want && pages < 16384; )
+		pages *= 2;
+	return pages;
+}
+
+/*
+ * --wall: the context-switches event that goes with the cpu-clock one. It
+ * samples every switch out, with the same stacks, and reports the
+ * switches; mappings and names come from the cpu-clock event.
+ */
+static void
+fill_switch_attr(struct perf_source *ps, const struct perf_opts *cpu)
+{
+	struct perf_opts po = *cpu;
+
+	po.event = perf_event_find("context-switches");
+	po.period = 1;
+	po.sideband = 0;
+	po.build_id = 0;
+	po.context_switch = 1;
+	perf_attr_fill(&ps->cs_attr, &po);
+}
+
+static void
+perf_source_open(struct source *src, const struct source_config *cfg)
+{
+	struct perf_source *ps = xcalloc(1, sizeof(*ps));
+	struct perf_opts po;
+	size_t want_pages, i, pgsz = (size_t)sysconf(_SC_PAGESIZE);
+	long maxrate = perf_max_sample_rate();
+	int tries;
+
+	if (cfg->freq && !cfg->period && maxrate > 0 &&
+	    cfg->freq > (uint64_t)maxrate)
+		errx(2, "-F %" PRIu64 " is above kernel.perf_event_max_sample_rate "
+		    "(%ld): lower -F, or raise it with sudo sysctl "
+		    "kernel.perf_event_max_sample_rate=%" PRIu64, cfg->freq,
+		    maxrate, cfg->freq);
+	src->priv = ps;
+	ps->src = src;
+	ps->cfg = *cfg;
+	perf_decoder_init(&ps->dec, cfg->dwarf, cfg->event->name);
+	perf_decoder_init(&ps->offdec, cfg->dwarf, OFFCPU_EVENT);
+	offcpu_init(&ps->offcpu, cfg->mode == RECORD_WALL);
+	ps->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (ps->ncpus < 1)
+		ps->ncpus = 1;
+	ps->online = online_cpus(ps->ncpus);
+	ps->rings = xcalloc(ps->ncpus, sizeof(*ps->rings));
+	for (i = 0; i < (size_t)ps->ncpus; i++)
+		ps->rings[i].fd = -1;
+	ps->pfd = xcalloc(ps->ncpus, sizeof(*ps->pfd));
+	ps->pcpu = xcalloc(ps->ncpus, sizeof(*ps->pcpu));
+	ps->hup = xcalloc(ps->ncpus, sizeof(*ps->hup));
+	ps->ring_pages = want_pages = ring_pages_for(cfg);
+
+	memset(&po, 0, sizeof(po));
+	po.event = cfg->event;
+	po.freq = cfg->freq;
+	po.period = cfg->period;
+	po.dwarf = cfg->dwarf;
+	po.stack_size = cfg->stack_size;
+	po.inherit = !cfg->system_wide;
+	po.enable_on_exec = cfg->child != 0;
+	po.build_id = 1;
+	po.sideband = 1;
+	if (cfg->mode == RECORD_OFFCPU) {
+		po.event = perf_event_find("context-switches");
+		po.period = 1;
+		po.context_switch = 1;
+	}
+	/*
+	 * The kernel may grant smaller ring buffers than asked (the mlock
+	 * limit): then everything is opened again with the wake-up mark
+	 * scaled to what was granted, or the buffers would overflow between
+	 * two wake-ups.
+	 */
+	for (tries = 0; ; tries++) {
+		size_t pages = ps->ring_pages;
+		int no_bid = tries > 0 && !ps->attr.build_id;
+		int no_kernel = ps->attr.exclude_kernel;
+
+		po.wakeup_bytes = (uint32_t)(ps->ring_pages * pgsz / 8);
+		perf_attr_fill(&ps->attr, &po);
+		if (no_bid)
+			ps->attr.build_id = 0;
+		if (no_kernel)
+			ps->attr.exclude_kernel = 1;
+		if (cfg->mode == RECORD_WALL)
+			fill_switch_attr(ps, &po);
+		ps->reopen = tries > 0;
+		open_events(ps);
+		if (ps->ring_pages == pages || tries == 4)
+			break;
+		close_all(ps);
+	}
+	if (ps->ring_pages < want_pages)
+		warnx("ring buffers cut to %zu KiB per CPU by "
+		    "kernel.perf_event_mlock_kb: samples may be lost; raise it "
+		    "with sudo sysctl kernel.perf_event_mlock_kb=%zu",
+		    ps->ring_pages * pgsz / 1024,
+		    (want_pages * pgsz / 1024 + 4) * (size_t)ps->ncpus);
+	if (cfg->mode != RECORD_CPU && !cfg->quiet)
+		fprintf(stderr, "fgrecord: off-CPU time from the kernel's "
+		    "context switches (perf_event_open)\n");
+	if (src->user_only && !cfg->quiet) {
+		int p = perf_paranoid();
+
+		warnx("kernel.perf_event_paranoid is %d: recording user space only "
+		    "(for kernel stacks: sudo sysctl kernel.perf_event_paranoid=1)",
+		    p == INT_MIN ? -1 : p);
+	}
+}
+
+/* Sends req to every event. Returns how many refused, with errno set. */
+static size_t
+ioctl_all(struct perf_source *ps, unsigned long req)
+{
+	size_t i, failed = 0;
+	int e = 0;
+
+	for (i = 0; i < ps->nfds; i++)
+		if (ioctl(ps->fds[i], req, 0) != 0) {
+			e = errno;
+			failed++;
+		}
+	errno = e;
+	return failed;
+}
+
+static void
+perf_source_enable(struct source *src)
+{
+	struct perf_source *ps = src->priv;
+	size_t failed;
+
+	if (ps->cfg.child)	/* enable_on_exec starts a command's events */
+		return;
+	if ((failed = ioctl_all(ps, PERF_EVENT_IOC_ENABLE)) == 0)
+		return;
+	if (failed == ps->nfds)
+		err(2, "ioctl PERF_EVENT_IOC_ENABLE: no event could be started");
+	warn("ioctl PERF_EVENT_IOC_ENABLE: %zu of %zu events could not be "
+	    "started: some threads are not sampled", failed, ps->nfds);
+	src->partial = 1;
+}
+
+static void
+perf_source_disable(struct source *src)
+{
+	struct perf_source *ps = src->priv;
+	struct timespec ts;
+
+	if (ioctl_all(ps, PERF_EVENT_IOC_DISABLE) != 0 && !ps->disable_warned) {
+		warn("ioctl PERF_EVENT_IOC_DISABLE");
+		ps->disable_warned = 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ps->end_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void
+perf_source_wait(struct source *src, int timeout)
+{
+	struct perf_source *ps = src->priv;
+	int np = 0, cpu, k;
+
+	/*
+	 * An event whose thread has exited reports POLLHUP for good; its
+	 * ring may still receive the records of other threads, so it is
+	 * drained every round, but no longer polled.
+	 */
+	for (cpu = 0; cpu < ps->ncpus; cpu++) {
+		if (ps->rings[cpu].base == NULL || ps->hup[cpu])
+			continue;
+		ps->pfd[np].fd = ps->rings[cpu].fd;
+		ps->pfd[np].events = POLLIN;
+		ps->pfd[np].revents = 0;
+		ps->pcpu[np] = cpu;
+		np++;
+	}
+	if (poll(ps->pfd, np, timeout) <= 0)
+		return;
+	for (k = 0; k < np; k++)
+		if (ps->pfd[k].revents & (POLLHUP | POLLERR))
+			ps->hup[ps->pcpu[k]] = 1;
+}
+
+/* ---- the queue: records of all CPUs, put back in time order ---- */
+
+static void
+enqueue(void *arg, const struct perf_event_header *h, int cpu)
+{
+	struct perf_source *ps = arg;
+	struct qent *q;
+	size_t sz = ((size_t)h->size + 7) & ~(size_t)7;
+
+	if (ps->arena_cap < ps->arena_len + sz) {
+		ps->arena_cap = (ps->arena_len + sz) * 2;
+		ps->arena = xrealloc(ps->arena, ps->arena_cap);
+	}
+	memcpy(ps->arena + ps->arena_len, h, h->size);
+	GROW(ps->queue, ps->nqueue + 1, ps->queue_cap);
+	q = &ps->queue[ps->nqueue++];
+	q->time = perf_record_time(h);
+	q->seq = ps->seq++;
+	q->off = ps->arena_len;
+	q->cpu = cpu;
+	ps->arena_len += sz;
+}
+
+/* ---- off-CPU time: switch out, switch in ---- */
+
+/* Passes a held sample on with the time away as its period. */
+struct wait_sink {
+	struct perf_source *ps;
+	const struct source_sink *next;
+	uint64_t	 ns;
+};
+
+static void
+wait_fn(void *arg, const struct source_event *ev)
+{
+	struct wait_sink *ws = arg;
+	struct source_event e = *ev;
+
+	if (e.kind == SOURCE_SAMPLE)
+		e.u.sample.period = ws->ns;
+	ws->next->fn(ws->next->arg, &e);
+}
+
+static void
+emit_wait(struct perf_source *ps, const struct perf_event_header *h,
+    uint64_t ns, const struct source_sink *next)
+{
+	struct wait_sink ws = { ps, next, ns };
+	struct source_sink sink = { wait_fn, &ws };
+
+	perf_decode(&ps->offdec, h, &sink);
+}
+
+static void
+flush_one(void *arg, const struct perf_event_header *h, uint64_t ns)
+{
+	struct wait_sink *ws = arg;
+
+	emit_wait(ws->ps, h, ns, ws->next);
+}
+
+/*
+ * Is h a sample of the context-switches event? With --wall the cpu-clock
+ * samples share the ring: theirs is a period in nanoseconds, at least
+ * 10000 (fgrecord refuses a smaller -c), and the switches' is 1.
+ */
+static int
+is_switch_sample(const struct perf_source *ps,
+    const struct perf_event_header *h)
+{
+	uint64_t period;
+
+	if (h->size < sizeof(*h) + 40)
+		return 0;
+	if (ps->cfg.mode == RECORD_OFFCPU)
+		return 1;
+	memcpy(&period, (const char *)(h + 1) + 32, 8);
+	return period == 1;
+}
+
+/* The thread a sample, a switch or an exit record is about (0: none). */
+static pid_t
+record_tid(const struct perf_event_header *h)
+{
+	uint32_t tid;
+	size_t off;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:	off = 12; break;	/* after the IP */
+	case PERF_RECORD_SWITCH:	off = 4; break;		/* sample_id */
+	case PERF_RECORD_EXIT:		off = 8; break;		/* pid, ppid, tid */
+	default:			return 0;
+	}
+	if (h->size < sizeof(*h) + off + 4)
+		return 0;
+	memcpy(&tid, (const char *)(h + 1) + off, 4);
+	return (pid_t)tid;
+}
+
+/* Hands the sink what record h means, off-CPU time included. */
+static void
+decode(struct perf_source *ps, const struct perf_event_header *h,
+    const struct source_sink *sink)
+{
+	const struct perf_event_header *held;
+	uint64_t ns;
+	pid_t tid;
+
+	if (ps->cfg.mode == RECORD_CPU) {
+		perf_decode(&ps->dec, h, sink);
+		return;
+	}
+	tid = record_tid(h);
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		if (is_switch_sample(ps, h)) {
+			offcpu_block(&ps->offcpu, tid, perf_record_time(h), h);
+			return;
+		}
+		break;
+	case PERF_RECORD_SWITCH:
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+			if (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+				offcpu_preempted(&ps->offcpu, tid);
+		} else if ((held = offcpu_wake(&ps->offcpu, tid,
+		    perf_record_time(h), &ns)) != NULL) {
+			emit_wait(ps, held, ns, sink);
+		}
+		return;
+	case PERF_RECORD_EXIT:
+		/* A thread killed while it waits: its wait ends here. */
+		if ((held = offcpu_wake(&ps->offcpu, tid, perf_record_time(h),
+		    &ns)) != NULL)
+			emit_wait(ps, held, ns, sink);
+		offcpu_forget(&ps->offcpu, tid);
+		break;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		offcpu_drop(&ps->offcpu);
+		break;
+	}
+	perf_decode(&ps->dec, h, sink);
+}
+
+static int
+qent_cmp(const void *a, const void *b)
+{
+	const struct qent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Decodes the queued records up to time limit (all when limit is
+ * UINT64_MAX) in time order, and keeps the rest for the next round.
+ */
+static void
+process_queue(struct perf_source *ps, uint64_t limit,
+    const struct source_sink *sink)
+{
+	size_t i, keep = 0, newlen = 0, tcap;
+	unsigned char *t;
+
+	if (ps->nqueue > 0)	/* qsort of a NULL array is undefined */
+		qsort(ps->queue, ps->nqueue, sizeof(*ps->queue), qent_cmp);
+	for (i = 0; i < ps->nqueue; i++) {
+		if (ps->queue[i].time > limit)
+			break;
+		decode(ps, (const void *)(ps->arena + ps->queue[i].off), sink);
+	}
+	if (i < ps->nqueue) {
+		size_t j;
+
+		for (j = i; j < ps->nqueue; j++) {
+			const struct perf_event_header *h =
+			    (const void *)(ps->arena + ps->queue[j].off);
+
+			newlen += (h->size + 7) & ~(size_t)7;
+		}
+		/*
+		 * Into the spare arena, which is then swapped with the full one:
+		 * at tens of thousands of records a second, a fresh allocation
+		 * each round costs more in page faults than the copying.
+		 */
+		if (ps->spare_cap < newlen) {
+			free(ps->spare);
+			ps->spare_cap = newlen * 2;
+			ps->spare = xmalloc(ps->spare_cap);
+		}
+		newlen = 0;
+		for (j = i; j < ps->nqueue; j++) {
+			const struct perf_event_header *h =
+			    (const void *)(ps->arena + ps->queue[j].off);
+
+			memcpy(ps->spare + newlen, h, h->size);
+			ps->queue[keep] = ps->queue[j];
+			ps->queue[keep].off = newlen;
+			newlen += (h->size + 7) & ~(size_t)7;
+			keep++;
+		}
+	}
+	if (keep) {
+		t = ps->arena;
+		ps->arena = ps->spare;
+		ps->spare = t;
+		tcap = ps->arena_cap;
+		ps->arena_cap = ps->spare_cap;
+		ps->spare_cap = tcap;
+	}
+	ps->arena_len = newlen;
+	ps->nqueue = keep;
+}
+
+static void
+perf_source_drain(struct source *src, uint64_t limit,
+    const struct source_sink *sink)
+{
+	struct perf_source *ps = src->priv;
+	int cpu;
+
+	for (cpu = 0; cpu < ps->ncpus; cpu++) {
+		uint64_t before = ps->rings[cpu].bytes;
+
+		perf_ring_drain(&ps->rings[cpu], enqueue, ps);
+		src->bytes += ps->rings[cpu].bytes - before;
+	}
+	process_queue(ps, limit, sink);
+	/* The end: threads still away count their wait up to it. */
+	if (limit == UINT64_MAX && ps->cfg.mode != RECORD_CPU) {
+		struct wait_sink ws = { ps, sink, 0 };
+
+		offcpu_flush(&ps->offcpu, ps->end_ns, flush_one, &ws);
+	}
+	src->preempted = ps->offcpu.preempted;
+	src->waits_dropped = ps->offcpu.dropped;
+}
+
+static void
+perf_source_close(struct source *src)
+{
+	struct perf_source *ps = src->priv;
+	size_t i;
+
+	if (ps == NULL)
+		return;
+	for (i = 0; i < (size_t)ps->ncpus; i++)
+		perf_ring_unmap(&ps->rings[i]);
+	free(ps->rings);
+	for (i = 0; i < ps->nfds; i++)
+		close(ps->fds[i]);
+	free(ps->fds);
+	perf_decoder_release(&ps->dec);
+	perf_decoder_release(&ps->offdec);
+	offcpu_release(&ps->offcpu);
+	free(ps->online);
+	free(ps->arena);
+	free(ps->spare);
+	free(ps->queue);
+	free(ps->pfd);
+	free(ps->pcpu);
+	free(ps->hup);
+	free(ps);
+	src->priv = NULL;
+}
+
+const struct source_ops source_perf = {
+	.name = "perf",
+	.open = perf_source_open,
+	.enable = perf_source_enable,
+	.wait = perf_source_wait,
+	.drain = perf_source_drain,
+	.disable = perf_source_disable,
+	.close = perf_source_close,
+};

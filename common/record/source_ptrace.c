@@ -1,0 +1,527 @@
+/*
+ * source_ptrace: the sampler behind --sampler=ptrace, for where
+ * perf_event_open is refused. ptsample stops the threads and copies
+ * their registers and stacks; this file turns what it sees into source
+ * events: samples (cpu-clock, or offcpu-time for a blocked thread in
+ * wall mode), and the names, mappings, forks, execs and exits that perf
+ * would report in its side band, read from /proc instead.
+ *
+ * No kernel stacks: a ptrace stop happens on the way back to user space.
+ * The mappings of a process are read at its exec and again at its first
+ * sample (the dynamic linker has loaded its libraries by then), when a
+ * sample's pc is in none of those known (a library just loaded), and
+ * every 50 ms while it is sampled; they are sent again only when they
+ * changed.
+ */
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record/maps.h"
+#include "base/procfs.h"
+#include "record/ptsample.h"
+#include "record/source.h"
+#include "base/xalloc.h"
+
+#define REREAD_NS	50000000ULL	/* mappings read again at most this often */
+#define UNKNOWN_NS	5000000ULL	/* ... or this often for an unknown pc */
+#define FP_MAX		127		/* frames of a frame-pointer walk */
+#define K_MAX		1000		/* samples one stop may stand for */
+
+/* A queued event with the memory it points to. */
+struct qev {
+	struct source_event ev;
+	void		*own;		/* owned: stack, path or name */
+	uint64_t	*chain;		/* owned: fp callchain */
+};
+
+/* What is known of a traced process's executable mappings. */
+struct pproc {
+	pid_t		 pid;
+	uint64_t	 hash;		/* of its maps file's executable lines */
+	uint64_t	 read_at;	/* CLOCK_MONOTONIC ns */
+	uint64_t	(*ranges)[2];	/* owned: [start, end) */
+	size_t		 n;
+};
+
+struct ptsrc {
+	struct ptsample	 ps;
+	struct source	*src;		/* borrowed: the source it is */
+	struct source_config cfg;
+	int		 wall;
+	int		 disabled;
+	uint64_t	 period_ns;	/* the sampling period */
+	struct qev	*q;		/* owned: a FIFO, q[head..nq) pending */
+	size_t		 head, nq, qcap;
+	struct pproc	*procs;		/* owned */
+	size_t		 nprocs, procs_cap;
+	pid_t		*named;		/* owned: threads whose name was sent */
+	size_t		 nnamed, named_cap;
+};
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static struct qev *
+push(struct ptsrc *p, enum source_kind kind, pid_t pid, pid_t tid)
+{
+	struct qev *e;
+
+	if (p->head > 0 && p->head == p->nq)
+		p->head = p->nq = 0;
+	GROW(p->q, p->nq + 1, p->qcap);
+	e = &p->q[p->nq++];
+	memset(e, 0, sizeof(*e));
+	e->ev.kind = kind;
+	e->ev.pid = pid;
+	e->ev.tid = tid;
+	e->ev.time = mono_ns();
+	return e;
+}
+
+/* ---- names and mappings, from /proc ---- */
+
+static void
+send_comm(struct ptsrc *p, pid_t pid, pid_t tid, int exec)
+{
+	char buf[64];
+	struct qev *e;
+
+	proc_comm(pid, tid, buf, sizeof(buf));
+	if (buf[0] == '\0' && !exec)
+		return;
+	e = push(p, SOURCE_COMM, pid, tid);
+	e->own = xstrdup(buf);
+	e->ev.u.comm.name = e->own;
+	e->ev.u.comm.exec = exec;
+}
+
+/* Sends tid's name before its first sample: by then it has named itself. */
+static void
+name_once(struct ptsrc *p, pid_t pid, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < p->nnamed; i++)
+		if (p->named[i] == tid)
+			return;
+	GROW(p->named, p->nnamed + 1, p->named_cap);
+	p->named[p->nnamed++] = tid;
+	send_comm(p, pid, tid, 0);
+}
+
+static void
+forget_names(struct ptsrc *p, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < p->nnamed; )
+		if (p->named[i] == pid)
+			p->named[i] = p->named[--p->nnamed];
+		else
+			i++;
+}
+
+static struct pproc *
+proc_get(struct ptsrc *p, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < p->nprocs; i++)
+		if (p->procs[i].pid == pid)
+			return &p->procs[i];
+	GROW(p->procs, p->nprocs + 1, p->procs_cap);
+	memset(&p->procs[p->nprocs], 0, sizeof(p->procs[0]));
+	p->procs[p->nprocs].pid = pid;
+	return &p->procs[p->nprocs++];
+}
+
+static void
+proc_drop(struct ptsrc *p, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < p->nprocs; i++)
+		if (p->procs[i].pid == pid) {
+			free(p->procs[i].ranges);
+			p->procs[i] = p->procs[--p->nprocs];
+			return;
+		}
+}
+
+/*
+ * Reads pid's maps file and, when its executable mappings changed since
+ * the last time (or force), sends every one of them.
+ */
+static void
+read_maps(struct ptsrc *p, struct pproc *pp, int force)
+{
+	char path[64], *line = NULL, *name;
+	size_t cap = 0, i, n = 0, ncap = 0;
+	uint64_t start, len, off, h = 1469598103934665603ULL;
+	uint64_t (*r)[2] = NULL;
+	struct {
+		uint64_t start, len, off;
+		char	*name;
+	} *v = NULL;
+	FILE *f;
+
+	pp->read_at = mono_ns();
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pp->pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		const char *c;
+
+		if (!maps_parse_line(line, &start, &len, &off, &name))
+			continue;
+		for (c = line; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+		GROW(v, n + 1, ncap);
+		v[n].start = start;
+		v[n].len = len;
+		v[n].off = off;
+		v[n].name = xstrdup(name);
+		n++;
+	}
+	free(line);
+	fclose(f);
+	if (force || h != pp->hash) {
+		pp->hash = h;
+		r = n ? xmalloc(n * sizeof(*r)) : NULL;
+		for (i = 0; i < n; i++) {
+			struct qev *e = push(p, SOURCE_MMAP, pp->pid, pp->pid);
+
+			e->ev.u.mmap.addr = v[i].start;
+			e->ev.u.mmap.len = v[i].len;
+			e->ev.u.mmap.pgoff = v[i].off;
+			e->ev.u.mmap.path = v[i].name;
+			e->own = v[i].name;
+			v[i].name = NULL;
+			r[i][0] = v[i].start;
+			r[i][1] = v[i].start + v[i].len;
+		}
+		free(pp->ranges);
+		pp->ranges = r;
+		pp->n = n;
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+static int
+known(const struct pproc *pp, uint64_t pc)
+{
+	size_t i;
+
+	for (i = 0; i < pp->n; i++)
+		if (pc >= pp->ranges[i][0] && pc < pp->ranges[i][1])
+			return 1;
+	return 0;
+}
+
+/* ---- ptsample's callbacks ---- */
+
+/*
+ * Walks the frame pointers through the stack copy, for --call-graph fp:
+ * the callchain perf would give, PERF_CONTEXT_USER first.
+ */
+static size_t
+fp_chain(const struct pt_sample *s, uint64_t *chain, int *cut)
+{
+	uint64_t sp = s->regs[UNWIND_SP], fp = s->regs[UNWIND_BP];
+	size_t n = 0;
+
+	chain[n++] = PERF_CONTEXT_USER;
+	chain[n++] = s->regs[UNWIND_RA];
+	*cut = 0;
+	while (fp >= sp && fp - sp + 16 <= s->stack_len && (fp & 7) == 0) {
+		uint64_t next, ret;
+
+		if (n == FP_MAX) {
+			*cut = 1;
+			break;
+		}
+		memcpy(&next, s->stack + (fp - sp), 8);
+		memcpy(&ret, s->stack + (fp - sp) + 8, 8);
+		if (ret == 0)
+			break;
+		chain[n++] = ret;
+		if (next <= fp)
+			break;
+		fp = next;
+	}
+	return n;
+}
+
+/* Queues one sample of k standing for period ns, at time. */
+static void
+queue_sample(struct ptsrc *p, const struct pt_sample *s, uint64_t time,
+    uint64_t period)
+{
+	struct source_sample *ss;
+	struct qev *e;
+
+	e = push(p, SOURCE_SAMPLE, s->pid, s->tid);
+	e->ev.time = time;
+	ss = &e->ev.u.sample;
+	ss->cpu = (uint32_t)s->cpu;
+	ss->period = period;
+	ss->event = s->offcpu ? "offcpu-time" : p->cfg.event->name;
+	if (p->cfg.dwarf) {
+		e->own = xmalloc(s->stack_len ? s->stack_len : 1);
+		memcpy(e->own, s->stack, s->stack_len);
+		memcpy(ss->regs, s->regs, sizeof(ss->regs));
+		ss->regs_valid = (1u << UNWIND_NREGS) - 1;
+		ss->stack = e->own;
+		ss->stack_len = s->stack_len;
+	} else {
+		e->chain = xmalloc(FP_MAX * sizeof(*e->chain));
+		ss->nr = fp_chain(s, e->chain, &ss->chain_cut);
+		ss->callchain = e->chain;
+	}
+}
+
+/*
+ * A CPU-time sample that stands for k whole periods (the thread ran k
+ * periods between two ticks that could stop it) goes out as k samples of
+ * one period each, so that counting samples, as fgfold and the peers do
+ * for cpu-clock, weighs it as a cpu-clock profile would.
+ */
+static void
+on_sample(void *arg, const struct pt_sample *s)
+{
+	struct ptsrc *p = arg;
+	struct pproc *pp = proc_get(p, s->pid);
+	uint64_t now = mono_ns(), k = 1, i;
+
+	if (s->preemption)
+		p->src->preempted++;
+	if ((!s->offcpu || s->preempted) && p->cfg.mode == RECORD_OFFCPU)
+		return;		/* --off-cpu: blocked threads only */
+	if (pp->read_at <= 1 || now - pp->read_at > REREAD_NS ||
+	    (!known(pp, s->regs[UNWIND_RA]) && now - pp->read_at > UNKNOWN_NS))
+		read_maps(p, pp, pp->read_at == 0);
+	name_once(p, s->pid, s->tid);
+	if (!p->wall && s->period > p->period_ns) {
+		k = s->period / p->period_ns;
+		if (k > K_MAX)
+			k = K_MAX;
+	}
+	if (k == 1) {
+		queue_sample(p, s, s->time, s->period);
+		return;
+	}
+	for (i = 0; i < k; i++)
+		queue_sample(p, s, s->time - (k - 1 - i), p->period_ns);
+}
+
+static void
+on_fork(void *arg, pid_t parent, pid_t child)
+{
+	struct ptsrc *p = arg;
+	struct qev *e = push(p, SOURCE_FORK, child, child);
+
+	e->ev.u.fork.ppid = parent;
+	e->ev.u.fork.ptid = parent;
+}
+
+static void
+on_exec(void *arg, pid_t pid)
+{
+	struct ptsrc *p = arg;
+
+	struct pproc *pp = proc_get(p, pid);
+
+	forget_names(p, pid);
+	send_comm(p, pid, pid, 1);
+	read_maps(p, pp, 1);
+	pp->read_at = 1;	/* and again at its first sample */
+}
+
+static void
+on_proc_exit(void *arg, pid_t pid)
+{
+	struct ptsrc *p = arg;
+
+	push(p, SOURCE_EXIT, pid, pid);
+	proc_drop(p, pid);
+	forget_names(p, pid);
+}
+
+static const struct ptsample_cb callbacks = {
+	.sample = on_sample,
+	.fork = on_fork,
+	.exec = on_exec,
+	.exit = on_proc_exit,
+};
+
+/* ---- the source ---- */
+
+/* Reads kernel.yama.ptrace_scope; -1 when there is no Yama. */
+static int
+yama_scope(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static void
+pt_open(struct source *src, const struct source_config *cfg)
+{
+	struct ptsample_opts po;
+	struct ptsrc *p;
+	size_t i;
+
+	if (cfg->system_wide)
+		errx(2, "the ptrace sampler follows a command or -p PID, not "
+		    "the whole system (-a): -a needs perf_event_open");
+	if (strcmp(cfg->event->name, "cpu-clock") != 0 &&
+	    strcmp(cfg->event->name, "task-clock") != 0)
+		errx(2, "the ptrace sampler measures CPU time only, not event "
+		    "'%s': use -e cpu-clock, or --sampler=perf", cfg->event->name);
+	p = xcalloc(1, sizeof(*p));
+	p->cfg = *cfg;
+	p->wall = cfg->mode != RECORD_CPU;
+	memset(&po, 0, sizeof(po));
+	/* A period of cpu-clock is in nanoseconds. */
+	po.freq = cfg->period ? (1000000000ULL + cfg->period / 2) / cfg->period :
+	    cfg->freq;
+	if (po.freq == 0)
+		po.freq = 1;
+	p->period_ns = 1000000000ULL / po.freq;
+	if (p->period_ns == 0)
+		p->period_ns = 1;
+	po.stack_size = cfg->dwarf ? cfg->stack_size : 4096;
+	po.wall = p->wall;
+	ptsample_init(&p->ps, &po, &callbacks, p);
+	src->priv = p;
+	p->src = src;
+	src->user_only = 1;
+	if (cfg->child) {
+		if (ptsample_add(&p->ps, cfg->child, 1) != 0)
+			err(2, "cannot trace the command with ptrace");
+		return;
+	}
+	for (i = 0; i < cfg->npids; i++) {
+		pid_t pid = cfg->pids[i];
+		int scope;
+
+		if (ptsample_add(&p->ps, pid, 0) == 0)
+			continue;
+		if (errno == ESRCH)
+			errx(2, "process %d: no such process; check the PID given "
+			    "to -p", (int)pid);
+		if (errno == EPERM && (scope = yama_scope()) > 0)
+			errx(2, "cannot trace process %d (%s): "
+			    "kernel.yama.ptrace_scope is %d, which lets a user "
+			    "trace only the commands it starts; give the command "
+			    "to fgrecord, or run it with CAP_SYS_PTRACE", (int)pid,
+			    strerror(errno), scope);
+		if (errno == EPERM)
+			errx(2, "cannot trace process %d (%s): it belongs to "
+			    "another user, is already traced (a debugger), or "
+			    "ptrace is forbidden here", (int)pid, strerror(errno));
+		err(2, "cannot trace process %d", (int)pid);
+	}
+}
+
+static void
+pt_enable(struct source *src)
+{
+	(void)src;
+}
+
+static void
+pt_wait(struct source *src, int timeout_ms)
+{
+	struct ptsrc *p = src->priv;
+
+	if (!p->disabled && ptsample_live(&p->ps) && !p->ps.child_done) {
+		ptsample_run(&p->ps, timeout_ms);
+	} else if (!p->ps.child_done) {
+		struct timespec ts = { timeout_ms / 1000,
+		    (long)(timeout_ms % 1000) * 1000000L };
+
+		/* Nothing to do: the session waits for its command's end. */
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void
+pt_drain(struct source *src, uint64_t limit, const struct source_sink *sink)
+{
+	struct ptsrc *p = src->priv;
+
+	while (p->head < p->nq && p->q[p->head].ev.time <= limit) {
+		struct qev *e = &p->q[p->head++];
+
+		sink->fn(sink->arg, &e->ev);
+		free(e->own);
+		free(e->chain);
+	}
+}
+
+/* Lets go of every thread: the program runs on untraced. */
+static void
+pt_disable(struct source *src)
+{
+	struct ptsrc *p = src->priv;
+
+	if (p->disabled)
+		return;
+	p->disabled = 1;
+	ptsample_detach(&p->ps);
+}
+
+static void
+pt_close(struct source *src)
+{
+	struct ptsrc *p = src->priv;
+	size_t i;
+
+	if (p == NULL)
+		return;
+	ptsample_release(&p->ps);
+	for (i = p->head; i < p->nq; i++) {
+		free(p->q[i].own);
+		free(p->q[i].chain);
+	}
+	free(p->q);
+	for (i = 0; i < p->nprocs; i++)
+		free(p->procs[i].ranges);
+	free(p->procs);
+	free(p->named);
+	free(p);
+	src->priv = NULL;
+}
+
+const struct source_ops source_ptrace = {
+	.name = "ptrace",
+	.open = pt_open,
+	.enable = pt_enable,
+	.wait = pt_wait,
+	.drain = pt_drain,
+	.disable = pt_disable,
+	.close = pt_close,
+};

@@ -1,0 +1,103 @@
+/*
+ * unwind: walk a user stack from the registers and the copy of the stack
+ * that the kernel takes with each sample (PERF_SAMPLE_REGS_USER and
+ * PERF_SAMPLE_STACK_USER), with the CFI of each mapped file: .eh_frame
+ * first, then .debug_frame. libdw parses the CFI; this module evaluates
+ * it, caching the rules of each (file, pc) because dwarf_cfi_addrframe
+ * allocates on every call. Where a pc has no CFI (JIT code), it tries the
+ * frame pointer once.
+ *
+ * x86-64 only. Registers are in DWARF numbering: 0 rax, 1 rdx, 2 rcx,
+ * 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8..15 r8..r15, 16 the return address
+ * (rip).
+ *
+ *	struct unwind u;
+ *	unwind_init(&u, &maps);
+ *	n = unwind_stack(&u, &in, pcs, max, &status);
+ *	unwind_release(&u);
+ */
+#ifndef FG_UNWIND_H
+#define FG_UNWIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/hashtab.h"
+#include "record/maps.h"
+
+#define UNWIND_NREGS	17
+#define UNWIND_RA	16
+#define UNWIND_SP	7
+#define UNWIND_BP	6
+
+/* Why a walk ended. */
+enum unwind_end {
+	UNWIND_COMPLETE,	/* the CFI says the last frame is the outermost */
+	UNWIND_NOSTACK,		/* a frame's CFA or saved register is outside the copy */
+	UNWIND_NOMAP,		/* a pc in no known mapping */
+	UNWIND_NOCFI,		/* no CFI and the frame pointer did not help */
+	UNWIND_BADCFI,		/* an expression it cannot evaluate, or a loop */
+	UNWIND_DEPTH,		/* the depth limit */
+	UNWIND_ZERO,		/* a return address of 0 */
+	UNWIND_NEND		/* the number of reasons */
+};
+
+/* The state of the interrupted thread, borrowed by unwind_stack. */
+struct unwind_input {
+	pid_t		 pid;		/* the process, for its mappings */
+	uint64_t	 regs[UNWIND_NREGS];
+	uint32_t	 valid;		/* bit r set when regs[r] is known */
+	const unsigned char *stack;	/* the copy, starting at regs[UNWIND_SP] */
+	size_t		 stack_len;
+};
+
+struct unwind_rule;
+
+struct unwind {
+	struct maps	*maps;		/* borrowed */
+	struct unwind_rule **cache;	/* owned: the rules, as computed */
+	size_t		 ncache, cache_cap;
+	struct hashtab	 cacheidx;	/* (file, address) -> cache */
+	int		 max_depth;	/* 512 by default */
+	uint64_t	 lookups, misses;	/* cache statistics */
+	uint64_t	 fp_steps;	/* frames unwound by frame pointer */
+};
+
+void	 unwind_init(struct unwind *, struct maps *maps);	/* maps borrowed */
+void	 unwind_release(struct unwind *);
+
+/*
+ * Walks the stack described by *in and stores the run-time pc of each
+ * frame in pcs[0..max), leaf first: pcs[0] is the interrupted instruction
+ * and the others are return addresses, as the kernel's callchain gives
+ * them. Returns the number of frames, and sets *end to why it stopped;
+ * anything but UNWIND_COMPLETE means the stack is truncated.
+ */
+size_t	 unwind_stack(struct unwind *, const struct unwind_input *in,
+	    uint64_t *pcs, size_t max, enum unwind_end *end);
+
+/*
+ * As unwind_stack, and stores in sps[i] the stack pointer of frame i: the
+ * interrupted one for the leaf, the caller's after the return for the
+ * others (the CFA of frame i-1, just above where pcs[i] was stored).
+ * A frame is identified by its pc and stack pointer (see stitch.h).
+ */
+size_t	 unwind_stack_sp(struct unwind *, const struct unwind_input *in,
+	    uint64_t *pcs, uint64_t *sps, size_t max, enum unwind_end *end);
+
+/*
+ * Tells whether the return address pc of process pid lies in a function
+ * whose CFI marks it as the outermost frame (_start, clone3's child):
+ * 1 when it does, 0 when it does not or nothing is known. Used to judge
+ * whether a frame-pointer stack is complete.
+ */
+int	 unwind_is_outermost(struct unwind *, pid_t pid, uint64_t pc);
+
+/* A short phrase for a reason, for statistics ("stack copy too small"). */
+const char *unwind_end_str(enum unwind_end);
+
+/* Converts perf's packed PERF_REGS_MASK registers to DWARF numbering. */
+void	 unwind_regs_from_perf(const uint64_t *perf_regs, uint64_t *dwarf_regs);
+
+#endif

@@ -1,0 +1,112 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream/folded.h"
+
+static int
+isspc(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Parses the last white-space separated token of line[0..*end) as a count.
+ * On success moves *end to the start of the white space before it. With
+ * quick, a token that is not all digits and dots is FOLDED_NOCOUNT as soon
+ * as that is seen: the stack before a single count is not scanned whole.
+ */
+static enum folded_status
+last_count(const char *line, size_t *end, struct folded_count *c, int quick)
+{
+	size_t e = *end, b, i, dot = 0;
+	int ndot = 0;
+
+	while (e > 0 && isspc(line[e - 1]))
+		e--;
+	b = e;
+	while (b > 0 && !isspc(line[b - 1])) {
+		if (quick && line[b - 1] != '.' &&
+		    (line[b - 1] < '0' || line[b - 1] > '9'))
+			return FOLDED_NOCOUNT;
+		b--;
+	}
+	if (b == e)
+		return FOLDED_NOCOUNT;
+	memset(c, 0, sizeof(*c));
+	for (i = b; i < e; i++) {
+		if (line[i] == '.') {
+			ndot++;
+			dot = i;
+		} else if (line[i] < '0' || line[i] > '9')
+			return line[b] == '-' ? FOLDED_BADCOUNT : FOLDED_NOCOUNT;
+	}
+	if (ndot > 1 || (ndot == 1 && dot == b))
+		return FOLDED_NOCOUNT;
+	if (ndot == 1) {
+		char buf[64];
+		size_t n = e - b < sizeof(buf) - 1 ? e - b : sizeof(buf) - 1;
+
+		memcpy(buf, line + b, n);
+		buf[n] = '\0';
+		c->d = strtod(buf, NULL);
+		c->decimal = 1;
+	} else {
+		for (i = b; i < e; i++) {
+			unsigned dgt = line[i] - '0';
+
+			if (c->u > (UINT64_MAX - dgt) / 10)
+				return FOLDED_OVERFLOW;
+			c->u = c->u * 10 + dgt;
+		}
+		c->d = (double)c->u;
+	}
+	while (b > 0 && isspc(line[b - 1]))
+		b--;
+	*end = b;
+	return FOLDED_OK;
+}
+
+enum folded_status
+folded_parse(const char *line, size_t len, struct folded_line *out)
+{
+	struct folded_count c1, c2;
+	enum folded_status st;
+	size_t end = len, e2;
+	size_t i;
+
+	for (i = 0; i < len && isspc(line[i]); i++)
+		;
+	if (i == len)
+		return FOLDED_BLANK;
+	memset(out, 0, sizeof(*out));
+	if ((st = last_count(line, &end, &c1, 0)) != FOLDED_OK)
+		return st;
+	if (end == 0)
+		return FOLDED_NOSTACK;
+	out->ncounts = 1;
+	out->count[0] = c1;
+	e2 = end;
+	if (last_count(line, &e2, &c2, 1) == FOLDED_OK && e2 > 0) {
+		out->ncounts = 2;
+		out->count[0] = c2;
+		out->count[1] = c1;
+		end = e2;
+	}
+	out->stack = line;
+	out->stack_len = end;
+	return FOLDED_OK;
+}
+
+const char *
+folded_strerror(enum folded_status st)
+{
+	switch (st) {
+	case FOLDED_OK:		return "ok";
+	case FOLDED_BLANK:	return "blank line";
+	case FOLDED_NOCOUNT:	return "no count at the end of the line";
+	case FOLDED_BADCOUNT:	return "count is negative or not a number";
+	case FOLDED_OVERFLOW:	return "count does not fit in 64 bits";
+	case FOLDED_NOSTACK:	return "count with no stack";
+	}
+	return "unknown error";
+}

@@ -1,0 +1,63 @@
+/*
+ * stacktab: a hash table from a byte string (a folded stack, frames joined
+ * by ';') to its counts. Keys are hashed with xxHash (XXH3) and copied into
+ * an arena owned by the table, so memory grows with the number of unique
+ * stacks and their length, never with the input's size.
+ *
+ * Each entry holds two counts, for the two sides of a differential profile
+ * (slot 0 is used otherwise). A count is kept as an exact 64-bit integer sum
+ * plus, for scaled input, a decimal part.
+ */
+#ifndef FG_STACKTAB_H
+#define FG_STACKTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/hashtab.h"
+
+struct stacktab_entry {
+	const char	*key;		/* owned by the table; not NUL-terminated */
+	size_t		 len;
+	uint64_t	 u[2];		/* integer sums */
+	double		 d[2];		/* decimal sums */
+	int		 decimal;	/* some count added to it had a fraction */
+};
+
+struct stacktab {
+	struct stacktab_entry *ents;	/* in insertion order */
+	size_t		 n, cap;
+	struct hashtab	 index;		/* of ents, by the key's XXH3 */
+	char		*arena;		/* current arena block */
+	size_t		 arena_used, arena_cap;
+	char		**blocks;	/* all arena blocks, for release */
+	size_t		 nblocks, blockcap;
+};
+
+void	stacktab_init(struct stacktab *);
+void	stacktab_release(struct stacktab *);
+
+/*
+ * Returns the entry for key[0..len), creating it with zero counts when it is
+ * new. The pointer is borrowed and valid until the next stacktab_get or
+ * stacktab_release.
+ */
+struct stacktab_entry *stacktab_get(struct stacktab *, const char *key,
+		    size_t len);
+
+/* Returns the entry for key[0..len), or NULL when there is none. */
+struct stacktab_entry *stacktab_find(struct stacktab *, const char *key,
+		    size_t len);
+
+/*
+ * Returns a newly allocated array of pointers to all entries, sorted by key
+ * bytewise (as LC_ALL=C sort does). The caller frees the array, not the
+ * entries.
+ */
+struct stacktab_entry **stacktab_sorted(struct stacktab *);
+
+/* Writes the count in slot i as folded output does: integer, or decimal. */
+int	stacktab_fmt_count(const struct stacktab_entry *, int i,
+		    char *buf, size_t bufsz);
+
+#endif

@@ -1,0 +1,424 @@
+#include <string.h>
+
+#include "stream/stream.h"
+
+static int
+isspc(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int
+isdig(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+isword(char c)
+{
+	return isdig(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    c == '_';
+}
+
+static int
+hexval(char c)
+{
+	if (isdig(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+stream_str_eq(struct stream_str s, const char *c)
+{
+	size_t n = strlen(c);
+
+	return s.len == n && memcmp(s.p, c, n) == 0;
+}
+
+/*
+ * The event field: the line ends in ":" after optional space; before that is
+ * the event name, and before that, after space, an optional period.
+ * Mirrors /:\s*(\d+)*\s+(\S+):\s*$/.
+ */
+static void
+parse_event(const char *line, size_t len, struct stream_sample *s)
+{
+	size_t e = len, b;
+
+	while (e > 0 && isspc(line[e - 1]))
+		e--;
+	if (e == 0 || line[e - 1] != ':')
+		return;
+	e--;
+	b = e;
+	while (b > 0 && !isspc(line[b - 1]))
+		b--;
+	if (b == e || b == 0)
+		return;
+	s->event.p = line + b;
+	s->event.len = e - b;
+	/* Space, then maybe digits, then maybe space, then ':'. */
+	e = b;
+	while (e > 0 && isspc(line[e - 1]))
+		e--;
+	b = e;
+	while (b > 0 && isdig(line[b - 1]))
+		b--;
+	if (b < e) {
+		uint64_t v = 0;
+		size_t i;
+
+		/* Past 2^64-1 it stays there: fgfold --period then says the
+		   total overflowed, rather than count the sample as 1. */
+		for (i = b; i < e; i++) {
+			unsigned d = (unsigned)(line[i] - '0');
+
+			v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
+		}
+		while (b > 0 && isspc(line[b - 1]))
+			b--;
+		if (b > 0 && line[b - 1] == ':' && i == e && v > 0) {
+			s->period = v;
+			s->has_period = 1;
+		}
+	}
+}
+
+static int parse_frame(const char *, size_t, struct stream_frame *);
+
+/* A time stamp, "3459.250647": digits and dots only. */
+static int
+is_stamp(struct stream_str e)
+{
+	size_t i;
+
+	for (i = 0; i < e.len; i++)
+		if (!isdig(e.p[i]) && e.p[i] != '.')
+			return 0;
+	return 1;
+}
+
+/*
+ * The head of a sample that perf script printed on one line, its frame
+ * after the event: the first ": " from 'from' on where what comes before
+ * ends in an event (not the time stamp) and what follows is a frame.
+ */
+static void
+parse_oneline(const char *line, size_t len, size_t from,
+    struct stream_sample *s)
+{
+	size_t i;
+
+	for (i = from; i + 1 < len; i++) {
+		if (line[i] != ':' || !isspc(line[i + 1]))
+			continue;
+		s->event.len = 0;
+		s->period = 1;
+		s->has_period = 0;
+		parse_event(line, i + 1, s);
+		if (s->event.len == 0 || is_stamp(s->event))
+			continue;
+		if (parse_frame(line + i + 1, len - i - 1, &s->frame)) {
+			s->has_frame = 1;
+			return;
+		}
+	}
+	s->event.len = 0;
+	s->period = 1;
+	s->has_period = 0;
+}
+
+/* The head's event, or its event and frame when it has one. */
+static void
+parse_tail(const char *line, size_t len, size_t from, struct stream_sample *s)
+{
+	parse_event(line, len, s);
+	if (s->event.len == 0)
+		parse_oneline(line, len, from, s);
+}
+
+/* The shortest COMM that is followed by a PID (the reference's rule). */
+static int
+parse_sample(const char *line, size_t len, struct stream_sample *s)
+{
+	size_t i, j, k;
+
+	if (len == 0 || isspc(line[0]))
+		return 0;
+	for (i = 1; i < len; i++) {
+		if (!isspc(line[i]))
+			continue;
+		/* COMM is line[0..i); then white space; then digits. */
+		j = i;
+		while (j < len && isspc(line[j]))
+			j++;
+		k = j;
+		while (k < len && isdig(line[k]))
+			k++;
+		if (k == j)
+			continue;
+		memset(s, 0, sizeof(*s));
+		s->comm.p = line;
+		s->comm.len = i;
+		s->period = 1;
+		if (k < len && line[k] == '/') {
+			size_t m = k;
+
+			while (m < len && line[m] == '/')
+				m++;
+			size_t t = m;
+			while (t < len && isdig(line[t]))
+				t++;
+			if (t > m && t < len && isspc(line[t])) {
+				s->pid.p = line + j;
+				s->pid.len = k - j;
+				s->tid.p = line + m;
+				s->tid.len = t - m;
+				parse_tail(line, len, t, s);
+				return 1;
+			}
+			if (t == m && m < len && isspc(line[m])) {
+				s->tid.p = line + j;
+				s->tid.len = k - j;
+				parse_tail(line, len, m, s);
+				return 1;
+			}
+			continue;
+		}
+		if (k < len && isspc(line[k])) {
+			s->tid.p = line + j;
+			s->tid.len = k - j;
+			parse_tail(line, len, k, s);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A frame line: the reference's /^\s*(\w+)\s*(.+) \((.*)\)/, except that
+ * DSO is the last balanced parenthesised group, so that a path holding
+ * " (deleted)" stays whole.
+ */
+static int
+parse_frame(const char *line, size_t len, struct stream_frame *f)
+{
+	size_t i = 0, a, ae, e, open, depth;
+	uint64_t v = 0;
+	int ok = 1;
+	const char *p;
+
+	while (i < len && isspc(line[i]))
+		i++;
+	a = i;
+	for (; i < len && isword(line[i]); i++) {
+		int h = hexval(line[i]);
+
+		if (h < 0 || (v >> 60) != 0)
+			ok = 0;
+		v = v << 4 | (h & 0xf);
+	}
+	if (i == a)
+		return 0;
+	ae = i;
+	/* The line must end with ')' (trailing space allowed). */
+	e = len;
+	while (e > ae && isspc(line[e - 1]))
+		e--;
+	if (e <= ae || line[e - 1] != ')')
+		return 0;
+	/* The '(' that balances the last ')': usually the last '(' of all. */
+	p = memrchr(line + ae, '(', e - 1 - ae);
+	if (p != NULL && memchr(p, ')', e - 1 - (p - line)) == NULL)
+		open = p - line + 1;
+	else {
+		depth = 0;
+		for (open = e; open > ae; open--) {
+			char c = line[open - 1];
+
+			if (c == ')')
+				depth++;
+			else if (c == '(' && --depth == 0)
+				break;
+		}
+	}
+	if (open == ae || open - 1 == ae || line[open - 2] != ' ') {
+		/* Unbalanced: fall back to the last " (" on the line. */
+		for (open = e - 1; open > ae + 1; open--)
+			if (line[open - 1] == '(' && line[open - 2] == ' ')
+				break;
+		if (open <= ae + 1)
+			return 0;
+	}
+	open--;			/* index of '(' */
+	i = ae;
+	while (i < open - 1 && isspc(line[i]))
+		i++;
+	if (i >= open - 1) {
+		/* Only blanks: as the reference, the symbol is the last one. */
+		if (open - 1 <= ae)
+			return 0;
+		i = open - 2;
+	}
+	f->indent.p = line;
+	f->indent.len = a;
+	f->addr.p = line + a;
+	f->addr.len = ae - a;
+	f->sym.p = line + i;
+	f->sym.len = open - 1 - i;
+	f->dso.p = line + open + 1;
+	f->dso.len = e - 1 - (open + 1);
+	f->addr_ok = ok;
+	f->addrval = ok ? v : 0;
+	return 1;
+}
+
+int
+stream_indented_head(const char *line, size_t len)
+{
+	const char *colon = memchr(line, ':', len);
+	size_t e, b;
+
+	if (colon == NULL || !isspc(line[0]))
+		return 0;
+	/* SECS.USECS just before the first ':' */
+	e = colon - line;
+	b = e;
+	while (b > 0 && isdig(line[b - 1]))
+		b--;
+	if (b == e || b < 2 || line[b - 1] != '.')
+		return 0;
+	e = --b;
+	while (b > 0 && isdig(line[b - 1]))
+		b--;
+	if (b == e || b == 0 || !isspc(line[b - 1]))
+		return 0;
+	while (b > 0 && isspc(line[b - 1]))
+		b--;
+	/* an optional [CPU] */
+	if (b > 0 && line[b - 1] == ']') {
+		while (b > 0 && line[b - 1] != '[')
+			b--;
+		if (b == 0)
+			return 0;
+		b--;
+		while (b > 0 && isspc(line[b - 1]))
+			b--;
+	}
+	/* PID or PID/TID, then space, then a COMM */
+	e = b;
+	while (b > 0 && (isdig(line[b - 1]) || line[b - 1] == '/'))
+		b--;
+	if (b == e || b == 0 || !isspc(line[b - 1]))
+		return 0;
+	while (b > 0 && isspc(line[b - 1]))
+		b--;
+	return b > 0;
+}
+
+enum stream_kind
+stream_classify(const char *line, size_t len, struct stream_sample *s,
+    struct stream_frame *f)
+{
+	struct stream_sample ss;
+	struct stream_frame ff;
+
+	if (len == 0)
+		return STREAM_BLANK;
+	/* Names and paths become C strings downstream: a NUL would cut them. */
+	if (memchr(line, '\0', len) != NULL)
+		return STREAM_OTHER;
+	if (line[0] == '#')
+		return STREAM_COMMENT;
+	if (isspc(line[0])) {
+		size_t i = 0;
+
+		if (stream_indented_head(line, len)) {
+			while (isspc(line[i]))
+				i++;
+			if (parse_sample(line + i, len - i, s ? s : &ss))
+				return STREAM_SAMPLE;
+			i = 0;
+		}
+		if (parse_frame(line, len, f ? f : &ff))
+			return STREAM_FRAME;
+		while (i < len && isspc(line[i]))
+			i++;
+		return i == len ? STREAM_BLANK : STREAM_SRCLINE;
+	}
+	if (parse_sample(line, len, s ? s : &ss))
+		return STREAM_SAMPLE;
+	/* Old perf printed frames with no indent. */
+	if (parse_frame(line, len, f ? f : &ff))
+		return STREAM_FRAME;
+	return STREAM_OTHER;
+}
+
+int
+stream_header(const char *line, size_t len, struct stream_str *key,
+    struct stream_str *val)
+{
+	size_t i = 1, ks, ke, vs, ve;
+	const char *colon;
+
+	if (len == 0 || line[0] != '#')
+		return 0;
+	while (i < len && isspc(line[i]))
+		i++;
+	ks = i;
+	colon = memchr(line + i, ':', len - i);
+	if (colon == NULL)
+		return 0;
+	ke = colon - line;
+	vs = ke + 1;
+	while (ke > ks && isspc(line[ke - 1]))
+		ke--;
+	if (ke == ks)
+		return 0;
+	while (vs < len && isspc(line[vs]))
+		vs++;
+	ve = len;
+	while (ve > vs && isspc(line[ve - 1]))
+		ve--;
+	key->p = line + ks;
+	key->len = ke - ks;
+	val->p = line + vs;
+	val->len = ve - vs;
+	return 1;
+}
+
+int
+stream_sample_time(const struct stream_sample *s, const char *line,
+    size_t len, uint64_t *ns)
+{
+	size_t i = s->tid.p + s->tid.len - line, b, dot, e, k;
+	uint64_t secs = 0, frac = 0;
+
+	for (; i < len; i++) {
+		if (!isdig(line[i]) || (i > 0 && !isspc(line[i - 1])))
+			continue;
+		for (b = i; i < len && isdig(line[i]); i++)
+			;
+		if (i == len || line[i] != '.')
+			continue;
+		dot = i++;
+		for (; i < len && isdig(line[i]); i++)
+			;
+		e = i;
+		if (i == len || line[i] != ':' || e == dot + 1 || dot - b > 10)
+			continue;
+		for (k = b; k < dot; k++)
+			secs = secs * 10 + (unsigned)(line[k] - '0');
+		for (k = dot + 1; k < dot + 10; k++)
+			frac = frac * 10 + (k < e ? (unsigned)(line[k] - '0') : 0);
+		*ns = secs * 1000000000 + frac;
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,90 @@
+/*
+ * palette: the colour of a frame, as flamegraph.pl computes it, so that the
+ * same name gets the same colour in fgsvg and in the reference (with
+ * --hash, and with neither --hash nor --random). Also the differential
+ * scale (red for growth, blue for shrinkage), the background gradients and
+ * the --cp palette file that keeps colours stable across runs.
+ *
+ * Schemes: hot (default), mem, io, wakeup, chain, java, js, perl, rust,
+ * python, red, green, blue, aqua, yellow, purple, orange.
+ */
+#ifndef FG_PALETTE_H
+#define FG_PALETTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "svg/svgmap.h"
+
+#define PALETTE_COLORLEN	24	/* "rgb(255,255,255)" and its NUL fit */
+
+struct palette_opts {
+	const char	*scheme;	/* borrowed; NULL means "hot" */
+	int		 hash;		/* --hash: colour by a hash of the name */
+	int		 random;	/* --random: a new colour every frame */
+	uint64_t	 seed;		/* the seed of --random */
+};
+
+struct palette {
+	struct palette_opts opts;
+	int		 scheme;	/* index into the scheme table */
+	uint64_t	 rstate;	/* drand48 state for --random */
+	int		 use_map;	/* --cp: look names up in map first */
+	struct svgmap	 map;		/* name -> "rgb(...)", for --cp */
+};
+
+/* Returns 1 when name is a known scheme, 0 otherwise. */
+int	 palette_scheme_ok(const char *name);
+
+/*
+ * Sets up a palette. opts is copied (its strings stay borrowed). Returns 0,
+ * or -1 when opts->scheme is not a known scheme.
+ */
+int	 palette_init(struct palette *, const struct palette_opts *);
+void	 palette_release(struct palette *);
+
+/*
+ * Writes the colour of the frame called name[0..len) to out, as
+ * "rgb(R,G,B)" with a NUL. The name keeps its _[k]/_[i]/_[j]/_[w]
+ * annotation, which steers the java, js, perl, chain, rust and python
+ * schemes. With --cp (palette_load was called) a name seen before keeps its
+ * colour and a new name is added to the map.
+ */
+void	 palette_color(struct palette *, const char *name, size_t len,
+	    char out[PALETTE_COLORLEN]);
+
+/*
+ * Writes the differential colour of a change to out: white for none,
+ * towards red for growth (value > 0) and towards blue for shrinkage, with
+ * the strength |value| / max. negate swaps the hues.
+ */
+void	 palette_diff(double value, double max, int negate,
+	    char out[PALETTE_COLORLEN]);
+
+/*
+ * Stores the two stops of the background gradient for bgcolors ("yellow",
+ * "blue", "green", "grey", or "#rrggbb"; NULL or "" picks the scheme's
+ * default) in c1 and c2 (borrowed static strings, or pointers into
+ * bgcolors). Returns 0, or -1 when bgcolors is not recognized.
+ */
+int	 palette_background(const char *scheme, const char *bgcolors,
+	    const char **c1, const char **c2);
+
+/*
+ * --cp: reads the palette file at path ("NAME->rgb(R,G,B)" lines, the format
+ * of flamegraph.pl's palette.map) into the map and turns the map on. A
+ * missing file is not an error: the map starts empty. Returns 0, or -1 with
+ * errno set when the file exists but cannot be read. A malformed line (no
+ * "->", or a colour that is not "rgb(R,G,B)" with each from 0 to 255: the
+ * colour goes into the SVG unescaped) is skipped, and *bad (when not NULL)
+ * gets the number of the first one.
+ */
+int	 palette_load(struct palette *, const char *path, unsigned long *bad);
+
+/*
+ * Writes every name of the map, sorted bytewise, with its colour to path,
+ * replacing the file. Returns 0, or -1 with errno set.
+ */
+int	 palette_save(struct palette *, const char *path);
+
+#endif

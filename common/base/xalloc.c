@@ -1,11 +1,13 @@
 #include <err.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/xalloc.h"
 
-static void
-nomem(size_t n)
+void
+xnomem(size_t n)
 {
 	errx(2, "out of memory allocating %zu bytes", n);
 }
@@ -16,7 +18,7 @@ xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (p == NULL)
-		nomem(n);
+		xnomem(n);
 	return p;
 }
 
@@ -26,7 +28,7 @@ xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (p == NULL)
-		nomem(n * size);
+		xnomem(n * size);
 	return p;
 }
 
@@ -35,7 +37,7 @@ xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (p == NULL)
-		nomem(n);
+		xnomem(n);
 	return p;
 }
 
@@ -66,9 +68,24 @@ xgrow(void **pbuf, size_t *pcap, size_t need, size_t elem)
 		cap = 16;
 	while (cap < need) {
 		if (cap > ((size_t)-1 / 2) / elem)
-			nomem((size_t)-1);
+			xnomem((size_t)-1);
 		cap *= 2;
 	}
 	*pbuf = xrealloc(*pbuf, cap * elem);
 	*pcap = cap;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		errx(2, "out of memory formatting a message");
+	return s;
 }

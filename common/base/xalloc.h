@@ -14,6 +14,12 @@ void	*xrealloc(void *, size_t);	/* caller frees the result */
 char	*xstrdup(const char *);		/* caller frees */
 char	*xmemdup0(const void *, size_t);	/* copies n bytes, adds a NUL; caller frees */
 
+/* asprintf(3) that cannot fail; caller frees. */
+char	*xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Exits 2 with "out of memory allocating N bytes". */
+void	 xnomem(size_t n) __attribute__((noreturn));
+
 /*
  * Grows *pbuf (holding *pcap elements of size elem) so that it can hold at
  * least need elements, doubling. Used as: GROW(arr, n + 1, cap).

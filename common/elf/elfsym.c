@@ -214,8 +214,7 @@ elfsym_plt(struct elfsym *t, Elf *elf)
 		    (nm = elf_strptr(elf, dsh.sh_link, ds.st_name)) == NULL ||
 		    *nm == '\0')
 			continue;
-		if (asprintf(&name, "%s@plt", nm) < 0)
-			errx(2, "out of memory");
+		name = xasprintf("%s@plt", nm);
 		elfsym_add(t, base + i * 16, 16, name, RANK_PLT, 1, 1);
 	}
 }

@@ -6,6 +6,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "base/str.h"
 #include "stream/dso.h"
 #include "fold/fold.h"
 #include "stream/folded.h"
@@ -44,28 +45,6 @@ fold_release(struct fold *f)
 	free(f->fofs);
 	free(f->key);
 	memset(f, 0, sizeof(*f));
-}
-
-static int
-has(const char *s, size_t len, const char *needle)
-{
-	return memmem(s, len, needle, strlen(needle)) != NULL;
-}
-
-static int
-starts(const char *s, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && memcmp(s, prefix, n) == 0;
-}
-
-static int
-ends(const char *s, size_t len, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return len >= n && memcmp(s + len - n, suffix, n) == 0;
 }
 
 static int
@@ -293,24 +272,6 @@ bad_line(struct fold *f, struct foldin *in, unsigned long lineno,
 		    in->name, MAX_BAD_SHOWN);
 }
 
-/* Whether an event name, without its ":u"-like modifiers, is name. */
-static int
-event_base_is(const char *e, size_t len, const char *name)
-{
-	const char *colon = memchr(e, ':', len);
-
-	if (colon != NULL)
-		len = colon - e;
-	return len == strlen(name) && memcmp(e, name, len) == 0;
-}
-
-static int
-is_clock(const char *e, size_t len)
-{
-	return event_base_is(e, len, "cpu-clock") ||
-	    event_base_is(e, len, "task-clock");
-}
-
 /*
  * Off-CPU and on-CPU time (fgrecord --wall) fold together: an event that
  * is not the one folded is kept when one of the two is offcpu-time and the
@@ -319,15 +280,15 @@ is_clock(const char *e, size_t len)
 static int
 time_pair(struct fold *f, struct stream_str ev, int off)
 {
-	int first_off = event_base_is(f->event, strlen(f->event),
-	    FOLD_OFFCPU_EVENT);
+	int first_off = stream_event_is(f->event, strlen(f->event),
+	    STREAM_OFFCPU_EVENT);
 
 	if (!f->event_defaulted)
 		return 0;
 	if (f->event2 != NULL)
 		return stream_str_eq(ev, f->event2);
-	if (off ? !is_clock(f->event, strlen(f->event)) :
-	    !(first_off && is_clock(ev.p, ev.len)))
+	if (off ? !stream_event_is_clock(f->event, strlen(f->event)) :
+	    !(first_off && stream_event_is_clock(ev.p, ev.len)))
 		return 0;
 	f->event2 = xmemdup0(ev.p, ev.len);
 	return 1;
@@ -346,8 +307,8 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 	in->offcpu = 0;
 	f->heads++;
 	if (s->event.len > 0) {
-		int off = event_base_is(s->event.p, s->event.len,
-		    FOLD_OFFCPU_EVENT);
+		int off = stream_event_is(s->event.p, s->event.len,
+		    STREAM_OFFCPU_EVENT);
 
 		if (f->event == NULL) {
 			f->event = xmemdup0(s->event.p, s->event.len);
@@ -392,21 +353,7 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 			f->pname[i] = '_';
 		else if (f->pname[i] == ';')
 			f->pname[i] = ':';
-	in->is_java = starts(f->pname, f->pname_len, "java");
-}
-
-/* Strips a trailing "+0xHEX" offset, as perf prints since Linux 4.8. */
-static size_t
-strip_offset(const char *s, size_t len)
-{
-	size_t i = len;
-
-	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
-	    (s[i - 1] >= 'a' && s[i - 1] <= 'f')))
-		i--;
-	if (i < len && i >= 3 && memcmp(s + i - 3, "+0x", 3) == 0)
-		return i - 3;
-	return len;
+	in->is_java = str_starts(f->pname, f->pname_len, "java");
 }
 
 /*
@@ -427,15 +374,15 @@ frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 	if (piece > 0)
 		fb_add(f, ";", 1);
 	start = f->fbuf_len;
-	if (flen == 9 && memcmp(func, "[unknown]", 9) == 0) {
+	if (str_is(func, flen, STREAM_UNKNOWN)) {
 		const char *base = "unknown";
 		size_t blen = 7;
 
-		if (!(dlen == 9 && memcmp(dso, "[unknown]", 9) == 0)) {
+		if (!str_is(dso, dlen, STREAM_UNKNOWN)) {
 			const char *slash;
 
 			/* A file replaced since it was mapped is still itself. */
-			if (ends(dso, dlen, " (deleted)"))
+			if (str_ends(dso, dlen, " (deleted)"))
 				dlen -= 10;
 			slash = memrchr(dso, '/', dlen);
 			base = slash ? slash + 1 : dso;
@@ -468,16 +415,16 @@ frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 	}
 	f->fbuf_len = start + n;
 	if (piece > 0) {
-		if (!has(out, n, "_[i]"))
+		if (!str_has(out, n, "_[i]"))
 			fb_add(f, "_[i]", 4);
 	} else if (f->opts.inline_mark && dlen == 7 &&
 	    memcmp(dso, "inlined", 7) == 0) {
-		if (!has(out, n, "_[i]"))
+		if (!str_has(out, n, "_[i]"))
 			fb_add(f, "_[i]", 4);
 	} else if (f->opts.kernel && dso_fold_kernel(dso, dlen)) {
 		fb_add(f, "_[k]", 4);
 	} else if (f->opts.jit && dso_fold_jit(dso, dlen)) {
-		if (!has(out, n, "_[j]"))
+		if (!str_has(out, n, "_[j]"))
 			fb_add(f, "_[j]", 4);
 	}
 }
@@ -575,7 +522,7 @@ static void
 frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
     const char *line, const char *end)
 {
-	size_t len = strip_offset(fr->sym.p, fr->sym.len), klen, start;
+	size_t len = stream_sym_len(fr->sym.p, fr->sym.len), klen, start;
 	const char *sym = fr->sym.p, *key;
 	struct stacktab_entry *ce;
 	int flags;
@@ -707,7 +654,7 @@ sample_end(struct fold *f, struct foldin *in)
 		return;
 	in->in_sample = 0;
 	in->want_srcline = 0;
-	need += f->fbuf_len + f->nframes + sizeof(FOLD_OFFCPU);
+	need += f->fbuf_len + f->nframes + sizeof(STREAM_OFFCPU_FRAME);
 	GROW(f->key, need, f->key_cap);
 	if (!f->opts.no_comm && !in->skipping) {
 		memcpy(f->key, f->pname, f->pname_len);
@@ -727,8 +674,8 @@ sample_end(struct fold *f, struct foldin *in)
 		/* Time blocked: a pseudo-frame says so, as the leaf. */
 		if (!first)
 			f->key[n++] = ';';
-		memcpy(f->key + n, FOLD_OFFCPU, sizeof(FOLD_OFFCPU) - 1);
-		n += sizeof(FOLD_OFFCPU) - 1;
+		memcpy(f->key + n, STREAM_OFFCPU_FRAME, sizeof(STREAM_OFFCPU_FRAME) - 1);
+		n += sizeof(STREAM_OFFCPU_FRAME) - 1;
 		first = 0;
 	}
 	if (first)
@@ -1121,8 +1068,8 @@ fold_top(struct fold *f, FILE *out, size_t n)
 		double w = (double)e->u[0] + e->d[0];
 
 		/* Off-CPU time is the blocking function's own time. */
-		if (ends(p, end - p, ";" FOLD_OFFCPU))
-			end -= sizeof(FOLD_OFFCPU);
+		if (str_ends(p, end - p, ";" STREAM_OFFCPU_FRAME))
+			end -= sizeof(STREAM_OFFCPU_FRAME);
 		struct stacktab_entry *ne = NULL;
 		size_t k;
 		int first = 1;

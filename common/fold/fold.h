@@ -106,11 +106,9 @@ int	fold_stream(struct fold *, int fd, const char *name);
  * The event name of off-CPU samples (as perf --off-cpu names it): their
  * period is the time blocked, in ns. When a stream holds them, every
  * sample weighs its period (--period is implied), cpu-clock or task-clock
- * samples are folded with them, and each off-CPU stack gets FOLD_OFFCPU as
+ * samples are folded with them, and each off-CPU stack gets STREAM_OFFCPU_FRAME as
  * its leaf frame.
  */
-#define FOLD_OFFCPU_EVENT	"offcpu-time"
-#define FOLD_OFFCPU		"[off-cpu]"
 
 /*
  * Called after the last fold_stream: says on stderr why nothing was folded

@@ -7,6 +7,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "base/str.h"
 #include "base/lineread.h"
 #include "pprof/pprof.h"
 #include "stream/stream.h"
@@ -98,12 +99,6 @@ pprof_release(struct pprof *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int
-str_is(const char *s, size_t len, const char *c)
-{
-	return strlen(c) == len && memcmp(s, c, len) == 0;
-}
-
 /* A sum that stops at 2^63-1, the largest value profile.proto holds. */
 static uint64_t
 sat_add(struct pprof *p, uint64_t a, uint64_t b)
@@ -128,18 +123,6 @@ parse_u64(const char *s, size_t len, size_t *used)
 	}
 	*used = i;
 	return v;
-}
-
-/* A time event: its period is nanoseconds of CPU time. Modifiers after
-   a ':' (perf's "cpu-clock:pppH") do not change that. */
-static int
-is_time_event(const char *e, size_t len)
-{
-	const char *colon = memchr(e, ':', len);
-
-	if (colon != NULL)
-		len = colon - e;
-	return str_is(e, len, "cpu-clock") || str_is(e, len, "task-clock");
 }
 
 static void
@@ -189,7 +172,7 @@ header_line(struct pprof *p, const char *line, size_t len)
 		size_t elen = (sp = memchr(v.p, ' ', v.len)) ? (size_t)(sp - v.p) : v.len;
 		uint64_t x;
 
-		if (!is_time_event(v.p, elen))
+		if (!stream_event_is_clock(v.p, elen))
 			return;
 		if ((f = memmem(v.p, v.len, " freq ", 6)) != NULL) {
 			x = parse_u64(f + 6, v.p + v.len - (f + 6), &used);
@@ -249,20 +232,6 @@ func_id(struct pprof *p, const char *name, size_t nlen, const char *file,
 		p->funcs.ents[id - 1].u[1] = fid;
 	}
 	return id;
-}
-
-/* Strips a trailing "+0xHEX" offset from a symbol. */
-static size_t
-sym_len(const char *s, size_t len)
-{
-	size_t i = len;
-
-	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
-	    (s[i - 1] >= 'a' && s[i - 1] <= 'f')))
-		i--;
-	if (i < len && i >= 3 && memcmp(s + i - 3, "+0x", 3) == 0)
-		return i - 3;
-	return len;
 }
 
 /* One line of a location: a function, and where in it. */
@@ -329,7 +298,7 @@ location_new(struct pprof *p, struct stacktab_entry *e, const char *text,
 			}
 			memset(&ls[nl], 0, sizeof(ls[nl]));
 			ls[nl].name = fr.sym.p;
-			ls[nl].nlen = sym_len(fr.sym.p, fr.sym.len);
+			ls[nl].nlen = stream_sym_len(fr.sym.p, fr.sym.len);
 			if (!has_addr)
 				addr = fr.addrval;
 			has_addr = 1;
@@ -353,7 +322,7 @@ location_new(struct pprof *p, struct stacktab_entry *e, const char *text,
 		struct loc_line *pl = &ls[nl - 1];
 
 		mid = map_id(p, phys.dso.p, phys.dso.len);
-		if (str_is(pl->name, pl->nlen, "[unknown]")) {
+		if (str_is(pl->name, pl->nlen, STREAM_UNKNOWN)) {
 			/* Named after the DSO where the DSO is not a file:
 			 * [kernel.kallsyms], [vdso], [unknown]. */
 			if (phys.dso.len > 0 && phys.dso.p[0] == '/')
@@ -482,7 +451,7 @@ sample_head(struct pprof *p, struct ppin *in, const struct stream_sample *s,
 	p->in_sample = 0;
 	p->grp_len = 0;
 	p->grp_phys = 0;
-	if (s->event.len > 0 && stream_str_eq(s->event, "offcpu-time")) {
+	if (s->event.len > 0 && stream_str_eq(s->event, STREAM_OFFCPU_EVENT)) {
 		p->kind = PPROF_OFF;
 		p->weight = s->has_period ? s->period : 0;
 	} else {
@@ -701,7 +670,7 @@ map_order(uint64_t main_map, uint64_t id)
 void
 pprof_encode(struct pprof *p, struct pb *out)
 {
-	int on_time = p->event != NULL && is_time_event(p->event, strlen(p->event));
+	int on_time = p->event != NULL && stream_event_is_clock(p->event, strlen(p->event));
 	int c_on = -1, c_off = -1, c_wall = -1, ncol = 1;
 	const char *deflt = "samples", *on_type = "samples";
 	uint64_t k_pid, k_tid, k_comm, main_map;

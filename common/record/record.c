@@ -21,9 +21,7 @@
 #include "record/source.h"
 #include "base/xalloc.h"
 
-#define KERNEL_DSO	DSO_KERNEL
-#define UNKNOWN_DSO	DSO_UNKNOWN
-#define TRUNCATED_LINE	"\t0 [truncated] ([unknown])\n"
+#define TRUNCATED_LINE	"\t0 " STREAM_TRUNCATED " (" STREAM_UNKNOWN ")\n"
 
 struct comm_ent {
 	pid_t		 tid;
@@ -262,13 +260,13 @@ write_header(struct record *r)
 		write_callgraph(r);
 	}
 	if (r->opts.mode != RECORD_CPU) {
-		fputs("# event : " OFFCPU_EVENT, o);
+		fputs("# event : " STREAM_OFFCPU_EVENT, o);
 		write_callgraph(r);
 	}
 	fprintf(o, "# kernel : %s\n", r->src.user_only ? "excluded" : "included");
 	/* so that fgsym can tell a stream recorded under another kernel */
 	if (!r->src.user_only && (kid = kallsyms_buildid("/sys/kernel/notes"))) {
-		fprintf(o, "# buildid : %s " KERNEL_DSO "\n", kid);
+		fprintf(o, "# buildid : %s " STREAM_KERNEL "\n", kid);
 		free(kid);
 	}
 }
@@ -285,7 +283,7 @@ anon_dso(pid_t pid)
 		snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)pid);
 		exists = access(name, R_OK) == 0;
 	}
-	return exists ? name : UNKNOWN_DSO;
+	return exists ? name : STREAM_UNKNOWN;
 }
 
 static void
@@ -311,7 +309,7 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 
 	if (mp == NULL) {
 		r->stats.unknown++;
-		frame_push(r, pc, UNKNOWN_DSO, NULL);
+		frame_push(r, pc, STREAM_UNKNOWN, NULL);
 		return;
 	}
 	if (mp->file->kind == MAPFILE_ANON) {
@@ -336,7 +334,7 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 	r->stats.unknown++;
 	if (!mp->file->usable)
 		r->rval = 1;
-	frame_push(r, pc, UNKNOWN_DSO, NULL);
+	frame_push(r, pc, STREAM_UNKNOWN, NULL);
 }
 
 /*
@@ -389,7 +387,7 @@ on_sample(struct record *r, const struct source_event *ev)
 			continue;
 		}
 		if (in_kernel) {
-			frame_push(r, a, KERNEL_DSO, NULL);
+			frame_push(r, a, STREAM_KERNEL, NULL);
 		} else if (!r->opts.dwarf) {
 			user_frame(r, ev->pid, a, nuser == 0);
 			nuser++;
@@ -448,7 +446,7 @@ on_sample(struct record *r, const struct source_event *ev)
 		fputs(TRUNCATED_LINE, o);
 	fputc('\n', o);
 	r->stats.samples++;
-	if (strcmp(s->event, OFFCPU_EVENT) == 0) {
+	if (strcmp(s->event, STREAM_OFFCPU_EVENT) == 0) {
 		r->stats.waits++;
 		r->stats.wait_ns += s->period;
 	}

@@ -41,6 +41,7 @@
 #include <sys/types.h>
 
 #include "record/perf.h"
+#include "stream/stream.h"
 #include "record/unwind.h"
 
 /*
@@ -56,9 +57,6 @@ enum record_mode {
 	RECORD_OFFCPU,
 	RECORD_WALL
 };
-
-/* The event name of off-CPU samples: the one perf's own --off-cpu uses. */
-#define OFFCPU_EVENT	"offcpu-time"
 
 /* What the session asks a source for: the options of one recording. */
 struct source_config {

@@ -470,7 +470,7 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 	ps->src = src;
 	ps->cfg = *cfg;
 	perf_decoder_init(&ps->dec, cfg->dwarf, cfg->event->name);
-	perf_decoder_init(&ps->offdec, cfg->dwarf, OFFCPU_EVENT);
+	perf_decoder_init(&ps->offdec, cfg->dwarf, STREAM_OFFCPU_EVENT);
 	offcpu_init(&ps->offcpu, cfg->mode == RECORD_WALL);
 	ps->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (ps->ncpus < 1)

@@ -280,7 +280,7 @@ queue_sample(struct ptsrc *p, const struct pt_sample *s, uint64_t time,
 	ss = &e->ev.u.sample;
 	ss->cpu = (uint32_t)s->cpu;
 	ss->period = period;
-	ss->event = s->offcpu ? "offcpu-time" : p->cfg.event->name;
+	ss->event = s->offcpu ? STREAM_OFFCPU_EVENT : p->cfg.event->name;
 	if (p->cfg.dwarf) {
 		e->own = xmalloc(s->stack_len ? s->stack_len : 1);
 		memcpy(e->own, s->stack, s->stack_len);
@@ -396,8 +396,7 @@ pt_open(struct source *src, const struct source_config *cfg)
 	if (cfg->system_wide)
 		errx(2, "the ptrace sampler follows a command or -p PID, not "
 		    "the whole system (-a): -a needs perf_event_open");
-	if (strcmp(cfg->event->name, "cpu-clock") != 0 &&
-	    strcmp(cfg->event->name, "task-clock") != 0)
+	if (!stream_event_is_clock(cfg->event->name, strlen(cfg->event->name)))
 		errx(2, "the ptrace sampler measures CPU time only, not event "
 		    "'%s': use -e cpu-clock, or --sampler=perf", cfg->event->name);
 	p = xcalloc(1, sizeof(*p));

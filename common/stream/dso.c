@@ -3,21 +3,8 @@
  */
 #include <string.h>
 
+#include "base/str.h"
 #include "stream/dso.h"
-
-#define LIT(s)	s, sizeof(s) - 1
-
-static int
-starts(const char *p, size_t len, const char *s, size_t n)
-{
-	return len >= n && memcmp(p, s, n) == 0;
-}
-
-static int
-ends(const char *p, size_t len, const char *s, size_t n)
-{
-	return len >= n && memcmp(p + len - n, s, n) == 0;
-}
 
 /* "/tmp/perf-" digits ".map", exactly as perf writes the path. */
 static int
@@ -25,8 +12,8 @@ is_perfmap(const char *p, size_t len)
 {
 	size_t i;
 
-	if (len < 15 || !starts(p, len, LIT("/tmp/perf-")) ||
-	    !ends(p, len, LIT(".map")))
+	if (len < 15 || !str_starts(p, len, "/tmp/perf-") ||
+	    !str_ends(p, len, ".map"))
 		return 0;
 	for (i = 10; i < len - 4; i++)
 		if (p[i] < '0' || p[i] > '9')
@@ -38,27 +25,26 @@ enum dso_kind
 dso_classify(const char *p, size_t len)
 {
 	/* Bracketed names of user-space mappings, matched as prefixes. */
-	static const struct { const char *s; size_t n; } user[] = {
-		{ LIT("[unknown]") }, { LIT("[vsyscall]") }, { LIT("[heap]") },
-		{ LIT("[stack") }, { LIT("[uprobes]") }, { LIT("[vectors]") },
-		{ LIT("[anon") }, { LIT("[jit") },
+	static const char *const user[] = {
+		STREAM_UNKNOWN, "[vsyscall]", "[heap]", "[stack", "[uprobes]",
+		"[vectors]", "[anon", "[jit",
 	};
 	size_t i;
 
-	if (starts(p, len, LIT(DSO_KERNEL)))
+	if (str_starts(p, len, STREAM_KERNEL))
 		return DSO_KERNEL_MAP;
 	if (is_perfmap(p, len))
 		return DSO_PERFMAP;
-	if (len == 6 && memcmp(p, "[vdso]", 6) == 0)
+	if (str_is(p, len, "[vdso]"))
 		return DSO_VDSO;
-	if (len == 0 || starts(p, len, LIT("//anon")))
+	if (len == 0 || str_starts(p, len, "//anon"))
 		return DSO_NONE;
 	if (p[0] != '[')
 		return DSO_FILE;	/* absolute, or relative: try it */
 	if (len < 3 || p[len - 1] != ']')
 		return DSO_NONE;
 	for (i = 0; i < sizeof(user) / sizeof(user[0]); i++)
-		if (starts(p, len, user[i].s, user[i].n))
+		if (str_starts(p, len, user[i]))
 			return DSO_NONE;
 	return DSO_KERNEL_MAP;		/* a kernel module: "[ext4]" */
 }
@@ -81,10 +67,10 @@ dso_fold_kernel(const char *d, size_t n)
 
 	if (memmem(d, n, "unknown", 7) != NULL)
 		return 0;
-	return starts(d, n, LIT("[")) || ends(d, n, LIT("vmlinux")) ||
-	    starts(base, bn, LIT("vmlinux-")) || ends(d, n, LIT(".ko")) ||
-	    ends(d, n, LIT(".ko.xz")) || ends(d, n, LIT(".ko.zst")) ||
-	    ends(d, n, LIT(".ko.gz"));
+	return str_starts(d, n, "[") || str_ends(d, n, "vmlinux") ||
+	    str_starts(base, bn, "vmlinux-") || str_ends(d, n, ".ko") ||
+	    str_ends(d, n, ".ko.xz") || str_ends(d, n, ".ko.zst") ||
+	    str_ends(d, n, ".ko.gz");
 }
 
 int
@@ -100,5 +86,5 @@ dso_fold_jit(const char *d, size_t n)
 		if (j > i && n - j >= 4 && memcmp(d + j, ".map", 4) == 0)
 			return 1;
 	}
-	return memmem(d, n, "/jitted-", 8) != NULL && ends(d, n, LIT(".so"));
+	return memmem(d, n, "/jitted-", 8) != NULL && str_ends(d, n, ".so");
 }

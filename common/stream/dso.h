@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-#define DSO_KERNEL	"[kernel.kallsyms]"	/* the kernel, as perf names it */
-#define DSO_UNKNOWN	"[unknown]"		/* no mapping holds the address */
+#include "stream/stream.h"
+
 
 enum dso_kind {
 	DSO_FILE,	/* a path (absolute, or relative) to an ELF file */

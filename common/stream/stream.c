@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "base/str.h"
 #include "stream/stream.h"
 
 static int
@@ -19,18 +20,6 @@ isword(char c)
 {
 	return isdig(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	    c == '_';
-}
-
-static int
-hexval(char c)
-{
-	if (isdig(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 int
@@ -218,7 +207,7 @@ parse_frame(const char *line, size_t len, struct stream_frame *f)
 		i++;
 	a = i;
 	for (; i < len && isword(line[i]); i++) {
-		int h = hexval(line[i]);
+		int h = str_hexval(line[i]);
 
 		if (h < 0 || (v >> 60) != 0)
 			ok = 0;
@@ -421,4 +410,34 @@ stream_sample_time(const struct stream_sample *s, const char *line,
 		return 1;
 	}
 	return 0;
+}
+
+int
+stream_event_is(const char *e, size_t len, const char *name)
+{
+	const char *colon = memchr(e, ':', len);
+
+	if (colon != NULL)
+		len = colon - e;
+	return str_is(e, len, name);
+}
+
+int
+stream_event_is_clock(const char *e, size_t len)
+{
+	return stream_event_is(e, len, "cpu-clock") ||
+	    stream_event_is(e, len, "task-clock");
+}
+
+size_t
+stream_sym_len(const char *s, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
+	    (s[i - 1] >= 'a' && s[i - 1] <= 'f')))
+		i--;
+	if (i < len && i >= 3 && memcmp(s + i - 3, "+0x", 3) == 0)
+		return i - 3;
+	return len;
 }

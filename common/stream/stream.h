@@ -28,6 +28,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The stream's vocabulary: the names fg-stream(5) gives, written and read
+ * by every tool from here.
+ */
+#define STREAM_OFFCPU_EVENT	"offcpu-time"	/* off-CPU samples' event, as perf's --off-cpu names it;
+						   their period is nanoseconds */
+#define STREAM_OFFCPU_FRAME	"[off-cpu]"	/* the leaf fgfold gives an off-CPU stack */
+#define STREAM_TRUNCATED	"[truncated]"	/* the frame past a stack deeper than the copy */
+#define STREAM_UNKNOWN		"[unknown]"	/* no symbol; as a DSO, no mapping */
+#define STREAM_KERNEL		"[kernel.kallsyms]"	/* the kernel's DSO, as perf names it */
+
 enum stream_kind {
 	STREAM_BLANK,
 	STREAM_COMMENT,
@@ -101,5 +112,23 @@ int	stream_sample_time(const struct stream_sample *s, const char *line,
 
 /* Compares s with a C string. */
 int	stream_str_eq(struct stream_str s, const char *c);
+
+/*
+ * Whether the event e[0..len), without its modifiers after a ':' (perf's
+ * "cpu-clock:ppp"), is name.
+ */
+int	 stream_event_is(const char *e, size_t len, const char *name);
+
+/*
+ * Whether the event e[0..len) is a clock, cpu-clock or task-clock (with
+ * any modifiers): its periods are nanoseconds of CPU time.
+ */
+int	 stream_event_is_clock(const char *e, size_t len);
+
+/*
+ * The length of symbol s[0..len) without a trailing "+0xHEX" offset, as
+ * perf prints since Linux 4.8 ("main+0x1f" gives 4).
+ */
+size_t	 stream_sym_len(const char *s, size_t len);
 
 #endif

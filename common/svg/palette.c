@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "base/lineread.h"
 #include "svg/palette.h"
 #include "base/xalloc.h"
@@ -141,30 +142,6 @@ namehash(const uint32_t *c, size_t n)
 	return 1 - vector / max;
 }
 
-static int
-has(const char *s, size_t len, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	return s != NULL && n <= len && memmem(s, len, needle, n) != NULL;
-}
-
-static int
-ends(const char *s, size_t len, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return n <= len && memcmp(s + len - n, suffix, n) == 0;
-}
-
-static int
-starts(const char *s, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return n <= len && memcmp(s, prefix, n) == 0;
-}
-
 static enum basic
 java(const char *s, size_t len)
 {
@@ -173,20 +150,20 @@ java(const char *s, size_t len)
 	const char *t = s;
 	size_t tl = len, i;
 
-	if (ends(s, len, "_[j]"))
+	if (str_ends(s, len, "_[j]"))
 		return GREEN;
-	if (ends(s, len, "_[i]"))
+	if (str_ends(s, len, "_[i]"))
 		return AQUA;
 	if (tl > 0 && t[0] == 'L')
 		t++, tl--;
 	for (i = 0; i < sizeof(pkgs) / sizeof(pkgs[0]); i++)
-		if (starts(s, len, pkgs[i]) || starts(t, tl, pkgs[i]))
+		if (str_starts(s, len, pkgs[i]) || str_starts(t, tl, pkgs[i]))
 			return GREEN;
-	if (has(s, len, ":::"))
+	if (str_has(s, len, ":::"))
 		return GREEN;
-	if (has(s, len, "::"))
+	if (str_has(s, len, "::"))
 		return YELLOW;
-	if (ends(s, len, "_[k]"))
+	if (str_ends(s, len, "_[k]"))
 		return ORANGE;
 	return RED;
 }
@@ -196,18 +173,18 @@ js(const char *s, size_t len)
 {
 	const char *slash;
 
-	if (ends(s, len, "_[j]"))
+	if (str_ends(s, len, "_[j]"))
 		return memchr(s, '/', len) != NULL ? GREEN : AQUA;
-	if (has(s, len, "::"))
+	if (str_has(s, len, "::"))
 		return YELLOW;
 	if ((slash = memchr(s, '/', len)) != NULL &&
-	    has(slash, len - (slash - s), ".js"))
+	    str_has(slash, len - (slash - s), ".js"))
 		return GREEN;
 	if (memchr(s, ':', len) != NULL)
 		return AQUA;
 	if (len == 1 && s[0] == ' ')
 		return GREEN;
-	if (has(s, len, "_[k]"))
+	if (str_has(s, len, "_[k]"))
 		return ORANGE;
 	return RED;
 }
@@ -215,11 +192,11 @@ js(const char *s, size_t len)
 static enum basic
 perl(const char *s, size_t len)
 {
-	if (has(s, len, "::"))
+	if (str_has(s, len, "::"))
 		return YELLOW;
-	if (has(s, len, "Perl") || has(s, len, ".pl"))
+	if (str_has(s, len, "Perl") || str_has(s, len, ".pl"))
 		return GREEN;
-	if (ends(s, len, "_[k]"))
+	if (str_ends(s, len, "_[k]"))
 		return ORANGE;
 	return RED;
 }
@@ -237,16 +214,16 @@ rust(const char *s, size_t len)
 	const char *tick = memchr(s, '`', len);
 	size_t i;
 
-	if (ends(s, len, "_[k]"))
+	if (str_ends(s, len, "_[k]"))
 		return PURPLE;
 	if (tick != NULL) {
 		len -= tick + 1 - s;
 		s = tick + 1;
 	}
 	for (i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
-		if (starts(s, len, sys[i]))
+		if (str_starts(s, len, sys[i]))
 			return ORANGE;
-	if (has(s, len, "::"))
+	if (str_has(s, len, "::"))
 		return AQUA;
 	return YELLOW;
 }
@@ -262,8 +239,8 @@ pystdlib(const char *s, size_t len)
 
 		while (j < len && s[j] != '/' && s[j] != '\\')
 			j++;
-		if ((starts(s + i, j - i, "python") ||
-		    starts(s + i, j - i, "Python")) && j - i > 6) {
+		if ((str_starts(s + i, j - i, "python") ||
+		    str_starts(s + i, j - i, "Python")) && j - i > 6) {
 			for (k = i + 6; k < j; k++)
 				if (!((s[k] >= '0' && s[k] <= '9') || s[k] == '.'))
 					break;
@@ -282,12 +259,12 @@ pystdlib(const char *s, size_t len)
 static enum basic
 python(const char *s, size_t len)
 {
-	if (ends(s, len, "_[k]"))
+	if (str_ends(s, len, "_[k]"))
 		return PURPLE;
-	if (has(s, len, "/site-packages/") || has(s, len, "\\site-packages\\"))
+	if (str_has(s, len, "/site-packages/") || str_has(s, len, "\\site-packages\\"))
 		return AQUA;
-	if (pystdlib(s, len) || starts(s, len, "<built-in") ||
-	    starts(s, len, "<frozen") || starts(s, len, "<method"))
+	if (pystdlib(s, len) || str_starts(s, len, "<built-in") ||
+	    str_starts(s, len, "<frozen") || str_starts(s, len, "<method"))
 		return YELLOW;
 	return RED;
 }
@@ -300,7 +277,7 @@ resolve(int scheme, const char *s, size_t len)
 	case S_MEM:	return MEM;
 	case S_IO:	return IO;
 	case S_WAKEUP:	return AQUA;
-	case S_CHAIN:	return has(s, len, "_[w]") ? AQUA : BLUE;
+	case S_CHAIN:	return str_has(s, len, "_[w]") ? AQUA : BLUE;
 	case S_JAVA:	return java(s, len);
 	case S_JS:	return js(s, len);
 	case S_PERL:	return perl(s, len);

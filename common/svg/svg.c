@@ -10,6 +10,8 @@
 
 #include <xxhash.h>
 
+#include "stream/stream.h"
+#include "base/str.h"
 #include "base/hashtab.h"
 #include "base/lineread.h"
 #include "svg/svg.h"
@@ -256,18 +258,6 @@ svg_escape(struct svgbuf *b, const char *s, size_t len)
 	svgbuf_release(&t);
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Appends code point c as UTF-8. */
 static void
 put_utf8(struct svgbuf *b, unsigned long c)
@@ -306,9 +296,9 @@ svg_unescape(const char *s, size_t len, size_t *outlen)
 	reserve(&b, len);
 	while (i < len) {
 		if (s[i] == '\\' && i + 3 < len && s[i + 1] == 'x' &&
-		    hexval(s[i + 2]) >= 0 && hexval(s[i + 3]) >= 0) {
-			putch(&b, (char)(hexval(s[i + 2]) << 4 |
-			    hexval(s[i + 3])));
+		    str_hexval(s[i + 2]) >= 0 && str_hexval(s[i + 3]) >= 0) {
+			putch(&b, (char)(str_hexval(s[i + 2]) << 4 |
+			    str_hexval(s[i + 3])));
 			i += 4;
 			continue;
 		}
@@ -333,7 +323,7 @@ svg_unescape(const char *s, size_t len, size_t *outlen)
 				if (s[j] == 'x')
 					hex = 1, j++;
 				for (; j < len && s[j] != ';'; j++) {
-					int v = hex ? hexval(s[j]) :
+					int v = hex ? str_hexval(s[j]) :
 					    (s[j] >= '0' && s[j] <= '9' ?
 					    s[j] - '0' : -1);
 
@@ -852,8 +842,7 @@ mark_offcpu(const struct flame *fl, unsigned char *off)
 	for (i = 0; i < fl->nnodes; i++) {
 		const struct flame_node *nd = &fl->nodes[i];
 
-		off[i] = nd->namelen == sizeof(SVG_OFFCPU) - 1 &&
-		    memcmp(nd->name, SVG_OFFCPU, nd->namelen) == 0;
+		off[i] = str_is(nd->name, nd->namelen, STREAM_OFFCPU_FRAME);
 		if (off[i]) {
 			n++;
 			t[i] = nd->etime - nd->stime;

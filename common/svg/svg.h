@@ -121,7 +121,6 @@ int	 svg_nameattr_load(struct svg_nameattr *, const char *path,
 void	 svg_opts_default(struct svg_opts *o);
 
 /* The leaf pseudo-frame of off-CPU stacks (fgfold(1), fg-stream(5)). */
-#define SVG_OFFCPU	"[off-cpu]"
 
 /*
  * Lays out the flame (flame_layout, with the minimum width converted from

@@ -319,19 +319,6 @@ struct afunc {
 	size_t		 naddrs;
 };
 
-static char * __attribute__((format(printf, 1, 2)))
-xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		errx(2, "out of memory formatting a message");
-	va_end(ap);
-	return s;
-}
-
 static const char *afile_section_of(const struct afile *, uint64_t,
     uint64_t *, uint64_t *);
 

@@ -135,7 +135,6 @@ dwname_qualify(struct dwname *dn, Dwarf_Die *die, const char *name)
 	Dwarf_Attribute a;
 	struct dwname_slot *sl;
 	Dwarf *dbg;
-	char *r;
 	int hops;
 
 	if (!is_cxx(die))
@@ -158,9 +157,7 @@ dwname_qualify(struct dwname *dn, Dwarf_Die *die, const char *name)
 	sl = slot_add(dn, dbg, dwarf_dieoffset(&decl));
 	sl->prefix = prefix_of(&decl);
 found:
-	if (asprintf(&r, "%s%s", sl->prefix, name) < 0)
-		r = NULL;
-	return r != NULL ? r : xstrdup(name);
+	return xasprintf("%s%s", sl->prefix, name);
 }
 
 char *

@@ -73,8 +73,7 @@ pkgowner_find(const char *infodir, const char *path)
 		size_t stem = strlen(name) - 5, arch = strcspn(name, ":");
 
 		if (owner == NULL) {
-			if (asprintf(&list, "%s/%s", infodir, name) < 0)
-				errx(2, "out of memory");
+			list = xasprintf("%s/%s", infodir, name);
 			/* "pkg:arch.list" or "pkg.list": "pkg" */
 			if (list_holds(list, base, &want))
 				owner = xmemdup0(name, arch < stem ? arch : stem);

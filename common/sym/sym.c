@@ -451,10 +451,9 @@ strip_fix(const struct sfile *f, Elf *elf)
 	char *pkg, *r;
 
 	if ((pkg = pkgowner_find(NULL, f->dso)) != NULL) {
-		if (asprintf(&r, "package %s: install %s-dbgsym from "
+		r = xasprintf("package %s: install %s-dbgsym from "
 		    "deb.debian.org/debian-debug or set DEBUGINFOD_URLS="
-		    "https://debuginfod.debian.net", pkg, pkg) < 0)
-			errx(2, "out of memory");
+		    "https://debuginfod.debian.net", pkg, pkg);
 		free(pkg);
 		return r;
 	}
@@ -719,8 +718,7 @@ name_off(const struct sym *s, const char *name, uint64_t off)
 {
 	char *d = name_dup(s, name), *r;
 
-	if (asprintf(&r, "%s+0x%" PRIx64, d, off) < 0)
-		errx(2, "out of memory");
+	r = xasprintf("%s+0x%" PRIx64, d, off);
 	free(d);
 	return r;
 }
@@ -729,7 +727,6 @@ static char *
 src_text(const struct sym *s, const char *file, int line)
 {
 	const char *b = file;
-	char *r;
 
 	if (file == NULL || line <= 0)
 		return NULL;
@@ -737,9 +734,7 @@ src_text(const struct sym *s, const char *file, int line)
 		b++;
 	else
 		b = file;
-	if (asprintf(&r, "%s:%d", b, line) < 0)
-		errx(2, "out of memory");
-	return r;
+	return xasprintf("%s:%d", b, line);
 }
 
 /* The name of a function's DIE in f (dwname_of), or "??". */
@@ -1120,8 +1115,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 	else {
 		char *t;
 
-		if (asprintf(&t, "%s+0x%" PRIx64, fnname, off + (vaddr - a)) < 0)
-			errx(2, "out of memory");
+		t = xasprintf("%s+0x%" PRIx64, fnname, off + (vaddr - a));
 		chain_add(&c, t, leafsrc);
 	}
 	free(fnname);
@@ -1136,8 +1130,8 @@ one_name(const struct sym *s, const char *name, uint64_t off, int demangle)
 
 	if (demangle)
 		t = name_off(s, name, off);
-	else if (asprintf(&t, "%s+0x%" PRIx64, name, off) < 0)
-		errx(2, "out of memory");
+	else
+		t = xasprintf("%s+0x%" PRIx64, name, off);
 	chain_add(&c, t, NULL);
 	return chain_res(&c);
 }
@@ -1296,7 +1290,7 @@ again:
 static void
 kernel_check(struct sym *s)
 {
-	struct sfile *k = s->files[file_get(s, DSO_KERNEL, strlen(DSO_KERNEL))];
+	struct sfile *k = s->files[file_get(s, STREAM_KERNEL, strlen(STREAM_KERNEL))];
 	char *cur;
 
 	if (k->opened != 0)
@@ -1431,7 +1425,7 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	is_kernel = fr->addrval >= KERNEL_START;
 	ret = st->fi > 0 && is_kernel == st->prev_kernel;
 	st->prev_kernel = is_kernel;
-	unknown = stream_str_eq(fr->sym, DSO_UNKNOWN);
+	unknown = stream_str_eq(fr->sym, STREAM_UNKNOWN);
 	if (!fr->addr_ok) {
 		if (unknown) {
 			s->frames++;
@@ -1458,7 +1452,7 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	f = s->files[fn];
 	/* [unknown] code of a process with a perf map: JIT code. */
 	if (f->kind == DSO_NONE && st->pid[0] != '\0' &&
-	    stream_str_eq(fr->dso, DSO_UNKNOWN) && !is_kernel) {
+	    stream_str_eq(fr->dso, STREAM_UNKNOWN) && !is_kernel) {
 		if (strcmp(st->pid, st->map_pid) != 0) {
 			char path[64];
 
@@ -1478,8 +1472,8 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	 * kernel address perf could not place.
 	 */
 	if (is_kernel && ((f->kind == DSO_FILE && dso_is_module_path(f->dso)) ||
-	    stream_str_eq(fr->dso, DSO_UNKNOWN))) {
-		fn = file_get(s, DSO_KERNEL, strlen(DSO_KERNEL));
+	    stream_str_eq(fr->dso, STREAM_UNKNOWN))) {
+		fn = file_get(s, STREAM_KERNEL, strlen(STREAM_KERNEL));
 		f = s->files[fn];
 	}
 	vaddr = fr->addrval;
@@ -1500,7 +1494,7 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 		if (f->kind == DSO_FILE)
 			s->o.leaf(s->o.leaf_arg, f->dso, vaddr);
 		else if (f->kind == DSO_KERNEL_MAP && !s->kernel_other)
-			s->o.leaf(s->o.leaf_arg, DSO_KERNEL, vaddr);
+			s->o.leaf(s->o.leaf_arg, STREAM_KERNEL, vaddr);
 	}
 	st->fi++;
 	if (out == NULL)
@@ -1564,7 +1558,7 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 			if ((++s->samples & 255) == 0 && s->o.progress)
 				progress(s);
 			/* Its address is a run-time one: see sym_finish. */
-			if (smp.has_frame && stream_str_eq(smp.frame.sym, DSO_UNKNOWN))
+			if (smp.has_frame && stream_str_eq(smp.frame.sym, STREAM_UNKNOWN))
 				s->oneline++;
 			break;
 		}

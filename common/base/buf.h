@@ -1,0 +1,85 @@
+/*
+ * buf: one growable byte buffer for every writer here, as git has strbuf.
+ * It carries its length, holds any bytes (NULs too), and keeps a NUL
+ * after the last byte once anything has been added, so that b.p can be
+ * read as a C string when the contents hold no NUL.
+ *
+ *	struct buf b;
+ *	buf_init(&b);			in memory only
+ *	buf_adds(&b, "main");
+ *	buf_addf(&b, " %d", 42);
+ *	... b.p[0..b.len) ...
+ *	buf_release(&b);
+ *
+ * A buffer made with buf_init_fd writes itself to a file descriptor: once
+ * it holds BUF_FLUSH_AT bytes, the next add writes them out first (so a
+ * pointer into b.p is good only until the next add), and buf_flush writes
+ * what is left. A write that fails is remembered in b.error (an errno);
+ * later writes are skipped and the bytes dropped, so the caller checks
+ * once, at the end.
+ */
+#ifndef FG_BUF_H
+#define FG_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BUF_FLUSH_AT	(1u << 16)
+
+struct buf {
+	char		*p;		/* owned; NULL until something is added */
+	size_t		 len;		/* bytes held */
+	size_t		 cap;		/* bytes allocated */
+	int		 fd;		/* where buf_flush writes, or -1 */
+	int		 error;		/* errno of the first failed write, or 0 */
+};
+
+void	 buf_init(struct buf *);		/* empty, in memory */
+void	 buf_init_fd(struct buf *, int fd);	/* empty, written to fd (borrowed) */
+void	 buf_release(struct buf *);		/* frees p; buf_init makes it usable again */
+
+/* Makes room for n more bytes and a NUL (flushing first when it writes to an fd). */
+void	 buf_grow(struct buf *, size_t n);
+
+/* Empties the buffer, keeping its memory. */
+static inline void
+buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->p != NULL)
+		b->p[0] = '\0';
+}
+
+void	 buf_add(struct buf *, const void *p, size_t n);	/* p may be NULL when n is 0 */
+void	 buf_adds(struct buf *, const char *s);
+void	 buf_addf(struct buf *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 buf_addu(struct buf *, uint64_t v);	/* decimal */
+
+static inline void
+buf_addc(struct buf *b, char c)
+{
+	if (b->len + 2 > b->cap)
+		buf_grow(b, 1);
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
+}
+
+/* Appends a string literal, its length known at compile time. */
+#define BUF_ADDL(b, lit)	buf_add((b), (lit), sizeof(lit) - 1)
+
+/*
+ * Writes what the buffer holds to its fd and empties it. Returns 0, or -1
+ * when this or an earlier write failed (b->error says why). A buffer in
+ * memory only is left as it is, and 0 returned.
+ */
+int	 buf_flush(struct buf *);
+
+/*
+ * Hands over the bytes: returns p (NUL-terminated; an empty string when
+ * nothing was added), sets *len when len is not NULL, and leaves the
+ * buffer empty, as after buf_init. The caller frees the result.
+ */
+char	*buf_detach(struct buf *, size_t *len);
+
+#endif

@@ -1,0 +1,47 @@
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/cmdfile.h"
+
+int
+cmdfile_open(const char *path, const char **name)
+{
+	int fd;
+
+	if (strcmp(path, "-") == 0) {
+		*name = CMDFILE_STDIN;
+		return STDIN_FILENO;
+	}
+	*name = path;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		warn("cannot open '%s'", path);
+	return fd;
+}
+
+void
+cmdfile_close(int fd)
+{
+	if (fd != STDIN_FILENO && fd >= 0)
+		close(fd);
+}
+
+void
+cmdfile_write_failed(const char *name)
+{
+	/* A stream that failed without an errno (ferror only). */
+	if (errno == 0)
+		errno = EIO;
+	err(2, "cannot write '%s'", name);
+}
+
+void
+cmdfile_finish(FILE *f, const char *name)
+{
+	errno = 0;
+	if (fflush(f) == EOF || ferror(f))
+		cmdfile_write_failed(name);
+}

@@ -1,0 +1,46 @@
+/*
+ * cmdfile: the files a tool is given on its command line, opened and
+ * named the same way in every tool. "-" is standard input, called
+ * "<stdin>" in every message; standard output is "<stdout>".
+ *
+ *	for (i = 0; i < argc; i++) {
+ *		if ((fd = cmdfile_open(argv[i], &name)) == -1) {
+ *			rval = 1;		(warned already)
+ *			continue;
+ *		}
+ *		... read fd, naming it name in messages ...
+ *		cmdfile_close(fd);
+ *	}
+ *	cmdfile_finish(stdout, CMDFILE_STDOUT);
+ */
+#ifndef FG_CMDFILE_H
+#define FG_CMDFILE_H
+
+#include <stdio.h>
+
+#define CMDFILE_STDIN	"<stdin>"
+#define CMDFILE_STDOUT	"<stdout>"
+
+/*
+ * Opens path for reading, close-on-exec; "-" gives standard input. Sets
+ * *name (borrowed: path itself, or CMDFILE_STDIN) for messages. On
+ * failure warns "cannot open 'PATH': reason" and returns -1.
+ */
+int	 cmdfile_open(const char *path, const char **name);
+
+/* Closes what cmdfile_open gave, unless it is standard input. */
+void	 cmdfile_close(int fd);
+
+/*
+ * The one wording of a failed write: exits 2 with "cannot write 'NAME':
+ * reason" (errno's).
+ */
+void	 cmdfile_write_failed(const char *name) __attribute__((noreturn));
+
+/*
+ * Flushes f and exits 2 through cmdfile_write_failed when that, or any
+ * earlier write to f, failed.
+ */
+void	 cmdfile_finish(FILE *f, const char *name);
+
+#endif

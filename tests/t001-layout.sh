@@ -1,0 +1,56 @@
+#!/bin/sh
+# The layout of common/ (HACKING.md, "The folders"): one folder per
+# library, each including only the folders below it, and every include
+# of the project's own headers naming its folder.
+. "$(dirname "$0")/lib.sh"
+
+# The floors, bottom first; the five on the top floor never use each other.
+floor() {
+	case $1 in
+	base) echo 0 ;; stream) echo 1 ;; elf) echo 2 ;;
+	record|sym|fold|svg|pprof) echo 3 ;;
+	*) echo x ;;
+	esac
+}
+
+# layer_check: in a folder of library folders, names each include of a
+# folder that is not below the including one.
+layer_check() {
+	for f in */*.[ch]; do
+		from=${f%%/*}
+		for to in $(sed -n "s|^#include \"\([a-z]*\)/.*|\1|p" "$f" | sort -u); do
+			[ "$to" = "$from" ] && continue
+			a=$(floor "$from") b=$(floor "$to")
+			[ "$a" != x ] && [ "$b" != x ] && [ "$b" -lt "$a" ] ||
+				echo "$f includes $to/ ($from may use only the floors below it)"
+		done
+	done
+}
+
+check 'common/ holds only the library folders, no loose files' '
+	ls "$TOP/common" >got &&
+	printf "%s\n" base elf fold pprof record stream svg sym >want &&
+	test_cmp want got
+'
+
+check 'every include in common/ and cmd/ names a folder and an existing header' '
+	(cd "$TOP" && grep -n "^#include \"" common/*/*.[ch] cmd/*.c) >incs;
+	bad=$(grep -v "^[^:]*:[0-9]*:#include \"[a-z]*/[a-z_0-9]*\.h\"" incs) ;
+	test -z "$bad" || { echo "includes without their folder:"; echo "$bad"; exit 1; }
+	sed "s/.*#include \"\(.*\)\"/\1/" incs | sort -u | while read h; do
+		test -f "$TOP/common/$h" || echo "no such header: common/$h"
+	done >missing && test ! -s missing || { cat missing; false; }
+'
+
+check 'a folder includes only the folders below it; record, sym, fold, svg, pprof never each other' '
+	(cd "$TOP/common" && layer_check) >wrong && test ! -s wrong || { cat wrong; false; }
+'
+
+# The checker itself can fail: a file of a top floor that includes another
+# top floor's header is named.
+check 'the layering check names a sideways include (sym/ including fold/)' '
+	mkdir -p c/sym c/fold && echo "#include \"fold/fold.h\"" >c/sym/x.c &&
+	(cd c && layer_check) >wrong && grep -q "sym/x.c includes fold/" wrong
+'
+
+done_testing

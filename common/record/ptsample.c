@@ -22,6 +22,22 @@
 #define KEEP_MAX	(256ULL << 20)	/* stacks kept for blocked threads, bytes */
 #define WAKE_US	5000		/* and wakes this often to look at the time */
 
+/*
+ * Where a thread is with respect to the sampler: in exactly one of these
+ * at a time. What it is doing of its own (running, blocked in a system
+ * call) is read from /proc at each tick, and what it has done is kept
+ * in the flags of struct pt_thread.
+ */
+enum pt_state {
+	PT_FREE,		/* free to run: nothing of ours pending on it */
+	PT_INTERRUPTED,		/* PTRACE_INTERRUPT sent, its stop not seen
+				   (a disk wait, or the tick gave up on it) */
+	PT_AWAITED,		/* the same, but the tick waits for the stop:
+				   counted in nfast */
+	PT_HELD,		/* stopped for the tick: let go with the others */
+	PT_GROUPSTOP,		/* stopped by a stop signal (PTRACE_LISTEN) */
+};
+
 struct pt_thread {
 	pid_t		 tid, pid;
 	int		 schedfd;	/* /proc/PID/task/TID/schedstat, or -1 */
@@ -33,15 +49,11 @@ struct pt_thread {
 	uint64_t	 waited;	/* of which not sampled yet (wall mode) */
 	uint64_t	 last;		/* wall mode: time of its last sample */
 	int		 cpu;
-	unsigned char	 pending;	/* PTRACE_INTERRUPT sent, stop not seen */
-	unsigned char	 fast;		/* counted in nfast */
+	enum pt_state	 state;
 	unsigned char	 offcpu;	/* blocked when the tick chose it */
 	unsigned char	 preempted;	/* and off a CPU mostly waiting for one */
 	unsigned char	 inpre;		/* its last sample was preempted */
-	unsigned char	 groupstop;	/* stopped by a stop signal (LISTEN) */
 	unsigned char	 started;	/* its process has exec'd, or was attached */
-	unsigned char	 gone;		/* reaped */
-	unsigned char	 held;		/* stopped by the tick, not let go yet */
 	unsigned char	 want;		/* chosen by the tick: its state letter */
 	/*
 	 * Wall mode: the last sample taken of it blocked in a system call,
@@ -228,13 +240,21 @@ add_thread(struct ptsample *ps, pid_t tid, pid_t pid, int started)
 	return t;
 }
 
+/* Whether an interrupt was sent to t and its stop has not been seen. */
+static int
+interrupted(const struct pt_thread *t)
+{
+	return t->state == PT_INTERRUPTED || t->state == PT_AWAITED;
+}
+
+/* Stops waiting for an interrupted thread's stop: it is free again. */
 static void
 unpend(struct ptsample *ps, struct pt_thread *t)
 {
-	if (t->fast && ps->nfast > 0)
+	if (t->state == PT_AWAITED && ps->nfast > 0)
 		ps->nfast--;
-	t->fast = 0;
-	t->pending = 0;
+	if (interrupted(t))
+		t->state = PT_FREE;
 }
 
 /* Forgets a thread that was reaped or replaced (the table stays dense). */
@@ -539,7 +559,7 @@ exec_event(struct ptsample *ps, struct pt_thread *t)
 static void
 settle(struct ptsample *ps, struct pt_thread *t)
 {
-	if (!t->pending)
+	if (!interrupted(t))
 		return;
 	if (t->started)
 		take(ps, t);
@@ -551,7 +571,7 @@ static void
 event(struct ptsample *ps, pid_t tid, int status)
 {
 	struct pt_thread *t;
-	int sig, ev;
+	int sig, ev, hold;
 	unsigned long msg;
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
@@ -571,16 +591,18 @@ event(struct ptsample *ps, pid_t tid, int status)
 	case PTRACE_EVENT_STOP:
 		if (is_stop_signal(sig)) {
 			/* A group-stop: it stays stopped, but for us. */
-			t->groupstop = 1;
 			unpend(ps, t);
+			t->state = PT_GROUPSTOP;
 			ptrace(PTRACE_LISTEN, tid, 0, 0);
 			return;
 		}
-		t->groupstop = 0;
-		if (t->fast && ps->in_tick)
-			t->held = 1;	/* let go with the others */
+		if (t->state == PT_GROUPSTOP)
+			t->state = PT_FREE;
+		hold = t->state == PT_AWAITED && ps->in_tick;
 		settle(ps, t);
-		if (!t->held)
+		if (hold)
+			t->state = PT_HELD;	/* let go with the others */
+		if (t->state != PT_HELD)
 			ptrace(PTRACE_CONT, tid, 0, 0);
 		return;
 	case PTRACE_EVENT_CLONE:
@@ -686,7 +708,7 @@ tick(struct ptsample *ps)
 	for (i = 0; i < ps->nthreads; i++) {
 		struct pt_thread *t = &ps->threads[i];
 
-		if (!t->started || t->pending || t->groupstop)
+		if (!t->started || t->state != PT_FREE)
 			continue;
 		if (read_runtime(t, &ns, &delay) == 0) {
 			if (ns > t->runtime)
@@ -737,10 +759,11 @@ tick(struct ptsample *ps)
 		t->want = 0;
 		if (state == 0 || ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) != 0)
 			continue;
-		t->pending = 1;
 		/* A thread in a disk wait stops when the wait ends: no waiting. */
-		if (state != 'D') {
-			t->fast = 1;
+		if (state == 'D') {
+			t->state = PT_INTERRUPTED;
+		} else {
+			t->state = PT_AWAITED;
 			ps->nfast++;
 		}
 	}
@@ -765,13 +788,14 @@ tick(struct ptsample *ps)
 		ps->in_tick = 0;
 		if (ps->nfast > 0) {
 			for (k = 0; k < ps->nthreads; k++)
-				ps->threads[k].fast = 0;
+				if (ps->threads[k].state == PT_AWAITED)
+					ps->threads[k].state = PT_INTERRUPTED;
 			ps->nfast = 0;
 		}
 	}
 	for (k = 0; k < ps->nthreads; k++)
-		if (ps->threads[k].held) {
-			ps->threads[k].held = 0;
+		if (ps->threads[k].state == PT_HELD) {
+			ps->threads[k].state = PT_FREE;
 			ptrace(PTRACE_CONT, ps->threads[k].tid, 0, 0);
 		}
 	flush(ps);

@@ -7,27 +7,19 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/procfs.h"
+#include "record/caps.h"
 #include "record/denied.h"
 #include "record/perf.h"
-
-#ifndef CAP_PERFMON
-#define CAP_PERFMON	38
-#endif
 
 int
 denied_seccomp_mode(void)
 {
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "re");
-	int mode = -1;
+	struct procfs_status st;
 
-	if (f == NULL)
+	if (procfs_status(0, &st) != 0)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Seccomp: %d", &mode) == 1)
-			break;
-	fclose(f);
-	return mode;
+	return st.seccomp;
 }
 
 /*
@@ -52,15 +44,10 @@ probe(void)
 static int
 privileged(void)
 {
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[2];
-	uint64_t eff;
+	static const int caps[] = { CAP_SYS_ADMIN, CAP_PERFMON };
+	int r = caps_effective(caps, sizeof(caps) / sizeof(caps[0]));
 
-	memset(d, 0, sizeof(d));
-	if (syscall(SYS_capget, &h, d) != 0)
-		return geteuid() == 0;
-	eff = d[0].effective | (uint64_t)d[1].effective << 32;
-	return (eff >> CAP_SYS_ADMIN & 1) || (eff >> CAP_PERFMON & 1);
+	return r < 0 ? geteuid() == 0 : r;
 }
 
 enum denied_kind

@@ -1,4 +1,3 @@
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -13,6 +12,7 @@
 #include <xxhash.h>
 
 #include "base/hashtab.h"
+#include "base/procfs.h"
 #include "record/maps.h"
 #include "elf/vdso.h"
 #include "base/xalloc.h"
@@ -338,9 +338,9 @@ int
 maps_read_proc(struct maps *m, pid_t pid)
 {
 	char path[320];
-	struct dirent *d;
+	struct procfs_walk w;
+	pid_t tid;
 	long n;
-	DIR *dir;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	if ((n = read_maps_file(m, pid, path)) < 0)
@@ -351,18 +351,16 @@ maps_read_proc(struct maps *m, pid_t pid)
 	 * A main thread that has left (pthread_exit) is a zombie whose maps
 	 * file is empty: the process's live threads still list them.
 	 */
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((dir = opendir(path)) == NULL)
+	if (procfs_walk_tasks(&w, pid) != 0)
 		return 0;
-	while (n <= 0 && (d = readdir(dir)) != NULL) {
-		if (d->d_name[0] < '1' || d->d_name[0] > '9' ||
-		    atoi(d->d_name) == (int)pid)
+	while (n <= 0 && (tid = procfs_walk_next(&w)) > 0) {
+		if (tid == pid)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/maps", (int)pid,
-		    d->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/maps", (int)pid,
+		    (int)tid);
 		n = read_maps_file(m, pid, path);
 	}
-	closedir(dir);
+	procfs_walk_release(&w);
 	return 0;
 }
 

@@ -1,7 +1,5 @@
-#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/procfs.h"
 #include "record/ptsample.h"
 #include "base/xalloc.h"
 
@@ -22,6 +21,22 @@
 #define WAIT_NS	25000000ULL	/* a tick waits this long at most for stops */
 #define KEEP_MAX	(256ULL << 20)	/* stacks kept for blocked threads, bytes */
 #define WAKE_US	5000		/* and wakes this often to look at the time */
+
+/*
+ * Where a thread is with respect to the sampler: in exactly one of these
+ * at a time. What it is doing of its own (running, blocked in a system
+ * call) is read from /proc at each tick, and what it has done is kept
+ * in the flags of struct pt_thread.
+ */
+enum pt_state {
+	PT_FREE,		/* free to run: nothing of ours pending on it */
+	PT_INTERRUPTED,		/* PTRACE_INTERRUPT sent, its stop not seen
+				   (a disk wait, or the tick gave up on it) */
+	PT_AWAITED,		/* the same, but the tick waits for the stop:
+				   counted in nfast */
+	PT_HELD,		/* stopped for the tick: let go with the others */
+	PT_GROUPSTOP,		/* stopped by a stop signal (PTRACE_LISTEN) */
+};
 
 struct pt_thread {
 	pid_t		 tid, pid;
@@ -34,15 +49,11 @@ struct pt_thread {
 	uint64_t	 waited;	/* of which not sampled yet (wall mode) */
 	uint64_t	 last;		/* wall mode: time of its last sample */
 	int		 cpu;
-	unsigned char	 pending;	/* PTRACE_INTERRUPT sent, stop not seen */
-	unsigned char	 fast;		/* counted in nfast */
+	enum pt_state	 state;
 	unsigned char	 offcpu;	/* blocked when the tick chose it */
 	unsigned char	 preempted;	/* and off a CPU mostly waiting for one */
 	unsigned char	 inpre;		/* its last sample was preempted */
-	unsigned char	 groupstop;	/* stopped by a stop signal (LISTEN) */
 	unsigned char	 started;	/* its process has exec'd, or was attached */
-	unsigned char	 gone;		/* reaped */
-	unsigned char	 held;		/* stopped by the tick, not let go yet */
 	unsigned char	 want;		/* chosen by the tick: its state letter */
 	/*
 	 * Wall mode: the last sample taken of it blocked in a system call,
@@ -60,15 +71,6 @@ struct pt_sbuf {
 	struct pt_sample s;
 	unsigned char	*stack;		/* owned, opts.stack_size bytes */
 };
-
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
-}
 
 /* SIGALRM only ends a tick's blocking wait for stops (EINTR). */
 static void
@@ -113,16 +115,6 @@ find(struct ptsample *ps, pid_t tid)
 	return NULL;
 }
 
-static int
-open_proc(pid_t pid, pid_t tid, const char *what)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", (int)pid, (int)tid,
-	    what);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
 static void
 close_proc(struct pt_thread *t)
 {
@@ -133,18 +125,6 @@ close_proc(struct pt_thread *t)
 	if (t->sysfd >= 0)
 		close(t->sysfd);
 	t->schedfd = t->statfd = t->sysfd = -1;
-}
-
-/* Reads a /proc file from its start into buf, NUL-terminated; -1 if not. */
-static int
-read_proc(int fd, char *buf, size_t size)
-{
-	ssize_t n;
-
-	if (fd < 0 || (n = pread(fd, buf, size - 1, 0)) <= 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
 }
 
 /*
@@ -158,7 +138,7 @@ read_syscall(struct pt_thread *t, uint64_t *sp, uint64_t *pc)
 	char buf[256], *f[9], *save = NULL;
 	int k = 0;
 
-	if (read_proc(t->sysfd, buf, sizeof(buf)) != 0)
+	if (procfs_reread(t->sysfd, buf, sizeof(buf)) != 0)
 		return -1;
 	for (char *p = strtok_r(buf, " \n", &save); p != NULL && k < 9;
 	    p = strtok_r(NULL, " \n", &save))
@@ -179,7 +159,7 @@ read_runtime(struct pt_thread *t, uint64_t *ns, uint64_t *delay)
 {
 	char buf[96], *end;
 
-	if (read_proc(t->schedfd, buf, sizeof(buf)) != 0)
+	if (procfs_reread(t->schedfd, buf, sizeof(buf)) != 0)
 		return -1;
 	*ns = strtoull(buf, &end, 10);
 	*delay = strtoull(end, NULL, 10);
@@ -196,14 +176,11 @@ read_state(struct pt_thread *t)
 	char buf[1024], *s, *tok, *save = NULL;
 	int field, state;
 
-	if (read_proc(t->statfd, buf, sizeof(buf)) != 0)
+	if (procfs_reread(t->statfd, buf, sizeof(buf)) != 0 ||
+	    (state = procfs_stat_state(buf, &s)) == 0)
 		return 0;
-	/* The name is in parentheses and may hold anything: skip to the last. */
-	if ((s = strrchr(buf, ')')) == NULL || s[1] != ' ')
-		return 0;
-	state = (unsigned char)s[2];
 	/* Field 3 is the state; field 39 is the CPU. */
-	for (field = 3, tok = strtok_r(s + 2, " ", &save); tok;
+	for (field = 3, tok = strtok_r(s, " ", &save); tok;
 	    tok = strtok_r(NULL, " ", &save), field++)
 		if (field == 39) {
 			t->cpu = atoi(tok);
@@ -216,18 +193,11 @@ read_state(struct pt_thread *t)
 static pid_t
 tgid_of(pid_t tid)
 {
-	char path[64], line[128];
-	FILE *f;
-	int tgid = 0;
+	struct procfs_status st;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	if ((f = fopen(path, "re")) == NULL)
+	if (procfs_status(tid, &st) != 0 || st.tgid <= 0)
 		return tid;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
-	return tgid > 0 ? (pid_t)tgid : tid;
+	return st.tgid;
 }
 
 static void
@@ -236,12 +206,13 @@ thread_open(struct ptsample *ps, struct pt_thread *t)
 	uint64_t ns, delay;
 
 	close_proc(t);
-	t->schedfd = open_proc(t->pid, t->tid, "schedstat");
-	t->statfd = open_proc(t->pid, t->tid, "stat");
-	t->sysfd = ps->opts.wall ? open_proc(t->pid, t->tid, "syscall") : -1;
+	t->schedfd = procfs_task_open(t->pid, t->tid, "schedstat");
+	t->statfd = procfs_task_open(t->pid, t->tid, "stat");
+	t->sysfd = ps->opts.wall ?
+	    procfs_task_open(t->pid, t->tid, "syscall") : -1;
 	t->kept = 0;
 	t->credit = t->waited = 0;
-	t->last = mono_ns();
+	t->last = procfs_now_ns();
 	if (read_runtime(t, &ns, &delay) == 0) {
 		t->runtime = ns;
 		t->rundelay = delay;
@@ -269,13 +240,21 @@ add_thread(struct ptsample *ps, pid_t tid, pid_t pid, int started)
 	return t;
 }
 
+/* Whether an interrupt was sent to t and its stop has not been seen. */
+static int
+interrupted(const struct pt_thread *t)
+{
+	return t->state == PT_INTERRUPTED || t->state == PT_AWAITED;
+}
+
+/* Stops waiting for an interrupted thread's stop: it is free again. */
 static void
 unpend(struct ptsample *ps, struct pt_thread *t)
 {
-	if (t->fast && ps->nfast > 0)
+	if (t->state == PT_AWAITED && ps->nfast > 0)
 		ps->nfast--;
-	t->fast = 0;
-	t->pending = 0;
+	if (interrupted(t))
+		t->state = PT_FREE;
 }
 
 /* Forgets a thread that was reaped or replaced (the table stays dense). */
@@ -305,21 +284,16 @@ ptsample_live(const struct ptsample *ps)
 static int
 seize_all(struct ptsample *ps, pid_t pid)
 {
-	char path[64];
+	struct procfs_walk w;
+	pid_t tid;
 	int found, any = 0, e = ESRCH;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	do {
-		DIR *d = opendir(path);
-		struct dirent *de;
-
-		if (d == NULL)
+		if (procfs_walk_tasks(&w, pid) != 0)
 			break;
 		found = 0;
-		while ((de = readdir(d)) != NULL) {
-			pid_t tid = (pid_t)atoi(de->d_name);
-
-			if (tid <= 0 || find(ps, tid))
+		while ((tid = procfs_walk_next(&w)) > 0) {
+			if (find(ps, tid))
 				continue;
 			if (ptrace(PTRACE_SEIZE, tid, 0, SEIZE_OPTS) != 0) {
 				if (errno != ESRCH)
@@ -329,7 +303,7 @@ seize_all(struct ptsample *ps, pid_t pid)
 			add_thread(ps, tid, pid, 1);
 			found = any = 1;
 		}
-		closedir(d);
+		procfs_walk_release(&w);
 	} while (found);
 	if (!any) {
 		errno = e;
@@ -475,7 +449,7 @@ take(struct ptsample *ps, struct pt_thread *t)
 	struct user_regs_struct u;
 	struct iovec io = { &u, sizeof(u) }, local, remote;
 	struct pt_sbuf *b;
-	uint64_t now = mono_ns();
+	uint64_t now = procfs_now_ns();
 	ssize_t got;
 
 	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &io) != 0)
@@ -585,7 +559,7 @@ exec_event(struct ptsample *ps, struct pt_thread *t)
 static void
 settle(struct ptsample *ps, struct pt_thread *t)
 {
-	if (!t->pending)
+	if (!interrupted(t))
 		return;
 	if (t->started)
 		take(ps, t);
@@ -597,7 +571,7 @@ static void
 event(struct ptsample *ps, pid_t tid, int status)
 {
 	struct pt_thread *t;
-	int sig, ev;
+	int sig, ev, hold;
 	unsigned long msg;
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
@@ -617,16 +591,18 @@ event(struct ptsample *ps, pid_t tid, int status)
 	case PTRACE_EVENT_STOP:
 		if (is_stop_signal(sig)) {
 			/* A group-stop: it stays stopped, but for us. */
-			t->groupstop = 1;
 			unpend(ps, t);
+			t->state = PT_GROUPSTOP;
 			ptrace(PTRACE_LISTEN, tid, 0, 0);
 			return;
 		}
-		t->groupstop = 0;
-		if (t->fast && ps->in_tick)
-			t->held = 1;	/* let go with the others */
+		if (t->state == PT_GROUPSTOP)
+			t->state = PT_FREE;
+		hold = t->state == PT_AWAITED && ps->in_tick;
 		settle(ps, t);
-		if (!t->held)
+		if (hold)
+			t->state = PT_HELD;	/* let go with the others */
+		if (t->state != PT_HELD)
 			ptrace(PTRACE_CONT, tid, 0, 0);
 		return;
 	case PTRACE_EVENT_CLONE:
@@ -726,13 +702,13 @@ static void
 tick(struct ptsample *ps)
 {
 	size_t i, k;
-	uint64_t ns, delay, now = mono_ns();
+	uint64_t ns, delay, now = procfs_now_ns();
 	int state;
 
 	for (i = 0; i < ps->nthreads; i++) {
 		struct pt_thread *t = &ps->threads[i];
 
-		if (!t->started || t->pending || t->groupstop)
+		if (!t->started || t->state != PT_FREE)
 			continue;
 		if (read_runtime(t, &ns, &delay) == 0) {
 			if (ns > t->runtime)
@@ -783,10 +759,11 @@ tick(struct ptsample *ps)
 		t->want = 0;
 		if (state == 0 || ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) != 0)
 			continue;
-		t->pending = 1;
 		/* A thread in a disk wait stops when the wait ends: no waiting. */
-		if (state != 'D') {
-			t->fast = 1;
+		if (state == 'D') {
+			t->state = PT_INTERRUPTED;
+		} else {
+			t->state = PT_AWAITED;
 			ps->nfast++;
 		}
 	}
@@ -800,24 +777,25 @@ tick(struct ptsample *ps)
 	if (ps->nfast > 0) {
 		struct itimerval wake = { { 0, WAKE_US }, { 0, WAKE_US } };
 		struct itimerval off = { { 0, 0 }, { 0, 0 } };
-		uint64_t until = mono_ns() + WAIT_NS;
+		uint64_t until = procfs_now_ns() + WAIT_NS;
 
 		ps->in_tick = 1;
 		setitimer(ITIMER_REAL, &wake, NULL);
 		while (ps->nfast > 0 && (drain(ps, 1) > 0 ||
-		    (!ps->child_done && mono_ns() < until)))
+		    (!ps->child_done && procfs_now_ns() < until)))
 			;
 		setitimer(ITIMER_REAL, &off, NULL);
 		ps->in_tick = 0;
 		if (ps->nfast > 0) {
 			for (k = 0; k < ps->nthreads; k++)
-				ps->threads[k].fast = 0;
+				if (ps->threads[k].state == PT_AWAITED)
+					ps->threads[k].state = PT_INTERRUPTED;
 			ps->nfast = 0;
 		}
 	}
 	for (k = 0; k < ps->nthreads; k++)
-		if (ps->threads[k].held) {
-			ps->threads[k].held = 0;
+		if (ps->threads[k].state == PT_HELD) {
+			ps->threads[k].state = PT_FREE;
 			ptrace(PTRACE_CONT, ps->threads[k].tid, 0, 0);
 		}
 	flush(ps);
@@ -826,7 +804,7 @@ tick(struct ptsample *ps)
 void
 ptsample_run(struct ptsample *ps, int timeout_ms)
 {
-	uint64_t now = mono_ns(), end = now + (uint64_t)timeout_ms * 1000000ULL;
+	uint64_t now = procfs_now_ns(), end = now + (uint64_t)timeout_ms * 1000000ULL;
 
 	if (ps->next_tick == 0)
 		ps->next_tick = now + ps->period_ns;
@@ -836,7 +814,7 @@ ptsample_run(struct ptsample *ps, int timeout_ms)
 
 		drain(ps, 0);
 		flush(ps);
-		now = mono_ns();
+		now = procfs_now_ns();
 		if (now >= ps->next_tick) {
 			tick(ps);
 			ps->next_tick += ps->period_ns;
@@ -888,7 +866,7 @@ let_go(struct ptsample *ps, struct pt_thread *t, int status)
 void
 ptsample_detach(struct ptsample *ps)
 {
-	uint64_t give_up = mono_ns() + NS;
+	uint64_t give_up = procfs_now_ns() + NS;
 	size_t i;
 
 	flush(ps);
@@ -901,7 +879,7 @@ ptsample_detach(struct ptsample *ps)
 	 */
 	for (i = 0; i < ps->nthreads; i++)
 		ptrace(PTRACE_INTERRUPT, ps->threads[i].tid, 0, 0);
-	while (ps->nthreads > 0 && mono_ns() < give_up) {
+	while (ps->nthreads > 0 && procfs_now_ns() < give_up) {
 		int status, any = 0;
 
 		for (i = 0; i < ps->nthreads; ) {

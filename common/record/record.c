@@ -1,32 +1,25 @@
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <linux/capability.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "stream/dso.h"
 #include "elf/kallsyms.h"
 #include "base/procfs.h"
+#include "record/caps.h"
+#include "record/comm.h"
 #include "record/record.h"
 #include "record/source.h"
 #include "base/xalloc.h"
 
 #define TRUNCATED_LINE	"\t0 " STREAM_TRUNCATED " (" STREAM_UNKNOWN ")\n"
-
-struct comm_ent {
-	pid_t		 tid;
-	char		 comm[24];
-};
 
 struct frame_out {
 	uint64_t	 addr;
@@ -53,22 +46,11 @@ on_child(int sig)
 	(void)sig;
 }
 
+/* The monotonic clock in seconds, for the duration and the summary. */
 static double
 now_mono(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	return procfs_now_ns() / 1e9;
 }
 
 uint32_t
@@ -92,7 +74,7 @@ record_init(struct record *r, const struct record_opts *opts)
 	r->opts = *opts;
 	maps_init(&r->maps);
 	unwind_init(&r->unwind, &r->maps);
-	hashtab_init(&r->commidx, 128);
+	comm_init(&r->comms);
 	r->pcs_cap = 1024;
 	r->pcs = xmalloc(r->pcs_cap * sizeof(*r->pcs));
 	r->sps = xmalloc(r->pcs_cap * sizeof(*r->sps));
@@ -106,8 +88,7 @@ record_release(struct record *r)
 		r->src.ops->close(&r->src);
 	unwind_release(&r->unwind);
 	maps_release(&r->maps);
-	free(r->comms);
-	hashtab_release(&r->commidx);
+	comm_release(&r->comms);
 	free(r->pcs);
 	free(r->sps);
 	stitch_release(&r->stitch);
@@ -117,116 +98,12 @@ record_release(struct record *r)
 
 /* ---- command names ---- */
 
-/*
- * Makes a name safe for a sample head: no control characters (a thread
- * may call itself "a\nb"), and a first character that is neither white
- * space nor '#', which would turn the head into something else.
- */
-static void
-clean_name(char *s)
-{
-	char *p;
-
-	for (p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	if (s[0] == ' ' || s[0] == '#')
-		s[0] = '_';
-}
-
 /* Writes s with its control characters as '?': one line stays one line. */
 static void
 put_clean(FILE *o, const char *s)
 {
 	for (; *s; s++)
 		putc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, o);
-}
-
-static uint64_t
-comm_hash(pid_t tid)
-{
-	return hashtab_int((uint32_t)tid);
-}
-
-/* Returns the name learnt for tid, or NULL. */
-static struct comm_ent *
-comm_find(struct record *r, pid_t tid)
-{
-	struct hashtab_probe p;
-	uint32_t i;
-
-	hashtab_probe(&r->commidx, comm_hash(tid), &p);
-	while ((i = hashtab_next(&r->commidx, &p)) != HASHTAB_NONE)
-		if (r->comms[i].tid == tid)
-			return &r->comms[i];
-	return NULL;
-}
-
-/* Names tid comm (cleaned), replacing what it was called; returns it. */
-static struct comm_ent *
-comm_set(struct record *r, pid_t tid, const char *comm)
-{
-	struct hashtab_probe p;
-	struct comm_ent *e = NULL;
-	uint32_t i;
-
-	if (tid <= 0 || comm[0] == '\0')
-		return NULL;
-	hashtab_probe(&r->commidx, comm_hash(tid), &p);
-	while ((i = hashtab_next(&r->commidx, &p)) != HASHTAB_NONE)
-		if (r->comms[i].tid == tid) {
-			e = &r->comms[i];
-			break;
-		}
-	if (e == NULL) {
-		GROW(r->comms, r->ncomms + 1, r->comms_cap);
-		e = &r->comms[r->ncomms];
-		e->tid = tid;
-		hashtab_add(&r->commidx, &p, r->ncomms++);
-	}
-	snprintf(e->comm, sizeof(e->comm), "%s", comm);
-	clean_name(e->comm);
-	return e;
-}
-
-static const char *
-comm_get(struct record *r, pid_t pid, pid_t tid)
-{
-	struct comm_ent *e;
-	char buf[64];
-
-	if (tid <= 0)
-		return "swapper";	/* the idle task, as perf names it */
-	if ((e = comm_find(r, tid)) != NULL)
-		return e->comm;
-	proc_comm(pid, tid, buf, sizeof(buf));
-	if (buf[0] == '\0')
-		snprintf(buf, sizeof(buf), ":%d", (int)tid);
-	return comm_set(r, tid, buf)->comm;
-}
-
-/* ---- reading /proc ---- */
-
-/* Opens events on every thread of pid. Returns the number of threads. */
-static void
-read_task_comms(struct record *r, pid_t pid)
-{
-	char path[96], buf[64];
-	DIR *d;
-	struct dirent *de;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((d = opendir(path)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		int tid = atoi(de->d_name);
-
-		if (tid <= 0)
-			continue;
-		if (proc_comm(pid, tid, buf, sizeof(buf)) == 0)
-			comm_set(r, tid, buf);
-	}
-	closedir(d);
 }
 
 /* ---- the stream ---- */
@@ -434,7 +311,7 @@ on_sample(struct record *r, const struct source_event *ev)
 		}
 	}
 	fprintf(o, "%s %u/%u [%03u] %" PRIu64 ".%06" PRIu64 ": %" PRIu64
-	    " %s:\n", comm_get(r, ev->pid, ev->tid), (uint32_t)ev->pid,
+	    " %s:\n", comm_get(&r->comms, ev->pid, ev->tid), (uint32_t)ev->pid,
 	    (uint32_t)ev->tid, s->cpu, ev->time / 1000000000U,
 	    ev->time % 1000000000U / 1000, s->period, s->event);
 	for (i = 0; i < r->nframes; i++) {
@@ -457,7 +334,7 @@ static void
 on_event(void *arg, const struct source_event *ev)
 {
 	struct record *r = arg;
-	struct comm_ent *e;
+	const char *name;
 
 	switch (ev->kind) {
 	case SOURCE_SAMPLE:
@@ -473,17 +350,13 @@ on_event(void *arg, const struct source_event *ev)
 			maps_exec(&r->maps, ev->pid);
 			stitch_forget(&r->stitch, ev->pid, 0);
 		}
-		comm_set(r, ev->tid, ev->u.comm.name);
+		comm_set(&r->comms, ev->tid, ev->u.comm.name);
 		break;
 	case SOURCE_FORK:
 		if (ev->pid != ev->u.fork.ppid)
 			maps_fork(&r->maps, ev->u.fork.ppid, ev->pid);
-		if ((e = comm_find(r, ev->u.fork.ptid)) != NULL) {
-			char buf[sizeof(e->comm)];
-
-			memcpy(buf, e->comm, sizeof(buf));
-			comm_set(r, ev->tid, buf);
-		}
+		if ((name = comm_find(&r->comms, ev->u.fork.ptid)) != NULL)
+			comm_set(&r->comms, ev->tid, name);
 		break;
 	case SOURCE_EXIT:
 		stitch_forget(&r->stitch, ev->pid, ev->tid);
@@ -574,70 +447,19 @@ launch(struct record *r, int *go_fd, int *err_fd)
 	return pid;
 }
 
-/* Is the thread's /proc stat file there, and the thread not a zombie? */
-static int
-stat_alive(const char *path)
-{
-	char buf[512], *s;
-	FILE *f;
-	int alive = 0;
-
-	if ((f = fopen(path, "re")) == NULL)
-		return 0;
-	if (fgets(buf, sizeof(buf), f) && (s = strrchr(buf, ')')) != NULL)
-		alive = s[1] == ' ' && s[2] != 'Z' && s[2] != 'X';
-	fclose(f);
-	return alive;
-}
-
-/*
- * Does process pid still run? Any of its threads counts: the main thread
- * may have called pthread_exit (a zombie) while the others work on.
- */
-static int
-proc_alive(pid_t pid)
-{
-	char path[96];
-	DIR *d;
-	struct dirent *de;
-	int alive = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (stat_alive(path))
-		return 1;
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((d = opendir(path)) == NULL)
-		return 0;
-	while (!alive && (de = readdir(d)) != NULL) {
-		int tid = atoi(de->d_name);
-
-		if (tid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
-		    tid);
-		alive = stat_alive(path);
-	}
-	closedir(d);
-	return alive;
-}
-
 static void
 read_all_procs(struct record *r)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
+	struct procfs_walk w;
+	pid_t pid;
 
-	if (d == NULL)
+	if (procfs_walk_procs(&w) != 0)
 		return;
-	while ((de = readdir(d)) != NULL) {
-		pid_t pid = (pid_t)atoi(de->d_name);
-
-		if (pid <= 0)
-			continue;
+	while ((pid = procfs_walk_next(&w)) > 0) {
 		maps_read_proc(&r->maps, pid);
-		read_task_comms(r, pid);
+		comm_read_tasks(&r->comms, pid);
 	}
-	closedir(d);
+	procfs_walk_release(&w);
 }
 
 static void
@@ -725,76 +547,6 @@ catch_signals(void)
 }
 
 /*
- * Does pid belong to uid: its real, effective and saved user IDs all
- * uid, as ptrace(2) asks? Returns 1 or 0, or -1 when it cannot be told
- * (the process is gone).
- */
-static int
-proc_owned(pid_t pid, uid_t uid)
-{
-	char path[64], line[256];
-	unsigned long ids[3];
-	FILE *f;
-	int owned = -1;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((f = fopen(path, "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Uid: %lu %lu %lu", &ids[0], &ids[1],
-		    &ids[2]) == 3) {
-			owned = ids[0] == uid && ids[1] == uid && ids[2] == uid;
-			break;
-		}
-	fclose(f);
-	return owned;
-}
-
-/*
- * Has this process one of the capabilities that let perf_event_open
- * watch other users' processes (CAP_PERFMON, CAP_SYS_ADMIN, or
- * CAP_SYS_PTRACE), as when fgrecord carries them by setcap?
- */
-static int
-capable_of_others(void)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-	static const int caps[] = { CAP_PERFMON, CAP_SYS_ADMIN, CAP_SYS_PTRACE };
-	size_t i;
-
-	memset(d, 0, sizeof(d));
-	if (syscall(SYS_capget, &h, d) != 0)
-		return 0;
-	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
-		if (d[CAP_TO_INDEX(caps[i])].effective & CAP_TO_MASK(caps[i]))
-			return 1;
-	return 0;
-}
-
-/*
- * A user who is not root, but whose fgrecord has a capability (setcap
- * cap_perfmon+ep), could record any other user's process: refuse that
- * unless --any-user says it is meant.
- */
-static void
-check_owners(struct record *r)
-{
-	uid_t uid = getuid();
-	size_t i;
-
-	if (r->opts.any_user || uid == 0 || r->opts.npids == 0 ||
-	    !capable_of_others())
-		return;
-	for (i = 0; i < r->opts.npids; i++)
-		if (proc_owned(r->opts.pids[i], uid) == 0)
-			errx(2, "process %d belongs to another user: %s may "
-			    "record it only through its capabilities; give "
-			    "--any-user if that is meant", (int)r->opts.pids[i],
-			    program_invocation_short_name);
-}
-
-/*
  * Puts fgrecord ahead of the threads it samples: at their priority, among
  * 16 busy threads on 2 CPUs it gets an eighth of a CPU at times and the
  * kernel's buffers overflow (11% of the samples lost at 10 kHz with 16 KiB
@@ -868,7 +620,7 @@ start(struct record *r, int go_fd, int err_fd)
 				    r->opts.argv[0]);
 			errx(126, "'%s': %s", r->opts.argv[0], strerror(e));
 		}
-		comm_set(r, r->child, strrchr(r->opts.argv[0], '/') ?
+		comm_set(&r->comms, r->child, strrchr(r->opts.argv[0], '/') ?
 		    strrchr(r->opts.argv[0], '/') + 1 : r->opts.argv[0]);
 		r->src.ops->enable(&r->src);
 		return;
@@ -880,7 +632,7 @@ start(struct record *r, int go_fd, int err_fd)
 		read_all_procs(r);
 	for (i = 0; i < r->opts.npids; i++) {
 		maps_read_proc(&r->maps, r->opts.pids[i]);
-		read_task_comms(r, r->opts.pids[i]);
+		comm_read_tasks(&r->comms, r->opts.pids[i]);
 	}
 }
 
@@ -910,7 +662,7 @@ targets_gone(struct record *r)
 	if (r->opts.system_wide)
 		return 0;
 	for (i = 0; i < r->opts.npids; i++)
-		if (proc_alive(r->opts.pids[i]))
+		if (procfs_alive(r->opts.pids[i]))
 			return 0;
 	return 1;
 }
@@ -939,7 +691,7 @@ sample_loop(struct record *r, double t0)
 		}
 		if (timeout > 0 && !got_signal)
 			r->src.ops->wait(&r->src, timeout);
-		r->src.ops->drain(&r->src, now_ns(), &sink);
+		r->src.ops->drain(&r->src, procfs_now_ns(), &sink);
 		check_output(r);
 
 		if (got_signal) {
@@ -996,7 +748,7 @@ record_run(struct record *r)
 	int go_fd = -1, err_fd = -1;
 	double t0;
 
-	check_owners(r);
+	caps_check_owners(r->opts.pids, r->opts.npids, r->opts.any_user);
 	catch_signals();
 	if (r->opts.argv)
 		r->child = launch(r, &go_fd, &err_fd);

@@ -27,7 +27,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "base/hashtab.h"
+#include "record/comm.h"
 #include "record/maps.h"
 #include "record/perf.h"
 #include "record/source.h"
@@ -72,7 +72,6 @@ struct record_stats {
 	double		 cpu_seconds;	/* fgrecord's own CPU time */
 };
 
-struct comm_ent;
 struct frame_out;
 
 struct record {
@@ -84,9 +83,7 @@ struct record {
 	pid_t		 child;		/* the launched command, or 0 */
 	int		 child_status;	/* wait status, when child_done */
 	int		 child_done;
-	struct comm_ent	*comms;		/* owned: thread names, as learnt */
-	size_t		 ncomms, comms_cap;
-	struct hashtab	 commidx;	/* hashtab_int(tid) -> comms */
+	struct comm	 comms;		/* thread names, as learnt */
 	struct stitch	 stitch;	/* each thread's last complete stack */
 	uint64_t	*pcs, *sps;	/* owned: unwinding scratch */
 	size_t		 pcs_cap;

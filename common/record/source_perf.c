@@ -14,7 +14,6 @@
  * waiting for a CPU, not for an event: --off-cpu leaves it out, --wall
  * counts it, so that every thread's time adds up to the wall clock.
  */
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -24,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/procfs.h"
 #include "record/denied.h"
 #include "record/offcpu.h"
 #include "record/perf.h"
@@ -164,21 +163,11 @@ add_fd(struct perf_source *ps, int fd)
 static uid_t
 proc_uid(pid_t pid)
 {
-	char path[64], line[256];
-	FILE *f;
-	unsigned long uid;
-	uid_t found = (uid_t)-1;
+	struct procfs_status st;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((f = fopen(path, "re")) == NULL)
-		return found;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Uid: %lu", &uid) == 1) {
-			found = (uid_t)uid;
-			break;
-		}
-	fclose(f);
-	return found;
+	if (procfs_status(pid, &st) != 0 || st.nuid < 1)
+		return (uid_t)-1;
+	return st.uid[0];
 }
 
 /*
@@ -301,25 +290,20 @@ open_for_task(struct perf_source *ps, pid_t pid, int soft)
 static int
 open_for_pid(struct perf_source *ps, pid_t pid)
 {
-	char path[64];
-	DIR *d;
-	struct dirent *de;
+	struct procfs_walk w;
+	pid_t tid;
 	int n = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((d = opendir(path)) == NULL) {
+	if (procfs_walk_tasks(&w, pid) != 0) {
 		if (errno == ENOENT)
 			return 0;
 		errx(2, "process %d: %s; check the PID given to -p", (int)pid,
 		    strerror(errno));
 	}
-	while ((de = readdir(d)) != NULL) {
-		pid_t tid = (pid_t)atoi(de->d_name);
-
-		if (tid > 0 && open_for_task(ps, tid, 1) == 0)
+	while ((tid = procfs_walk_next(&w)) > 0)
+		if (open_for_task(ps, tid, 1) == 0)
 			n++;
-	}
-	closedir(d);
+	procfs_walk_release(&w);
 	return n;
 }
 
@@ -579,14 +563,12 @@ static void
 perf_source_disable(struct source *src)
 {
 	struct perf_source *ps = src->priv;
-	struct timespec ts;
 
 	if (ioctl_all(ps, PERF_EVENT_IOC_DISABLE) != 0 && !ps->disable_warned) {
 		warn("ioctl PERF_EVENT_IOC_DISABLE");
 		ps->disable_warned = 1;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ps->end_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	ps->end_ns = procfs_now_ns();
 }
 
 static void

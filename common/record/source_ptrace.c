@@ -65,15 +65,6 @@ struct ptsrc {
 	size_t		 nnamed, named_cap;
 };
 
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static struct qev *
 push(struct ptsrc *p, enum source_kind kind, pid_t pid, pid_t tid)
 {
@@ -87,7 +78,7 @@ push(struct ptsrc *p, enum source_kind kind, pid_t pid, pid_t tid)
 	e->ev.kind = kind;
 	e->ev.pid = pid;
 	e->ev.tid = tid;
-	e->ev.time = mono_ns();
+	e->ev.time = procfs_now_ns();
 	return e;
 }
 
@@ -99,7 +90,7 @@ send_comm(struct ptsrc *p, pid_t pid, pid_t tid, int exec)
 	char buf[64];
 	struct qev *e;
 
-	proc_comm(pid, tid, buf, sizeof(buf));
+	procfs_comm(pid, tid, buf, sizeof(buf));
 	if (buf[0] == '\0' && !exec)
 		return;
 	e = push(p, SOURCE_COMM, pid, tid);
@@ -178,7 +169,7 @@ read_maps(struct ptsrc *p, struct pproc *pp, int force)
 	} *v = NULL;
 	FILE *f;
 
-	pp->read_at = mono_ns();
+	pp->read_at = procfs_now_ns();
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pp->pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return;
@@ -306,7 +297,7 @@ on_sample(void *arg, const struct pt_sample *s)
 {
 	struct ptsrc *p = arg;
 	struct pproc *pp = proc_get(p, s->pid);
-	uint64_t now = mono_ns(), k = 1, i;
+	uint64_t now = procfs_now_ns(), k = 1, i;
 
 	if (s->preemption)
 		p->src->preempted++;

@@ -15,13 +15,12 @@
 #include <unistd.h>
 
 #include "stream/dso.h"
+#include "stream/writer.h"
 #include "elf/kallsyms.h"
 #include "base/procfs.h"
 #include "record/record.h"
 #include "record/source.h"
 #include "base/xalloc.h"
-
-#define TRUNCATED_LINE	"\t0 " STREAM_TRUNCATED " (" STREAM_UNKNOWN ")\n"
 
 struct comm_ent {
 	pid_t		 tid;
@@ -117,31 +116,6 @@ record_release(struct record *r)
 
 /* ---- command names ---- */
 
-/*
- * Makes a name safe for a sample head: no control characters (a thread
- * may call itself "a\nb"), and a first character that is neither white
- * space nor '#', which would turn the head into something else.
- */
-static void
-clean_name(char *s)
-{
-	char *p;
-
-	for (p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	if (s[0] == ' ' || s[0] == '#')
-		s[0] = '_';
-}
-
-/* Writes s with its control characters as '?': one line stays one line. */
-static void
-put_clean(FILE *o, const char *s)
-{
-	for (; *s; s++)
-		putc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, o);
-}
-
 static uint64_t
 comm_hash(pid_t tid)
 {
@@ -185,7 +159,6 @@ comm_set(struct record *r, pid_t tid, const char *comm)
 		hashtab_add(&r->commidx, &p, r->ncomms++);
 	}
 	snprintf(e->comm, sizeof(e->comm), "%s", comm);
-	clean_name(e->comm);
 	return e;
 }
 
@@ -231,14 +204,15 @@ read_task_comms(struct record *r, pid_t pid)
 
 /* ---- the stream ---- */
 
+/* The "# event" line of an event sampled as the options say. */
 static void
-write_callgraph(struct record *r)
+write_event(struct record *r, const char *name, enum stream_rate kind,
+    uint64_t rate)
 {
-	if (r->opts.dwarf)
-		fprintf(r->opts.out, " callgraph dwarf %" PRIu32 "\n",
-		    r->opts.stack_size);
-	else
-		fprintf(r->opts.out, " callgraph fp\n");
+	struct stream_event ev = { name, kind, rate, r->opts.dwarf,
+	    r->opts.stack_size };
+
+	stream_write_event(r->opts.out, &ev);
 }
 
 static void
@@ -247,26 +221,19 @@ write_header(struct record *r)
 	FILE *o = r->opts.out;
 	char *kid;
 
-	fprintf(o, "# fgrecord 1\n");
-	fputs("# cmdline : ", o);
-	put_clean(o, r->opts.cmdline);
-	fputc('\n', o);
-	if (r->opts.mode != RECORD_OFFCPU) {
-		fprintf(o, "# event : %s ", r->opts.event->name);
-		if (r->opts.period)
-			fprintf(o, "period %" PRIu64, r->opts.period);
-		else
-			fprintf(o, "freq %" PRIu64, r->opts.freq);
-		write_callgraph(r);
-	}
-	if (r->opts.mode != RECORD_CPU) {
-		fputs("# event : " STREAM_OFFCPU_EVENT, o);
-		write_callgraph(r);
-	}
-	fprintf(o, "# kernel : %s\n", r->src.user_only ? "excluded" : "included");
+	stream_write_comment(o, "fgrecord 1");
+	stream_write_header(o, "cmdline", r->opts.cmdline);
+	if (r->opts.mode != RECORD_OFFCPU)
+		write_event(r, r->opts.event->name, r->opts.period ?
+		    STREAM_RATE_PERIOD : STREAM_RATE_FREQ, r->opts.period ?
+		    r->opts.period : r->opts.freq);
+	if (r->opts.mode != RECORD_CPU)
+		write_event(r, STREAM_OFFCPU_EVENT, STREAM_RATE_NONE, 0);
+	stream_write_header(o, "kernel", r->src.user_only ? "excluded" :
+	    "included");
 	/* so that fgsym can tell a stream recorded under another kernel */
 	if (!r->src.user_only && (kid = kallsyms_buildid("/sys/kernel/notes"))) {
-		fprintf(o, "# buildid : %s " STREAM_KERNEL "\n", kid);
+		stream_write_buildid(o, kid, STREAM_KERNEL);
 		free(kid);
 	}
 }
@@ -371,6 +338,7 @@ on_sample(struct record *r, const struct source_event *ev)
 {
 	const struct source_sample *s = &ev->u.sample;
 	FILE *o = r->opts.out;
+	struct stream_head head;
 	enum unwind_end why = UNWIND_COMPLETE;
 	size_t i, nuser = 0;
 	int truncated = 0, in_kernel = 0;
@@ -428,23 +396,23 @@ on_sample(struct record *r, const struct source_event *ev)
 
 		if (f && f->buildid && !f->buildid_written) {
 			f->buildid_written = 1;
-			fprintf(o, "# buildid : %s ", f->buildid);
-			put_clean(o, f->path);
-			fputc('\n', o);
+			stream_write_buildid(o, f->buildid, f->path);
 		}
 	}
-	fprintf(o, "%s %u/%u [%03u] %" PRIu64 ".%06" PRIu64 ": %" PRIu64
-	    " %s:\n", comm_get(r, ev->pid, ev->tid), (uint32_t)ev->pid,
-	    (uint32_t)ev->tid, s->cpu, ev->time / 1000000000U,
-	    ev->time % 1000000000U / 1000, s->period, s->event);
-	for (i = 0; i < r->nframes; i++) {
-		fprintf(o, "\t%" PRIx64 " [unknown] (", r->frames[i].addr);
-		put_clean(o, r->frames[i].dso);
-		fputs(")\n", o);
-	}
+	head.comm = comm_get(r, ev->pid, ev->tid);
+	head.pid = (uint32_t)ev->pid;
+	head.tid = (uint32_t)ev->tid;
+	head.cpu = s->cpu;
+	head.time = ev->time;
+	head.period = s->period;
+	head.event = s->event;
+	stream_write_head(o, &head);
+	for (i = 0; i < r->nframes; i++)
+		stream_write_frame(o, r->frames[i].addr, NULL,
+		    r->frames[i].dso);
 	if (truncated)
-		fputs(TRUNCATED_LINE, o);
-	fputc('\n', o);
+		stream_write_truncated(o);
+	stream_write_end(o);
 	r->stats.samples++;
 	if (strcmp(s->event, STREAM_OFFCPU_EVENT) == 0) {
 		r->stats.waits++;
@@ -501,7 +469,7 @@ on_event(void *arg, const struct source_event *ev)
 	case SOURCE_LOST:
 		r->stats.lost += ev->u.lost;
 		r->stats.lost_records++;
-		fprintf(r->opts.out, "# lost : %" PRIu64 "\n", ev->u.lost);
+		stream_write_headeru(r->opts.out, "lost", ev->u.lost);
 		break;
 	case SOURCE_THROTTLE:
 		r->stats.throttled++;

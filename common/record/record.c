@@ -19,6 +19,7 @@
 #include "elf/kallsyms.h"
 #include "base/procfs.h"
 #include "record/record.h"
+#include "record/summary.h"
 #include "record/source.h"
 #include "base/xalloc.h"
 
@@ -209,8 +210,8 @@ static void
 write_event(struct record *r, const char *name, enum stream_rate kind,
     uint64_t rate)
 {
-	struct stream_event ev = { name, kind, rate, r->opts.dwarf,
-	    r->opts.stack_size };
+	struct stream_event ev = { name, kind, rate, r->opts.cfg.dwarf,
+	    r->opts.cfg.stack_size };
 
 	stream_write_event(r->opts.out, &ev);
 }
@@ -223,11 +224,11 @@ write_header(struct record *r)
 
 	stream_write_comment(o, "fgrecord 1");
 	stream_write_header(o, "cmdline", r->opts.cmdline);
-	if (r->opts.mode != RECORD_OFFCPU)
-		write_event(r, r->opts.event->name, r->opts.period ?
-		    STREAM_RATE_PERIOD : STREAM_RATE_FREQ, r->opts.period ?
-		    r->opts.period : r->opts.freq);
-	if (r->opts.mode != RECORD_CPU)
+	if (r->opts.cfg.mode != RECORD_OFFCPU)
+		write_event(r, r->opts.cfg.event->name, r->opts.cfg.period ?
+		    STREAM_RATE_PERIOD : STREAM_RATE_FREQ, r->opts.cfg.period ?
+		    r->opts.cfg.period : r->opts.cfg.freq);
+	if (r->opts.cfg.mode != RECORD_CPU)
 		write_event(r, STREAM_OFFCPU_EVENT, STREAM_RATE_NONE, 0);
 	stream_write_header(o, "kernel", r->src.user_only ? "excluded" :
 	    "included");
@@ -356,17 +357,17 @@ on_sample(struct record *r, const struct source_event *ev)
 		}
 		if (in_kernel) {
 			frame_push(r, a, STREAM_KERNEL, NULL);
-		} else if (!r->opts.dwarf) {
+		} else if (!r->opts.cfg.dwarf) {
 			user_frame(r, ev->pid, a, nuser == 0);
 			nuser++;
 		}
 	}
-	if (!r->opts.dwarf && nuser > 0) {
+	if (!r->opts.cfg.dwarf && nuser > 0) {
 		if (s->chain_cut || !unwind_is_outermost(&r->unwind, ev->pid,
 		    s->callchain[s->nr - 1]))
 			truncated = 1;
 	}
-	if (r->opts.dwarf && s->regs_valid) {
+	if (r->opts.cfg.dwarf && s->regs_valid) {
 		struct unwind_input in;
 		size_t n;
 
@@ -385,7 +386,7 @@ on_sample(struct record *r, const struct source_event *ev)
 	}
 	if (truncated) {
 		r->stats.truncated++;
-		if (!r->opts.dwarf)
+		if (!r->opts.cfg.dwarf)
 			why = UNWIND_NOCFI;
 		r->stats.end_reason[why]++;
 	}
@@ -490,7 +491,7 @@ check_output(struct record *r)
 			warnx("the reader of '%s' went away (%s): recording "
 			    "stopped", r->opts.outname, strerror(EPIPE));
 		else
-			warn("write error on '%s'", r->opts.outname);
+			warn("cannot write '%s'", r->opts.outname);
 		r->write_failed = 1;
 	}
 }
@@ -608,70 +609,6 @@ read_all_procs(struct record *r)
 	closedir(d);
 }
 
-static void
-summary(struct record *r)
-{
-	struct record_stats *s = &r->stats;
-	double rate = s->seconds > 0 ? s->samples / s->seconds : 0;
-	double trunc = s->samples ? 100.0 * s->truncated / s->samples : 0;
-	char stitched[96] = "";
-
-	int i, best = 1;
-
-	if (r->opts.quiet)
-		return;
-	for (i = 1; i < UNWIND_NEND; i++)
-		if (s->end_reason[i] > s->end_reason[best])
-			best = i;
-	if (s->stitched)
-		snprintf(stitched, sizeof(stitched), ", %" PRIu64 " stack%s "
-		    "completed from an earlier sample of the same thread",
-		    s->stitched, s->stitched == 1 ? "" : "s");
-	fprintf(stderr, "%s: %" PRIu64 " samples in %.2f s (%.0f/s), "
-	    "%" PRIu64 " lost, %.1f%% truncated%s%s%s%s, own CPU %.2f s\n",
-	    program_invocation_short_name, s->samples, s->seconds, rate, s->lost, trunc,
-	    s->truncated ? " (mostly: " : "",
-	    s->truncated ? (r->opts.dwarf ? unwind_end_str(best) :
-	    "frame-pointer chain ended early") : "",
-	    s->truncated ? ")" : "", stitched, s->cpu_seconds);
-	if (r->opts.mode != RECORD_CPU)
-		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "
-		    "in all; %" PRIu64 " preemptions %s\n", s->waits,
-		    s->wait_ns / 1e9, r->src.preempted,
-		    r->opts.mode == RECORD_OFFCPU ? "left out (the thread could "
-		    "run)" : "counted as off-CPU");
-	if (r->opts.mode != RECORD_CPU && s->lost)
-		fprintf(stderr, "fgrecord: the kernel lost %" PRIu64 " records "
-		    "of switches: their waits are missing (and %" PRIu64 " more "
-		    "that might have been paired wrongly); fewer bytes per switch "
-		    "lose fewer: --call-graph dwarf,4096 or fp\n", s->lost,
-		    r->src.waits_dropped);
-	if (!r->opts.period && perf_max_sample_rate() > 0 &&
-	    (uint64_t)perf_max_sample_rate() < r->opts.freq)
-		fprintf(stderr, "%s: the kernel lowered "
-		    "kernel.perf_event_max_sample_rate to %ld during the "
-		    "recording, below -F %" PRIu64 ": the rate is lower than "
-		    "asked\n", program_invocation_short_name,
-		    perf_max_sample_rate(), r->opts.freq);
-	if (s->throttled)
-		fprintf(stderr, "%s: the kernel throttled sampling %"
-		    PRIu64 " times: lower -F (kernel.perf_event_max_sample_rate "
-		    "is %ld)\n", program_invocation_short_name, s->throttled, perf_max_sample_rate());
-	if (s->truncated && r->opts.dwarf) {
-		if (best == UNWIND_NOSTACK && trunc > 5 &&
-		    r->opts.stack_size < RECORD_STACK_MAX)
-			fprintf(stderr, "%s: most truncated stacks were "
-			    "deeper than the stack copy: try --call-graph "
-			    "dwarf,%d\n", program_invocation_short_name,
-			    RECORD_STACK_MAX);
-		else if (best == UNWIND_NOSTACK && trunc > 5)
-			fprintf(stderr, "%s: most truncated stacks were "
-			    "deeper than %d bytes, the largest stack copy the "
-			    "kernel takes\n", program_invocation_short_name,
-			    RECORD_STACK_MAX);
-	}
-}
-
 /* Catches the signals that end a session, and the command's end. */
 static void
 catch_signals(void)
@@ -751,14 +688,14 @@ check_owners(struct record *r)
 	uid_t uid = getuid();
 	size_t i;
 
-	if (r->opts.any_user || uid == 0 || r->opts.npids == 0 ||
+	if (r->opts.any_user || uid == 0 || r->opts.cfg.npids == 0 ||
 	    !capable_of_others())
 		return;
-	for (i = 0; i < r->opts.npids; i++)
-		if (proc_owned(r->opts.pids[i], uid) == 0)
+	for (i = 0; i < r->opts.cfg.npids; i++)
+		if (proc_owned(r->opts.cfg.pids[i], uid) == 0)
 			errx(2, "process %d belongs to another user: %s may "
 			    "record it only through its capabilities; give "
-			    "--any-user if that is meant", (int)r->opts.pids[i],
+			    "--any-user if that is meant", (int)r->opts.cfg.pids[i],
 			    program_invocation_short_name);
 }
 
@@ -787,22 +724,9 @@ raise_priority(void)
 static void
 open_source(struct record *r)
 {
-	struct source_config cfg;
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.mode = r->opts.mode;
-	cfg.event = r->opts.event;
-	cfg.freq = r->opts.freq;
-	cfg.period = r->opts.period;
-	cfg.dwarf = r->opts.dwarf;
-	cfg.stack_size = r->opts.stack_size;
-	cfg.system_wide = r->opts.system_wide;
-	cfg.pids = r->opts.pids;
-	cfg.npids = r->opts.npids;
-	cfg.child = r->child;
-	cfg.quiet = r->opts.quiet;
-	r->src.ops = r->opts.source ? r->opts.source : &source_perf;
-	r->src.ops->open(&r->src, &cfg);
+	r->opts.cfg.child = r->child;
+	r->src.ops = r->opts.source;
+	r->src.ops->open(&r->src, &r->opts.cfg);
 	if (r->src.partial)
 		r->rval = 1;
 }
@@ -844,11 +768,11 @@ start(struct record *r, int go_fd, int err_fd)
 	r->src.ops->enable(&r->src);
 	if (r->src.partial)
 		r->rval = 1;
-	if (r->opts.system_wide)
+	if (r->opts.cfg.system_wide)
 		read_all_procs(r);
-	for (i = 0; i < r->opts.npids; i++) {
-		maps_read_proc(&r->maps, r->opts.pids[i]);
-		read_task_comms(r, r->opts.pids[i]);
+	for (i = 0; i < r->opts.cfg.npids; i++) {
+		maps_read_proc(&r->maps, r->opts.cfg.pids[i]);
+		read_task_comms(r, r->opts.cfg.pids[i]);
 	}
 }
 
@@ -875,10 +799,10 @@ targets_gone(struct record *r)
 			r->child_done = 1;
 		return r->child_done;
 	}
-	if (r->opts.system_wide)
+	if (r->opts.cfg.system_wide)
 		return 0;
-	for (i = 0; i < r->opts.npids; i++)
-		if (proc_alive(r->opts.pids[i]))
+	for (i = 0; i < r->opts.cfg.npids; i++)
+		if (proc_alive(r->opts.cfg.pids[i]))
 			return 0;
 	return 1;
 }
@@ -955,7 +879,7 @@ finish(struct record *r, double t0)
 	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	r->stats.ring_bytes = r->src.bytes;
 	check_output(r);
-	summary(r);
+	record_summary(r);
 }
 
 int

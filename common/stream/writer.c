@@ -17,20 +17,26 @@ stream_write_clean(FILE *o, const char *s)
 		putc(is_control(*s) ? '?' : *s, o);
 }
 
+/* Ends a line with s, cleaned. */
+static void
+end_line(FILE *o, const char *s)
+{
+	stream_write_clean(o, s);
+	putc('\n', o);
+}
+
 void
 stream_write_comment(FILE *o, const char *text)
 {
 	fputs("# ", o);
-	stream_write_clean(o, text);
-	putc('\n', o);
+	end_line(o, text);
 }
 
 void
 stream_write_header(FILE *o, const char *key, const char *value)
 {
 	fprintf(o, "# %s : ", key);
-	stream_write_clean(o, value);
-	putc('\n', o);
+	end_line(o, value);
 }
 
 void
@@ -59,8 +65,7 @@ void
 stream_write_buildid(FILE *o, const char *buildid, const char *path)
 {
 	fprintf(o, "# buildid : %s ", buildid);
-	stream_write_clean(o, path);
-	putc('\n', o);
+	end_line(o, path);
 }
 
 void

@@ -1,6 +1,7 @@
 /*
- * fgrecord: sample a program's call stacks with perf_event_open(2) and
- * write them as a text stream (fg-stream(5)). See fgrecord(1).
+ * fgrecord: sample a program's call stacks with perf_event_open(2), or
+ * ptrace(2) where that is refused, and write them as a text stream
+ * (fg-stream(5)). See fgrecord(1).
  */
 #include <err.h>
 #include <errno.h>

@@ -1,6 +1,7 @@
 /*
- * fgrecord: sample a program's call stacks with perf_event_open(2) and
- * write them as a text stream (fg-stream(5)). See fgrecord(1).
+ * fgrecord: sample a program's call stacks with perf_event_open(2), or
+ * ptrace(2) where that is refused, and write them as a text stream
+ * (fg-stream(5)). See fgrecord(1).
  */
 #include <err.h>
 #include <errno.h>
@@ -15,9 +16,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "record/denied.h"
+#include "base/cmdfile.h"
 #include "record/record.h"
-#include "record/source.h"
 #include "base/version.h"
 #include "base/xalloc.h"
 
@@ -68,18 +68,18 @@ static void
 parse_callgraph(const char *s, struct record_opts *o)
 {
 	if (strcmp(s, "fp") == 0) {
-		o->dwarf = 0;
+		o->cfg.dwarf = 0;
 		return;
 	}
 	if (strncmp(s, "dwarf", 5) == 0 && (s[5] == '\0' || s[5] == ',')) {
-		o->dwarf = 1;
+		o->cfg.dwarf = 1;
 		if (s[5] == ',') {
 			uint64_t n = parse_u64(s + 6, "--call-graph dwarf,", 8,
 			    RECORD_STACK_MAX);
 
-			o->stack_size = (uint32_t)((n + 7) & ~7ULL);
-			if (o->stack_size > RECORD_STACK_MAX)
-				o->stack_size = RECORD_STACK_MAX;
+			o->cfg.stack_size = (uint32_t)((n + 7) & ~7ULL);
+			if (o->cfg.stack_size > RECORD_STACK_MAX)
+				o->cfg.stack_size = RECORD_STACK_MAX;
 		}
 		return;
 	}
@@ -87,49 +87,22 @@ parse_callgraph(const char *s, struct record_opts *o)
 	usage();
 }
 
+/* Adds the PIDs of list s to *pids (owned, grown), *npids of them. */
 static void
-parse_pids(const char *s, struct record_opts *o)
+parse_pids(const char *s, pid_t **pids, size_t *npids)
 {
 	char *copy = xstrdup(s), *tok, *save = NULL;
 
 	for (tok = strtok_r(copy, ",", &save); tok;
 	    tok = strtok_r(NULL, ",", &save)) {
-		o->pids = xrealloc(o->pids, (o->npids + 1) * sizeof(*o->pids));
-		o->pids[o->npids++] = (pid_t)parse_u64(tok, "-p", 1, INT_MAX);
+		*pids = xrealloc(*pids, (*npids + 1) * sizeof(**pids));
+		(*pids)[(*npids)++] = (pid_t)parse_u64(tok, "-p", 1, INT_MAX);
 	}
 	free(copy);
-	if (o->npids == 0) {
+	if (*npids == 0) {
 		warnx("-p '%s': expected a PID or a list of PIDs", s);
 		usage();
 	}
-}
-
-/*
- * Chooses the sampler: the one named by --sampler, else perf_event_open
- * where it can record what was asked, else ptrace, saying why in one line.
- */
-static void
-choose_sampler(struct record_opts *o, const char *name)
-{
-	char why[512];
-
-	if (name && strcmp(name, "perf") == 0)
-		return;
-	if (name && strcmp(name, "ptrace") == 0) {
-		o->source = &source_ptrace;
-		return;
-	}
-	if (name) {
-		warnx("--sampler '%s': expected perf or ptrace", name);
-		usage();
-	}
-	if (o->system_wide || denied_probe(o->mode != RECORD_CPU, why,
-	    sizeof(why)) == DENIED_NONE)
-		return;
-	o->source = &source_ptrace;
-	if (!o->quiet)
-		warnx("%s: sampling with ptrace instead (user space only, "
-		    "more overhead; --sampler=perf insists)", why);
 }
 
 /* Is st the null device, /dev/null? */
@@ -218,42 +191,44 @@ main(int argc, char *argv[])
 	};
 	struct record_opts o;
 	struct record r;
-	const char *outname = NULL, *sampler = NULL;
-	char *cmdline, *end;
-	int ch, status, fflag = 0, eflag = 0;
+	const char *outname = NULL;
+	char *cmdline, *end, *why;
+	pid_t *pids = NULL;
+	int ch, status;
 
 	memset(&o, 0, sizeof(o));
-	o.event = perf_event_find("cpu-clock");
-	o.freq = 999;
-	o.dwarf = 1;
-	o.stack_size = 0;	/* chosen for the mode and the rate below */
+	o.cfg.event = perf_event_find("cpu-clock");
+	o.cfg.freq = 999;
+	o.cfg.dwarf = 1;
+	o.cfg.stack_size = 0;	/* record_opts_check chooses it */
 	while ((ch = getopt_long(argc, argv, "+aqF:c:e:g:o:d:p:hV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'a':
-			o.system_wide = 1;
+			o.cfg.system_wide = 1;
 			break;
 		case 'q':
-			o.quiet = 1;
+			o.cfg.quiet = 1;
 			break;
 		case 'U':
 			o.any_user = 1;
 			break;
 		case 'F':
-			o.freq = parse_u64(optarg, "-F", 1, 1000000);
-			o.period = 0;
-			fflag = 1;
+			o.cfg.freq = parse_u64(optarg, "-F", 1, 1000000);
+			o.cfg.period = 0;
+			o.freq_given = 1;
 			break;
 		case 'c':
-			o.period = parse_u64(optarg, "-c", 1, UINT64_MAX >> 1);
+			o.cfg.period = parse_u64(optarg, "-c", 1,
+			    UINT64_MAX >> 1);
 			break;
 		case 'e':
-			if ((o.event = perf_event_find(optarg)) == NULL) {
+			if ((o.cfg.event = perf_event_find(optarg)) == NULL) {
 				warnx("-e '%s': unknown event; known events: %s",
 				    optarg, perf_event_names());
 				usage();
 			}
-			eflag = 1;
+			o.event_given = 1;
 			break;
 		case 'g':
 			parse_callgraph(optarg, &o);
@@ -272,19 +247,21 @@ main(int argc, char *argv[])
 			}
 			break;
 		case 'p':
-			parse_pids(optarg, &o);
+			parse_pids(optarg, &pids, &o.cfg.npids);
+			o.cfg.pids = pids;
 			break;
 		case OPT_OFFCPU:
 		case OPT_WALL:
-			if (o.mode != RECORD_CPU) {
+			if (o.cfg.mode != RECORD_CPU) {
 				warnx("--off-cpu and --wall are exclusive: "
 				    "--wall already holds the off-CPU time");
 				usage();
 			}
-			o.mode = ch == OPT_OFFCPU ? RECORD_OFFCPU : RECORD_WALL;
+			o.cfg.mode = ch == OPT_OFFCPU ? RECORD_OFFCPU :
+			    RECORD_WALL;
 			break;
 		case OPT_SAMPLER:
-			sampler = optarg;
+			o.sampler = optarg;
 			break;
 		case OPT_NOSTITCH:
 			o.no_stitch = 1;
@@ -300,45 +277,10 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 
-	if (fflag && o.period) {
-		warnx("-F and -c are exclusive: give a frequency or a period");
-		usage();
-	}
-	if (o.mode != RECORD_CPU && eflag) {
-		warnx("-e cannot be given with %s: it chooses its own "
-		    "events", o.mode == RECORD_WALL ? "--wall" :
-		    "--off-cpu");
-		usage();
-	}
-	/*
-	 * Every switch out of a thread copies its stack: half the usual copy
-	 * keeps a program that switches 50,000 times a second within 1.3
-	 * times its own run time (bench/offcpu.sh). On-CPU sampling copies
-	 * what the rate allows (record_stack_size).
-	 */
-	if (o.stack_size == 0 && o.mode != RECORD_CPU)
-		o.stack_size = 8192;
-	if (o.mode == RECORD_WALL && o.period && o.period < 10000) {
-		warnx("-c %" PRIu64 ": with --wall the period is at least 10000 "
-		    "(ns of cpu-clock, the kernel's shortest)", o.period);
-		usage();
-	}
-	if (o.mode != RECORD_CPU && o.system_wide) {
-		warnx("%s follows a command or -p PID, not -a",
-		    o.mode == RECORD_WALL ? "--wall" : "--off-cpu");
-		usage();
-	}
-	if ((argc > 0) + (o.npids > 0) + o.system_wide != 1) {
-		warnx("give exactly one of: a command, -p PID, -a");
-		usage();
-	}
 	if (argc > 0)
 		o.argv = argv;
-	if (o.stack_size == 0)
-		o.stack_size = record_stack_size(o.freq, o.period);
-	choose_sampler(&o, sampler);
-	if (o.source == &source_ptrace && o.system_wide) {
-		warnx("--sampler ptrace follows a command or -p PID, not -a");
+	if (record_opts_check(&o, &why) != 0) {
+		warnx("%s", why);
 		usage();
 	}
 
@@ -351,7 +293,7 @@ main(int argc, char *argv[])
 		o.cmd_stdout = STDOUT_FILENO;
 	} else {
 		o.out = stdout;
-		o.outname = "stdout";
+		o.outname = CMDFILE_STDOUT;
 		o.cmd_stdout = STDERR_FILENO;
 	}
 	setvbuf(o.out, NULL, _IOFBF, 1 << 20);
@@ -361,11 +303,9 @@ main(int argc, char *argv[])
 	record_init(&r, &o);
 	status = record_run(&r);
 	record_release(&r);
-	if (fclose(o.out) != 0 && status != 2) {
-		warn("write error on '%s'", o.outname);
-		status = 2;
-	}
+	if (fclose(o.out) != 0 && status != 2)
+		cmdfile_write_failed(o.outname);
 	free(cmdline);
-	free(o.pids);
+	free(pids);
 	return status;
 }

@@ -385,6 +385,19 @@ check 'lost samples are stated, never hidden; none at 999 Hz here' '
 	if grep -q "^# lost : " out; then test "$lost" -gt 0; else test "$lost" = 0; fi
 '
 
+# ptrace never asks the kernel for a rate: perf's warnings about
+# kernel.perf_event_max_sample_rate are not for it, however high -F is.
+max_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 0)
+if [ "$max_rate" -gt 0 ] && [ "$max_rate" -lt 1000000 ]; then
+	check '--sampler=ptrace above perf_event_max_sample_rate: no perf warning' '
+		fgrecord --sampler=ptrace -F $((max_rate + 50000 > 1000000 ? 1000000 : max_rate + 50000)) -o out hot_nofp 0.2 2>err &&
+		grep_q "^fgrecord: [0-9]* samples in " err &&
+		! grep "perf_event_max_sample_rate" err
+	'
+else
+	skip '--sampler=ptrace above perf_event_max_sample_rate: no perf warning' "kernel.perf_event_max_sample_rate is '$max_rate'"
+fi
+
 check 'the pipeline: fgrecord, fgsym, fgfold put hot under main;middle' '
 	fgrecord -o stream hot_nofp 0.5 2>err &&
 	{ fgsym <stream >sym 2>symerr; test $? -le 1; } &&

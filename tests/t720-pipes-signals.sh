@@ -183,7 +183,7 @@ check 'the reader goes away: sampling stops, the command runs to its end, clear 
 	end=$(date +%s) &&
 	test "$(cat rc)" = 2 &&
 	grep_q "^# fgrecord 1" first &&
-	grep_q "^fgrecord: the reader of .stdout. went away (Broken pipe): recording stopped; waiting for .fds. to end" err &&
+	grep_q "^fgrecord: the reader of .<stdout>. went away (Broken pipe): recording stopped; waiting for .fds. to end" err &&
 	grep_q "^fgrecord: [0-9]* samples in" err &&
 	test $((end - start)) -ge 1 &&
 	cpid=$(cat pidfile) && ! kill -0 "$cpid" 2>/dev/null

@@ -24,19 +24,6 @@ comm_release(struct comm *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Makes a name safe for a sample head (see comm.h). */
-static void
-clean_name(char *s)
-{
-	char *p;
-
-	for (p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	if (s[0] == ' ' || s[0] == '#')
-		s[0] = '_';
-}
-
 static uint64_t
 comm_hash(pid_t tid)
 {
@@ -81,7 +68,6 @@ comm_set(struct comm *c, pid_t tid, const char *name)
 		hashtab_add(&c->idx, &p, c->n++);
 	}
 	memcpy(e->name, buf, sizeof(e->name));
-	clean_name(e->name);
 	return e->name;
 }
 

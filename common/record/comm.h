@@ -10,11 +10,10 @@
  *	comm_release(&c);
  *
  * A name is learnt from the source's events, or failing that read from
- * /proc when a sample first needs it. Names are kept cleaned, safe to
- * print in a sample head: no control characters (a thread may call
- * itself "a\nb"), and a first character that is neither white space nor
- * '#', which would turn the head into something else. The table only
- * grows (an append-only array, indexed by a struct hashtab).
+ * /proc when a sample first needs it. Names are kept as the thread
+ * gave them (cut at 23 bytes): the stream writer (stream/writer.h) makes
+ * them safe to print in a sample head. The table only grows (an
+ * append-only array, indexed by a struct hashtab).
  */
 #ifndef FG_COMM_H
 #define FG_COMM_H
@@ -26,7 +25,7 @@
 
 struct comm_ent {
 	pid_t		 tid;
-	char		 name[24];	/* cleaned, cut at 23 bytes */
+	char		 name[24];	/* cut at 23 bytes */
 };
 
 struct comm {
@@ -45,7 +44,7 @@ void	 comm_release(struct comm *);
 const char *comm_find(struct comm *, pid_t tid);
 
 /*
- * Names thread tid name (copied, cleaned and cut), replacing what it was
+ * Names thread tid name (copied and cut), replacing what it was
  * called; name may be one that comm_find returned. Does nothing for a
  * tid that is not positive or an empty name. Returns the name as kept
  * (borrowed as comm_find's), or NULL when nothing was done.

@@ -10,7 +10,7 @@
  *	perf_ring_unmap(&ring);
  *
  * Nothing here prints: failures come back as -1 with errno set, and the
- * caller explains them (record.c knows what the user asked for).
+ * caller explains them (source_perf.c knows what the user asked for).
  */
 #ifndef FG_PERF_H
 #define FG_PERF_H

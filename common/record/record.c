@@ -11,15 +11,16 @@
 #include <unistd.h>
 
 #include "stream/dso.h"
+#include "stream/writer.h"
 #include "elf/kallsyms.h"
 #include "base/procfs.h"
 #include "record/caps.h"
 #include "record/comm.h"
 #include "record/record.h"
+#include "record/summary.h"
 #include "record/source.h"
 #include "base/xalloc.h"
 
-#define TRUNCATED_LINE	"\t0 " STREAM_TRUNCATED " (" STREAM_UNKNOWN ")\n"
 
 struct frame_out {
 	uint64_t	 addr;
@@ -96,26 +97,17 @@ record_release(struct record *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* ---- command names ---- */
-
-/* Writes s with its control characters as '?': one line stays one line. */
-static void
-put_clean(FILE *o, const char *s)
-{
-	for (; *s; s++)
-		putc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, o);
-}
-
 /* ---- the stream ---- */
 
+/* The "# event" line of an event sampled as the options say. */
 static void
-write_callgraph(struct record *r)
+write_event(struct record *r, const char *name, enum stream_rate kind,
+    uint64_t rate)
 {
-	if (r->opts.dwarf)
-		fprintf(r->opts.out, " callgraph dwarf %" PRIu32 "\n",
-		    r->opts.stack_size);
-	else
-		fprintf(r->opts.out, " callgraph fp\n");
+	struct stream_event ev = { name, kind, rate, r->opts.cfg.dwarf,
+	    r->opts.cfg.stack_size };
+
+	stream_write_event(r->opts.out, &ev);
 }
 
 static void
@@ -124,26 +116,19 @@ write_header(struct record *r)
 	FILE *o = r->opts.out;
 	char *kid;
 
-	fprintf(o, "# fgrecord 1\n");
-	fputs("# cmdline : ", o);
-	put_clean(o, r->opts.cmdline);
-	fputc('\n', o);
-	if (r->opts.mode != RECORD_OFFCPU) {
-		fprintf(o, "# event : %s ", r->opts.event->name);
-		if (r->opts.period)
-			fprintf(o, "period %" PRIu64, r->opts.period);
-		else
-			fprintf(o, "freq %" PRIu64, r->opts.freq);
-		write_callgraph(r);
-	}
-	if (r->opts.mode != RECORD_CPU) {
-		fputs("# event : " STREAM_OFFCPU_EVENT, o);
-		write_callgraph(r);
-	}
-	fprintf(o, "# kernel : %s\n", r->src.user_only ? "excluded" : "included");
+	stream_write_comment(o, "fgrecord 1");
+	stream_write_header(o, "cmdline", r->opts.cmdline);
+	if (r->opts.cfg.mode != RECORD_OFFCPU)
+		write_event(r, r->opts.cfg.event->name, r->opts.cfg.period ?
+		    STREAM_RATE_PERIOD : STREAM_RATE_FREQ, r->opts.cfg.period ?
+		    r->opts.cfg.period : r->opts.cfg.freq);
+	if (r->opts.cfg.mode != RECORD_CPU)
+		write_event(r, STREAM_OFFCPU_EVENT, STREAM_RATE_NONE, 0);
+	stream_write_header(o, "kernel", r->src.user_only ? "excluded" :
+	    "included");
 	/* so that fgsym can tell a stream recorded under another kernel */
 	if (!r->src.user_only && (kid = kallsyms_buildid("/sys/kernel/notes"))) {
-		fprintf(o, "# buildid : %s " STREAM_KERNEL "\n", kid);
+		stream_write_buildid(o, kid, STREAM_KERNEL);
 		free(kid);
 	}
 }
@@ -248,6 +233,7 @@ on_sample(struct record *r, const struct source_event *ev)
 {
 	const struct source_sample *s = &ev->u.sample;
 	FILE *o = r->opts.out;
+	struct stream_head head;
 	enum unwind_end why = UNWIND_COMPLETE;
 	size_t i, nuser = 0;
 	int truncated = 0, in_kernel = 0;
@@ -265,17 +251,17 @@ on_sample(struct record *r, const struct source_event *ev)
 		}
 		if (in_kernel) {
 			frame_push(r, a, STREAM_KERNEL, NULL);
-		} else if (!r->opts.dwarf) {
+		} else if (!r->opts.cfg.dwarf) {
 			user_frame(r, ev->pid, a, nuser == 0);
 			nuser++;
 		}
 	}
-	if (!r->opts.dwarf && nuser > 0) {
+	if (!r->opts.cfg.dwarf && nuser > 0) {
 		if (s->chain_cut || !unwind_is_outermost(&r->unwind, ev->pid,
 		    s->callchain[s->nr - 1]))
 			truncated = 1;
 	}
-	if (r->opts.dwarf && s->regs_valid) {
+	if (r->opts.cfg.dwarf && s->regs_valid) {
 		struct unwind_input in;
 		size_t n;
 
@@ -294,7 +280,7 @@ on_sample(struct record *r, const struct source_event *ev)
 	}
 	if (truncated) {
 		r->stats.truncated++;
-		if (!r->opts.dwarf)
+		if (!r->opts.cfg.dwarf)
 			why = UNWIND_NOCFI;
 		r->stats.end_reason[why]++;
 	}
@@ -305,23 +291,23 @@ on_sample(struct record *r, const struct source_event *ev)
 
 		if (f && f->buildid && !f->buildid_written) {
 			f->buildid_written = 1;
-			fprintf(o, "# buildid : %s ", f->buildid);
-			put_clean(o, f->path);
-			fputc('\n', o);
+			stream_write_buildid(o, f->buildid, f->path);
 		}
 	}
-	fprintf(o, "%s %u/%u [%03u] %" PRIu64 ".%06" PRIu64 ": %" PRIu64
-	    " %s:\n", comm_get(&r->comms, ev->pid, ev->tid), (uint32_t)ev->pid,
-	    (uint32_t)ev->tid, s->cpu, ev->time / 1000000000U,
-	    ev->time % 1000000000U / 1000, s->period, s->event);
-	for (i = 0; i < r->nframes; i++) {
-		fprintf(o, "\t%" PRIx64 " [unknown] (", r->frames[i].addr);
-		put_clean(o, r->frames[i].dso);
-		fputs(")\n", o);
-	}
+	head.comm = comm_get(&r->comms, ev->pid, ev->tid);
+	head.pid = (uint32_t)ev->pid;
+	head.tid = (uint32_t)ev->tid;
+	head.cpu = s->cpu;
+	head.time = ev->time;
+	head.period = s->period;
+	head.event = s->event;
+	stream_write_head(o, &head);
+	for (i = 0; i < r->nframes; i++)
+		stream_write_frame(o, r->frames[i].addr, NULL,
+		    r->frames[i].dso);
 	if (truncated)
-		fputs(TRUNCATED_LINE, o);
-	fputc('\n', o);
+		stream_write_truncated(o);
+	stream_write_end(o);
 	r->stats.samples++;
 	if (strcmp(s->event, STREAM_OFFCPU_EVENT) == 0) {
 		r->stats.waits++;
@@ -374,7 +360,7 @@ on_event(void *arg, const struct source_event *ev)
 	case SOURCE_LOST:
 		r->stats.lost += ev->u.lost;
 		r->stats.lost_records++;
-		fprintf(r->opts.out, "# lost : %" PRIu64 "\n", ev->u.lost);
+		stream_write_headeru(r->opts.out, "lost", ev->u.lost);
 		break;
 	case SOURCE_THROTTLE:
 		r->stats.throttled++;
@@ -395,7 +381,7 @@ check_output(struct record *r)
 			warnx("the reader of '%s' went away (%s): recording "
 			    "stopped", r->opts.outname, strerror(EPIPE));
 		else
-			warn("write error on '%s'", r->opts.outname);
+			warn("cannot write '%s'", r->opts.outname);
 		r->write_failed = 1;
 	}
 }
@@ -462,70 +448,6 @@ read_all_procs(struct record *r)
 	procfs_walk_release(&w);
 }
 
-static void
-summary(struct record *r)
-{
-	struct record_stats *s = &r->stats;
-	double rate = s->seconds > 0 ? s->samples / s->seconds : 0;
-	double trunc = s->samples ? 100.0 * s->truncated / s->samples : 0;
-	char stitched[96] = "";
-
-	int i, best = 1;
-
-	if (r->opts.quiet)
-		return;
-	for (i = 1; i < UNWIND_NEND; i++)
-		if (s->end_reason[i] > s->end_reason[best])
-			best = i;
-	if (s->stitched)
-		snprintf(stitched, sizeof(stitched), ", %" PRIu64 " stack%s "
-		    "completed from an earlier sample of the same thread",
-		    s->stitched, s->stitched == 1 ? "" : "s");
-	fprintf(stderr, "%s: %" PRIu64 " samples in %.2f s (%.0f/s), "
-	    "%" PRIu64 " lost, %.1f%% truncated%s%s%s%s, own CPU %.2f s\n",
-	    program_invocation_short_name, s->samples, s->seconds, rate, s->lost, trunc,
-	    s->truncated ? " (mostly: " : "",
-	    s->truncated ? (r->opts.dwarf ? unwind_end_str(best) :
-	    "frame-pointer chain ended early") : "",
-	    s->truncated ? ")" : "", stitched, s->cpu_seconds);
-	if (r->opts.mode != RECORD_CPU)
-		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "
-		    "in all; %" PRIu64 " preemptions %s\n", s->waits,
-		    s->wait_ns / 1e9, r->src.preempted,
-		    r->opts.mode == RECORD_OFFCPU ? "left out (the thread could "
-		    "run)" : "counted as off-CPU");
-	if (r->opts.mode != RECORD_CPU && s->lost)
-		fprintf(stderr, "fgrecord: the kernel lost %" PRIu64 " records "
-		    "of switches: their waits are missing (and %" PRIu64 " more "
-		    "that might have been paired wrongly); fewer bytes per switch "
-		    "lose fewer: --call-graph dwarf,4096 or fp\n", s->lost,
-		    r->src.waits_dropped);
-	if (!r->opts.period && perf_max_sample_rate() > 0 &&
-	    (uint64_t)perf_max_sample_rate() < r->opts.freq)
-		fprintf(stderr, "%s: the kernel lowered "
-		    "kernel.perf_event_max_sample_rate to %ld during the "
-		    "recording, below -F %" PRIu64 ": the rate is lower than "
-		    "asked\n", program_invocation_short_name,
-		    perf_max_sample_rate(), r->opts.freq);
-	if (s->throttled)
-		fprintf(stderr, "%s: the kernel throttled sampling %"
-		    PRIu64 " times: lower -F (kernel.perf_event_max_sample_rate "
-		    "is %ld)\n", program_invocation_short_name, s->throttled, perf_max_sample_rate());
-	if (s->truncated && r->opts.dwarf) {
-		if (best == UNWIND_NOSTACK && trunc > 5 &&
-		    r->opts.stack_size < RECORD_STACK_MAX)
-			fprintf(stderr, "%s: most truncated stacks were "
-			    "deeper than the stack copy: try --call-graph "
-			    "dwarf,%d\n", program_invocation_short_name,
-			    RECORD_STACK_MAX);
-		else if (best == UNWIND_NOSTACK && trunc > 5)
-			fprintf(stderr, "%s: most truncated stacks were "
-			    "deeper than %d bytes, the largest stack copy the "
-			    "kernel takes\n", program_invocation_short_name,
-			    RECORD_STACK_MAX);
-	}
-}
-
 /* Catches the signals that end a session, and the command's end. */
 static void
 catch_signals(void)
@@ -571,22 +493,9 @@ raise_priority(void)
 static void
 open_source(struct record *r)
 {
-	struct source_config cfg;
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.mode = r->opts.mode;
-	cfg.event = r->opts.event;
-	cfg.freq = r->opts.freq;
-	cfg.period = r->opts.period;
-	cfg.dwarf = r->opts.dwarf;
-	cfg.stack_size = r->opts.stack_size;
-	cfg.system_wide = r->opts.system_wide;
-	cfg.pids = r->opts.pids;
-	cfg.npids = r->opts.npids;
-	cfg.child = r->child;
-	cfg.quiet = r->opts.quiet;
-	r->src.ops = r->opts.source ? r->opts.source : &source_perf;
-	r->src.ops->open(&r->src, &cfg);
+	r->opts.cfg.child = r->child;
+	r->src.ops = r->opts.source;
+	r->src.ops->open(&r->src, &r->opts.cfg);
 	if (r->src.partial)
 		r->rval = 1;
 }
@@ -628,11 +537,11 @@ start(struct record *r, int go_fd, int err_fd)
 	r->src.ops->enable(&r->src);
 	if (r->src.partial)
 		r->rval = 1;
-	if (r->opts.system_wide)
+	if (r->opts.cfg.system_wide)
 		read_all_procs(r);
-	for (i = 0; i < r->opts.npids; i++) {
-		maps_read_proc(&r->maps, r->opts.pids[i]);
-		comm_read_tasks(&r->comms, r->opts.pids[i]);
+	for (i = 0; i < r->opts.cfg.npids; i++) {
+		maps_read_proc(&r->maps, r->opts.cfg.pids[i]);
+		comm_read_tasks(&r->comms, r->opts.cfg.pids[i]);
 	}
 }
 
@@ -659,10 +568,10 @@ targets_gone(struct record *r)
 			r->child_done = 1;
 		return r->child_done;
 	}
-	if (r->opts.system_wide)
+	if (r->opts.cfg.system_wide)
 		return 0;
-	for (i = 0; i < r->opts.npids; i++)
-		if (procfs_alive(r->opts.pids[i]))
+	for (i = 0; i < r->opts.cfg.npids; i++)
+		if (procfs_alive(r->opts.cfg.pids[i]))
 			return 0;
 	return 1;
 }
@@ -739,7 +648,7 @@ finish(struct record *r, double t0)
 	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	r->stats.ring_bytes = r->src.bytes;
 	check_output(r);
-	summary(r);
+	record_summary(r);
 }
 
 int
@@ -748,7 +657,7 @@ record_run(struct record *r)
 	int go_fd = -1, err_fd = -1;
 	double t0;
 
-	caps_check_owners(r->opts.pids, r->opts.npids, r->opts.any_user);
+	caps_check_owners(r->opts.cfg.pids, r->opts.cfg.npids, r->opts.any_user);
 	catch_signals();
 	if (r->opts.argv)
 		r->child = launch(r, &go_fd, &err_fd);

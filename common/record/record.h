@@ -4,7 +4,7 @@
  *
  * It launches a command (sampling starts at its exec), or attaches to
  * running processes, or samples the whole system, through a source
- * (source.h: perf_event_open by default) that hands it samples and the
+ * (source.h: perf_event_open, or ptrace where that is refused) that hands it samples and the
  * mmap, comm, fork and exit events in time order. It turns them into
  * text: mappings and command names are tracked, user stacks are unwound
  * (dwarf) or taken from the kernel's callchain (fp), and every user
@@ -35,25 +35,24 @@
 #include "record/unwind.h"
 
 struct record_opts {
-	enum record_mode mode;		/* --off-cpu, --wall (source.h) */
-	const struct perf_event_desc *event;	/* static */
-	uint64_t	 freq;		/* Hz; used when period is 0 */
-	uint64_t	 period;
-	int		 dwarf;		/* else fp */
-	uint32_t	 stack_size;	/* dwarf: bytes of stack per sample */
+	/*
+	 * What to record, as the source is asked for it: the mode, event,
+	 * rate, call graph, targets (-p pids, borrowed; -a) and quiet.
+	 * cfg.child is the session's to fill in.
+	 */
+	struct source_config cfg;
 	double		 duration;	/* seconds, or 0 for no limit */
-	pid_t		*pids;		/* borrowed: -p targets */
-	size_t		 npids;
-	int		 system_wide;	/* -a */
 	char *const	*argv;		/* borrowed: the command, or NULL */
 	FILE		*out;		/* borrowed: where the stream goes */
 	const char	*outname;	/* for messages */
 	int		 cmd_stdout;	/* the command's stdout: a descriptor */
 	const char	*cmdline;	/* borrowed: for the # cmdline header */
-	int		 quiet;		/* no exit summary */
 	int		 any_user;	/* -p on other users' processes by capability */
 	int		 no_stitch;	/* --no-stitch: leave deep stacks truncated */
-	const struct source_ops *source;	/* the sampler; NULL: perf */
+	const char	*sampler;	/* --sampler: a source's name, or NULL */
+	int		 freq_given;	/* -F was given (it conflicts with -c) */
+	int		 event_given;	/* -e was given */
+	const struct source_ops *source;	/* the sampler: record_opts_check's choice */
 };
 
 struct record_stats {
@@ -79,7 +78,7 @@ struct record {
 	struct record_stats stats;
 	struct maps	 maps;
 	struct unwind	 unwind;
-	struct source	 src;		/* the sampler: perf_event_open */
+	struct source	 src;		/* the sampler (source.h) */
 	pid_t		 child;		/* the launched command, or 0 */
 	int		 child_status;	/* wait status, when child_done */
 	int		 child_done;
@@ -105,7 +104,22 @@ struct record {
  */
 uint32_t record_stack_size(uint64_t freq, uint64_t period);
 
-/* Copies *opts (the pointers in it stay borrowed). */
+/*
+ * Checks the options fgrecord was given against each other (-F with -c,
+ * -e with --off-cpu or --wall, --wall's shortest period, --off-cpu or
+ * --wall with -a, exactly one of a command, -p and -a), completes them
+ * (the stack copy's size for the mode and the rate), and chooses the
+ * source (source_choose with o->sampler), setting o->source. When it
+ * falls back from perf_event_open it warns so in one line, unless quiet.
+ * Returns 0, or -1 with *why (the caller frees it) saying what is wrong
+ * in one line, for a usage error.
+ */
+int	 record_opts_check(struct record_opts *o, char **why);
+
+/*
+ * Copies *opts (the pointers in it stay borrowed); record_opts_check must
+ * have passed them.
+ */
 void	 record_init(struct record *, const struct record_opts *opts);
 void	 record_release(struct record *);
 

@@ -1,13 +1,15 @@
 /*
  * source: the seam between a recording session (record.c: command names,
  * mappings, unwinding, the stream, the summary) and the mechanism that
- * samples (perf_event_open today). A source opens its events, starts and
- * stops them, waits for data, and hands what it saw to a sink, one event
- * at a time and in time order: samples, and the mmap, comm, fork and exit
+ * samples: perf_event_open (source_perf.c), or ptrace where that is
+ * refused (source_ptrace.c). A source opens its events, starts and stops
+ * them, waits for data, and hands what it saw to a sink, one event at a
+ * time and in time order: samples, and the mmap, comm, fork and exit
  * events that tell the session which files back which addresses and what
  * each thread is called.
  *
- *	struct source src = { .ops = &source_perf };
+ *	ops = source_choose(&cfg, name, &why);	(--sampler, or NULL)
+ *	struct source src = { .ops = ops };
  *	src.ops->open(&src, &cfg);	(cfg.child: a launched command)
  *	src.ops->enable(&src);
  *	while (...) {
@@ -16,22 +18,25 @@
  *	}
  *	src.ops->disable(&src);
  *	src.ops->drain(&src, UINT64_MAX, &sink);
+ *	src.ops->summary(&src, throttled);	(when not NULL)
  *	src.ops->close(&src);
  *
- * How a second source plugs in (a ptrace sampler, say): write
- * common/source_NAME.c defining a `const struct source_ops source_NAME`
- * whose functions keep their state behind src->priv, declare it below,
- * and let record_opts.source point at it (fgrecord's option picks it).
- * The session does not change: it launches the command stopped before
- * its exec (cfg.child; it is started when open returns, by a write to a
- * pipe, so a tracer can seize it in open), reads /proc for -p and -a, and
- * reaps the command with waitpid(WNOHANG), counting only exits and deaths
- * as its end (a tracer's stops are its own business). What a sample must
- * carry is struct source_sample: the registers in DWARF numbering and a
- * copy of the user stack from the stack pointer up (for --call-graph
- * dwarf), or a callchain with PERF_CONTEXT_USER before the user frames
- * (for fp). An off-CPU mechanism added to a source reports its samples
- * with their own event name ("offcpu-time") and a period in nanoseconds.
+ * How a third source plugs in: write common/record/source_NAME.c
+ * defining a `const struct source_ops source_NAME` whose functions keep
+ * their state behind src->priv, say in its fields what it can record
+ * (-a, which events), declare it below and add it to source.c's table,
+ * in the order source_choose tries them when --sampler is not given;
+ * --sampler NAME then picks it by its name. The session does not
+ * change: it launches the command stopped before its exec (cfg.child; it
+ * is started when open returns, by a write to a pipe, so a tracer can
+ * seize it in open), reads /proc for -p and -a, and reaps the command
+ * with waitpid(WNOHANG), counting only exits and deaths as its end (a
+ * tracer's stops are its own business). What a sample must carry is
+ * struct source_sample: the registers in DWARF numbering and a copy of
+ * the user stack from the stack pointer up (for --call-graph dwarf), or
+ * a callchain with PERF_CONTEXT_USER before the user frames (for fp). An
+ * off-CPU mechanism added to a source reports its samples with their own
+ * event name (STREAM_OFFCPU_EVENT) and a period in nanoseconds.
  */
 #ifndef FG_SOURCE_H
 #define FG_SOURCE_H
@@ -141,9 +146,24 @@ struct source;
  * process through errx(2), as fgrecord(1) documents.
  */
 struct source_ops {
-	const char *name;		/* "perf" */
+	const char *name;		/* what --sampler calls it: "perf" */
+	int	 system_wide;		/* it can sample the whole system (-a) */
 	/*
-	 * Opens the events for cfg (copied) and sets src->user_only. A -p
+	 * Whether it can sample event ev; NULL when it can sample every
+	 * event perf_event_find knows. measures says what the events it
+	 * can sample have in common, for the message ("CPU time").
+	 */
+	int	(*measures_event)(const struct perf_event_desc *ev);
+	const char *measures;
+	/*
+	 * What it lacks beside perf_event_open, for the warning that says
+	 * source_choose fell back to it ("user space only, more overhead").
+	 */
+	const char *limits;
+	/*
+	 * Opens the events for cfg (copied), which must be one the source
+	 * can record (source_choose checks the fields above), and sets
+	 * src->user_only. A -p
 	 * process that has exited is warned about and skipped, and sets
 	 * src->partial, unless none is left (fatal).
 	 */
@@ -161,6 +181,15 @@ struct source_ops {
 		    const struct source_sink *);
 	/* Stops sampling; what was sampled can still be drained. */
 	void	(*disable)(struct source *);
+	/*
+	 * Prints the source's own warnings at the end of a recording on
+	 * stderr, after the session's summary lines about off-CPU time
+	 * (about the machine's limits it ran into: a rate the kernel
+	 * lowered, throttling), or nothing. throttled is the number of
+	 * SOURCE_THROTTLE events it handed over. It runs after the last
+	 * drain and before close; NULL when the source has none.
+	 */
+	void	(*summary)(const struct source *, uint64_t throttled);
 	/* Frees everything open allocated; src->ops stays. */
 	void	(*close)(struct source *);
 };
@@ -182,12 +211,16 @@ extern const struct source_ops source_perf;
 extern const struct source_ops source_ptrace;
 
 /*
- * Explains why perf_event_open failed with errnum, in one or more lines on
- * stderr that name the fix (the paranoid level and what it still allows,
- * seccomp, a missing PMU), then exits with status 2. what is the event;
- * system_wide tells whether -a was asked for.
+ * Chooses the source for cfg: the one called name (--sampler), or, when
+ * name is NULL, source_perf where perf_event_open can record cfg, else
+ * the first other source that can record cfg, else source_perf all the
+ * same (whose open explains the refusal, with the fix). Returns it
+ * (static); or NULL when there is no source called name, or it cannot
+ * record cfg (-a, an event it does not measure), with *why saying so in
+ * one line. *why also says why, when it fell back from source_perf (a
+ * line to warn); else it is NULL. The caller frees *why.
  */
-void	 perf_explain_open(int errnum, const struct perf_event_desc *what,
-	    int system_wide) __attribute__((noreturn));
+const struct source_ops *source_choose(const struct source_config *cfg,
+	    const char *name, char **why);
 
 #endif

@@ -71,7 +71,13 @@ struct perf_source {
 	int		 disable_warned;
 };
 
-void
+/*
+ * Explains why perf_event_open failed with errnum e, in one or more lines
+ * on stderr that name the fix (the paranoid level and what it still
+ * allows, seccomp, a missing PMU), then exits with status 2. ev is the
+ * event; system_wide tells whether -a was asked for.
+ */
+static void __attribute__((noreturn))
 perf_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 {
 	int p = perf_paranoid();
@@ -865,12 +871,38 @@ perf_source_close(struct source *src)
 	src->priv = NULL;
 }
 
+/*
+ * What only perf_event_open's sampling runs into: a rate above what the
+ * kernel allows, which it lowers on its own, and throttling.
+ */
+static void
+perf_source_summary(const struct source *src, uint64_t throttled)
+{
+	const struct perf_source *ps = src->priv;
+	long max = perf_max_sample_rate();
+
+	if (ps == NULL)
+		return;
+	if (!ps->cfg.period && max > 0 && (uint64_t)max < ps->cfg.freq)
+		fprintf(stderr, "%s: the kernel lowered "
+		    "kernel.perf_event_max_sample_rate to %ld during the "
+		    "recording, below -F %" PRIu64 ": the rate is lower than "
+		    "asked\n", program_invocation_short_name, max,
+		    ps->cfg.freq);
+	if (throttled)
+		fprintf(stderr, "%s: the kernel throttled sampling %"
+		    PRIu64 " times: lower -F (kernel.perf_event_max_sample_rate "
+		    "is %ld)\n", program_invocation_short_name, throttled, max);
+}
+
 const struct source_ops source_perf = {
 	.name = "perf",
+	.system_wide = 1,
 	.open = perf_source_open,
 	.enable = perf_source_enable,
 	.wait = perf_source_wait,
 	.drain = perf_source_drain,
 	.disable = perf_source_disable,
+	.summary = perf_source_summary,
 	.close = perf_source_close,
 };

@@ -384,12 +384,6 @@ pt_open(struct source *src, const struct source_config *cfg)
 	struct ptsrc *p;
 	size_t i;
 
-	if (cfg->system_wide)
-		errx(2, "the ptrace sampler follows a command or -p PID, not "
-		    "the whole system (-a): -a needs perf_event_open");
-	if (!stream_event_is_clock(cfg->event->name, strlen(cfg->event->name)))
-		errx(2, "the ptrace sampler measures CPU time only, not event "
-		    "'%s': use -e cpu-clock, or --sampler=perf", cfg->event->name);
 	p = xcalloc(1, sizeof(*p));
 	p->cfg = *cfg;
 	p->wall = cfg->mode != RECORD_CPU;
@@ -506,8 +500,19 @@ pt_close(struct source *src)
 	src->priv = NULL;
 }
 
+/* A sample every so many ns of a thread's CPU time: clock events only. */
+static int
+pt_measures_event(const struct perf_event_desc *ev)
+{
+	return stream_event_is_clock(ev->name, strlen(ev->name));
+}
+
 const struct source_ops source_ptrace = {
 	.name = "ptrace",
+	.system_wide = 0,
+	.measures_event = pt_measures_event,
+	.measures = "CPU time",
+	.limits = "user space only, more overhead",
 	.open = pt_open,
 	.enable = pt_enable,
 	.wait = pt_wait,

@@ -1,0 +1,65 @@
+#include <err.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "base/xalloc.h"
+#include "record/record.h"
+
+/* The name of o's mode in messages: --off-cpu or --wall. */
+static const char *
+mode_option(const struct record_opts *o)
+{
+	return o->cfg.mode == RECORD_WALL ? "--wall" : "--off-cpu";
+}
+
+int
+record_opts_check(struct record_opts *o, char **why)
+{
+	struct source_config *c = &o->cfg;
+	char *note;
+
+	*why = NULL;
+	if (o->freq_given && c->period) {
+		*why = xasprintf("-F and -c are exclusive: give a frequency or "
+		    "a period");
+		return -1;
+	}
+	if (c->mode != RECORD_CPU && o->event_given) {
+		*why = xasprintf("-e cannot be given with %s: it chooses its "
+		    "own events", mode_option(o));
+		return -1;
+	}
+	/*
+	 * Every switch out of a thread copies its stack: half the usual copy
+	 * keeps a program that switches 50,000 times a second within 1.3
+	 * times its own run time (bench/offcpu.sh). On-CPU sampling copies
+	 * what the rate allows (record_stack_size).
+	 */
+	if (c->stack_size == 0 && c->mode != RECORD_CPU)
+		c->stack_size = 8192;
+	if (c->mode == RECORD_WALL && c->period && c->period < 10000) {
+		*why = xasprintf("-c %" PRIu64 ": with --wall the period is at "
+		    "least 10000 (ns of cpu-clock, the kernel's shortest)",
+		    c->period);
+		return -1;
+	}
+	if (c->mode != RECORD_CPU && c->system_wide) {
+		*why = xasprintf("%s follows a command or -p PID, not -a",
+		    mode_option(o));
+		return -1;
+	}
+	if ((o->argv != NULL) + (c->npids > 0) + (c->system_wide != 0) != 1) {
+		*why = xasprintf("give exactly one of: a command, -p PID, -a");
+		return -1;
+	}
+	if (c->stack_size == 0)
+		c->stack_size = record_stack_size(c->freq, c->period);
+	if ((o->source = source_choose(c, o->sampler, &note)) == NULL) {
+		*why = note;
+		return -1;
+	}
+	if (note && !c->quiet)
+		warnx("%s", note);
+	free(note);
+	return 0;
+}

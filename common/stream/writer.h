@@ -1,0 +1,111 @@
+/*
+ * writer: write a sample stream (fg-stream(5)), the matching half of
+ * stream.h's parser. Whatever goes through these functions reads back
+ * through stream_classify and stream_header with the same fields, except
+ * that names are cleaned first (see below): one line stays one line, and
+ * a sample head stays a sample head.
+ *
+ *	stream_write_header(o, "cmdline", cmdline);
+ *	stream_write_event(o, &ev);		# event : cpu-clock freq 999 ...
+ *	stream_write_buildid(o, id, path);	before the first sample using path
+ *	stream_write_head(o, &head);		COMM PID/TID [CPU] SECS: PERIOD EVENT:
+ *	stream_write_frame(o, addr, NULL, dso);	one per frame, leaf first
+ *	stream_write_truncated(o);		when the stack was cut
+ *	stream_write_end(o);			the blank line
+ *
+ * Cleaning: a control character (a thread may call itself "a\nb") is
+ * written as '?', and a COMM whose first character is a space or '#'
+ * (which would make the head a frame or a comment) has it written as '_';
+ * an empty COMM is written as "_".
+ *
+ * A limit the format has: a COMM holding white space, digits and white
+ * space ("worker 1 x") reads back shorter ("worker", with TID 1), as from
+ * perf script; the parser takes the shortest COMM followed by a PID.
+ *
+ * Every function writes with stdio and ignores its errors: the caller
+ * checks ferror(3) or fflush(3) once, when it suits it. Nothing is kept:
+ * every argument is borrowed for the call only.
+ */
+#ifndef FG_WRITER_H
+#define FG_WRITER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* A sample's head line. */
+struct stream_head {
+	const char	*comm;		/* the thread's name: cleaned */
+	uint32_t	 pid, tid;
+	uint32_t	 cpu;		/* written as [%03u] */
+	uint64_t	 time;		/* ns; written as seconds and microseconds */
+	uint64_t	 period;
+	const char	*event;		/* "cpu-clock", STREAM_OFFCPU_EVENT */
+};
+
+/* How an "# event" line says the event was sampled. */
+enum stream_rate {
+	STREAM_RATE_NONE,		/* no rate: each occurrence, as offcpu-time */
+	STREAM_RATE_FREQ,		/* "freq N": N samples per second */
+	STREAM_RATE_PERIOD		/* "period N": one sample per N events */
+};
+
+/*
+ * An "# event" line: "# event : NAME [freq N | period N] callgraph fp" or
+ * "... callgraph dwarf BYTES".
+ */
+struct stream_event {
+	const char	*name;		/* cleaned */
+	enum stream_rate rate_kind;
+	uint64_t	 rate;		/* N, unless STREAM_RATE_NONE */
+	int		 dwarf;		/* else fp */
+	uint32_t	 stack_size;	/* dwarf: bytes of stack per sample */
+};
+
+/*
+ * Writes s with its control characters as '?', so that a name or a path
+ * stays on its line.
+ */
+void	 stream_write_clean(FILE *, const char *s);
+
+/* Writes the comment line "# TEXT", text cleaned ("fgrecord 1"). */
+void	 stream_write_comment(FILE *, const char *text);
+
+/*
+ * Writes the header line "# KEY : VALUE": key as it is (a word of the
+ * caller's, no ':'), value cleaned.
+ */
+void	 stream_write_header(FILE *, const char *key, const char *value);
+
+/* Writes the header line "# KEY : N", N in decimal ("# lost : 12"). */
+void	 stream_write_headeru(FILE *, const char *key, uint64_t n);
+
+/* Writes the "# event" line for *ev. */
+void	 stream_write_event(FILE *, const struct stream_event *ev);
+
+/*
+ * Writes "# buildid : ID PATH": the build ID (hex, as it is) of the file
+ * at path (cleaned), which fgsym checks the file against. It must come
+ * before the first sample with a frame in that file.
+ */
+void	 stream_write_buildid(FILE *, const char *buildid, const char *path);
+
+/* Writes the head line of a sample, *h's comm and event cleaned. */
+void	 stream_write_head(FILE *, const struct stream_head *h);
+
+/*
+ * Writes a frame line "\tADDR SYM (DSO)": addr in hex, sym cleaned, or
+ * STREAM_UNKNOWN when sym is NULL (fgsym resolves it), and dso cleaned.
+ */
+void	 stream_write_frame(FILE *, uint64_t addr, const char *sym,
+	    const char *dso);
+
+/*
+ * Writes the frame that ends a stack deeper than what was copied of it:
+ * "\t0 [truncated] ([unknown])".
+ */
+void	 stream_write_truncated(FILE *);
+
+/* Writes the blank line that ends a sample. */
+void	 stream_write_end(FILE *);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * test_record_opts: record_opts_check, fgrecord's option cross-checks,
+ * without a process: each conflict gives its one-line message, and
+ * options that go together are completed (the stack copy's size) and get
+ * their source (source_choose: --sampler, -a, events).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/record.h"
+#include "unit.h"
+
+static char *const cmd[] = { "./prog", NULL };
+static pid_t pid1[] = { 1 };
+
+/* fgrecord's defaults, with a command to run. */
+static void
+opts_default(struct record_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cfg.event = perf_event_find("cpu-clock");
+	o->cfg.freq = 999;
+	o->cfg.dwarf = 1;
+	o->argv = cmd;
+}
+
+/* Checks that *o is refused with message want. */
+static void
+refused(struct record_opts *o, const char *want, const char *what)
+{
+	char *why = NULL;
+	int rc = record_opts_check(o, &why);
+
+	CHECK(rc == -1, what);
+	CHECK_STR(why, want, what);
+	free(why);
+}
+
+static void
+test_conflicts(void)
+{
+	struct record_opts o;
+
+	opts_default(&o);
+	o.freq_given = 1;
+	o.cfg.period = 1000;
+	refused(&o, "-F and -c are exclusive: give a frequency or a period",
+	    "-F with -c");
+
+	opts_default(&o);
+	o.cfg.mode = RECORD_WALL;
+	o.event_given = 1;
+	refused(&o, "-e cannot be given with --wall: it chooses its own events",
+	    "-e with --wall");
+
+	opts_default(&o);
+	o.cfg.mode = RECORD_OFFCPU;
+	o.event_given = 1;
+	refused(&o, "-e cannot be given with --off-cpu: it chooses its own "
+	    "events", "-e with --off-cpu");
+
+	opts_default(&o);
+	o.cfg.mode = RECORD_WALL;
+	o.cfg.period = 9999;
+	refused(&o, "-c 9999: with --wall the period is at least 10000 (ns of "
+	    "cpu-clock, the kernel's shortest)", "--wall with a short -c");
+
+	opts_default(&o);
+	o.argv = NULL;
+	o.cfg.system_wide = 1;
+	o.cfg.mode = RECORD_OFFCPU;
+	refused(&o, "--off-cpu follows a command or -p PID, not -a",
+	    "--off-cpu with -a");
+
+	opts_default(&o);
+	o.cfg.pids = pid1;
+	o.cfg.npids = 1;
+	refused(&o, "give exactly one of: a command, -p PID, -a",
+	    "-p with a command");
+
+	opts_default(&o);
+	o.argv = NULL;
+	refused(&o, "give exactly one of: a command, -p PID, -a",
+	    "no target at all");
+
+	opts_default(&o);
+	o.sampler = "dtrace";
+	refused(&o, "--sampler 'dtrace': expected perf or ptrace",
+	    "an unknown sampler");
+
+	opts_default(&o);
+	o.argv = NULL;
+	o.cfg.system_wide = 1;
+	o.sampler = "ptrace";
+	refused(&o, "--sampler ptrace follows a command or -p PID, not -a",
+	    "-a with ptrace");
+
+	opts_default(&o);
+	o.sampler = "ptrace";
+	o.cfg.event = perf_event_find("page-faults");
+	o.event_given = 1;
+	refused(&o, "the ptrace sampler measures CPU time only, not event "
+	    "'page-faults': use -e cpu-clock, or --sampler=perf",
+	    "ptrace with an event it does not measure");
+}
+
+static void
+test_accepted(void)
+{
+	struct record_opts o;
+	char *why = NULL;
+
+	opts_default(&o);
+	o.sampler = "perf";
+	CHECK(record_opts_check(&o, &why) == 0 && why == NULL,
+	    "the defaults pass");
+	CHECK(o.source == &source_perf, "--sampler perf gives source_perf");
+	CHECK(o.cfg.stack_size == record_stack_size(999, 0),
+	    "the stack copy is sized for the rate");
+
+	opts_default(&o);
+	o.sampler = "ptrace";
+	o.cfg.mode = RECORD_WALL;
+	o.cfg.period = 10000;
+	CHECK(record_opts_check(&o, &why) == 0 && why == NULL,
+	    "--wall -c 10000 with ptrace passes");
+	CHECK(o.source == &source_ptrace, "--sampler ptrace gives source_ptrace");
+	CHECK(o.cfg.stack_size == 8192, "off-CPU time copies 8 KiB of stack");
+
+	opts_default(&o);
+	o.sampler = "ptrace";
+	o.cfg.event = perf_event_find("task-clock");
+	o.event_given = 1;
+	o.cfg.stack_size = 4096;
+	CHECK(record_opts_check(&o, &why) == 0 && o.source == &source_ptrace,
+	    "ptrace measures task-clock");
+	CHECK(o.cfg.stack_size == 4096, "a stack size given is kept");
+
+	opts_default(&o);
+	o.argv = NULL;
+	o.cfg.system_wide = 1;
+	CHECK(record_opts_check(&o, &why) == 0 && why == NULL &&
+	    o.source == &source_perf,
+	    "-a without --sampler: perf, the only source that can");
+
+	opts_default(&o);
+	o.argv = NULL;
+	o.cfg.pids = pid1;
+	o.cfg.npids = 1;
+	o.freq_given = 1;
+	o.sampler = "perf";
+	CHECK(record_opts_check(&o, &why) == 0, "-p with -F passes");
+}
+
+int
+main(void)
+{
+	test_conflicts();
+	test_accepted();
+	return unit_done();
+}

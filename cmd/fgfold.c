@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fold/fold.h"
+#include "fold/top.h"
 #include "base/version.h"
 #include "base/xalloc.h"
 

@@ -9,6 +9,7 @@
 #include "base/str.h"
 #include "stream/dso.h"
 #include "fold/fold.h"
+#include "fold/tidy.h"
 #include "stream/folded.h"
 #include "base/lineread.h"
 #include "stream/stream.h"
@@ -45,169 +46,6 @@ fold_release(struct fold *f)
 	free(f->fofs);
 	free(f->key);
 	memset(f, 0, sizeof(*f));
-}
-
-static int
-isident(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '_';
-}
-
-/* A Go method name such as "net/http.(*Client).Do": ".(" then later ").". */
-static int
-is_go_method(const char *s, size_t len)
-{
-	const char *p = memmem(s, len, ".(", 2);
-
-	return p != NULL && memmem(p + 2, len - (p + 2 - s), ").", 2) != NULL;
-}
-
-#define ANON	"(anonymous namespace)"
-
-/*
- * Where the argument list starts: the first '(' that is not part of
- * "(anonymous namespace)". With brackets balanced, a '(' inside <...> is
- * part of a template argument and is skipped, and so are a lambda's
- * parameters inside {...} ("main::{lambda(int)#1}::operator()"),
- * "operator()" and the '<' or '>' of an operator's name. With brackets
- * unbalanced we do what the reference does and take the first '('.
- */
-static size_t
-args_start(const char *s, size_t len)
-{
-	size_t i, first = len, depth = 0, braces = 0, cut = len;
-	int unbalanced = 0;
-
-	for (i = 0; i < len; i++) {
-		if (s[i] == '(' && len - i >= sizeof(ANON) - 1 &&
-		    memcmp(s + i, ANON, sizeof(ANON) - 1) == 0) {
-			i += sizeof(ANON) - 2;
-			continue;
-		}
-		if (s[i] == '(' && first == len)
-			first = i;
-		if (s[i] == 'o' && len - i >= 8 && memcmp(s + i, "operator", 8) == 0 &&
-		    (i == 0 || !isident(s[i - 1])) &&
-		    (i + 8 == len || !isident(s[i + 8]))) {
-			i += 8;
-			while (i < len && s[i] == ' ')
-				i++;
-			if (len - i >= 2 && s[i] == '(' && s[i + 1] == ')') {
-				if (first == len)
-					first = i;
-				i += 1;
-				continue;
-			}
-			while (i < len && strchr("<>=!+-*/%^&|~[],", s[i]) != NULL)
-				i++;
-			i--;
-			continue;
-		}
-		if (s[i] == '{')
-			braces++;
-		else if (s[i] == '}' && braces > 0)
-			braces--;
-		else if (s[i] == '}')
-			unbalanced = 1;
-		else if (s[i] == '<')
-			depth++;
-		else if (s[i] == '>' && depth > 0) {
-			if (i > 0 && s[i - 1] == '-')	/* "->" is not a bracket */
-				continue;
-			depth--;
-		} else if (s[i] == '>')
-			unbalanced = 1;
-		else if (s[i] == '(' && depth == 0 && braces == 0 && cut == len)
-			cut = i;
-	}
-	if (depth != 0 || braces != 0 || unbalanced)
-		return first;
-	return cut;
-}
-
-size_t
-fold_tidy_name(const char *name, size_t len, char *out)
-{
-	size_t i, n = 0;
-
-	if (!is_go_method(name, len))
-		len = args_start(name, len);
-	for (i = 0; i < len; i++) {
-		char c = name[i];
-
-		if (c == '"' || c == '\'')
-			continue;
-		out[n++] = c == ';' ? ':' : c;
-	}
-	out[n] = '\0';
-	return n;
-}
-
-/* The "$..$" escapes of Rust's legacy mangling, and what they stand for. */
-static const struct {
-	const char	*esc;
-	char		 c;
-} rust_esc[] = {
-	{ "$LT$", '<' }, { "$GT$", '>' }, { "$LP$", '(' }, { "$RP$", ')' },
-	{ "$C$", ',' }, { "$RF$", '&' }, { "$BP$", '*' }, { "$SP$", '@' },
-	{ "$u20$", ' ' }, { "$u22$", '"' }, { "$u27$", '\'' },
-	{ "$u2b$", '+' }, { "$u3b$", ';' }, { "$u5b$", '[' }, { "$u5d$", ']' },
-	{ "$u7b$", '{' }, { "$u7d$", '}' }, { "$u7e$", '~' },
-};
-
-static int
-ishex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-}
-
-/* The escape at s[0..len), or -1. */
-static int
-rust_escape(const char *s, size_t len)
-{
-	size_t i, n;
-
-	for (i = 0; i < sizeof(rust_esc) / sizeof(rust_esc[0]); i++) {
-		n = strlen(rust_esc[i].esc);
-		if (len >= n && memcmp(s, rust_esc[i].esc, n) == 0)
-			return i;
-	}
-	return -1;
-}
-
-size_t
-fold_rust_legacy(char *s, size_t len)
-{
-	size_t i, n = 0;
-	int k, hashed = len >= 19 && memcmp(s + len - 19, "::h", 3) == 0;
-
-	for (i = len - 16; hashed && i < len; i++)
-		hashed = ishex(s[i]);
-	if (hashed)
-		len -= 19;
-	else {
-		/* No hash: only a name that holds an escape is Rust's. */
-		for (i = 0; i < len && (s[i] != '$' || rust_escape(s + i,
-		    len - i) < 0); i++)
-			;
-		if (i == len)
-			return len;
-	}
-	/* A leading '_' only keeps the name from starting with '$'. */
-	i = len > 1 && s[0] == '_' && s[1] == '$' ? 1 : 0;
-	while (i < len) {
-		if (s[i] == '$' && (k = rust_escape(s + i, len - i)) >= 0) {
-			s[n++] = rust_esc[k].c;
-			i += strlen(rust_esc[k].esc);
-		} else if (s[i] == '.' && i + 1 < len && s[i + 1] == '.') {
-			s[n++] = ':';
-			s[n++] = ':';
-			i += 2;
-		} else
-			s[n++] = s[i++];
-	}
-	return n;
 }
 
 /* Appends bytes to the frame buffer. */
@@ -298,8 +136,6 @@ static void
 sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
     unsigned long lineno)
 {
-	size_t i;
-
 	sample_reset(f);
 	in->in_sample = 0;
 	in->skipping = 0;
@@ -348,11 +184,7 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 			f->pname_len += s->tid.len;
 		}
 	}
-	for (i = 0; i < f->pname_len; i++)
-		if (f->pname[i] == ' ')
-			f->pname[i] = '_';
-		else if (f->pname[i] == ';')
-			f->pname[i] = ':';
+	tidy_comm(f->pname, f->pname_len);
 	in->is_java = str_starts(f->pname, f->pname_len, "java");
 }
 
@@ -398,21 +230,19 @@ frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 		}
 		fb_add(f, "]", 1);
 		/* Tidied in place, like any name: the tidy-up only shrinks. */
-		n = fold_tidy_name(f->fbuf + start, f->fbuf_len - start,
+		n = tidy_name(f->fbuf + start, f->fbuf_len - start,
 		    f->fbuf + start);
 	} else {
 		/* Rust's legacy names, as perf leaves them, first: both steps
 		   only shrink the name, so they work in place. */
 		fb_add(f, func, flen);
 		GROW(f->fbuf, f->fbuf_len + 8, f->fbuf_cap);
-		n = fold_rust_legacy(f->fbuf + start, flen);
-		n = fold_tidy_name(f->fbuf + start, n, f->fbuf + start);
+		n = tidy_rust_legacy(f->fbuf + start, flen);
+		n = tidy_name(f->fbuf + start, n, f->fbuf + start);
 	}
 	out = f->fbuf + start;
-	if (in->is_java && memchr(out, '/', n) != NULL && out[0] == 'L') {
-		memmove(out, out + 1, n - 1);
-		n--;
-	}
+	if (in->is_java)
+		n = tidy_java(out, n);
 	f->fbuf_len = start + n;
 	if (piece > 0) {
 		if (!str_has(out, n, "_[i]"))
@@ -485,7 +315,7 @@ frame_key(struct fold *f, struct foldin *in, const char *line,
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	a = p;
-	while (p < end && isident(*p))
+	while (p < end && tidy_isident(*p))
 		p++;
 	if (p == a)
 		return NULL;
@@ -531,7 +361,7 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 	if (!in->in_sample || in->skipping)
 		return;
 	if (len > 0 && sym[0] == '(' &&
-	    !(len >= sizeof(ANON) - 1 && memcmp(sym, ANON, sizeof(ANON) - 1) == 0))
+	    !(len >= sizeof(TIDY_ANON) - 1 && memcmp(sym, TIDY_ANON, sizeof(TIDY_ANON) - 1) == 0))
 		return;		/* a process name, not a frame */
 
 	key = frame_key(f, in, line, end, &klen);
@@ -620,8 +450,7 @@ sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e)
 	f->samples++;
 }
 
-/* A stream of off-CPU time: the sums of periods become the counts. */
-static void
+void
 fold_settle(struct fold *f)
 {
 	size_t i;
@@ -879,31 +708,6 @@ fold_finish(struct fold *f, int quiet)
 	return 1;
 }
 
-/* Replaces every "0x" followed by hex digits with "0x...". */
-static size_t
-strip_hex(const char *s, size_t len, char *out)
-{
-	size_t i = 0, n = 0;
-
-	while (i < len) {
-		if (s[i] == '0' && i + 1 < len && s[i + 1] == 'x') {
-			size_t j = i + 2;
-
-			while (j < len && ((s[j] >= '0' && s[j] <= '9') ||
-			    (s[j] >= 'a' && s[j] <= 'f') || (s[j] >= 'A' && s[j] <= 'F')))
-				j++;
-			if (j > i + 2) {
-				memcpy(out + n, "0x...", 5);
-				n += 5;
-				i = j;
-				continue;
-			}
-		}
-		out[n++] = s[i++];
-	}
-	return n;
-}
-
 int
 fold_folded(struct fold *f, int fd, const char *name, int slot)
 {
@@ -954,7 +758,7 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 		klen = fl.stack_len;
 		if (f->opts.strip_hex) {
 			GROW(tmp, klen * 2 + 8, tmpcap);
-			klen = strip_hex(key, klen, tmp);
+			klen = tidy_strip_hex(key, klen, tmp);
 			key = tmp;
 		}
 		e = stacktab_get(&f->tab, key, klen);
@@ -1027,113 +831,5 @@ fold_write(struct fold *f, FILE *out, int diff)
 			break;
 	}
 	free(v);
-	return ferror(out) ? -1 : 0;
-}
-
-/* One function's figures for fold_top. */
-struct topfn {
-	double		 self, total;
-	size_t		 stamp;		/* the last stack that counted it, + 1 */
-};
-
-static int
-cmp_top(const void *a, const void *b, void *arg)
-{
-	const struct topfn *fn = arg;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	if (fn[x].self != fn[y].self)
-		return fn[x].self < fn[y].self ? 1 : -1;
-	if (fn[x].total != fn[y].total)
-		return fn[x].total < fn[y].total ? 1 : -1;
-	return (x > y) - (x < y);
-}
-
-int
-fold_top(struct fold *f, FILE *out, size_t n)
-{
-	struct stacktab names;
-	struct stacktab_entry **v = stacktab_sorted(&f->tab);
-	struct topfn *fn = NULL;
-	size_t fncap = 0, i, *order;
-	double all = 0, scale = 1;
-	char self_h[16] = "self", total_h[16] = "total";
-	int prec = 0;
-
-	fold_settle(f);
-	stacktab_init(&names);
-	for (i = 0; i < f->tab.n; i++) {
-		const struct stacktab_entry *e = v[i];
-		const char *p = e->key, *end = e->key + e->len, *semi;
-		double w = (double)e->u[0] + e->d[0];
-
-		/* Off-CPU time is the blocking function's own time. */
-		if (str_ends(p, end - p, ";" STREAM_OFFCPU_FRAME))
-			end -= sizeof(STREAM_OFFCPU_FRAME);
-		struct stacktab_entry *ne = NULL;
-		size_t k;
-		int first = 1;
-
-		all += w;
-		for (; p <= end; p = semi + 1) {
-			semi = memchr(p, ';', end - p);
-			if (semi == NULL)
-				semi = end;
-			if (first && !f->opts.no_comm && semi != end) {
-				first = 0;
-				continue;	/* the process name */
-			}
-			first = 0;
-			ne = stacktab_get(&names, p, semi - p);
-			k = ne - names.ents;
-			if (k >= fncap) {
-				size_t old = fncap;
-
-				GROW(fn, k + 1, fncap);
-				memset(fn + old, 0, (fncap - old) * sizeof(*fn));
-			}
-			if (fn[k].stamp != i + 1) {
-				fn[k].stamp = i + 1;
-				fn[k].total += w;
-			}
-			if (semi == end)
-				fn[k].self += w;
-		}
-	}
-	order = xmalloc((names.n + 1) * sizeof(*order));
-	for (i = 0; i < names.n; i++)
-		order[i] = i;
-	qsort_r(order, names.n, sizeof(*order), cmp_top, fn);
-	if (f->timed) {
-		/* Time in ns: shown in ms, or in s past 100 s. */
-		double div = all >= 1e11 ? 1e9 : 1e6;
-		const char *u = all >= 1e11 ? "s" : "ms";
-
-		fprintf(out, "%.3f %s", all / div, u);
-		snprintf(self_h, sizeof(self_h), "self %s", u);
-		snprintf(total_h, sizeof(total_h), "total %s", u);
-		scale = div;
-		prec = 3;
-	} else
-		fprintf(out, "%.0f samples", all);
-	fprintf(out, "%s%s%s%s%s%s, %zu functions\n",
-	    f->event ? " of '" : "", f->event ? f->event : "",
-	    f->event ? "'" : "", f->event2 ? " and '" : "",
-	    f->event2 ? f->event2 : "", f->event2 ? "'" : "", names.n);
-	fprintf(out, "%7s %10s %7s %10s  %s\n", "self%", self_h, "total%",
-	    total_h, "function");
-	for (i = 0; i < names.n && i < n; i++) {
-		const struct stacktab_entry *ne = &names.ents[order[i]];
-		const struct topfn *t = &fn[order[i]];
-
-		fprintf(out, "%6.2f%% %10.*f %6.2f%% %10.*f  %.*s\n",
-		    all > 0 ? 100 * t->self / all : 0, prec, t->self / scale,
-		    all > 0 ? 100 * t->total / all : 0, prec, t->total / scale,
-		    (int)ne->len, ne->key);
-	}
-	free(order);
-	free(fn);
-	free(v);
-	stacktab_release(&names);
 	return ferror(out) ? -1 : 0;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fold/fold.h"
+#include "fold/tidy.h"
 #include "stream/folded.h"
 #include "base/lineread.h"
 #include "stream/stacktab.h"
@@ -25,7 +26,7 @@ tidy(const char *in)
 {
 	static char buf[512];
 
-	fold_tidy_name(in, strlen(in), buf);
+	tidy_name(in, strlen(in), buf);
 	return buf;
 }
 
@@ -36,7 +37,7 @@ rust(const char *in)
 	size_t n;
 
 	snprintf(buf, sizeof(buf), "%s", in);
-	n = fold_rust_legacy(buf, strlen(buf));
+	n = tidy_rust_legacy(buf, strlen(buf));
 	buf[n] = '\0';
 	return buf;
 }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/buf.h"
 #include "stream/stacktab.h"
 
 struct fold_opts {
@@ -59,32 +60,26 @@ struct fold {
 	int		 overflowed;	/* a sample was not counted: its stack may be 0 */
 	unsigned long	 bad;		/* unrecognised lines, all inputs */
 	/* scratch for the sample being read */
-	char		*pname;
-	size_t		 pname_len, pname_cap;
-	char		*fbuf;		/* processed frame texts */
-	size_t		 fbuf_len, fbuf_cap;
-	size_t		*fofs;		/* frame i: fbuf[fofs[i]..fofs[i+1]) */
+	struct buf	 pname;		/* its root frame, COMM[-PID[/TID]] */
+	struct buf	 fbuf;		/* processed frame texts */
+	size_t		*fofs;		/* frame i: fbuf.p[fofs[i]..fofs[i+1]) */
 	size_t		 nframes, fofs_cap;
-	char		*key;
-	size_t		 key_cap;
+	struct buf	 key;		/* its stack, root first */
 	/*
 	 * Frame cache: the raw symbol, DSO (and address, for --addrs) of a
 	 * frame line, to its processed text in ctext. Entry counts hold
 	 * u[0] = offset in ctext, u[1] = length | flags << 32.
 	 */
 	struct stacktab	 cache;
-	char		*ctext;
-	size_t		 ctext_len, ctext_cap;
-	char		*ckey;
-	size_t		 ckey_cap;
+	struct buf	 ctext;
+	struct buf	 ckey;		/* a Java frame's key, marked */
 	/*
 	 * Sample cache: the root frame and a 128-bit hash of a sample's whole
 	 * text (its frame lines up to the empty line), to the stack it
 	 * folded into: u[0] = index in tab, u[1] = its line count | flags.
 	 */
 	struct stacktab	 scache;
-	char		*skey;
-	size_t		 skey_len, skey_cap;
+	struct buf	 skey;
 	uint64_t	 sc_tries, sc_hits;	/* it is dropped when it does not pay */
 	int		 sc_off;
 };

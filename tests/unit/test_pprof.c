@@ -13,7 +13,7 @@
 #include "unit.h"
 
 static int
-bytes_are(const struct pb *b, const char *hex)
+bytes_are(const struct buf *b, const char *hex)
 {
 	char got[256];
 	size_t i;
@@ -21,7 +21,7 @@ bytes_are(const struct pb *b, const char *hex)
 	if (b->len * 2 >= sizeof(got))
 		return 0;
 	for (i = 0; i < b->len; i++)
-		snprintf(got + 2 * i, 3, "%02x", b->p[i]);
+		snprintf(got + 2 * i, 3, "%02x", (uint8_t)b->p[i]);
 	got[2 * b->len] = '\0';
 	if (strcmp(got, hex) != 0)
 		printf("#   got %s, want %s\n", got, hex);
@@ -34,10 +34,10 @@ test_pb(void)
 	static const uint64_t packed[] = { 3, 270, 86942 };
 	static const uint64_t lens[] = { 0, 127, 128, 16383, 16384, 1ULL << 35,
 	    UINT64_MAX };
-	struct pb b;
+	struct buf b;
 	size_t i;
 
-	pb_init(&b);
+	buf_init(&b);
 	pb_uint(&b, 1, 150);
 	CHECK(bytes_are(&b, "089601"), "field 1 = 150 is 08 96 01");
 	b.len = 0;
@@ -63,7 +63,7 @@ test_pb(void)
 		pb_varint(&b, lens[i]);
 		CHECK(b.len == pb_varint_len(lens[i]), "pb_varint_len agrees with pb_varint");
 	}
-	pb_release(&b);
+	buf_release(&b);
 }
 
 /* A decoder for the test: one field of a message. */
@@ -139,9 +139,9 @@ pstr(struct prof *pr, uint64_t i)
 }
 
 static void
-prof_read(struct prof *pr, const struct pb *b)
+prof_read(struct prof *pr, const struct buf *b)
 {
-	const uint8_t *p = b->p, *end = b->p + b->len;
+	const uint8_t *p = (const uint8_t *)b->p, *end = p + b->len;
 	struct fld f;
 
 	memset(pr, 0, sizeof(*pr));
@@ -234,7 +234,7 @@ test_profile(void)
 {
 	struct pprof p;
 	struct prof pr;
-	struct pb out;
+	struct buf out;
 	struct fld *f, lf;
 	const uint8_t *q, *end;
 	uint64_t vals[8], total = 0, lines[8];
@@ -246,7 +246,7 @@ test_profile(void)
 	rv = pprof_stream(&p, fd, "unit");
 	close(fd);
 	CHECK(rv == 1, "a bad line and a cut-off sample: exit 1");
-	pb_init(&out);
+	buf_init(&out);
 	pprof_encode(&p, &out);
 	prof_read(&pr, &out);
 	CHECK(pr.nstr > 0 && strcmp(pr.str[0], "") == 0, "string 0 is empty");
@@ -359,7 +359,7 @@ test_profile(void)
 	/* The same input gives the same bytes, gzipped too. */
 	{
 		struct pprof p2;
-		struct pb out2;
+		struct buf out2;
 
 		fd = stream_fd(stream);
 		pprof_init(&p2);
@@ -367,17 +367,17 @@ test_profile(void)
 		freopen("/dev/null", "w", stderr);	/* the warnings again */
 		pprof_stream(&p2, fd, "unit");
 		close(fd);
-		pb_init(&out2);
+		buf_init(&out2);
 		pprof_encode(&p2, &out2);
 		CHECK(out.len == out2.len && memcmp(out.p, out2.p, out.len) == 0,
 		    "deterministic");
 		CHECK(pprof_write(&p2, devnull) == 0, "pprof_write");
 		fclose(devnull);
-		pb_release(&out2);
+		buf_release(&out2);
 		pprof_release(&p2);
 	}
 	prof_free(&pr);
-	pb_release(&out);
+	buf_release(&out);
 	pprof_release(&p);
 }
 
@@ -387,7 +387,7 @@ test_modifiers(void)
 {
 	struct pprof p;
 	struct prof pr;
-	struct pb out;
+	struct buf out;
 	struct fld *f;
 	int fd = stream_fd("hotc 10570 10326.681158:     250000 cpu-clock:pppH: \n"
 	    "\tffffffff81677ab9 thp_get+0x29 ([kernel.kallsyms])\n\n");
@@ -395,7 +395,7 @@ test_modifiers(void)
 	pprof_init(&p);
 	CHECK(pprof_stream(&p, fd, "perf") == 0, "a perf script sample converts");
 	close(fd);
-	pb_init(&out);
+	buf_init(&out);
 	pprof_encode(&p, &out);
 	prof_read(&pr, &out);
 	CHECK(count(&pr, 1) == 2, "two sample types");
@@ -406,7 +406,7 @@ test_modifiers(void)
 	CHECK(f != NULL && f->v == 250000, "its period");
 	CHECK(count(&pr, 3) == 1 && count(&pr, 4) == 1, "one mapping, one location");
 	prof_free(&pr);
-	pb_release(&out);
+	buf_release(&out);
 	pprof_release(&p);
 }
 

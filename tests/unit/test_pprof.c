@@ -1,5 +1,4 @@
-/* Unit tests of the protobuf encoder (against the examples of the format's
- * documentation) and of the profile that pprof builds from a small stream,
+/* Unit tests of the profile that pprof builds from a small stream,
  * read back with a decoder written here. */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,60 +10,6 @@
 #include "pprof/pb.h"
 #include "pprof/pprof.h"
 #include "unit.h"
-
-static int
-bytes_are(const struct buf *b, const char *hex)
-{
-	char got[256];
-	size_t i;
-
-	if (b->len * 2 >= sizeof(got))
-		return 0;
-	for (i = 0; i < b->len; i++)
-		snprintf(got + 2 * i, 3, "%02x", (uint8_t)b->p[i]);
-	got[2 * b->len] = '\0';
-	if (strcmp(got, hex) != 0)
-		printf("#   got %s, want %s\n", got, hex);
-	return strcmp(got, hex) == 0;
-}
-
-static void
-test_pb(void)
-{
-	static const uint64_t packed[] = { 3, 270, 86942 };
-	static const uint64_t lens[] = { 0, 127, 128, 16383, 16384, 1ULL << 35,
-	    UINT64_MAX };
-	struct buf b;
-	size_t i;
-
-	buf_init(&b);
-	pb_uint(&b, 1, 150);
-	CHECK(bytes_are(&b, "089601"), "field 1 = 150 is 08 96 01");
-	b.len = 0;
-	pb_bytes(&b, 2, "testing", 7);
-	CHECK(bytes_are(&b, "120774657374696e67"), "field 2 = \"testing\"");
-	b.len = 0;
-	pb_packed(&b, 4, packed, 3);
-	CHECK(bytes_are(&b, "2206038e029ea705"), "packed field 4 = 3, 270, 86942");
-	b.len = 0;
-	pb_uint(&b, 1, (uint64_t)(int64_t)-1);
-	CHECK(bytes_are(&b, "08ffffffffffffffffff01"), "int64 -1 takes ten bytes");
-	b.len = 0;
-	pb_varint(&b, 0);
-	CHECK(bytes_are(&b, "00"), "0 is one byte");
-	b.len = 0;
-	pb_bytes(&b, 6, "", 0);
-	CHECK(bytes_are(&b, "3200"), "an empty string is tag and length 0");
-	b.len = 0;
-	pb_uint(&b, 100000, 1);
-	CHECK(bytes_are(&b, "80ea3001"), "a large field number");
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-		b.len = 0;
-		pb_varint(&b, lens[i]);
-		CHECK(b.len == pb_varint_len(lens[i]), "pb_varint_len agrees with pb_varint");
-	}
-	buf_release(&b);
-}
 
 /* A decoder for the test: one field of a message. */
 struct fld {
@@ -413,7 +358,6 @@ test_modifiers(void)
 int
 main(void)
 {
-	test_pb();
 	test_modifiers();
 	test_profile();
 	return unit_done();

@@ -8,7 +8,7 @@
  *						 slot) for --folded/--diff)
  *	if (fold_write(&f, stdout, 0) == -1)	(or fold_top(&f, stdout, n),
  *						 fold/top.h)
- *		err(2, "write error");
+ *		cmdfile_write_failed(CMDFILE_STDOUT);
  *	fold_release(&f);
  *
  * Frame names are cleaned up by the rules of fold/tidy.h.

@@ -4,18 +4,17 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "fold/fold.h"
+#include "base/cmdfile.h"
 #include "base/version.h"
 #include "base/xalloc.h"
+#include "fold/fold.h"
+#include "fold/top.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -60,19 +59,6 @@ static const struct option longopts[] = {
 	{ NULL,			0,			NULL, 0 }
 };
 
-/* Opens path ("-" is stdin); on failure warns and returns -1. */
-static int
-open_input(const char *path)
-{
-	int fd;
-
-	if (strcmp(path, "-") == 0)
-		return STDIN_FILENO;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		warn("cannot open '%s'", path);
-	return fd;
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -80,8 +66,9 @@ main(int argc, char *argv[])
 	struct fold f;
 	static char obuf[1 << 20];
 	char *stdin_only[] = { "-", NULL }, *end;
+	const char *name;
 	size_t nskip = 0, top = 0;
-	int ch, folded = 0, diff = 0, rval = 0, i;
+	int ch, folded = 0, diff = 0, rval = 0, i, fd, r;
 
 	/*
 	 * When the reader of the output goes away (| head), die of SIGPIPE
@@ -135,28 +122,20 @@ main(int argc, char *argv[])
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	fold_init(&f, &opts);
 	for (i = 0; argv[i] != NULL; i++) {
-		int fd = open_input(argv[i]), r;
-		const char *name = strcmp(argv[i], "-") == 0 ? "stdin" : argv[i];
-
-		if (fd == -1) {
-			rval = rval > 1 ? rval : 1;
-			continue;
-		}
-		if (diff || folded)
+		if ((fd = cmdfile_open(argv[i], &name)) == -1)
+			r = 1;
+		else if (diff || folded)
 			r = fold_folded(&f, fd, name, diff ? i : 0);
 		else
 			r = fold_stream(&f, fd, name);
-		if (r > rval)
-			rval = r;
-		if (fd != STDIN_FILENO)
-			close(fd);
+		rval = r > rval ? r : rval;
+		cmdfile_close(fd);
 	}
 	if (!diff && !folded && fold_finish(&f, rval != 0) > rval)
 		rval = 1;
 	if (top > 0 ? fold_top(&f, stdout, top) : fold_write(&f, stdout, diff))
-		err(2, "write error");
-	if (fflush(stdout) == EOF || ferror(stdout))
-		err(2, "write error");
+		cmdfile_write_failed(CMDFILE_STDOUT);
+	cmdfile_finish(stdout, CMDFILE_STDOUT);
 	fold_release(&f);
 	free(opts.skip_after);
 	return rval;

@@ -4,16 +4,15 @@
  * Pyroscope, Parca and the other readers of that format.
  */
 #include <err.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "pprof/pprof.h"
+#include "base/cmdfile.h"
 #include "base/version.h"
+#include "pprof/pprof.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -36,17 +35,15 @@ main(int argc, char *argv[])
 {
 	struct pprof p;
 	char *stdin_only[] = { "-", NULL };
-	int ch, rval = 0, i;
+	const char *name;
+	int ch, rval = 0, i, fd, r;
 
 	signal(SIGPIPE, SIG_DFL);
 	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'h':
-			usage(0);
-		case 'V':
-			version_exit();
-		default:
-			usage(2);
+		case 'h':	usage(0);
+		case 'V':	version_exit();
+		default:	usage(2);
 		}
 	}
 	argc -= optind;
@@ -59,24 +56,16 @@ main(int argc, char *argv[])
 
 	pprof_init(&p);
 	for (i = 0; argv[i] != NULL; i++) {
-		int fd = STDIN_FILENO, r;
-		const char *name = "stdin";
-
-		if (strcmp(argv[i], "-") != 0) {
-			name = argv[i];
-			if ((fd = open(argv[i], O_RDONLY | O_CLOEXEC)) == -1) {
-				warn("cannot open '%s'", argv[i]);
-				rval = 1;
-				continue;
-			}
-		}
-		if ((r = pprof_stream(&p, fd, name)) > rval)
-			rval = r;
-		if (fd != STDIN_FILENO)
-			close(fd);
+		if ((fd = cmdfile_open(argv[i], &name)) == -1)
+			r = 1;
+		else
+			r = pprof_stream(&p, fd, name);
+		rval = r > rval ? r : rval;
+		cmdfile_close(fd);
 	}
-	if (pprof_write(&p, stdout) == -1 || fflush(stdout) == EOF || ferror(stdout))
-		err(2, "write error");
+	if (pprof_write(&p, stdout) == -1)
+		cmdfile_write_failed(CMDFILE_STDOUT);
+	cmdfile_finish(stdout, CMDFILE_STDOUT);
 	if (p.saturated)
 		rval = 1;
 	pprof_release(&p);

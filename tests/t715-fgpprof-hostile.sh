@@ -75,10 +75,10 @@ check 'a 1 MB function name, 10000 frames deep, periods of 2^64-1' '
 	test "$(total p.pb.gz 4)" = 4
 '
 
-check 'writing to a full disk: write error, exit 2' '
+check 'writing to a full disk: cannot write <stdout>, exit 2' '
 	sample 1 1 leaf main >in &&
 	expect_status 2 fgpprof in >/dev/full 2>err &&
-	grep_q "^fgpprof: write error" err
+	grep_q "^fgpprof: cannot write .<stdout>.: No space left on device" err
 '
 
 if command -v script >/dev/null 2>&1; then

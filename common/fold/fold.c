@@ -9,6 +9,7 @@
 #include "base/str.h"
 #include "stream/dso.h"
 #include "fold/fold.h"
+#include "fold/tidy.h"
 #include "stream/folded.h"
 #include "base/lineread.h"
 #include "stream/stream.h"
@@ -27,6 +28,12 @@ fold_init(struct fold *f, const struct fold_opts *opts)
 	stacktab_init(&f->tab);
 	stacktab_init(&f->cache);
 	stacktab_init(&f->scache);
+	buf_init(&f->pname);
+	buf_init(&f->fbuf);
+	buf_init(&f->key);
+	buf_init(&f->ctext);
+	buf_init(&f->ckey);
+	buf_init(&f->skey);
 }
 
 void
@@ -35,209 +42,49 @@ fold_release(struct fold *f)
 	stacktab_release(&f->tab);
 	stacktab_release(&f->cache);
 	stacktab_release(&f->scache);
-	free(f->skey);
-	free(f->ctext);
-	free(f->ckey);
+	buf_release(&f->skey);
+	buf_release(&f->ctext);
+	buf_release(&f->ckey);
 	free(f->event);
 	free(f->event2);
-	free(f->pname);
-	free(f->fbuf);
+	buf_release(&f->pname);
+	buf_release(&f->fbuf);
 	free(f->fofs);
-	free(f->key);
+	buf_release(&f->key);
 	memset(f, 0, sizeof(*f));
 }
 
-static int
-isident(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '_';
-}
-
-/* A Go method name such as "net/http.(*Client).Do": ".(" then later ").". */
-static int
-is_go_method(const char *s, size_t len)
-{
-	const char *p = memmem(s, len, ".(", 2);
-
-	return p != NULL && memmem(p + 2, len - (p + 2 - s), ").", 2) != NULL;
-}
-
-#define ANON	"(anonymous namespace)"
-
 /*
- * Where the argument list starts: the first '(' that is not part of
- * "(anonymous namespace)". With brackets balanced, a '(' inside <...> is
- * part of a template argument and is skipped, and so are a lambda's
- * parameters inside {...} ("main::{lambda(int)#1}::operator()"),
- * "operator()" and the '<' or '>' of an operator's name. With brackets
- * unbalanced we do what the reference does and take the first '('.
+ * Cuts b back to its first len bytes (len <= b->len), keeping the NUL
+ * after them that struct buf promises. buf.h has no such call yet.
  */
-static size_t
-args_start(const char *s, size_t len)
-{
-	size_t i, first = len, depth = 0, braces = 0, cut = len;
-	int unbalanced = 0;
-
-	for (i = 0; i < len; i++) {
-		if (s[i] == '(' && len - i >= sizeof(ANON) - 1 &&
-		    memcmp(s + i, ANON, sizeof(ANON) - 1) == 0) {
-			i += sizeof(ANON) - 2;
-			continue;
-		}
-		if (s[i] == '(' && first == len)
-			first = i;
-		if (s[i] == 'o' && len - i >= 8 && memcmp(s + i, "operator", 8) == 0 &&
-		    (i == 0 || !isident(s[i - 1])) &&
-		    (i + 8 == len || !isident(s[i + 8]))) {
-			i += 8;
-			while (i < len && s[i] == ' ')
-				i++;
-			if (len - i >= 2 && s[i] == '(' && s[i + 1] == ')') {
-				if (first == len)
-					first = i;
-				i += 1;
-				continue;
-			}
-			while (i < len && strchr("<>=!+-*/%^&|~[],", s[i]) != NULL)
-				i++;
-			i--;
-			continue;
-		}
-		if (s[i] == '{')
-			braces++;
-		else if (s[i] == '}' && braces > 0)
-			braces--;
-		else if (s[i] == '}')
-			unbalanced = 1;
-		else if (s[i] == '<')
-			depth++;
-		else if (s[i] == '>' && depth > 0) {
-			if (i > 0 && s[i - 1] == '-')	/* "->" is not a bracket */
-				continue;
-			depth--;
-		} else if (s[i] == '>')
-			unbalanced = 1;
-		else if (s[i] == '(' && depth == 0 && braces == 0 && cut == len)
-			cut = i;
-	}
-	if (depth != 0 || braces != 0 || unbalanced)
-		return first;
-	return cut;
-}
-
-size_t
-fold_tidy_name(const char *name, size_t len, char *out)
-{
-	size_t i, n = 0;
-
-	if (!is_go_method(name, len))
-		len = args_start(name, len);
-	for (i = 0; i < len; i++) {
-		char c = name[i];
-
-		if (c == '"' || c == '\'')
-			continue;
-		out[n++] = c == ';' ? ':' : c;
-	}
-	out[n] = '\0';
-	return n;
-}
-
-/* The "$..$" escapes of Rust's legacy mangling, and what they stand for. */
-static const struct {
-	const char	*esc;
-	char		 c;
-} rust_esc[] = {
-	{ "$LT$", '<' }, { "$GT$", '>' }, { "$LP$", '(' }, { "$RP$", ')' },
-	{ "$C$", ',' }, { "$RF$", '&' }, { "$BP$", '*' }, { "$SP$", '@' },
-	{ "$u20$", ' ' }, { "$u22$", '"' }, { "$u27$", '\'' },
-	{ "$u2b$", '+' }, { "$u3b$", ';' }, { "$u5b$", '[' }, { "$u5d$", ']' },
-	{ "$u7b$", '{' }, { "$u7d$", '}' }, { "$u7e$", '~' },
-};
-
-static int
-ishex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-}
-
-/* The escape at s[0..len), or -1. */
-static int
-rust_escape(const char *s, size_t len)
-{
-	size_t i, n;
-
-	for (i = 0; i < sizeof(rust_esc) / sizeof(rust_esc[0]); i++) {
-		n = strlen(rust_esc[i].esc);
-		if (len >= n && memcmp(s, rust_esc[i].esc, n) == 0)
-			return i;
-	}
-	return -1;
-}
-
-size_t
-fold_rust_legacy(char *s, size_t len)
-{
-	size_t i, n = 0;
-	int k, hashed = len >= 19 && memcmp(s + len - 19, "::h", 3) == 0;
-
-	for (i = len - 16; hashed && i < len; i++)
-		hashed = ishex(s[i]);
-	if (hashed)
-		len -= 19;
-	else {
-		/* No hash: only a name that holds an escape is Rust's. */
-		for (i = 0; i < len && (s[i] != '$' || rust_escape(s + i,
-		    len - i) < 0); i++)
-			;
-		if (i == len)
-			return len;
-	}
-	/* A leading '_' only keeps the name from starting with '$'. */
-	i = len > 1 && s[0] == '_' && s[1] == '$' ? 1 : 0;
-	while (i < len) {
-		if (s[i] == '$' && (k = rust_escape(s + i, len - i)) >= 0) {
-			s[n++] = rust_esc[k].c;
-			i += strlen(rust_esc[k].esc);
-		} else if (s[i] == '.' && i + 1 < len && s[i + 1] == '.') {
-			s[n++] = ':';
-			s[n++] = ':';
-			i += 2;
-		} else
-			s[n++] = s[i++];
-	}
-	return n;
-}
-
-/* Appends bytes to the frame buffer. */
 static void
-fb_add(struct fold *f, const char *s, size_t len)
+buf_truncate(struct buf *b, size_t len)
 {
-	GROW(f->fbuf, f->fbuf_len + len + 1, f->fbuf_cap);
-	memcpy(f->fbuf + f->fbuf_len, s, len);
-	f->fbuf_len += len;
+	b->len = len;
+	if (b->p != NULL)
+		b->p[len] = '\0';
 }
 
 static void
 frame_begin(struct fold *f)
 {
 	GROW(f->fofs, f->nframes + 2, f->fofs_cap);
-	f->fofs[f->nframes] = f->fbuf_len;
+	f->fofs[f->nframes] = f->fbuf.len;
 }
 
 static void
 frame_end(struct fold *f)
 {
 	f->nframes++;
-	f->fofs[f->nframes] = f->fbuf_len;
+	f->fofs[f->nframes] = f->fbuf.len;
 }
 
 static void
 sample_reset(struct fold *f)
 {
-	f->pname_len = 0;
-	f->fbuf_len = 0;
+	buf_reset(&f->pname);
+	buf_reset(&f->fbuf);
 	f->nframes = 0;
 }
 
@@ -298,8 +145,6 @@ static void
 sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
     unsigned long lineno)
 {
-	size_t i;
-
 	sample_reset(f);
 	in->in_sample = 0;
 	in->skipping = 0;
@@ -332,28 +177,20 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 	in->in_sample = 1;
 	in->sample_line = lineno;
 	in->period = s->period;
-	GROW(f->pname, s->comm.len + s->pid.len + s->tid.len + 8, f->pname_cap);
-	memcpy(f->pname, s->comm.p, s->comm.len);
-	f->pname_len = s->comm.len;
+	buf_add(&f->pname, s->comm.p, s->comm.len);
 	if (f->opts.pid || f->opts.tid) {
-		f->pname[f->pname_len++] = '-';
-		if (s->pid.len > 0) {
-			memcpy(f->pname + f->pname_len, s->pid.p, s->pid.len);
-			f->pname_len += s->pid.len;
-		} else
-			f->pname[f->pname_len++] = '?';
+		buf_addc(&f->pname, '-');
+		if (s->pid.len > 0)
+			buf_add(&f->pname, s->pid.p, s->pid.len);
+		else
+			buf_addc(&f->pname, '?');
 		if (f->opts.tid) {
-			f->pname[f->pname_len++] = '/';
-			memcpy(f->pname + f->pname_len, s->tid.p, s->tid.len);
-			f->pname_len += s->tid.len;
+			buf_addc(&f->pname, '/');
+			buf_add(&f->pname, s->tid.p, s->tid.len);
 		}
 	}
-	for (i = 0; i < f->pname_len; i++)
-		if (f->pname[i] == ' ')
-			f->pname[i] = '_';
-		else if (f->pname[i] == ';')
-			f->pname[i] = ':';
-	in->is_java = str_starts(f->pname, f->pname_len, "java");
+	tidy_comm(f->pname.p, f->pname.len);
+	in->is_java = str_starts(f->pname.p, f->pname.len, "java");
 }
 
 /*
@@ -372,8 +209,8 @@ frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 	char *out;
 
 	if (piece > 0)
-		fb_add(f, ";", 1);
-	start = f->fbuf_len;
+		buf_add(&f->fbuf, ";", 1);
+	start = f->fbuf.len;
 	if (str_is(func, flen, STREAM_UNKNOWN)) {
 		const char *base = "unknown";
 		size_t blen = 7;
@@ -389,43 +226,40 @@ frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 			blen = dlen - (base - dso);
 		} else
 			*is_unknown = 1;
-		fb_add(f, "[", 1);
-		fb_add(f, base, blen);
+		buf_add(&f->fbuf, "[", 1);
+		buf_add(&f->fbuf, base, blen);
 		if (f->opts.addrs) {
-			fb_add(f, " <", 2);
-			fb_add(f, fr->addr.p, fr->addr.len);
-			fb_add(f, ">", 1);
+			buf_add(&f->fbuf, " <", 2);
+			buf_add(&f->fbuf, fr->addr.p, fr->addr.len);
+			buf_add(&f->fbuf, ">", 1);
 		}
-		fb_add(f, "]", 1);
+		buf_add(&f->fbuf, "]", 1);
 		/* Tidied in place, like any name: the tidy-up only shrinks. */
-		n = fold_tidy_name(f->fbuf + start, f->fbuf_len - start,
-		    f->fbuf + start);
+		n = tidy_name(f->fbuf.p + start, f->fbuf.len - start,
+		    f->fbuf.p + start);
 	} else {
 		/* Rust's legacy names, as perf leaves them, first: both steps
 		   only shrink the name, so they work in place. */
-		fb_add(f, func, flen);
-		GROW(f->fbuf, f->fbuf_len + 8, f->fbuf_cap);
-		n = fold_rust_legacy(f->fbuf + start, flen);
-		n = fold_tidy_name(f->fbuf + start, n, f->fbuf + start);
+		buf_add(&f->fbuf, func, flen);
+		n = tidy_rust_legacy(f->fbuf.p + start, flen);
+		n = tidy_name(f->fbuf.p + start, n, f->fbuf.p + start);
 	}
-	out = f->fbuf + start;
-	if (in->is_java && memchr(out, '/', n) != NULL && out[0] == 'L') {
-		memmove(out, out + 1, n - 1);
-		n--;
-	}
-	f->fbuf_len = start + n;
+	out = f->fbuf.p + start;
+	if (in->is_java)
+		n = tidy_java(out, n);
+	buf_truncate(&f->fbuf, start + n);
 	if (piece > 0) {
 		if (!str_has(out, n, "_[i]"))
-			fb_add(f, "_[i]", 4);
+			buf_add(&f->fbuf, "_[i]", 4);
 	} else if (f->opts.inline_mark && dlen == 7 &&
 	    memcmp(dso, "inlined", 7) == 0) {
 		if (!str_has(out, n, "_[i]"))
-			fb_add(f, "_[i]", 4);
+			buf_add(&f->fbuf, "_[i]", 4);
 	} else if (f->opts.kernel && dso_fold_kernel(dso, dlen)) {
-		fb_add(f, "_[k]", 4);
+		buf_add(&f->fbuf, "_[k]", 4);
 	} else if (f->opts.jit && dso_fold_jit(dso, dlen)) {
 		if (!str_has(out, n, "_[j]"))
-			fb_add(f, "_[j]", 4);
+			buf_add(&f->fbuf, "_[j]", 4);
 	}
 }
 
@@ -485,7 +319,7 @@ frame_key(struct fold *f, struct foldin *in, const char *line,
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	a = p;
-	while (p < end && isident(*p))
+	while (p < end && tidy_isident(*p))
 		p++;
 	if (p == a)
 		return NULL;
@@ -493,10 +327,11 @@ frame_key(struct fold *f, struct foldin *in, const char *line,
 		p = a;
 	*klen = end - p;
 	if (in->is_java) {
-		GROW(f->ckey, *klen + 1, f->ckey_cap);
-		f->ckey[0] = '\1';
-		memcpy(f->ckey + 1, p, (*klen)++);
-		return f->ckey;
+		buf_reset(&f->ckey);
+		buf_addc(&f->ckey, '\1');
+		buf_add(&f->ckey, p, *klen);
+		*klen = f->ckey.len;
+		return f->ckey.p;
 	}
 	return p;
 }
@@ -508,9 +343,9 @@ frame_cached(struct fold *f, struct foldin *in, const struct stacktab_entry *ce)
 	int flags = ce->u[1] >> 32;
 
 	frame_begin(f);
-	/* An empty text may have no buffer behind it (ctext still NULL). */
+	/* An empty text may have no buffer behind it (ctext.p still NULL). */
 	if ((ce->u[1] & 0xffffffff) != 0)
-		fb_add(f, f->ctext + ce->u[0], ce->u[1] & 0xffffffff);
+		buf_add(&f->fbuf, f->ctext.p + ce->u[0], ce->u[1] & 0xffffffff);
 	frame_end(f);
 	if (f->opts.srcline && !(flags & CF_UNKNOWN))
 		in->want_srcline = 1;
@@ -531,7 +366,7 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 	if (!in->in_sample || in->skipping)
 		return;
 	if (len > 0 && sym[0] == '(' &&
-	    !(len >= sizeof(ANON) - 1 && memcmp(sym, ANON, sizeof(ANON) - 1) == 0))
+	    !(len >= sizeof(TIDY_ANON) - 1 && memcmp(sym, TIDY_ANON, sizeof(TIDY_ANON) - 1) == 0))
 		return;		/* a process name, not a frame */
 
 	key = frame_key(f, in, line, end, &klen);
@@ -539,18 +374,13 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 	if (ce->u[1] == 0) {
 		/* Processed once into ctext; the entry records offset, length,
 		 * and the flags with a bit set, so it is never all zero. */
-		start = f->fbuf_len;
+		start = f->fbuf.len;
 		flags = frame_process(f, in, fr, sym, len);
-		if (f->fbuf_len > start) {
-			GROW(f->ctext, f->ctext_len + (f->fbuf_len - start),
-			    f->ctext_cap);
-			memcpy(f->ctext + f->ctext_len, f->fbuf + start,
-			    f->fbuf_len - start);
-		}
-		ce->u[0] = f->ctext_len;
-		ce->u[1] = (f->fbuf_len - start) | (uint64_t)(flags | 0x80) << 32;
-		f->ctext_len += f->fbuf_len - start;
-		f->fbuf_len = start;
+		ce->u[0] = f->ctext.len;
+		ce->u[1] = (f->fbuf.len - start) | (uint64_t)(flags | 0x80) << 32;
+		if (f->fbuf.len > start)
+			buf_add(&f->ctext, f->fbuf.p + start, f->fbuf.len - start);
+		buf_truncate(&f->fbuf, start);
 	}
 	frame_cached(f, in, ce);
 }
@@ -559,14 +389,14 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 static void
 srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
 {
-	size_t i, start;
+	size_t i, start, n;
 
 	in->want_srcline = 0;
 	if (!in->in_sample || f->nframes == 0)
 		return;
-	f->fbuf_len = f->fofs[f->nframes];
-	fb_add(f, ":", 1);
-	start = f->fbuf_len;
+	buf_truncate(&f->fbuf, f->fofs[f->nframes]);
+	buf_add(&f->fbuf, ":", 1);
+	start = f->fbuf.len;
 	for (i = 0; i < len; i++) {
 		if (line[i] == '[') {
 			const char *close = memchr(line + i, ']', len - i);
@@ -576,19 +406,20 @@ srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
 				continue;
 			}
 		}
-		fb_add(f, line + i, 1);
+		buf_add(&f->fbuf, line + i, 1);
 	}
 	/* Trim white space on both ends. */
-	while (f->fbuf_len > start && (f->fbuf[f->fbuf_len - 1] == ' ' ||
-	    f->fbuf[f->fbuf_len - 1] == '\t'))
-		f->fbuf_len--;
-	for (i = start; i < f->fbuf_len && (f->fbuf[i] == ' ' || f->fbuf[i] == '\t'); i++)
+	n = f->fbuf.len;
+	while (n > start && (f->fbuf.p[n - 1] == ' ' || f->fbuf.p[n - 1] == '\t'))
+		n--;
+	for (i = start; i < n && (f->fbuf.p[i] == ' ' || f->fbuf.p[i] == '\t'); i++)
 		;
-	memmove(f->fbuf + start, f->fbuf + i, f->fbuf_len - i);
-	f->fbuf_len -= i - start;
-	if (f->fbuf_len == start)
-		f->fbuf_len--;		/* nothing: drop the ':' too */
-	f->fofs[f->nframes] = f->fbuf_len;
+	memmove(f->fbuf.p + start, f->fbuf.p + i, n - i);
+	n -= i - start;
+	if (n == start)
+		n--;		/* nothing: drop the ':' too */
+	buf_truncate(&f->fbuf, n);
+	f->fofs[f->nframes] = f->fbuf.len;
 }
 
 /*
@@ -620,8 +451,7 @@ sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e)
 	f->samples++;
 }
 
-/* A stream of off-CPU time: the sums of periods become the counts. */
-static void
+void
 fold_settle(struct fold *f)
 {
 	size_t i;
@@ -647,42 +477,47 @@ static void
 sample_end(struct fold *f, struct foldin *in)
 {
 	struct stacktab_entry *e;
-	size_t need = f->pname_len + 1, n = 0, i;
+	size_t need = f->pname.len + 1, n = 0, i;
+	char *key;
 	int first = 1;
 
 	if (!in->in_sample)
 		return;
 	in->in_sample = 0;
 	in->want_srcline = 0;
-	need += f->fbuf_len + f->nframes + sizeof(STREAM_OFFCPU_FRAME);
-	GROW(f->key, need, f->key_cap);
+	need += f->fbuf.len + f->nframes + sizeof(STREAM_OFFCPU_FRAME);
+	/* Room for it all once, then written in place: the hot path. */
+	buf_reset(&f->key);
+	buf_grow(&f->key, need);
+	key = f->key.p;
 	if (!f->opts.no_comm && !in->skipping) {
-		memcpy(f->key, f->pname, f->pname_len);
-		n = f->pname_len;
+		memcpy(key, f->pname.p, f->pname.len);
+		n = f->pname.len;
 		first = 0;
 	}
 	for (i = f->nframes; i-- > 0; ) {
 		size_t a = f->fofs[i], b = f->fofs[i + 1];
 
 		if (!first)
-			f->key[n++] = ';';
-		memcpy(f->key + n, f->fbuf + a, b - a);
+			key[n++] = ';';
+		memcpy(key + n, f->fbuf.p + a, b - a);
 		n += b - a;
 		first = 0;
 	}
 	if (in->offcpu) {
 		/* Time blocked: a pseudo-frame says so, as the leaf. */
 		if (!first)
-			f->key[n++] = ';';
-		memcpy(f->key + n, STREAM_OFFCPU_FRAME, sizeof(STREAM_OFFCPU_FRAME) - 1);
+			key[n++] = ';';
+		memcpy(key + n, STREAM_OFFCPU_FRAME, sizeof(STREAM_OFFCPU_FRAME) - 1);
 		n += sizeof(STREAM_OFFCPU_FRAME) - 1;
 		first = 0;
 	}
 	if (first)
 		f->noframes++;
-	e = first ? NULL : stacktab_get(&f->tab, f->key, n);
+	buf_truncate(&f->key, n);
+	e = first ? NULL : stacktab_get(&f->tab, key, n);
 	if (in->block_pending) {
-		struct stacktab_entry *se = stacktab_get(&f->scache, f->skey, f->skey_len);
+		struct stacktab_entry *se = stacktab_get(&f->scache, f->skey.p, f->skey.len);
 
 		se->u[0] = e ? (uint64_t)(e - f->tab.ents) : 0;
 		se->u[1] = in->block_lines | (e ? SC_STACK : 0) | SC_VALID;
@@ -722,14 +557,12 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 		return 0;
 	f->sc_tries++;
 	h = XXH3_128bits(p, n);
-	k = f->pname_len + 2 + sizeof(h);
-	GROW(f->skey, k, f->skey_cap);
-	memcpy(f->skey, f->pname, f->pname_len);
-	f->skey[f->pname_len] = '\0';
-	f->skey[f->pname_len + 1] = in->is_java | in->offcpu << 1;
-	memcpy(f->skey + f->pname_len + 2, &h, sizeof(h));
-	f->skey_len = k;
-	se = stacktab_find(&f->scache, f->skey, k);
+	buf_reset(&f->skey);
+	buf_add(&f->skey, f->pname.p, f->pname.len);
+	buf_addc(&f->skey, '\0');
+	buf_addc(&f->skey, in->is_java | in->offcpu << 1);
+	buf_add(&f->skey, &h, sizeof(h));
+	se = stacktab_find(&f->scache, f->skey.p, f->skey.len);
 	if (se != NULL) {
 		if (se->u[1] & SC_STACK)
 			sample_count(f, in, &f->tab.ents[se->u[0]]);
@@ -879,31 +712,6 @@ fold_finish(struct fold *f, int quiet)
 	return 1;
 }
 
-/* Replaces every "0x" followed by hex digits with "0x...". */
-static size_t
-strip_hex(const char *s, size_t len, char *out)
-{
-	size_t i = 0, n = 0;
-
-	while (i < len) {
-		if (s[i] == '0' && i + 1 < len && s[i + 1] == 'x') {
-			size_t j = i + 2;
-
-			while (j < len && ((s[j] >= '0' && s[j] <= '9') ||
-			    (s[j] >= 'a' && s[j] <= 'f') || (s[j] >= 'A' && s[j] <= 'F')))
-				j++;
-			if (j > i + 2) {
-				memcpy(out + n, "0x...", 5);
-				n += 5;
-				i = j;
-				continue;
-			}
-		}
-		out[n++] = s[i++];
-	}
-	return n;
-}
-
 int
 fold_folded(struct fold *f, int fd, const char *name, int slot)
 {
@@ -911,11 +719,12 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 	struct folded_line fl;
 	enum folded_status st;
 	unsigned long bad = 0, overflow = 0;
-	char *line, *tmp = NULL;
-	size_t tmpcap = 0;
+	struct buf tmp;
+	char *line;
 	ssize_t len;
 	int rv = 0, seen[FOLDED_NOSTACK + 1] = { 0 };
 
+	buf_init(&tmp);
 	lineread_init(&lr, fd, name);
 	while ((len = lineread_next(&lr, &line)) >= 0) {
 		struct stacktab_entry *e;
@@ -953,9 +762,10 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 		key = fl.stack;
 		klen = fl.stack_len;
 		if (f->opts.strip_hex) {
-			GROW(tmp, klen * 2 + 8, tmpcap);
-			klen = strip_hex(key, klen, tmp);
-			key = tmp;
+			buf_reset(&tmp);
+			buf_grow(&tmp, klen * 2);
+			klen = tidy_strip_hex(key, klen, tmp.p);
+			key = tmp.p;
 		}
 		e = stacktab_get(&f->tab, key, klen);
 		/* A differential line adds both sides; a plain one adds to slot. */
@@ -981,7 +791,7 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 	if ((len = read_status(&lr, name)) != 0)
 		rv = len;
 	lineread_release(&lr);
-	free(tmp);
+	buf_release(&tmp);
 	return rv;
 }
 
@@ -1027,113 +837,5 @@ fold_write(struct fold *f, FILE *out, int diff)
 			break;
 	}
 	free(v);
-	return ferror(out) ? -1 : 0;
-}
-
-/* One function's figures for fold_top. */
-struct topfn {
-	double		 self, total;
-	size_t		 stamp;		/* the last stack that counted it, + 1 */
-};
-
-static int
-cmp_top(const void *a, const void *b, void *arg)
-{
-	const struct topfn *fn = arg;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	if (fn[x].self != fn[y].self)
-		return fn[x].self < fn[y].self ? 1 : -1;
-	if (fn[x].total != fn[y].total)
-		return fn[x].total < fn[y].total ? 1 : -1;
-	return (x > y) - (x < y);
-}
-
-int
-fold_top(struct fold *f, FILE *out, size_t n)
-{
-	struct stacktab names;
-	struct stacktab_entry **v = stacktab_sorted(&f->tab);
-	struct topfn *fn = NULL;
-	size_t fncap = 0, i, *order;
-	double all = 0, scale = 1;
-	char self_h[16] = "self", total_h[16] = "total";
-	int prec = 0;
-
-	fold_settle(f);
-	stacktab_init(&names);
-	for (i = 0; i < f->tab.n; i++) {
-		const struct stacktab_entry *e = v[i];
-		const char *p = e->key, *end = e->key + e->len, *semi;
-		double w = (double)e->u[0] + e->d[0];
-
-		/* Off-CPU time is the blocking function's own time. */
-		if (str_ends(p, end - p, ";" STREAM_OFFCPU_FRAME))
-			end -= sizeof(STREAM_OFFCPU_FRAME);
-		struct stacktab_entry *ne = NULL;
-		size_t k;
-		int first = 1;
-
-		all += w;
-		for (; p <= end; p = semi + 1) {
-			semi = memchr(p, ';', end - p);
-			if (semi == NULL)
-				semi = end;
-			if (first && !f->opts.no_comm && semi != end) {
-				first = 0;
-				continue;	/* the process name */
-			}
-			first = 0;
-			ne = stacktab_get(&names, p, semi - p);
-			k = ne - names.ents;
-			if (k >= fncap) {
-				size_t old = fncap;
-
-				GROW(fn, k + 1, fncap);
-				memset(fn + old, 0, (fncap - old) * sizeof(*fn));
-			}
-			if (fn[k].stamp != i + 1) {
-				fn[k].stamp = i + 1;
-				fn[k].total += w;
-			}
-			if (semi == end)
-				fn[k].self += w;
-		}
-	}
-	order = xmalloc((names.n + 1) * sizeof(*order));
-	for (i = 0; i < names.n; i++)
-		order[i] = i;
-	qsort_r(order, names.n, sizeof(*order), cmp_top, fn);
-	if (f->timed) {
-		/* Time in ns: shown in ms, or in s past 100 s. */
-		double div = all >= 1e11 ? 1e9 : 1e6;
-		const char *u = all >= 1e11 ? "s" : "ms";
-
-		fprintf(out, "%.3f %s", all / div, u);
-		snprintf(self_h, sizeof(self_h), "self %s", u);
-		snprintf(total_h, sizeof(total_h), "total %s", u);
-		scale = div;
-		prec = 3;
-	} else
-		fprintf(out, "%.0f samples", all);
-	fprintf(out, "%s%s%s%s%s%s, %zu functions\n",
-	    f->event ? " of '" : "", f->event ? f->event : "",
-	    f->event ? "'" : "", f->event2 ? " and '" : "",
-	    f->event2 ? f->event2 : "", f->event2 ? "'" : "", names.n);
-	fprintf(out, "%7s %10s %7s %10s  %s\n", "self%", self_h, "total%",
-	    total_h, "function");
-	for (i = 0; i < names.n && i < n; i++) {
-		const struct stacktab_entry *ne = &names.ents[order[i]];
-		const struct topfn *t = &fn[order[i]];
-
-		fprintf(out, "%6.2f%% %10.*f %6.2f%% %10.*f  %.*s\n",
-		    all > 0 ? 100 * t->self / all : 0, prec, t->self / scale,
-		    all > 0 ? 100 * t->total / all : 0, prec, t->total / scale,
-		    (int)ne->len, ne->key);
-	}
-	free(order);
-	free(fn);
-	free(v);
-	stacktab_release(&names);
 	return ferror(out) ? -1 : 0;
 }

@@ -6,13 +6,12 @@
  *	fold_init(&f, &opts);
  *	rc = fold_stream(&f, fd, "perf.txt");	(or fold_folded(&f, fd, name,
  *						 slot) for --folded/--diff)
- *	if (fold_write(&f, stdout, 0) == -1)	(or fold_top(&f, stdout, n))
- *		err(2, "write error");
+ *	if (fold_write(&f, stdout, 0) == -1)	(or fold_top(&f, stdout, n),
+ *						 fold/top.h)
+ *		cmdfile_write_failed(CMDFILE_STDOUT);
  *	fold_release(&f);
  *
- * Names are cleaned up the way stackcollapse-perf.pl does it (so its test
- * corpus gives byte-identical output), except that a '(' inside template
- * brackets, as in std::function<void (int)>, does not cut the name short.
+ * Frame names are cleaned up by the rules of fold/tidy.h.
  */
 #ifndef FG_FOLD_H
 #define FG_FOLD_H
@@ -20,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/buf.h"
 #include "stream/stacktab.h"
 
 struct fold_opts {
@@ -60,32 +60,26 @@ struct fold {
 	int		 overflowed;	/* a sample was not counted: its stack may be 0 */
 	unsigned long	 bad;		/* unrecognised lines, all inputs */
 	/* scratch for the sample being read */
-	char		*pname;
-	size_t		 pname_len, pname_cap;
-	char		*fbuf;		/* processed frame texts */
-	size_t		 fbuf_len, fbuf_cap;
-	size_t		*fofs;		/* frame i: fbuf[fofs[i]..fofs[i+1]) */
+	struct buf	 pname;		/* its root frame, COMM[-PID[/TID]] */
+	struct buf	 fbuf;		/* processed frame texts */
+	size_t		*fofs;		/* frame i: fbuf.p[fofs[i]..fofs[i+1]) */
 	size_t		 nframes, fofs_cap;
-	char		*key;
-	size_t		 key_cap;
+	struct buf	 key;		/* its stack, root first */
 	/*
 	 * Frame cache: the raw symbol, DSO (and address, for --addrs) of a
 	 * frame line, to its processed text in ctext. Entry counts hold
 	 * u[0] = offset in ctext, u[1] = length | flags << 32.
 	 */
 	struct stacktab	 cache;
-	char		*ctext;
-	size_t		 ctext_len, ctext_cap;
-	char		*ckey;
-	size_t		 ckey_cap;
+	struct buf	 ctext;
+	struct buf	 ckey;		/* a Java frame's key, marked */
 	/*
 	 * Sample cache: the root frame and a 128-bit hash of a sample's whole
 	 * text (its frame lines up to the empty line), to the stack it
 	 * folded into: u[0] = index in tab, u[1] = its line count | flags.
 	 */
 	struct stacktab	 scache;
-	char		*skey;
-	size_t		 skey_len, skey_cap;
+	struct buf	 skey;
 	uint64_t	 sc_tries, sc_hits;	/* it is dropped when it does not pay */
 	int		 sc_off;
 };
@@ -131,30 +125,10 @@ int	fold_folded(struct fold *, int fd, const char *name, int slot);
 int	fold_write(struct fold *, FILE *, int diff);
 
 /*
- * Writes a table of the n functions with the most self samples (the leaf
- * frame of a stack), with self and total counts and percentages. The
- * process-name root frame is left out unless opts.no_comm was set.
- * Returns 0, or -1 on a write error.
+ * Makes the counts final: in a stream of off-CPU time the sums of periods
+ * become the counts. fold_write and fold_top call it; once is enough, and
+ * more calls do nothing.
  */
-int	fold_top(struct fold *, FILE *, size_t n);
-
-/*
- * Cleans up one function name as stackcollapse-perf.pl's tidy-up does:
- * ';' becomes ':', the argument list goes (but not a '(' inside template
- * brackets, nor "(anonymous namespace)", nor a Go method's "(*T)"), and
- * quotes are removed. Writes into out, which must hold len + 1 bytes;
- * returns the new length.
- */
-size_t	fold_tidy_name(const char *name, size_t len, char *out);
-
-/*
- * Finishes, in place, a Rust legacy name that perf demangled only half:
- * "core::ptr::drop_in_place$LT$alloc..vec..Vec$LT$u8$GT$$GT$::h0123456789abcdef"
- * becomes "core::ptr::drop_in_place<alloc::vec::Vec<u8>>": the $..$
- * escapes are decoded, ".." becomes "::" and the hash goes. A name with
- * neither the hash nor an escape is left alone. Returns the new length
- * (never more than len).
- */
-size_t	fold_rust_legacy(char *s, size_t len);
+void	fold_settle(struct fold *);
 
 #endif

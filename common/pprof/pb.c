@@ -1,44 +1,17 @@
-#include <stdlib.h>
-#include <string.h>
-
 #include "pprof/pb.h"
-#include "base/xalloc.h"
 
 void
-pb_init(struct pb *b)
+pb_varint(struct buf *b, uint64_t v)
 {
-	memset(b, 0, sizeof(*b));
-}
-
-void
-pb_release(struct pb *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
-
-void
-pb_raw(struct pb *b, const void *p, size_t n)
-{
-	if (n == 0)
-		return;
-	GROW(b->p, b->len + n, b->cap);
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-void
-pb_varint(struct pb *b, uint64_t v)
-{
-	uint8_t tmp[10];
+	char tmp[10];
 	size_t n = 0;
 
 	while (v >= 0x80) {
-		tmp[n++] = (uint8_t)(v | 0x80);
+		tmp[n++] = (char)(v | 0x80);
 		v >>= 7;
 	}
-	tmp[n++] = (uint8_t)v;
-	pb_raw(b, tmp, n);
+	tmp[n++] = (char)v;
+	buf_add(b, tmp, n);
 }
 
 size_t
@@ -54,28 +27,28 @@ pb_varint_len(uint64_t v)
 }
 
 void
-pb_uint(struct pb *b, uint32_t field, uint64_t v)
+pb_uint(struct buf *b, uint32_t field, uint64_t v)
 {
 	pb_varint(b, (uint64_t)field << 3 | 0);
 	pb_varint(b, v);
 }
 
 void
-pb_bytes(struct pb *b, uint32_t field, const void *p, size_t n)
+pb_bytes(struct buf *b, uint32_t field, const void *p, size_t n)
 {
 	pb_varint(b, (uint64_t)field << 3 | 2);
 	pb_varint(b, n);
-	pb_raw(b, p, n);
+	buf_add(b, p, n);
 }
 
 void
-pb_msg(struct pb *b, uint32_t field, const struct pb *msg)
+pb_msg(struct buf *b, uint32_t field, const struct buf *msg)
 {
 	pb_bytes(b, field, msg->p, msg->len);
 }
 
 void
-pb_packed(struct pb *b, uint32_t field, const uint64_t *v, size_t n)
+pb_packed(struct buf *b, uint32_t field, const uint64_t *v, size_t n)
 {
 	size_t i, len = 0;
 

@@ -67,10 +67,11 @@ pprof_init(struct pprof *p)
 	stacktab_init(&p->samples);
 	stacktab_init(&p->threads);
 	stacktab_init(&p->buildids);
-	pb_init(&p->larena);
-	pb_init(&p->key);
-	pb_init(&p->tmp);
-	pb_init(&p->tmp2);
+	buf_init(&p->larena);
+	buf_init(&p->key);
+	buf_init(&p->tmp);
+	buf_init(&p->tmp2);
+	buf_init(&p->grp);
 	p->lcache = xcalloc(PPROF_LCACHE, sizeof(*p->lcache));
 	stacktab_get(&p->strs, "", 0);	/* string 0 is the empty string */
 }
@@ -85,15 +86,15 @@ pprof_release(struct pprof *p)
 	stacktab_release(&p->samples);
 	stacktab_release(&p->threads);
 	stacktab_release(&p->buildids);
-	pb_release(&p->larena);
-	pb_release(&p->key);
-	pb_release(&p->tmp);
-	pb_release(&p->tmp2);
+	buf_release(&p->larena);
+	buf_release(&p->key);
+	buf_release(&p->tmp);
+	buf_release(&p->tmp2);
 	free(p->thr);
 	free(p->comments);
 	free(p->event);
 	free(p->prog);
-	free(p->grp);
+	buf_release(&p->grp);
 	free(p->vals);
 	free(p->lcache);
 	memset(p, 0, sizeof(*p));
@@ -335,13 +336,13 @@ location_new(struct pprof *p, struct stacktab_entry *e, const char *text,
 	}
 	/* The id and mapping id are written by pprof_encode, which puts the
 	   main program's mapping first. */
-	p->tmp.len = 0;
+	buf_reset(&p->tmp);
 	if (addr != 0)
 		pb_uint(&p->tmp, LOCATION_ADDRESS, addr);
 	for (i = 0; i < nl; i++) {
 		if (ls[i].noline)
 			continue;
-		p->tmp2.len = 0;
+		buf_reset(&p->tmp2);
 		pb_uint(&p->tmp2, LINE_FUNCTION_ID, func_id(p, ls[i].name,
 		    ls[i].nlen, ls[i].file, ls[i].flen));
 		if (ls[i].line > 0)
@@ -360,7 +361,7 @@ location_new(struct pprof *p, struct stacktab_entry *e, const char *text,
 	   (an [unknown] frame at address 0). */
 	e->u[0] = p->larena.len;
 	e->u[1] = p->tmp.len | mid << 32;
-	pb_raw(&p->larena, p->tmp.p, p->tmp.len);
+	buf_add(&p->larena, p->tmp.p, p->tmp.len);
 }
 
 /*
@@ -379,9 +380,9 @@ group_close(struct pprof *p)
 	size_t n = p->locs.n;
 	uint64_t id;
 
-	if (p->grp_len == 0)
+	if (p->grp.len == 0)
 		return;
-	h = XXH3_128bits(p->grp, p->grp_len);
+	h = XXH3_128bits(p->grp.p, p->grp.len);
 	c = &p->lcache[h.low64 & (PPROF_LCACHE - 1)];
 	if (c->id != 0 && c->lo == h.low64 && c->hi == h.high64)
 		id = c->id;
@@ -389,23 +390,21 @@ group_close(struct pprof *p)
 		e = stacktab_get(&p->locs, (const char *)&h, sizeof(h));
 		id = e - p->locs.ents + 1;
 		if (p->locs.n != n)
-			location_new(p, e, p->grp, p->grp_len);
+			location_new(p, e, p->grp.p, p->grp.len);
 		c->lo = h.low64;
 		c->hi = h.high64;
 		c->id = id;
 	}
 	pb_varint(&p->key, id);
-	p->grp_len = 0;
+	buf_reset(&p->grp);
 	p->grp_phys = 0;
 }
 
 static void
 group_add(struct pprof *p, const char *line, size_t len)
 {
-	GROW(p->grp, p->grp_len + len + 1, p->grp_cap);
-	memcpy(p->grp + p->grp_len, line, len);
-	p->grp[p->grp_len + len] = '\n';
-	p->grp_len += len + 1;
+	buf_add(&p->grp, line, len);
+	buf_addc(&p->grp, '\n');
 }
 
 /* The index of the thread (COMM, PID, TID) of a sample head. */
@@ -449,7 +448,7 @@ sample_head(struct pprof *p, struct ppin *in, const struct stream_sample *s,
     const char *line, size_t len, unsigned long lineno)
 {
 	p->in_sample = 0;
-	p->grp_len = 0;
+	buf_reset(&p->grp);
 	p->grp_phys = 0;
 	if (s->event.len > 0 && stream_str_eq(s->event, STREAM_OFFCPU_EVENT)) {
 		p->kind = PPROF_OFF;
@@ -474,7 +473,7 @@ sample_head(struct pprof *p, struct ppin *in, const struct stream_sample *s,
 			p->first_period = s->period;
 	}
 	p->has_time = stream_sample_time(s, line, len, &p->time);
-	p->key.len = 0;
+	buf_reset(&p->key);
 	pb_varint(&p->key, p->kind);
 	pb_varint(&p->key, thread_id(p, s));
 	p->in_sample = 1;
@@ -491,7 +490,7 @@ sample_end(struct pprof *p)
 		return;
 	group_close(p);
 	p->in_sample = 0;
-	e = stacktab_get(&p->samples, (const char *)p->key.p, p->key.len);
+	e = stacktab_get(&p->samples, p->key.p, p->key.len);
 	e->u[0] = sat_add(p, e->u[0], 1);
 	e->u[1] = sat_add(p, e->u[1], p->weight);
 	p->nsamples++;
@@ -537,7 +536,7 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 	memset(&in, 0, sizeof(in));
 	in.name = name;
 	p->in_sample = 0;
-	p->grp_len = 0;
+	buf_reset(&p->grp);
 	p->grp_phys = 0;
 	p->in_has_time = 0;
 	lineread_init(&lr, fd, name);
@@ -564,7 +563,7 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 				p->grp_phys = 1;
 			break;
 		case STREAM_SRCLINE:
-			if (p->in_sample && p->grp_len > 0)
+			if (p->in_sample && p->grp.len > 0)
 				group_add(p, line, len);
 			break;
 		case STREAM_OTHER:
@@ -592,10 +591,10 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 
 /* A ValueType message (type, unit) as field `field` of out. */
 static void
-value_type(struct pprof *p, struct pb *out, uint32_t field, const char *type,
+value_type(struct pprof *p, struct buf *out, uint32_t field, const char *type,
     const char *unit)
 {
-	p->tmp.len = 0;
+	buf_reset(&p->tmp);
 	pb_uint(&p->tmp, VALUETYPE_TYPE, cstr_id(p, type));
 	pb_uint(&p->tmp, VALUETYPE_UNIT, cstr_id(p, unit));
 	pb_msg(out, field, &p->tmp);
@@ -604,7 +603,7 @@ value_type(struct pprof *p, struct pb *out, uint32_t field, const char *type,
 static void
 label(struct pprof *p, uint64_t key, int is_num, uint64_t v)
 {
-	p->tmp2.len = 0;
+	buf_reset(&p->tmp2);
 	pb_uint(&p->tmp2, LABEL_KEY, key);
 	pb_uint(&p->tmp2, is_num ? LABEL_NUM : LABEL_STR, v);
 	pb_msg(&p->tmp, SAMPLE_LABEL, &p->tmp2);
@@ -668,7 +667,7 @@ map_order(uint64_t main_map, uint64_t id)
 }
 
 void
-pprof_encode(struct pprof *p, struct pb *out)
+pprof_encode(struct pprof *p, struct buf *out)
 {
 	int on_time = p->event != NULL && stream_event_is_clock(p->event, strlen(p->event));
 	int c_on = -1, c_off = -1, c_wall = -1, ncol = 1;
@@ -706,7 +705,7 @@ pprof_encode(struct pprof *p, struct pb *out)
 		uint64_t kind = key_varint(&k);
 		const struct pprof_thread *t = &p->thr[key_varint(&k)];
 
-		p->tmp.len = 0;
+		buf_reset(&p->tmp);
 		/* The location ids in the key are already the packed field. */
 		if (k < end)
 			pb_bytes(&p->tmp, SAMPLE_LOCATION_ID, k, end - k);
@@ -733,7 +732,7 @@ pprof_encode(struct pprof *p, struct pb *out)
 		const struct stacktab_entry *e = &p->maps.ents[i];
 		const struct stacktab_entry *b = stacktab_find(&p->buildids, e->key, e->len);
 
-		p->tmp.len = 0;
+		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, MAPPING_ID, map_order(main_map, i + 1));
 		pb_uint(&p->tmp, MAPPING_FILENAME, e->u[0]);
 		if (b != NULL)
@@ -751,19 +750,19 @@ pprof_encode(struct pprof *p, struct pb *out)
 	for (i = 0; i < p->locs.n; i++) {
 		const struct stacktab_entry *e = &p->locs.ents[i];
 
-		p->tmp.len = 0;
+		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, LOCATION_ID, i + 1);
 		if (e->u[1] >> 32 != 0)
 			pb_uint(&p->tmp, LOCATION_MAPPING_ID,
 			    map_order(main_map, e->u[1] >> 32));
 		if ((e->u[1] & 0xffffffff) != 0)
-			pb_raw(&p->tmp, p->larena.p + e->u[0], e->u[1] & 0xffffffff);
+			buf_add(&p->tmp, p->larena.p + e->u[0], e->u[1] & 0xffffffff);
 		pb_msg(out, PROFILE_LOCATION, &p->tmp);
 	}
 	for (i = 0; i < p->funcs.n; i++) {
 		const struct stacktab_entry *e = &p->funcs.ents[i];
 
-		p->tmp.len = 0;
+		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, FUNCTION_ID, i + 1);
 		pb_uint(&p->tmp, FUNCTION_NAME, e->u[0]);
 		if (e->u[1] != 0)
@@ -790,12 +789,12 @@ pprof_encode(struct pprof *p, struct pb *out)
 int
 pprof_write(struct pprof *p, FILE *out)
 {
-	struct pb raw;
+	struct buf raw;
 	z_stream z;
 	unsigned char buf[1 << 16];
 	int zr;
 
-	pb_init(&raw);
+	buf_init(&raw);
 	pprof_encode(p, &raw);
 	memset(&z, 0, sizeof(z));
 	/* 16 + 15: a gzip header, with no name and time 0, so that the same
@@ -804,10 +803,10 @@ pprof_write(struct pprof *p, FILE *out)
 	if ((zr = deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 16 + 15, 8,
 	    Z_DEFAULT_STRATEGY)) != Z_OK)
 		errx(2, "zlib: deflateInit2: %s", zError(zr));
-	z.next_in = raw.p;
+	z.next_in = (Bytef *)raw.p;
 	do {
 		/* avail_in is 32 bits wide: feed a big profile in pieces. */
-		size_t left = raw.len - (z.next_in - raw.p);
+		size_t left = raw.len - ((char *)z.next_in - raw.p);
 
 		if (z.avail_in == 0)
 			z.avail_in = left > (1u << 30) ? 1u << 30 : left;
@@ -821,13 +820,13 @@ pprof_write(struct pprof *p, FILE *out)
 			int e = errno;
 
 			deflateEnd(&z);
-			pb_release(&raw);
+			buf_release(&raw);
 			errno = e;
 			return -1;
 		}
 	} while (zr != Z_STREAM_END);
 	deflateEnd(&z);
-	pb_release(&raw);
+	buf_release(&raw);
 	if (p->saturated)
 		warnx("a sum passed 2^63-1, the largest value a profile holds, "
 		    "and stopped there; convert fewer samples at a time");

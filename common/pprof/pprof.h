@@ -68,7 +68,7 @@ struct pprof {
 	struct stacktab	 buildids;	/* file -> u[0] its build ID's string index */
 	struct pprof_thread *thr;
 	size_t		 thr_cap;
-	struct pb	 larena;	/* the encoded Location messages */
+	struct buf	 larena;	/* the encoded Location messages */
 	struct pprof_lcache *lcache;	/* PPROF_LCACHE recent locations */
 	uint64_t	*comments;	/* string indexes */
 	size_t		 ncomments, comments_cap;
@@ -90,11 +90,10 @@ struct pprof {
 	int		 has_time;
 	uint64_t	 t_first, t_last;	/* this input's complete samples' */
 	int		 in_has_time;
-	struct pb	 key;		/* kind, thread, location ids so far */
-	char		*grp;		/* the open frame's lines, '\n' after each */
-	size_t		 grp_len, grp_cap;
+	struct buf	 key;		/* kind, thread, location ids so far */
+	struct buf	 grp;		/* the open frame's lines, '\n' after each */
 	int		 grp_phys;	/* it has its non-inlined frame line */
-	struct pb	 tmp, tmp2;	/* scratch for nested messages */
+	struct buf	 tmp, tmp2;	/* scratch for nested messages */
 	uint64_t	*vals;
 	size_t		 vals_cap;
 };
@@ -115,7 +114,7 @@ int	pprof_stream(struct pprof *, int fd, const char *name);
  * Encodes the profile, not compressed, into out (appended; the caller owns
  * out). pprof_write calls it; tests and the fuzz harness use it directly.
  */
-void	pprof_encode(struct pprof *, struct pb *out);
+void	pprof_encode(struct pprof *, struct buf *out);
 
 /*
  * Writes the profile gzipped to out. Returns 0, or -1 with errno set when

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "fold/top.h"
 #include "stream/folded.h"
 #include "fuzz.h"
 

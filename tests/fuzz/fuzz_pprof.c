@@ -57,9 +57,9 @@ field(struct cur *c, uint32_t *num, uint64_t *v, struct cur *sub)
 
 /* Counts the top-level fields num. */
 static uint64_t
-count(const struct pb *b, uint32_t want)
+count(const struct buf *b, uint32_t want)
 {
-	struct cur c = { b->p, b->p + b->len }, sub;
+	struct cur c = { (const uint8_t *)b->p, (const uint8_t *)b->p + b->len }, sub;
 	uint32_t num;
 	uint64_t v, n = 0;
 
@@ -69,9 +69,9 @@ count(const struct pb *b, uint32_t want)
 }
 
 static void
-check_refs(const struct pb *b)
+check_refs(const struct buf *b)
 {
-	struct cur c = { b->p, b->p + b->len }, sub, s2, s3;
+	struct cur c = { (const uint8_t *)b->p, (const uint8_t *)b->p + b->len }, sub, s2, s3;
 	uint64_t nstr = count(b, 6), nloc = count(b, 4), nfn = count(b, 5),
 	    nmap = count(b, 3), ntypes = count(b, 1), v, w;
 	uint32_t num, n2, n3;
@@ -129,16 +129,16 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pprof p;
-	struct pb out;
+	struct buf out;
 	int fd = fuzz_fd(data, size);
 
 	pprof_init(&p);
 	pprof_stream(&p, fd, "fuzz");
 	close(fd);
-	pb_init(&out);
+	buf_init(&out);
 	pprof_encode(&p, &out);
 	check_refs(&out);
-	pb_release(&out);
+	buf_release(&out);
 	if (pprof_write(&p, fuzz_null()) != 0)
 		abort();
 	pprof_release(&p);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "fold/top.h"
 #include "fuzz.h"
 #include "stream/stream.h"
 

@@ -1,5 +1,5 @@
-/* Unit tests of the stream and folded parsers, the line reader, the stack
- * table and the name tidy-up, through their APIs. */
+/* Unit tests of the stream and folded parsers, the line reader and the
+ * name tidy-up, through their APIs. */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "fold/fold.h"
+#include "fold/tidy.h"
 #include "stream/folded.h"
 #include "base/lineread.h"
-#include "stream/stacktab.h"
 #include "stream/stream.h"
 #include "unit.h"
 
@@ -25,7 +25,7 @@ tidy(const char *in)
 {
 	static char buf[512];
 
-	fold_tidy_name(in, strlen(in), buf);
+	tidy_name(in, strlen(in), buf);
 	return buf;
 }
 
@@ -36,7 +36,7 @@ rust(const char *in)
 	size_t n;
 
 	snprintf(buf, sizeof(buf), "%s", in);
-	n = fold_rust_legacy(buf, strlen(buf));
+	n = tidy_rust_legacy(buf, strlen(buf));
 	buf[n] = '\0';
 	return buf;
 }
@@ -161,32 +161,6 @@ test_tidy(void)
 }
 
 static void
-test_stacktab(void)
-{
-	struct stacktab t;
-	struct stacktab_entry **v;
-	char key[32];
-	int i, ok = 1;
-
-	stacktab_init(&t);
-	for (i = 0; i < 100000; i++) {
-		snprintf(key, sizeof(key), "s;%d", i % 5000);
-		stacktab_get(&t, key, strlen(key))->u[0]++;
-	}
-	CHECK(t.n == 5000, "unique keys");
-	v = stacktab_sorted(&t);
-	for (i = 0; i < (int)t.n; i++)
-		if (v[i]->u[0] != 20)
-			ok = 0;
-	CHECK(ok, "counts summed per key");
-	CHECK(v[0]->len == 3 && memcmp(v[0]->key, "s;0", 3) == 0 &&
-	    v[1]->len == 3 && memcmp(v[1]->key, "s;1", 3) == 0 &&
-	    v[2]->len == 4 && memcmp(v[2]->key, "s;10", 4) == 0, "sorted bytewise, prefix first");
-	free(v);
-	stacktab_release(&t);
-}
-
-static void
 test_lineread(void)
 {
 	char path[] = "/tmp/fgunitXXXXXX", *line;
@@ -256,7 +230,6 @@ main(void)
 	test_folded();
 	test_tidy();
 	test_rust();
-	test_stacktab();
 	test_lineread();
 	return unit_done();
 }

@@ -1,5 +1,4 @@
-/* Unit tests of the protobuf encoder (against the examples of the format's
- * documentation) and of the profile that pprof builds from a small stream,
+/* Unit tests of the profile that pprof builds from a small stream,
  * read back with a decoder written here. */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,60 +10,6 @@
 #include "pprof/pb.h"
 #include "pprof/pprof.h"
 #include "unit.h"
-
-static int
-bytes_are(const struct pb *b, const char *hex)
-{
-	char got[256];
-	size_t i;
-
-	if (b->len * 2 >= sizeof(got))
-		return 0;
-	for (i = 0; i < b->len; i++)
-		snprintf(got + 2 * i, 3, "%02x", b->p[i]);
-	got[2 * b->len] = '\0';
-	if (strcmp(got, hex) != 0)
-		printf("#   got %s, want %s\n", got, hex);
-	return strcmp(got, hex) == 0;
-}
-
-static void
-test_pb(void)
-{
-	static const uint64_t packed[] = { 3, 270, 86942 };
-	static const uint64_t lens[] = { 0, 127, 128, 16383, 16384, 1ULL << 35,
-	    UINT64_MAX };
-	struct pb b;
-	size_t i;
-
-	pb_init(&b);
-	pb_uint(&b, 1, 150);
-	CHECK(bytes_are(&b, "089601"), "field 1 = 150 is 08 96 01");
-	b.len = 0;
-	pb_bytes(&b, 2, "testing", 7);
-	CHECK(bytes_are(&b, "120774657374696e67"), "field 2 = \"testing\"");
-	b.len = 0;
-	pb_packed(&b, 4, packed, 3);
-	CHECK(bytes_are(&b, "2206038e029ea705"), "packed field 4 = 3, 270, 86942");
-	b.len = 0;
-	pb_uint(&b, 1, (uint64_t)(int64_t)-1);
-	CHECK(bytes_are(&b, "08ffffffffffffffffff01"), "int64 -1 takes ten bytes");
-	b.len = 0;
-	pb_varint(&b, 0);
-	CHECK(bytes_are(&b, "00"), "0 is one byte");
-	b.len = 0;
-	pb_bytes(&b, 6, "", 0);
-	CHECK(bytes_are(&b, "3200"), "an empty string is tag and length 0");
-	b.len = 0;
-	pb_uint(&b, 100000, 1);
-	CHECK(bytes_are(&b, "80ea3001"), "a large field number");
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-		b.len = 0;
-		pb_varint(&b, lens[i]);
-		CHECK(b.len == pb_varint_len(lens[i]), "pb_varint_len agrees with pb_varint");
-	}
-	pb_release(&b);
-}
 
 /* A decoder for the test: one field of a message. */
 struct fld {
@@ -139,9 +84,9 @@ pstr(struct prof *pr, uint64_t i)
 }
 
 static void
-prof_read(struct prof *pr, const struct pb *b)
+prof_read(struct prof *pr, const struct buf *b)
 {
-	const uint8_t *p = b->p, *end = b->p + b->len;
+	const uint8_t *p = (const uint8_t *)b->p, *end = p + b->len;
 	struct fld f;
 
 	memset(pr, 0, sizeof(*pr));
@@ -234,7 +179,7 @@ test_profile(void)
 {
 	struct pprof p;
 	struct prof pr;
-	struct pb out;
+	struct buf out;
 	struct fld *f, lf;
 	const uint8_t *q, *end;
 	uint64_t vals[8], total = 0, lines[8];
@@ -246,7 +191,7 @@ test_profile(void)
 	rv = pprof_stream(&p, fd, "unit");
 	close(fd);
 	CHECK(rv == 1, "a bad line and a cut-off sample: exit 1");
-	pb_init(&out);
+	buf_init(&out);
 	pprof_encode(&p, &out);
 	prof_read(&pr, &out);
 	CHECK(pr.nstr > 0 && strcmp(pr.str[0], "") == 0, "string 0 is empty");
@@ -359,7 +304,7 @@ test_profile(void)
 	/* The same input gives the same bytes, gzipped too. */
 	{
 		struct pprof p2;
-		struct pb out2;
+		struct buf out2;
 
 		fd = stream_fd(stream);
 		pprof_init(&p2);
@@ -367,17 +312,17 @@ test_profile(void)
 		freopen("/dev/null", "w", stderr);	/* the warnings again */
 		pprof_stream(&p2, fd, "unit");
 		close(fd);
-		pb_init(&out2);
+		buf_init(&out2);
 		pprof_encode(&p2, &out2);
 		CHECK(out.len == out2.len && memcmp(out.p, out2.p, out.len) == 0,
 		    "deterministic");
 		CHECK(pprof_write(&p2, devnull) == 0, "pprof_write");
 		fclose(devnull);
-		pb_release(&out2);
+		buf_release(&out2);
 		pprof_release(&p2);
 	}
 	prof_free(&pr);
-	pb_release(&out);
+	buf_release(&out);
 	pprof_release(&p);
 }
 
@@ -387,7 +332,7 @@ test_modifiers(void)
 {
 	struct pprof p;
 	struct prof pr;
-	struct pb out;
+	struct buf out;
 	struct fld *f;
 	int fd = stream_fd("hotc 10570 10326.681158:     250000 cpu-clock:pppH: \n"
 	    "\tffffffff81677ab9 thp_get+0x29 ([kernel.kallsyms])\n\n");
@@ -395,7 +340,7 @@ test_modifiers(void)
 	pprof_init(&p);
 	CHECK(pprof_stream(&p, fd, "perf") == 0, "a perf script sample converts");
 	close(fd);
-	pb_init(&out);
+	buf_init(&out);
 	pprof_encode(&p, &out);
 	prof_read(&pr, &out);
 	CHECK(count(&pr, 1) == 2, "two sample types");
@@ -406,14 +351,13 @@ test_modifiers(void)
 	CHECK(f != NULL && f->v == 250000, "its period");
 	CHECK(count(&pr, 3) == 1 && count(&pr, 4) == 1, "one mapping, one location");
 	prof_free(&pr);
-	pb_release(&out);
+	buf_release(&out);
 	pprof_release(&p);
 }
 
 int
 main(void)
 {
-	test_pb();
 	test_modifiers();
 	test_profile();
 	return unit_done();

@@ -39,6 +39,7 @@
 #include "stream/dso.h"
 #include "sym/dwname.h"
 #include "elf/elfcheck.h"
+#include "elf/elffile.h"
 #include "elf/elfsym.h"
 #include "base/hashtab.h"
 #include "elf/kallsyms.h"
@@ -290,9 +291,12 @@ struct afile {
 	enum afile_kind	 kind;
 	char		*problem;	/* owned; why nothing or only part can be shown */
 	int		 bad;		/* the file is missing, unreadable or corrupt */
+	int		 missing;	/* no such file: said, but not bad input */
 	char		*noscope;	/* owned; why no bytes can be shown */
-	int		 fd;		/* -1 when the file is lent */
-	Elf		*elf;		/* the file itself (kcore for the kernel) */
+	struct elffile	 ef;		/* the file, when it is not lent */
+	int		 fd;		/* /proc/kcore, or -1 */
+	Elf		*elf;		/* the file itself: ef's, fgsym's, or
+					   kcore's (owned) for the kernel */
 	int		 lent;		/* elf, mod and syms are fgsym's */
 	int		 machine;	/* e_machine */
 	csh		 cs;
@@ -517,13 +521,14 @@ afile_elf_checks(struct afile *f, const GElf_Ehdr *eh)
 static void
 afile_open(struct afile *f, const char *path, const struct annotate *a)
 {
+	static const uint64_t zero = 0;
 	struct elfsym_file ef;
-	struct stat st;
+	char *dwfl_why = NULL;
 	GElf_Ehdr eh;
-	uint64_t need;
 
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
+	elffile_init(&f->ef);
 	f->path = path;
 	f->dwn = xmalloc(sizeof(*f->dwn));
 	dwname_init(f->dwn);
@@ -563,47 +568,49 @@ afile_open(struct afile *f, const char *path, const struct annotate *a)
 	}
 	/* Only a regular file is opened: never a FIFO, never a device. */
 	f->bad = 1;
-	if ((f->fd = safeopen(path, &st)) == SAFEOPEN_NOTREG) {
+	switch (elffile_open(&f->ef, path)) {
+	case ELFFILE_OK:
+		break;
+	case ELFFILE_NOTREG:
 		f->problem = xasprintf("'%s' is not a regular file; its "
 		    "samples are not annotated", path);
 		return;
-	}
-	if (f->fd < 0) {
+	case ELFFILE_ERRNO:
+		f->missing = f->ef.errnum == ENOENT;
 		f->problem = xasprintf("cannot open '%s': %s; run where the "
-		    "profiled files are", path, strerror(errno));
+		    "profiled files are", path, f->ef.why);
 		return;
-	}
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF ||
-	    !gelf_getehdr(f->elf, &eh)) {
+	case ELFFILE_NOTELF:
 		f->problem = xasprintf("'%s' is not an ELF file (%s); its "
-		    "samples are not annotated", path,
-		    f->elf ? "wrong magic" : elf_errmsg(-1));
+		    "samples are not annotated", path, f->ef.why);
 		return;
-	}
-	if ((need = elfcheck_need(f->elf, st.st_size)) != 0) {
-		f->problem = xasprintf("'%s' is truncated: it has %jd bytes but "
+	case ELFFILE_TRUNCATED:
+		f->problem = xasprintf("'%s' is truncated: it has %ju bytes but "
 		    "its headers need %ju; its samples are not annotated", path,
-		    (intmax_t)st.st_size, (uintmax_t)need);
+		    (uintmax_t)f->ef.size, (uintmax_t)f->ef.need);
+		return;
+	default:
+		f->problem = xasprintf("'%s': %s; its samples are not "
+		    "annotated", path, f->ef.why);
 		return;
 	}
-	if ((f->dwfl = dwfl_begin(&debuglink_offline_callbacks))) {
-		/* The file checked above, not the path again: libdwfl
-		 * consumes the descriptor when it succeeds. */
-		int dfd = dup(f->fd);
-
-		dwfl_report_begin(f->dwfl);
-		f->mod = dfd < 0 ? NULL : dwfl_report_elf(f->dwfl, f->base,
-		    path, dfd, 0, true);
-		if (f->mod == NULL && dfd >= 0)
-			close(dfd);
-		dwfl_report_end(f->dwfl, NULL, NULL);
-		if (f->mod && !dwfl_module_getelf(f->mod, &f->bias))
-			f->mod = NULL;
-	}
+	f->elf = f->ef.elf;
+	eh = f->ef.ehdr;
+	/* The file checked above, not the path again. */
+	f->dwfl = elffile_dwfl(&f->ef, f->base, &zero, &f->mod, &f->bias);
+	if (f->dwfl == NULL)
+		dwfl_why = xstrdup(f->ef.why);
 	f->kind = AF_ELF;	/* afile_fill_sizes() reads sections */
 	afile_elf_syms(f);
 	afile_elf_checks(f, &eh);
+	/* Symbols and code still, from libelf: no source lines. */
+	if (dwfl_why != NULL) {
+		if (f->problem == NULL)
+			f->problem = xasprintf("'%s': %s; its source lines are "
+			    "not shown", path, dwfl_why);
+		f->bad = 1;
+		free(dwfl_why);
+	}
 }
 
 static void
@@ -613,10 +620,11 @@ afile_close(struct afile *f)
 		cs_close(&f->cs);
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
-	if (f->elf && !f->lent)
+	if (f->elf && !f->lent && f->elf != f->ef.elf)
 		elf_end(f->elf);
 	if (f->fd >= 0)
 		close(f->fd);
+	elffile_release(&f->ef);
 	elfsym_release(&f->st);
 	kallsyms_free(f->ks);
 	perfmap_free(f->pm);
@@ -1408,8 +1416,7 @@ annotate_write(struct annotate *a, FILE *out)
 			warnx("%s", f->problem);
 		/* A missing file is said, as a stripped one is, but it is
 		 * not bad input (fgsym(1), EXIT STATUS). */
-		if (f->bad && f->fd < 0 && access(d->path, F_OK) == -1 &&
-		    errno == ENOENT)
+		if (f->bad && f->missing)
 			f->bad = 0;
 		a->nbad += f->bad;
 		for (size_t j = 0; j < n; ) {

@@ -26,6 +26,7 @@
 #include <libelf.h>
 #include <xxhash.h>
 
+#include "sym/cuindex.h"
 #include "sym/demangle.h"
 #include "stream/dso.h"
 #include "sym/dwname.h"
@@ -39,7 +40,6 @@
 #include "stream/stream.h"
 #include "sym/sym.h"
 #include "base/xalloc.h"
-#include "base/upper.h"
 #include "elf/vdso.h"
 
 /* The lowest kernel address on x86-64 (and arm64): the upper half. */
@@ -58,8 +58,7 @@ struct sfile {
 	Dwfl		*dwfl;
 	Dwfl_Module	*mod;
 	Dwarf_Addr	 bias;		/* dwfl address = vaddr + bias */
-	struct cuidx	**cus;		/* indexed CUs, sorted by offset */
-	size_t		 ncus, cucap;
+	struct cuindex	 cus;		/* its CUs' address maps, built on use */
 	struct elfsym	 syms;		/* functions sorted by address */
 	int		 exec_vaddr;	/* perf printed vaddrs for this ET_EXEC */
 	int		 rebuilt;	/* its build ID is not the recorded one */
@@ -72,31 +71,6 @@ struct sfile {
 	struct perfmap	*pm;
 	unsigned long	 frames;	/* frames that needed a name */
 	unsigned long	 unresolved;	/* ... and did not get one */
-};
-
-/*
- * The index of one compilation unit: every subprogram and inlined call
- * with code, and a flat map from address ranges to the innermost of them.
- * Built by one walk over the CU's DIEs on its first lookup, so that each
- * later lookup is a binary search instead of a walk (dwarf_getscopes()).
- */
-struct cuent {
-	Dwarf_Die	 die;
-	int		 parent;	/* enclosing entry, or -1 */
-	int		 is_sub;	/* DW_TAG_subprogram */
-};
-
-struct cuseg {
-	uint64_t	 lo, hi;	/* DWARF addresses */
-	int		 ent;
-};
-
-struct cuidx {
-	Dwarf_Off	 off;		/* of the CU DIE */
-	struct cuent	*ents;
-	size_t		 nents, entcap;
-	struct cuseg	*segs;
-	size_t		 nsegs;
 };
 
 /* The text of one resolved frame: entries innermost first. */
@@ -207,16 +181,9 @@ sres_free(struct sres *r)
 static void
 sfile_free(struct sfile *f)
 {
-	size_t i;
-
 	if (f->dwfl != NULL)
 		dwfl_end(f->dwfl);
-	for (i = 0; i < f->ncus; i++) {
-		free(f->cus[i]->ents);
-		free(f->cus[i]->segs);
-		free(f->cus[i]);
-	}
-	free(f->cus);
+	cuindex_release(&f->cus);
 	elfsym_release(&f->syms);
 	perfmap_free(f->pm);
 	dwname_release(&f->dwn);
@@ -266,6 +233,7 @@ file_get(struct sym *s, const char *dso, size_t len)
 	f->dso = xmemdup0(dso, len);
 	f->dsolen = len;
 	elffile_init(&f->ef);
+	cuindex_init(&f->cus);
 	f->kind = dso_classify(dso, len);
 	GROW(s->files, s->nfiles + 1, s->filecap);
 	n = s->nfiles++;
@@ -690,194 +658,6 @@ check_o0(struct sfile *f, Dwarf_Die *cu)
 		    "build (-O2 -g)", f->dso, p);
 }
 
-struct ivl {
-	uint64_t	 lo, hi;
-	int		 ent, depth;
-};
-
-struct walk {
-	struct cuidx	*x;
-	struct ivl	*iv;
-	size_t		 niv, ivcap;
-};
-
-/* Collects the subprograms and inlined calls with code under die. */
-static void
-cu_walk(struct walk *w, Dwarf_Die *die, int parent, int depth)
-{
-	Dwarf_Die child;
-
-	if (depth > 256 || dwarf_child(die, &child) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&child), p = parent, descend = 0;
-
-		switch (tag) {
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine: {
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t o = 0;
-			int ent = -1;
-
-			while ((o = dwarf_ranges(&child, o, &base, &lo, &hi)) > 0) {
-				if (hi <= lo)
-					continue;
-				if (ent < 0) {
-					struct cuidx *x = w->x;
-
-					GROW(x->ents, x->nents + 1, x->entcap);
-					x->ents[x->nents].die = child;
-					x->ents[x->nents].parent = parent;
-					x->ents[x->nents].is_sub =
-					    tag == DW_TAG_subprogram;
-					ent = x->nents++;
-				}
-				GROW(w->iv, w->niv + 1, w->ivcap);
-				w->iv[w->niv].lo = lo;
-				w->iv[w->niv].hi = hi;
-				w->iv[w->niv].ent = ent;
-				w->iv[w->niv].depth = depth;
-				w->niv++;
-			}
-			if (ent >= 0) {
-				p = ent;
-				descend = 1;
-			}
-			break;
-		}
-		case DW_TAG_lexical_block:
-		case DW_TAG_try_block:
-		case DW_TAG_catch_block:
-		case DW_TAG_namespace:
-		case DW_TAG_module:
-		case DW_TAG_class_type:
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
-			descend = 1;
-			break;
-		}
-		if (descend)
-			cu_walk(w, &child, p, depth + 1);
-	} while (dwarf_siblingof(&child, &child) == 0);
-}
-
-static int
-cmp_ivl(const void *a, const void *b)
-{
-	const struct ivl *x = a, *y = b;
-
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	if (x->hi != y->hi)
-		return x->hi > y->hi ? -1 : 1;	/* outer first */
-	return x->depth - y->depth;
-}
-
-static void
-seg_add(struct cuidx *x, size_t *cap, uint64_t lo, uint64_t hi, int ent)
-{
-	if (lo >= hi)
-		return;
-	GROW(x->segs, x->nsegs + 1, *cap);
-	x->segs[x->nsegs].lo = lo;
-	x->segs[x->nsegs].hi = hi;
-	x->segs[x->nsegs].ent = ent;
-	x->nsegs++;
-}
-
-/* Builds the index of the CU cu: its entries and the flat segment map. */
-static struct cuidx *
-cu_build(Dwarf_Die *cu)
-{
-	struct cuidx *x = xcalloc(1, sizeof(*x));
-	struct walk w = { .x = x };
-	struct ivl *stk;
-	size_t i, sp = 0, segcap = 0;
-	uint64_t cur = 0;
-
-	x->off = dwarf_dieoffset(cu);
-	cu_walk(&w, cu, -1, 0);
-	if (w.niv > 1)
-		qsort(w.iv, w.niv, sizeof(*w.iv), cmp_ivl);
-	/* Sweep: a stack of open ranges; the top is the innermost. */
-	stk = xmalloc((w.niv + 1) * sizeof(*stk));
-	for (i = 0; i < w.niv; i++) {
-		struct ivl v = w.iv[i];
-
-		while (sp > 0 && stk[sp - 1].hi <= v.lo) {
-			sp--;
-			seg_add(x, &segcap, cur, stk[sp].hi, stk[sp].ent);
-			if (cur < stk[sp].hi)
-				cur = stk[sp].hi;
-		}
-		if (sp > 0) {
-			seg_add(x, &segcap, cur, v.lo, stk[sp - 1].ent);
-			if (v.hi > stk[sp - 1].hi)	/* bad nesting: clip */
-				v.hi = stk[sp - 1].hi;
-		}
-		cur = v.lo;
-		stk[sp++] = v;
-	}
-	while (sp > 0) {
-		sp--;
-		seg_add(x, &segcap, cur, stk[sp].hi, stk[sp].ent);
-		if (cur < stk[sp].hi)
-			cur = stk[sp].hi;
-	}
-	free(stk);
-	free(w.iv);
-	return x;
-}
-
-/* Returns the index of the CU cu of file f, building it on first use. */
-static struct cuidx *
-cu_get(struct sfile *f, Dwarf_Die *cu)
-{
-	Dwarf_Off off = dwarf_dieoffset(cu);
-	size_t lo = 0, hi = f->ncus;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->cus[mid]->off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < f->ncus && f->cus[lo]->off == off)
-		return f->cus[lo];
-	GROW(f->cus, f->ncus + 1, f->cucap);
-	memmove(f->cus + lo + 1, f->cus + lo, (f->ncus - lo) * sizeof(*f->cus));
-	f->cus[lo] = cu_build(cu);
-	f->ncus++;
-	return f->cus[lo];
-}
-
-/*
- * Sets *scopes to the subprogram and inlined-call DIEs that hold pc in the
- * CU, innermost first, ending with the subprogram: the concrete chain of
- * inlined calls. Returns the count (0 when none); the caller frees
- * *scopes.
- */
-static int
-inline_scopes(struct sfile *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
-{
-	struct cuidx *x = cu_get(f, cu);
-	size_t lo = UPPER(x->segs, x->nsegs, pc, lo);
-	int e, n = 0;
-
-	*scopes = NULL;
-	if (lo == 0 || pc >= x->segs[lo - 1].hi)
-		return 0;
-	for (e = x->segs[lo - 1].ent; e >= 0; e = x->ents[e].parent) {
-		*scopes = xrealloc(*scopes, (n + 1) * sizeof(**scopes));
-		(*scopes)[n++] = x->ents[e].die;
-		if (x->ents[e].is_sub)
-			break;
-	}
-	return n;
-}
-
 struct chain {
 	struct sent	*e;
 	size_t		 n, cap;
@@ -954,7 +734,8 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		if (!f->o0_checked)
 			check_o0(f, cu);
 		if (s->o.inlines || s->o.srcline || name == NULL)
-			nscopes = inline_scopes(f, cu, da - cubias, &scopes);
+			nscopes = cuindex_scopes(&f->cus, cu, da - cubias,
+			    &scopes);
 	}
 	/* scopes: innermost first; inlined_subroutines up to the subprogram. */
 	for (i = 0; i < nscopes; i++) {

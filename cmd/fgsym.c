@@ -4,7 +4,6 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -13,10 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sym/annotate.h"
+#include "base/cmdfile.h"
 #include "base/lineread.h"
-#include "sym/sym.h"
 #include "base/version.h"
+#include "sym/annotate.h"
+#include "sym/sym.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -175,45 +175,39 @@ main(int argc, char *argv[])
 	if (an != NULL)
 		annotate_files(an, file_lend, kallsyms_lend, s);
 	for (i = 0; i < (argc ? argc : 1); i++) {
-		const char *name = argc ? argv[i] : "-";
+		const char *name;
 
-		if (strcmp(name, "-") == 0) {
-			fd = STDIN_FILENO;
-			name = "<stdin>";
-		} else if ((fd = open(name, O_RDONLY | O_CLOEXEC)) == -1) {
-			warn("cannot open '%s'", name);
+		if ((fd = cmdfile_open(argc ? argv[i] : "-", &name)) == -1) {
 			rval = 1;
 			continue;
 		}
 		lineread_init(&lr, fd, name);
 		rc = sym_stream(s, &lr, annotate ? NULL : stdout);
 		if (rc == -1)
-			err(2, "write error on standard output");
+			cmdfile_write_failed(CMDFILE_STDOUT);
 		if (rc == -2) {
 			warnx("cannot read '%s': %s", name, strerror(lr.error));
 			rval = 1;
 		}
 		lineread_release(&lr);
-		if (fd != STDIN_FILENO)
-			close(fd);
+		cmdfile_close(fd);
 	}
 	if (sym_finish(s) != 0)
 		rval = 1;
 	if (an != NULL) {
 		FILE *out = annotate ? stdout : lfp;
+		const char *oname = annotate ? CMDFILE_STDOUT : listing;
 
-		if (annotate_write(an, out) != 0 || fflush(out) != 0 ||
-		    ferror(out))
-			err(2, "write error on '%s'",
-			    annotate ? "standard output" : listing);
+		if (annotate_write(an, out) != 0)
+			cmdfile_write_failed(oname);
+		cmdfile_finish(out, oname);
 		if (annotate_bad_files(an) > 0)
 			rval = 1;
 		if (lfp != NULL && fclose(lfp) != 0)
-			err(2, "write error on '%s'", listing);
+			cmdfile_write_failed(listing);
 		annotate_free(an);
 	}
 	sym_free(s);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		err(2, "write error on standard output");
+	cmdfile_finish(stdout, CMDFILE_STDOUT);
 	return rval;
 }

@@ -1,26 +1,14 @@
 /*
- * elfcheck: cheap sanity checks of an ELF file before its contents are
- * trusted, shared by fgsym's symbolizer (sym.c) and its annotator
- * (annotate.c). libelf and libdw read headers lazily and quietly tolerate
- * a file cut short or a debug section full of garbage; these checks turn
- * both into one clear diagnosis per file.
+ * elfcheck: a cheap sanity check of a file's DWARF before it is trusted,
+ * shared by fgsym's symbolizer (sym.c) and its annotator (annotate.c).
+ * libdw reads lazily and quietly tolerates a debug section full of
+ * garbage; this check turns that into one clear diagnosis per file. (The
+ * check of a file cut short is elffile's, part of opening it.)
  */
 #ifndef FG_ELFCHECK_H
 #define FG_ELFCHECK_H
 
-#include <stdint.h>
-
 #include <elfutils/libdw.h>
-#include <libelf.h>
-
-/*
- * Returns 0 when the program headers, the section headers, every PT_LOAD
- * segment's bytes and every section's bytes (but SHT_NOBITS) lie within
- * the first size bytes; otherwise the number of bytes they need (at least
- * size + 1), so that a truncated file can be named as such. elf is
- * borrowed; size is the file's size from fstat(2).
- */
-uint64_t elfcheck_need(Elf *elf, uint64_t size);
 
 /*
  * Walks the headers of every unit in dw's .debug_info. Returns NULL when

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf/elffile.h"
 #include "elf/kallsyms.h"
 #include "base/xalloc.h"
 #include "base/upper.h"
@@ -159,7 +160,6 @@ kallsyms_lookup(const struct kallsyms *k, uint64_t addr, uint64_t *off,
 char *
 kallsyms_buildid(const char *path)
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char buf[4096];
 	size_t n = 0, at = 0;
 	ssize_t r;
@@ -173,8 +173,7 @@ kallsyms_buildid(const char *path)
 	/* ELF notes: namesz, descsz, type, then name and desc, each padded to 4 */
 	while (at + 12 <= n) {
 		uint32_t nsz, dsz, type;
-		size_t name, desc, i;
-		char *id;
+		size_t name, desc;
 
 		memcpy(&nsz, buf + at, 4);
 		memcpy(&dsz, buf + at + 4, 4);
@@ -185,13 +184,7 @@ kallsyms_buildid(const char *path)
 			return NULL;
 		if (type == 3 && nsz == 4 && memcmp(buf + name, "GNU", 4) == 0 &&
 		    dsz > 0) {
-			id = xmalloc(2 * dsz + 1);
-			for (i = 0; i < dsz; i++) {
-				id[2 * i] = hex[buf[desc + i] >> 4];
-				id[2 * i + 1] = hex[buf[desc + i] & 15];
-			}
-			id[2 * dsz] = '\0';
-			return id;
+			return elffile_hex(buf + desc, dsz);
 		}
 		at = desc + ((dsz + 3u) & ~3u);
 	}

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <elfutils/libdwelf.h>
 #include <xxhash.h>
 
 #include "base/hashtab.h"
@@ -35,12 +34,8 @@ mapfile_free(struct mapfile *f)
 		dwarf_end(f->dwarf);
 	if (f->eh_cfi)
 		dwarf_cfi_end(f->eh_cfi);
-	if (f->elf)
-		elf_end(f->elf);
-	if (f->fd >= 0)
-		close(f->fd);
+	elffile_release(&f->ef);
 	free(f->image);
-	free(f->loads);
 	free(f->buildid);
 	free(f->alt);
 	free(f->path);
@@ -121,39 +116,12 @@ file_get(struct maps *m, const char *path, const char *bid)
 	hashtab_add(&m->fileidx, &hp, m->nfiles);
 	f = xcalloc(1, sizeof(*f));
 	f->path = xstrdup(path);
-	f->fd = -1;
+	elffile_init(&f->ef);
 	f->id = m->next_id++;
 	f->kind = is_anon_name(path) ? MAPFILE_ANON : MAPFILE_ELF;
 	GROW(m->files, m->nfiles + 1, m->files_cap);
 	m->files[m->nfiles++] = f;
 	return f;
-}
-
-char *
-maps_hex(const unsigned char *id, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	char *s = xmalloc(len * 2 + 1);
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		s[2 * i] = hex[id[i] >> 4];
-		s[2 * i + 1] = hex[id[i] & 15];
-	}
-	s[2 * len] = '\0';
-	return s;
-}
-
-char *
-maps_elf_buildid(Elf *elf)
-{
-	const void *id;
-	ssize_t n;
-
-	n = dwelf_elf_gnu_build_id(elf, &id);
-	if (n <= 0)
-		return NULL;
-	return maps_hex(id, (size_t)n);
 }
 
 void
@@ -171,7 +139,7 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 	nm.start = start;
 	nm.end = end;
 	nm.pgoff = pgoff;
-	hex = bid && bidlen ? maps_hex(bid, bidlen) : NULL;
+	hex = bid && bidlen ? elffile_hex(bid, bidlen) : NULL;
 	nm.file = file_get(m, path, hex);
 	if (nm.file->alt == NULL && nm.file->kind == MAPFILE_ELF && path[0] == '/') {
 		char alt[96];
@@ -406,7 +374,7 @@ maps_find_prev(struct maps *m, pid_t pid, uint64_t addr)
  * that (the process was gone) its parent's or init's. A build ID that the
  * kernel reported is checked all the same.
  */
-static Elf *
+static int
 open_vdso(struct mapfile *f)
 {
 	if (f->image == NULL &&
@@ -414,9 +382,9 @@ open_vdso(struct mapfile *f)
 		snprintf(f->why, sizeof(f->why), "no vDSO to copy: fgrecord "
 		    "has none of its own (under valgrind?), and the profiled "
 		    "process had exited");
-		return NULL;
+		return -1;
 	}
-	return elf_memory(f->image, f->image_size);
+	return elffile_open_memory(&f->ef, f->image, f->image_size);
 }
 
 /*
@@ -433,15 +401,8 @@ vdso_snapshot(struct mapfile *f, pid_t pid)
 static void
 mapfile_close(struct mapfile *f)
 {
-	if (f->elf)
-		elf_end(f->elf);
-	if (f->fd >= 0)
-		close(f->fd);
-	free(f->loads);
+	elffile_release(&f->ef);
 	f->elf = NULL;
-	f->fd = -1;
-	f->loads = NULL;
-	f->nloads = 0;
 }
 
 /*
@@ -452,54 +413,27 @@ mapfile_close(struct mapfile *f)
 static int
 mapfile_load(struct mapfile *f, const char *path)
 {
-	GElf_Ehdr eh;
-	size_t i, n;
 	char *bid;
+	int rc;
 
 	f->why[0] = '\0';
-	if (path == NULL) {
-		f->elf = open_vdso(f);
-	} else {
-		struct stat st;
-
-		/*
-		 * The profiled program may have put a FIFO where its file
-		 * was: never wait for a writer, never read a non-file.
-		 */
-		if ((f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
-			snprintf(f->why, sizeof(f->why), "%s", strerror(errno));
-			return 0;
-		}
-		if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-			snprintf(f->why, sizeof(f->why), "not a regular file");
-			return 0;
-		}
-		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	}
-	if (f->elf == NULL || gelf_getehdr(f->elf, &eh) == NULL ||
-	    elf_getphdrnum(f->elf, &n) != 0) {
+	/*
+	 * The profiled program may have put a FIFO where its file was:
+	 * elffile opens regular files only, and never waits for a writer.
+	 */
+	rc = path == NULL ? open_vdso(f) : elffile_open(&f->ef, path);
+	if (rc != ELFFILE_OK) {
 		if (f->why[0] == '\0')
-			snprintf(f->why, sizeof(f->why), "%s", elf_errmsg(-1));
+			snprintf(f->why, sizeof(f->why), "%s", f->ef.why);
 		return 0;
 	}
-	f->entry = eh.e_entry;
-	f->loads = xcalloc(n ? n : 1, sizeof(*f->loads));
-	for (i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(f->elf, (int)i, &ph) == NULL ||
-		    ph.p_type != PT_LOAD)
-			continue;
-		f->loads[f->nloads].offset = ph.p_offset;
-		f->loads[f->nloads].vaddr = ph.p_vaddr;
-		f->loads[f->nloads].filesz = ph.p_filesz;
-		f->nloads++;
-	}
-	if (f->nloads == 0) {
+	f->elf = f->ef.elf;
+	f->entry = f->ef.ehdr.e_entry;
+	if (f->ef.nloads == 0) {
 		snprintf(f->why, sizeof(f->why), "no PT_LOAD segment");
 		return 0;
 	}
-	bid = maps_elf_buildid(f->elf);
+	bid = elffile_buildid(&f->ef);
 	if (f->buildid && bid && strcmp(bid, f->buildid) != 0) {
 		f->buildid_mismatch = 1;
 		snprintf(f->why, sizeof(f->why), "build ID %s, not the mapped %s",
@@ -544,7 +478,6 @@ mapping_vaddr(struct mapping *mp, uint64_t addr, uint64_t *vaddr)
 {
 	struct mapfile *f = mp->file;
 	uint64_t off;
-	size_t i;
 
 	if (f->kind == MAPFILE_ANON) {
 		*vaddr = addr;
@@ -553,26 +486,7 @@ mapping_vaddr(struct mapping *mp, uint64_t addr, uint64_t *vaddr)
 	if (!mapfile_open(f))
 		return -1;
 	off = addr - mp->start + mp->pgoff;
-	for (i = 0; i < f->nloads; i++) {
-		const struct mapload *l = &f->loads[i];
-
-		if (off >= l->offset && off < l->offset + l->filesz) {
-			*vaddr = off - l->offset + l->vaddr;
-			return 0;
-		}
-	}
-	/* The pages around a segment are mapped too: the tail of its last page. */
-	for (i = 0; i < f->nloads; i++) {
-		const struct mapload *l = &f->loads[i];
-		uint64_t lo = l->offset & ~(uint64_t)0xfff;
-		uint64_t hi = (l->offset + l->filesz + 0xfff) & ~(uint64_t)0xfff;
-
-		if (off >= lo && off < hi) {
-			*vaddr = off - l->offset + l->vaddr;
-			return 0;
-		}
-	}
-	return -1;
+	return elffile_vaddr(&f->ef, off, vaddr);
 }
 
 int
@@ -587,8 +501,8 @@ mapping_runtime(struct mapping *mp, uint64_t vaddr, uint64_t *addr)
 	}
 	if (!mapfile_open(f))
 		return -1;
-	for (i = 0; i < f->nloads; i++) {
-		const struct mapload *l = &f->loads[i];
+	for (i = 0; i < f->ef.nloads; i++) {
+		const struct elffile_load *l = &f->ef.loads[i];
 
 		if (vaddr >= l->vaddr && vaddr < l->vaddr + l->filesz) {
 			uint64_t off = vaddr - l->vaddr + l->offset;

@@ -30,16 +30,11 @@
 #include <gelf.h>
 
 #include "base/hashtab.h"
+#include "elf/elffile.h"
 
 enum mapfile_kind {
 	MAPFILE_ELF,		/* a file on disk, or [vdso] read from memory */
 	MAPFILE_ANON,		/* anonymous executable memory (JIT): absolute addresses */
-};
-
-struct mapload {
-	uint64_t	 offset;	/* p_offset */
-	uint64_t	 vaddr;		/* p_vaddr */
-	uint64_t	 filesz;	/* p_filesz */
 };
 
 struct mapfile {
@@ -50,12 +45,10 @@ struct mapfile {
 	unsigned	 id;		/* small unique number, for caches */
 	int		 opened;	/* open was tried */
 	int		 usable;	/* it opened and is ELF */
-	int		 fd;
-	Elf		*elf;		/* owned */
+	struct elffile	 ef;		/* the file: its Elf and PT_LOAD segments */
+	Elf		*elf;		/* borrowed from ef, or NULL */
 	void		*image;		/* owned copy of an in-memory image ([vdso]) */
 	size_t		 image_size;
-	struct mapload	*loads;		/* owned; PT_LOAD segments */
-	size_t		 nloads;
 	uint64_t	 entry;		/* e_entry: where the kernel starts a process */
 	char		*buildid;	/* owned hex string, or NULL */
 	int		 buildid_written;	/* the stream has its # buildid line */
@@ -65,7 +58,7 @@ struct mapfile {
 	Dwarf		*dwarf;		/* owned; for .debug_frame */
 	Dwarf_CFI	*debug_cfi;	/* owned by dwarf */
 	int		 warned;	/* the user was told it is unusable */
-	char		 why[128];	/* why it is unusable: strerror, elf_errmsg */
+	char		 why[192];	/* why it is unusable: strerror, elf_errmsg */
 };
 
 struct mapping {
@@ -153,8 +146,8 @@ int	 mapfile_open(struct mapfile *);
 /*
  * Converts the run-time address addr inside mp into the address in the
  * file's own ELF address space (what nm and addr2line use), through the
- * PT_LOAD segment that holds its file offset. For an anonymous mapping it
- * is addr itself. Returns 0, or -1 when the file is unreadable or no
+ * PT_LOAD segment whose file bytes hold its file offset (elffile_vaddr).
+ * For an anonymous mapping it is addr itself. Returns 0, or -1 when the file is unreadable or no
  * segment holds the offset.
  */
 int	 mapping_vaddr(struct mapping *mp, uint64_t addr, uint64_t *vaddr);
@@ -164,17 +157,5 @@ int	 mapping_vaddr(struct mapping *mp, uint64_t addr, uint64_t *vaddr);
  * mapping_vaddr. Returns 0, or -1.
  */
 int	 mapping_runtime(struct mapping *mp, uint64_t vaddr, uint64_t *addr);
-
-/*
- * Formats len raw build ID bytes as lower-case hex into a new string.
- * Caller frees.
- */
-char	*maps_hex(const unsigned char *id, size_t len);
-
-/*
- * Reads the GNU build ID note of an open ELF. Returns a new hex string
- * (caller frees), or NULL when it has none.
- */
-char	*maps_elf_buildid(Elf *elf);
 
 #endif

@@ -39,7 +39,9 @@
 #include "stream/dso.h"
 #include "sym/dwname.h"
 #include "elf/elfcheck.h"
+#include "elf/elffile.h"
 #include "elf/elfsym.h"
+#include "base/buf.h"
 #include "base/hashtab.h"
 #include "elf/kallsyms.h"
 #include "elf/perfmap.h"
@@ -183,32 +185,13 @@ annotate_free(struct annotate *a)
 
 /* --- output lines, at most WIDTH columns ---------------------------- */
 
-/* The listing under construction: one line at a time, then put_line(). */
+/* The listing under construction: one line at a time, then out_line(). */
 struct out {
-	FILE	*fp;
-	int	 color;
-	int	 err;		/* errno of the first failed write, or 0 */
-	char	*buf;		/* owned; the current line */
-	size_t	 len, cap;
+	FILE		*fp;
+	int		 color;
+	int		 err;		/* errno of the first failed write, or 0 */
+	struct buf	 line;		/* the current line; in memory */
 };
-
-static void __attribute__((format(printf, 2, 3)))
-out_add(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	GROW(o->buf, o->len + n + 1, o->cap);
-	va_start(ap, fmt);
-	vsnprintf(o->buf + o->len, n + 1, fmt, ap);
-	va_end(ap);
-	o->len += n;
-}
 
 /* Appends s with tabs expanded and control characters shown as '?'. */
 static void
@@ -219,14 +202,12 @@ out_text(struct out *o, const char *s, size_t n)
 
 		if (c == '\t') {
 			do
-				out_add(o, " ");
-			while (o->len % 8);
+				buf_addc(&o->line, ' ');
+			while (o->line.len % 8);
 		} else if (c < 0x20 || c == 0x7f) {
-			out_add(o, "?");
+			buf_addc(&o->line, '?');
 		} else {
-			GROW(o->buf, o->len + 2, o->cap);
-			o->buf[o->len++] = c;
-			o->buf[o->len] = '\0';
+			buf_addc(&o->line, c);
 		}
 	}
 }
@@ -234,8 +215,8 @@ out_text(struct out *o, const char *s, size_t n)
 static void
 out_pad(struct out *o, size_t col)
 {
-	while (o->len < col)
-		out_add(o, " ");
+	while (o->line.len < col)
+		buf_addc(&o->line, ' ');
 }
 
 /*
@@ -246,37 +227,36 @@ out_pad(struct out *o, size_t col)
 static void
 out_line(struct out *o, const char *color)
 {
+	struct buf *b = &o->line;
 	size_t cols = 0, i, cut = 0;
 
-	if (!o->buf)
-		out_add(o, "%s", "");
-	for (i = 0; i < o->len; i++) {
-		if (((unsigned char)o->buf[i] & 0xc0) == 0x80)
+	if (b->p == NULL)
+		BUF_ADDL(b, "");
+	for (i = 0; i < b->len; i++) {
+		if (((unsigned char)b->p[i] & 0xc0) == 0x80)
 			continue;
 		if (cols == WIDTH - 3)
 			cut = i;
 		if (++cols > WIDTH)
 			break;
 	}
-	if (i < o->len) {
-		o->len = cut;
-		o->buf[o->len] = '\0';
-		out_add(o, "...");
+	if (i < b->len) {
+		b->len = cut;
+		BUF_ADDL(b, "...");
 	}
-	while (o->len && o->buf[o->len - 1] == ' ')
-		o->buf[--o->len] = '\0';
+	while (b->len && b->p[b->len - 1] == ' ')
+		b->p[--b->len] = '\0';
 	if (!o->err) {
 		int r;
 
-		if (o->color && color && o->len)
-			r = fprintf(o->fp, "%s%s%s\n", color, o->buf, C_OFF);
+		if (o->color && color && b->len)
+			r = fprintf(o->fp, "%s%s%s\n", color, b->p, C_OFF);
 		else
-			r = fprintf(o->fp, "%s\n", o->buf);
+			r = fprintf(o->fp, "%s\n", b->p);
 		if (r < 0)
 			o->err = errno ? errno : EIO;
 	}
-	o->len = 0;
-	o->buf[0] = '\0';
+	buf_reset(b);
 }
 
 /* --- files ---------------------------------------------------------- */
@@ -290,9 +270,12 @@ struct afile {
 	enum afile_kind	 kind;
 	char		*problem;	/* owned; why nothing or only part can be shown */
 	int		 bad;		/* the file is missing, unreadable or corrupt */
+	int		 missing;	/* no such file: said, but not bad input */
 	char		*noscope;	/* owned; why no bytes can be shown */
-	int		 fd;		/* -1 when the file is lent */
-	Elf		*elf;		/* the file itself (kcore for the kernel) */
+	struct elffile	 ef;		/* the file, when it is not lent */
+	int		 fd;		/* /proc/kcore, or -1 */
+	Elf		*elf;		/* the file itself: ef's, fgsym's, or
+					   kcore's (owned) for the kernel */
 	int		 lent;		/* elf, mod and syms are fgsym's */
 	int		 machine;	/* e_machine */
 	csh		 cs;
@@ -517,13 +500,14 @@ afile_elf_checks(struct afile *f, const GElf_Ehdr *eh)
 static void
 afile_open(struct afile *f, const char *path, const struct annotate *a)
 {
+	static const uint64_t zero = 0;
 	struct elfsym_file ef;
-	struct stat st;
+	char *dwfl_why = NULL;
 	GElf_Ehdr eh;
-	uint64_t need;
 
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
+	elffile_init(&f->ef);
 	f->path = path;
 	f->dwn = xmalloc(sizeof(*f->dwn));
 	dwname_init(f->dwn);
@@ -563,47 +547,49 @@ afile_open(struct afile *f, const char *path, const struct annotate *a)
 	}
 	/* Only a regular file is opened: never a FIFO, never a device. */
 	f->bad = 1;
-	if ((f->fd = safeopen(path, &st)) == SAFEOPEN_NOTREG) {
+	switch (elffile_open(&f->ef, path)) {
+	case ELFFILE_OK:
+		break;
+	case ELFFILE_NOTREG:
 		f->problem = xasprintf("'%s' is not a regular file; its "
 		    "samples are not annotated", path);
 		return;
-	}
-	if (f->fd < 0) {
+	case ELFFILE_ERRNO:
+		f->missing = f->ef.errnum == ENOENT;
 		f->problem = xasprintf("cannot open '%s': %s; run where the "
-		    "profiled files are", path, strerror(errno));
+		    "profiled files are", path, f->ef.why);
 		return;
-	}
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF ||
-	    !gelf_getehdr(f->elf, &eh)) {
+	case ELFFILE_NOTELF:
 		f->problem = xasprintf("'%s' is not an ELF file (%s); its "
-		    "samples are not annotated", path,
-		    f->elf ? "wrong magic" : elf_errmsg(-1));
+		    "samples are not annotated", path, f->ef.why);
 		return;
-	}
-	if ((need = elfcheck_need(f->elf, st.st_size)) != 0) {
-		f->problem = xasprintf("'%s' is truncated: it has %jd bytes but "
+	case ELFFILE_TRUNCATED:
+		f->problem = xasprintf("'%s' is truncated: it has %ju bytes but "
 		    "its headers need %ju; its samples are not annotated", path,
-		    (intmax_t)st.st_size, (uintmax_t)need);
+		    (uintmax_t)f->ef.size, (uintmax_t)f->ef.need);
+		return;
+	default:
+		f->problem = xasprintf("'%s': %s; its samples are not "
+		    "annotated", path, f->ef.why);
 		return;
 	}
-	if ((f->dwfl = dwfl_begin(&debuglink_offline_callbacks))) {
-		/* The file checked above, not the path again: libdwfl
-		 * consumes the descriptor when it succeeds. */
-		int dfd = dup(f->fd);
-
-		dwfl_report_begin(f->dwfl);
-		f->mod = dfd < 0 ? NULL : dwfl_report_elf(f->dwfl, f->base,
-		    path, dfd, 0, true);
-		if (f->mod == NULL && dfd >= 0)
-			close(dfd);
-		dwfl_report_end(f->dwfl, NULL, NULL);
-		if (f->mod && !dwfl_module_getelf(f->mod, &f->bias))
-			f->mod = NULL;
-	}
+	f->elf = f->ef.elf;
+	eh = f->ef.ehdr;
+	/* The file checked above, not the path again. */
+	f->dwfl = elffile_dwfl(&f->ef, f->base, &zero, &f->mod, &f->bias);
+	if (f->dwfl == NULL)
+		dwfl_why = xstrdup(f->ef.why);
 	f->kind = AF_ELF;	/* afile_fill_sizes() reads sections */
 	afile_elf_syms(f);
 	afile_elf_checks(f, &eh);
+	/* Symbols and code still, from libelf: no source lines. */
+	if (dwfl_why != NULL) {
+		if (f->problem == NULL)
+			f->problem = xasprintf("'%s': %s; its source lines are "
+			    "not shown", path, dwfl_why);
+		f->bad = 1;
+		free(dwfl_why);
+	}
 }
 
 static void
@@ -613,10 +599,11 @@ afile_close(struct afile *f)
 		cs_close(&f->cs);
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
-	if (f->elf && !f->lent)
+	if (f->elf && !f->lent && f->elf != f->ef.elf)
 		elf_end(f->elf);
 	if (f->fd >= 0)
 		close(f->fd);
+	elffile_release(&f->ef);
 	elfsym_release(&f->st);
 	kallsyms_free(f->ks);
 	perfmap_free(f->pm);
@@ -884,9 +871,9 @@ out_path(struct out *o, const char *f, int line)
 
 	if (fl > 50) {
 		f += fl - 47;
-		out_add(o, "...");
+		BUF_ADDL(&o->line, "...");
 	}
-	out_add(o, "%s:%d", f, line);
+	buf_addf(&o->line, "%s:%d", f, line);
 }
 
 /*
@@ -899,11 +886,11 @@ out_srcpos(struct out *o, struct srccache *sc, const struct srcpos *p)
 	const char *text;
 	size_t tlen;
 
-	out_add(o, "%s:%d", basename_of(p->file), p->line);
+	buf_addf(&o->line, "%s:%d", basename_of(p->file), p->line);
 	if (p->inl)
-		out_add(o, "  [inlined %s]", p->inl);
+		buf_addf(&o->line, "  [inlined %s]", p->inl);
 	if ((text = srccache_line(sc, p->file, p->line, &tlen))) {
-		out_add(o, "  ");
+		BUF_ADDL(&o->line, "  ");
 		out_text(o, text, tlen);
 	}
 }
@@ -970,15 +957,15 @@ out_target(struct out *o, const struct afile *f, uint64_t addr)
 	if (!s || addr - s->addr >= s->size) {
 		if (!(sec = afile_section_of(f, addr, &start, &end)))
 			return 0;
-		out_add(o, " <%s+0x%" PRIx64 ">", sec, addr - start);
+		buf_addf(&o->line, " <%s+0x%" PRIx64 ">", sec, addr - start);
 		return 1;
 	}
 	d = fg_demangle(s->name, f->dmflags);
-	out_add(o, " <%s", d ? d : s->name);
+	buf_addf(&o->line, " <%s", d ? d : s->name);
 	free(d);
 	if (addr != s->addr)
-		out_add(o, "+0x%" PRIx64, addr - s->addr);
-	out_add(o, ">");
+		buf_addf(&o->line, "+0x%" PRIx64, addr - s->addr);
+	BUF_ADDL(&o->line, ">");
 	return 1;
 }
 
@@ -1059,10 +1046,10 @@ out_counts(struct out *o, uint64_t count, uint64_t fsamples)
 	double p = pct(count, fsamples);
 
 	if (count == 0) {
-		out_add(o, "%18s", "");
+		buf_addf(&o->line, "%18s", "");
 		return NULL;
 	}
-	out_add(o, "%2s %7" PRIu64 " %6.2f%%", p > HOT_PCT ? ">>" : "",
+	buf_addf(&o->line, "%2s %7" PRIu64 " %6.2f%%", p > HOT_PCT ? ">>" : "",
 	    count, p);
 	return p > HOT_PCT ? C_HOT : C_WARM;
 }
@@ -1149,7 +1136,7 @@ list_addresses(struct listing *L, const struct afunc *fn, const char *why)
 	struct srcpos last = { 0 };
 	int aw = snprintf(NULL, 0, "%" PRIx64, fn->end - 1);
 
-	out_add(&L->o, "   (no disassembly: %s)", why);
+	buf_addf(&L->o.line, "   (no disassembly: %s)", why);
 	out_line(&L->o, NULL);
 	out_line(&L->o, NULL);
 	for (size_t i = 0; i < fn->naddrs; i++) {
@@ -1157,7 +1144,7 @@ list_addresses(struct listing *L, const struct afunc *fn, const char *why)
 
 		out_src_change(L, fn->file, fn->addrs[i].vaddr, &last);
 		c = out_counts(&L->o, fn->addrs[i].count, fn->samples);
-		out_add(&L->o, "  %*" PRIx64 ":  <%s+0x%" PRIx64 ">", aw,
+		buf_addf(&L->o.line, "  %*" PRIx64 ":  <%s+0x%" PRIx64 ">", aw,
 		    fn->addrs[i].vaddr, fn->name,
 		    fn->addrs[i].vaddr - fn->start);
 		out_line(&L->o, c);
@@ -1178,14 +1165,14 @@ list_function(struct listing *L, const struct afunc *fn, int rank)
 	int aw = snprintf(NULL, 0, "%" PRIx64, fn->end - 1);
 	uint64_t shown = 0;
 
-	out_add(&L->o, "== %d. %s ", rank, fn->name);
-	while (L->o.len < WIDTH)
-		out_add(&L->o, "=");
+	buf_addf(&L->o.line, "== %d. %s ", rank, fn->name);
+	while (L->o.line.len < WIDTH)
+		BUF_ADDL(&L->o.line, "=");
 	out_line(&L->o, C_HEAD);
-	out_add(&L->o, "   %s  %#" PRIx64 "..%#" PRIx64 " (%" PRIu64
+	buf_addf(&L->o.line, "   %s  %#" PRIx64 "..%#" PRIx64 " (%" PRIu64
 	    " bytes)", f->path, fn->start, fn->end, fn->end - fn->start);
 	out_line(&L->o, NULL);
-	out_add(&L->o, "   %" PRIu64 " sample%s, %.2f%% of all", fn->samples,
+	buf_addf(&L->o.line, "   %" PRIu64 " sample%s, %.2f%% of all", fn->samples,
 	    fn->samples == 1 ? "" : "s", pct(fn->samples, L->total));
 	out_line(&L->o, NULL);
 
@@ -1198,7 +1185,7 @@ list_function(struct listing *L, const struct afunc *fn, int rank)
 		return;
 	}
 	out_line(&L->o, NULL);
-	out_add(&L->o, "%10s %7s  %-*s  %s", "samples", "percent", aw,
+	buf_addf(&L->o.line, "%10s %7s  %-*s  %s", "samples", "percent", aw,
 	    aw >= 7 ? "address" : "addr", "instruction");
 	out_line(&L->o, NULL);
 
@@ -1218,13 +1205,13 @@ list_function(struct listing *L, const struct afunc *fn, int rank)
 
 			shown += cnt;
 			c = out_counts(&L->o, cnt, fn->samples);
-			out_add(&L->o, "  %*" PRIx64 ":  %-7s %s", aw,
+			buf_addf(&L->o.line, "  %*" PRIx64 ":  %-7s %s", aw,
 			    in->address, in->mnemonic, in->op_str);
 			if (insn_target(f, in, &t))
 				out_target(&L->o, f, t);
 			else if (insn_ripref(f, in, &t) &&
 			    afile_lookup(f, t, 0)) {
-				out_add(&L->o, "  # %#" PRIx64, t);
+				buf_addf(&L->o.line, "  # %#" PRIx64, t);
 				out_target(&L->o, f, t);
 			}
 			out_line(&L->o, c);
@@ -1240,15 +1227,15 @@ list_function(struct listing *L, const struct afunc *fn, int rank)
 
 			shown += cnt;
 			c = out_counts(&L->o, cnt, fn->samples);
-			out_add(&L->o, "  %*" PRIx64 ":  %-7s", aw, addr,
+			buf_addf(&L->o.line, "  %*" PRIx64 ":  %-7s", aw, addr,
 			    left ? "(bad)" : "(end)");
 			if (!left)
-				out_add(&L->o, " no bytes in the file beyond "
+				buf_addf(&L->o.line, " no bytes in the file beyond "
 				    "this point");
 			for (size_t i = 0; i < nb && i < 16; i++)
-				out_add(&L->o, " %02x", p[i]);
+				buf_addf(&L->o.line, " %02x", p[i]);
 			if (nb > 16)
-				out_add(&L->o, " ... (%zu bytes)", nb);
+				buf_addf(&L->o.line, " ... (%zu bytes)", nb);
 			out_line(&L->o, c);
 			p += nb;
 			left -= nb;
@@ -1259,7 +1246,7 @@ list_function(struct listing *L, const struct afunc *fn, int rank)
 	free(owned);
 	free(last.inl);
 	if (shown != fn->samples) {
-		out_add(&L->o, "   (%" PRIu64 " samples fall outside the "
+		buf_addf(&L->o.line, "   (%" PRIu64 " samples fall outside the "
 		    "decoded instructions)", fn->samples - shown);
 		out_line(&L->o, NULL);
 	}
@@ -1322,12 +1309,12 @@ list_hot_lines(struct listing *L, struct afunc *fns, size_t nfns)
 			    fns[i].name, fns[i].addrs[j].count, &fns[i],
 			    fns[i].addrs[j].vaddr };
 		}
-	out_add(&L->o, "== hottest source lines ");
-	while (L->o.len < WIDTH)
-		out_add(&L->o, "=");
+	BUF_ADDL(&L->o.line, "== hottest source lines ");
+	while (L->o.line.len < WIDTH)
+		BUF_ADDL(&L->o.line, "=");
 	out_line(&L->o, C_HEAD);
 	if (nh == 0) {
-		out_add(&L->o, "   (no line information: build with -g)");
+		BUF_ADDL(&L->o.line, "   (no line information: build with -g)");
 		out_line(&L->o, NULL);
 		return;
 	}
@@ -1343,7 +1330,7 @@ list_hot_lines(struct listing *L, struct afunc *fns, size_t nfns)
 	}
 	if (m > 1)
 		qsort(h, m, sizeof(*h), hotline_count_cmp);
-	out_add(&L->o, "%10s %7s  %s", "samples", "share",
+	buf_addf(&L->o.line, "%10s %7s  %s", "samples", "share",
 	    "file:line (function)");
 	out_line(&L->o, NULL);
 	for (size_t i = 0; i < m; i++) {
@@ -1358,13 +1345,13 @@ list_hot_lines(struct listing *L, struct afunc *fns, size_t nfns)
 			h[i].inl = p.inl;
 			p.file = h[i].file;
 			p.line = h[i].line;
-			out_add(&L->o, "%10" PRIu64 " %6.2f%%  ", h[i].count,
+			buf_addf(&L->o.line, "%10" PRIu64 " %6.2f%%  ", h[i].count,
 			    pct(h[i].count, L->total));
 			out_path(&L->o, p.file, p.line);
-			out_add(&L->o, "  (%s", h[i].func);
+			buf_addf(&L->o.line, "  (%s", h[i].func);
 			if (p.inl)
-				out_add(&L->o, ", inlined %s", p.inl);
-			out_add(&L->o, ")");
+				buf_addf(&L->o.line, ", inlined %s", p.inl);
+			BUF_ADDL(&L->o.line, ")");
 			out_line(&L->o, NULL);
 			if ((text = srccache_line(&L->sc, p.file, p.line,
 			    &tlen))) {
@@ -1387,10 +1374,11 @@ annotate_write(struct annotate *a, FILE *out)
 	struct afunc *fns = NULL;
 	size_t nfns = 0, capfns = 0, nlisted, nnotes;
 
+	buf_init(&L.o.line);
 	elf_version(EV_CURRENT);
 	a->nbad = 0;
 	if (a->total == 0) {
-		out_add(&L.o, "fgsym annotate: no samples");
+		BUF_ADDL(&L.o.line, "fgsym annotate: no samples");
 		out_line(&L.o, NULL);
 		goto done;
 	}
@@ -1408,8 +1396,7 @@ annotate_write(struct annotate *a, FILE *out)
 			warnx("%s", f->problem);
 		/* A missing file is said, as a stripped one is, but it is
 		 * not bad input (fgsym(1), EXIT STATUS). */
-		if (f->bad && f->fd < 0 && access(d->path, F_OK) == -1 &&
-		    errno == ENOENT)
+		if (f->bad && f->missing)
 			f->bad = 0;
 		a->nbad += f->bad;
 		for (size_t j = 0; j < n; ) {
@@ -1450,18 +1437,18 @@ annotate_write(struct annotate *a, FILE *out)
 	nlisted = nfns < (size_t)a->opts.top ? nfns : (size_t)a->opts.top;
 
 	/* 3. summary */
-	out_add(&L.o, "fgsym annotate: %" PRIu64 " sample%s in %zu file%s, "
+	buf_addf(&L.o.line, "fgsym annotate: %" PRIu64 " sample%s in %zu file%s, "
 	    "%zu function%s", a->total, a->total == 1 ? "" : "s", a->ndsos,
 	    a->ndsos == 1 ? "" : "s", nfns, nfns == 1 ? "" : "s");
 	if (nlisted)
-		out_add(&L.o, "; the %zu hottest below", nlisted);
+		buf_addf(&L.o.line, "; the %zu hottest below", nlisted);
 	out_line(&L.o, C_HEAD);
 	out_line(&L.o, NULL);
-	out_add(&L.o, "%5s %9s %7s  %s", "rank", "samples", "share",
+	buf_addf(&L.o.line, "%5s %9s %7s  %s", "rank", "samples", "share",
 	    "function (file)");
 	out_line(&L.o, NULL);
 	for (size_t i = 0; i < nfns && i < (size_t)a->opts.top + 10; i++) {
-		out_add(&L.o, "%5zu %9" PRIu64 " %6.2f%%  %s (%s)", i + 1,
+		buf_addf(&L.o.line, "%5zu %9" PRIu64 " %6.2f%%  %s (%s)", i + 1,
 		    fns[i].samples, pct(fns[i].samples, a->total),
 		    fns[i].name, fns[i].file->base);
 		out_line(&L.o, NULL);
@@ -1471,7 +1458,7 @@ annotate_write(struct annotate *a, FILE *out)
 
 		for (size_t i = a->opts.top + 10; i < nfns; i++)
 			rest += fns[i].samples;
-		out_add(&L.o, "%5s %9" PRIu64 " %6.2f%%  (%zu more functions)",
+		buf_addf(&L.o.line, "%5s %9" PRIu64 " %6.2f%%  (%zu more functions)",
 		    "", rest, pct(rest, a->total), nfns - a->opts.top - 10);
 		out_line(&L.o, NULL);
 	}
@@ -1480,7 +1467,7 @@ annotate_write(struct annotate *a, FILE *out)
 
 		if (!f->unattributed)
 			continue;
-		out_add(&L.o, "%5s %9" PRIu64 " %6.2f%%  %s (%s)", "-",
+		buf_addf(&L.o.line, "%5s %9" PRIu64 " %6.2f%%  %s (%s)", "-",
 		    f->unattributed, pct(f->unattributed, a->total),
 		    f->problem ? "[not annotated]" : "[not in any function]",
 		    f->base);
@@ -1492,10 +1479,10 @@ annotate_write(struct annotate *a, FILE *out)
 		if (!files[i].problem)
 			continue;
 		if (nnotes++ == 0) {
-			out_add(&L.o, "notes:");
+			BUF_ADDL(&L.o.line, "notes:");
 			out_line(&L.o, NULL);
 		}
-		out_add(&L.o, "   %s", files[i].problem);
+		buf_addf(&L.o.line, "   %s", files[i].problem);
 		out_line(&L.o, NULL);
 	}
 	if (nnotes)
@@ -1515,7 +1502,7 @@ annotate_write(struct annotate *a, FILE *out)
 	free(files);
 	srccache_release(&L.sc);
 done:
-	free(L.o.buf);
+	buf_release(&L.o.line);
 	if (!L.o.err && fflush(out) != 0)
 		L.o.err = errno ? errno : EIO;
 	if (L.o.err) {

@@ -12,38 +12,34 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <xxhash.h>
 
-#include "elf/debuglink.h"
+#include "sym/cuindex.h"
 #include "sym/demangle.h"
 #include "stream/dso.h"
 #include "sym/dwname.h"
 #include "sym/pkgowner.h"
 #include "elf/elfcheck.h"
+#include "elf/elffile.h"
 #include "elf/elfsym.h"
 #include "base/hashtab.h"
 #include "elf/kallsyms.h"
 #include "elf/perfmap.h"
-#include "base/safeopen.h"
 #include "stream/stream.h"
 #include "sym/sym.h"
 #include "base/xalloc.h"
-#include "base/upper.h"
 #include "elf/vdso.h"
 
 /* The lowest kernel address on x86-64 (and arm64): the upper half. */
@@ -56,16 +52,13 @@ struct sfile {
 	enum dso_kind	 kind;
 	int		 opened;	/* 1 ok, -1 unusable, 0 not yet */
 	int		 loaded;	/* libdwfl: 1 ok, -1 failed, 0 not yet */
-	int		 is_exec;	/* ET_EXEC: see perf_addr() */
-	GElf_Phdr	*loads;		/* PT_LOAD headers */
-	size_t		 nloads;
+	struct elffile	 ef;		/* its headers; closed once libdwfl has it */
 	char		*buildid;	/* hex, from the ELF note; owned */
 	char		*recorded;	/* hex, from "# buildid"; owned */
 	Dwfl		*dwfl;
 	Dwfl_Module	*mod;
 	Dwarf_Addr	 bias;		/* dwfl address = vaddr + bias */
-	struct cuidx	**cus;		/* indexed CUs, sorted by offset */
-	size_t		 ncus, cucap;
+	struct cuindex	 cus;		/* its CUs' address maps, built on use */
 	struct elfsym	 syms;		/* functions sorted by address */
 	int		 exec_vaddr;	/* perf printed vaddrs for this ET_EXEC */
 	int		 rebuilt;	/* its build ID is not the recorded one */
@@ -78,31 +71,6 @@ struct sfile {
 	struct perfmap	*pm;
 	unsigned long	 frames;	/* frames that needed a name */
 	unsigned long	 unresolved;	/* ... and did not get one */
-};
-
-/*
- * The index of one compilation unit: every subprogram and inlined call
- * with code, and a flat map from address ranges to the innermost of them.
- * Built by one walk over the CU's DIEs on its first lookup, so that each
- * later lookup is a binary search instead of a walk (dwarf_getscopes()).
- */
-struct cuent {
-	Dwarf_Die	 die;
-	int		 parent;	/* enclosing entry, or -1 */
-	int		 is_sub;	/* DW_TAG_subprogram */
-};
-
-struct cuseg {
-	uint64_t	 lo, hi;	/* DWARF addresses */
-	int		 ent;
-};
-
-struct cuidx {
-	Dwarf_Off	 off;		/* of the CU DIE */
-	struct cuent	*ents;
-	size_t		 nents, entcap;
-	struct cuseg	*segs;
-	size_t		 nsegs;
 };
 
 /* The text of one resolved frame: entries innermost first. */
@@ -213,20 +181,13 @@ sres_free(struct sres *r)
 static void
 sfile_free(struct sfile *f)
 {
-	size_t i;
-
 	if (f->dwfl != NULL)
 		dwfl_end(f->dwfl);
-	for (i = 0; i < f->ncus; i++) {
-		free(f->cus[i]->ents);
-		free(f->cus[i]->segs);
-		free(f->cus[i]);
-	}
-	free(f->cus);
+	cuindex_release(&f->cus);
 	elfsym_release(&f->syms);
 	perfmap_free(f->pm);
 	dwname_release(&f->dwn);
-	free(f->loads);
+	elffile_release(&f->ef);
 	free(f->buildid);
 	free(f->recorded);
 	free(f->dso);
@@ -271,27 +232,14 @@ file_get(struct sym *s, const char *dso, size_t len)
 	f = xcalloc(1, sizeof(*f));
 	f->dso = xmemdup0(dso, len);
 	f->dsolen = len;
+	elffile_init(&f->ef);
+	cuindex_init(&f->cus);
 	f->kind = dso_classify(dso, len);
 	GROW(s->files, s->nfiles + 1, s->filecap);
 	n = s->nfiles++;
 	s->files[n] = f;
 	hashtab_add(&s->fileidx, &p, n);
 	return n;
-}
-
-static char *
-hexstr(const unsigned char *p, size_t n)
-{
-	static const char hx[] = "0123456789abcdef";
-	char *r = xmalloc(2 * n + 1);
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		r[2 * i] = hx[p[i] >> 4];
-		r[2 * i + 1] = hx[p[i] & 15];
-	}
-	r[2 * n] = '\0';
-	return r;
 }
 
 /*
@@ -302,74 +250,51 @@ hexstr(const unsigned char *p, size_t n)
 static void
 file_open(struct sfile *f)
 {
-	GElf_Ehdr eh;
-	size_t i, nph;
-	const void *id;
-	ssize_t idlen;
-	struct stat st;
-	uint64_t need;
-	Elf *elf;
-	int fd;
-
 	f->opened = -1;
 	/* Only a regular file is opened: never a FIFO, never a device. */
-	if ((fd = safeopen(f->dso, &st)) == SAFEOPEN_NOTREG) {
+	switch (elffile_open(&f->ef, f->dso)) {
+	case ELFFILE_OK:
+		break;
+	case ELFFILE_NOTREG:
 		swarnx("'%s': not a regular file: its frames stay [unknown]",
 		    f->dso);
 		return;
-	}
-	if (fd == -1) {
+	case ELFFILE_ERRNO: {
 		static unsigned nmissing;
+		int e = f->ef.errnum;
 
-		f->missing = errno == ENOENT;
+		f->missing = e == ENOENT;
 		/* Named one by one up to ten; a stream from another machine
 		 * may name thousands, and the summary sums them up. */
-		if (errno == ENOENT && ++nmissing <= 10)
+		if (e == ENOENT && ++nmissing <= 10)
 			swarnx("'%s': no such file: its frames stay [unknown] "
 			    "(recorded on another machine? copy the file to "
 			    "that path, or symbolize where it was recorded)",
 			    f->dso);
-		else if (errno == ENOENT && nmissing == 11)
+		else if (e == ENOENT && nmissing == 11)
 			swarnx("more files are missing; the summary at the end "
 			    "names those with the most frames");
-		else if (errno != ENOENT)
+		else if (e != ENOENT)
 			swarnx("'%s': %s: its frames stay [unknown]", f->dso,
-			    strerror(errno));
+			    f->ef.why);
 		return;
 	}
-	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL ||
-	    elf_kind(elf) != ELF_K_ELF || gelf_getehdr(elf, &eh) == NULL ||
-	    elf_getphdrnum(elf, &nph) != 0) {
-		int e = elf_errno();
-
+	case ELFFILE_NOTELF:
 		swarnx("'%s': not an ELF file (%s): its frames stay [unknown]",
-		    f->dso, e ? elf_errmsg(e) : "wrong magic");
-		if (elf != NULL)
-			elf_end(elf);
-		close(fd);
+		    f->dso, f->ef.why);
 		return;
-	}
-	if ((need = elfcheck_need(elf, st.st_size)) != 0) {
-		swarnx("'%s' is truncated: it has %jd bytes but its headers "
+	case ELFFILE_TRUNCATED:
+		swarnx("'%s' is truncated: it has %ju bytes but its headers "
 		    "need %ju: its frames stay [unknown]; copy the whole file "
-		    "again", f->dso, (intmax_t)st.st_size, (uintmax_t)need);
-		elf_end(elf);
-		close(fd);
+		    "again", f->dso, (uintmax_t)f->ef.size,
+		    (uintmax_t)f->ef.need);
+		return;
+	default:
+		swarnx("'%s': %s: its frames stay [unknown]", f->dso,
+		    f->ef.why);
 		return;
 	}
-	f->is_exec = eh.e_type == ET_EXEC;
-	f->loads = xcalloc(nph + 1, sizeof(*f->loads));
-	for (i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, i, &ph) == NULL || ph.p_type != PT_LOAD)
-			continue;
-		f->loads[f->nloads++] = ph;
-	}
-	if ((idlen = dwelf_elf_gnu_build_id(elf, &id)) > 0)
-		f->buildid = hexstr(id, idlen);
-	elf_end(elf);
-	close(fd);
+	f->buildid = elffile_buildid(&f->ef);
 
 	if (f->recorded != NULL && f->buildid != NULL &&
 	    strcasecmp(f->recorded, f->buildid) != 0) {
@@ -377,6 +302,7 @@ file_open(struct sfile *f)
 		    "recorded %s): its frames stay [unknown]; record the "
 		    "profile again", f->dso, f->buildid, f->recorded);
 		f->rebuilt = 1;
+		elffile_release(&f->ef);
 		return;
 	}
 	if (f->recorded != NULL && f->buildid == NULL) {
@@ -384,6 +310,7 @@ file_open(struct sfile *f)
 		    "its frames stay [unknown]; record the profile again",
 		    f->dso, f->recorded);
 		f->rebuilt = 1;
+		elffile_release(&f->ef);
 		return;
 	}
 	if (strstr(f->dso, "/target/debug/") != NULL)
@@ -494,9 +421,8 @@ symtab_lookup(const struct sfile *f, uint64_t vaddr, uint64_t *off)
 static void
 vdso_open(struct sym *s, struct sfile *f)
 {
-	size_t size, i, nph;
+	size_t size;
 	char *img;
-	Elf *elf;
 
 	f->opened = -1;
 	f->loaded = -1;
@@ -506,19 +432,14 @@ vdso_open(struct sym *s, struct sfile *f)
 		    program_invocation_short_name);
 		return;
 	}
-	if ((elf = elf_memory(img, size)) == NULL ||
-	    elf_getphdrnum(elf, &nph) != 0) {
-		swarnx("[vdso]: elf_memory: %s", elf_errmsg(-1));
-		if (elf != NULL)
-			elf_end(elf);
+	if (elffile_open_memory(&f->ef, img, size) != ELFFILE_OK) {
+		swarnx("[vdso]: elf_memory: %s", f->ef.why);
 		free(img);
 		return;
 	}
 	/* Another kernel's vDSO is other code: names would be wrong. */
 	if (f->recorded != NULL) {
-		const void *id;
-		ssize_t idlen = dwelf_elf_gnu_build_id(elf, &id);
-		char *mine = idlen > 0 ? hexstr(id, idlen) : NULL;
+		char *mine = elffile_buildid(&f->ef);
 
 		if (mine == NULL || strcasecmp(mine, f->recorded) != 0) {
 			swarnx("[vdso]: recorded under another kernel (build ID "
@@ -527,21 +448,14 @@ vdso_open(struct sym *s, struct sfile *f)
 			    f->recorded, mine ? mine : "unknown");
 			f->rebuilt = 1;
 			free(mine);
-			elf_end(elf);
+			elffile_release(&f->ef);
 			free(img);
 			return;
 		}
 		free(mine);
 	}
-	f->loads = xcalloc(nph + 1, sizeof(*f->loads));
-	for (i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, i, &ph) != NULL && ph.p_type == PT_LOAD)
-			f->loads[f->nloads++] = ph;
-	}
-	elfsym_read_elf(&f->syms, elf, 0, 1);
-	elf_end(elf);
+	elfsym_read_elf(&f->syms, f->ef.elf, 0, 1);
+	elffile_close(&f->ef);
 	free(img);
 	elfsym_sort(&f->syms);
 	f->opened = f->loaded = 1;
@@ -554,38 +468,18 @@ file_load(struct sym *s, struct sfile *f)
 {
 	const char *mainfile = NULL, *debugfile = NULL;
 	Elf *elf;
-	int fd, nsym;
+	int nsym;
 
 	f->loaded = -1;
-	if ((f->dwfl = dwfl_begin(&debuglink_offline_callbacks)) == NULL) {
-		swarnx("'%s': dwfl_begin: %s", f->dso, dwfl_errmsg(-1));
+	/* The checked file itself goes to libdwfl, not its path again. */
+	f->dwfl = elffile_dwfl(&f->ef, f->dso, NULL, &f->mod, &f->bias);
+	/* libdwfl holds its own descriptor now: ours is not needed. */
+	elffile_close(&f->ef);
+	if (f->dwfl == NULL) {
+		swarnx("'%s': %s", f->dso, f->ef.why);
 		return;
 	}
-	/* The checked file itself goes to libdwfl, which consumes fd. */
-	if ((fd = safeopen(f->dso, NULL)) == SAFEOPEN_NOTREG) {
-		swarnx("'%s': not a regular file: its frames stay [unknown]",
-		    f->dso);
-		return;
-	}
-	if (fd == -1) {
-		swarn("cannot open '%s'", f->dso);
-		return;
-	}
-	dwfl_report_begin(f->dwfl);
-	f->mod = dwfl_report_offline(f->dwfl, f->dso, f->dso, fd);
-	if (f->mod == NULL) {
-		swarnx("'%s': dwfl_report_offline: %s", f->dso, dwfl_errmsg(-1));
-		close(fd);
-		return;
-	}
-	if (dwfl_report_end(f->dwfl, NULL, NULL) != 0) {
-		swarnx("'%s': dwfl_report_end: %s", f->dso, dwfl_errmsg(-1));
-		return;
-	}
-	if ((elf = dwfl_module_getelf(f->mod, &f->bias)) == NULL) {
-		swarnx("'%s': dwfl_module_getelf: %s", f->dso, dwfl_errmsg(-1));
-		return;
-	}
+	elf = dwfl_module_getelf(f->mod, &f->bias);
 	s->loaded++;
 	f->loaded = 1;
 	nsym = dwfl_module_getsymtab(f->mod);
@@ -633,32 +527,6 @@ sym_kallsyms(const struct sym *s)
 /* ---- resolving ---- */
 
 /*
- * Converts a perf file offset to a vaddr through the PT_LOAD headers.
- * Returns 0, or -1 when no segment holds that offset. Where two segments
- * hold it (a page shared on disk), the executable one wins.
- */
-static int
-off2vaddr(const struct sfile *f, uint64_t off, uint64_t *vaddr)
-{
-	size_t i;
-	int found = 0;
-
-	for (i = 0; i < f->nloads; i++) {
-		const GElf_Phdr *p = &f->loads[i];
-
-		if (off < p->p_offset || off - p->p_offset >= p->p_filesz)
-			continue;
-		if (found && !(p->p_flags & PF_X))
-			continue;
-		*vaddr = off - p->p_offset + p->p_vaddr;
-		found = 1;
-		if (p->p_flags & PF_X)
-			break;
-	}
-	return found ? 0 : -1;
-}
-
-/*
  * Converts the address perf script printed for a frame of f to a vaddr.
  * Returns 0, or -1 when it fits no segment.
  *
@@ -676,14 +544,14 @@ perf_addr(struct sfile *f, uint64_t addr, uint64_t *vaddr)
 	int in_off, in_va = 0;
 	size_t i;
 
-	in_off = off2vaddr(f, addr, &conv) == 0;
-	if (!f->is_exec) {
+	in_off = elffile_vaddr(&f->ef, addr, &conv) == 0;
+	if (f->ef.ehdr.e_type != ET_EXEC) {
 		*vaddr = conv;
 		return in_off ? 0 : -1;
 	}
-	for (i = 0; i < f->nloads; i++)
-		if (addr >= f->loads[i].p_vaddr &&
-		    addr - f->loads[i].p_vaddr < f->loads[i].p_memsz)
+	for (i = 0; i < f->ef.nloads; i++)
+		if (addr >= f->ef.loads[i].vaddr &&
+		    addr - f->ef.loads[i].vaddr < f->ef.loads[i].memsz)
 			in_va = 1;
 	if (in_va && !in_off)
 		f->exec_vaddr = 1;
@@ -790,194 +658,6 @@ check_o0(struct sfile *f, Dwarf_Die *cu)
 		    "build (-O2 -g)", f->dso, p);
 }
 
-struct ivl {
-	uint64_t	 lo, hi;
-	int		 ent, depth;
-};
-
-struct walk {
-	struct cuidx	*x;
-	struct ivl	*iv;
-	size_t		 niv, ivcap;
-};
-
-/* Collects the subprograms and inlined calls with code under die. */
-static void
-cu_walk(struct walk *w, Dwarf_Die *die, int parent, int depth)
-{
-	Dwarf_Die child;
-
-	if (depth > 256 || dwarf_child(die, &child) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&child), p = parent, descend = 0;
-
-		switch (tag) {
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine: {
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t o = 0;
-			int ent = -1;
-
-			while ((o = dwarf_ranges(&child, o, &base, &lo, &hi)) > 0) {
-				if (hi <= lo)
-					continue;
-				if (ent < 0) {
-					struct cuidx *x = w->x;
-
-					GROW(x->ents, x->nents + 1, x->entcap);
-					x->ents[x->nents].die = child;
-					x->ents[x->nents].parent = parent;
-					x->ents[x->nents].is_sub =
-					    tag == DW_TAG_subprogram;
-					ent = x->nents++;
-				}
-				GROW(w->iv, w->niv + 1, w->ivcap);
-				w->iv[w->niv].lo = lo;
-				w->iv[w->niv].hi = hi;
-				w->iv[w->niv].ent = ent;
-				w->iv[w->niv].depth = depth;
-				w->niv++;
-			}
-			if (ent >= 0) {
-				p = ent;
-				descend = 1;
-			}
-			break;
-		}
-		case DW_TAG_lexical_block:
-		case DW_TAG_try_block:
-		case DW_TAG_catch_block:
-		case DW_TAG_namespace:
-		case DW_TAG_module:
-		case DW_TAG_class_type:
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
-			descend = 1;
-			break;
-		}
-		if (descend)
-			cu_walk(w, &child, p, depth + 1);
-	} while (dwarf_siblingof(&child, &child) == 0);
-}
-
-static int
-cmp_ivl(const void *a, const void *b)
-{
-	const struct ivl *x = a, *y = b;
-
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	if (x->hi != y->hi)
-		return x->hi > y->hi ? -1 : 1;	/* outer first */
-	return x->depth - y->depth;
-}
-
-static void
-seg_add(struct cuidx *x, size_t *cap, uint64_t lo, uint64_t hi, int ent)
-{
-	if (lo >= hi)
-		return;
-	GROW(x->segs, x->nsegs + 1, *cap);
-	x->segs[x->nsegs].lo = lo;
-	x->segs[x->nsegs].hi = hi;
-	x->segs[x->nsegs].ent = ent;
-	x->nsegs++;
-}
-
-/* Builds the index of the CU cu: its entries and the flat segment map. */
-static struct cuidx *
-cu_build(Dwarf_Die *cu)
-{
-	struct cuidx *x = xcalloc(1, sizeof(*x));
-	struct walk w = { .x = x };
-	struct ivl *stk;
-	size_t i, sp = 0, segcap = 0;
-	uint64_t cur = 0;
-
-	x->off = dwarf_dieoffset(cu);
-	cu_walk(&w, cu, -1, 0);
-	if (w.niv > 1)
-		qsort(w.iv, w.niv, sizeof(*w.iv), cmp_ivl);
-	/* Sweep: a stack of open ranges; the top is the innermost. */
-	stk = xmalloc((w.niv + 1) * sizeof(*stk));
-	for (i = 0; i < w.niv; i++) {
-		struct ivl v = w.iv[i];
-
-		while (sp > 0 && stk[sp - 1].hi <= v.lo) {
-			sp--;
-			seg_add(x, &segcap, cur, stk[sp].hi, stk[sp].ent);
-			if (cur < stk[sp].hi)
-				cur = stk[sp].hi;
-		}
-		if (sp > 0) {
-			seg_add(x, &segcap, cur, v.lo, stk[sp - 1].ent);
-			if (v.hi > stk[sp - 1].hi)	/* bad nesting: clip */
-				v.hi = stk[sp - 1].hi;
-		}
-		cur = v.lo;
-		stk[sp++] = v;
-	}
-	while (sp > 0) {
-		sp--;
-		seg_add(x, &segcap, cur, stk[sp].hi, stk[sp].ent);
-		if (cur < stk[sp].hi)
-			cur = stk[sp].hi;
-	}
-	free(stk);
-	free(w.iv);
-	return x;
-}
-
-/* Returns the index of the CU cu of file f, building it on first use. */
-static struct cuidx *
-cu_get(struct sfile *f, Dwarf_Die *cu)
-{
-	Dwarf_Off off = dwarf_dieoffset(cu);
-	size_t lo = 0, hi = f->ncus;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->cus[mid]->off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < f->ncus && f->cus[lo]->off == off)
-		return f->cus[lo];
-	GROW(f->cus, f->ncus + 1, f->cucap);
-	memmove(f->cus + lo + 1, f->cus + lo, (f->ncus - lo) * sizeof(*f->cus));
-	f->cus[lo] = cu_build(cu);
-	f->ncus++;
-	return f->cus[lo];
-}
-
-/*
- * Sets *scopes to the subprogram and inlined-call DIEs that hold pc in the
- * CU, innermost first, ending with the subprogram: the concrete chain of
- * inlined calls. Returns the count (0 when none); the caller frees
- * *scopes.
- */
-static int
-inline_scopes(struct sfile *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
-{
-	struct cuidx *x = cu_get(f, cu);
-	size_t lo = UPPER(x->segs, x->nsegs, pc, lo);
-	int e, n = 0;
-
-	*scopes = NULL;
-	if (lo == 0 || pc >= x->segs[lo - 1].hi)
-		return 0;
-	for (e = x->segs[lo - 1].ent; e >= 0; e = x->ents[e].parent) {
-		*scopes = xrealloc(*scopes, (n + 1) * sizeof(**scopes));
-		(*scopes)[n++] = x->ents[e].die;
-		if (x->ents[e].is_sub)
-			break;
-	}
-	return n;
-}
-
 struct chain {
 	struct sent	*e;
 	size_t		 n, cap;
@@ -1054,7 +734,8 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		if (!f->o0_checked)
 			check_o0(f, cu);
 		if (s->o.inlines || s->o.srcline || name == NULL)
-			nscopes = inline_scopes(f, cu, da - cubias, &scopes);
+			nscopes = cuindex_scopes(&f->cus, cu, da - cubias,
+			    &scopes);
 	}
 	/* scopes: innermost first; inlined_subroutines up to the subprogram. */
 	for (i = 0; i < nscopes; i++) {

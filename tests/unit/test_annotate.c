@@ -30,8 +30,9 @@ struct tsym {
 /*
  * Writes an ET_EXEC file with .text, .bss and a .symtab of syms. When
  * seg_vaddr is not 0, a PT_LOAD segment also maps .text's bytes at
- * seg_vaddr (memsz 0x10 more than filesz), where no section is: the way
- * /proc/kcore presents the kernel.
+ * seg_vaddr (memsz 0x10 more than filesz): at TEXT_ADDR as a linker
+ * would, or where no section is, the way /proc/kcore presents the kernel.
+ * With seg_vaddr 0 the file has no program headers, which libdwfl refuses.
  */
 static int
 make_elf_seg(const char *path, int machine, const void *text, size_t tlen,
@@ -156,7 +157,7 @@ static int
 make_elf(const char *path, int machine, const void *text, size_t tlen,
     const struct tsym *syms, size_t nsyms)
 {
-	return make_elf_seg(path, machine, text, tlen, syms, nsyms, 0);
+	return make_elf_seg(path, machine, text, tlen, syms, nsyms, TEXT_ADDR);
 }
 
 /* Runs annotate_write into a string; caller frees. */
@@ -340,6 +341,23 @@ main(void)
 	    "an address past the segment's file size is said to have no bytes");
 	free(out);
 	annotate_free(a);
+
+	/* no program headers: libdwfl refuses it, and that is said */
+	CHECK(make_elf_seg(x86, EM_X86_64, xtext, sizeof(xtext), xsyms, 4, 0)
+	    == 0, "fixture without program headers written");
+	a = annotate_new(NULL);
+	annotate_add(a, x86, TEXT_ADDR);
+	out = listing(a, &rc);
+	CHECK(rc == 0 && strstr(out, "': dwfl_report_elf: ") != NULL,
+	    "a failed dwfl_report_elf is stated, quoting libdwfl");
+	l = line_with(out, "401000:");
+	CHECK(l && strstr(l, "push"), "and the code is listed all the same");
+	free(l);
+	CHECK(annotate_bad_files(a) == 1, "the file counts as used in part");
+	free(out);
+	annotate_free(a);
+	CHECK(make_elf(x86, EM_X86_64, xtext, sizeof(xtext), xsyms, 4) == 0,
+	    "fixture written again");
 
 	/* a missing file, a file that is not ELF, a JIT map, the kernel */
 	fp = fopen(txt, "w");

@@ -129,7 +129,7 @@ test_self(void)
 	CHECK(maps_find(&m, getpid(), 0) == NULL, "address 0 is in no mapping");
 	maps_release(&m);
 
-	hex = maps_hex(raw, 3);
+	hex = elffile_hex(raw, 3);
 	CHECK_STR(hex, "00ab7f", "build IDs are written in lower-case hex");
 	free(hex);
 }

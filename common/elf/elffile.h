@@ -1,0 +1,131 @@
+/*
+ * elffile: one ELF file opened the one safe way, for every reader here
+ * (fgsym's symbolizer and annotator, fgrecord's mappings).
+ *
+ *	struct elffile ef;
+ *	elffile_init(&ef);
+ *	if (elffile_open(&ef, path) != ELFFILE_OK)
+ *		warnx("'%s': %s", path, ef.why);
+ *	else if (elffile_vaddr(&ef, off, &vaddr) == 0) ...
+ *	elffile_release(&ef);
+ *
+ * The path is opened through safeopen(3): only a regular file, checked
+ * before anything opens it (no FIFO waits, no device driver runs), and no
+ * larger than ELFFILE_MAX_SIZE. Then libelf reads it from that descriptor,
+ * and its headers are checked against its size: a file cut short is
+ * refused as truncated before libelf or libdw trust what is not there.
+ * What the readers need is kept: the ELF header, the PT_LOAD segments, the
+ * build ID. A libdwfl module is made from the same descriptor (a dup of
+ * it), so libdwfl never opens the file by name again: what it reads is
+ * what was checked.
+ *
+ * Every failure says why in ef.why, quoting libelf's, libdwfl's or the
+ * system's own message.
+ */
+#ifndef FG_ELFFILE_H
+#define FG_ELFFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <libelf.h>
+
+/* A file larger is refused (ELFFILE_TOOBIG): 64 GiB, beyond any real DSO. */
+#define ELFFILE_MAX_SIZE	((uint64_t)64 << 30)
+
+enum elffile_status {
+	ELFFILE_OK = 0,
+	ELFFILE_ERRNO,		/* open(2) failed: errnum says why (ENOENT, ...) */
+	ELFFILE_NOTREG,		/* a FIFO, a device, a directory: never opened */
+	ELFFILE_TOOBIG,		/* larger than ELFFILE_MAX_SIZE */
+	ELFFILE_NOTELF,		/* not ELF, or libelf cannot read its headers */
+	ELFFILE_TRUNCATED,	/* its headers need more bytes than it has */
+};
+
+/* A PT_LOAD program header: what turns a file offset into an address. */
+struct elffile_load {
+	uint64_t	 offset;	/* p_offset */
+	uint64_t	 vaddr;		/* p_vaddr */
+	uint64_t	 filesz;	/* p_filesz */
+	uint64_t	 memsz;		/* p_memsz */
+	uint32_t	 flags;		/* p_flags: PF_X, PF_W, PF_R */
+};
+
+struct elffile {
+	char		*path;		/* owned copy; NULL for an image in memory */
+	int		 fd;		/* owned; -1 when closed or in memory */
+	Elf		*elf;		/* owned; NULL when closed */
+	GElf_Ehdr	 ehdr;		/* valid once opened */
+	uint64_t	 size;		/* bytes of the file (or the image) */
+	struct elffile_load *loads;	/* owned; in program header order */
+	size_t		 nloads;
+	int		 errnum;	/* ELFFILE_ERRNO: the errno */
+	uint64_t	 need;		/* ELFFILE_TRUNCATED: bytes its headers need */
+	char		 why[192];	/* the last failure in words, or "" */
+};
+
+/* Makes an empty, closed elffile. */
+void	 elffile_init(struct elffile *);
+
+/*
+ * Opens path (see above) and reads its ELF header and PT_LOAD segments.
+ * Returns ELFFILE_OK, or the status of the failure with ef->why set
+ * ("not a regular file", strerror, "wrong magic" or elf_errmsg, "it has N
+ * bytes but its headers need M"); nothing stays open then. An elffile
+ * already open is released first.
+ */
+int	 elffile_open(struct elffile *, const char *path);
+
+/*
+ * The same for an ELF image in memory (the vDSO): image is borrowed and
+ * must outlive the elffile; there is no descriptor, so no libdwfl module
+ * and no truncation check beyond libelf's own.
+ */
+int	 elffile_open_memory(struct elffile *, void *image, size_t size);
+
+/*
+ * Ends the Elf and closes the descriptor, keeping what was read (ehdr,
+ * loads): for a file whose headers are all that is still needed, or
+ * whose descriptor libdwfl now holds a copy of.
+ */
+void	 elffile_close(struct elffile *);
+
+/* Closes the file and frees the segments; elffile_init makes it usable again. */
+void	 elffile_release(struct elffile *);
+
+/*
+ * Converts the file offset off to the address in the file's own ELF
+ * address space (what nm and addr2line use), through the PT_LOAD segment
+ * whose file bytes hold it: off - p_offset + p_vaddr. Where two segments
+ * hold it (a hand-made file), the executable one wins. An offset between
+ * segments, or beyond the last, is in no segment. Returns 0 and sets
+ * *vaddr, or -1.
+ */
+int	 elffile_vaddr(const struct elffile *, uint64_t off, uint64_t *vaddr);
+
+/*
+ * The GNU build ID of the open file, as lower-case hex. Returns a new
+ * string (the caller frees it), or NULL when it has none.
+ */
+char	*elffile_buildid(const struct elffile *);
+
+/* Formats len raw bytes as lower-case hex: a new string, the caller frees it. */
+char	*elffile_hex(const unsigned char *id, size_t len);
+
+/*
+ * Reports the open file to a new Dwfl (debuglink_offline_callbacks) as
+ * the module name (its debug file is looked for next to ef->path), from
+ * a dup of its descriptor: with dwfl_report_offline when base
+ * is NULL (the address libdwfl picks for an offline file), else with
+ * dwfl_report_elf at *base. Checks dwfl_begin, the report,
+ * dwfl_report_end and dwfl_module_getelf. Returns the Dwfl (the caller
+ * ends it with dwfl_end) and sets *mod (owned by the Dwfl) and *bias; or
+ * NULL with ef->why naming the call that failed and quoting dwfl_errmsg
+ * ("dwfl_report_offline: ...").
+ */
+Dwfl	*elffile_dwfl(struct elffile *, const char *name, const uint64_t *base,
+	    Dwfl_Module **mod, Dwarf_Addr *bias);
+
+#endif

@@ -198,10 +198,10 @@ main(int argc, char *argv[])
 {
 	struct flame_opts fo = { .sort = FLAME_SORT_NAME };
 	struct palette_opts po = { .scheme = "hot" };
-	struct svg_nameattr na;
+	struct nameattr na;
 	struct svg_opts so;
 	struct palette pal;
-	struct svgbuf out;
+	struct buf out;
 	struct flame fl;
 	struct lineread *inputs;
 	const char *bgcolors = NULL, *nameattr = NULL, *seedenv;
@@ -330,9 +330,9 @@ main(int argc, char *argv[])
 			rval = 1;
 		}
 	}
-	svg_nameattr_init(&na);
+	nameattr_init(&na);
 	if (nameattr != NULL) {
-		if (svg_nameattr_load(&na, nameattr, &badline) != 0)
+		if (nameattr_load(&na, nameattr, &badline) != 0)
 			err(2, "cannot read the --nameattr file '%s'",
 			    nameattr);
 		if (badline != 0) {
@@ -373,7 +373,7 @@ main(int argc, char *argv[])
 		so.total = 0;
 	}
 
-	svgbuf_init(&out, STDOUT_FILENO);
+	buf_init_fd(&out, STDOUT_FILENO);
 	if (svg_write(&out, &fl, &so, &pal) != 0)
 		err(2, "cannot write the SVG to standard output");
 	if (cp && palette_save(&pal, PALETTE_FILE) != 0) {
@@ -383,12 +383,12 @@ main(int argc, char *argv[])
 			    " but a symbolic link, not followed" : "");
 		err(2, "cannot write the palette file '%s'", PALETTE_FILE);
 	}
-	svgbuf_release(&out);
+	buf_release(&out);
 	flame_release(&fl);
 	for (i = 0; i < argc || i == 0; i++)
 		lineread_unmap(&inputs[i]);
 	free(inputs);
-	svg_nameattr_release(&na);
+	nameattr_release(&na);
 	palette_release(&pal);
 	return rval;
 }

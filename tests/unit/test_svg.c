@@ -6,19 +6,20 @@
 
 #include "svg/palette.h"
 #include "svg/svg.h"
+#include "svg/xml.h"
 #include "svg/svgmap.h"
 #include "unit.h"
 
 static char *
 esc(const char *s, size_t len)
 {
-	struct svgbuf b;
+	struct buf b;
 	char *r;
 
-	svgbuf_init(&b, -1);
-	svg_escape(&b, s, len);
-	r = strndup(b.buf ? b.buf : "", b.len);
-	svgbuf_release(&b);
+	buf_init(&b);
+	xml_escape(&b, s, len);
+	r = strndup(b.p ? b.p : "", b.len);
+	buf_release(&b);
 	return r;
 }
 
@@ -64,7 +65,7 @@ roundtrip(const char *s, size_t len, const char *what)
 	char *e = esc(s, len), *u;
 	size_t ulen;
 
-	u = svg_unescape(e, strlen(e), &ulen);
+	u = xml_unescape(e, strlen(e), &ulen);
 	CHECK(ulen == len && memcmp(u, s, len) == 0, what);
 	CHECK(xml_safe(e, strlen(e)), what);
 	free(u);
@@ -128,7 +129,7 @@ test_escape(void)
 			size_t ul;
 			int ok;
 
-			u = svg_unescape(ee, strlen(ee), &ul);
+			u = xml_unescape(ee, strlen(ee), &ul);
 			ok = ul == n && memcmp(u, buf, n) == 0 &&
 			    xml_safe(ee, strlen(ee));
 			if (!ok || i == 2999)
@@ -230,7 +231,7 @@ test_write(void)
 	struct folded_line fl;
 	struct svg_opts so;
 	struct palette pal;
-	struct svgbuf b;
+	struct buf b;
 	struct flame f;
 	const char *line = "a;b<c> 3";
 
@@ -238,26 +239,26 @@ test_write(void)
 	palette_init(&pal, &po);
 	flame_init(&f, &fo);
 	flame_build(&f);
-	svgbuf_init(&b, -1);
-	CHECK(svg_write(&b, &f, &so, &pal) == 0 && strstr(b.buf,
+	buf_init(&b);
+	CHECK(svg_write(&b, &f, &so, &pal) == 0 && strstr(b.p,
 	    ">no samples</text>") != NULL, "an empty flame says no samples");
-	svgbuf_release(&b);
+	buf_release(&b);
 	flame_release(&f);
 
 	flame_init(&f, &fo);
 	folded_parse(line, strlen(line), &fl);
 	flame_add(&f, line, strlen(line), &fl);
 	flame_build(&f);
-	svgbuf_init(&b, -1);
+	buf_init(&b);
 	CHECK(svg_write(&b, &f, &so, &pal) == 0, "writes");
-	CHECK(strstr(b.buf, "<title>b&lt;c&gt; (3 samples, 100.00%; self 3 "
+	CHECK(strstr(b.p, "<title>b&lt;c&gt; (3 samples, 100.00%; self 3 "
 	    "samples, 100.00%)</title><rect x=\"10.0\" y=\"37\" "
 	    "width=\"1180.0\" height=\"15.0\"") != NULL, "a frame, escaped");
-	CHECK(strstr(b.buf, "<![CDATA[") != NULL &&
-	    strstr(strstr(b.buf, "<![CDATA[") + 9, "]]>") ==
-	    strstr(b.buf, "]]></script>"), "the script ends its CDATA once");
-	CHECK(strstr(b.buf, "height=\"118\"") != NULL, "height for depth 2");
-	svgbuf_release(&b);
+	CHECK(strstr(b.p, "<![CDATA[") != NULL &&
+	    strstr(strstr(b.p, "<![CDATA[") + 9, "]]>") ==
+	    strstr(b.p, "]]></script>"), "the script ends its CDATA once");
+	CHECK(strstr(b.p, "height=\"118\"") != NULL, "height for depth 2");
+	buf_release(&b);
 	flame_release(&f);
 	palette_release(&pal);
 }

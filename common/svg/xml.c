@@ -49,7 +49,9 @@ xml_clean(struct buf *b, const char *s, size_t len)
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, j, k;
 
+	/* room for the common case; and a NUL even when s is empty */
 	buf_grow(b, len);
+	b->p[b->len] = '\0';
 	while (i < len) {
 		/* a run of printable ASCII, the common case */
 		for (j = i; j < len && u[j] >= 0x20 && u[j] < 0x7f &&
@@ -80,6 +82,7 @@ xml_entities(struct buf *b, const char *s, size_t len)
 	size_t i, run = 0;
 
 	buf_grow(b, len);
+	b->p[b->len] = '\0';
 	for (i = 0; i < len; i++) {
 		const char *ent;
 
@@ -177,6 +180,7 @@ xml_unescape(const char *s, size_t len, size_t *outlen)
 
 	buf_init(&b);
 	buf_grow(&b, len);
+	b.p[0] = '\0';
 	while (i < len) {
 		if (s[i] == '\\' && i + 3 < len && s[i + 1] == 'x' &&
 		    str_hexval(s[i + 2]) >= 0 && str_hexval(s[i + 3]) >= 0) {

@@ -1,5 +1,5 @@
-/* Unit tests of common/svg/svg.c (the writer), common/svg/svgmap.c and
- * common/svg/palette.c; the escaping is test_xml.c's. */
+/* Unit tests of common/svg/svg.c (the writer) and common/svg/svgmap.c; the
+ * escaping is test_xml.c's, the colours test_palette.c's. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,52 +42,6 @@ test_svgmap(void)
 	    "sorted bytewise");
 	free(v);
 	svgmap_release(&m);
-}
-
-static void
-test_palette(void)
-{
-	struct palette_opts o = { .scheme = "hot" };
-	struct palette p;
-	const char *c1, *c2;
-	char c[PALETTE_COLORLEN];
-
-	CHECK(palette_scheme_ok("rust") && palette_scheme_ok("python") &&
-	    !palette_scheme_ok("teal"), "known schemes");
-	o.hash = 1;
-	palette_init(&p, &o);
-	palette_color(&p, "", 0, c);
-	CHECK_STR(c, "rgb(255,230,55)", "--hash hot colour of the root");
-	palette_color(&p, "intel_pmu_enable_all", 20, c);
-	CHECK_STR(c, "rgb(230,164,28)", "--hash hot colour as flamegraph.pl");
-	palette_release(&p);
-	o.hash = 0;
-	palette_init(&p, &o);
-	palette_color(&p, "", 0, c);
-	CHECK_STR(c, "rgb(213,39,9)", "default colour as flamegraph.pl (srand/rand)");
-	palette_release(&p);
-	o.scheme = "java";
-	o.hash = 1;
-	palette_init(&p, &o);
-	palette_color(&p, "Lorg/x/Y;.f_[j]", 15, c);
-	CHECK(strncmp(c, "rgb(", 4) == 0 && atoi(c + 4) < 120, "java: JIT is green");
-	palette_color(&p, "memcpy_[k]", 10, c);
-	CHECK(strstr(c, ",0)") != NULL, "java: kernel is orange");
-	palette_release(&p);
-	palette_diff(10, 10, 0, c);
-	CHECK_STR(c, "rgb(255,0,0)", "largest growth is red");
-	palette_diff(-5, 10, 0, c);
-	CHECK_STR(c, "rgb(105,105,255)", "half shrinkage is light blue");
-	palette_diff(-5, 10, 1, c);
-	CHECK_STR(c, "rgb(255,105,105)", "negate swaps");
-	palette_diff(0, 10, 0, c);
-	CHECK_STR(c, "rgb(255,255,255)", "no change is white");
-	CHECK(palette_background("mem", NULL, &c1, &c2) == 0 &&
-	    strcmp(c2, "#e0ffe0") == 0, "mem has a green background");
-	CHECK(palette_background("hot", "#123456", &c1, &c2) == 0 &&
-	    strcmp(c1, "#123456") == 0, "a flat background");
-	CHECK(palette_background("hot", "#12345", &c1, &c2) == -1 &&
-	    palette_background("hot", "pink", &c1, &c2) == -1, "bad backgrounds");
 }
 
 static void
@@ -134,7 +88,6 @@ int
 main(void)
 {
 	test_svgmap();
-	test_palette();
 	test_write();
 	return unit_done();
 }

@@ -82,35 +82,30 @@ test_escape(void)
 		"\xf0\x9f\x94\xa5 fire", "\xc2\x85 nel", "trunc\xe2\x82",
 		"std::vector<int, std::allocator<int> >::push_back",
 	};
+	static const struct {
+		const char *in;
+		size_t len;
+		const char *want, *what;
+	} fixed[] = {
+		{ "a<b>&\"'", 7, "a&lt;b&gt;&amp;&quot;&#39;", "the five XML characters" },
+		{ "x]]>y", 5, "x]]&gt;y", "]]> cannot end anything" },
+		{ "a\xff" "b\x01" "c", 5, "a\\xffb\\x01c", "bad UTF-8 and controls become \\xNN" },
+		{ "\\x41", 4, "\\x5cx41", "a backslash before x is escaped" },
+		{ "C:\\dir", 6, "C:\\dir", "other backslashes are kept" },
+		{ "caf\xc3\xa9", 5, "caf\xc3\xa9", "valid UTF-8 is kept" },
+		{ "\xed\xa0\x80", 3, "\\xed\\xa0\\x80", "an encoded surrogate is not UTF-8" },
+		{ "nul\0here", 8, "nul\\x00here", "a NUL byte" },
+	};
 	uint32_t x = 12345;
 	char buf[64];
 	size_t i, j, n;
 	char *e;
 
-	e = esc("a<b>&\"'", 7);
-	CHECK_STR(e, "a&lt;b&gt;&amp;&quot;&#39;", "the five XML characters");
-	free(e);
-	e = esc("x]]>y", 5);
-	CHECK_STR(e, "x]]&gt;y", "]]> cannot end anything");
-	free(e);
-	e = esc("a\xff" "b\x01" "c", 5);
-	CHECK_STR(e, "a\\xffb\\x01c", "bad UTF-8 and controls become \\xNN");
-	free(e);
-	e = esc("\\x41", 4);
-	CHECK_STR(e, "\\x5cx41", "a backslash before x is escaped");
-	free(e);
-	e = esc("C:\\dir", 6);
-	CHECK_STR(e, "C:\\dir", "other backslashes are kept");
-	free(e);
-	e = esc("caf\xc3\xa9", 5);
-	CHECK_STR(e, "caf\xc3\xa9", "valid UTF-8 is kept");
-	free(e);
-	e = esc("\xed\xa0\x80", 3);
-	CHECK_STR(e, "\\xed\\xa0\\x80", "an encoded surrogate is not UTF-8");
-	free(e);
-	e = esc("nul\0here", 8);
-	CHECK_STR(e, "nul\\x00here", "a NUL byte");
-	free(e);
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		e = esc(fixed[i].in, fixed[i].len);
+		CHECK_STR(e, fixed[i].want, fixed[i].what);
+		free(e);
+	}
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		roundtrip(cases[i], strlen(cases[i]), cases[i]);
 	/* random bytes, biased towards the interesting ones */

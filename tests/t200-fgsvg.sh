@@ -204,11 +204,19 @@ check 'a missing input file: warned, the rest drawn, exit 1' '
 	grep_q "cannot open .nosuch.: No such file" err &&
 	grep_q "<title>b (1 samples" out.svg
 '
-check 'a write error is reported, exit 2' '
+check '"-" is standard input, named <stdin>; files and stdin together' '
+	printf "a;b 1\n" >one &&
+	printf "a;c 2\nbad line\n" | expect_status 1 fgsvg one - >out.svg 2>err &&
+	grep_q "^fgsvg: <stdin>:2: " err &&
+	grep_q "skipped 1 malformed line$" err &&
+	grep_q "<title>c (2 samples" out.svg &&
+	grep_q "<title>a (3 samples" out.svg
+'
+check 'a write error is reported as every tool words it, exit 2' '
 	if [ -w /dev/full ]; then
 		printf "a;b 1\n" >one &&
 		expect_status 2 fgsvg one >/dev/full 2>err &&
-		grep_q "No space left" err
+		grep_q "^fgsvg: cannot write .<stdout>.: No space left" err
 	fi
 '
 check 'a stack 200,000 frames deep does not overflow anything' '

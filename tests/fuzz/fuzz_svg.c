@@ -22,6 +22,7 @@
 #include "fuzz.h"
 #include "svg/palette.h"
 #include "svg/svg.h"
+#include "svg/xml.h"
 #include "xmlcheck.h"
 
 static void
@@ -33,30 +34,30 @@ fail(const char *what, const char *doc, size_t len)
 	abort();
 }
 
-/* svg_unescape(svg_escape(s)) == s, and the escaped text is XML-safe. */
+/* xml_unescape(xml_escape(s)) == s, and the escaped text is XML-safe. */
 static void
 roundtrip(const char *s, size_t len)
 {
-	struct svgbuf b;
+	struct buf b;
 	size_t outlen;
 	char *back;
 
-	svgbuf_init(&b, -1);
-	svg_escape(&b, s, len);
-	if (memchr(b.buf ? b.buf : "", '<', b.len) != NULL ||
-	    memchr(b.buf ? b.buf : "", '>', b.len) != NULL ||
-	    memchr(b.buf ? b.buf : "", '"', b.len) != NULL ||
-	    memchr(b.buf ? b.buf : "", '\'', b.len) != NULL)
-		fail("svg_escape left a markup character", b.buf, b.len);
-	if (xml_chars((const unsigned char *)(b.buf ? b.buf : ""), b.len) !=
+	buf_init(&b);
+	xml_escape(&b, s, len);
+	if (memchr(b.p ? b.p : "", '<', b.len) != NULL ||
+	    memchr(b.p ? b.p : "", '>', b.len) != NULL ||
+	    memchr(b.p ? b.p : "", '"', b.len) != NULL ||
+	    memchr(b.p ? b.p : "", '\'', b.len) != NULL)
+		fail("svg_escape left a markup character", b.p, b.len);
+	if (xml_chars((const unsigned char *)(b.p ? b.p : ""), b.len) !=
 	    NULL)
-		fail("svg_escape left a character XML cannot carry", b.buf,
+		fail("svg_escape left a character XML cannot carry", b.p,
 		    b.len);
-	back = svg_unescape(b.buf ? b.buf : "", b.len, &outlen);
+	back = xml_unescape(b.p ? b.p : "", b.len, &outlen);
 	if (outlen != len || memcmp(back, s, len) != 0)
-		fail("svg_unescape(svg_escape(s)) != s", s, len);
+		fail("xml_unescape(xml_escape(s)) != s", s, len);
 	free(back);
-	svgbuf_release(&b);
+	buf_release(&b);
 }
 
 /*
@@ -64,7 +65,7 @@ roundtrip(const char *s, size_t len)
  * link that runs script.
  */
 static void
-nameattr_check(const struct svg_nameattr *na)
+nameattr_check(const struct nameattr *na)
 {
 	static const char *const ok[] = { "xlink:href", "target", "class",
 	    "id", NULL };
@@ -116,11 +117,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct flame_opts fo;
 	struct palette_opts po;
-	struct svg_nameattr na;
+	struct nameattr na;
 	struct svg_opts so;
 	struct palette pal;
 	struct folded_line f;
-	struct svgbuf out;
+	struct buf out;
 	struct flame fl;
 	const char *p, *end, *nl, *why;
 	char *text = NULL, path[64] = "";
@@ -162,14 +163,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = nl + 1;
 	}
 
-	svg_nameattr_init(&na);
+	nameattr_init(&na);
 	if (nalen > 0) {
 		snprintf(path, sizeof(path), "/tmp/fuzz_svg.%d", (int)getpid());
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (fd == -1 || write(fd, end, nalen) != (ssize_t)nalen)
 			abort();
 		close(fd);
-		if (svg_nameattr_load(&na, path, &bad) != 0)
+		if (nameattr_load(&na, path, &bad) != 0)
 			abort();
 		nameattr_check(&na);
 		so.nameattr = &na;
@@ -192,16 +193,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	flame_build(&fl);
-	svgbuf_init(&out, -1);
+	buf_init(&out);
 	if (svg_write(&out, &fl, &so, &pal) != 0)
 		abort();
-	if ((why = xml_check(out.buf, out.len, so.nameattr != NULL)) != NULL)
-		fail(why, out.buf, out.len);
-	css_check(out.buf, out.len);
-	svgbuf_release(&out);
+	if ((why = xml_check(out.p, out.len, so.nameattr != NULL)) != NULL)
+		fail(why, out.p, out.len);
+	css_check(out.p, out.len);
+	buf_release(&out);
 	flame_release(&fl);
 	palette_release(&pal);
-	svg_nameattr_release(&na);
+	nameattr_release(&na);
 	if (path[0] != '\0')
 		unlink(path);
 	free(text);

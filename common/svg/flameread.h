@@ -1,0 +1,63 @@
+/*
+ * flameread: fgsvg's inputs, folded stacks (fg-stream(5): "STACK COUNT"
+ * or "STACK BEFORE AFTER"), read into a flame. A bad line is warned about
+ * (the first of each kind, "NAME:LINE: what; expected ..."), counted and
+ * skipped; so is a line that would take the integer counts' sum past
+ * 2^64-1 (said once), as fgfold does, rather than rounded silently. A
+ * regular file is mapped, and the flame keeps its lines in place: the
+ * mappings last until flameread_release, which comes after flame_release.
+ *
+ *	flame_init(&fl, &fo);
+ *	flameread_init(&fr, &fl);
+ *	for each input: flameread_fd(&fr, fd, name); close fd
+ *	rval = flameread_finish(&fr);		warns "skipped N malformed lines"
+ *	flame_build(&fl); ... svg_write(...) ...
+ *	flame_release(&fl);
+ *	flameread_release(&fr);
+ */
+#ifndef FG_SVG_FLAMEREAD_H
+#define FG_SVG_FLAMEREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/lineread.h"
+#include "stream/folded.h"
+#include "svg/flame.h"
+
+struct flameread {
+	struct flame	*fl;		/* borrowed: where the lines go */
+	uint64_t	 totals[2];	/* the integer counts summed, BEFORE
+					   and AFTER (a plain line's count is
+					   AFTER) */
+	unsigned long	 bad;		/* malformed lines, all inputs */
+	int		 seen[FOLDED_NOSTACK + 1]; /* per status: lines so far */
+	int		 said_overflow;	/* the 2^64-1 warning was given */
+	int		 failed;	/* a read error, or a line skipped for
+					   its sum: the exit status is 1 */
+	struct lineread	*maps;		/* owned: the mapped inputs */
+	size_t		 nmaps, mapcap;
+};
+
+/* Sets up fr to read into fl (borrowed until flameread_release). */
+void	 flameread_init(struct flameread *fr, struct flame *fl);
+
+/*
+ * Reads the folded lines of fd (borrowed: the caller closes it, and may
+ * as soon as this returns) into fr's flame, naming it name (borrowed for
+ * the call) in messages. Every problem is warned about here and
+ * remembered for flameread_finish.
+ */
+void	 flameread_fd(struct flameread *fr, int fd, const char *name);
+
+/*
+ * Ends the reading: warns "skipped N malformed lines" when there were
+ * any. Returns 1 when some input was bad (malformed lines, a read error,
+ * a line skipped for its sum), 0 when all was clean.
+ */
+int	 flameread_finish(struct flameread *fr);
+
+/* Unmaps the inputs: after flame_release, since the flame points into them. */
+void	 flameread_release(struct flameread *fr);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * nameattr: fgsvg's --nameattr file, extra attributes for the frames of
+ * some names. The file has one line per name: the name, a TAB, then
+ * TAB-separated key=value pairs. Only what flamegraph.pl's option is for
+ * is allowed, each key once: "href" (or "xlink:href") makes the frame a
+ * link, to an http, https or relative URL (target "_top" unless given);
+ * "target", "class" and "id" become attributes of the frame's element;
+ * "title" replaces the tooltip. Event handlers (on*), "style" and
+ * javascript: links are refused.
+ *
+ *	struct nameattr na;
+ *	nameattr_init(&na);
+ *	if (nameattr_load(&na, path, &bad) != 0)
+ *		err(...);
+ *	... svgmap_get(&na.attrs, name, len, NULL) ...
+ *	nameattr_release(&na);
+ */
+#ifndef FG_SVG_NAMEATTR_H
+#define FG_SVG_NAMEATTR_H
+
+#include "svg/svgmap.h"
+
+struct nameattr {
+	struct svgmap	 attrs;		/* name -> ' k="v"' pairs, the values
+					   escaped (xml_escape) */
+	struct svgmap	 titles;	/* name -> replacement tooltip, raw */
+	struct svgmap	 links;		/* name -> "" when it has an href */
+	char		 why[160];	/* what was wrong with the first bad
+					   line, or "" */
+};
+
+/* Sets up na empty; nameattr_release frees what nameattr_load adds. */
+void	 nameattr_init(struct nameattr *na);
+void	 nameattr_release(struct nameattr *na);
+
+/*
+ * Reads the --nameattr file at path (borrowed) into na, which owns copies
+ * of what it keeps. Returns 0, or -1 with errno set when the file cannot
+ * be opened or read. The number of the first bad line (no TAB, a pair
+ * without '=', a key not allowed or given twice, an href not allowed) is
+ * stored in *bad, or 0, and what was wrong in na->why; bad pairs are
+ * skipped, the good ones of the line kept.
+ */
+int	 nameattr_load(struct nameattr *na, const char *path,
+	    unsigned long *bad);
+
+#endif

@@ -20,14 +20,13 @@
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status ? stderr : stdout,
+	usage_exit(status,
 	    "usage: fgfold [--pid | --tid] [--kernel] [--jit] [--inline-mark] [--all]\n"
 	    "              [--addrs] [--srcline] [--period] [--no-comm]\n"
 	    "              [--event-filter=EVENT] [--skip-after=FUNC] [--top=N] [file ...]\n"
 	    "       fgfold --folded [--top=N] [file ...]\n"
 	    "       fgfold --diff [-n] [-s] before after\n"
 	    "       fgfold -V | --version\n");
-	exit(status);
 }
 
 enum {
@@ -54,9 +53,7 @@ static const struct option longopts[] = {
 	{ "normalize",		no_argument,		NULL, 'n' },
 	{ "strip-hex",		no_argument,		NULL, 's' },
 	{ "top",		required_argument,	NULL, OPT_TOP },
-	{ "help",		no_argument,		NULL, 'h' },
-	{ "version",		no_argument,		NULL, 'V' },
-	{ NULL,			0,			NULL, 0 }
+	VERSION_LONGOPTS
 };
 
 int

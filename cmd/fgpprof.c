@@ -18,16 +18,13 @@
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status ? stderr : stdout,
+	usage_exit(status,
 	    "usage: fgpprof [file ...]\n"
 	    "       fgpprof -V | --version\n");
-	exit(status);
 }
 
 static const struct option longopts[] = {
-	{ "help",	no_argument,	NULL, 'h' },
-	{ "version",	no_argument,	NULL, 'V' },
-	{ NULL,		0,		NULL, 0 }
+	VERSION_LONGOPTS
 };
 
 int

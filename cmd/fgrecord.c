@@ -25,7 +25,7 @@ enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH };
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
-usage_exit(int status)
+usage_status(int status)
 {
 	static const char mode[] = "[-q] [--off-cpu | --wall] "
 	    "[--sampler perf | ptrace]\n                ";
@@ -33,18 +33,17 @@ usage_exit(int status)
 	    "[--call-graph fp | dwarf[,bytes]]\n"
 	    "                [--no-stitch] [-o file] [-d seconds]";
 
-	fprintf(status ? stderr : stdout,
+	usage_exit(status,
 	    "usage: fgrecord %s%s command [arg ...]\n"
 	    "       fgrecord %s%s [--any-user] -p pid[,pid ...]\n"
 	    "       fgrecord [-q] %s -a\n"
 	    "       fgrecord -V | --version\n", mode, opts, mode, opts, opts);
-	exit(status);
 }
 
 static void __attribute__((noreturn))
 usage(void)
 {
-	usage_exit(2);
+	usage_status(2);
 }
 
 static uint64_t
@@ -267,7 +266,7 @@ main(int argc, char *argv[])
 			o.no_stitch = 1;
 			break;
 		case 'h':
-			usage_exit(0);
+			usage_status(0);
 		case 'V':
 			version_exit();
 		default:

@@ -26,7 +26,7 @@
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
+	usage_exit(status,
 	    "usage: fgsvg [--cp] [--flamechart] [--hash] [--inverted] [--negate]\n"
 	    "             [--random] [--reverse] [--bgcolors color] [--colors palette]\n"
 	    "             [--countname name] [--factor n] [--fonttype font]\n"
@@ -36,7 +36,6 @@ usage(int status)
 	    "             [--subtitle text] [--title text] [--total n] [--width n]\n"
 	    "             [file ...]\n"
 	    "       fgsvg -V | --version\n");
-	exit(status);
 }
 
 /* Parses a number option within [lo, hi], or exits with the bad value. */
@@ -58,7 +57,7 @@ number(const char *opt, const char *s, double lo, double hi)
 enum { OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_FONTTYPE,
 	OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE, OPT_COLORS, OPT_BGCOLORS,
 	OPT_HASH, OPT_RANDOM, OPT_CP, OPT_REVERSE, OPT_INVERTED, OPT_FLAMECHART, OPT_NEGATE,
-	OPT_NOTES, OPT_NAMEATTR, OPT_TOTAL, OPT_FACTOR, OPT_SORT, OPT_SEARCHBUDGET, OPT_HELP, OPT_VERSION };
+	OPT_NOTES, OPT_NAMEATTR, OPT_TOTAL, OPT_FACTOR, OPT_SORT, OPT_SEARCHBUDGET };
 
 static const struct option longopts[] = {
 	{ "title",	required_argument,	NULL,	OPT_TITLE },
@@ -87,9 +86,7 @@ static const struct option longopts[] = {
 	{ "factor",	required_argument,	NULL,	OPT_FACTOR },
 	{ "sort",	required_argument,	NULL,	OPT_SORT },
 	{ "search-budget", required_argument,	NULL,	OPT_SEARCHBUDGET },
-	{ "help",	no_argument,		NULL,	OPT_HELP },
-	{ "version",	no_argument,		NULL,	OPT_VERSION },
-	{ NULL,		0,			NULL,	0 }
+	VERSION_LONGOPTS
 };
 
 /* A mapped input that shrank under us: say so, rather than die of it. */
@@ -260,10 +257,9 @@ main(int argc, char *argv[])
 			so.search_budget = (size_t)(number("search-budget", optarg,
 			    0, 65536) * 1048576);
 			break;
-		case OPT_HELP:
+		case 'h':
 			usage(0);
 		case 'V':
-		case OPT_VERSION:
 			version_exit();
 		default:
 			usage(2);

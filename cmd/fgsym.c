@@ -22,12 +22,11 @@
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status ? stderr : stdout,
+	usage_exit(status,
 	    "usage: fgsym [--no-inline] [--srcline] [--full-path] [--demangle=short|full|none]\n"
 	    "             [--no-demangle] [--keep-hash] [--kallsyms=FILE]\n"
 	    "             [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n"
 	    "       fgsym -V | --version\n");
-	exit(status);
 }
 
 /* Parses the N of --annotate=N: 1 to 1000. */
@@ -77,9 +76,7 @@ main(int argc, char *argv[])
 		{ "kallsyms",	 required_argument,	NULL, 'k' },
 		{ "annotate",	 optional_argument,	NULL, 'a' },
 		{ "annotate-to", required_argument,	NULL, 'A' },
-		{ "help",	 no_argument,		NULL, 'h' },
-		{ "version",	 no_argument,		NULL, 'V' },
-		{ NULL,		 0,			NULL, 0 }
+		VERSION_LONGOPTS
 	};
 	static char obuf[1 << 20];
 	struct sym_opts o = SYM_OPTS_DEFAULT;

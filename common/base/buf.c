@@ -57,8 +57,10 @@ buf_grow(struct buf *b, size_t n)
 		buf_flush(b);
 	if (n > (size_t)-1 - 2 - b->len)
 		xnomem((size_t)-1);
-	if (b->len + n + 1 > b->cap)
+	if (b->len + n + 1 > b->cap) {
 		GROW(b->p, b->len + n + 1, b->cap);
+		b->p[b->len] = '\0';
+	}
 }
 
 void

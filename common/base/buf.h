@@ -1,8 +1,8 @@
 /*
  * buf: one growable byte buffer for every writer here, as git has strbuf.
  * It carries its length, holds any bytes (NULs too), and keeps a NUL
- * after the last byte once anything has been added, so that b.p can be
- * read as a C string when the contents hold no NUL.
+ * after the last byte once it has memory, so that b.p can be read as a C
+ * string when the contents hold no NUL.
  *
  *	struct buf b;
  *	buf_init(&b);			in memory only
@@ -38,8 +38,20 @@ void	 buf_init(struct buf *);		/* empty, in memory */
 void	 buf_init_fd(struct buf *, int fd);	/* empty, written to fd (borrowed) */
 void	 buf_release(struct buf *);		/* frees p; buf_init makes it usable again */
 
-/* Makes room for n more bytes and a NUL (flushing first when it writes to an fd). */
+/*
+ * Makes room for n more bytes and a NUL (flushing first when it writes to
+ * an fd); the contents stay NUL-terminated.
+ */
 void	 buf_grow(struct buf *, size_t n);
+
+/* Cuts the buffer to its first len bytes (len <= b->len), keeping its memory. */
+static inline void
+buf_setlen(struct buf *b, size_t len)
+{
+	b->len = len;
+	if (b->p != NULL)
+		b->p[len] = '\0';
+}
 
 /* Empties the buffer, keeping its memory. */
 static inline void

@@ -54,18 +54,6 @@ fold_release(struct fold *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/*
- * Cuts b back to its first len bytes (len <= b->len), keeping the NUL
- * after them that struct buf promises. buf.h has no such call yet.
- */
-static void
-buf_truncate(struct buf *b, size_t len)
-{
-	b->len = len;
-	if (b->p != NULL)
-		b->p[len] = '\0';
-}
-
 static void
 frame_begin(struct fold *f)
 {
@@ -247,7 +235,7 @@ frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 	out = f->fbuf.p + start;
 	if (in->is_java)
 		n = tidy_java(out, n);
-	buf_truncate(&f->fbuf, start + n);
+	buf_setlen(&f->fbuf, start + n);
 	if (piece > 0) {
 		if (!str_has(out, n, "_[i]"))
 			buf_add(&f->fbuf, "_[i]", 4);
@@ -380,7 +368,7 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 		ce->u[1] = (f->fbuf.len - start) | (uint64_t)(flags | 0x80) << 32;
 		if (f->fbuf.len > start)
 			buf_add(&f->ctext, f->fbuf.p + start, f->fbuf.len - start);
-		buf_truncate(&f->fbuf, start);
+		buf_setlen(&f->fbuf, start);
 	}
 	frame_cached(f, in, ce);
 }
@@ -394,7 +382,7 @@ srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
 	in->want_srcline = 0;
 	if (!in->in_sample || f->nframes == 0)
 		return;
-	buf_truncate(&f->fbuf, f->fofs[f->nframes]);
+	buf_setlen(&f->fbuf, f->fofs[f->nframes]);
 	buf_add(&f->fbuf, ":", 1);
 	start = f->fbuf.len;
 	for (i = 0; i < len; i++) {
@@ -418,7 +406,7 @@ srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
 	n -= i - start;
 	if (n == start)
 		n--;		/* nothing: drop the ':' too */
-	buf_truncate(&f->fbuf, n);
+	buf_setlen(&f->fbuf, n);
 	f->fofs[f->nframes] = f->fbuf.len;
 }
 
@@ -514,7 +502,7 @@ sample_end(struct fold *f, struct foldin *in)
 	}
 	if (first)
 		f->noframes++;
-	buf_truncate(&f->key, n);
+	buf_setlen(&f->key, n);
 	e = first ? NULL : stacktab_get(&f->tab, key, n);
 	if (in->block_pending) {
 		struct stacktab_entry *se = stacktab_get(&f->scache, f->skey.p, f->skey.len);

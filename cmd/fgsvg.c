@@ -149,7 +149,7 @@ save_palette(struct palette *pal)
 		errx(2, "'%s' is no longer a regular file%s: not written; move "
 		    "it away", PALETTE_FILE, errno == ELOOP ?
 		    " but a symbolic link, not followed" : "");
-	err(2, "cannot write the palette file '%s'", PALETTE_FILE);
+	cmdfile_write_failed(PALETTE_FILE);
 }
 
 /* --nameattr: reads path into na; exits 2 when it cannot, returns 1 for a bad line. */

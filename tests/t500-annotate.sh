@@ -15,7 +15,7 @@ LIBS_A="$(pkg-config --libs libelf libdw capstone 2>/dev/null) -liberty"
 built=
 if cc -O2 -g -no-pie -o "$FX/hot" "$TESTS/annotate/hot.c" 2>"$FX/cc.log" &&
    cc $CFLAGS_A -o "$FX/driver" "$TESTS/annotate/driver.c" \
-	"$TOP/common/sym/annotate.c" "$TOP/common/elf/debuglink.c" "$TOP/common/sym/demangle.c" "$TOP/common/elf/elfcheck.c" \
+	"$TOP/common/sym/annotate.c" "$TOP/common/elf/debuglink.c" "$TOP/common/sym/demangle.c" "$TOP/common/sym/dwcheck.c" \
 	"$TOP/common/stream/dso.c" "$TOP/common/sym/dwname.c" "$TOP/common/elf/elfsym.c" "$TOP/common/base/hashtab.c" "$TOP/common/elf/kallsyms.c" "$TOP/common/elf/perfmap.c" "$TOP/common/base/safeopen.c" \
 	"$TOP/common/base/xalloc.c" $LIBS_A 2>>"$FX/cc.log"; then
 	built=yes

@@ -38,7 +38,7 @@
 #include "sym/demangle.h"
 #include "stream/dso.h"
 #include "sym/dwname.h"
-#include "elf/elfcheck.h"
+#include "sym/dwcheck.h"
 #include "elf/elffile.h"
 #include "elf/elfsym.h"
 #include "base/buf.h"
@@ -486,7 +486,7 @@ afile_elf_checks(struct afile *f, const GElf_Ehdr *eh)
 	if (f->st.n == 0)
 		f->problem = xasprintf("'%s' has no function symbols; its "
 		    "samples are not named", f->path);
-	else if (f->mod && (why = elfcheck_dwarf(dwfl_module_getdwarf(f->mod,
+	else if (f->mod && (why = dwcheck_units(dwfl_module_getdwarf(f->mod,
 	    &dbias))) != NULL) {
 		/* Corrupt DWARF: symbols and code only, no source lines. */
 		f->problem = xasprintf("'%s' has corrupt DWARF debug info (%s); "

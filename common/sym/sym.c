@@ -31,7 +31,7 @@
 #include "stream/dso.h"
 #include "sym/dwname.h"
 #include "sym/pkgowner.h"
-#include "elf/elfcheck.h"
+#include "sym/dwcheck.h"
 #include "elf/elffile.h"
 #include "elf/elfsym.h"
 #include "base/hashtab.h"
@@ -706,7 +706,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		const char *why;
 
 		f->dwarf_checked = 1;
-		why = elfcheck_dwarf(dwfl_module_getdwarf(f->mod, &cubias));
+		why = dwcheck_units(dwfl_module_getdwarf(f->mod, &cubias));
 		if (why != NULL) {
 			f->dwarf_bad = 1;
 			swarnx("'%s' has corrupt DWARF debug info (%s): no source "

@@ -1,15 +1,15 @@
 /*
- * elfcheck: the sanity check of a file's DWARF (see elfcheck.h).
+ * dwcheck: the sanity check of a file's DWARF (see dwcheck.h).
  */
 #include <stddef.h>
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
-#include "elf/elfcheck.h"
+#include "sym/dwcheck.h"
 
 const char *
-elfcheck_dwarf(Dwarf *dw)
+dwcheck_units(Dwarf *dw)
 {
 	Dwarf_Off off = 0, next;
 	Dwarf_Die die;

@@ -230,7 +230,8 @@ check 'as nobody: a command, its threads and -p of its own process' '
 	wellformed nb/out &&
 	test "$(tids nb/out | wc -l)" -ge 2 &&
 	within "$(fshare nb/out alpha_work)" 10 90 || return 1
-	as_nobody threads 3 2>/dev/null & pid=$!
+	# Not as_nobody: $! must be the pid of threads, not of a subshell.
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$NOBODY/threads" 3 2>/dev/null & pid=$!
 	sleep 0.3
 	as_nobody noperf fgrecord -q -p $pid -d 0.5 -o nb/out2; st=$?
 	if [ -e /proc/sys/kernel/yama/ptrace_scope ] &&

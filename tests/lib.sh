@@ -18,7 +18,8 @@ TOP=$(cd "$TESTS/.." && pwd)
 PATH=$TOP/bin:$PATH
 export TESTS TOP PATH LC_ALL=C
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fgtest.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+NOBODY=
+trap 'rm -rf "$TMP" ${NOBODY:+"$NOBODY"}' EXIT
 _n=0
 
 check() {
@@ -109,4 +110,24 @@ perf_ok() {
 		why="kernel.perf_event_paranoid is $p"; return 1
 	fi
 	return 0
+}
+
+# for_nobody FILE...: copies each FILE, mode 0755, into $NOBODY, a
+# directory of /tmp that every user can enter (0755, made on the first
+# call, removed at exit). A test that runs a program as nobody runs the
+# copy: the checkout may be where nobody cannot go (under /root). A FILE
+# under $TOP keeps its place below it (bin/fgrecord, scripts/cargo-fg,
+# which finds its tools in ../bin); any other goes to the top. Call it
+# outside check, whose subshell would lose $NOBODY.
+for_nobody() {
+	if [ -z "$NOBODY" ]; then
+		NOBODY=$(mktemp -d /tmp/fgnobody.XXXXXX) && chmod 755 "$NOBODY" || return 1
+	fi
+	for _f in "$@"; do
+		case $_f in
+		"$TOP"/*) _to=$NOBODY/${_f#"$TOP"/} ;;
+		*) _to=$NOBODY/${_f##*/} ;;
+		esac
+		mkdir -p -m 755 "${_to%/*}" && cp "$_f" "$_to" && chmod 755 "$_to" || return 1
+	done
 }

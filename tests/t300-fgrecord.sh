@@ -189,10 +189,11 @@ p=$(cat /proc/sys/kernel/perf_event_paranoid)
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null || [ "$p" -gt 2 ]; then
 	skip 'without privilege: user space only, said once, still recording' "needs root and setpriv to drop privilege, and kernel.perf_event_paranoid <= 2 (it is $p)"
 else
+for_nobody "$TOP/bin/fgrecord" "$B/hot"
 check 'without privilege: user space only, said once, still recording' '
 	p=$(cat /proc/sys/kernel/perf_event_paranoid) &&
 	chmod a+rx "$TMP" "$B" &&
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$TOP/bin/fgrecord" "$B/hot" 0.3 >out 2>err &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$NOBODY/bin/fgrecord" "$NOBODY/hot" 0.3 >out 2>err &&
 	wellformed out &&
 	if [ "$p" -ge 2 ]; then
 		grep_q "^# kernel : excluded\$" out &&

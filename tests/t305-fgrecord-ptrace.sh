@@ -46,8 +46,12 @@ main_samples() {
 		if (m == "") m = p[1]
 		if (p[2] == m) print $(NF - 1), $NF }' "$1"
 }
-# as_nobody CMD...: runs CMD with the user and group IDs of nobody
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# as_nobody CMD...: runs CMD with the user and group IDs of nobody, the
+# copies for_nobody made first on PATH
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env PATH="$NOBODY/bin:$NOBODY:$PATH" "$@"
+}
 
 if [ "$built" != yes ]; then
 	skip 'fgrecord with ptrace' "cannot build tests/record/*.c with $cc: $(cat "$B"/*.err | head -3)"
@@ -219,13 +223,15 @@ if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
 	skip 'as nobody: a command, its threads and -p of its own process' 'needs root and setpriv to become nobody'
 	skip 'as nobody at paranoid 2: --wall falls back to ptrace, off-CPU stacks included' 'needs root and setpriv to become nobody'
 else
+for_nobody "$TOP/bin/fgrecord" "$B/noperf" "$B/threads"
 check 'as nobody: a command, its threads and -p of its own process' '
 	mkdir nb && chmod 777 nb &&
 	as_nobody noperf fgrecord -q -o nb/out threads 1 &&
 	wellformed nb/out &&
 	test "$(tids nb/out | wc -l)" -ge 2 &&
 	within "$(fshare nb/out alpha_work)" 10 90 || return 1
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$B/threads" 3 2>/dev/null & pid=$!
+	# Not as_nobody: $! must be the pid of threads, not of a subshell.
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$NOBODY/threads" 3 2>/dev/null & pid=$!
 	sleep 0.3
 	as_nobody noperf fgrecord -q -p $pid -d 0.5 -o nb/out2; st=$?
 	if [ -e /proc/sys/kernel/yama/ptrace_scope ] &&

@@ -72,13 +72,14 @@ in_step() {
 }
 
 # accuracy: the --off-cpu and --wall checks, with fgrecord run through
-# $run (setpriv, to drop privilege, or nothing), named by $who. The truth
+# $run (setpriv, to drop privilege, or nothing), named by $who: $rec
+# records $prog (for setpriv, copies nobody can reach). The truth
 # is what the program measured itself: a loaded machine stretches its
 # phases. With --wall the four are also 1 : 2 : 1 : 1, as the program
 # meant them, when the machine let it keep to that.
 accuracy() {
 	check "$who: --off-cpu: each blocking function weighs the time it blocked" '
-		{ $run "$TOP/bin/fgrecord" --off-cpu "$B/offcpu" $U >out 2>err ||
+		{ $run "$rec" --off-cpu "$prog" $U >out 2>err ||
 			{ echo "exit $?"; cat err; false; }; } &&
 		grep_q "^# event : offcpu-time " out &&
 		n=$(grep -c "^fgrecord: off-CPU time from \|sampling with ptrace instead" err || :) &&
@@ -95,7 +96,7 @@ accuracy() {
 		    printf \"phase_spin: %s s off-CPU, more than its %s s off a CPU\\n\", s, w - c; exit 1 }"; }
 	'
 	check "$who: --wall: spin, sleep, read and lock weigh 1 : 2 : 1 : 1" '
-		{ $run "$TOP/bin/fgrecord" --wall "$B/offcpu" $U >out 2>err ||
+		{ $run "$rec" --wall "$prog" $U >out 2>err ||
 			{ echo "exit $?"; cat err; false; }; } &&
 		grep_q "^# event : cpu-clock " out && grep_q "^# event : offcpu-time " out &&
 		wellformed out &&
@@ -115,7 +116,7 @@ accuracy() {
 }
 
 if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]; then
-	who='perf_event_open' run= spin_check=1 accuracy
+	who='perf_event_open' run= spin_check=1 rec=$TOP/bin/fgrecord prog=$B/offcpu accuracy
 else
 	skip 'perf_event_open: --off-cpu and --wall accuracy' 'needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 1'
 fi
@@ -127,12 +128,14 @@ if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
 	skip 'unprivileged: --off-cpu and --wall accuracy' 'needs root and setpriv to drop privilege'
 else
 	chmod a+rx "$TMP" "$B"
+	for_nobody "$TOP/bin/fgrecord" "$B/offcpu"
 	drop='setpriv --reuid=65534 --regid=65534 --clear-groups'
-	cd "$TMP" && $drop "$TOP/bin/fgrecord" --off-cpu -o /dev/null true 2>"$TMP/unpriv" >/dev/null
+	cd "$TMP" && $drop "$NOBODY/bin/fgrecord" --off-cpu -o /dev/null true 2>"$TMP/unpriv" >/dev/null
 	if grep -q "context-switch samples" "$TMP/unpriv"; then
 		skip 'unprivileged: --off-cpu and --wall accuracy' "at kernel.perf_event_paranoid $p this build has no mechanism for an ordinary user: $(head -1 "$TMP/unpriv")"
 	else
-		who="unprivileged (paranoid $p)" run=$drop spin_check=0 accuracy
+		who="unprivileged (paranoid $p)" run=$drop spin_check=0 \
+			rec=$NOBODY/bin/fgrecord prog=$NOBODY/offcpu accuracy
 		# The program shares CPU 0 with a busy loop: its spinning phase
 		# waits for that CPU about half the time. The ptrace sampler
 		# must leave that wait out of --off-cpu (schedstat's run-queue
@@ -140,7 +143,7 @@ else
 		# counts is the time its own stops held the thread.
 		check "unprivileged (paranoid $p): --off-cpu leaves out a spinning thread's wait for a CPU" '
 			taskset -c 0 sh -c "while :; do :; done" & hog=$!
-			$drop "$TOP/bin/fgrecord" --off-cpu taskset -c 0 "$B/offcpu" $U >out 2>err
+			$drop "$NOBODY/bin/fgrecord" --off-cpu taskset -c 0 "$NOBODY/offcpu" $U >out 2>err
 			st=$?; kill $hog
 			test $st = 0 && symbolize out && phases sym >got && cat got err &&
 			awk -v s=$(get got offcpu-time phase_spin) -v w=$(get err phase_spin) \

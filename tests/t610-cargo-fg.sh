@@ -228,17 +228,25 @@ if perf_ok; then
 			awk -F, "\$3 < \$1 || \$3 < \$2 { bad++ } END { exit !(NR > 3 && !bad) }" &&
 		test "$(fills b.svg spin::crunch)" != "$(fills "$TMP/base.svg" spin::crunch)"
 	'
+	# Runs long enough for tens of samples at the lowest rate (spin takes
+	# about 2 ms of CPU a million steps): with a handful, a run may have
+	# no spin::crunch frame to compare.
 	check "--deterministic: a name has the same colour in every graph" '
-		cfg --deterministic --bin spin -F 499 -o "$PWD/d1.svg" -- 10 &&
-		cfg --deterministic --bin spin -F 1499 -o "$PWD/d2.svg" -- 20 &&
+		cfg --deterministic --bin spin -F 499 -o "$PWD/d1.svg" -- 100 &&
+		cfg --deterministic --bin spin -F 1499 -o "$PWD/d2.svg" -- 150 &&
+		echo "spin::crunch: $(fills d1.svg spin::crunch), $(fills d2.svg spin::crunch)," \
+			"$(fills "$TMP/base.svg" spin::crunch)" &&
 		test -n "$(fills d1.svg spin::crunch)" &&
 		test "$(fills d1.svg spin::crunch)" = "$(fills d2.svg spin::crunch)" &&
 		test "$(fills d1.svg spin::crunch)" = "$(fills "$TMP/base.svg" spin::crunch)"
 	'
 	check "--flamechart: a flame chart, samples in time order" '
-		cfg --flamechart --bin spin -o "$PWD/c.svg" -- 20 &&
+		cfg --flamechart --bin spin -F 1999 -o "$PWD/c.svg" -- 200 &&
 		# The leaves alternate from sample to sample: a chart draws a
-		# frame for each run of them, a graph one per stack.
+		# frame for each run of them, a graph one per stack. The inlined
+		# wrapping_add is the leaf of about one sample in twenty: with
+		# the 35 samples of a short run, all of them may fall in one
+		# run; with hundreds, the runs are tens.
 		chart=$(grep -c "::wrapping_add (" c.svg) && graph=$(grep -c "::wrapping_add (" "$TMP/base.svg") &&
 		echo "wrapping_add frames: $chart in the chart, $graph in the graph" &&
 		test "$chart" -gt "$graph" &&
@@ -283,6 +291,7 @@ if perf_ok; then
 		cfg --root --bin spin -o "$PWD/o.svg" -- 5 &&
 		grep_q "recording: fgrecord -- " err && ! grep -q sudo err
 	'
+	for_nobody "$CFG" "$TOP"/bin/*
 	check "--root as a user: records through sudo, builds as the user" '
 		# A user with a stand-in cargo (reporting the spin already built)
 		# and a stand-in sudo that says how it was called.
@@ -299,7 +308,7 @@ if perf_ok; then
 		EOF
 		chmod 755 u/cargo u/sudo &&
 		setpriv --reuid=65534 --regid=65534 --clear-groups env PATH="$PWD/u:$PATH" CARGO="$PWD/u/cargo" HOME="$PWD/u" \
-			sh -c "cd u && \"$CFG\" fg --root -o r.svg -- 10" >out 2>err || { cat err; false; } &&
+			sh -c "cd u && \"$NOBODY/scripts/cargo-fg\" fg --root -o r.svg -- 10" >out 2>err || { cat err; false; } &&
 		grep_q "^-- /.*/bin/fgrecord -o .* -- $PWD/u/spin 10\$" u/sudo.args &&
 		grep_q "recording: sudo -- /.*/bin/fgrecord -- $PWD/u/spin 10\$" err &&
 		grep_q "spin::crunch" u/r.svg

@@ -97,12 +97,13 @@ if [ "$(id -u)" != 0 ]; then
 elif ! command -v setpriv >/dev/null 2>&1 || ! $asuser true 2>/dev/null; then
 	skip '-p on another user'"'"'s process by capability' 'setpriv cannot give CAP_PERFMON here (util-linux or kernel too old)'
 else
+	for_nobody "$TOP/bin/fgrecord"
 	check '-p on another user'"'"'s process by capability: refused without --any-user' '
 		$cc -O2 -o hot "$TESTS/record/hot.c" || exit 1
 		./hot 3 & tp=$!
 		sleep 0.2
-		$asuser fgrecord -p $tp -d 0.3 >out 2>err; st=$?
-		$asuser fgrecord --any-user -q -p $tp -d 0.5 >out2 2>err2; st2=$?
+		$asuser "$NOBODY/bin/fgrecord" -p $tp -d 0.3 >out 2>err; st=$?
+		$asuser "$NOBODY/bin/fgrecord" --any-user -q -p $tp -d 0.5 >out2 2>err2; st2=$?
 		kill $tp; wait $tp
 		echo "status $st, with --any-user $st2" && cat err err2 &&
 		test $st = 2 && grep_q "process $tp belongs to another user: fgrecord may record it only through its capabilities; give --any-user" err &&

@@ -337,13 +337,15 @@ has_symtab(Elf *elf)
 /*
  * Was elf built by rustc? rustc writes "rustc version" into .comment
  * (since 1.73); older binaries still hold the "/rustc/<commit>/library/"
- * paths of the standard library's panic locations in .rodata. Both
- * survive strip.
+ * paths of the standard library's panic locations in .rodata, which
+ * Debian's rustc writes "/usr/src/rustc-<version>/library/" instead:
+ * "/library/core/src/" is in both. All survive strip.
  */
 static int
 is_rust(Elf *elf)
 {
-	static const char comment[] = "rustc version", path[] = "/rustc/";
+	static const char comment[] = "rustc version", path[] = "/rustc/",
+	    core[] = "/library/core/src/";
 	Elf_Scn *scn = NULL;
 	Elf_Data *d;
 	GElf_Shdr sh;
@@ -360,7 +362,8 @@ is_rust(Elf *elf)
 			continue;
 		if (nm[1] == 'c' ? memmem(d->d_buf, d->d_size, comment,
 		    sizeof(comment) - 1) != NULL : memmem(d->d_buf, d->d_size,
-		    path, sizeof(path) - 1) != NULL)
+		    path, sizeof(path) - 1) != NULL || memmem(d->d_buf,
+		    d->d_size, core, sizeof(core) - 1) != NULL)
 			return 1;
 	}
 	return 0;

@@ -1,7 +1,16 @@
 // fgpprof fixture: Rust, std only. Spins for SECONDS (default 0.4);
 // hotrs::crunch is the hot function.
-use std::hint::black_box;
 use std::time::{Duration, Instant};
+
+/// What std::hint::black_box does (stable only since Rust 1.66; Debian 12
+/// has 1.63): the volatile read of a copy hides the value from the
+/// optimiser. Inlined, so that it adds no frame to the profile.
+#[inline(always)]
+fn black_box<T>(x: T) -> T {
+    let y = unsafe { std::ptr::read_volatile(&x) };
+    std::mem::forget(x);
+    y
+}
 
 #[inline(never)]
 fn crunch(n: u64) -> u64 {

@@ -19,7 +19,18 @@ fn crunch(steps: u64) -> u64 {
 #[cfg(feature = "wrapped")]
 #[inline(never)]
 fn wrapped(steps: u64) -> u64 {
-    std::hint::black_box(crunch(std::hint::black_box(steps)))
+    black_box(crunch(black_box(steps)))
+}
+
+/// What std::hint::black_box does (stable only since Rust 1.66; Debian 12
+/// has 1.63): the volatile read of a copy hides the value from the
+/// optimiser. Inlined, so that it adds no frame to the profile.
+#[inline(always)]
+#[cfg(feature = "wrapped")]
+fn black_box<T>(x: T) -> T {
+    let y = unsafe { std::ptr::read_volatile(&x) };
+    std::mem::forget(x);
+    y
 }
 
 fn main() {

@@ -64,16 +64,6 @@ buf_grow(struct buf *b, size_t n)
 }
 
 void
-buf_add(struct buf *b, const void *p, size_t n)
-{
-	buf_grow(b, n);
-	if (n > 0)
-		memcpy(b->p + b->len, p, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-void
 buf_adds(struct buf *b, const char *s)
 {
 	buf_add(b, s, strlen(s));
@@ -98,18 +88,6 @@ buf_addf(struct buf *b, const char *fmt, ...)
 		va_end(ap);
 	}
 	b->len += n;
-}
-
-void
-buf_addu(struct buf *b, uint64_t v)
-{
-	char d[20];
-	size_t i = sizeof(d);
-
-	do
-		d[--i] = '0' + v % 10;
-	while ((v /= 10) != 0);
-	buf_add(b, d + i, sizeof(d) - i);
 }
 
 char *

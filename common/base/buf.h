@@ -23,8 +23,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-#define BUF_FLUSH_AT	(1u << 16)
+#define BUF_FLUSH_AT	(1u << 20)
 
 struct buf {
 	char		*p;		/* owned; NULL until something is added */
@@ -62,20 +63,57 @@ buf_reset(struct buf *b)
 		b->p[0] = '\0';
 }
 
-void	 buf_add(struct buf *, const void *p, size_t n);	/* p may be NULL when n is 0 */
-void	 buf_adds(struct buf *, const char *s);
-void	 buf_addf(struct buf *, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3)));
-void	 buf_addu(struct buf *, uint64_t v);	/* decimal */
+/*
+ * Whether n more bytes go in without buf_grow: they fit, and a buffer
+ * that writes to an fd is not due to flush.
+ */
+static inline int
+buf_fits(const struct buf *b, size_t n)
+{
+	return b->len + n + 1 <= b->cap && (b->fd < 0 || b->len < BUF_FLUSH_AT);
+}
+
+/*
+ * Appends p[0..n) (p borrowed; it may be NULL when n is 0). Inline: the
+ * writers here append a few bytes at a time, and the copy in place is
+ * most of what they do.
+ */
+static inline void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (!buf_fits(b, n))
+		buf_grow(b, n);
+	if (n > 0)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
 
 static inline void
 buf_addc(struct buf *b, char c)
 {
-	if (b->len + 2 > b->cap)
+	if (!buf_fits(b, 1))
 		buf_grow(b, 1);
 	b->p[b->len++] = c;
 	b->p[b->len] = '\0';
 }
+
+/* Appends v in decimal. */
+static inline void
+buf_addu(struct buf *b, uint64_t v)
+{
+	char d[20];
+	size_t i = sizeof(d);
+
+	do
+		d[--i] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	buf_add(b, d + i, sizeof(d) - i);
+}
+
+void	 buf_adds(struct buf *, const char *s);
+void	 buf_addf(struct buf *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
 
 /* Appends a string literal, its length known at compile time. */
 #define BUF_ADDL(b, lit)	buf_add((b), (lit), sizeof(lit) - 1)

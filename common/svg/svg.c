@@ -12,7 +12,6 @@
 #include "base/str.h"
 #include "base/xalloc.h"
 #include "stream/stream.h"
-#include "svg/put.h"
 #include "svg/svg.h"
 #include "svg/xml.h"
 
@@ -110,7 +109,7 @@ put_fixed(struct buf *b, double v, int decimals)
 {
 	char s[400];
 
-	svg_put(b, s, fmt_fixed(s, sizeof(s), v, decimals, NULL));
+	buf_add(b, s, fmt_fixed(s, sizeof(s), v, decimals, NULL));
 }
 
 /* Perl's default conversion of a number to a string. */
@@ -120,7 +119,7 @@ put_num(struct buf *b, double v)
 	if (v == floor(v) && fabs(v) < 1e15) {
 		char s[32];
 
-		svg_put(b, s, fmt_fixed(s, sizeof(s), v, 0, NULL));
+		buf_add(b, s, fmt_fixed(s, sizeof(s), v, 0, NULL));
 	} else
 		buf_addf(b, "%.15g", v);
 }
@@ -207,7 +206,7 @@ put_label(struct buf *b, const char *clean, size_t len, long chars)
 			i++;
 	}
 	xml_entities(b, clean, i);
-	SVG_PUTL(b, "..");
+	BUF_ADDL(b, "..");
 }
 
 /*
@@ -255,9 +254,9 @@ header(struct buf *b, const struct svg_opts *o, double height)
 	    "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
 	    "<!-- Flame graph drawn by fgsvg(1) of fgtools. -->\n");
 	if (o->notes != NULL && *o->notes != '\0') {
-		SVG_PUTL(b, "<desc id=\"notes\">");
+		BUF_ADDL(b, "<desc id=\"notes\">");
 		xml_escape(b, o->notes, strlen(o->notes));
-		SVG_PUTL(b, "</desc>\n");
+		BUF_ADDL(b, "</desc>\n");
 	}
 }
 
@@ -269,7 +268,7 @@ put_text(struct buf *b, const char *id, double x, double y,
 	put_num(b, y);
 	buf_addf(b, "\"%s>", extra);
 	xml_escape(b, s, strlen(s));
-	SVG_PUTL(b, "</text>\n");
+	BUF_ADDL(b, "</text>\n");
 }
 
 /* Writes out what b holds: 0, or -1 with errno set when a write failed. */
@@ -291,9 +290,9 @@ empty_doc(struct buf *b, const struct svg_opts *o)
 	put_num(b, o->fontsize * 2);
 	buf_addf(b, "\" text-anchor=\"middle\" font-family=\"");
 	xml_escape(b, o->fonttype, strlen(o->fonttype));
-	SVG_PUTL(b, "\" font-size=\"");
+	BUF_ADDL(b, "\" font-size=\"");
 	put_num(b, o->fontsize);
-	SVG_PUTL(b, "\">no samples</text>\n</svg>\n");
+	BUF_ADDL(b, "\">no samples</text>\n</svg>\n");
 	return finish(b);
 }
 
@@ -335,7 +334,7 @@ put_amount(struct buf *b, double v, const struct geom *g, double *shown)
 		return;
 	}
 	put_count(b, v, shown);
-	svg_put(b, g->cn.p, g->cn.len);
+	buf_add(b, g->cn.p, g->cn.len);
 }
 
 /*
@@ -383,30 +382,30 @@ put_info(struct buf *b, const struct flame *fl, const struct flame_frame *f,
 	double samples, self, d = 0;
 	int has_delta = n != NULL && flame_delta(fl, f->node, &d);
 
-	SVG_PUTL(b, " (");
+	BUF_ADDL(b, " (");
 	put_amount(b, (f->etime - f->stime) * o->factor, g, &samples);
 	if (f->depth == 0 && n != NULL) {
-		SVG_PUTL(b, ", 100%)");
+		BUF_ADDL(b, ", 100%)");
 		return;
 	}
-	SVG_PUTL(b, ", ");
+	BUF_ADDL(b, ", ");
 	put_fixed(b, 100 * samples / g->tscaled, 2);
-	SVG_PUTL(b, "%");
+	BUF_ADDL(b, "%");
 	if (has_delta) {
 		/* + 0.0: no "-0.00%" for a negated zero */
 		d = (o->negate ? -d : d) + 0.0;
 		buf_adds(b, d > 0 ? "; +" : "; ");
 		put_fixed(b, 100 * d / g->tscaled, 2);
-		SVG_PUTL(b, "%");
+		BUF_ADDL(b, "%");
 	}
 	if (n != NULL) {
-		SVG_PUTL(b, "; self ");
+		BUF_ADDL(b, "; self ");
 		put_amount(b, f->self * o->factor, g, &self);
-		SVG_PUTL(b, ", ");
+		BUF_ADDL(b, ", ");
 		put_fixed(b, 100 * self / g->tscaled, 2);
-		SVG_PUTL(b, "%");
+		BUF_ADDL(b, "%");
 	}
-	SVG_PUTL(b, ")");
+	BUF_ADDL(b, ")");
 }
 
 /*
@@ -690,7 +689,7 @@ put_frame(struct buf *b, struct flame *fl, const struct flame_frame *f,
 	if (n == NULL)
 		buf_addf(name, "[%u narrow frames]", f->nmerged);
 	else if (f->depth == 0)
-		SVG_PUTL(name, "all");
+		BUF_ADDL(name, "all");
 	else
 		xml_clean(name, raw, strip_annotation(raw, rawlen));
 	if (o->nameattr != NULL && n != NULL) {
@@ -702,25 +701,25 @@ put_frame(struct buf *b, struct flame *fl, const struct flame_frame *f,
 
 	buf_adds(b, link ? "<a" : "<g");
 	if (n == NULL)
-		SVG_PUTL(b, " class=\"m\"");
+		BUF_ADDL(b, " class=\"m\"");
 	if (md->omit[fi])
-		SVG_PUTL(b, " data-l=\"-\"");
+		BUF_ADDL(b, " data-l=\"-\"");
 	else if (md->off[2 * fi] != SIZE_MAX) {
-		SVG_PUTL(b, " data-l=\"");
-		svg_put(b, md->d.p + md->off[2 * fi],
+		BUF_ADDL(b, " data-l=\"");
+		buf_add(b, md->d.p + md->off[2 * fi],
 		    md->off[2 * fi + 1] - md->off[2 * fi]);
 		buf_addc(b, '"');
 	}
 	if (attrs != NULL)
 		buf_adds(b, attrs);
-	SVG_PUTL(b, "><title>");
+	BUF_ADDL(b, "><title>");
 	if (ttl != NULL)
 		xml_escape(b, ttl, ttllen);
 	else {
 		xml_entities(b, name->p, name->len);
 		put_info(b, fl, f, o, g);
 	}
-	SVG_PUTL(b, "</title>");
+	BUF_ADDL(b, "</title>");
 
 	if (n == NULL)
 		strcpy(color, "rgb(176,176,176)");
@@ -736,27 +735,27 @@ put_frame(struct buf *b, struct flame *fl, const struct flame_frame *f,
 		palette_color(pal, raw, rawlen, color);
 	/* flamegraph.pl's width is the difference of the rounded ends */
 	nlen = fmt_fixed(num, sizeof(num), x1, 1, &rx1);
-	SVG_PUTL(b, "<rect x=\"");
-	svg_put(b, num, nlen);
-	SVG_PUTL(b, "\" y=\"");
+	BUF_ADDL(b, "<rect x=\"");
+	buf_add(b, num, nlen);
+	BUF_ADDL(b, "\" y=\"");
 	put_num(b, y1);
 	nlen = fmt_fixed(num, sizeof(num), x2, 1, &rx2);
-	SVG_PUTL(b, "\" width=\"");
+	BUF_ADDL(b, "\" width=\"");
 	put_fixed(b, rx2 - rx1, 1);
-	SVG_PUTL(b, "\" height=\"");
+	BUF_ADDL(b, "\" height=\"");
 	put_fixed(b, y2 - y1, 1);
-	SVG_PUTL(b, "\" fill=\"");
+	BUF_ADDL(b, "\" fill=\"");
 	buf_adds(b, color);
-	SVG_PUTL(b, "\"/>");
+	BUF_ADDL(b, "\"/>");
 	buf_adds(b, link ? "</a>\n" : "</g>\n");
 	if ((chars = (long)((x2 - x1) / g->per)) >= 3) {
-		SVG_PUTL(lb, "<text x=\"");
+		BUF_ADDL(lb, "<text x=\"");
 		put_fixed(lb, x1 + 3, 2);
-		SVG_PUTL(lb, "\" y=\"");
+		BUF_ADDL(lb, "\" y=\"");
 		put_num(lb, 3 + (y1 + y2) / 2);
-		SVG_PUTL(lb, "\">");
+		BUF_ADDL(lb, "\">");
 		put_label(lb, name->p, name->len, chars);
-		SVG_PUTL(lb, "</text>\n");
+		BUF_ADDL(lb, "</text>\n");
 	}
 }
 
@@ -798,9 +797,9 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	    "y2=\"1\" x1=\"0\" x2=\"0\">\n<stop stop-color=\"%s\" "
 	    "offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
 	    "</linearGradient>\n</defs>\n", o->bgcolor1, o->bgcolor2);
-	SVG_PUTL(b, "<style type=\"text/css\">\ntext { font-family:");
+	BUF_ADDL(b, "<style type=\"text/css\">\ntext { font-family:");
 	put_cssfont(b, o->fonttype);
-	SVG_PUTL(b, "; font-size:");
+	BUF_ADDL(b, "; font-size:");
 	put_num(b, o->fontsize);
 	buf_adds(b, "px; fill:rgb(0,0,0); }\n#title { text-anchor:middle; "
 	    "font-size:");
@@ -821,24 +820,24 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	buf_addf(b, "%d, xpad:%g, fh:%d, fs:", o->width, xpad,
 	    o->frameheight);
 	put_num(b, o->fontsize);
-	SVG_PUTL(b, ", fw:");
+	BUF_ADDL(b, ", fw:");
 	put_num(b, o->fontwidth);
 	buf_addf(b, ", inv:%d, rev:%d, sc:\"rgb(230,0,230)\", nt:",
 	    o->inverted, o->reverse);
 	put_jsstr(b, o->nametype);
-	SVG_PUTL(b, ", cn:");
+	BUF_ADDL(b, ", cn:");
 	put_jsstr(b, o->countname);
-	SVG_PUTL(b, ", T:");
+	BUF_ADDL(b, ", T:");
 	buf_addf(b, "%.17g, tn:%d", timemax, g.timens);
-	SVG_PUTL(b, ", N:[");
-	svg_put(b, md.names.p ? md.names.p : "", md.names.len);
-	SVG_PUTL(b, "]};\n");
+	BUF_ADDL(b, ", N:[");
+	buf_add(b, md.names.p ? md.names.p : "", md.names.len);
+	BUF_ADDL(b, "]};\n");
 	buf_adds(b, svg_script);
-	SVG_PUTL(b, "]]></script>\n");
+	BUF_ADDL(b, "]]></script>\n");
 	buf_addf(b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"",
 	    o->width);
 	put_num(b, height);
-	SVG_PUTL(b, "\" fill=\"url(#background)\"/>\n");
+	BUF_ADDL(b, "\" fill=\"url(#background)\"/>\n");
 	put_text(b, "title", o->width / 2, o->fontsize * 2, title, "");
 	if (sub)
 		put_text(b, "subtitle", o->width / 2, o->fontsize * 4,
@@ -863,7 +862,7 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	put_num(b, height);
 	buf_addf(b, "\" viewBox=\"%g 0 %g ", xpad, o->width - 2 * xpad);
 	put_num(b, height);
-	SVG_PUTL(b, "\" preserveAspectRatio=\"none\">\n<g id=\"frames\">\n");
+	BUF_ADDL(b, "\" preserveAspectRatio=\"none\">\n<g id=\"frames\">\n");
 	buf_init(&name);
 	buf_init(&labels);
 	g.wpt = wpt;
@@ -873,7 +872,7 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	g.per = o->fontsize * o->fontwidth;
 	g.tscaled = timemax * o->factor;
 	buf_init(&g.cn);
-	SVG_PUTL(&g.cn, " ");
+	BUF_ADDL(&g.cn, " ");
 	xml_escape(&g.cn, o->countname, strlen(o->countname));
 	g.blue = &blue;
 	palette_init(&blue, &(struct palette_opts){ .scheme = "blue",
@@ -887,9 +886,9 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	free(g.off);
 	palette_release(&blue);
 	mdata_release(&md);
-	SVG_PUTL(b, "</g>\n</svg>\n<g id=\"labels\">\n");
-	svg_put(b, labels.p ? labels.p : "", labels.len);
+	BUF_ADDL(b, "</g>\n</svg>\n<g id=\"labels\">\n");
+	buf_add(b, labels.p ? labels.p : "", labels.len);
 	buf_release(&labels);
-	SVG_PUTL(b, "</g>\n<g id=\"zlabels\"></g>\n</svg>\n");
+	BUF_ADDL(b, "</g>\n<g id=\"zlabels\"></g>\n</svg>\n");
 	return finish(b);
 }

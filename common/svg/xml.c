@@ -3,7 +3,6 @@
 
 #include "base/buf.h"
 #include "base/str.h"
-#include "svg/put.h"
 #include "svg/xml.h"
 
 /*
@@ -58,19 +57,19 @@ xml_clean(struct buf *b, const char *s, size_t len)
 		    u[j] != '\\'; j++)
 			;
 		if (j > i) {
-			svg_put(b, s + i, j - i);
+			buf_add(b, s + i, j - i);
 			i = j;
 		} else if (u[i] == '\\' && i + 1 < len && u[i + 1] == 'x') {
-			SVG_PUTL(b, "\\x5c");
+			BUF_ADDL(b, "\\x5c");
 			i++;
 		} else if ((k = utf8_ok(u + i, len - i)) > 0) {
-			svg_put(b, s + i, k);
+			buf_add(b, s + i, k);
 			i += k;
 		} else {
 			char e[4] = { '\\', 'x', hexdig[u[i] >> 4],
 				hexdig[u[i] & 15] };
 
-			svg_put(b, e, 4);
+			buf_add(b, e, 4);
 			i++;
 		}
 	}
@@ -96,11 +95,11 @@ xml_entities(struct buf *b, const char *s, size_t len)
 		case '\'':	ent = "&#39;"; break;
 		default:	continue;
 		}
-		svg_put(b, s + run, i - run);
-		svg_put(b, ent, strlen(ent));
+		buf_add(b, s + run, i - run);
+		buf_add(b, ent, strlen(ent));
 		run = i + 1;
 	}
-	svg_put(b, s + run, len - run);
+	buf_add(b, s + run, len - run);
 }
 
 void

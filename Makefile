@@ -2,6 +2,8 @@
 #
 #   make            build the five tools
 #   make check      install missing packages, build, run every test
+#                   (tests/run: one file per CPU at a time; FG_TEST_JOBS=N to change)
+#   make test       build and run every test, installing nothing
 #   make demo       profile a bundled example and write demo.svg
 #   make bench      measure speed, side by side with the reference tools
 #   make stress     load figures: a million unique stacks, 16 threads

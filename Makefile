@@ -2,6 +2,8 @@
 #
 #   make            build the five tools
 #   make check      install missing packages, build, run every test
+#                   (tests/run: one file per CPU at a time; FG_TEST_JOBS=N to change)
+#   make test       build and run every test, installing nothing
 #   make demo       profile a bundled example and write demo.svg
 #   make bench      measure speed, side by side with the reference tools
 #   make stress     load figures: a million unique stacks, 16 threads
@@ -43,6 +45,9 @@ GENSRC	= build/gen/svg/svgscript.c
 LIBOBJ	= $(LIBSRC:%.c=build/%.o) $(GENSRC:build/gen/%.c=build/common/%.o)
 UNITSRC	= $(sort $(wildcard tests/unit/test_*.c))
 UNITS	= $(UNITSRC:tests/unit/%.c=build/tests/%)
+# t500's driver of the annotate module, linked with the library as the
+# tools are, so that it is built from whatever common/ holds.
+ADRIVER	= build/tests/annotate-driver
 MANS	= $(sort $(wildcard man/*.[1-9]))
 # Fuzz harnesses: libFuzzer targets for make fuzz, and the same harnesses
 # linked with a replay driver for make check (seeds and kept crashes).
@@ -56,7 +61,7 @@ FUZZOBJ	= $(LIBSRC:%.c=build/fuzz/%.o) $(GENSRC:build/gen/%.c=build/fuzz/common/
 SCRIPTS	= cargo-fg
 
 .PHONY: all deps testdeps check test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps stress
-all: $(BINS) $(UNITS) $(REGRESS)
+all: $(BINS) $(UNITS) $(REGRESS) $(ADRIVER)
 
 deps:
 	@scripts/deps
@@ -94,6 +99,10 @@ bin/%: cmd/%.c build/libfg.a Makefile
 build/tests/%: tests/unit/%.c build/libfg.a
 	@mkdir -p $(@D) build/dep/tests
 	$(CC) $(ALL_CFLAGS) -MF build/dep/tests/$*.d -MT $@ -Itests/unit $(ALL_LDFLAGS) -o $@ $< build/libfg.a $(ALL_LDLIBS)
+
+$(ADRIVER): tests/annotate/driver.c build/libfg.a
+	@mkdir -p $(@D) build/dep/tests
+	$(CC) $(ALL_CFLAGS) -MF build/dep/tests/annotate-driver.d -MT $@ $(ALL_LDFLAGS) -o $@ $< build/libfg.a $(ALL_LDLIBS)
 
 build/regress/%.o: tests/fuzz/%.c
 	@mkdir -p $(@D)

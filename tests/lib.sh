@@ -55,6 +55,19 @@ expect_status() {
 	[ "$_got" = "$_want" ] || { echo "exit status $_got, expected $_want: $*"; return 1; }
 }
 
+# wait_for SECONDS CMD...: runs CMD every tenth of a second until it
+# succeeds, and fails if it has not after SECONDS. A guard against a hang,
+# for waiting until a thing has happened; never a measure of how long it
+# took (no check in this suite asserts a duration).
+wait_for() {
+	_left=$(($1 * 10)); shift
+	until "$@"; do
+		_left=$((_left - 1))
+		[ "$_left" -gt 0 ] || { echo "still not true after a long wait: $*"; return 1; }
+		sleep 0.1
+	done
+}
+
 # grep_q PATTERN FILE: grep -q that shows the file when it fails.
 grep_q() {
 	grep -q -e "$1" "$2" || { echo "no match for '$1' in $2:"; head -20 "$2"; return 1; }

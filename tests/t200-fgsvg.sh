@@ -230,15 +230,15 @@ check '--search-budget: the frames hiding the most time keep their data; 0 keeps
 	# small (3 each); what follows each frame title is its grey frame
 	awk "BEGIN { print \"main;wide 1000000\"; for (i = 0; i < 60; i++) {
 		print \"main;big;n\" i, 50; print \"main;small;n\" i, 3 } }" >in &&
-	greys() { grep -o "<g[^>]*><title>[a-z]*" | sed -n "/<title>big/{n;p};/<title>small/{n;p}" |
+	greys() { grep -o "<g[^>]*><title>[a-z]*" "$1" | sed -n "/<title>big/{n;p};/<title>small/{n;p}" |
 		sed "s/data-l=\"[0-9][^\"]*\"/data-l=DATA/"; } &&
-	fgsvg in | greys >got &&
+	fgsvg in >out.svg && greys out.svg >got &&
 	printf "<g class=\"m\" data-l=DATA><title>\n<g class=\"m\" data-l=DATA><title>\n" >want &&
 	test_cmp want got &&
-	fgsvg --search-budget 0.001 in | greys >got &&
+	fgsvg --search-budget 0.001 in >out.svg && greys out.svg >got &&
 	printf "<g class=\"m\" data-l=DATA><title>\n<g class=\"m\" data-l=\"-\"><title>\n" >want &&
 	test_cmp want got &&
-	fgsvg --search-budget 0 in | greys >got &&
+	fgsvg --search-budget 0 in >out.svg && greys out.svg >got &&
 	printf "<g class=\"m\" data-l=\"-\"><title>\n<g class=\"m\" data-l=\"-\"><title>\n" >want &&
 	test_cmp want got &&
 	expect_status 2 fgsvg --search-budget -1 in 2>err >/dev/null &&
@@ -264,7 +264,8 @@ check '--countname=ns prints time; another --countname keeps counts' '
 	fgsvg --countname=ns ns >out.svg &&
 	grep_q "<title>b (1.50 us, 0.06%; self 1.50 us, 0.06%)</title>" out.svg &&
 	grep_q "<title>c (2.50 ms, " out.svg &&
-	fgfold "$TESTS/fgfold/offcpu.txt" | fgsvg --countname=ticks >out.svg &&
+	fgfold "$TESTS/fgfold/offcpu.txt" >off.folded &&
+	fgsvg --countname=ticks off.folded >out.svg &&
 	grep_q "<title>spin (2,000,000 ticks, " out.svg
 '
 check '--diff of off-CPU profiles: differential colours, time in tooltips' '

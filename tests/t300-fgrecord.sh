@@ -206,7 +206,7 @@ check 'without privilege: user space only, said once, still recording' '
 fi
 
 check '-a samples the whole system, a process of ours among the rest' '
-	hot 1.5 2>/dev/null & pid=$! &&
+	hot 60 2>/dev/null & pid=$! &&
 	sleep 0.2 &&
 	fgrecord -a -d 0.5 -o out 2>err; st=$?
 	kill $pid 2>/dev/null; wait $pid
@@ -263,21 +263,19 @@ check 'a stack deeper than the copy ends in [truncated], and says so' '
 
 check 'Ctrl-C (SIGINT): the command gets it, the stream is complete, exit 130' '
 	command fgrecord -o out hot 20 2>err & pid=$! &&
-	sleep 1 && kill -INT $pid &&
+	wait_for 30 grep -q " cpu-clock:\$" out && kill -INT $pid &&
 	{ wait $pid; st=$?; } ; test "$st" = 130 &&
 	wellformed out &&
 	grep_q "^fgrecord: [0-9]* samples" err
 '
 
 check '-d stops the recording and the command (SIGTERM, exit 143)' '
-	start=$(date +%s) &&
-	expect_status 143 fgrecord -d 0.5 -o out hot 20 2>err &&
-	test $(($(date +%s) - start)) -lt 5 &&
+	expect_status 143 fgrecord -d 0.5 -o out hot 60 2>err &&
 	wellformed out
 '
 
 check '-p attaches to a running process and its threads' '
-	threads 3 2>/dev/null & pid=$! &&
+	threads 60 2>/dev/null & pid=$! &&
 	sleep 0.3 &&
 	fgrecord -p $pid -d 1 -o out 2>err &&
 	wellformed out &&
@@ -288,11 +286,9 @@ check '-p attaches to a running process and its threads' '
 '
 
 check '-p stops by itself when the processes exit' '
-	hot 0.8 2>/dev/null & pid=$! &&
+	hot 3 2>/dev/null & pid=$! &&
 	sleep 0.2 &&
-	start=$(date +%s) &&
-	fgrecord -p $pid -o out 2>err &&
-	test $(($(date +%s) - start)) -lt 4 &&
+	timeout 60 fgrecord -p $pid -o out 2>err &&
 	wellformed out
 '
 
@@ -303,7 +299,7 @@ check 'the command keeps the priority fgrecord was started with' '
 '
 
 check '-p A,B where B has exited: a warning, A recorded, exit 1' '
-	hot 3 2>/dev/null & pid=$! &&
+	hot 60 2>/dev/null & pid=$! &&
 	gone=$(sh -c "echo \$\$") &&
 	sleep 0.2 &&
 	expect_status 1 fgrecord -p $pid,$gone -d 0.5 -o out 2>err &&
@@ -317,14 +313,14 @@ check '-p A,B where B has exited: a warning, A recorded, exit 1' '
 '
 
 check '-p follows a process whose main thread has exited, without spinning' '
-	leader_exit 1.5 2>/dev/null & pid=$! &&
+	leader_exit 3 2>/dev/null & pid=$! &&
 	sleep 0.1 &&
 	fgrecord -p $pid -o out 2>err &&
 	wait $pid &&
 	secs=$(sed -n "s/.* samples in \([0-9.]*\) s .*/\1/p" err) &&
 	own=$(sed -n "s/.*own CPU \([0-9.]*\) s.*/\1/p" err) &&
 	echo "recorded $secs s, own CPU $own s" &&
-	awk -v s="$secs" -v o="$own" "BEGIN { exit !(s >= 1.0 && o < 0.3) }" &&
+	awk -v s="$secs" -v o="$own" "BEGIN { exit !(s >= 1.0 && o < s / 4) }" &&
 	late=$(awk "/ cpu-clock:\$/ { n++ } END { print int(n / 2) }" out) &&
 	awk -v from="$late" "/ cpu-clock:\$/ { n++ } n > from && /\(\[unknown\]\)\$/ && !/\[truncated\]/ { bad++ } END { exit bad > 0 }" out &&
 	within "$(share out leader_exit worker)" 80 100

@@ -56,7 +56,7 @@ check 'annotate prints the listing; the division or its skid in the top 3' '
 check 'annotate: percentages per function sum to 100, source lines interleaved' '
 	fgsym --annotate <"$FX/perf.txt" >out &&
 	sums_to_100 out &&
-	grep_q "^ \{20\}hot\.c:[0-9]*  \[inlined step\]  return x / d" out &&
+	grep_q "^ \{20\}hot\.c:[0-9]*  \[inlined step\]  return x + (x \* 2654435761u + i) / d" out &&
 	grep_q "call.*<helper>" out
 '
 

@@ -37,9 +37,7 @@ unwound() {
 
 check 'the library replaced by a FIFO: no block, frames unwound, exit 0' '
 	cp "$B/libspin.so" lib.so &&
-	start=$(date +%s) &&
-	timeout 20 fgrecord -o out "$B/fifoswap" "$PWD/lib.so" 1 2>err &&
-	end=$(date +%s) && test $((end - start)) -le 4 &&
+	timeout 60 fgrecord -o out "$B/fifoswap" "$PWD/lib.so" 1 2>err &&
 	test -p lib.so && unwound out
 '
 
@@ -51,15 +49,13 @@ check 'the library replaced by a directory: frames unwound, exit 0' '
 
 check 'with -p: the FIFO does not stop -d from ending the recording' '
 	cp "$B/libspin.so" lib.so || exit 1
-	"$B/fifoswap" "$PWD/lib.so" 3 late &
+	"$B/fifoswap" "$PWD/lib.so" 60 late &
 	tp=$!
 	sleep 0.2
-	start=$(date +%s)
-	timeout 20 fgrecord -p $tp -d 1.8 -o out 2>err; st=$?
-	end=$(date +%s)
+	timeout 30 fgrecord -p $tp -d 1.8 -o out 2>err; st=$?
 	kill $tp 2>/dev/null; wait $tp
-	echo "status $st in $((end - start)) s" && cat err &&
-	test $st = 0 && test $((end - start)) -le 3 && unwound out
+	echo "status $st (124: still recording after 30 s)" && cat err &&
+	test $st = 0 && unwound out
 '
 
 check '-o through a symbolic link: refused, its target untouched, exit 2' '
@@ -100,7 +96,7 @@ else
 	for_nobody "$TOP/bin/fgrecord"
 	check '-p on another user'"'"'s process by capability: refused without --any-user' '
 		$cc -O2 -o hot "$TESTS/record/hot.c" || exit 1
-		./hot 3 & tp=$!
+		./hot 60 & tp=$!
 		sleep 0.2
 		$asuser "$NOBODY/bin/fgrecord" -p $tp -d 0.3 >out 2>err; st=$?
 		$asuser "$NOBODY/bin/fgrecord" --any-user -q -p $tp -d 0.5 >out2 2>err2; st2=$?
@@ -116,11 +112,12 @@ check '-p on a process whose main thread has already left: its maps still read, 
 	$cc -O2 -g -pthread -o le "$TESTS/record/leader_exit.c" || exit 1
 	./le 1.5 2>/dev/null &
 	tp=$!
-	sleep 0.6
+	wait_for 30 grep -q "^State:.*zombie" /proc/$tp/status
 	fgrecord -p $tp -o out 2>err; st=$?
 	wait $tp
 	echo "status $st" && cat err && test $st = 0 &&
-	fgsym out 2>/dev/null | fgfold >folded &&
+	{ fgsym out >sym 2>symerr; test $? -le 1 || { cat symerr; false; }; } &&
+	fgfold sym >folded &&
 	awk "/;worker / { h += \$NF } { n += \$NF } END { print h \" of \" n; exit !(n > 0 && h >= n * 0.8) }" folded
 '
 

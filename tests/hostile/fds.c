@@ -1,7 +1,8 @@
 /*
  * fds [SECONDS [PIDFILE]]: writes its pid to PIDFILE, lists on stderr every
  * open file descriptor above 2 ("fd N -> TARGET"), then spins for SECONDS
- * (default 0.3) and exits 0. With SECONDS below 0 it spins until killed.
+ * (default 0.3), says "fds done" and exits 0. With SECONDS below 0 it
+ * spins until killed.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -56,5 +57,6 @@ main(int argc, char **argv)
 	end = now() + secs;
 	while (secs < 0 || now() < end)
 		x++;
+	fprintf(stderr, "fds done\n");
 	return 0;
 }

@@ -1,7 +1,7 @@
 /*
  * fifoswap LIB SECONDS [dir|late]: loads the shared library LIB, puts a
  * FIFO (with "dir", a directory) where LIB was, then spins in the library
- * for SECONDS. With "late" it first sleeps a second, so that a
+ * for SECONDS of CPU time. With "late" it first sleeps a second, so that a
  * profiler attached with -p sees the library's mapping happen. A profiler that opens the mapped files by path
  * must not block on the FIFO.
  */

@@ -8,10 +8,10 @@
 int
 main(int argc, char **argv)
 {
-	double end = spin_now() + spin_secs(argc, argv, 0.3);
+	double end = spin_cpu() + spin_secs(argc, argv, 0.3);
 
 	prctl(PR_SET_NAME, "#odd\nname");
-	while (spin_now() < end)
+	while (spin_cpu() < end)
 		for (unsigned long i = 0; i < 100000; i++)
 			spin_sink += i;
 	return 0;

@@ -5,7 +5,7 @@
 __attribute__((noinline)) void
 before_crash(double end)
 {
-	while (spin_now() < end)
+	while (spin_cpu() < end)
 		for (unsigned long i = 0; i < 100000; i++)
 			spin_sink += i;
 }
@@ -13,7 +13,7 @@ before_crash(double end)
 int
 main(int argc, char **argv)
 {
-	before_crash(spin_now() + spin_secs(argc, argv, 0.5));
+	before_crash(spin_cpu() + spin_secs(argc, argv, 0.5));
 	raise(SIGSEGV);
 	return 0;
 }

@@ -8,7 +8,7 @@ descend(int n, double end)
 
 	pad[0] = (char)n;
 	if (n == 0) {
-		while (spin_now() < end)
+		while (spin_cpu() < end)
 			for (unsigned long i = 0; i < 100000; i++)
 				spin_sink += i;
 		return pad[0];
@@ -19,7 +19,7 @@ descend(int n, double end)
 int
 main(int argc, char **argv)
 {
-	double end = spin_now() + spin_secs(argc, argv, 0.5);
+	double end = spin_cpu() + spin_secs(argc, argv, 0.5);
 
 	spin_sink += descend(argc > 2 ? atoi(argv[2]) : 3000, end);
 	return 0;

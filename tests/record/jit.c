@@ -26,7 +26,7 @@ static const unsigned char jit_code[] = {
 int
 main(int argc, char **argv)
 {
-	double end = spin_now() + spin_secs(argc, argv, 0.5);
+	double end = spin_cpu() + spin_secs(argc, argv, 0.5);
 	void (*fn)(volatile unsigned long *, unsigned long);
 	unsigned char *code;
 	char path[64];
@@ -44,7 +44,7 @@ main(int argc, char **argv)
 		fclose(map);
 	}
 	fn = (void (*)(volatile unsigned long *, unsigned long))(void *)code;
-	while (spin_now() < end)
+	while (spin_cpu() < end)
 		fn(&spin_sink, 1000000);
 	return 0;
 }

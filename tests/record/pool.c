@@ -4,8 +4,13 @@
  * (argv[1] billion additions, default 0.3) in pool_work, then wakes them
  * to end. A pool of idle workers, as thread pools and async runtimes
  * keep. On stderr: "work SECONDS" (the main thread's wall time for the
- * work) and "idle-switches N" (the context switches the idle threads
- * made in all, from getrusage: a few when nothing wakes them).
+ * work), "idle-switches N" (the context switches the idle threads made in
+ * all, from getrusage: a few when nothing wakes them) and "idle-wait LO
+ * HI": an idle thread's mean wait in seconds, from the start of its wait
+ * to the wake-up call (LO) and to its return from the wait (HI, which
+ * also holds its wait for the CPU and the lock once woken). A thread's
+ * off-CPU time in pool_idle lies between the two, however busy the
+ * machine is.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -19,6 +24,7 @@ static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
 static int done;
 static long switches;
+static double wait_start, woken, wait_end;	/* sums over the idle threads */
 
 __attribute__((noinline)) static void *
 pool_idle(void *arg)
@@ -26,8 +32,10 @@ pool_idle(void *arg)
 	struct rusage ru;
 
 	pthread_mutex_lock(&m);
+	wait_start += spin_now();
 	while (!done)
 		pthread_cond_wait(&c, &m);
+	wait_end += spin_now();
 	getrusage(RUSAGE_THREAD, &ru);
 	switches += ru.ru_nvcsw + ru.ru_nivcsw;
 	pthread_mutex_unlock(&m);
@@ -59,11 +67,15 @@ main(int argc, char **argv)
 	fprintf(stderr, "work %.3f\n", spin_now() - t0);
 	pthread_mutex_lock(&m);
 	done = 1;
+	woken = spin_now() * idle;
 	pthread_cond_broadcast(&c);
 	pthread_mutex_unlock(&m);
 	for (int i = 0; i < idle; i++)
 		pthread_join(t[i], NULL);
 	fprintf(stderr, "idle-switches %ld\n", switches);
+	if (idle > 0)
+		fprintf(stderr, "idle-wait %.4f %.4f\n",
+		    (woken - wait_start) / idle, (wait_end - wait_start) / idle);
 	free(t);
 	return 0;
 }

@@ -13,30 +13,6 @@
 
 #ifndef FG_VERSION
 #define FG_VERSION "unknown"
-/*
- * The last entries of every tool's getopt_long table: --help as 'h' and
- * --version as 'V', then the end.
- */
-#define VERSION_LONGOPTS \
-	{ "help",	no_argument,	NULL, 'h' }, \
-	{ "version",	no_argument,	NULL, 'V' }, \
-	{ NULL,		0,		NULL, 0 }
-
-/*
- * Prints the usage (printf's fmt and what follows) and exits with status:
- * on stdout for --help (status 0), else on stderr (a usage error, 2).
- */
-static inline void __attribute__((noreturn, format(printf, 2, 3)))
-usage_exit(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(status ? stderr : stdout, fmt, ap);
-	va_end(ap);
-	exit(status);
-}
-
 #endif
 
 /* Prints "TOOL (fgtools) VERSION" on stdout and exits 0. */

@@ -12,7 +12,6 @@ void
 buf_init(struct buf *b)
 {
 	memset(b, 0, sizeof(*b));
-	b->fd = -1;
 }
 
 void
@@ -20,6 +19,7 @@ buf_init_fd(struct buf *b, int fd)
 {
 	buf_init(b);
 	b->fd = fd;
+	b->to_fd = 1;
 }
 
 void
@@ -35,7 +35,7 @@ buf_flush(struct buf *b)
 	size_t off = 0;
 	ssize_t n;
 
-	if (b->fd < 0)
+	if (!b->to_fd)
 		return 0;
 	while (off < b->len && b->error == 0) {
 		n = write(b->fd, b->p + off, b->len - off);
@@ -53,7 +53,7 @@ buf_flush(struct buf *b)
 void
 buf_grow(struct buf *b, size_t n)
 {
-	if (b->fd >= 0 && b->len >= BUF_FLUSH_AT)
+	if (b->to_fd && b->len >= BUF_FLUSH_AT)
 		buf_flush(b);
 	if (n > (size_t)-1 - 2 - b->len)
 		xnomem((size_t)-1);

@@ -31,11 +31,17 @@ struct buf {
 	char		*p;		/* owned; NULL until something is added */
 	size_t		 len;		/* bytes held */
 	size_t		 cap;		/* bytes allocated */
-	int		 fd;		/* where buf_flush writes, or -1 */
+	int		 fd;		/* where buf_flush writes (borrowed), with to_fd */
+	int		 to_fd;		/* made by buf_init_fd: writes itself to fd */
 	int		 error;		/* errno of the first failed write, or 0 */
 };
 
-void	 buf_init(struct buf *);		/* empty, in memory */
+/*
+ * Empty, in memory. A struct buf of all zero bytes (a static one, one in
+ * a struct that was memset to 0 or xcalloc'ed) is the same: it need not
+ * be initialised.
+ */
+void	 buf_init(struct buf *);
 void	 buf_init_fd(struct buf *, int fd);	/* empty, written to fd (borrowed) */
 void	 buf_release(struct buf *);		/* frees p; buf_init makes it usable again */
 
@@ -70,7 +76,7 @@ buf_reset(struct buf *b)
 static inline int
 buf_fits(const struct buf *b, size_t n)
 {
-	return b->len + n + 1 <= b->cap && (b->fd < 0 || b->len < BUF_FLUSH_AT);
+	return b->len + n + 1 <= b->cap && (!b->to_fd || b->len < BUF_FLUSH_AT);
 }
 
 /*

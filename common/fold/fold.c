@@ -28,12 +28,6 @@ fold_init(struct fold *f, const struct fold_opts *opts)
 	stacktab_init(&f->tab);
 	stacktab_init(&f->cache);
 	stacktab_init(&f->scache);
-	buf_init(&f->pname);
-	buf_init(&f->fbuf);
-	buf_init(&f->key);
-	buf_init(&f->ctext);
-	buf_init(&f->ckey);
-	buf_init(&f->skey);
 }
 
 void

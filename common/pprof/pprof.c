@@ -67,11 +67,6 @@ pprof_init(struct pprof *p)
 	stacktab_init(&p->samples);
 	stacktab_init(&p->threads);
 	stacktab_init(&p->buildids);
-	buf_init(&p->larena);
-	buf_init(&p->key);
-	buf_init(&p->tmp);
-	buf_init(&p->tmp2);
-	buf_init(&p->grp);
 	p->lcache = xcalloc(PPROF_LCACHE, sizeof(*p->lcache));
 	stacktab_get(&p->strs, "", 0);	/* string 0 is the empty string */
 }

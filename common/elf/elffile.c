@@ -210,6 +210,22 @@ elffile_vaddr(const struct elffile *ef, uint64_t off, uint64_t *vaddr)
 	return found ? 0 : -1;
 }
 
+int
+elffile_offset(const struct elffile *ef, uint64_t vaddr, uint64_t *off)
+{
+	size_t i;
+
+	for (i = 0; i < ef->nloads; i++) {
+		const struct elffile_load *l = &ef->loads[i];
+
+		if (vaddr >= l->vaddr && vaddr - l->vaddr < l->filesz) {
+			*off = vaddr - l->vaddr + l->offset;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 char *
 elffile_hex(const unsigned char *id, size_t len)
 {

@@ -106,6 +106,14 @@ void	 elffile_release(struct elffile *);
 int	 elffile_vaddr(const struct elffile *, uint64_t off, uint64_t *vaddr);
 
 /*
+ * The inverse: the file offset of address vaddr of the file's own ELF
+ * address space, through the PT_LOAD segment whose file bytes hold it:
+ * vaddr - p_vaddr + p_offset. An address in no segment's file bytes (a
+ * .bss, a gap) has none. Returns 0 and sets *off, or -1.
+ */
+int	 elffile_offset(const struct elffile *, uint64_t vaddr, uint64_t *off);
+
+/*
  * The GNU build ID of the open file, as lower-case hex. Returns a new
  * string (the caller frees it), or NULL when it has none.
  */

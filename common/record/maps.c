@@ -493,25 +493,15 @@ int
 mapping_runtime(struct mapping *mp, uint64_t vaddr, uint64_t *addr)
 {
 	struct mapfile *f = mp->file;
-	size_t i;
+	uint64_t off;
 
 	if (f->kind == MAPFILE_ANON) {
 		*addr = vaddr;
 		return 0;
 	}
-	if (!mapfile_open(f))
+	if (!mapfile_open(f) || elffile_offset(&f->ef, vaddr, &off) != 0 ||
+	    off < mp->pgoff || off - mp->pgoff >= mp->end - mp->start)
 		return -1;
-	for (i = 0; i < f->ef.nloads; i++) {
-		const struct elffile_load *l = &f->ef.loads[i];
-
-		if (vaddr >= l->vaddr && vaddr < l->vaddr + l->filesz) {
-			uint64_t off = vaddr - l->vaddr + l->offset;
-
-			if (off < mp->pgoff || off - mp->pgoff >= mp->end - mp->start)
-				return -1;
-			*addr = off - mp->pgoff + mp->start;
-			return 0;
-		}
-	}
-	return -1;
+	*addr = off - mp->pgoff + mp->start;
+	return 0;
 }

@@ -206,6 +206,14 @@ test_vaddr(void)
 	    "an offset between two segments is in neither");
 	CHECK(elffile_vaddr(&ef, 0x700, &va) == -1,
 	    "an offset beyond the last segment is in none");
+	CHECK(elffile_offset(&ef, 0x15b0, &va) == 0 && va == 0x5b0,
+	    "back: vaddr - p_vaddr + p_offset");
+	CHECK(elffile_offset(&ef, 0x26ff, &va) == 0 && va == 0x6ff,
+	    "the last file byte of the third segment");
+	CHECK(elffile_offset(&ef, 0x2700, &va) == -1,
+	    "past a segment's file bytes (its .bss) there is no offset");
+	CHECK(elffile_offset(&ef, 0x1800, &va) == -1,
+	    "nor between segments");
 	ef.loads = far;
 	ef.nloads = 1;
 	CHECK(elffile_vaddr(&ef, 0x1010, &va) == 0 && va == 0x401010,

@@ -183,7 +183,7 @@ main(int argc, char *argv[])
 		if (rc == -1)
 			cmdfile_write_failed(CMDFILE_STDOUT);
 		if (rc == -2) {
-			warnx("cannot read '%s': %s", name, strerror(lr.error));
+			cmdfile_read_failed(name, lr.error);
 			rval = 1;
 		}
 		lineread_release(&lr);

@@ -32,7 +32,7 @@ for t in fgrecord fgsym fgfold fgsvg fgpprof; do
 done
 
 # An input that cannot be opened or read: one message format everywhere.
-for t in fgsym fgfold fgsvg; do
+for t in fgsym fgfold fgsvg fgpprof; do
 	check "$t: open and read errors say 'cannot open/read FILE: reason', exit 1" "
 		expect_status 1 $t nosuch >/dev/null 2>err &&
 		echo \"$t: cannot open 'nosuch': No such file or directory\" >want &&

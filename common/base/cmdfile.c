@@ -30,6 +30,12 @@ cmdfile_close(int fd)
 }
 
 void
+cmdfile_read_failed(const char *name, int errnum)
+{
+	warnx("cannot read '%s': %s", name, strerror(errnum));
+}
+
+void
 cmdfile_write_failed(const char *name)
 {
 	/* A stream that failed without an errno (ferror only). */

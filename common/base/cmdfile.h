@@ -31,6 +31,9 @@ int	 cmdfile_open(const char *path, const char **name);
 /* Closes what cmdfile_open gave, unless it is standard input. */
 void	 cmdfile_close(int fd);
 
+/* Warns "cannot read 'NAME': reason" (errnum's), for an input that was opened. */
+void	 cmdfile_read_failed(const char *name, int errnum);
+
 /*
  * The one wording of a failed write: exits 2 with "cannot write 'NAME':
  * reason" (errno's).

@@ -6,17 +6,17 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "base/cmdfile.h"
+#include "base/lineread.h"
 #include "base/str.h"
-#include "stream/dso.h"
+#include "base/xalloc.h"
 #include "fold/fold.h"
 #include "fold/tidy.h"
+#include "stream/diag.h"
+#include "stream/dso.h"
 #include "stream/folded.h"
-#include "base/lineread.h"
 #include "stream/stream.h"
-#include "base/xalloc.h"
 
-/* How many unrecognised lines to show per input before summing up. */
-#define MAX_BAD_SHOWN	10
 
 void
 fold_init(struct fold *f, const struct fold_opts *opts)
@@ -79,7 +79,7 @@ struct foldin {
 	int		 is_java;
 	int		 offcpu;	/* the open sample is off-CPU time */
 	uint64_t	 period;
-	unsigned long	 bad;
+	struct stream_diag diag;	/* its unrecognised lines */
 	unsigned long	 sample_line;	/* line of the open sample's head */
 	unsigned long	 overflow;	/* samples not counted: sum past 2^64-1 */
 	unsigned long	 overflow_line;	/* the first of them */
@@ -91,14 +91,8 @@ static void
 bad_line(struct fold *f, struct foldin *in, unsigned long lineno,
     const char *line, size_t len)
 {
-	in->bad++;
 	f->bad++;
-	if (in->bad <= MAX_BAD_SHOWN)
-		warnx("%s:%lu: unrecognised line '%.*s'%s", in->name, lineno,
-		    (int)(len > 80 ? 80 : len), line, len > 80 ? "..." : "");
-	if (in->bad == MAX_BAD_SHOWN + 1)
-		warnx("%s: more unrecognised lines follow; only the first %d are shown",
-		    in->name, MAX_BAD_SHOWN);
+	stream_diag_bad(&in->diag, lineno, line, len);
 }
 
 /*
@@ -567,7 +561,7 @@ read_status(const struct lineread *lr, const char *name)
 {
 	if (lr->error) {
 		/* As a file that cannot be opened: said, and the rest goes on. */
-		warnx("cannot read '%s': %s", name, strerror(lr->error));
+		cmdfile_read_failed(name, lr->error);
 		return 1;
 	}
 	return 0;
@@ -586,6 +580,7 @@ fold_stream(struct fold *f, int fd, const char *name)
 
 	memset(&in, 0, sizeof(in));
 	in.name = name;
+	stream_diag_init(&in.diag, name);
 	sample_reset(f);
 	lineread_init(&lr, fd, name);
 	while ((len = lineread_next(&lr, &line)) >= 0) {
@@ -648,8 +643,7 @@ fold_stream(struct fold *f, int fd, const char *name)
 		}
 	}
 	if (in.in_sample) {
-		warnx("%s:%lu: the last sample has no closing empty line, so the "
-		    "stream was cut off; dropped it", name, in.sample_line);
+		stream_diag_cut(&in.diag, in.sample_line);
 		rv = 1;
 	}
 	if (in.overflow > 0) {
@@ -661,7 +655,7 @@ fold_stream(struct fold *f, int fd, const char *name)
 	if ((len = read_status(&lr, name)) != 0)
 		rv = len;
 	lineread_release(&lr);
-	if (in.bad > 0 && rv == 0)
+	if (in.diag.bad > 0 && rv == 0)
 		rv = 1;
 	return rv;
 }

@@ -7,14 +7,15 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "base/str.h"
+#include "base/cmdfile.h"
 #include "base/lineread.h"
-#include "pprof/pprof.h"
-#include "stream/stream.h"
+#include "base/str.h"
 #include "base/xalloc.h"
+#include "pprof/pprof.h"
+#include "stream/diag.h"
+#include "stream/stream.h"
 
 /* How many bad lines to show per input before summing up. */
-#define MAX_BAD_SHOWN	10
 
 enum { PPROF_ON = 1, PPROF_OFF = 2 };
 
@@ -434,7 +435,7 @@ thread_id(struct pprof *p, const struct stream_sample *s)
 /* The state of one input while it is read. */
 struct ppin {
 	const char	*name;
-	unsigned long	 bad;
+	struct stream_diag diag;	/* its unrecognised lines */
 	unsigned long	 sample_line;
 };
 
@@ -505,18 +506,6 @@ sample_end(struct pprof *p)
 	}
 }
 
-static void
-bad_line(struct ppin *in, unsigned long lineno, const char *line, size_t len)
-{
-	in->bad++;
-	if (in->bad <= MAX_BAD_SHOWN)
-		warnx("%s:%lu: unrecognised line '%.*s'%s", in->name, lineno,
-		    (int)(len > 80 ? 80 : len), line, len > 80 ? "..." : "");
-	if (in->bad == MAX_BAD_SHOWN + 1)
-		warnx("%s: more unrecognised lines follow; only the first %d are shown",
-		    in->name, MAX_BAD_SHOWN);
-}
-
 int
 pprof_stream(struct pprof *p, int fd, const char *name)
 {
@@ -530,6 +519,7 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 
 	memset(&in, 0, sizeof(in));
 	in.name = name;
+	stream_diag_init(&in.diag, name);
 	p->in_sample = 0;
 	buf_reset(&p->grp);
 	p->grp_phys = 0;
@@ -562,24 +552,23 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 				group_add(p, line, len);
 			break;
 		case STREAM_OTHER:
-			bad_line(&in, lr.lineno, line, len);
+			stream_diag_bad(&in.diag, lr.lineno, line, len);
 			break;
 		}
 	}
 	if (p->in_sample) {
-		warnx("%s:%lu: the last sample has no closing empty line, so the "
-		    "stream was cut off; dropped it", name, in.sample_line);
+		stream_diag_cut(&in.diag, in.sample_line);
 		p->in_sample = 0;
 		rv = 1;
 	}
 	if (lr.error) {
-		warnx("%s: read error: %s", name, strerror(lr.error));
+		cmdfile_read_failed(name, lr.error);
 		rv = 1;
 	}
 	lineread_release(&lr);
 	if (p->in_has_time)
 		p->duration = sat_add(p, p->duration, p->t_last - p->t_first);
-	if (in.bad > 0)
+	if (in.diag.bad > 0)
 		rv = 1;
 	return rv;
 }

@@ -85,8 +85,10 @@ record_init(struct record *r, const struct record_opts *opts)
 void
 record_release(struct record *r)
 {
-	if (r->src.ops)
+	if (r->src.ops && r->src.priv) {
 		r->src.ops->close(&r->src);
+		r->src.priv = NULL;
+	}
 	unwind_release(&r->unwind);
 	maps_release(&r->maps);
 	comm_release(&r->comms);

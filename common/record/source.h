@@ -190,7 +190,10 @@ struct source_ops {
 	 * drain and before close; NULL when the source has none.
 	 */
 	void	(*summary)(const struct source *, uint64_t throttled);
-	/* Frees everything open allocated; src->ops stays. */
+	/*
+	 * Frees everything open allocated (src->priv). The session calls it
+	 * once, only when open set src->priv, and clears src->priv after.
+	 */
 	void	(*close)(struct source *);
 };
 

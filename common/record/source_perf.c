@@ -849,8 +849,6 @@ perf_source_close(struct source *src)
 	struct perf_source *ps = src->priv;
 	size_t i;
 
-	if (ps == NULL)
-		return;
 	for (i = 0; i < (size_t)ps->ncpus; i++)
 		perf_ring_unmap(&ps->rings[i]);
 	free(ps->rings);
@@ -868,7 +866,6 @@ perf_source_close(struct source *src)
 	free(ps->pcpu);
 	free(ps->hup);
 	free(ps);
-	src->priv = NULL;
 }
 
 /*

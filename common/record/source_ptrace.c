@@ -484,8 +484,6 @@ pt_close(struct source *src)
 	struct ptsrc *p = src->priv;
 	size_t i;
 
-	if (p == NULL)
-		return;
 	ptsample_release(&p->ps);
 	for (i = p->head; i < p->nq; i++) {
 		free(p->q[i].own);
@@ -497,7 +495,6 @@ pt_close(struct source *src)
 	free(p->procs);
 	free(p->named);
 	free(p);
-	src->priv = NULL;
 }
 
 /* A sample every so many ns of a thread's CPU time: clock events only. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmdfile.h"
 #include "base/lineread.h"
 #include "base/xalloc.h"
 #include "stream/folded.h"
@@ -112,7 +113,7 @@ flameread_fd(struct flameread *fr, int fd, const char *name)
 	while ((len = lineread_next(lr, &line)) >= 0)
 		add_line(fr, line, len, 0, name, lr->lineno);
 	if (lr->error != 0) {
-		warnx("cannot read '%s': %s", name, strerror(lr->error));
+		cmdfile_read_failed(name, lr->error);
 		fr->failed = 1;
 	}
 	lineread_release(lr);

@@ -72,7 +72,6 @@ sample_reset(struct fold *f)
 
 /* The state of one input while it is folded. */
 struct foldin {
-	const char	*name;
 	int		 in_sample;	/* a sample head was kept */
 	int		 skipping;	/* --skip-after matched: ignore the rest */
 	int		 want_srcline;	/* the next srcline belongs to the last frame */
@@ -140,7 +139,7 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 			if (f->event_defaulted && !f->event_warned) {
 				warnx("%s:%lu: several events in the input; folding only "
 				    "'%s' (choose one with --event-filter=EVENT)",
-				    in->name, lineno, f->event);
+				    in->diag.name, lineno, f->event);
 				f->event_warned = 1;
 			}
 			return;
@@ -579,7 +578,6 @@ fold_stream(struct fold *f, int fd, const char *name)
 	int rv = 0;
 
 	memset(&in, 0, sizeof(in));
-	in.name = name;
 	stream_diag_init(&in.diag, name);
 	sample_reset(f);
 	lineread_init(&lr, fd, name);

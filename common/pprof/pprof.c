@@ -434,7 +434,6 @@ thread_id(struct pprof *p, const struct stream_sample *s)
 
 /* The state of one input while it is read. */
 struct ppin {
-	const char	*name;
 	struct stream_diag diag;	/* its unrecognised lines */
 	unsigned long	 sample_line;
 };
@@ -458,7 +457,7 @@ sample_head(struct pprof *p, struct ppin *in, const struct stream_sample *s,
 		    !stream_str_eq(s->event, p->event))) {
 			if (!p->event_warned)
 				warnx("%s:%lu: several events in the input; converting "
-				    "only '%s' (and offcpu-time)", in->name, lineno,
+				    "only '%s' (and offcpu-time)", in->diag.name, lineno,
 				    p->event);
 			p->event_warned = 1;
 			return;
@@ -518,7 +517,6 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 	int rv = 0;
 
 	memset(&in, 0, sizeof(in));
-	in.name = name;
 	stream_diag_init(&in.diag, name);
 	p->in_sample = 0;
 	buf_reset(&p->grp);

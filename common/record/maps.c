@@ -473,34 +473,54 @@ mapfile_open(struct mapfile *f)
 	return f->usable;
 }
 
+/*
+ * The ELF file behind mp, opened: returns 0 and sets *ef; 1 for an
+ * anonymous mapping (JIT code), whose addresses stand for themselves; -1
+ * when the file cannot be used.
+ */
+static int
+mapping_elf(struct mapping *mp, const struct elffile **ef)
+{
+	struct mapfile *f = mp->file;
+
+	if (f->kind == MAPFILE_ANON)
+		return 1;
+	if (!mapfile_open(f))
+		return -1;
+	*ef = &f->ef;
+	return 0;
+}
+
 int
 mapping_vaddr(struct mapping *mp, uint64_t addr, uint64_t *vaddr)
 {
-	struct mapfile *f = mp->file;
-	uint64_t off;
+	const struct elffile *ef;
+	int r;
 
-	if (f->kind == MAPFILE_ANON) {
+	if ((r = mapping_elf(mp, &ef)) < 0)
+		return -1;
+	if (r > 0) {
 		*vaddr = addr;
 		return 0;
 	}
-	if (!mapfile_open(f))
-		return -1;
-	off = addr - mp->start + mp->pgoff;
-	return elffile_vaddr(&f->ef, off, vaddr);
+	return elffile_vaddr(ef, addr - mp->start + mp->pgoff, vaddr);
 }
 
 int
 mapping_runtime(struct mapping *mp, uint64_t vaddr, uint64_t *addr)
 {
-	struct mapfile *f = mp->file;
+	const struct elffile *ef;
 	uint64_t off;
+	int r;
 
-	if (f->kind == MAPFILE_ANON) {
+	if ((r = mapping_elf(mp, &ef)) < 0)
+		return -1;
+	if (r > 0) {
 		*addr = vaddr;
 		return 0;
 	}
-	if (!mapfile_open(f) || elffile_offset(&f->ef, vaddr, &off) != 0 ||
-	    off < mp->pgoff || off - mp->pgoff >= mp->end - mp->start)
+	if (elffile_offset(ef, vaddr, &off) != 0 || off < mp->pgoff ||
+	    off - mp->pgoff >= mp->end - mp->start)
 		return -1;
 	*addr = off - mp->pgoff + mp->start;
 	return 0;

@@ -124,13 +124,15 @@ if perf record -q -o "$FIX/flat.data" "$FIX/spin" >"$FIX/flat.log" 2>&1; then
 	check 'one-line samples (perf record without -g): passed on as they are, said once' '
 		mkdir -p nosyms &&
 		perf script -i "$FIX/flat.data" --symfs="$PWD/nosyms" >in 2>/dev/null &&
-		n=$(grep -c " \[unknown\] ($FIX/spin)\$" in) && test "$n" -gt 50 &&
+		n=$(grep -c " \[unknown\] ($FIX/spin)\$" in) &&
+		{ test "$n" -gt 50 || { echo "only $n one-line samples in spin:"; head in; false; }; } &&
 		fgsym in >out 2>err && test_cmp in out &&
-		test "$(wc -l <err)" = 1 &&
-		grep -q "^fgsym: $(grep -c "^ *[^ ].* \[unknown\] (" in) one-line samples (perf record without -g) left \[unknown\]: .*record with -g" err &&
+		{ test "$(wc -l <err)" = 1 || { echo "fgsym said more than one line:"; cat err; false; }; } &&
+		grep_q "^fgsym: $(grep -c "^ *[^ ].* \[unknown\] (" in) one-line samples (perf record without -g) left \[unknown\]: .*record with -g" err &&
 		perf script -i "$FIX/flat.data" >named 2>/dev/null &&
-		grep -q " hot_a+0x" named &&
-		fgsym named >out2 2>err2 && test_cmp named out2 && ! test -s err2
+		grep_q " hot_a+0x" named &&
+		fgsym named >out2 2>err2 && test_cmp named out2 &&
+		{ ! test -s err2 || { echo "fgsym spoke on named samples:"; cat err2; grep "\[unknown\]" named | head; false; }; }
 	'
 else
 	skip 'one-line samples (perf record without -g): passed on as they are, said once' "perf record failed: $(head -1 "$FIX/flat.log")"

@@ -30,7 +30,12 @@ check "lock-wait (C): off-CPU graphs, the lock's wait is gone after the fix" '
 	grep -q "^# event : offcpu-time " out/before.stream &&
 	grep_q "tally_add_slow;pthread_mutex_lock[^;]*;.*;\[off-cpu\] [0-9]*\$" out/before.folded &&
 	grep_q "tally_add_slow;fetch_item;.*\[off-cpu\] [0-9]*\$" out/before.folded &&
-	! grep -q "tally_add_fast;pthread_mutex_lock" out/after.folded &&
+	# The fix still takes the lock, briefly: on a busy machine a holder
+	# is now and then preempted, and a waiter waits on it. Gone means a
+	# small share, not none.
+	lw=$(awk "{ t += \$NF } /tally_add_fast;pthread_mutex_lock/ { l += \$NF } END { printf \"%.1f\", t ? 100 * l / t : 100 }" out/after.folded) &&
+	echo "after: $lw% of the off-CPU time waits for the lock" &&
+	awk -v lw="$lw" "BEGIN { exit !(lw <= 5) }" &&
 	grep_q "tally_add_fast;fetch_item;.*\[off-cpu\] [0-9]*\$" out/after.folded &&
 	grep_q "offcpu\|off-cpu" out/before.svg
 '

@@ -1,4 +1,4 @@
-/* hot: one thread in a hot loop, main -> middle -> hot, for SECONDS. */
+/* hot: one thread in a hot loop, main -> middle -> hot, for SECONDS of CPU time. */
 #include "spin.h"
 
 __attribute__((noinline)) void
@@ -18,9 +18,9 @@ middle(unsigned long n)
 int
 main(int argc, char **argv)
 {
-	double end = spin_now() + spin_secs(argc, argv, 1.0);
+	double end = spin_cpu() + spin_secs(argc, argv, 1.0);
 
-	while (spin_now() < end)
+	while (spin_cpu() < end)
 		middle(200000);
 	return 0;
 }

@@ -100,10 +100,8 @@ main(int argc, char *argv[])
 			if (errno || *end != '\0' || top == 0 || optarg[0] == '-')
 				errx(2, "--top: '%s' is not a positive number", optarg);
 			break;
-		case 'h':		usage(0);
-		case 'V':		version_exit();
 		default:
-			usage(2);
+			version_or_usage(ch, usage);
 		}
 	}
 	argc -= optind;

@@ -38,9 +38,7 @@ main(int argc, char *argv[])
 	signal(SIGPIPE, SIG_DFL);
 	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'h':	usage(0);
-		case 'V':	version_exit();
-		default:	usage(2);
+		default:	version_or_usage(ch, usage);
 		}
 	}
 	argc -= optind;

@@ -265,12 +265,8 @@ main(int argc, char *argv[])
 		case OPT_NOSTITCH:
 			o.no_stitch = 1;
 			break;
-		case 'h':
-			usage_status(0);
-		case 'V':
-			version_exit();
 		default:
-			usage();
+			version_or_usage(ch, usage_status);
 		}
 	}
 	argc -= optind;

@@ -257,12 +257,8 @@ main(int argc, char *argv[])
 			so.search_budget = (size_t)(number("search-budget", optarg,
 			    0, 65536) * 1048576);
 			break;
-		case 'h':
-			usage(0);
-		case 'V':
-			version_exit();
 		default:
-			usage(2);
+			version_or_usage(ch, usage);
 		}
 	}
 	argc -= optind;

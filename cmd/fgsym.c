@@ -142,12 +142,8 @@ main(int argc, char *argv[])
 			listing = optarg;
 			break;
 		}
-		case 'h':
-			usage(0);
-		case 'V':
-			version_exit();
 		default:
-			usage(2);
+			version_or_usage(ch, usage);
 		}
 	}
 	argc -= optind;

@@ -24,6 +24,20 @@ version_exit(void)
 }
 
 /*
+ * The cases every tool's getopt loop ends with, as its default: 'h'
+ * (--help) prints the usage on stdout and exits 0, 'V' (-V, --version)
+ * the version; any other option is a usage error, usage(2).
+ */
+static inline void __attribute__((noreturn))
+version_or_usage(int ch, void (*usage)(int status))
+{
+	if (ch == 'V')
+		version_exit();
+	usage(ch == 'h' ? 0 : 2);
+	exit(2);	/* usage does not return */
+}
+
+/*
  * The last entries of every tool's getopt_long table: --help as 'h' and
  * --version as 'V', then the end.
  */

@@ -127,7 +127,8 @@ procfs_status(pid_t pid, struct procfs_status *st)
 	char path[64], line[256];
 	unsigned long ids[3];
 	int fd, at_start = 1, seen_tgid = 0, seen_uid = 0, seen_seccomp = 0;
-	int n;
+	int seen_tracer = 0, n;
+	unsigned long long mask;
 	FILE *f;
 
 	memset(st, 0, sizeof(*st));
@@ -170,6 +171,22 @@ procfs_status(pid_t pid, struct procfs_status *st)
 			seen_seccomp = 1;
 			if (sscanf(line, "Seccomp: %d", &st->seccomp) != 1)
 				st->seccomp = -1;
+		} else if (!seen_tracer && field_is(line, "TracerPid:")) {
+			int tracer;
+
+			seen_tracer = 1;
+			if (sscanf(line, "TracerPid: %d", &tracer) == 1 &&
+			    tracer > 0)
+				st->tracer = (pid_t)tracer;
+		} else if (field_is(line, "SigPnd:")) {
+			if (sscanf(line, "SigPnd: %llx", &mask) == 1)
+				st->sigpnd = mask;
+		} else if (field_is(line, "ShdPnd:")) {
+			if (sscanf(line, "ShdPnd: %llx", &mask) == 1)
+				st->shdpnd = mask;
+		} else if (field_is(line, "SigBlk:")) {
+			if (sscanf(line, "SigBlk: %llx", &mask) == 1)
+				st->sigblk = mask;
 		}
 	}
 	fclose(f);

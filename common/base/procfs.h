@@ -69,6 +69,10 @@ struct procfs_status {
 	int		 nuid;		/* how many of uid[] Uid: gave (3 if complete) */
 	uid_t		 uid[3];	/* Uid: the real, effective and saved user IDs */
 	int		 seccomp;	/* Seccomp: 0, 1 (strict), 2 (filter); -1 if absent */
+	pid_t		 tracer;	/* TracerPid:, who ptraces it; 0 if none or absent */
+	uint64_t	 sigpnd;	/* SigPnd:, the signals pending for the thread */
+	uint64_t	 shdpnd;	/* ShdPnd:, ... for its process */
+	uint64_t	 sigblk;	/* SigBlk:, the signals it blocks; 0 if absent */
 };
 
 /*

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -56,13 +57,13 @@ struct pt_thread {
 	unsigned char	 started;	/* its process has exec'd, or was attached */
 	unsigned char	 want;		/* chosen by the tick: its state letter */
 	/*
-	 * Wall mode: the last sample taken of it blocked in a system call,
-	 * kept while it stays blocked there, at the same user stack pointer
-	 * and pc (its syscall file says so without stopping it).
+	 * Wall mode: the last sample read of it blocked in a system call,
+	 * kept while it has not run since (its schedstat says so: the same
+	 * CPU time, the same count of times on a CPU) and is still blocked
+	 * at the same user stack pointer and pc (its syscall file).
 	 */
 	unsigned char	 kept;
-	uint64_t	 keep_sp, keep_pc;
-	uint64_t	 keep_regs[UNWIND_NREGS];
+	uint64_t	 keep_sp, keep_pc, keep_run, keep_count;
 	unsigned char	*keep;		/* owned, opts.stack_size bytes, or NULL */
 	size_t		 keep_len;
 };
@@ -152,17 +153,21 @@ read_syscall(struct pt_thread *t, uint64_t *sp, uint64_t *pc)
 
 /*
  * Reads the thread's CPU time and the time it waited on a run queue, in
- * ns (schedstat's first two fields); returns 0, or -1 when it cannot.
+ * ns, and how many times it has been put on a CPU (schedstat's three
+ * fields; count may be NULL); returns 0, or -1 when it cannot.
  */
 static int
-read_runtime(struct pt_thread *t, uint64_t *ns, uint64_t *delay)
+read_runtime(struct pt_thread *t, uint64_t *ns, uint64_t *delay,
+    uint64_t *count)
 {
 	char buf[96], *end;
 
 	if (procfs_reread(t->schedfd, buf, sizeof(buf)) != 0)
 		return -1;
 	*ns = strtoull(buf, &end, 10);
-	*delay = strtoull(end, NULL, 10);
+	*delay = strtoull(end, &end, 10);
+	if (count != NULL)
+		*count = strtoull(end, NULL, 10);
 	return 0;
 }
 
@@ -213,7 +218,7 @@ thread_open(struct ptsample *ps, struct pt_thread *t)
 	t->kept = 0;
 	t->credit = t->waited = 0;
 	t->last = procfs_now_ns();
-	if (read_runtime(t, &ns, &delay) == 0) {
+	if (read_runtime(t, &ns, &delay, NULL) == 0) {
 		t->runtime = ns;
 		t->rundelay = delay;
 	}
@@ -396,13 +401,39 @@ ready(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b,
 }
 
 /*
- * Wall mode: keeps a copy of the sample b of a blocked thread, so that
- * while it stays blocked where it is, replay() samples it again without
- * stopping it (a pool of idle threads would otherwise be woken on every
- * tick). Within KEEP_MAX bytes for all threads.
+ * Copies the stack of process pid from sp up, at most opts.stack_size
+ * bytes, into buf; returns the bytes copied (0 when none could be).
+ */
+static size_t
+copy_stack(struct ptsample *ps, pid_t pid, uint64_t sp, unsigned char *buf)
+{
+	struct iovec local = { buf, ps->opts.stack_size }, remote;
+	ssize_t got;
+
+	if (ps->opts.stack_size == 0)
+		return 0;
+	remote.iov_base = (void *)(uintptr_t)sp;
+	remote.iov_len = ps->opts.stack_size;
+	got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+	if (got < 0) {
+		/* The copy ends at the first unreadable page: try less. */
+		remote.iov_len = local.iov_len = 4096 - (sp & 4095);
+		if (local.iov_len > ps->opts.stack_size)
+			local.iov_len = remote.iov_len = ps->opts.stack_size;
+		got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+	}
+	return got < 0 ? 0 : (size_t)got;
+}
+
+/*
+ * Wall mode: keeps a copy of the stack of sample b, read of a blocked
+ * thread that had run run ns and been on a CPU count times, so that
+ * while it has not run since, peek() samples it again without copying
+ * it again. Within KEEP_MAX bytes for all threads.
  */
 static void
-keep(struct ptsample *ps, struct pt_thread *t, const struct pt_sbuf *b)
+keep(struct ptsample *ps, struct pt_thread *t, const struct pt_sbuf *b,
+    uint64_t run, uint64_t count)
 {
 	t->kept = 0;
 	if (t->keep == NULL) {
@@ -411,71 +442,137 @@ keep(struct ptsample *ps, struct pt_thread *t, const struct pt_sbuf *b)
 		t->keep = xmalloc(ps->opts.stack_size + 8);
 		ps->keep_bytes += ps->opts.stack_size;
 	}
-	memcpy(t->keep_regs, b->s.regs, sizeof(t->keep_regs));
 	memcpy(t->keep, b->stack, b->s.stack_len);
 	t->keep_len = b->s.stack_len;
 	t->keep_sp = b->s.regs[UNWIND_SP];
 	t->keep_pc = b->s.regs[UNWIND_RA];
+	t->keep_run = run;
+	t->keep_count = count;
 	t->kept = 1;
 }
 
 /*
- * Wall mode: a thread blocked in a system call at the user stack pointer
- * and pc of its kept sample has not moved since (a thread that returned
- * and called again from elsewhere has another pc or stack pointer): the
- * kept sample is its sample again. Returns 1, or 0 to stop it instead.
+ * Wall mode: samples a thread blocked in a system call without stopping
+ * it, which would end some waits (epoll_wait, sigtimedwait) with EINTR.
+ * Its syscall file gives its user stack pointer and pc, and its stack
+ * is copied from there; a thread that ran meanwhile (its schedstat
+ * moved) may have changed what was copied, and gives no sample this
+ * tick (the next one's period covers the time). Only the stack pointer
+ * and pc are known: the unwinding recovers the other registers from the
+ * stack where the CFI says they were saved. Returns 1 when the thread
+ * was dealt with, 0 when it is not blocked in a system call and must be
+ * stopped to be sampled.
  */
 static int
-replay(struct ptsample *ps, struct pt_thread *t, uint64_t now)
+peek(struct ptsample *ps, struct pt_thread *t, uint64_t now)
 {
+	uint64_t sp, pc, sp2, pc2, run, delay, count, run2, count2;
 	struct pt_sbuf *b;
-	uint64_t sp, pc;
 
-	if (!t->kept || read_syscall(t, &sp, &pc) != 0 ||
-	    sp != t->keep_sp || pc != t->keep_pc)
+	if (read_runtime(t, &run, &delay, &count) != 0 ||
+	    read_syscall(t, &sp, &pc) != 0)
 		return 0;
 	b = sbuf_next(ps);
-	memcpy(b->s.regs, t->keep_regs, sizeof(b->s.regs));
-	memcpy(b->stack, t->keep, t->keep_len);
-	b->s.stack_len = t->keep_len;
+	memset(b->s.regs, 0, sizeof(b->s.regs));
+	b->s.regs[UNWIND_SP] = sp;
+	b->s.regs[UNWIND_RA] = pc;
+	b->s.regs_valid = (1u << UNWIND_SP) | (1u << UNWIND_RA);
+	if (t->kept && sp == t->keep_sp && pc == t->keep_pc &&
+	    run == t->keep_run && count == t->keep_count) {
+		memcpy(b->stack, t->keep, t->keep_len);
+		b->s.stack_len = t->keep_len;
+		ready(ps, t, b, now);
+		return 1;
+	}
+	t->kept = 0;
+	b->s.stack_len = copy_stack(ps, t->pid, sp, b->stack);
+	if (read_syscall(t, &sp2, &pc2) != 0 || sp2 != sp || pc2 != pc ||
+	    read_runtime(t, &run2, &delay, &count2) != 0 || run2 != run ||
+	    count2 != count)
+		return 1;	/* it moved: no sample this time */
+	keep(ps, t, b, run, count);
 	ready(ps, t, b, now);
 	return 1;
 }
 
-/* Copies the stopped thread's registers and stack into a new sample. */
+/* The system calls that end with EINTR at any stop and may be made again. */
+static int
+restartable(uint64_t nr)
+{
+	switch (nr) {
+	case SYS_epoll_wait:
+	case SYS_epoll_pwait:
+#ifdef SYS_epoll_pwait2
+	case SYS_epoll_pwait2:
+#endif
+	case SYS_rt_sigtimedwait:
+	case SYS_io_getevents:
+#ifdef SYS_io_pgetevents
+	case SYS_io_pgetevents:
+#endif
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * At the stop of a PTRACE_INTERRUPT (u its registers): when it came as
+ * the thread entered a wait that the stop ends with EINTR, and no
+ * signal the thread would take is pending, the wait is made again on
+ * resume, as the kernel does for the waits it restarts itself (the pc
+ * back over the syscall instruction, rax the call's number): the program
+ * sees its wait go on, not end. Its timeout starts again, longer by the
+ * time from its start to the stop. Returns 1 when it did so.
+ */
+static int
+restart_wait(struct pt_thread *t, struct user_regs_struct *u)
+{
+	struct iovec io = { u, sizeof(*u) }, local, remote;
+	struct procfs_status st;
+	unsigned char insn[2];
+
+	if ((int64_t)u->orig_rax < 0 || (int64_t)u->rax != -EINTR ||
+	    u->cs != 0x33 || !restartable(u->orig_rax))
+		return 0;
+	if (procfs_status(t->tid, &st) != 0 ||
+	    ((st.sigpnd | st.shdpnd) & ~st.sigblk) != 0)
+		return 0;	/* a signal ends it, as it would bare */
+	local.iov_base = insn;
+	local.iov_len = remote.iov_len = sizeof(insn);
+	remote.iov_base = (void *)(uintptr_t)(u->rip - 2);
+	if (process_vm_readv(t->pid, &local, 1, &remote, 1, 0) != 2 ||
+	    insn[0] != 0x0f || insn[1] != 0x05)
+		return 0;	/* no syscall instruction before the pc */
+	u->rip -= 2;
+	u->rax = u->orig_rax;
+	if (ptrace(PTRACE_SETREGSET, t->tid, (void *)NT_PRSTATUS, &io) != 0)
+		return 0;
+	return 1;
+}
+
+/*
+ * Copies the stopped thread's registers and stack into a new sample.
+ * intr: the stop is a PTRACE_INTERRUPT's, and a wait it ended is made
+ * again.
+ */
 static void
-take(struct ptsample *ps, struct pt_thread *t)
+take(struct ptsample *ps, struct pt_thread *t, int intr)
 {
 	struct user_regs_struct u;
-	struct iovec io = { &u, sizeof(u) }, local, remote;
+	struct iovec io = { &u, sizeof(u) };
 	struct pt_sbuf *b;
 	uint64_t now = procfs_now_ns();
-	ssize_t got;
 
 	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &io) != 0)
 		return;		/* it is gone */
 	b = sbuf_next(ps);
 	regs_to_dwarf(&u, b->s.regs);
-	local.iov_base = b->stack;
-	local.iov_len = ps->opts.stack_size;
-	remote.iov_base = (void *)(uintptr_t)u.rsp;
-	remote.iov_len = ps->opts.stack_size;
-	got = ps->opts.stack_size ? process_vm_readv(t->pid, &local, 1,
-	    &remote, 1, 0) : 0;
-	if (got < 0) {
-		/* The copy ends at the first unreadable page: try less. */
-		remote.iov_len = local.iov_len = 4096 - (u.rsp & 4095);
-		if (local.iov_len > ps->opts.stack_size)
-			local.iov_len = remote.iov_len = ps->opts.stack_size;
-		got = process_vm_readv(t->pid, &local, 1, &remote, 1, 0);
-		if (got < 0)
-			got = 0;
-	}
-	b->s.stack_len = (size_t)got;
-	if (ps->opts.wall && t->offcpu)
-		keep(ps, t, b);
-	else
-		t->kept = 0;
+	b->s.regs_valid = (1u << UNWIND_NREGS) - 1;
+	if (intr && io.iov_len == sizeof(u) && restart_wait(t, &u))
+		ps->restarts++;
+	b->s.stack_len = copy_stack(ps, t->pid, b->s.regs[UNWIND_SP],
+	    b->stack);
+	t->kept = 0;
 	ready(ps, t, b, now);
 }
 
@@ -557,12 +654,12 @@ exec_event(struct ptsample *ps, struct pt_thread *t)
  * pthread_create would be waited for, and never sampled again.
  */
 static void
-settle(struct ptsample *ps, struct pt_thread *t)
+settle(struct ptsample *ps, struct pt_thread *t, int intr)
 {
 	if (!interrupted(t))
 		return;
 	if (t->started)
-		take(ps, t);
+		take(ps, t, intr);
 	unpend(ps, t);
 }
 
@@ -599,7 +696,7 @@ event(struct ptsample *ps, pid_t tid, int status)
 		if (t->state == PT_GROUPSTOP)
 			t->state = PT_FREE;
 		hold = t->state == PT_AWAITED && ps->in_tick;
-		settle(ps, t);
+		settle(ps, t, 1);
 		if (hold)
 			t->state = PT_HELD;	/* let go with the others */
 		if (t->state != PT_HELD)
@@ -608,7 +705,7 @@ event(struct ptsample *ps, pid_t tid, int status)
 	case PTRACE_EVENT_CLONE:
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
-		settle(ps, t);
+		settle(ps, t, 0);
 		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
 			new_task(ps, (pid_t)msg, t);	/* t may move */
 		ptrace(PTRACE_CONT, tid, 0, 0);
@@ -616,16 +713,16 @@ event(struct ptsample *ps, pid_t tid, int status)
 	case PTRACE_EVENT_EXEC:
 		exec_event(ps, t);
 		if ((t = find(ps, tid)) != NULL)
-			settle(ps, t);
+			settle(ps, t, 0);
 		ptrace(PTRACE_CONT, tid, 0, 0);
 		return;
 	case 0:
 		/* A signal on its way to the thread: deliver it. */
-		settle(ps, t);
+		settle(ps, t, 0);
 		ptrace(PTRACE_CONT, tid, 0, sig);
 		return;
 	default:
-		settle(ps, t);
+		settle(ps, t, 0);
 		ptrace(PTRACE_CONT, tid, 0, 0);
 		return;
 	}
@@ -710,7 +807,7 @@ tick(struct ptsample *ps)
 
 		if (!t->started || t->state != PT_FREE)
 			continue;
-		if (read_runtime(t, &ns, &delay) == 0) {
+		if (read_runtime(t, &ns, &delay, NULL) == 0) {
 			if (ns > t->runtime)
 				t->credit += ns - t->runtime;
 			if (delay > t->rundelay)
@@ -746,7 +843,7 @@ tick(struct ptsample *ps)
 		t->preempted = t->offcpu && (state == 'R' ||
 		    t->waited * 2 > now - t->last - t->credit);
 		if (ps->opts.wall && (state == 'S' || state == 'D') &&
-		    replay(ps, t, now))
+		    peek(ps, t, now))
 			continue;
 		t->want = (unsigned char)state;
 	}
@@ -857,6 +954,15 @@ let_go(struct ptsample *ps, struct pt_thread *t, int status)
 		add_thread(ps, (pid_t)msg, tgid_of((pid_t)msg), 0);
 		ptrace(PTRACE_INTERRUPT, (pid_t)msg, 0, 0);
 		t = find(ps, tid);
+	}
+	/* A wait that the interrupt ended goes on, as in take(). */
+	if (ev == PTRACE_EVENT_STOP && !is_stop_signal(WSTOPSIG(status))) {
+		struct user_regs_struct u;
+		struct iovec io = { &u, sizeof(u) };
+
+		if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS,
+		    &io) == 0 && io.iov_len == sizeof(u) && restart_wait(t, &u))
+			ps->restarts++;
 	}
 	/* A signal on its way is handed on; a group-stop stays stopped. */
 	ptrace(PTRACE_DETACH, t->tid, 0, ev == 0 ? WSTOPSIG(status) : 0);

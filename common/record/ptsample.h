@@ -57,6 +57,7 @@ struct pt_sample {
 	int		 preempted;	/* offcpu, but mostly waiting for a CPU */
 	int		 preemption;	/* the first such sample of a wait */
 	uint64_t	 regs[UNWIND_NREGS];	/* DWARF numbering */
+	uint32_t	 regs_valid;	/* bit r set when regs[r] is known */
 	const unsigned char *stack;	/* from regs[UNWIND_SP] up */
 	size_t		 stack_len;
 };
@@ -94,6 +95,7 @@ struct ptsample {
 	int		 child_status;	/* its wait status, when child_done */
 	int		 child_done;
 	uint64_t	 keep_bytes;	/* the kept samples' stacks */
+	uint64_t	 restarts;	/* waits an interrupt ended, made again */
 };
 
 void	 ptsample_init(struct ptsample *, const struct ptsample_opts *opts,

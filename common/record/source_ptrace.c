@@ -227,15 +227,53 @@ known(const struct pproc *pp, uint64_t pc)
 /* ---- ptsample's callbacks ---- */
 
 /*
+ * Finds the frame pointer of a thread sampled without its registers (a
+ * blocked thread read from /proc: only its stack pointer and pc), for
+ * --call-graph fp: the lowest 8-byte slot of the copy that starts a
+ * chain of at least two frame records (saved frame pointer above it,
+ * return address in an executable mapping) or of one that ends the
+ * stack (a saved frame pointer of 0). Returns 0 when there is none.
+ */
+static uint64_t
+find_fp(const struct pproc *pp, const struct pt_sample *s)
+{
+	uint64_t sp = s->regs[UNWIND_SP], a, fp, next, ret;
+	int links;
+
+	for (a = (sp + 7) & ~7ULL; a - sp + 16 <= s->stack_len; a += 8) {
+		for (fp = a, links = 0; links < 2; links++) {
+			memcpy(&next, s->stack + (fp - sp), 8);
+			memcpy(&ret, s->stack + (fp - sp) + 8, 8);
+			if (!known(pp, ret))
+				break;
+			if (next == 0) {
+				links = 2;
+				break;
+			}
+			if (next <= fp || (next & 7) != 0 ||
+			    next - sp + 16 > s->stack_len)
+				break;
+			fp = next;
+		}
+		if (links == 2)
+			return a;
+	}
+	return 0;
+}
+
+/*
  * Walks the frame pointers through the stack copy, for --call-graph fp:
  * the callchain perf would give, PERF_CONTEXT_USER first.
  */
 static size_t
-fp_chain(const struct pt_sample *s, uint64_t *chain, int *cut)
+fp_chain(const struct pproc *pp, const struct pt_sample *s, uint64_t *chain,
+    int *cut)
 {
 	uint64_t sp = s->regs[UNWIND_SP], fp = s->regs[UNWIND_BP];
 	size_t n = 0;
 
+	if (!(s->regs_valid & (1u << UNWIND_BP)))
+		fp = find_fp(pp, s);
 	chain[n++] = PERF_CONTEXT_USER;
 	chain[n++] = s->regs[UNWIND_RA];
 	*cut = 0;
@@ -260,8 +298,8 @@ fp_chain(const struct pt_sample *s, uint64_t *chain, int *cut)
 
 /* Queues one sample of k standing for period ns, at time. */
 static void
-queue_sample(struct ptsrc *p, const struct pt_sample *s, uint64_t time,
-    uint64_t period)
+queue_sample(struct ptsrc *p, const struct pproc *pp,
+    const struct pt_sample *s, uint64_t time, uint64_t period)
 {
 	struct source_sample *ss;
 	struct qev *e;
@@ -276,12 +314,12 @@ queue_sample(struct ptsrc *p, const struct pt_sample *s, uint64_t time,
 		e->own = xmalloc(s->stack_len ? s->stack_len : 1);
 		memcpy(e->own, s->stack, s->stack_len);
 		memcpy(ss->regs, s->regs, sizeof(ss->regs));
-		ss->regs_valid = (1u << UNWIND_NREGS) - 1;
+		ss->regs_valid = s->regs_valid;
 		ss->stack = e->own;
 		ss->stack_len = s->stack_len;
 	} else {
 		e->chain = xmalloc(FP_MAX * sizeof(*e->chain));
-		ss->nr = fp_chain(s, e->chain, &ss->chain_cut);
+		ss->nr = fp_chain(pp, s, e->chain, &ss->chain_cut);
 		ss->callchain = e->chain;
 	}
 }
@@ -313,11 +351,11 @@ on_sample(void *arg, const struct pt_sample *s)
 			k = K_MAX;
 	}
 	if (k == 1) {
-		queue_sample(p, s, s->time, s->period);
+		queue_sample(p, pp, s, s->time, s->period);
 		return;
 	}
 	for (i = 0; i < k; i++)
-		queue_sample(p, s, s->time - (k - 1 - i), p->period_ns);
+		queue_sample(p, pp, s, s->time - (k - 1 - i), p->period_ns);
 }
 
 static void
@@ -377,6 +415,49 @@ yama_scope(void)
 	return v;
 }
 
+/*
+ * Says why process pid could not be seized (e, the errno of
+ * PTRACE_SEIZE), and exits 2. The causes are told apart by what /proc
+ * says of it, read after e is saved: gone, a zombie, another tracer's,
+ * Yama's scope, and only then another user's.
+ */
+static void __attribute__((noreturn))
+refused(pid_t pid, int e)
+{
+	struct procfs_status st;
+	char name[64];
+	int scope;
+
+	if (e == ESRCH || procfs_status(pid, &st) != 0)
+		errx(2, "process %d: no such process; check the PID given "
+		    "to -p", (int)pid);
+	if (!procfs_alive(pid))
+		errx(2, "cannot trace process %d: it has exited (a zombie its "
+		    "parent has not reaped); there is nothing left to sample",
+		    (int)pid);
+	if (st.tracer > 0 && st.tracer != getpid()) {
+		procfs_comm(st.tracer, st.tracer, name, sizeof(name));
+		for (char *c = name; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+		errx(2, "cannot trace process %d: it is already traced by "
+		    "process %d ('%s'), and a process has one tracer at a "
+		    "time; detach that one (in gdb: detach) or end it first",
+		    (int)pid, (int)st.tracer, name[0] ? name : "?");
+	}
+	if (e == EPERM && (scope = yama_scope()) > 0)
+		errx(2, "cannot trace process %d (%s): "
+		    "kernel.yama.ptrace_scope is %d, which lets a user "
+		    "trace only the commands it starts; give the command "
+		    "to fgrecord, or run it with CAP_SYS_PTRACE", (int)pid,
+		    strerror(e), scope);
+	if (e == EPERM)
+		errx(2, "cannot trace process %d (%s): it belongs to "
+		    "another user, or ptrace is forbidden here", (int)pid,
+		    strerror(e));
+	errx(2, "cannot trace process %d: %s", (int)pid, strerror(e));
+}
+
 static void
 pt_open(struct source *src, const struct source_config *cfg)
 {
@@ -407,27 +488,9 @@ pt_open(struct source *src, const struct source_config *cfg)
 			err(2, "cannot trace the command with ptrace");
 		return;
 	}
-	for (i = 0; i < cfg->npids; i++) {
-		pid_t pid = cfg->pids[i];
-		int scope;
-
-		if (ptsample_add(&p->ps, pid, 0) == 0)
-			continue;
-		if (errno == ESRCH)
-			errx(2, "process %d: no such process; check the PID given "
-			    "to -p", (int)pid);
-		if (errno == EPERM && (scope = yama_scope()) > 0)
-			errx(2, "cannot trace process %d (%s): "
-			    "kernel.yama.ptrace_scope is %d, which lets a user "
-			    "trace only the commands it starts; give the command "
-			    "to fgrecord, or run it with CAP_SYS_PTRACE", (int)pid,
-			    strerror(errno), scope);
-		if (errno == EPERM)
-			errx(2, "cannot trace process %d (%s): it belongs to "
-			    "another user, is already traced (a debugger), or "
-			    "ptrace is forbidden here", (int)pid, strerror(errno));
-		err(2, "cannot trace process %d", (int)pid);
-	}
+	for (i = 0; i < cfg->npids; i++)
+		if (ptsample_add(&p->ps, cfg->pids[i], 0) != 0)
+			refused(cfg->pids[i], errno);
 }
 
 static void
@@ -497,6 +560,23 @@ pt_close(struct source *src)
 	free(p);
 }
 
+/* Says how many waits a sampler's stop ended and made again. */
+static void
+pt_summary(const struct source *src, uint64_t throttled)
+{
+	const struct ptsrc *p = src->priv;
+
+	(void)throttled;
+	if (p->ps.restarts > 0)
+		fprintf(stderr, "fgrecord: %" PRIu64 " wait%s (epoll_wait, "
+		    "sigtimedwait) met by a stop as %s began made again, "
+		    "%s timeout%s longer by microseconds; see fgrecord(1), "
+		    "CAVEATS\n", p->ps.restarts, p->ps.restarts == 1 ? "" : "s",
+		    p->ps.restarts == 1 ? "it" : "they",
+		    p->ps.restarts == 1 ? "its" : "their",
+		    p->ps.restarts == 1 ? "" : "s");
+}
+
 /* A sample every so many ns of a thread's CPU time: clock events only. */
 static int
 pt_measures_event(const struct perf_event_desc *ev)
@@ -516,4 +596,5 @@ const struct source_ops source_ptrace = {
 	.drain = pt_drain,
 	.disable = pt_disable,
 	.close = pt_close,
+	.summary = pt_summary,
 };

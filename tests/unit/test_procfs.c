@@ -8,9 +8,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -139,6 +141,34 @@ test_status(void)
 	check_int(st.tgid, getpid(), "and that is this process");
 }
 
+/* TracerPid: 0 for a child nobody traces, this process once it seizes it. */
+static void
+test_tracer(void)
+{
+	struct procfs_status st;
+	pid_t child;
+	int status;
+
+	if ((child = fork()) == 0) {
+		pause();
+		_exit(0);
+	}
+	CHECK(child > 0, "fork a child to trace");
+	if (child <= 0)
+		return;
+	check_int(procfs_status(child, &st), 0, "procfs_status on the child");
+	check_int(st.tracer, 0, "TracerPid: none yet");
+	if (ptrace(PTRACE_SEIZE, child, 0, 0) == 0) {
+		check_int(procfs_status(child, &st), 0, "and once it is seized");
+		check_int(st.tracer, getpid(), "TracerPid: this process");
+	} else {
+		printf("# ptrace refused here (%s): TracerPid unchecked\n",
+		    strerror(errno));
+	}
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+}
+
 static void
 test_vanished(void)
 {
@@ -238,6 +268,7 @@ main(void)
 	test_tasks();
 	test_procs();
 	test_status();
+	test_tracer();
 	test_stat();
 	test_vanished();
 	test_clock();

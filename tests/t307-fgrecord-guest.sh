@@ -1,0 +1,133 @@
+#!/bin/sh
+# t307-fgrecord-guest: a profiler is a guest. The program must not
+# notice it, and fgrecord must say what stands in its way.
+#
+# - tests/record/waiter.c makes 10,000 waits of 1 ms that time out, in
+#   epoll_wait and sigtimedwait, which a stop ends with EINTR: bare, and
+#   under both samplers in every mode (CPU at -F 10000, --off-cpu,
+#   --wall), none ends with EINTR, and the off-CPU profile still shows
+#   the waits in the functions that wait.
+# - -p of a process that another tracer holds (a second fgrecord, gdb)
+#   names that tracer; -p of a zombie says it has exited.
+. "$(dirname "$0")/lib.sh"
+
+B=$TMP/build
+mkdir -p "$B"
+cc=${CC:-cc}
+built=yes
+for p in waiter; do
+	$cc -O2 -g -pthread -o "$B/$p" "$TESTS/record/$p.c" 2>"$B/$p.err" || built=no
+done
+PATH=$B:$PATH
+N=${FG_WAITS:-10000}
+
+# waitstat FILE: "EPOLL SIGTIMEDWAIT OTHER" EINTR counts waiter printed
+waitstat() {
+	awk '/^eintr-epoll / { e = $2 } /^eintr-sigtimedwait / { s = $2 }
+	/^other / { o = $2 } END { print e + 0, s + 0, o + 0 }' "$1"
+}
+# tracer PID: its TracerPid
+tracer() { awk '/^TracerPid:/ { print $2 }' "/proc/$1/status"; }
+# traced PID: some tracer holds PID
+traced() { [ "$(tracer "$1")" != 0 ]; }
+
+if [ "$built" != yes ]; then
+	skip 'the program does not notice' "cannot build tests/record/waiter.c with $cc: $(cat "$B"/*.err | head -3)"
+	done_testing
+	exit 0
+fi
+
+check "bare: $N waits of 1 ms, none ends with EINTR (the control)" '
+	expect_status 0 waiter $N 2>err && cat err &&
+	test "$(waitstat err)" = "0 0 0"
+'
+
+# Every run side by side: they wait far more than they work, and the
+# count of EINTR does not depend on the machine's load.
+samplers=
+for s in perf ptrace; do
+	if fgrecord -q --sampler=$s -o "$TMP/probe" true 2>"$TMP/probe.err"; then
+		samplers="$samplers $s"
+	else
+		skip "--sampler=$s: no EINTR" "the $s sampler cannot run here: $(head -1 "$TMP/probe.err")"
+	fi
+done
+R=$TMP/runs
+mkdir -p "$R"
+for s in $samplers; do
+	( cd "$R" &&
+	  fgrecord --sampler=$s -F 10000 -o $s.cpu waiter $N 2>$s.cpu.err; echo $? >$s.cpu.st ) &
+	( cd "$R" &&
+	  fgrecord --sampler=$s --off-cpu -o $s.off waiter $N 2>$s.off.err; echo $? >$s.off.st ) &
+	( cd "$R" &&
+	  fgrecord --sampler=$s --wall -o $s.wall waiter $N 2>$s.wall.err; echo $? >$s.wall.st ) &
+done
+wait
+
+for s in $samplers; do
+	for m in cpu off wall; do
+		case $m in
+		cpu) what='CPU at -F 10000' ;;
+		off) what='--off-cpu' ;;
+		wall) what='--wall' ;;
+		esac
+		check "--sampler=$s $what: $N waits, none ends with EINTR" "
+			cat $R/$s.$m.err &&
+			test \"\$(cat $R/$s.$m.st)\" = 0 &&
+			test \"\$(waitstat $R/$s.$m.err)\" = '0 0 0' &&
+			wellformed $R/$s.$m
+		"
+	done
+	# The waits are in the off-CPU profile, in the functions that wait.
+	check "--sampler=$s --off-cpu: the waits are seen in wait_epoll and wait_signal" "
+		{ fgsym $R/$s.off >sym 2>/dev/null; fgfold <sym >folded; } &&
+		awk '{ t += \$NF } /;main;wait_epoll;/ { e += \$NF } /;main;wait_signal;/ { g += \$NF }
+		END { printf \"%.0f%% in wait_epoll, %.0f%% in wait_signal\\n\", 100 * e / t, 100 * g / t
+			exit !(e * 100 >= t * 35 && g * 100 >= t * 35) }' folded
+	"
+done
+
+# ---- -p of a process fgrecord cannot trace: the reason, not ENOENT ----
+
+if ! fgrecord -q --sampler=ptrace -o "$TMP/probe" true 2>"$TMP/probe.err"; then
+	skip '-p: held by another tracer, or a zombie' "no ptrace sampler here: $(head -1 "$TMP/probe.err")"
+	done_testing
+	exit 0
+fi
+
+check '-p of a process a second fgrecord traces: that tracer is named' '
+	sleep 60 & pid=$!
+	fgrecord --sampler=ptrace -q -p $pid -o first & f=$!
+	wait_for 10 traced $pid && test "$(tracer $pid)" = $f &&
+	expect_status 2 fgrecord --sampler=ptrace -p $pid -d 0.2 -o second 2>err; r=$?
+	kill -INT $f; wait $f; kill $pid; wait $pid
+	cat err && test $r = 0 &&
+	grep_q "^fgrecord: cannot trace process $pid: it is already traced by process $f (.fgrecord.)" err &&
+	! grep -q "No such file" err
+'
+
+if command -v gdb >/dev/null; then
+check '-p of a process gdb holds: gdb is named' '
+	sleep 60 & pid=$!
+	gdb -q -nx -batch -p $pid -ex "shell while [ ! -e done ]; do sleep 0.1; done" >gdb.out 2>&1 & g=$!
+	wait_for 30 traced $pid && t=$(tracer $pid) &&
+	expect_status 2 fgrecord --sampler=ptrace -p $pid -d 0.2 -o out 2>err; r=$?
+	touch done; wait $g; kill $pid; wait $pid
+	cat err && test $r = 0 &&
+	grep_q "^fgrecord: cannot trace process $pid: it is already traced by process $t (.gdb.)" err
+'
+else
+	skip '-p of a process gdb holds: gdb is named' 'no gdb here (apt-get install gdb)'
+fi
+
+check '-p of a zombie: it has exited' '
+	sh -c "sleep 0 & exec sleep 60" & parent=$!
+	wait_for 10 pgrep -P $parent >/dev/null && z=$(pgrep -P $parent) &&
+	wait_for 10 grep -q "^State:	Z" /proc/$z/status &&
+	expect_status 2 fgrecord --sampler=ptrace -p $z -d 0.2 -o out 2>err; r=$?
+	kill $parent; wait $parent
+	cat err && test $r = 0 &&
+	grep_q "^fgrecord: cannot trace process $z: it has exited (a zombie" err
+'
+
+done_testing

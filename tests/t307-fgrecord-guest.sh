@@ -1,4 +1,5 @@
 #!/bin/sh
+# serial
 # t307-fgrecord-guest: a profiler is a guest. The program must not
 # notice it, and fgrecord must say what stands in its way.
 #
@@ -7,6 +8,13 @@
 #   under both samplers in every mode (CPU at -F 10000, --off-cpu,
 #   --wall), none ends with EINTR, and the off-CPU profile still shows
 #   the waits in the functions that wait.
+# - tests/record/spawner.c creates and joins threads one after another:
+#   under --wall with the ptrace sampler, the time its main thread sits
+#   at the sampler's clone stops is not written as its off-CPU time in
+#   clone3, and it creates threads at least a twentieth as fast as bare
+#   (rates measured side by side in this run; main's binaries: a
+#   fortieth, and half the main thread's time in clone3).
+# serial: the thread-creation rates are compared within one run.
 # - -p of a process that another tracer holds (a second fgrecord, gdb)
 #   names that tracer; -p of a zombie says it has exited.
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +23,7 @@ B=$TMP/build
 mkdir -p "$B"
 cc=${CC:-cc}
 built=yes
-for p in waiter; do
+for p in waiter spawner; do
 	$cc -O2 -g -pthread -o "$B/$p" "$TESTS/record/$p.c" 2>"$B/$p.err" || built=no
 done
 PATH=$B:$PATH
@@ -86,6 +94,27 @@ for s in $samplers; do
 			exit !(e * 100 >= t * 35 && g * 100 >= t * 35) }' folded
 	"
 done
+
+# ---- thread creation under --wall with the ptrace sampler ----
+
+# rate FILE: the threads a second spawner printed
+rate() { awk '/^rate / { print $2 }' "$1"; }
+
+if echo "$samplers" | grep -q ptrace; then
+check '--wall, ptrace: clone stops are not off-CPU time, and threads come at least 1/20 as fast as bare' '
+	spawner 20000 2>bare.err && b=$(rate bare.err) &&
+	fgrecord --sampler=ptrace --wall -o out spawner 20000 2>err && p=$(rate err) &&
+	spawner 20000 2>bare2.err && b2=$(rate bare2.err) &&
+	if [ "$b2" -gt "$b" ]; then b=$b2; fi &&
+	echo "bare $b threads/s, --sampler=ptrace --wall $p threads/s" &&
+	test $((p * 20)) -ge "$b" &&
+	{ fgsym out 2>/dev/null | fgfold --tid >folded; } &&
+	pid=$(awk "/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split(\$2, q, \"/\"); print q[1]; exit }" out) &&
+	awk -v m="-$pid/$pid;" "index(\$0, m) { t += \$NF; if (\$0 ~ /;clone3;\[off-cpu\] /) c += \$NF }
+		END { printf \"main thread: %.3f s, %.3f s of it off-CPU in clone3\\n\", t / 1e9, c / 1e9
+			exit !(t > 0 && c * 100 <= t * 30) }" folded
+'
+fi
 
 # ---- -p of a process fgrecord cannot trace: the reason, not ENOENT ----
 

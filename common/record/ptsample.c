@@ -49,6 +49,9 @@ struct pt_thread {
 	uint64_t	 rundelay;	/* time runnable but not running, ns */
 	uint64_t	 waited;	/* of which not sampled yet (wall mode) */
 	uint64_t	 last;		/* wall mode: time of its last sample */
+	uint64_t	 held;		/* of which stopped by the sampler, ns */
+	uint64_t	 held_from;	/* when its current stop began, or 0 */
+	unsigned char	 lazy;		/* its /proc files are not open yet */
 	int		 cpu;
 	enum pt_state	 state;
 	unsigned char	 offcpu;	/* blocked when the tick chose it */
@@ -80,6 +83,25 @@ on_alarm(int sig)
 	(void)sig;
 }
 
+/* Set when a SIGCHLD said a tracee stopped: a report waits. */
+static volatile sig_atomic_t trapped;
+
+/*
+ * SIGCHLD ends the sleep between ticks (EINTR): a tracee's stop is
+ * handled at once, not at the next poll, since the thread waits for it.
+ * Any other reason (the command's end) is the caller's to see.
+ */
+static void
+on_child(int sig, siginfo_t *si, void *ctx)
+{
+	(void)sig;
+	(void)ctx;
+	if (si != NULL && si->si_code == CLD_TRAPPED)
+		trapped = 1;
+	else
+		trapped = 2;
+}
+
 void
 ptsample_init(struct ptsample *ps, const struct ptsample_opts *opts,
     const struct ptsample_cb *cb, void *arg)
@@ -101,6 +123,12 @@ ptsample_init(struct ptsample *ps, const struct ptsample_opts *opts,
 	sa.sa_handler = on_alarm;	/* no SA_RESTART: waitid returns */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL);
+	/* Without SA_NOCLDSTOP: a tracer's SIGCHLD for a stop is wanted. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_child;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
 }
 
 /* ---- the thread table ---- */
@@ -211,6 +239,7 @@ thread_open(struct ptsample *ps, struct pt_thread *t)
 	uint64_t ns, delay;
 
 	close_proc(t);
+	t->lazy = 0;
 	t->schedfd = procfs_task_open(t->pid, t->tid, "schedstat");
 	t->statfd = procfs_task_open(t->pid, t->tid, "stat");
 	t->sysfd = ps->opts.wall ?
@@ -226,8 +255,15 @@ thread_open(struct ptsample *ps, struct pt_thread *t)
 		ps->cb.comm(ps->arg, t->pid, t->tid);
 }
 
+/*
+ * Adds thread tid of process pid. fresh: it was just created under the
+ * tracer, so its /proc files wait for its first tick (most threads of
+ * a program that makes thousands a second are gone by then) and all its
+ * CPU time is its own.
+ */
 static struct pt_thread *
-add_thread(struct ptsample *ps, pid_t tid, pid_t pid, int started)
+add_thread_as(struct ptsample *ps, pid_t tid, pid_t pid, int started,
+    int fresh)
 {
 	struct pt_thread *t;
 
@@ -241,8 +277,32 @@ add_thread(struct ptsample *ps, pid_t tid, pid_t pid, int started)
 	t->started = (unsigned char)started;
 	t->schedfd = t->statfd = t->sysfd = -1;
 	t->cpu = -1;
-	thread_open(ps, t);
+	if (fresh) {
+		t->lazy = 1;
+		t->last = procfs_now_ns();
+	} else {
+		thread_open(ps, t);
+	}
 	return t;
+}
+
+static struct pt_thread *
+add_thread(struct ptsample *ps, pid_t tid, pid_t pid, int started)
+{
+	return add_thread_as(ps, tid, pid, started, 0);
+}
+
+/* Opens a fresh thread's /proc files, at its first tick. */
+static void
+open_lazy(struct ptsample *ps, struct pt_thread *t)
+{
+	if (!t->lazy)
+		return;
+	t->lazy = 0;
+	t->schedfd = procfs_task_open(t->pid, t->tid, "schedstat");
+	t->statfd = procfs_task_open(t->pid, t->tid, "stat");
+	t->sysfd = ps->opts.wall ?
+	    procfs_task_open(t->pid, t->tid, "syscall") : -1;
 }
 
 /* Whether an interrupt was sent to t and its stop has not been seen. */
@@ -387,9 +447,16 @@ ready(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b,
 	t->inpre = (unsigned char)b->s.preempted;
 	b->s.stack = b->stack;
 	if (ps->opts.wall) {
+		/* The time the sampler held it is not the program's. */
 		b->s.period = now > t->last ? now - t->last : ps->period_ns;
 		t->last = now;
 		t->credit = t->waited = 0;
+		if (t->held >= b->s.period) {
+			t->held = 0;
+			return;		/* held all along: no sample */
+		}
+		b->s.period -= t->held;
+		t->held = 0;
 	} else {
 		n = t->credit / ps->period_ns;
 		if (n == 0)
@@ -613,17 +680,48 @@ reaped(struct ptsample *ps, pid_t tid, int status)
 		ps->cb.exit(ps->arg, pid);
 }
 
-/* A new task, from clone, fork or vfork (its first stop may come first). */
+/*
+ * A new task, from clone, fork or vfork (its first stop may come first).
+ * ev is the parent's event (0 when the task stopped first): a fork or
+ * vfork makes a process, a clone a thread of the parent's process when
+ * /proc lists it among the parent's tasks; only a stop that came first
+ * needs the task's status read.
+ */
 static void
-new_task(struct ptsample *ps, pid_t tid, struct pt_thread *parent)
+new_task(struct ptsample *ps, pid_t tid, pid_t ppid, int started, int ev)
 {
-	pid_t pid = tgid_of(tid), ppid = parent ? parent->pid : 0;
+	char path[64];
+	pid_t pid;
 	int isnew = find(ps, tid) == NULL;
 
-	/* add_thread may move the table, and parent with it. */
-	add_thread(ps, tid, pid, parent ? parent->started : 1);
+	if (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK) {
+		pid = tid;
+	} else if (ev == PTRACE_EVENT_CLONE) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)ppid,
+		    (int)tid);
+		pid = access(path, F_OK) == 0 ? ppid : tgid_of(tid);
+	} else {
+		pid = tgid_of(tid);
+	}
+	add_thread_as(ps, tid, pid, started, 1);
 	if (ppid && isnew && pid == tid && ps->cb.fork)
 		ps->cb.fork(ps->arg, ppid, pid);
+}
+
+/*
+ * Lets the stopped thread tid run on, sig delivered, and counts the time
+ * since its stop was seen (or its interrupt sent) as held by the sampler.
+ */
+static void
+resume(struct ptsample *ps, pid_t tid, int sig)
+{
+	struct pt_thread *t;
+
+	ptrace(PTRACE_CONT, tid, 0, sig);
+	if ((t = find(ps, tid)) != NULL && t->held_from != 0) {
+		t->held += procfs_now_ns() - t->held_from;
+		t->held_from = 0;
+	}
 }
 
 static void
@@ -649,16 +747,20 @@ exec_event(struct ptsample *ps, struct pt_thread *t)
  * A thread sent PTRACE_INTERRUPT stops for it in PTRACE_EVENT_STOP,
  * unless it traps for another reason first (a clone, an exec, a signal):
  * the kernel then drops the pending stop trap, and that other stop
- * stands for it. Either way the sample is taken there and the thread is
- * no longer waited for; otherwise a thread interrupted as it called
- * pthread_create would be waited for, and never sampled again.
+ * stands for it. Either way the thread is no longer waited for;
+ * otherwise a thread interrupted as it called pthread_create would be
+ * waited for, and never sampled again. The sample is taken there, but
+ * in wall mode only at the interrupt's own stop (intr): the other stops
+ * are the tracer's (a clone event holds the thread until the tracer
+ * lets it go), and a sample there would write the time spent at them
+ * as the program's (its period goes to the next sample instead).
  */
 static void
 settle(struct ptsample *ps, struct pt_thread *t, int intr)
 {
 	if (!interrupted(t))
 		return;
-	if (t->started)
+	if (t->started && (intr || !ps->opts.wall))
 		take(ps, t, intr);
 	unpend(ps, t);
 }
@@ -668,8 +770,9 @@ static void
 event(struct ptsample *ps, pid_t tid, int status)
 {
 	struct pt_thread *t;
-	int sig, ev, hold;
+	int sig, ev, hold, started;
 	unsigned long msg;
+	pid_t ppid;
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		reaped(ps, tid, status);
@@ -679,9 +782,11 @@ event(struct ptsample *ps, pid_t tid, int status)
 		return;
 	if ((t = find(ps, tid)) == NULL) {
 		/* An automatically attached task that stopped before its parent. */
-		new_task(ps, tid, NULL);
+		new_task(ps, tid, 0, 1, 0);
 		t = find(ps, tid);
 	}
+	if (t->held_from == 0)
+		t->held_from = procfs_now_ns();
 	sig = WSTOPSIG(status);
 	ev = status >> 16;
 	switch (ev) {
@@ -690,6 +795,7 @@ event(struct ptsample *ps, pid_t tid, int status)
 			/* A group-stop: it stays stopped, but for us. */
 			unpend(ps, t);
 			t->state = PT_GROUPSTOP;
+			t->held_from = 0;	/* the program's own stop */
 			ptrace(PTRACE_LISTEN, tid, 0, 0);
 			return;
 		}
@@ -700,30 +806,35 @@ event(struct ptsample *ps, pid_t tid, int status)
 		if (hold)
 			t->state = PT_HELD;	/* let go with the others */
 		if (t->state != PT_HELD)
-			ptrace(PTRACE_CONT, tid, 0, 0);
+			resume(ps, tid, 0);
 		return;
 	case PTRACE_EVENT_CLONE:
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
+		/* The parent goes on first: it is what the program waits for. */
 		settle(ps, t, 0);
-		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
-			new_task(ps, (pid_t)msg, t);	/* t may move */
-		ptrace(PTRACE_CONT, tid, 0, 0);
+		ppid = t->pid;
+		started = t->started;
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) != 0)
+			msg = 0;
+		resume(ps, tid, 0);
+		if (msg != 0)
+			new_task(ps, (pid_t)msg, ppid, started, ev);
 		return;
 	case PTRACE_EVENT_EXEC:
 		exec_event(ps, t);
 		if ((t = find(ps, tid)) != NULL)
 			settle(ps, t, 0);
-		ptrace(PTRACE_CONT, tid, 0, 0);
+		resume(ps, tid, 0);
 		return;
 	case 0:
 		/* A signal on its way to the thread: deliver it. */
 		settle(ps, t, 0);
-		ptrace(PTRACE_CONT, tid, 0, sig);
+		resume(ps, tid, sig);
 		return;
 	default:
 		settle(ps, t, 0);
-		ptrace(PTRACE_CONT, tid, 0, 0);
+		resume(ps, tid, 0);
 		return;
 	}
 }
@@ -799,7 +910,7 @@ static void
 tick(struct ptsample *ps)
 {
 	size_t i, k;
-	uint64_t ns, delay, now = procfs_now_ns();
+	uint64_t ns, delay, span, now = procfs_now_ns();
 	int state;
 
 	for (i = 0; i < ps->nthreads; i++) {
@@ -807,6 +918,7 @@ tick(struct ptsample *ps)
 
 		if (!t->started || t->state != PT_FREE)
 			continue;
+		open_lazy(ps, t);
 		if (read_runtime(t, &ns, &delay, NULL) == 0) {
 			if (ns > t->runtime)
 				t->credit += ns - t->runtime;
@@ -818,7 +930,8 @@ tick(struct ptsample *ps)
 		if (!ps->opts.wall && t->credit < ps->period_ns)
 			continue;
 		state = read_state(t);
-		if (state == 0 || state == 'Z' || state == 'X')
+		/* 't': at a ptrace stop whose report waits: held, not sampled. */
+		if (state == 0 || state == 'Z' || state == 'X' || state == 't')
 			continue;
 		if (!ps->opts.wall && state != 'R') {
 			/* It ran, but blocks now: sample it when it runs. */
@@ -832,7 +945,8 @@ tick(struct ptsample *ps)
 		 * that waits for a CPU, or that was let go by the last tick and
 		 * has not blocked again yet.
 		 */
-		t->offcpu = ps->opts.wall && t->credit * 2 < now - t->last;
+		span = now - t->last > t->held ? now - t->last - t->held : 0;
+		t->offcpu = ps->opts.wall && t->credit * 2 < span;
 		/*
 		 * Off a CPU but not blocked: runnable now (waiting on a run
 		 * queue, or just woken), or most of its time off a CPU was
@@ -841,7 +955,7 @@ tick(struct ptsample *ps)
 		 * is not runnable.
 		 */
 		t->preempted = t->offcpu && (state == 'R' ||
-		    t->waited * 2 > now - t->last - t->credit);
+		    t->waited * 2 > span - t->credit);
 		if (ps->opts.wall && (state == 'S' || state == 'D') &&
 		    peek(ps, t, now))
 			continue;
@@ -856,6 +970,7 @@ tick(struct ptsample *ps)
 		t->want = 0;
 		if (state == 0 || ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) != 0)
 			continue;
+		t->held_from = procfs_now_ns();
 		/* A thread in a disk wait stops when the wait ends: no waiting. */
 		if (state == 'D') {
 			t->state = PT_INTERRUPTED;
@@ -893,7 +1008,7 @@ tick(struct ptsample *ps)
 	for (k = 0; k < ps->nthreads; k++)
 		if (ps->threads[k].state == PT_HELD) {
 			ps->threads[k].state = PT_FREE;
-			ptrace(PTRACE_CONT, ps->threads[k].tid, 0, 0);
+			resume(ps, ps->threads[k].tid, 0);
 		}
 	flush(ps);
 }
@@ -929,8 +1044,17 @@ ptsample_run(struct ptsample *ps, int timeout_ms)
 			wake = end;
 		ts.tv_sec = (time_t)(wake / NS);
 		ts.tv_nsec = (long)(wake % NS);
+		/* A tracee's stop (SIGCHLD) is handled at once; else return. */
+		if (trapped) {
+			int why = trapped;
+
+			trapped = 0;
+			if (why != 1)
+				break;
+			continue;
+		}
 		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-		    EINTR)
+		    EINTR && trapped != 1)
 			break;
 	}
 }

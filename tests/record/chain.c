@@ -5,7 +5,8 @@
  * Each round descends slowly (work at every level, so samples see every
  * depth on the way), then spins at the bottom in leaves that alternate,
  * and returns to main. Runs for SECONDS (argv[1], default 0.5); argv[2]
- * multiplies the work of each level on the way down (default 1).
+ * multiplies the work of each level on the way down (default 1; 0.025
+ * is 5 us a level, to measure how fast a descent completion follows).
  *
  * Every time here is the thread's CPU time (spin.h), so that a sampler
  * of CPU time sees the same depths however busy the machine is: at 1 kHz
@@ -20,7 +21,7 @@
 #define NOINLINE __attribute__((noinline))
 
 static double end;
-static unsigned long slow = 1;
+static double slow = 1;
 
 static NOINLINE void
 leaf_a(void)
@@ -172,8 +173,8 @@ int
 main(int argc, char **argv)
 {
 	end = spin_cpu() + spin_secs(argc, argv, 0.5);
-	if (argc > 2 && atoi(argv[2]) > 0)
-		slow = (unsigned long)atoi(argv[2]);
+	if (argc > 2 && atof(argv[2]) > 0)
+		slow = atof(argv[2]);
 	while (spin_cpu() < end)
 		f0();
 	return 0;

@@ -205,6 +205,37 @@ check '-p: a thread still blocked at the end counts up to the end' '
 	awk -v w="$(get got offcpu-time phase_sleep)" "BEGIN { exit !(w > 0.1 && w < 1.95) }"
 '
 
+# Issue 22 point 4: the wait in progress when fgrecord attaches counts.
+# nap sleeps 1.5 s at a time; attached 0.3 s in, its first wait has 1.2 s
+# to go. --wall -d 2 must weigh 2 s in all, under either sampler (the perf
+# sampler gives that wait to the stack of the thread's next sleep).
+cat >"$B/nap.c" <<'EOF2'
+#include <time.h>
+int
+main(void)
+{
+	struct timespec ts = { 1, 500000000 };
+
+	for (;;)
+		nanosleep(&ts, NULL);
+}
+EOF2
+$cc -O2 -o "$B/nap" "$B/nap.c"
+# total STREAM: the seconds all samples of STREAM weigh.
+total() {
+	awk '/^[^#\t ]/ { s += $(NF - 1) } END { printf "%.4f\n", s / 1e9 }' "$1"
+}
+for s in perf ptrace; do
+	check "--wall -p, $s sampler: the wait in progress at the attach counts, 2 s in all" '
+		nap & pid=$! &&
+		sleep 0.3 &&
+		fgrecord --sampler '$s' --wall -d 2 -p $pid -o out 2>err; st=$?
+		kill $pid 2>/dev/null; wait $pid
+		cat err && test $st = 0 && wellformed out &&
+		t=$(total out) && echo "weighed $t s" && near "$t" 2 5
+	'
+done
+
 check 'usage: --off-cpu with --wall, -e or -a, and --wall with a tiny -c' '
 	expect_status 2 fgrecord --off-cpu --wall true 2>err && grep_q exclusive err &&
 	expect_status 2 fgrecord --off-cpu -e cpu-clock true 2>err && grep_q "own events" err &&

@@ -7,7 +7,8 @@
 # unchanged, and takes cargo-flamegraph's options with their meaning; each
 # option's effect is checked in the SVG or the build directory.
 . "$(dirname "$0")/lib.sh"
-CFG=$TOP/scripts/cargo-fg
+# FG_TEST_CARGO_FG: another cargo-fg to try the argument checks on.
+CFG=${FG_TEST_CARGO_FG:-$TOP/scripts/cargo-fg}
 
 # Argument checks: they need no cargo.
 check "cargo fg --perfdata is refused with what to use instead; --cmd too" '
@@ -35,6 +36,35 @@ else
 	'
 	offcpu=no
 fi
+# Issue 23 point 5: a profile name reached an unquoted eval. A stand-in
+# cargo that records its arguments; ./X would create the marker if the
+# shell ever ran it.
+check "cargo fg --profile 'x;. ./X;': refused in one line, exit 2, nothing run" '
+	printf "#!/bin/sh\ntouch \"%s/marker\"\n" "$PWD" >X && chmod 755 X &&
+	printf "#!/bin/sh\nprintf \"%%s\\\\n\" \"\$@\" >\"\$(dirname \"\$0\")/cargo.args\"\n" >cargo &&
+	chmod 755 cargo &&
+	for p in "x;. ./X;" "x\$(./X)" "x\`./X\`" "-x" "1x" "x y" ""; do
+		expect_status 2 env CARGO="$PWD/cargo" "$CFG" fg --profile "$p" 2>err &&
+		test ! -e marker && test ! -e cargo.args &&
+		test "$(wc -l <err)" = 1 &&
+		grep_q "^cargo fg: --profile: .* is not a profile name: cargo.s are letters, digits" err &&
+		expect_status 2 env CARGO="$PWD/cargo" "$CFG" fg "--profile=$p" 2>err &&
+		test ! -e marker && test "$(wc -l <err)" = 1 || { echo "profile: $p"; cat err; exit 1; }
+	done
+'
+check "cargo fg: names and values reach cargo as they are, never evaluated" '
+	printf "#!/bin/sh\ntouch \"%s/marker\"\n" "$PWD" >X && chmod 755 X &&
+	printf "#!/bin/sh\nprintf \"%%s\\\\n\" \"\$@\" >\"\$(dirname \"\$0\")/cargo.args\"\nenv | grep ^CARGO_PROFILE_ | sort >\"\$(dirname \"\$0\")/cargo.env\"\n" >cargo &&
+	chmod 755 cargo &&
+	expect_status 2 env CARGO="$PWD/cargo" "$CFG" fg --profile my-prof_1 --bin "a;. ./X;b" \
+		--features "\$(./X) \`./X\`" -p "x'"'"'y" 2>err &&
+	test ! -e marker &&
+	grep_q "the build made no executable" err &&
+	grep -qx -e "--profile" cargo.args && grep -qx "my-prof_1" cargo.args &&
+	grep -qx "a;. ./X;b" cargo.args &&
+	grep -qx -e "\$(./X) \`./X\`" cargo.args && grep -qx "x'"'"'y" cargo.args &&
+	grep -qx "CARGO_PROFILE_MY_PROF_1_DEBUG=true" cargo.env || { cat err cargo.args cargo.env; false; }
+'
 check "cargo fg: unknown option and stray argument are usage errors" '
 	expect_status 2 "$CFG" fg --frobnicate 2>err &&
 	grep_q "unknown option .--frobnicate." err &&

@@ -41,6 +41,12 @@ elffile_close(struct elffile *ef)
 void
 elffile_release(struct elffile *ef)
 {
+	if (ef->altdw != NULL)
+		dwarf_end(ef->altdw);
+	if (ef->alt != NULL) {
+		elffile_release(ef->alt);
+		free(ef->alt);
+	}
 	elffile_close(ef);
 	free(ef->loads);
 	free(ef->path);
@@ -258,6 +264,10 @@ elffile_dwfl(struct elffile *ef, const char *name, const uint64_t *base,
 {
 	const char *call = base == NULL ? "dwfl_report_offline" :
 	    "dwfl_report_elf";
+	const char *mainfile = NULL, *debugfile = NULL;
+	Dwarf_Addr dwbias;
+	void **userdata;
+	Dwarf *dw;
 	Dwfl *dwfl;
 	int fd;
 
@@ -297,6 +307,15 @@ elffile_dwfl(struct elffile *ef, const char *name, const uint64_t *base,
 		snprintf(ef->why, sizeof(ef->why), "dwfl_module_getelf: %s",
 		    dwfl_errmsg(-1));
 		goto fail;
+	}
+	/* The debug file's search says what it refused in ef->note. */
+	dwfl_module_info(*mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	*userdata = &ef->note;
+	if ((dw = dwfl_module_getdwarf(*mod, &dwbias)) != NULL) {
+		dwfl_module_info(*mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
+		    &debugfile);
+		debuglink_setalt(dw, debugfile ? debugfile : mainfile,
+		    &ef->alt, &ef->altdw, &ef->note);
 	}
 	return dwfl;
 fail:

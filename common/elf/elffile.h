@@ -32,6 +32,8 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "elf/debuglink.h"
+
 /* A file larger is refused (ELFFILE_TOOBIG): 64 GiB, beyond any real DSO. */
 #define ELFFILE_MAX_SIZE	((uint64_t)64 << 30)
 
@@ -64,6 +66,10 @@ struct elffile {
 	int		 errnum;	/* ELFFILE_ERRNO: the errno */
 	uint64_t	 need;		/* ELFFILE_TRUNCATED: bytes its headers need */
 	char		 why[192];	/* the last failure in words, or "" */
+	/* From elffile_dwfl: a debug or alternate file refused, in words. */
+	struct debuglink_note note;
+	struct elffile	*alt;		/* owned: the alternate debug file, or NULL */
+	Dwarf		*altdw;		/* owned: its Dwarf, or NULL */
 };
 
 /* Makes an empty, closed elffile. */
@@ -92,7 +98,11 @@ int	 elffile_open_memory(struct elffile *, void *image, size_t size);
  */
 void	 elffile_close(struct elffile *);
 
-/* Closes the file and frees the segments; elffile_init makes it usable again. */
+/*
+ * Closes the file and frees the segments and the alternate debug file
+ * (after the Dwfl of elffile_dwfl has ended); elffile_init makes it
+ * usable again.
+ */
 void	 elffile_release(struct elffile *);
 
 /*
@@ -128,10 +138,14 @@ char	*elffile_hex(const unsigned char *id, size_t len);
  * a dup of its descriptor: with dwfl_report_offline when base
  * is NULL (the address libdwfl picks for an offline file), else with
  * dwfl_report_elf at *base. Checks dwfl_begin, the report,
- * dwfl_report_end and dwfl_module_getelf. Returns the Dwfl (the caller
- * ends it with dwfl_end) and sets *mod (owned by the Dwfl) and *bias; or
- * NULL with ef->why naming the call that failed and quoting dwfl_errmsg
- * ("dwfl_report_offline: ...").
+ * dwfl_report_end and dwfl_module_getelf. Then loads its DWARF at once:
+ * the separate debug file is found by debuglink_find_debuginfo, the
+ * alternate one by debuglink_setalt (kept in ef->alt until
+ * elffile_release), so that neither libdwfl nor libdw ever opens a file
+ * by name; what either refused is said in ef->note. Returns the Dwfl (the
+ * caller ends it with dwfl_end, before elffile_release) and sets *mod
+ * (owned by the Dwfl) and *bias; or NULL with ef->why naming the call
+ * that failed and quoting dwfl_errmsg ("dwfl_report_offline: ...").
  */
 Dwfl	*elffile_dwfl(struct elffile *, const char *name, const uint64_t *base,
 	    Dwfl_Module **mod, Dwarf_Addr *bias);

@@ -9,6 +9,8 @@ struct offcpu_wait {
 	int		 held;		/* a sample waits for its switch in */
 	int		 preempt;
 	uint64_t	 time;		/* when it left the CPU */
+	uint64_t	 asleep;	/* offcpu_asleep's time, until its switch in */
+	uint64_t	 owed;		/* that wait, for its next switch out */
 	unsigned char	*rec;		/* owned: the sample, while held */
 	size_t		 cap;		/* rec's size: kept for the next one */
 };
@@ -67,14 +69,30 @@ slot_add(struct offcpu *oc, pid_t tid)
 }
 
 void
-offcpu_block(struct offcpu *oc, pid_t tid, uint64_t time,
-    const struct perf_event_header *sample)
+offcpu_asleep(struct offcpu *oc, pid_t tid, uint64_t time)
 {
 	struct offcpu_wait *w;
 
 	if (tid <= 0)
 		return;
 	w = slot_add(oc, tid);
+	if (!w->held)
+		w->asleep = time;
+}
+
+uint64_t
+offcpu_block(struct offcpu *oc, pid_t tid, uint64_t time,
+    const struct perf_event_header *sample)
+{
+	struct offcpu_wait *w;
+	uint64_t owed;
+
+	if (tid <= 0)
+		return 0;
+	w = slot_add(oc, tid);
+	/* Switched out with no switch in since offcpu_asleep: it ran then. */
+	owed = w->owed;
+	w->owed = w->asleep = 0;
 	if (w->cap < sample->size) {
 		free(w->rec);
 		w->rec = xmalloc(sample->size);
@@ -84,6 +102,7 @@ offcpu_block(struct offcpu *oc, pid_t tid, uint64_t time,
 	w->held = 1;
 	w->preempt = 0;
 	w->time = time;
+	return owed;
 }
 
 void
@@ -122,7 +141,14 @@ offcpu_wake(struct offcpu *oc, pid_t tid, uint64_t time, uint64_t *ns)
 
 	if (tid <= 0)
 		return NULL;
-	if ((w = slot(oc, tid, &p)) == NULL || !w->held) {
+	w = slot(oc, tid, &p);
+	if (w != NULL && !w->held && w->asleep != 0) {
+		/* The wait in progress at offcpu_asleep ends: owed. */
+		w->owed = time > w->asleep ? time - w->asleep : 0;
+		w->asleep = 0;
+		return NULL;
+	}
+	if (w == NULL || !w->held) {
 		oc->unmatched++;
 		return NULL;
 	}
@@ -141,6 +167,7 @@ offcpu_forget(struct offcpu *oc, pid_t tid)
 	w->rec = NULL;
 	w->cap = 0;
 	w->held = 0;
+	w->asleep = w->owed = 0;
 }
 
 void

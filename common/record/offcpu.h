@@ -50,11 +50,21 @@ void	 offcpu_init(struct offcpu *, int count_preempted);
 void	 offcpu_release(struct offcpu *);
 
 /*
+ * Thread tid was already away at time (ns), with no sample of where: it
+ * was asleep when fgrecord attached (-p). The wait, from time to its
+ * switch in, is owed to the stack of its next switch out, where a thread
+ * that waits in a loop blocks again (offcpu_block returns it). A thread
+ * still asleep at the end has no stack to weigh, and is not written.
+ */
+void	 offcpu_asleep(struct offcpu *, pid_t tid, uint64_t time);
+
+/*
  * Holds a copy of sample, the stack thread tid blocked at, taken at time
  * (ns). A sample held from before for the same thread (its switch in was
- * lost) is replaced.
+ * lost) is replaced. Returns the wait owed since offcpu_asleep (ns, to be
+ * written with this sample's stack now), or 0.
  */
-void	 offcpu_block(struct offcpu *, pid_t tid, uint64_t time,
+uint64_t offcpu_block(struct offcpu *, pid_t tid, uint64_t time,
 	    const struct perf_event_header *sample);
 
 /* Marks the sample held for tid as a preemption: the thread was runnable. */

@@ -548,15 +548,51 @@ ioctl_all(struct perf_source *ps, unsigned long req)
 	return failed;
 }
 
+/*
+ * At -p with off-CPU time: marks each thread of the targets that sleeps
+ * now (its stat says S or D) as away since now, so that the wait it is in
+ * counts up to its switch in (offcpu_asleep). A thread that wakes between
+ * now and the read of its state has its switch in after now: the same.
+ */
+static void
+mark_asleep(struct perf_source *ps, uint64_t now)
+{
+	struct procfs_walk w;
+	char buf[512];
+	size_t i;
+	pid_t tid;
+	int fd, st;
+
+	if (ps->cfg.mode == RECORD_CPU || ps->cfg.system_wide)
+		return;
+	for (i = 0; i < ps->cfg.npids; i++) {
+		if (procfs_walk_tasks(&w, ps->cfg.pids[i]) != 0)
+			continue;
+		while ((tid = procfs_walk_next(&w)) > 0) {
+			fd = procfs_task_open(ps->cfg.pids[i], tid, "stat");
+			st = procfs_reread(fd, buf, sizeof(buf)) == 0 ?
+			    procfs_stat_state(buf, NULL) : 0;
+			if (fd >= 0)
+				close(fd);
+			if (st == 'S' || st == 'D')
+				offcpu_asleep(&ps->offcpu, tid, now);
+		}
+		procfs_walk_release(&w);
+	}
+}
+
 static void
 perf_source_enable(struct source *src)
 {
 	struct perf_source *ps = src->priv;
+	uint64_t now = procfs_now_ns();
 	size_t failed;
 
 	if (ps->cfg.child)	/* enable_on_exec starts a command's events */
 		return;
-	if ((failed = ioctl_all(ps, PERF_EVENT_IOC_ENABLE)) == 0)
+	failed = ioctl_all(ps, PERF_EVENT_IOC_ENABLE);
+	mark_asleep(ps, now);
+	if (failed == 0)
 		return;
 	if (failed == ps->nfds)
 		err(2, "ioctl PERF_EVENT_IOC_ENABLE: no event could be started");
@@ -720,7 +756,10 @@ decode(struct perf_source *ps, const struct perf_event_header *h,
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		if (is_switch_sample(ps, h)) {
-			offcpu_block(&ps->offcpu, tid, perf_record_time(h), h);
+			/* The wait in progress at -p, if it was this one's. */
+			if ((ns = offcpu_block(&ps->offcpu, tid,
+			    perf_record_time(h), h)) != 0)
+				emit_wait(ps, h, ns, sink);
 			return;
 		}
 		break;

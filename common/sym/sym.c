@@ -498,6 +498,10 @@ file_load(struct sym *s, struct sfile *f)
 		/* One line per file: that fix brings the DWARF too. */
 		f->nodwarf_warned = 1;
 	}
+	/* A debug file that was there but refused (a FIFO, too large). */
+	if (f->ef.note.why[0] != '\0')
+		swarnx("'%s': %s; its debug info is not read from there",
+		    f->dso, f->ef.note.why);
 }
 
 int

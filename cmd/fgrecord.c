@@ -117,7 +117,11 @@ is_null_device(const struct stat *st)
  * descriptor. fgrecord often runs as root: it refuses a symbolic link
  * (whose target could be any file) and anything but a regular file or
  * /dev/null (a FIFO would block, a device would be written to), checked
- * on the file it opens, so that nothing can be swapped in between.
+ * on the file it opens, so that nothing can be swapped in between. Run
+ * as root, it also refuses an existing file another user owns or one
+ * with more than one link (fs.protected_regular=0 lets anyone leave one
+ * in /tmp): that user would read a system-wide profile. The checks come
+ * before the truncation, so a refused file is left as it was.
  */
 static int
 create_output(const char *name)
@@ -140,6 +144,14 @@ create_output(const char *name)
 	if (!S_ISREG(st.st_mode) && !is_null_device(&st))
 		errx(2, "cannot write to '%s': not a regular file; give a "
 		    "regular file, or write to stdout", name);
+	if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_uid != 0)
+		errx(2, "cannot write to '%s': it belongs to user %ju, and "
+		    "root's profile would be theirs to read; remove it or "
+		    "name a new file", name, (uintmax_t)st.st_uid);
+	if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1)
+		errx(2, "cannot write to '%s': it has %ju links, and another "
+		    "name could be anyone's; remove it or name a new file",
+		    name, (uintmax_t)st.st_nlink);
 	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
 		err(2, "cannot truncate '%s'", name);
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)

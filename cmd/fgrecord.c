@@ -21,7 +21,7 @@
 #include "base/version.h"
 #include "base/xalloc.h"
 
-enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH };
+enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH, OPT_MAXDEPTH };
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -31,12 +31,13 @@ usage_status(int status)
 	    "[--sampler perf | ptrace]\n                ";
 	static const char opts[] = "[-F hz | -c period] [-e event] "
 	    "[--call-graph fp | dwarf[,bytes]]\n"
-	    "                [--no-stitch] [-o file] [-d seconds]";
+	    "                [--no-stitch] [--max-depth n] [-o file] "
+	    "[-d seconds]\n                ";
 
 	usage_exit(status,
-	    "usage: fgrecord %s%s command [arg ...]\n"
-	    "       fgrecord %s%s [--any-user] -p pid[,pid ...]\n"
-	    "       fgrecord [-q] %s -a\n"
+	    "usage: fgrecord %s%scommand [arg ...]\n"
+	    "       fgrecord %s%s[--any-user] -p pid[,pid ...]\n"
+	    "       fgrecord [-q] %s-a\n"
 	    "       fgrecord -V | --version\n", mode, opts, mode, opts, opts);
 }
 
@@ -198,6 +199,7 @@ main(int argc, char *argv[])
 		{ "wall",	no_argument,	   NULL, OPT_WALL },
 		{ "sampler",	required_argument, NULL, OPT_SAMPLER },
 		{ "no-stitch",	no_argument,	   NULL, OPT_NOSTITCH },
+		{ "max-depth",	required_argument, NULL, OPT_MAXDEPTH },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct record_opts o;
@@ -276,6 +278,10 @@ main(int argc, char *argv[])
 			break;
 		case OPT_NOSTITCH:
 			o.no_stitch = 1;
+			break;
+		case OPT_MAXDEPTH:	/* its range: record_opts_check */
+			o.max_depth = (unsigned)parse_u64(optarg, "--max-depth",
+			    1, UINT_MAX);
 			break;
 		default:
 			version_or_usage(ch, usage_status);

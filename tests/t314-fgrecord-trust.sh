@@ -58,4 +58,30 @@ else
 	'
 fi
 
+# 13: the depth limit. tall recurses 1000 frames, deeper than the old
+# limit of 512 and within one stack copy.
+if ! $cc -O2 -g -o "$B/tall" "$TESTS/record/tall.c" 2>"$B/err"; then
+	skip 'a stack of 1000 frames reaches main' "cannot build tests/record/tall.c: $(head -1 "$B/err")"
+elif ! perf_ok; then
+	skip 'a stack of 1000 frames reaches main' "$why"
+else
+	check 'a stack of 1000 frames reaches main by default, not truncated' '
+		fgrecord -o out "$B/tall" 0.3 1000 2>err && cat err &&
+		fgsym out >sym 2>symerr && fgfold sym >folded &&
+		awk "/;main;/ { m += \$NF } { n += \$NF } END { print m \" of \" n \" reach main\"; exit !(n > 0 && m >= n * 0.95) }" folded &&
+		grep_q " 0.0% truncated" err
+	'
+	check '--max-depth 100 keeps 100 user frames and says depth limit' '
+		fgrecord --max-depth 100 -o out "$B/tall" 0.3 1000 2>err && cat err &&
+		grep_q "truncated (mostly: depth limit)" err &&
+		awk "/^[^\t#]/ && NF { n = 0; next } /^\t/ && !/\[truncated\]/ && !/kernel\.kallsyms/ { n++ } /^\$/ { if (n > max) max = n; s++ } END { print s \" samples, at most \" max \" frames\"; exit !(s > 0 && max == 100) }" out
+	'
+	check '--max-depth out of range: usage error, exit 2' '
+		expect_status 2 fgrecord --max-depth 0 true 2>err &&
+		grep_q "max-depth .0.: expected a whole number" err &&
+		expect_status 2 fgrecord --max-depth 65537 true 2>err2 &&
+		grep_q "max-depth 65537: at most 65536 frames" err2
+	'
+fi
+
 done_testing

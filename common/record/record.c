@@ -76,7 +76,9 @@ record_init(struct record *r, const struct record_opts *opts)
 	maps_init(&r->maps);
 	unwind_init(&r->unwind, &r->maps);
 	comm_init(&r->comms);
-	r->pcs_cap = 1024;
+	r->unwind.max_depth = (int)(opts->max_depth ? opts->max_depth :
+	    RECORD_DEPTH_DEFAULT);
+	r->pcs_cap = (size_t)r->unwind.max_depth;
 	r->pcs = xmalloc(r->pcs_cap * sizeof(*r->pcs));
 	r->sps = xmalloc(r->pcs_cap * sizeof(*r->sps));
 	stitch_init(&r->stitch);
@@ -238,7 +240,7 @@ on_sample(struct record *r, const struct source_event *ev)
 	struct stream_head head;
 	enum unwind_end why = UNWIND_COMPLETE;
 	size_t i, nuser = 0;
-	int truncated = 0, in_kernel = 0;
+	int truncated = 0, in_kernel = 0, fp_cut = 0;
 
 	r->nframes = 0;
 	/* Kernel frames, then the user frames of the kernel's callchain (fp). */
@@ -253,15 +255,22 @@ on_sample(struct record *r, const struct source_event *ev)
 		}
 		if (in_kernel) {
 			frame_push(r, a, STREAM_KERNEL, NULL);
-		} else if (!r->opts.cfg.dwarf) {
+		} else if (!r->opts.cfg.dwarf && !fp_cut) {
+			if (nuser == r->pcs_cap) {
+				fp_cut = 1;
+				continue;
+			}
 			user_frame(r, ev->pid, a, nuser == 0);
 			nuser++;
 		}
 	}
 	if (!r->opts.cfg.dwarf && nuser > 0) {
-		if (s->chain_cut || !unwind_is_outermost(&r->unwind, ev->pid,
-		    s->callchain[s->nr - 1]))
-			truncated = 1;
+		if (fp_cut)
+			why = UNWIND_DEPTH;
+		else if (s->chain_cut || !unwind_is_outermost(&r->unwind,
+		    ev->pid, s->callchain[s->nr - 1]))
+			why = UNWIND_NOCFI;
+		truncated = why != UNWIND_COMPLETE;
 	}
 	if (r->opts.cfg.dwarf && s->regs_valid) {
 		struct unwind_input in;
@@ -282,8 +291,6 @@ on_sample(struct record *r, const struct source_event *ev)
 	}
 	if (truncated) {
 		r->stats.truncated++;
-		if (!r->opts.cfg.dwarf)
-			why = UNWIND_NOCFI;
 		r->stats.end_reason[why]++;
 	}
 

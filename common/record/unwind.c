@@ -52,7 +52,7 @@ unwind_init(struct unwind *u, struct maps *maps)
 	memset(u, 0, sizeof(*u));
 	u->maps = maps;
 	hashtab_init(&u->cacheidx, 512);
-	u->max_depth = 512;
+	u->max_depth = 2048;
 }
 
 static void

@@ -59,7 +59,7 @@ struct unwind {
 	struct unwind_rule **cache;	/* owned: the rules, as computed */
 	size_t		 ncache, cache_cap;
 	struct hashtab	 cacheidx;	/* (file, address) -> cache */
-	int		 max_depth;	/* 512 by default */
+	int		 max_depth;	/* frames at most; 2048 by default */
 	uint64_t	 lookups, misses;	/* cache statistics */
 	uint64_t	 fp_steps;	/* frames unwound by frame pointer */
 };

@@ -32,6 +32,19 @@ mkdir -p "$B"
 export B cc
 root=
 [ "$(id -u)" = 0 ] && root=1
+asnobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+$cc -O2 -g -o "$B/tall" "$TESTS/record/tall.c" 2>"$B/err" || tall_err=$(head -1 "$B/err")
+
+# The tools and tall where nobody can run them: $NB/fgrecord, $NB/tall.
+nobody_copy() {
+	for_nobody "$FGRECORD" "$B/tall" || return 1
+	case $FGRECORD in
+	"$TOP"/*) NB_FGRECORD=$NOBODY/${FGRECORD#"$TOP"/} ;;
+	*) NB_FGRECORD=$NOBODY/fgrecord ;;
+	esac
+	NB=$NOBODY
+	export NB NB_FGRECORD asnobody
+}
 
 # 7: -o, as root, into a file another user owns or that has two links.
 if [ -z "$root" ]; then
@@ -60,8 +73,8 @@ fi
 
 # 13: the depth limit. tall recurses 1000 frames, deeper than the old
 # limit of 512 and within one stack copy.
-if ! $cc -O2 -g -o "$B/tall" "$TESTS/record/tall.c" 2>"$B/err"; then
-	skip 'a stack of 1000 frames reaches main' "cannot build tests/record/tall.c: $(head -1 "$B/err")"
+if [ -n "${tall_err:-}" ]; then
+	skip 'a stack of 1000 frames reaches main' "cannot build tests/record/tall.c: $tall_err"
 elif ! perf_ok; then
 	skip 'a stack of 1000 frames reaches main' "$why"
 else
@@ -81,6 +94,36 @@ else
 		grep_q "max-depth .0.: expected a whole number" err &&
 		expect_status 2 fgrecord --max-depth 65537 true 2>err2 &&
 		grep_q "max-depth 65537: at most 65536 frames" err2
+	'
+fi
+
+# 14: the note on ring buffers cut by kernel.perf_event_mlock_kb, only
+# when samples were lost. A reader that waits 1.5 s before it reads makes
+# fgrecord fall behind; the command ending while fgrecord is blocked in
+# that write must not cut the stream either (EINTR).
+mlock=$(cat /proc/sys/kernel/perf_event_mlock_kb 2>/dev/null || echo 0)
+if [ -z "$root" ] || ! command -v setpriv >/dev/null || [ -n "${tall_err:-}" ] || ! perf_ok; then
+	skip 'the ring-buffer note only when samples were lost' 'needs root and setpriv to become nobody, perf_event_open, and tests/record/tall.c built'
+elif [ "$mlock" -gt 100000 ]; then
+	skip 'the ring-buffer note only when samples were lost' "kernel.perf_event_mlock_kb is $mlock: the rings are not cut"
+else
+	nobody_copy
+	check 'no samples lost: no note about ring buffers' '
+		here=$PWD &&
+		cd "$NB" && $asnobody "$NB_FGRECORD" -o /dev/null ./tall 0.3 10 2>"$here/err"; st=$?
+		cd "$here" && cat err && test $st = 0 &&
+		grep_q " 0 lost" err &&
+		! grep -q "ring buffers" err
+	'
+	check 'samples lost: the note at the end, beside the count; exit 0' '
+		here=$PWD &&
+		mkfifo fifo && chmod 666 fifo || exit 1
+		{ sleep 1.5; cat >/dev/null; } <fifo &
+		cd "$NB" && $asnobody "$NB_FGRECORD" -F 10000 ./tall 1 10 >"$here/fifo" 2>"$here/err"; st=$?
+		cd "$here" && wait && cat err && echo "status $st" && test $st = 0 &&
+		! grep -q " 0 lost" err &&
+		tail -1 err | grep -q "samples were lost with ring buffers cut to [0-9]* KiB per CPU by kernel.perf_event_mlock_kb: raise it with sudo sysctl kernel.perf_event_mlock_kb=[0-9]*$" &&
+		test "$(grep -c "ring buffers" err)" = 1
 	'
 fi
 

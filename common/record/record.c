@@ -473,7 +473,13 @@ catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
+	/*
+	 * SA_RESTART: a write to a slow reader that blocks when the command
+	 * ends must go on, not fail with EINTR (the stream was cut and the
+	 * exit was 2). Waits end all the same: poll and clock_nanosleep are
+	 * never restarted.
+	 */
+	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
 	sigaction(SIGCHLD, &sa, NULL);
 }
 

@@ -52,6 +52,8 @@ struct perf_source {
 	size_t		 nfds, fds_cap;
 	struct perf_ring *rings;	/* one per CPU (index = cpu) */
 	size_t		 ring_pages;
+	size_t		 want_pages;	/* asked for, when the mlock limit cut them */
+	int		 lost;		/* a LOST record came: the cut mattered */
 	unsigned char	*arena;		/* copied records, pending */
 	size_t		 arena_len, arena_cap;
 	unsigned char	*spare;		/* the other arena: what is kept moves there */
@@ -514,12 +516,9 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 			break;
 		close_all(ps);
 	}
+	/* said at the end, and only when samples were lost (summary) */
 	if (ps->ring_pages < want_pages)
-		warnx("ring buffers cut to %zu KiB per CPU by "
-		    "kernel.perf_event_mlock_kb: samples may be lost; raise it "
-		    "with sudo sysctl kernel.perf_event_mlock_kb=%zu",
-		    ps->ring_pages * pgsz / 1024,
-		    (want_pages * pgsz / 1024 + 4) * (size_t)ps->ncpus);
+		ps->want_pages = want_pages;
 	if (cfg->mode != RECORD_CPU && !cfg->quiet)
 		fprintf(stderr, "fgrecord: off-CPU time from the kernel's "
 		    "context switches (perf_event_open)\n");
@@ -712,6 +711,8 @@ decode(struct perf_source *ps, const struct perf_event_header *h,
 	uint64_t ns;
 	pid_t tid;
 
+	if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES)
+		ps->lost = 1;
 	if (ps->cfg.mode == RECORD_CPU) {
 		perf_decode(&ps->dec, h, sink);
 		return;
@@ -890,6 +891,15 @@ perf_source_summary(const struct source *src, uint64_t throttled)
 		fprintf(stderr, "%s: the kernel throttled sampling %"
 		    PRIu64 " times: lower -F (kernel.perf_event_max_sample_rate "
 		    "is %ld)\n", program_invocation_short_name, throttled, max);
+	if (ps->lost && ps->want_pages) {
+		size_t kib = (size_t)sysconf(_SC_PAGESIZE) / 1024;
+
+		fprintf(stderr, "%s: samples were lost with ring buffers cut "
+		    "to %zu KiB per CPU by kernel.perf_event_mlock_kb: raise "
+		    "it with sudo sysctl kernel.perf_event_mlock_kb=%zu\n",
+		    program_invocation_short_name, ps->ring_pages * kib,
+		    (ps->want_pages * kib + 4) * (size_t)ps->ncpus);
+	}
 }
 
 const struct source_ops source_perf = {

@@ -127,4 +127,27 @@ else
 	'
 fi
 
+# 10: the fix for -a names level 0, whatever the current level (1 or 2);
+# never the current one. The level is restored at the end.
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo missing)
+if [ -z "$root" ] || ! command -v setpriv >/dev/null || [ "$paranoid" = missing ] ||
+   ! sysctl -q kernel.perf_event_paranoid="$paranoid" 2>/dev/null; then
+	skip "-a as nobody at levels 1 and 2: the fix names level 0" 'needs root, setpriv and a writable kernel.perf_event_paranoid'
+else
+	trap 'sysctl -q kernel.perf_event_paranoid="$paranoid"; rm -rf "$TMP" ${NOBODY:+"$NOBODY"}' EXIT
+	nobody_copy
+	for level in 1 2; do
+		sysctl -q kernel.perf_event_paranoid=$level
+		check "-a as nobody at level $level: the fix names level 0, not $level" '
+			here=$PWD && cd "$NB" &&
+			expect_status 2 $asnobody "$NB_FGRECORD" -a -d 0.2 -o /dev/null 2>"$here/err"
+			st=$?; cd "$here" && cat err && test $st = 0 &&
+			grep_q "^fgrecord: fix: sudo sysctl kernel.perf_event_paranoid=0 (what -a needs)" err &&
+			! grep "paranoid=$level\b" err &&
+			! grep "paranoid=-*1 " err
+		'
+	done
+	sysctl -q kernel.perf_event_paranoid="$paranoid"
+fi
+
 done_testing

@@ -83,7 +83,7 @@ static void __attribute__((noreturn))
 perf_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 {
 	int p = perf_paranoid();
-	char why[512];
+	char why[512], fix[160];
 
 	switch (denied_why(e, system_wide, why, sizeof(why))) {
 	case DENIED_SECCOMP:
@@ -119,10 +119,10 @@ perf_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 			    "processes can be sampled, but not -a (needs level 0)");
 		else if (system_wide)
 			warnx("-a needs privilege at level %d", p);
-		errx(2, "fix: sudo sysctl kernel.perf_event_paranoid=1 (or -1 "
-		    "for kernel stacks and -a), run as root, or grant "
-		    "CAP_PERFMON: sudo setcap cap_perfmon+ep \"$(command -v "
-		    "%s)\"", program_invocation_short_name);
+		denied_paranoid_fix(p, system_wide, fix, sizeof(fix));
+		errx(2, "fix: %s, run as root, or grant CAP_PERFMON: sudo "
+		    "setcap cap_perfmon+ep \"$(command -v %s)\"", fix,
+		    program_invocation_short_name);
 	case ENOSYS:
 		errx(2, "perf_event_open is not available (%s): the kernel lacks "
 		    "CONFIG_PERF_EVENTS, or a container's seccomp profile blocks "

@@ -150,4 +150,48 @@ else
 	sysctl -q kernel.perf_event_paranoid="$paranoid"
 fi
 
+# 6: a program that maps a library and then puts links to something else
+# where it was (and at "lib.so (deleted)", its name in /proc/PID/maps):
+# root's fgrecord reads the mapped file itself and never opens what the
+# links name: another user's (here root's own 0600) ELF file, watched with
+# inotify, or a device node.
+if [ -z "$root" ] || ! command -v setpriv >/dev/null; then
+	skip 'a library swapped for links: the target never opened' 'needs root and setpriv'
+elif ! $cc -O2 -g -shared -fPIC -o "$B/libspin.so" "$TESTS/hostile/spinlib.c" 2>"$B/err" ||
+     ! $cc -O1 -shared -fPIC -o "$B/other.so" "$TESTS/hostile/spinlib.c" 2>>"$B/err" ||
+     ! $cc -O2 -g -o "$B/libswap" "$TESTS/record/libswap.c" -ldl 2>>"$B/err" ||
+     ! $cc -O2 -o "$B/openwatch" "$TESTS/hostile/openwatch.c" 2>>"$B/err"; then
+	skip 'a library swapped for links: the target never opened' "cannot build the fixtures: $(head -1 "$B/err")"
+elif ! perf_ok; then
+	skip 'a library swapped for links: the target never opened' "$why"
+else
+	check 'a command: its library swapped for a link to a root-only ELF file, never opened' '
+		mkdir -m 700 secret && cp "$B/other.so" secret/other.so && chmod 600 secret/other.so &&
+		cp "$B/libspin.so" lib.so &&
+		timeout 60 "$B/openwatch" "$PWD/secret/other.so" fgrecord -o out "$B/libswap" "$PWD/lib.so" 1 "$PWD/secret/other.so" 2>err
+		st=$?; cat err; echo "status $st (3: the target was opened)" &&
+		test $st = 0 && test -L lib.so &&
+		awk "/^\t/ && /lib\.so/ { hit = 1 } /^\$/ { h += hit; n++; hit = 0 } END { print h \" of \" n \" samples in lib.so\"; exit !(n > 0 && h >= n * 0.9) }" out
+	'
+	check 'a command: its library swapped for a link to a device node: frames read, exit 0' '
+		mknod dev c 1 3 && cp "$B/libspin.so" lib.so &&
+		timeout 60 "$B/openwatch" "$PWD/dev" fgrecord -o out "$B/libswap" "$PWD/lib.so" 1 "$PWD/dev" 2>err
+		st=$?; cat err; echo "status $st (3: the device was opened)" &&
+		test $st = 0 &&
+		awk "/^\t/ && /lib\.so/ { hit = 1 } /^\$/ { h += hit; n++; hit = 0 } END { print h \" of \" n \" samples in lib.so\"; exit !(n > 0 && h >= n * 0.9) }" out
+	'
+	check '-p of nobody'"'"'s process whose library is now a link to a root-only file: never opened' '
+		mkdir -m 700 secret && cp "$B/other.so" secret/other.so && chmod 600 secret/other.so &&
+		pub=$(mktemp -d /tmp/fgswap.XXXXXX) && chmod 777 "$pub" &&
+		cp "$B/libspin.so" "$B/libswap" "$pub/" && chmod 755 "$pub/libswap" "$pub/libspin.so" || exit 1
+		$asnobody "$pub/libswap" "$pub/libspin.so" 60 "$PWD/secret/other.so" & tp=$!
+		wait_for 30 test -L "$pub/libspin.so (deleted)"
+		timeout 60 "$B/openwatch" "$PWD/secret/other.so" fgrecord -p $tp -d 1.5 -o out 2>err
+		st=$?; kill $tp; wait $tp; rm -rf "$pub"
+		cat err; echo "status $st (3: the target was opened)" &&
+		test $st = 0 &&
+		awk "/^\t/ && /lib/ && !/\[unknown\]\)/ { hit = 1 } /^\$/ { h += hit; n++; hit = 0 } END { print h \" of \" n \" samples in the library\"; exit !(n > 0 && h >= n * 0.9) }" out
+	'
+fi
+
 done_testing

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -257,7 +258,12 @@ on_sample(struct record *r, const struct source_event *ev)
 			frame_push(r, a, STREAM_KERNEL, NULL);
 		} else if (!r->opts.cfg.dwarf && !fp_cut) {
 			if (nuser == r->pcs_cap) {
-				fp_cut = 1;
+				fp_cut = UNWIND_DEPTH;
+				continue;
+			}
+			if (nuser > 0 && !unwind_is_code(&r->unwind, ev->pid,
+			    a)) {
+				fp_cut = UNWIND_NOMAP;
 				continue;
 			}
 			user_frame(r, ev->pid, a, nuser == 0);
@@ -266,7 +272,7 @@ on_sample(struct record *r, const struct source_event *ev)
 	}
 	if (!r->opts.cfg.dwarf && nuser > 0) {
 		if (fp_cut)
-			why = UNWIND_DEPTH;
+			why = (enum unwind_end)fp_cut;
 		else if (s->chain_cut || !unwind_is_outermost(&r->unwind,
 		    ev->pid, s->callchain[s->nr - 1]))
 			why = UNWIND_NOCFI;
@@ -397,10 +403,37 @@ check_output(struct record *r)
 
 /* ---- the session ---- */
 
+/*
+ * Whether the command must run without gaining privileges: fgrecord was
+ * not started by root. The kernel honours a set-user-ID bit under a
+ * tracer that holds CAP_SYS_PTRACE (a copy of fgrecord given it with
+ * setcap), and then the program's stack, with what it read as root,
+ * would be copied into this user's stream; without the capability the
+ * ptrace sampler would run it unprivileged anyway, and the perf sampler
+ * would lose sight of it. no_new_privs makes both the same, and says so
+ * first (noted once, before the command runs, unless nothing differs).
+ */
+static int
+no_new_privs(const struct record *r)
+{
+	char *what;
+
+	if (getuid() == 0 && geteuid() == 0)
+		return 0;
+	if (caps_setid(r->opts.argv[0], &what)) {
+		warnx("'%s' is %s: under fgrecord, not run by root, it runs "
+		    "without those privileges (a profiler gives no one more "
+		    "than they had); run fgrecord as root to profile it with "
+		    "them", r->opts.argv[0], what);
+		free(what);
+	}
+	return 1;
+}
+
 static pid_t
 launch(struct record *r, int *go_fd, int *err_fd)
 {
-	int go[2], ep[2];
+	int go[2], ep[2], nnp = no_new_privs(r);
 	pid_t pid;
 
 	if (pipe2(go, O_CLOEXEC) != 0 || pipe2(ep, O_CLOEXEC) != 0)
@@ -429,6 +462,8 @@ launch(struct record *r, int *go_fd, int *err_fd)
 			_exit(127);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
+		if (nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+			_exit(126);
 		execvp(r->opts.argv[0], r->opts.argv);
 		e = errno;
 		if (write(ep[1], &e, sizeof(e)) < 0)

@@ -420,7 +420,9 @@ pt_open(struct source *src, const struct source_config *cfg)
 			errx(2, "cannot trace process %d (%s): "
 			    "kernel.yama.ptrace_scope is %d, which lets a user "
 			    "trace only the commands it starts; give the command "
-			    "to fgrecord, or run it with CAP_SYS_PTRACE", (int)pid,
+			    "to fgrecord, or run it with CAP_SYS_PTRACE (which "
+			    "lets it read and stop every process of every "
+			    "user)", (int)pid,
 			    strerror(errno), scope);
 		if (errno == EPERM)
 			errx(2, "cannot trace process %d (%s): it belongs to "

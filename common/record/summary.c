@@ -27,8 +27,8 @@ record_summary(const struct record *r)
 	    program_invocation_short_name, s->samples, s->seconds, rate,
 	    s->lost, trunc,
 	    s->truncated ? " (mostly: " : "",
-	    s->truncated ? (r->opts.cfg.dwarf ? unwind_end_str(best) :
-	    "frame-pointer chain ended early") : "",
+	    s->truncated ? (r->opts.cfg.dwarf || best == UNWIND_DEPTH ?
+	    unwind_end_str(best) : "frame-pointer chain ended early") : "",
 	    s->truncated ? ")" : "", stitched, s->cpu_seconds);
 	if (r->opts.cfg.mode != RECORD_CPU)
 		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "

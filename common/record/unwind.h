@@ -94,6 +94,14 @@ size_t	 unwind_stack_sp(struct unwind *, const struct unwind_input *in,
  */
 int	 unwind_is_outermost(struct unwind *, pid_t pid, uint64_t pc);
 
+/*
+ * Whether the return address pc of process pid lies in executable code
+ * that the maps know (pc-1 in a mapping: maps hold executable ones only).
+ * A walk stops at one that does not rather than write it: such a word
+ * may be anything the program kept on its stack (a secret it read).
+ */
+int	 unwind_is_code(struct unwind *, pid_t pid, uint64_t pc);
+
 /* A short phrase for a reason, for statistics ("stack copy too small"). */
 const char *unwind_end_str(enum unwind_end);
 

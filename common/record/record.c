@@ -486,8 +486,23 @@ read_all_procs(struct record *r)
 	if (procfs_walk_procs(&w) != 0)
 		return;
 	while ((pid = procfs_walk_next(&w)) > 0) {
-		maps_read_proc(&r->maps, pid);
+		char exe[64], link[8];
+		int rc;
+
+		errno = 0;
+		rc = maps_read_proc(&r->maps, pid);
+		if (rc != 0 && errno == ENOENT)
+			continue;	/* gone */
 		comm_read_tasks(&r->comms, pid);
+		if (rc != 0 && (errno == EACCES || errno == EPERM)) {
+			r->stats.procs++;
+			r->stats.procs_denied++;
+			continue;
+		}
+		/* a kernel thread, which has no user space, is not counted */
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+		if (readlink(exe, link, sizeof(link)) >= 0 || errno != ENOENT)
+			r->stats.procs++;
 	}
 	procfs_walk_release(&w);
 }

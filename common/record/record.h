@@ -68,6 +68,8 @@ struct record_stats {
 	uint64_t	 wait_ns;	/* their periods, summed */
 	uint64_t	 end_reason[UNWIND_NEND]; /* truncations by enum unwind_end */
 	uint64_t	 ring_bytes;
+	uint64_t	 procs;		/* -a: processes found at the start */
+	uint64_t	 procs_denied;	/* of them, whose maps were refused */
 	double		 seconds;	/* wall time recorded */
 	double		 cpu_seconds;	/* fgrecord's own CPU time */
 };

@@ -42,6 +42,13 @@ record_summary(const struct record *r)
 		    "that might have been paired wrongly); fewer bytes per switch "
 		    "lose fewer: --call-graph dwarf,4096 or fp\n", s->lost,
 		    r->src.waits_dropped);
+	if (s->procs_denied)
+		fprintf(stderr, "%s: the maps of %" PRIu64 " of %" PRIu64
+		    " processes (%.1f%%) could not be read (other users' "
+		    "processes): their stacks stop at the first frame, 'pc in "
+		    "no known mapping'; run as root to read them\n",
+		    program_invocation_short_name, s->procs_denied, s->procs,
+		    100.0 * s->procs_denied / s->procs);
 	if (r->src.ops->summary)
 		r->src.ops->summary(&r->src, s->throttled);
 	if (s->truncated && r->opts.cfg.dwarf) {

@@ -21,7 +21,7 @@
 #include "base/version.h"
 #include "base/xalloc.h"
 
-enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH };
+enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH, OPT_MAXDEPTH };
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -31,12 +31,13 @@ usage_status(int status)
 	    "[--sampler perf | ptrace]\n                ";
 	static const char opts[] = "[-F hz | -c period] [-e event] "
 	    "[--call-graph fp | dwarf[,bytes]]\n"
-	    "                [--no-stitch] [-o file] [-d seconds]";
+	    "                [--no-stitch] [--max-depth n] [-o file] "
+	    "[-d seconds]\n                ";
 
 	usage_exit(status,
-	    "usage: fgrecord %s%s command [arg ...]\n"
-	    "       fgrecord %s%s [--any-user] -p pid[,pid ...]\n"
-	    "       fgrecord [-q] %s -a\n"
+	    "usage: fgrecord %s%scommand [arg ...]\n"
+	    "       fgrecord %s%s[--any-user] -p pid[,pid ...]\n"
+	    "       fgrecord [-q] %s-a\n"
 	    "       fgrecord -V | --version\n", mode, opts, mode, opts, opts);
 }
 
@@ -117,7 +118,11 @@ is_null_device(const struct stat *st)
  * descriptor. fgrecord often runs as root: it refuses a symbolic link
  * (whose target could be any file) and anything but a regular file or
  * /dev/null (a FIFO would block, a device would be written to), checked
- * on the file it opens, so that nothing can be swapped in between.
+ * on the file it opens, so that nothing can be swapped in between. Run
+ * as root, it also refuses an existing file another user owns or one
+ * with more than one link (fs.protected_regular=0 lets anyone leave one
+ * in /tmp): that user would read a system-wide profile. The checks come
+ * before the truncation, so a refused file is left as it was.
  */
 static int
 create_output(const char *name)
@@ -140,6 +145,14 @@ create_output(const char *name)
 	if (!S_ISREG(st.st_mode) && !is_null_device(&st))
 		errx(2, "cannot write to '%s': not a regular file; give a "
 		    "regular file, or write to stdout", name);
+	if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_uid != 0)
+		errx(2, "cannot write to '%s': it belongs to user %ju, and "
+		    "root's profile would be theirs to read; remove it or "
+		    "name a new file", name, (uintmax_t)st.st_uid);
+	if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1)
+		errx(2, "cannot write to '%s': it has %ju links, and another "
+		    "name could be anyone's; remove it or name a new file",
+		    name, (uintmax_t)st.st_nlink);
 	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
 		err(2, "cannot truncate '%s'", name);
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
@@ -186,6 +199,7 @@ main(int argc, char *argv[])
 		{ "wall",	no_argument,	   NULL, OPT_WALL },
 		{ "sampler",	required_argument, NULL, OPT_SAMPLER },
 		{ "no-stitch",	no_argument,	   NULL, OPT_NOSTITCH },
+		{ "max-depth",	required_argument, NULL, OPT_MAXDEPTH },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct record_opts o;
@@ -264,6 +278,10 @@ main(int argc, char *argv[])
 			break;
 		case OPT_NOSTITCH:
 			o.no_stitch = 1;
+			break;
+		case OPT_MAXDEPTH:	/* its range: record_opts_check */
+			o.max_depth = (unsigned)parse_u64(optarg, "--max-depth",
+			    1, UINT_MAX);
 			break;
 		default:
 			version_or_usage(ch, usage_status);

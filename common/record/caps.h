@@ -40,4 +40,15 @@ int	 caps_owned(pid_t pid, uid_t uid);
  */
 void	 caps_check_owners(const pid_t *pids, size_t npids, int any_user);
 
+/*
+ * Whether exec'ing the command argv0, found as execvp(3) finds it (a name
+ * without a slash is looked up in PATH), would give it privileges this
+ * process lacks: its file is set-user-ID to another user, set-group-ID
+ * to a group that is not ours, or carries file capabilities (the
+ * security.capability attribute). Returns 1 and sets *what to the phrase
+ * ("set-user-ID root", "set-group-ID shadow", "given file capabilities"),
+ * which the caller frees; 0 when not (or not found: exec will say).
+ */
+int	 caps_setid(const char *argv0, char **what);
+
 #endif

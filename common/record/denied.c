@@ -100,6 +100,19 @@ denied_why(int e, int system_wide, char *buf, size_t len)
 	return DENIED_PARANOID;
 }
 
+void
+denied_paranoid_fix(int p, int system_wide, char *buf, size_t len)
+{
+	int need = system_wide ? 0 : 1;
+
+	if (need >= p)		/* refused at a level that should allow it */
+		need = p - 1 < -1 ? -1 : p - 1;
+	snprintf(buf, len, "sudo sysctl kernel.perf_event_paranoid=%d (%s)",
+	    need, need <= 0 && system_wide ? "what -a needs" :
+	    need == -1 ? "no restriction" :
+	    "user and kernel stacks of your own processes");
+}
+
 /* Opens an event on this process as a recording would, and closes it. */
 static int
 try_open(uint64_t config, int kernel_stacks)

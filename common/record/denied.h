@@ -45,6 +45,15 @@ enum denied_kind denied_why(int errnum, int system_wide, char *buf, size_t len);
  */
 enum denied_kind denied_probe(int offcpu, char *buf, size_t len);
 
+/*
+ * Writes into buf (len bytes) the sysctl that allows what was asked when
+ * kernel.perf_event_paranoid is p and refused it: the level that helps,
+ * never p itself: 0 for -a (system_wide), else 1 (user and kernel stacks
+ * of one's own processes). Below p in any case: "sudo sysctl
+ * kernel.perf_event_paranoid=0 (what -a needs)".
+ */
+void	 denied_paranoid_fix(int p, int system_wide, char *buf, size_t len);
+
 /* Reads the Seccomp: field of /proc/self/status: 0, 1 (strict), 2 (filter); -1 when absent. */
 int	 denied_seccomp_mode(void);
 

@@ -144,9 +144,17 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 	if (nm.file->alt == NULL && nm.file->kind == MAPFILE_ELF && path[0] == '/') {
 		char alt[96];
 
+		struct stat st;
+
 		snprintf(alt, sizeof(alt), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
 		    (int)pid, start, end);
 		nm.file->alt = xstrdup(alt);
+		/* stat opens nothing; it follows the link only for root */
+		if (stat(alt, &st) == 0) {
+			nm.file->dev = st.st_dev;
+			nm.file->ino = st.st_ino;
+			nm.file->have_ino = 1;
+		}
 	}
 	if (hex && nm.file->buildid == NULL && nm.file->kind == MAPFILE_ELF &&
 	    !nm.file->opened) {
@@ -406,12 +414,33 @@ mapfile_close(struct mapfile *f)
 }
 
 /*
- * Reads f's ELF header, segments and build ID from path (NULL: the vDSO).
- * Returns 1 when it is usable: ELF, with PT_LOADs, and the build ID that
- * the kernel reported, if it reported one.
+ * Whether the file f opened is the inode that was mapped, when map_files
+ * told which (else 1: nothing to compare with).
  */
 static int
-mapfile_load(struct mapfile *f, const char *path)
+mapfile_is_mapped(struct mapfile *f)
+{
+	struct stat st;
+
+	if (!f->have_ino)
+		return 1;
+	if (fstat(f->ef.fd, &st) == 0 && st.st_dev == f->dev &&
+	    st.st_ino == f->ino)
+		return 1;
+	snprintf(f->why, sizeof(f->why), "not the file that was mapped: "
+	    "replaced since, and the mapping is gone");
+	return 0;
+}
+
+/*
+ * Reads f's ELF header, segments and build ID from path (NULL: the vDSO).
+ * Returns 1 when it is usable: ELF, with PT_LOADs, the mapped inode when
+ * check and that is known (map_files of an address range that was mapped
+ * again holds another file), and the build ID that the kernel reported,
+ * if it reported one.
+ */
+static int
+mapfile_load(struct mapfile *f, const char *path, int check)
 {
 	char *bid;
 	int rc;
@@ -427,6 +456,8 @@ mapfile_load(struct mapfile *f, const char *path)
 			snprintf(f->why, sizeof(f->why), "%s", f->ef.why);
 		return 0;
 	}
+	if (check && !mapfile_is_mapped(f))
+		return 0;
 	f->elf = f->ef.elf;
 	f->entry = f->ef.ehdr.e_entry;
 	if (f->ef.nloads == 0) {
@@ -458,18 +489,18 @@ mapfile_open(struct mapfile *f)
 	if (f->kind != MAPFILE_ELF || elf_version(EV_CURRENT) == EV_NONE)
 		return 0;
 	if (strcmp(f->path, "[vdso]") == 0) {
-		f->usable = mapfile_load(f, NULL);
+		f->usable = mapfile_load(f, NULL, 0);
 		return f->usable;
 	}
-	f->usable = mapfile_load(f, f->path);
 	/*
-	 * A file deleted, or replaced by a rebuild, is still reachable
-	 * through the mapping while the process lives.
+	 * The mapping itself first: a file deleted, replaced by a rebuild or
+	 * by a link to anything is still the mapped one there, while the
+	 * process lives (and the reader may follow map_files: root).
 	 */
-	if (!f->usable && f->alt) {
-		mapfile_close(f);
-		f->usable = mapfile_load(f, f->alt);
-	}
+	if (f->alt && (f->usable = mapfile_load(f, f->alt, 1)))
+		return 1;
+	mapfile_close(f);
+	f->usable = mapfile_load(f, f->path, 1);
 	return f->usable;
 }
 

@@ -40,7 +40,10 @@ enum mapfile_kind {
 struct mapfile {
 	char		*path;		/* owned; the DSO name written in the stream */
 	char		*alt;		/* owned; /proc/PID/map_files/... of its first
-					   mapping, for files deleted or out of reach */
+					   mapping: the mapped file itself */
+	dev_t		 dev;		/* the mapped file's, when have_ino */
+	ino_t		 ino;
+	int		 have_ino;	/* alt could be followed when it was mapped */
 	enum mapfile_kind kind;
 	unsigned	 id;		/* small unique number, for caches */
 	int		 opened;	/* open was tried */
@@ -139,7 +142,12 @@ struct mapping *maps_find_prev(struct maps *, pid_t pid, uint64_t addr);
 
 /*
  * Opens the mapping's file if that was not tried yet. Returns 1 when it is
- * a usable ELF file, 0 otherwise.
+ * a usable ELF file, 0 otherwise. The file the process mapped is read
+ * through /proc/PID/map_files first (root can open it; it is the mapped
+ * inode, whatever the name now points to), and by its name only when
+ * that fails: then only a regular file (elffile), and only the mapped
+ * inode when map_files told it (the program may have put a link to a
+ * device, a FIFO or another user's file where its library was).
  */
 int	 mapfile_open(struct mapfile *);
 

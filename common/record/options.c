@@ -54,6 +54,14 @@ record_opts_check(struct record_opts *o, char **why)
 	}
 	if (c->stack_size == 0)
 		c->stack_size = record_stack_size(c->freq, c->period);
+	if (o->max_depth == 0)
+		o->max_depth = RECORD_DEPTH_DEFAULT;
+	if (o->max_depth > RECORD_DEPTH_MAX) {
+		*why = xasprintf("--max-depth %u: at most %d frames (the "
+		    "default, %d, holds every compiler's stacks)",
+		    o->max_depth, RECORD_DEPTH_MAX, RECORD_DEPTH_DEFAULT);
+		return -1;
+	}
 	if ((o->source = source_choose(c, o->sampler, &note)) == NULL) {
 		*why = note;
 		return -1;

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,7 +77,9 @@ record_init(struct record *r, const struct record_opts *opts)
 	maps_init(&r->maps);
 	unwind_init(&r->unwind, &r->maps);
 	comm_init(&r->comms);
-	r->pcs_cap = 1024;
+	r->unwind.max_depth = (int)(opts->max_depth ? opts->max_depth :
+	    RECORD_DEPTH_DEFAULT);
+	r->pcs_cap = (size_t)r->unwind.max_depth;
 	r->pcs = xmalloc(r->pcs_cap * sizeof(*r->pcs));
 	r->sps = xmalloc(r->pcs_cap * sizeof(*r->sps));
 	stitch_init(&r->stitch);
@@ -238,7 +241,7 @@ on_sample(struct record *r, const struct source_event *ev)
 	struct stream_head head;
 	enum unwind_end why = UNWIND_COMPLETE;
 	size_t i, nuser = 0;
-	int truncated = 0, in_kernel = 0;
+	int truncated = 0, in_kernel = 0, fp_cut = 0;
 
 	r->nframes = 0;
 	/* Kernel frames, then the user frames of the kernel's callchain (fp). */
@@ -253,15 +256,27 @@ on_sample(struct record *r, const struct source_event *ev)
 		}
 		if (in_kernel) {
 			frame_push(r, a, STREAM_KERNEL, NULL);
-		} else if (!r->opts.cfg.dwarf) {
+		} else if (!r->opts.cfg.dwarf && !fp_cut) {
+			if (nuser == r->pcs_cap) {
+				fp_cut = UNWIND_DEPTH;
+				continue;
+			}
+			if (nuser > 0 && !unwind_is_code(&r->unwind, ev->pid,
+			    a)) {
+				fp_cut = UNWIND_NOMAP;
+				continue;
+			}
 			user_frame(r, ev->pid, a, nuser == 0);
 			nuser++;
 		}
 	}
 	if (!r->opts.cfg.dwarf && nuser > 0) {
-		if (s->chain_cut || !unwind_is_outermost(&r->unwind, ev->pid,
-		    s->callchain[s->nr - 1]))
-			truncated = 1;
+		if (fp_cut)
+			why = (enum unwind_end)fp_cut;
+		else if (s->chain_cut || !unwind_is_outermost(&r->unwind,
+		    ev->pid, s->callchain[s->nr - 1]))
+			why = UNWIND_NOCFI;
+		truncated = why != UNWIND_COMPLETE;
 	}
 	if (r->opts.cfg.dwarf && s->regs_valid) {
 		struct unwind_input in;
@@ -282,8 +297,6 @@ on_sample(struct record *r, const struct source_event *ev)
 	}
 	if (truncated) {
 		r->stats.truncated++;
-		if (!r->opts.cfg.dwarf)
-			why = UNWIND_NOCFI;
 		r->stats.end_reason[why]++;
 	}
 
@@ -390,10 +403,37 @@ check_output(struct record *r)
 
 /* ---- the session ---- */
 
+/*
+ * Whether the command must run without gaining privileges: fgrecord was
+ * not started by root. The kernel honours a set-user-ID bit under a
+ * tracer that holds CAP_SYS_PTRACE (a copy of fgrecord given it with
+ * setcap), and then the program's stack, with what it read as root,
+ * would be copied into this user's stream; without the capability the
+ * ptrace sampler would run it unprivileged anyway, and the perf sampler
+ * would lose sight of it. no_new_privs makes both the same, and says so
+ * first (noted once, before the command runs, unless nothing differs).
+ */
+static int
+no_new_privs(const struct record *r)
+{
+	char *what;
+
+	if (getuid() == 0 && geteuid() == 0)
+		return 0;
+	if (caps_setid(r->opts.argv[0], &what)) {
+		warnx("'%s' is %s: under fgrecord, not run by root, it runs "
+		    "without those privileges (a profiler gives no one more "
+		    "than they had); run fgrecord as root to profile it with "
+		    "them", r->opts.argv[0], what);
+		free(what);
+	}
+	return 1;
+}
+
 static pid_t
 launch(struct record *r, int *go_fd, int *err_fd)
 {
-	int go[2], ep[2];
+	int go[2], ep[2], nnp = no_new_privs(r);
 	pid_t pid;
 
 	if (pipe2(go, O_CLOEXEC) != 0 || pipe2(ep, O_CLOEXEC) != 0)
@@ -422,6 +462,8 @@ launch(struct record *r, int *go_fd, int *err_fd)
 			_exit(127);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
+		if (nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+			_exit(126);
 		execvp(r->opts.argv[0], r->opts.argv);
 		e = errno;
 		if (write(ep[1], &e, sizeof(e)) < 0)
@@ -444,8 +486,23 @@ read_all_procs(struct record *r)
 	if (procfs_walk_procs(&w) != 0)
 		return;
 	while ((pid = procfs_walk_next(&w)) > 0) {
-		maps_read_proc(&r->maps, pid);
+		char exe[64], link[8];
+		int rc;
+
+		errno = 0;
+		rc = maps_read_proc(&r->maps, pid);
+		if (rc != 0 && errno == ENOENT)
+			continue;	/* gone */
 		comm_read_tasks(&r->comms, pid);
+		if (rc != 0 && (errno == EACCES || errno == EPERM)) {
+			r->stats.procs++;
+			r->stats.procs_denied++;
+			continue;
+		}
+		/* a kernel thread, which has no user space, is not counted */
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+		if (readlink(exe, link, sizeof(link)) >= 0 || errno != ENOENT)
+			r->stats.procs++;
 	}
 	procfs_walk_release(&w);
 }
@@ -466,7 +523,13 @@ catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
+	/*
+	 * SA_RESTART: a write to a slow reader that blocks when the command
+	 * ends must go on, not fail with EINTR (the stream was cut and the
+	 * exit was 2). Waits end all the same: poll and clock_nanosleep are
+	 * never restarted.
+	 */
+	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
 	sigaction(SIGCHLD, &sa, NULL);
 }
 

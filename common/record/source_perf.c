@@ -52,6 +52,8 @@ struct perf_source {
 	size_t		 nfds, fds_cap;
 	struct perf_ring *rings;	/* one per CPU (index = cpu) */
 	size_t		 ring_pages;
+	size_t		 want_pages;	/* asked for, when the mlock limit cut them */
+	int		 lost;		/* a LOST record came: the cut mattered */
 	unsigned char	*arena;		/* copied records, pending */
 	size_t		 arena_len, arena_cap;
 	unsigned char	*spare;		/* the other arena: what is kept moves there */
@@ -81,7 +83,7 @@ static void __attribute__((noreturn))
 perf_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 {
 	int p = perf_paranoid();
-	char why[512];
+	char why[512], fix[160];
 
 	switch (denied_why(e, system_wide, why, sizeof(why))) {
 	case DENIED_SECCOMP:
@@ -117,10 +119,10 @@ perf_explain_open(int e, const struct perf_event_desc *ev, int system_wide)
 			    "processes can be sampled, but not -a (needs level 0)");
 		else if (system_wide)
 			warnx("-a needs privilege at level %d", p);
-		errx(2, "fix: sudo sysctl kernel.perf_event_paranoid=1 (or -1 "
-		    "for kernel stacks and -a), run as root, or grant "
-		    "CAP_PERFMON: sudo setcap cap_perfmon+ep \"$(command -v "
-		    "%s)\"", program_invocation_short_name);
+		denied_paranoid_fix(p, system_wide, fix, sizeof(fix));
+		errx(2, "fix: %s, run as root, or grant CAP_PERFMON: sudo "
+		    "setcap cap_perfmon+ep \"$(command -v %s)\"", fix,
+		    program_invocation_short_name);
 	case ENOSYS:
 		errx(2, "perf_event_open is not available (%s): the kernel lacks "
 		    "CONFIG_PERF_EVENTS, or a container's seccomp profile blocks "
@@ -514,12 +516,9 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 			break;
 		close_all(ps);
 	}
+	/* said at the end, and only when samples were lost (summary) */
 	if (ps->ring_pages < want_pages)
-		warnx("ring buffers cut to %zu KiB per CPU by "
-		    "kernel.perf_event_mlock_kb: samples may be lost; raise it "
-		    "with sudo sysctl kernel.perf_event_mlock_kb=%zu",
-		    ps->ring_pages * pgsz / 1024,
-		    (want_pages * pgsz / 1024 + 4) * (size_t)ps->ncpus);
+		ps->want_pages = want_pages;
 	if (cfg->mode != RECORD_CPU && !cfg->quiet)
 		fprintf(stderr, "fgrecord: off-CPU time from the kernel's "
 		    "context switches (perf_event_open)\n");
@@ -748,6 +747,8 @@ decode(struct perf_source *ps, const struct perf_event_header *h,
 	uint64_t ns;
 	pid_t tid;
 
+	if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES)
+		ps->lost = 1;
 	if (ps->cfg.mode == RECORD_CPU) {
 		perf_decode(&ps->dec, h, sink);
 		return;
@@ -929,6 +930,15 @@ perf_source_summary(const struct source *src, uint64_t throttled)
 		fprintf(stderr, "%s: the kernel throttled sampling %"
 		    PRIu64 " times: lower -F (kernel.perf_event_max_sample_rate "
 		    "is %ld)\n", program_invocation_short_name, throttled, max);
+	if (ps->lost && ps->want_pages) {
+		size_t kib = (size_t)sysconf(_SC_PAGESIZE) / 1024;
+
+		fprintf(stderr, "%s: samples were lost with ring buffers cut "
+		    "to %zu KiB per CPU by kernel.perf_event_mlock_kb: raise "
+		    "it with sudo sysctl kernel.perf_event_mlock_kb=%zu\n",
+		    program_invocation_short_name, ps->ring_pages * kib,
+		    (ps->want_pages * kib + 4) * (size_t)ps->ncpus);
+	}
 }
 
 const struct source_ops source_perf = {

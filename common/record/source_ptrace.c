@@ -449,7 +449,9 @@ refused(pid_t pid, int e)
 		errx(2, "cannot trace process %d (%s): "
 		    "kernel.yama.ptrace_scope is %d, which lets a user "
 		    "trace only the commands it starts; give the command "
-		    "to fgrecord, or run it with CAP_SYS_PTRACE", (int)pid,
+		    "to fgrecord, or run it with CAP_SYS_PTRACE (which "
+		    "lets it read and stop every process of every user)",
+		    (int)pid,
 		    strerror(e), scope);
 	if (e == EPERM)
 		errx(2, "cannot trace process %d (%s): it belongs to "

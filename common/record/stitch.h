@@ -15,9 +15,9 @@
  * recent that holds the frame is used: a shallow sample between two deep
  * ones does not lose the deep one. They are kept in a table of
  * STITCH_SLOTS entries indexed by thread ID (a thread that collides with
- * another replaces it), each at most the unwinder's depth (512 frames of
- * 16 bytes): memory is bounded, 32 MiB at worst, about 100 KiB for a
- * deep thread in practice. With sixteen stacks 99% of a clang++
+ * another replaces it), each at most the unwinder's depth (2048 frames of
+ * 16 bytes by default, --max-depth): memory is bounded, 128 MiB at worst
+ * at the default, about 100 KiB for a deep thread in practice. With sixteen stacks 99% of a clang++
  * compile's samples reach main, with four 95%, with one 93%
  * (bench/fgrecord.sh).
  *

@@ -27,8 +27,8 @@ record_summary(const struct record *r)
 	    program_invocation_short_name, s->samples, s->seconds, rate,
 	    s->lost, trunc,
 	    s->truncated ? " (mostly: " : "",
-	    s->truncated ? (r->opts.cfg.dwarf ? unwind_end_str(best) :
-	    "frame-pointer chain ended early") : "",
+	    s->truncated ? (r->opts.cfg.dwarf || best == UNWIND_DEPTH ?
+	    unwind_end_str(best) : "frame-pointer chain ended early") : "",
 	    s->truncated ? ")" : "", stitched, s->cpu_seconds);
 	if (r->opts.cfg.mode != RECORD_CPU)
 		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "
@@ -42,6 +42,13 @@ record_summary(const struct record *r)
 		    "that might have been paired wrongly); fewer bytes per switch "
 		    "lose fewer: --call-graph dwarf,4096 or fp\n", s->lost,
 		    r->src.waits_dropped);
+	if (s->procs_denied)
+		fprintf(stderr, "%s: the maps of %" PRIu64 " of %" PRIu64
+		    " processes (%.1f%%) could not be read (other users' "
+		    "processes): their stacks stop at the first frame, 'pc in "
+		    "no known mapping'; run as root to read them\n",
+		    program_invocation_short_name, s->procs_denied, s->procs,
+		    100.0 * s->procs_denied / s->procs);
 	if (r->src.ops->summary)
 		r->src.ops->summary(&r->src, s->throttled);
 	if (s->truncated && r->opts.cfg.dwarf) {

@@ -52,7 +52,7 @@ unwind_init(struct unwind *u, struct maps *maps)
 	memset(u, 0, sizeof(*u));
 	u->maps = maps;
 	hashtab_init(&u->cacheidx, 512);
-	u->max_depth = 512;
+	u->max_depth = 2048;
 }
 
 static void
@@ -565,10 +565,15 @@ unwind_stack_sp(struct unwind *u, const struct unwind_input *in, uint64_t *pcs,
 			*end = UNWIND_DEPTH;
 			return n;
 		}
+		mp = maps_find(u->maps, in->pid, exact ? pc : pc - 1);
+		/* a return address in no code is not written (unwind_is_code) */
+		if (mp == NULL && n > 0) {
+			*end = UNWIND_NOMAP;
+			return n;
+		}
 		if (sps)
 			sps[n] = cur.regs[UNWIND_SP];
 		pcs[n++] = pc;
-		mp = maps_find(u->maps, in->pid, exact ? pc : pc - 1);
 		if (mp == NULL) {
 			*end = UNWIND_NOMAP;
 			return n;
@@ -619,6 +624,12 @@ unwind_stack_sp(struct unwind *u, const struct unwind_input *in, uint64_t *pcs,
 		}
 		cur = next;
 	}
+}
+
+int
+unwind_is_code(struct unwind *u, pid_t pid, uint64_t pc)
+{
+	return pc != 0 && maps_find(u->maps, pid, pc - 1) != NULL;
 }
 
 int

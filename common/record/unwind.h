@@ -59,7 +59,7 @@ struct unwind {
 	struct unwind_rule **cache;	/* owned: the rules, as computed */
 	size_t		 ncache, cache_cap;
 	struct hashtab	 cacheidx;	/* (file, address) -> cache */
-	int		 max_depth;	/* 512 by default */
+	int		 max_depth;	/* frames at most; 2048 by default */
 	uint64_t	 lookups, misses;	/* cache statistics */
 	uint64_t	 fp_steps;	/* frames unwound by frame pointer */
 };
@@ -93,6 +93,14 @@ size_t	 unwind_stack_sp(struct unwind *, const struct unwind_input *in,
  * whether a frame-pointer stack is complete.
  */
 int	 unwind_is_outermost(struct unwind *, pid_t pid, uint64_t pc);
+
+/*
+ * Whether the return address pc of process pid lies in executable code
+ * that the maps know (pc-1 in a mapping: maps hold executable ones only).
+ * A walk stops at one that does not rather than write it: such a word
+ * may be anything the program kept on its stack (a secret it read).
+ */
+int	 unwind_is_code(struct unwind *, pid_t pid, uint64_t pc);
 
 /* A short phrase for a reason, for statistics ("stack copy too small"). */
 const char *unwind_end_str(enum unwind_end);

@@ -67,10 +67,35 @@ kind_in_child(enum setup how, int errnum, char *line, size_t len)
 	return kind;
 }
 
+/* The fix names the level that helps, never the current one. */
+static void
+test_fix(void)
+{
+	char fix[160];
+	int p;
+
+	for (p = 1; p <= 3; p++) {
+		denied_paranoid_fix(p, 1, fix, sizeof(fix));
+		CHECK_STR(fix, "sudo sysctl kernel.perf_event_paranoid=0 (what "
+		    "-a needs)", "-a: level 0, from levels 1 to 3");
+	}
+	denied_paranoid_fix(3, 0, fix, sizeof(fix));
+	CHECK_STR(fix, "sudo sysctl kernel.perf_event_paranoid=1 (user and "
+	    "kernel stacks of your own processes)", "a command at level 3: 1");
+	denied_paranoid_fix(1, 0, fix, sizeof(fix));
+	CHECK(strstr(fix, "paranoid=0 ") != NULL,
+	    "refused at 1 without -a: a level below 1");
+	denied_paranoid_fix(0, 1, fix, sizeof(fix));
+	CHECK(strstr(fix, "paranoid=-1 ") != NULL,
+	    "-a refused at 0: -1, not 0");
+}
+
 int
 main(void)
 {
 	char line[512];
+
+	test_fix();
 
 	CHECK(kind_in_child(FILTER_EPERM, EPERM, line, sizeof(line)) ==
 	    DENIED_SECCOMP, "a filter answering EPERM is named seccomp");

@@ -102,6 +102,11 @@ test_conflicts(void)
 	refused(&o, "the ptrace sampler measures CPU time only, not event "
 	    "'page-faults': use -e cpu-clock, or --sampler=perf",
 	    "ptrace with an event it does not measure");
+
+	opts_default(&o);
+	o.max_depth = RECORD_DEPTH_MAX + 1;
+	refused(&o, "--max-depth 65537: at most 65536 frames (the default, "
+	    "2048, holds every compiler's stacks)", "--max-depth too large");
 }
 
 static void
@@ -117,6 +122,14 @@ test_accepted(void)
 	CHECK(o.source == &source_perf, "--sampler perf gives source_perf");
 	CHECK(o.cfg.stack_size == record_stack_size(999, 0),
 	    "the stack copy is sized for the rate");
+	CHECK(o.max_depth == RECORD_DEPTH_DEFAULT && o.max_depth >= 1025,
+	    "the depth limit defaults to one that holds clang++'s stacks");
+
+	opts_default(&o);
+	o.sampler = "perf";
+	o.max_depth = 100;
+	CHECK(record_opts_check(&o, &why) == 0 && o.max_depth == 100,
+	    "--max-depth 100 is kept");
 
 	opts_default(&o);
 	o.sampler = "ptrace";

@@ -15,6 +15,7 @@
 #include "stream/diag.h"
 #include "stream/dso.h"
 #include "stream/folded.h"
+#include "stream/sniff.h"
 #include "stream/stream.h"
 
 
@@ -581,6 +582,10 @@ fold_stream(struct fold *f, int fd, const char *name)
 	stream_diag_init(&in.diag, name);
 	sample_reset(f);
 	lineread_init(&lr, fd, name);
+	if (sniff_refuse(&lr, SNIFF_STREAM, "fgfold") != 0) {
+		lineread_release(&lr);
+		return SNIFF_REFUSED;
+	}
 	while ((len = lineread_next(&lr, &line)) >= 0) {
 		/* The fast path: a frame line seen before. */
 		if (len > 0 && (line[0] == ' ' || line[0] == '\t') && !in.want_srcline) {
@@ -698,8 +703,12 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 	ssize_t len;
 	int rv = 0, seen[FOLDED_NOSTACK + 1] = { 0 };
 
-	buf_init(&tmp);
 	lineread_init(&lr, fd, name);
+	if (sniff_refuse(&lr, SNIFF_FOLDED, "fgfold") != 0) {
+		lineread_release(&lr);
+		return SNIFF_REFUSED;
+	}
+	buf_init(&tmp);
 	while ((len = lineread_next(&lr, &line)) >= 0) {
 		struct stacktab_entry *e;
 		const char *key;

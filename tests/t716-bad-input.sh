@@ -75,4 +75,43 @@ check 'a NUL byte past the first line is no binary file: the stream is read' '
 	expect_status 1 fgfold in >out 2>err && grep_q "^app;main;leaf 1" out
 '
 
+# cpu_ms OUT CMD...: runs CMD with its output in OUT and its errors in
+# OUT.err, and prints the CPU time (user and system) it took, in ms. A
+# guard (timeout) stops a run that would take very long.
+cpu_ms() {
+	_o=$1; shift
+	times >"$_o.t0"
+	timeout 300 "$@" >"$_o" 2>"$_o.err"
+	times >"$_o.t1"
+	awk -F'[ms]' 'FNR == 2 { t[NR > 2] = ($1 * 60 + $2 + $3 * 60 + $4) * 1000 }
+	    END { printf "%d\n", t[1] - t[0] }' "$_o.t0" "$_o.t1"
+}
+
+# A stream of 30,000 samples (about 5 MB), and the same with CRLF line
+# ends: read in time linear in its size, as fast as LF (a generous bound:
+# three times LF's CPU time and one second), with the same output. The
+# old fgfold took about 1.6 s of CPU per MB of CRLF stream here.
+awk 'BEGIN { for (i = 0; i < 30000; i++) {
+	printf "app %d/%d [000] %d.%06d: 1000 cpu-clock:\n", 100, 100 + i % 7, i, i
+	for (j = 0; j < 3 + i % 5; j++)
+		printf "\t%x f%d (/bin/app)\n", 4096 + (i * 7 + j * 13) % 50, (i + j) % 40
+	printf "\n" } }' >"$TMP/lf.txt"
+sed 's/$/\r/' "$TMP/lf.txt" >"$TMP/crlf.txt"
+{ grep -v "^$" "$TMP/lf.txt"; echo; } >"$TMP/noblank.txt"
+for t in fgfold fgpprof fgsym; do
+	check "$t: a 5 MB CRLF stream in about the CPU time of LF, the same output" '
+		lf=$(cpu_ms lf '$t' "$TMP/lf.txt") &&
+		crlf=$(cpu_ms crlf '$t' "$TMP/crlf.txt") &&
+		echo "CPU time: LF $lf ms, CRLF $crlf ms" &&
+		test_cmp lf crlf && test -s lf &&
+		test "$crlf" -le $((3 * lf + 1000))
+	'
+done
+check 'fgfold: samples with no empty line between them, in about the CPU time of LF' '
+	lf=$(cpu_ms lf fgfold "$TMP/lf.txt") &&
+	nb=$(cpu_ms nb fgfold "$TMP/noblank.txt") &&
+	echo "CPU time: LF $lf ms, no empty lines $nb ms" &&
+	test "$nb" -le $((3 * lf + 1000)) && test_cmp lf nb
+'
+
 done_testing

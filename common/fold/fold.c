@@ -619,8 +619,11 @@ fold_stream(struct fold *f, int fd, const char *name)
 			break;
 		case STREAM_SAMPLE:
 			if (in.in_sample) {
-				/* A head with no empty line before it: keep both. */
+				/* A head with no empty line before it: keep both.
+				   Such a stream's blocks are no samples: the
+				   sample cache would hash many samples at each. */
 				in.block_pending = 0;
+				f->sc_off = 1;
 				sample_end(f, &in);
 			}
 			sample_head(f, &in, &s, lr.lineno);

@@ -63,9 +63,10 @@ check 'only headers: passed through, exit 0' '
 	test_cmp h out && test ! -s err
 '
 
-check 'binary garbage: passed through (CR LF read as LF), no crash, exit 0' '
-	head -c 300000 /dev/urandom >garbage &&
-	fgsym garbage >out 2>err && sed "s/\r\$//" garbage >want && cmp want out
+check 'binary garbage after a stream: passed through (CR LF read as LF), said, exit 1' '
+	{ seq 1 1000 | sed "s/.*/# line &/"; head -c 300000 /dev/urandom; } >garbage &&
+	expect_status 1 fgsym garbage >out 2>err && sed "s/\r\$//" garbage >want &&
+	cmp want out && grep_q "unrecognised line" err
 '
 
 check 'a 10 MB line between samples: passed through, neighbours resolved' '

@@ -113,8 +113,8 @@ check 'folded: CRLF line ends read as LF' '
 	printf "a;b 1\na;c 2\n" >want && test_cmp want out
 '
 
-check 'folded: binary garbage: no crash, reported, exit 1' '
-	head -c 200000 /dev/urandom >in &&
+check 'folded: binary garbage after folded lines: no crash, reported, exit 1' '
+	{ seq 1 2000 | sed "s/.*/a;b&;c 1/"; head -c 200000 /dev/urandom; } >in &&
 	expect_status 1 fgfold --folded in >out 2>err &&
 	grep_q "malformed lines skipped" err
 '

@@ -114,4 +114,102 @@ check 'fgfold: samples with no empty line between them, in about the CPU time of
 	test "$nb" -le $((3 * lf + 1000)) && test_cmp lf nb
 '
 
+# Point 22.8: thread names that look like head fields. names.c names one
+# thread each (PR_SET_NAME), spins each for CPU time, and writes
+# "PID TID" per thread to names.tid, one line each, in the order below.
+NAMES='a 1/1|x [001] 1.0:|b: c|1 2/3 [4] 5.6:|worker 1 x'
+cat >"$TMP/names.c" <<'CEOF'
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+#include "spin.h"
+
+static const char *names[] = { "a 1/1", "x [001] 1.0:", "b: c",
+    "1 2/3 [4] 5.6:", "worker 1 x" };
+static pid_t tids[5];
+
+static void *
+run(void *arg)
+{
+	long i = (long)arg;
+
+	prctl(PR_SET_NAME, names[i]);
+	tids[i] = gettid();
+	spin_for(0.3);
+	return NULL;
+}
+
+int
+main(void)
+{
+	pthread_t t[5];
+	FILE *f;
+	long i;
+
+	for (i = 0; i < 5; i++)
+		pthread_create(&t[i], NULL, run, (void *)i);
+	for (i = 0; i < 5; i++)
+		pthread_join(t[i], NULL);
+	if ((f = fopen("names.tid", "w")) == NULL)
+		return 1;
+	for (i = 0; i < 5; i++)
+		fprintf(f, "%d %d\n", getpid(), tids[i]);
+	return fclose(f) != 0;
+}
+CEOF
+cc=${CC:-cc}
+if ! $cc -O1 -g -pthread -I"$TESTS/record" -o "$TMP/names" "$TMP/names.c" 2>"$TMP/names.err"; then
+	skip 'thread names that look like head fields' "cannot build names.c: $(head -1 "$TMP/names.err")"
+elif ! perf_ok && [ "$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)" = 3 ]; then
+	skip 'thread names that look like head fields' "no sampler here: $why"
+else
+	# want_folded FOLDED: for each name, a stack of its thread under
+	# NAME-PID/TID (fgfold --tid; spaces as _), and no other thread.
+	want_folded() {
+		i=1
+		echo "$NAMES" | tr '|' '\n' >names.txt
+		while read -r pid tid; do
+			n=$(sed -n "${i}p" names.txt | tr ' ' _)
+			grep -q -F -e "$n-$pid/$tid;" "$1" || { echo "no stack of '$n-$pid/$tid' in:"; cut -c1-60 "$1" | sort -u; return 1; }
+			i=$((i + 1))
+		done <names.tid
+		! grep -q "^[^;]*-1/1;" "$1" || { echo "a thread read as PID 1 TID 1"; return 1; }
+	}
+	check 'fgrecord: names like "a 1/1", "x [001] 1.0:": fgfold --tid keeps their PID and TID' '
+		cp "$TMP/names" . && fgrecord -q -o rec ./names 2>rerr &&
+		fgfold --tid rec >folded 2>err && want_folded folded
+	'
+	check 'fgrecord | fgsym: the names and heads pass through; fgfold --pid keeps the PID' '
+		cp "$TMP/names" . && fgrecord -q -o rec ./names 2>rerr &&
+		fgsym rec >sym 2>serr && fgfold --tid sym >folded 2>err && want_folded folded &&
+		fgfold --pid sym >pfolded 2>err && pid=$(cut -d" " -f1 names.tid | head -1) &&
+		test "$(grep -c -e "-$pid;" pfolded)" -ge 5 && ! grep -q -e "-1;" pfolded
+	'
+	if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
+		check 'fgpprof: the tid labels are the threads, not 1' '
+			cp "$TMP/names" . && fgrecord -q -o rec ./names 2>rerr &&
+			fgpprof rec >p.pb.gz 2>err &&
+			HOME=$PWD go tool pprof -tags -sample_index=samples p.pb.gz >tags 2>perr &&
+			sed -n "/^ tid:/,/^\$/s/^ *[0-9.]* ([ 0-9.]*%): \([0-9]*\)\$/\1/p" tags | sort -u >actual &&
+			cut -d" " -f2 names.tid | sort -u >want &&
+			{ comm -23 want actual | grep . && { echo "tids missing:"; cat tags; false; } || true; } &&
+			! grep -qx 1 actual
+		'
+	else
+		skip 'fgpprof: the tid labels are the threads, not 1' 'no go tool pprof (Debian: apt-get install golang-go)'
+	fi
+	if [ "$(id -u)" = 0 ] && perf_ok && perf record -q -o "$TMP/p.data" true >/dev/null 2>&1; then
+		check 'perf script: the same names keep their PID and TID in fgfold --tid' '
+			cp "$TMP/names" . && perf record -q -g -o p.data ./names >/dev/null 2>perr &&
+			perf script -i p.data -F comm,pid,tid,time,period,event,ip,sym,dso >ps 2>/dev/null &&
+			fgfold --tid ps >folded 2>err && want_folded folded
+		'
+	else
+		skip 'perf script: the same names keep their PID and TID' 'perf record does not work here (root and perf needed)'
+	fi
+fi
+
 done_testing

@@ -132,9 +132,13 @@ parse_tail(const char *line, size_t len, size_t from, struct stream_sample *s)
 		parse_oneline(line, len, from, s);
 }
 
-/* The shortest COMM that is followed by a PID (the reference's rule). */
+/*
+ * The shortest COMM that is followed by a PID (the reference's rule): for
+ * the layouts head_right does not know (perf script -F without a time,
+ * a tracepoint's payload after the event).
+ */
 static int
-parse_sample(const char *line, size_t len, struct stream_sample *s)
+parse_sample_left(const char *line, size_t len, struct stream_sample *s)
 {
 	size_t i, j, k;
 
@@ -188,6 +192,176 @@ parse_sample(const char *line, size_t len, struct stream_sample *s)
 		}
 	}
 	return 0;
+}
+
+/* Scanning back over line[0..e): the end of the white space before e. */
+static size_t
+ws_back(const char *line, size_t e)
+{
+	while (e > 0 && isspc(line[e - 1]))
+		e--;
+	return e;
+}
+
+/* The start of the token that ends at e. */
+static size_t
+tok_back(const char *line, size_t e)
+{
+	while (e > 0 && !isspc(line[e - 1]))
+		e--;
+	return e;
+}
+
+static int
+all_digits(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isdig(p[i]))
+			return 0;
+	return n > 0;
+}
+
+/* "SECONDS.FRACTION:", as perf script prints a time. */
+static int
+is_time(const char *p, size_t n)
+{
+	const char *dot;
+
+	if (n < 4 || p[n - 1] != ':' || (dot = memchr(p, '.', n)) == NULL)
+		return 0;
+	return all_digits(p, dot - p) && all_digits(dot + 1, n - 2 - (dot - p));
+}
+
+/*
+ * The head of a sample read from the right, where every field after COMM
+ * has a fixed shape, so that a COMM of any bytes ("a 1/1", "x [001] 1.0:")
+ * is left whole: "COMM PID[/TID] [[CPU]] SECS.FRAC: [PERIOD] [EVENT:]",
+ * line[0..len) ending after the last field (trailing white space allowed).
+ * Fills *s and returns 1, or returns 0 when the line has not that shape.
+ */
+static int
+head_right(const char *line, size_t len, struct stream_sample *s)
+{
+	struct stream_str ev = { NULL, 0 };
+	uint64_t period = 1;
+	int has_period = 0;
+	size_t e = ws_back(line, len), b, pe;
+
+	b = tok_back(line, e);
+	if (b == e || line[e - 1] != ':')
+		return 0;
+	if (!is_time(line + b, e - b)) {
+		/* EVENT: ("cpu-clock:", "cpu-clock:ppp:"), maybe a PERIOD */
+		if (e - b < 2)
+			return 0;
+		ev.p = line + b;
+		ev.len = e - 1 - b;
+		e = ws_back(line, b);
+		b = tok_back(line, e);
+		if (b < e && all_digits(line + b, e - b)) {
+			uint64_t v = 0;
+			size_t i;
+
+			/* Past 2^64-1 it stays there: fgfold --period then
+			   says the total overflowed. */
+			for (i = b; i < e; i++) {
+				unsigned d = (unsigned)(line[i] - '0');
+
+				v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX :
+				    v * 10 + d;
+			}
+			if (v > 0) {
+				period = v;
+				has_period = 1;
+			}
+			e = ws_back(line, b);
+			b = tok_back(line, e);
+		}
+	}
+	if (!is_time(line + b, e - b))
+		return 0;
+	e = ws_back(line, b);
+	b = tok_back(line, e);
+	/* [CPU] */
+	if (e - b >= 3 && line[b] == '[' && line[e - 1] == ']' &&
+	    all_digits(line + b + 1, e - b - 2)) {
+		e = ws_back(line, b);
+		b = tok_back(line, e);
+	}
+	/* PID/TID, or a TID alone */
+	pe = b;
+	while (pe < e && isdig(line[pe]))
+		pe++;
+	if (pe == b || b == 0)
+		return 0;
+	memset(s, 0, sizeof(*s));
+	if (pe < e) {
+		size_t t = pe;
+
+		while (t < e && line[t] == '/')
+			t++;
+		if (t == pe || t == e || !all_digits(line + t, e - t))
+			return 0;
+		s->pid.p = line + b;
+		s->pid.len = pe - b;
+		s->tid.p = line + t;
+		s->tid.len = e - t;
+	} else {
+		s->tid.p = line + b;
+		s->tid.len = e - b;
+	}
+	e = ws_back(line, b);
+	if (e == 0)
+		return 0;
+	s->comm.p = line;
+	s->comm.len = e;
+	s->event = ev;
+	s->period = period;
+	s->has_period = has_period;
+	return 1;
+}
+
+/*
+ * A sample that perf script printed on one line, its frame after the
+ * event: the last ": " after which a frame follows and before which a
+ * head ends in an event.
+ */
+static int
+oneline_right(const char *line, size_t len, struct stream_sample *s)
+{
+	const char *c;
+	size_t e = len;
+
+	while (e > 0 && (c = memrchr(line, ':', e)) != NULL) {
+		size_t i = c - line;
+
+		e = i;
+		if (i + 1 >= len || !isspc(line[i + 1]))
+			continue;
+		if (head_right(line, i + 1, s) && s->event.len > 0 &&
+		    parse_frame(line + i + 1, len - i - 1, &s->frame)) {
+			s->has_frame = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A head from the right, as fgrecord and perf script write them. */
+static int
+head_strict(const char *line, size_t len, struct stream_sample *s)
+{
+	if (len == 0 || isspc(line[0]))
+		return 0;
+	return head_right(line, len, s) || oneline_right(line, len, s);
+}
+
+static int
+parse_sample(const char *line, size_t len, struct stream_sample *s)
+{
+	return head_strict(line, len, s) || parse_sample_left(line, len, s);
 }
 
 /*
@@ -271,44 +445,15 @@ parse_frame(const char *line, size_t len, struct stream_frame *f)
 int
 stream_indented_head(const char *line, size_t len)
 {
-	const char *colon = memchr(line, ':', len);
-	size_t e, b;
+	struct stream_sample tmp;
+	size_t i = 0;
 
-	if (colon == NULL || !isspc(line[0]))
+	/* a head holds a time, "SECS.FRAC:": most frames hold no ':' */
+	if (len == 0 || !isspc(line[0]) || memchr(line, ':', len) == NULL)
 		return 0;
-	/* SECS.USECS just before the first ':' */
-	e = colon - line;
-	b = e;
-	while (b > 0 && isdig(line[b - 1]))
-		b--;
-	if (b == e || b < 2 || line[b - 1] != '.')
-		return 0;
-	e = --b;
-	while (b > 0 && isdig(line[b - 1]))
-		b--;
-	if (b == e || b == 0 || !isspc(line[b - 1]))
-		return 0;
-	while (b > 0 && isspc(line[b - 1]))
-		b--;
-	/* an optional [CPU] */
-	if (b > 0 && line[b - 1] == ']') {
-		while (b > 0 && line[b - 1] != '[')
-			b--;
-		if (b == 0)
-			return 0;
-		b--;
-		while (b > 0 && isspc(line[b - 1]))
-			b--;
-	}
-	/* PID or PID/TID, then space, then a COMM */
-	e = b;
-	while (b > 0 && (isdig(line[b - 1]) || line[b - 1] == '/'))
-		b--;
-	if (b == e || b == 0 || !isspc(line[b - 1]))
-		return 0;
-	while (b > 0 && isspc(line[b - 1]))
-		b--;
-	return b > 0;
+	while (i < len && isspc(line[i]))
+		i++;
+	return head_strict(line + i, len - i, &tmp);
 }
 
 enum stream_kind

@@ -114,6 +114,46 @@ check 'fgfold: samples with no empty line between them, in about the CPU time of
 	test "$nb" -le $((3 * lf + 1000)) && test_cmp lf nb
 '
 
+# Point 23.7: inside a sample, a line that starts with a tab and is no
+# frame, no source line and no inlined frame is said with FILE:LINE, and
+# the good samples around it are kept; real source lines (fgsym --srcline,
+# perf script -F+srcline) are read silently.
+junk_stream() {
+	sample 1 leaf main
+	printf 'app 1/1 [000] 1.0: 1000 cpu-clock:\n\t1000 leaf (/bin/app)\n'
+	printf '%s\n' "$1"
+	printf '\t1000 main (/bin/app)\n\n'
+	sample 1 other main
+}
+for t in fgfold fgpprof; do
+	check "$t: a tab-led line that is no frame: FILE:LINE, exit 1, the rest kept" '
+		junk_stream "	xyz garbage here" >in &&
+		expect_status 1 '$t' in >out 2>err &&
+		grep_q "^'$t': in:7: unrecognised line .*xyz garbage here" err &&
+		one_clean_line err && test -s out
+	'
+	check "$t: a 10 MB tab-led line: FILE:LINE once, exit 1, the rest kept" '
+		{ sample 1 leaf main; printf "app 1/1 [000] 1.0: 1000 cpu-clock:\n\t1000 leaf (/bin/app)\n\t";
+		  head -c 10000000 /dev/zero | tr "\0" x; printf "\n\n"; sample 1 other main; } >in &&
+		expect_status 1 '$t' in >out 2>err &&
+		grep_q "^'$t': in:7: unrecognised line" err && one_clean_line err && test -s out
+	'
+	check "$t: source lines, perf script DSO[ADDR] lines and inlined frames are read silently" '
+		printf "app 1/1 [000] 1.0: 1 cpu-clock:\n\t10 inl (inlined)\n  a.c:12\n\t10 leaf+0x1 (/bin/app)\n  a.c:3 (discriminator 2)\n\t20 [unknown] (/lib/x.so)\n  x.so[20]\n\t30 main (/bin/app)\n  ??:0\n\n" >in &&
+		expect_status 0 '$t' in >out 2>err && test ! -s err
+	'
+done
+check 'fgfold: a line with terminal escapes is quoted, never written raw' '
+	junk_stream "	zz $(printf "\033[2J\033]0;x\007") zz" >in &&
+	expect_status 1 fgfold in >out 2>err && one_clean_line err &&
+	grep_q "x1b" err
+'
+check 'fgfold --srcline: the source lines still fold' '
+	printf "app 1/1 [000] 1.0: 1 cpu-clock:\n\t10 leaf+0x1 (/bin/app)\n  a.c:12\n\t30 main (/bin/app)\n  b.c:3\n\n" >in &&
+	expect_status 0 fgfold --srcline in >out 2>err &&
+	echo "app;main:b.c:3;leaf:a.c:12 1" >want && test_cmp want out
+'
+
 # Point 22.8: thread names that look like head fields. names.c names one
 # thread each (PR_SET_NAME), spins each for CPU time, and writes
 # "PID TID" per thread to names.tid, one line each, in the order below.

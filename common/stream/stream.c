@@ -442,6 +442,33 @@ parse_frame(const char *line, size_t len, struct stream_frame *f)
 	return 1;
 }
 
+/*
+ * A source line's text, after its indent: what fgsym --srcline and perf
+ * script -F+srcline write, "FILE:LINE" (perf's unknown "??:0", a
+ * "(discriminator N)" after it), perf's "DSO[ADDR]" or "SYM+0xOFF", no
+ * longer than a path and a number.
+ */
+static int
+is_srcline(const char *p, size_t n)
+{
+	const char *c;
+	size_t i;
+
+	if (n > STREAM_SRCLINE_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
+			return 0;
+	if (p[n - 1] == ']' && memchr(p, '[', n) != NULL)
+		return 1;
+	if (stream_sym_len(p, n) < n)
+		return 1;
+	for (c = p; (c = memchr(c, ':', n - (c - p))) != NULL; c++)
+		if (c + 1 < p + n && (isdig(c[1]) || c[1] == '?'))
+			return 1;
+	return 0;
+}
+
 int
 stream_indented_head(const char *line, size_t len)
 {
@@ -484,7 +511,10 @@ stream_classify(const char *line, size_t len, struct stream_sample *s,
 			return STREAM_FRAME;
 		while (i < len && isspc(line[i]))
 			i++;
-		return i == len ? STREAM_BLANK : STREAM_SRCLINE;
+		if (i == len)
+			return STREAM_BLANK;
+		return is_srcline(line + i, len - i) ? STREAM_SRCLINE :
+		    STREAM_OTHER;
 	}
 	if (parse_sample(line, len, s ? s : &ss))
 		return STREAM_SAMPLE;

@@ -23,8 +23,12 @@
  *   frame		"<space>ADDR SYMBOL (DSO)"; SYMBOL may hold spaces,
  *			parentheses and '<>'; DSO is the last balanced
  *			parenthesised group on the line.
- *   srcline		"<space>FILE:LINE", or anything else that starts
- *			with a space and is not a frame.
+ *   srcline		"<space>FILE:LINE" (fgsym --srcline, perf script
+ *			-F+srcline: "  a.c:12", "  ??:0", "  a.c:3
+ *			(discriminator 2)"), or perf's "  DSO[ADDR]" and
+ *			"  SYM+0xOFF", at most STREAM_SRCLINE_MAX bytes
+ *			after the indent. Any other line that starts with
+ *			white space and is no frame fits no format.
  *   comment		a line starting with '#'.
  *   blank		an empty line: the end of a sample.
  */
@@ -44,6 +48,8 @@
 #define STREAM_TRUNCATED	"[truncated]"	/* the frame past a stack deeper than the copy */
 #define STREAM_UNKNOWN		"[unknown]"	/* no symbol; as a DSO, no mapping */
 #define STREAM_KERNEL		"[kernel.kallsyms]"	/* the kernel's DSO, as perf names it */
+
+#define STREAM_SRCLINE_MAX	8192	/* bytes of a source line after its indent */
 
 enum stream_kind {
 	STREAM_BLANK,

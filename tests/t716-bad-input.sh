@@ -154,6 +154,28 @@ check 'fgfold --srcline: the source lines still fold' '
 	echo "app;main:b.c:3;leaf:a.c:12 1" >want && test_cmp want out
 '
 
+# Point 23.8: a NUL byte in folded input is said with FILE:LINE, exit 1,
+# the line skipped and the others kept, by fgfold --folded, --diff and
+# fgsvg.
+check 'fgfold --folded: a NUL byte: FILE:LINE, exit 1, never in the output' '
+	printf "a;b 1\na;c\0x 2\na;b 3\n" >in &&
+	expect_status 1 fgfold --folded in >out 2>err &&
+	grep_q "^fgfold: in:2: a NUL byte" err && ! grep -q "[^ -~]" err &&
+	echo "a;b 4" >want && test_cmp want out
+'
+check 'fgfold --diff: a NUL byte: FILE:LINE, exit 1' '
+	printf "a;b 1\n" >before && printf "a;b 2\nx\0y 3\n" >after &&
+	expect_status 1 fgfold --diff before after >out 2>err &&
+	grep_q "^fgfold: after:2: a NUL byte" err && echo "a;b 1 2" >want && test_cmp want out
+'
+check 'fgsvg: a NUL byte: FILE:LINE, exit 1, the graph drawn from the rest' '
+	printf "a;b 1\na;c\0x 2\n" >in &&
+	expect_status 1 fgsvg in >out.svg 2>err &&
+	grep_q "^fgsvg: in:2: a NUL byte" err && grep_q "<svg" out.svg &&
+	! tr -d "\n" <out.svg | grep -q "c.x" &&
+	expect_status 1 fgsvg <in >out2.svg 2>err2 && grep_q "<stdin>:2: a NUL byte" err2
+'
+
 # Point 22.8: thread names that look like head fields. names.c names one
 # thread each (PR_SET_NAME), spins each for CPU time, and writes
 # "PID TID" per thread to names.tid, one line each, in the order below.

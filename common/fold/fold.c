@@ -700,6 +700,7 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 	struct lineread lr;
 	struct folded_line fl;
 	enum folded_status st;
+	char q[DIAG_QUOTE_SIZE];
 	unsigned long bad = 0, overflow = 0;
 	struct buf tmp;
 	char *line;
@@ -724,9 +725,9 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 		if (st != FOLDED_OK) {
 			bad++;
 			if (!seen[st]++)
-				warnx("%s:%lu: %s: '%.*s'%s", name, lr.lineno,
-				    folded_strerror(st), (int)(len > 60 ? 60 : len),
-				    line, len > 60 ? "..." : "");
+				warnx("%s:%lu: %s: '%s'", name, lr.lineno,
+				    folded_strerror(st), stream_quote(q,
+				    sizeof(q), line, len, 60));
 			continue;
 		}
 		/* Every stack's count is at most the total: one check covers both. */

@@ -102,10 +102,11 @@ check 'folded: a stack of 10,000 frames, merged and sorted' '
 	test $(tr ";" "\n" <out | wc -l) = 10001
 '
 
-check 'folded: a NUL byte in a stack is kept byte for byte, never cut' '
+check 'folded: a NUL byte in a stack: said with FILE:LINE, skipped, never cut, exit 1' '
 	printf "a;b 1\na;x\0y 2\na;c 3\na;x\0y 1\n" >in &&
-	fgfold --folded in >out 2>err &&
-	printf "a;b 1\na;c 3\na;x\0y 3\n" >want && cmp want out
+	expect_status 1 fgfold --folded in >out 2>err &&
+	grep_q "^fgfold: in:2: a NUL byte" err &&
+	printf "a;b 1\na;c 3\n" >want && cmp want out
 '
 
 check 'folded: CRLF line ends read as LF' '

@@ -243,4 +243,13 @@ check 'bad lines passed on: each said once with FILE:LINE, exit 1; fgsym twice i
 	grep_q "leaf+0x0" once
 '
 
+# Issue 22.12: perf's end-of-stack markers are no kernel frames.
+check 'perf end-of-stack markers: passed on, never counted as kernel frames' '
+	printf "prog 42 1.000000: 1 cpu-clock:\n\t%s [unknown] (%s)\n\tffffffffffffffff [unknown] ([unknown])\n\n" $addr "$B/prog" >in &&
+	sed -n 1,3p in >>in && echo >>in &&
+	expect_status 0 fgsym in >out 2>err &&
+	grep_q "^fgsym: resolved all 2 frames\$" err && ! grep -q "kernel" err &&
+	test "$(grep -c "^	ffffffffffffffff \[unknown\] (\[unknown\])\$" out)" = 2
+'
+
 done_testing

@@ -1107,6 +1107,14 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 			emit_line(out, line, len);
 		return;
 	}
+	/* perf's end-of-stack marker, "ffffffffffffffff [unknown]
+	   ([unknown])": no frame, not counted, passed on */
+	if (fr->addr_ok && fr->addrval == UINT64_MAX &&
+	    stream_str_eq(fr->dso, STREAM_UNKNOWN)) {
+		if (out != NULL)
+			emit_line(out, line, len);
+		return;
+	}
 	is_kernel = fr->addrval >= KERNEL_START;
 	ret = st->fi > 0 && is_kernel == st->prev_kernel;
 	st->prev_kernel = is_kernel;

@@ -137,10 +137,14 @@ lineread_peek_block(struct lineread *lr, size_t max, char **p)
 		while ((q = memchr(q, '\n', end - q)) != NULL) {
 			if (q + 1 == end)
 				break;		/* need the next byte */
-			if ((e = empty_at(q + 1, end, &nl)) == 1)
-				return nl + 1 - *p;
-			if (e < 0)
-				break;
+			if (q[1] == '\n')
+				return q + 2 - *p;
+			if (q[1] == '\r') {
+				if (q + 2 == end)
+					break;
+				if (q[2] == '\n')
+					return q + 3 - *p;
+			}
 			q++;
 		}
 		/* No empty line starts before the last byte or two. */

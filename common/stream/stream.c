@@ -212,26 +212,35 @@ tok_back(const char *line, size_t e)
 	return e;
 }
 
-static int
-all_digits(const char *p, size_t n)
+/* The start of the run of digits that ends at e. */
+static inline size_t
+digits_back(const char *line, size_t e)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!isdig(p[i]))
-			return 0;
-	return n > 0;
+	while (e > 0 && isdig(line[e - 1]))
+		e--;
+	return e;
 }
 
-/* "SECONDS.FRACTION:", as perf script prints a time. */
-static int
-is_time(const char *p, size_t n)
-{
-	const char *dot;
+#define NO_TIME	((size_t)-1)
 
-	if (n < 4 || p[n - 1] != ':' || (dot = memchr(p, '.', n)) == NULL)
-		return 0;
-	return all_digits(p, dot - p) && all_digits(dot + 1, n - 2 - (dot - p));
+/*
+ * The start of the time, "SECONDS.FRACTION:", that ends at e, a token of
+ * its own; or NO_TIME.
+ */
+static inline __attribute__((always_inline)) size_t
+time_back(const char *line, size_t e)
+{
+	size_t d, b;
+
+	if (e == 0 || line[e - 1] != ':')
+		return NO_TIME;
+	d = digits_back(line, e - 1);
+	if (d == e - 1 || d == 0 || line[d - 1] != '.')
+		return NO_TIME;
+	b = digits_back(line, d - 1);
+	if (b == d - 1 || (b > 0 && !isspc(line[b - 1])))
+		return NO_TIME;
+	return b;
 }
 
 /*
@@ -239,87 +248,86 @@ is_time(const char *p, size_t n)
  * has a fixed shape, so that a COMM of any bytes ("a 1/1", "x [001] 1.0:")
  * is left whole: "COMM PID[/TID] [[CPU]] SECS.FRAC: [PERIOD] [EVENT:]",
  * line[0..len) ending after the last field (trailing white space allowed).
- * Fills *s and returns 1, or returns 0 when the line has not that shape.
+ * Each field is scanned once, from its end. Fills *s (not s->frame) and
+ * returns 1, or returns 0 when the line has not that shape.
  */
 static int
 head_right(const char *line, size_t len, struct stream_sample *s)
 {
-	struct stream_str ev = { NULL, 0 };
-	uint64_t period = 1;
-	int has_period = 0;
-	size_t e = ws_back(line, len), b, pe;
+	size_t e = ws_back(line, len), b, t, m;
 
-	b = tok_back(line, e);
-	if (b == e || line[e - 1] != ':')
+	if (e == 0 || line[e - 1] != ':')
 		return 0;
-	if (!is_time(line + b, e - b)) {
+	s->event.p = NULL;
+	s->event.len = 0;
+	s->period = 1;
+	s->has_period = 0;
+	if ((t = time_back(line, e)) == NO_TIME) {
 		/* EVENT: ("cpu-clock:", "cpu-clock:ppp:"), maybe a PERIOD */
+		b = tok_back(line, e);
 		if (e - b < 2)
 			return 0;
-		ev.p = line + b;
-		ev.len = e - 1 - b;
+		s->event.p = line + b;
+		s->event.len = e - 1 - b;
 		e = ws_back(line, b);
-		b = tok_back(line, e);
-		if (b < e && all_digits(line + b, e - b)) {
+		b = digits_back(line, e);
+		if (b < e && (b == 0 || isspc(line[b - 1]))) {
 			uint64_t v = 0;
 			size_t i;
 
 			/* Past 2^64-1 it stays there: fgfold --period then
-			   says the total overflowed. */
-			for (i = b; i < e; i++) {
-				unsigned d = (unsigned)(line[i] - '0');
+			   says the total overflowed. 19 digits always fit. */
+			if (e - b <= 19)
+				for (i = b; i < e; i++)
+					v = v * 10 + (unsigned)(line[i] - '0');
+			else
+				for (i = b; i < e; i++) {
+					unsigned d = (unsigned)(line[i] - '0');
 
-				v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX :
-				    v * 10 + d;
-			}
+					v = v > (UINT64_MAX - d) / 10 ?
+					    UINT64_MAX : v * 10 + d;
+				}
 			if (v > 0) {
-				period = v;
-				has_period = 1;
+				s->period = v;
+				s->has_period = 1;
 			}
 			e = ws_back(line, b);
-			b = tok_back(line, e);
 		}
+		if ((t = time_back(line, e)) == NO_TIME)
+			return 0;
 	}
-	if (!is_time(line + b, e - b))
-		return 0;
-	e = ws_back(line, b);
-	b = tok_back(line, e);
+	e = ws_back(line, t);
 	/* [CPU] */
-	if (e - b >= 3 && line[b] == '[' && line[e - 1] == ']' &&
-	    all_digits(line + b + 1, e - b - 2)) {
-		e = ws_back(line, b);
-		b = tok_back(line, e);
+	if (e > 0 && line[e - 1] == ']') {
+		b = digits_back(line, e - 1);
+		if (b == e - 1 || b == 0 || line[b - 1] != '[' ||
+		    (b > 1 && !isspc(line[b - 2])))
+			return 0;
+		e = ws_back(line, b - 1);
 	}
 	/* PID/TID, or a TID alone */
-	pe = b;
-	while (pe < e && isdig(line[pe]))
-		pe++;
-	if (pe == b || b == 0)
+	b = digits_back(line, e);
+	if (b == e)
 		return 0;
-	memset(s, 0, sizeof(*s));
-	if (pe < e) {
-		size_t t = pe;
-
-		while (t < e && line[t] == '/')
-			t++;
-		if (t == pe || t == e || !all_digits(line + t, e - t))
+	s->tid.p = line + b;
+	s->tid.len = e - b;
+	s->pid.p = NULL;
+	s->pid.len = 0;
+	if (b > 0 && line[b - 1] == '/') {
+		for (m = b; m > 0 && line[m - 1] == '/'; m--)
+			;
+		t = digits_back(line, m);
+		if (t == m)
 			return 0;
-		s->pid.p = line + b;
-		s->pid.len = pe - b;
-		s->tid.p = line + t;
-		s->tid.len = e - t;
-	} else {
-		s->tid.p = line + b;
-		s->tid.len = e - b;
+		s->pid.p = line + t;
+		s->pid.len = m - t;
+		b = t;
 	}
-	e = ws_back(line, b);
-	if (e == 0)
+	if (b == 0 || !isspc(line[b - 1]) || (e = ws_back(line, b)) == 0)
 		return 0;
 	s->comm.p = line;
 	s->comm.len = e;
-	s->event = ev;
-	s->period = period;
-	s->has_period = has_period;
+	s->has_frame = 0;
 	return 1;
 }
 
@@ -473,10 +481,17 @@ int
 stream_indented_head(const char *line, size_t len)
 {
 	struct stream_sample tmp;
+	const char *c = line, *end = line + len;
 	size_t i = 0;
 
-	/* a head holds a time, "SECS.FRAC:": most frames hold no ':' */
-	if (len == 0 || !isspc(line[0]) || memchr(line, ':', len) == NULL)
+	/* This is every frame's test. perf pads a COMM with spaces and
+	   starts a frame with a tab; and a head holds a time, "SECS.FRAC:",
+	   where a frame seldom has a digit before a ':' ("ns::f" has none). */
+	if (len == 0 || line[0] != ' ')
+		return 0;
+	while ((c = memchr(c, ':', end - c)) != NULL && !isdig(c[-1]))
+		c++;
+	if (c == NULL)
 		return 0;
 	while (i < len && isspc(line[i]))
 		i++;

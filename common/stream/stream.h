@@ -102,8 +102,8 @@ enum stream_kind stream_classify(const char *line, size_t len,
 /*
  * Whether an indented line has the shape of a sample head: perf script
  * pads COMM to 16 columns when a sample has no call chain ("        sh
- * 9068 3459.250647: ..."). A quick test (a line with no ':' is none), for
- * readers that skip frame lines without classifying them.
+ * 9068 3459.250647: ..."), and never with a tab, which starts a frame. A
+ * quick test, for readers that skip frame lines without classifying them.
  */
 int	stream_indented_head(const char *line, size_t len);
 

@@ -70,6 +70,14 @@ check 'fgsvg: a sample stream: said, with fgfold to run first' '
 	one_clean_line err && grep_q "fgfold in | fgsvg" err
 '
 
+check 'fgsvg and fgfold --folded: perf script output: said, with what to run' '
+	{ echo "# ========"; cat "$TMP/in/stream.txt"; } >in &&
+	expect_status 2 fgsvg in >out 2>err && test ! -s out &&
+	one_clean_line err && grep_q "fgfold in | fgsvg" err &&
+	expect_status 2 fgfold --folded in >out 2>err && test ! -s out &&
+	one_clean_line err && grep_q "without --folded" err
+'
+
 check 'a NUL byte past the first line is no binary file: the stream is read' '
 	{ sample 1 leaf main; printf "app 1/1 [000] 1.0: 1 cpu-clock:\n\t1 a\0b (/x)\n\n"; } >in &&
 	expect_status 1 fgfold in >out 2>err && grep_q "^app;main;leaf 1" out

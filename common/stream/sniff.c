@@ -6,6 +6,7 @@
 #include "base/cmdfile.h"
 #include "stream/diag.h"
 #include "stream/sniff.h"
+#include "stream/stream.h"
 
 static int
 starts(const char *p, size_t n, const char *magic, size_t mlen)
@@ -41,6 +42,29 @@ is_svg(const char *p, size_t n)
 	if (i == n || p[i] != '<')
 		return 0;
 	return memmem(p + i, n - i, "<svg", 4) != NULL;
+}
+
+/*
+ * Whether the first lines of p[0..n) that are no comment are a sample head
+ * and a frame (perf script's output), which no folded line is.
+ */
+static int
+starts_stream(const char *p, size_t n)
+{
+	const char *e = p + n, *nl, *l[2];
+	size_t len[2];
+	int k = 0;
+
+	while (k < 2 && p < e && (nl = memchr(p, '\n', e - p)) != NULL) {
+		if (*p != '#') {
+			l[k] = p;
+			len[k++] = nl - p;
+		}
+		p = nl + 1;
+	}
+	return k == 2 &&
+	    stream_classify(l[0], len[0], NULL, NULL) == STREAM_SAMPLE &&
+	    stream_classify(l[1], len[1], NULL, NULL) == STREAM_FRAME;
 }
 
 enum sniff_kind
@@ -97,7 +121,8 @@ sniff(const char *p, size_t n, enum sniff_want want, size_t *at)
 			*at = first;
 		return SNIFF_BINARY;
 	}
-	if (want == SNIFF_FOLDED && starts(p, n, "# fgrecord", 10))
+	if (want == SNIFF_FOLDED && (starts(p, n, "# fgrecord", 10) ||
+	    starts_stream(p, n)))
 		return SNIFF_STREAM_TEXT;
 	return SNIFF_TEXT;
 }
@@ -156,8 +181,12 @@ sniff_refuse(struct lineread *lr, enum sniff_want want, const char *tool)
 		    "read it with go tool pprof %s", q, noun, f);
 		break;
 	case SNIFF_STREAM_TEXT:
-		warnx("'%s' is a sample stream, not %s: run fgfold %s | %s",
-		    q, noun, f, tool);
+		if (strcmp(tool, "fgfold") == 0)
+			warnx("'%s' is a sample stream, not %s: fold it "
+			    "without --folded or --diff", q, noun);
+		else
+			warnx("'%s' is a sample stream, not %s: run fgfold %s "
+			    "| %s", q, noun, f, tool);
 		break;
 	default:
 		warnx("'%s' is binary data (byte 0x%02x at offset %zu), not "

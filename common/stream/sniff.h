@@ -31,7 +31,8 @@ enum sniff_kind {
 	SNIFF_ELF,
 	SNIFF_SVG,
 	SNIFF_PPROF,		/* an uncompressed profile.proto */
-	SNIFF_STREAM_TEXT,	/* a sample stream where folded stacks were asked */
+	SNIFF_STREAM_TEXT,	/* a sample stream (from fgrecord, or a head and a
+				   frame first) where folded stacks were asked */
 	SNIFF_BINARY		/* NUL bytes in the first line, or mostly no text */
 };
 

@@ -15,6 +15,7 @@
 #include "base/xalloc.h"
 #include "fold/fold.h"
 #include "fold/top.h"
+#include "stream/sniff.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -123,6 +124,8 @@ main(int argc, char *argv[])
 			r = fold_folded(&f, fd, name, diff ? i : 0);
 		else
 			r = fold_stream(&f, fd, name);
+		if (r == SNIFF_REFUSED)
+			exit(2);	/* no stream at all: said, nothing written */
 		rval = r > rval ? r : rval;
 		cmdfile_close(fd);
 	}

@@ -13,6 +13,7 @@
 #include "base/cmdfile.h"
 #include "base/version.h"
 #include "pprof/pprof.h"
+#include "stream/sniff.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -55,6 +56,8 @@ main(int argc, char *argv[])
 			r = 1;
 		else
 			r = pprof_stream(&p, fd, name);
+		if (r == SNIFF_REFUSED)
+			exit(2);	/* no stream at all: said, nothing written */
 		rval = r > rval ? r : rval;
 		cmdfile_close(fd);
 	}

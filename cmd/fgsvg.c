@@ -286,7 +286,7 @@ main(int argc, char *argv[])
 	signal(SIGBUS, on_sigbus);
 	if (argc == 0)
 		flameread_fd(&fr, STDIN_FILENO, CMDFILE_STDIN);
-	for (i = 0; i < argc; i++) {
+	for (i = 0; i < argc && !fr.refused; i++) {
 		if ((fd = cmdfile_open(argv[i], &name)) == -1) {
 			rval = 1;
 			continue;
@@ -294,6 +294,8 @@ main(int argc, char *argv[])
 		flameread_fd(&fr, fd, name);
 		cmdfile_close(fd);
 	}
+	if (fr.refused)
+		exit(2);	/* no folded stacks at all: said, nothing written */
 	if (flameread_finish(&fr) != 0)
 		rval = 1;
 	flame_build(&fl);

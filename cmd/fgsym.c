@@ -15,6 +15,7 @@
 #include "base/cmdfile.h"
 #include "base/lineread.h"
 #include "base/version.h"
+#include "stream/sniff.h"
 #include "sym/annotate.h"
 #include "sym/sym.h"
 
@@ -175,6 +176,8 @@ main(int argc, char *argv[])
 			continue;
 		}
 		lineread_init(&lr, fd, name);
+		if (sniff_refuse(&lr, SNIFF_STREAM, "fgsym") != 0)
+			exit(2);	/* no stream at all: said, none of it written */
 		rc = sym_stream(s, &lr, annotate ? NULL : stdout);
 		if (rc == -1)
 			cmdfile_write_failed(CMDFILE_STDOUT);

@@ -121,8 +121,8 @@ check 'CRLF line ends read like LF' '
 	fgfold crlf >out && fgfold $D/perf-cxx.txt >want && test_cmp want out
 '
 
-check 'binary garbage: no crash, reported, exit 1' '
-	head -c 200000 /dev/urandom >garbage &&
+check 'binary garbage after a stream: no crash, reported, exit 1' '
+	{ cat $D/perf-cxx.txt; head -c 200000 /dev/urandom; } >garbage &&
 	expect_status 1 fgfold garbage >out 2>err &&
 	grep_q "unrecognised line" err
 '

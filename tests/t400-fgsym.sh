@@ -358,8 +358,9 @@ check 'pass-through: symbolized perf script text is left byte for byte' '
 	printf "\tffffffff81000e06 asm_sysvec_apic_timer_interrupt+0x16 ([kernel.kallsyms])\n" >>in &&
 	printf "\t      0 [unknown] ([unknown])\n\n" >>in &&
 	printf "app 123 4.6: 1 cpu-clock:ppp: \n\t 1234 f(int, char) (/x y/lib (1).so)\n" >>in &&
-	expect_status 0 fgsym in >out 2>err &&
-	cmp in out
+	expect_status 1 fgsym in >out 2>err &&
+	cmp in out && grep_q "in:5: unrecognised line .odd line" err &&
+	grep_q "in:13: the last sample has no closing empty line" err
 '
 
 check 'kernel frames through --kallsyms' '

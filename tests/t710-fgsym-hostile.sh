@@ -63,21 +63,24 @@ check 'only headers: passed through, exit 0' '
 	test_cmp h out && test ! -s err
 '
 
-check 'binary garbage: passed through (CR LF read as LF), no crash, exit 0' '
-	head -c 300000 /dev/urandom >garbage &&
-	fgsym garbage >out 2>err && sed "s/\r\$//" garbage >want && cmp want out
+check 'binary garbage after a stream: passed through (CR LF read as LF), said, exit 1' '
+	{ seq 1 1000 | sed "s/.*/# line &/"; head -c 300000 /dev/urandom; } >garbage &&
+	expect_status 1 fgsym garbage >out 2>err && sed "s/\r\$//" garbage >want &&
+	cmp want out && grep_q "unrecognised line" err
 '
 
-check 'a 10 MB line between samples: passed through, neighbours resolved' '
+check 'a 10 MB line between samples: passed through, said once, exit 1, neighbours resolved' '
 	{ sample "$B/prog"; head -c 10000000 /dev/zero | tr "\0" x; echo; sample "$B/prog"; } >in &&
-	fgsym in >out 2>err &&
+	expect_status 1 fgsym in >out 2>err &&
+	test "$(grep -c "^fgsym: in:4: unrecognised line" err)" = 1 &&
 	test $(grep -c "leaf+0x0" out) = 2 &&
 	test $(wc -c <out) -gt 10000000
 '
 
-check 'NUL bytes in a frame line: passed through, exit 0; neighbours resolved' '
+check 'NUL bytes in a frame line: passed through, said, exit 1; neighbours resolved' '
 	{ sample "$B/prog"; printf "prog 42/42 [000] 1.000000: 1 cpu-clock:\n\t%s\0 [unknown] (%s)\n\n" $addr "$B/prog"; sample "$B/prog"; } >in &&
-	fgsym in >out 2>err &&
+	expect_status 1 fgsym in >out 2>err &&
+	grep_q "^fgsym: in:5: unrecognised line .*\\\\x00" err &&
 	test $(grep -c "leaf+0x0" out) = 2 &&
 	tr -d "\0" <out | grep -c "\[unknown\]" >n && test $(cat n) = 1
 '
@@ -94,9 +97,10 @@ check 'CRLF line ends: read as LF, resolved' '
 	grep_q "leaf+0x0 (.*prog)\$" out && test $(tr -dc "\r" <out | wc -c) = 0
 '
 
-check 'a sample cut off mid-frame: passed through, exit 0; fgfold reports it' '
+check 'a sample cut off mid-frame: passed through, said with FILE:LINE, exit 1; fgfold reports it' '
 	{ sample "$B/prog"; sample "$B/prog" | head -c 40; } >in &&
-	fgsym in >out 2>err &&
+	expect_status 1 fgsym in >out 2>err &&
+	grep_q "^fgsym: in:4: the last sample has no closing empty line.*passed it on" err &&
 	tail -c 20 in >want && tail -c 20 out >got && test_cmp want got &&
 	expect_status 1 fgfold out >folded 2>ferr &&
 	grep_q "cut off" ferr
@@ -219,6 +223,33 @@ check 'a sparse 8 GB perf map: refused at once, said why' '
 	{ timeout 10 fgsym in >out 2>err; st=$?; rm -f /tmp/perf-$mpid.map; test $st = 1; } &&
 	test_cmp in out &&
 	grep_q "perf-$mpid.map.: larger than 256 MiB, not read: its frames stay" err
+'
+
+# Issue 23.9: what fgsym passes on without reading it (a line that fits
+# no format, a NUL byte, a 10 MB line, a last sample cut off) is said
+# once with FILE:LINE, exit 1, and passed on byte for byte: fgsym | fgsym
+# is fgsym.
+check 'bad lines passed on: each said once with FILE:LINE, exit 1; fgsym twice is fgsym once' '
+	{ sample "$B/prog"; printf "odd line\n"; printf "prog 42/42 [000] 1.0: 1 cpu-clock:\n\t1 a\0b (/x)\n\n";
+	  head -c 10000000 /dev/zero | tr "\0" y; echo; sample "$B/prog" | head -c 40; } >in &&
+	expect_status 1 fgsym in >once 2>err1 &&
+	test "$(wc -l <err1)" -le 6 &&
+	grep_q "^fgsym: in:4: unrecognised line .odd line" err1 &&
+	grep_q "^fgsym: in:6: unrecognised line .*\\\\x00" err1 &&
+	grep_q "^fgsym: in:8: unrecognised line .yyyy" err1 &&
+	grep_q "^fgsym: in:9: the last sample has no closing empty line" err1 &&
+	! grep -q "[^ -~]" err1 &&
+	expect_status 1 fgsym once >twice 2>err2 && cmp once twice &&
+	grep_q "leaf+0x0" once
+'
+
+# Issue 22.12: perf's end-of-stack markers are no kernel frames.
+check 'perf end-of-stack markers: passed on, never counted as kernel frames' '
+	printf "prog 42 1.000000: 1 cpu-clock:\n\t%s [unknown] (%s)\n\tffffffffffffffff [unknown] ([unknown])\n\n" $addr "$B/prog" >in &&
+	sed -n 1,3p in >>in && echo >>in &&
+	expect_status 0 fgsym in >out 2>err &&
+	grep_q "^fgsym: resolved all 2 frames\$" err && ! grep -q "kernel" err &&
+	test "$(grep -c "^	ffffffffffffffff \[unknown\] (\[unknown\])\$" out)" = 2
 '
 
 done_testing

@@ -102,10 +102,11 @@ check 'folded: a stack of 10,000 frames, merged and sorted' '
 	test $(tr ";" "\n" <out | wc -l) = 10001
 '
 
-check 'folded: a NUL byte in a stack is kept byte for byte, never cut' '
+check 'folded: a NUL byte in a stack: said with FILE:LINE, skipped, never cut, exit 1' '
 	printf "a;b 1\na;x\0y 2\na;c 3\na;x\0y 1\n" >in &&
-	fgfold --folded in >out 2>err &&
-	printf "a;b 1\na;c 3\na;x\0y 3\n" >want && cmp want out
+	expect_status 1 fgfold --folded in >out 2>err &&
+	grep_q "^fgfold: in:2: a NUL byte" err &&
+	printf "a;b 1\na;c 3\n" >want && cmp want out
 '
 
 check 'folded: CRLF line ends read as LF' '
@@ -113,8 +114,8 @@ check 'folded: CRLF line ends read as LF' '
 	printf "a;b 1\na;c 2\n" >want && test_cmp want out
 '
 
-check 'folded: binary garbage: no crash, reported, exit 1' '
-	head -c 200000 /dev/urandom >in &&
+check 'folded: binary garbage after folded lines: no crash, reported, exit 1' '
+	{ seq 1 2000 | sed "s/.*/a;b&;c 1/"; head -c 200000 /dev/urandom; } >in &&
 	expect_status 1 fgfold --folded in >out 2>err &&
 	grep_q "malformed lines skipped" err
 '

@@ -146,13 +146,14 @@ check '--fonttype cannot end the CSS rule: ; { } < are escaped, the style is unc
 	grep_q "font-family:DejaVu Sans, sans-serif;" ok.svg
 '
 
-check 'a NUL byte in a name is shown as \x00, never cuts the name' '
-	printf "a;x\0y 2\na;c 1\n" >in && fgsvg in >out.svg &&
-	frames out.svg >fr && grep_q "^x\\\\x00y|" fr
+check 'a NUL byte in a name: the line said and skipped (exit 1), never drawn cut' '
+	printf "a;c 1\na;x\0y 2\n" >in && expect_status 1 fgsvg in >out.svg 2>err &&
+	grep_q "in:2: a NUL byte" err &&
+	frames out.svg >fr && grep_q "^c|" fr && ! grep -q "^x|" fr
 '
 
-check 'binary garbage: no crash, valid XML, exit 1' '
-	head -c 200000 /dev/urandom >in &&
+check 'binary garbage after folded lines: no crash, valid XML, exit 1' '
+	{ seq 1 2000 | sed "s/.*/a;b&;c 1/"; head -c 200000 /dev/urandom; } >in &&
 	{ fgsvg in >out.svg 2>err; st=$?; } ; test "$st" = 1 &&
 	grep_q "malformed line" err &&
 	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" out.svg

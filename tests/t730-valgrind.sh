@@ -102,14 +102,14 @@ check 'fgfold under memcheck: stream, --folded, --diff -n' '
 '
 
 check 'fgfold on a cut, garbled stream (exit 1) under memcheck' '
-	{ { head -c 2000 /dev/urandom; cat "$TMP/sym"; } | head -n -3 >cut &&
+	{ { seq 1 800 | sed "s/^/# /"; head -c 2000 /dev/urandom; cat "$TMP/sym"; } | head -n -3 >cut &&
 	vg 1 fgfold cut >out 2>err
 	} || why
 '
 
 check 'fgpprof under memcheck: a symbolized stream, and a cut, garbled one (exit 1)' '
 	{ vg 0 fgpprof "$TMP/sym" >p.pb.gz && gzip -t p.pb.gz &&
-	{ head -c 2000 /dev/urandom; cat "$TMP/sym"; } | head -n -3 >cut &&
+	{ seq 1 800 | sed "s/^/# /"; head -c 2000 /dev/urandom; cat "$TMP/sym"; } | head -n -3 >cut &&
 	vg 1 fgpprof cut >c.pb.gz 2>err && gzip -t c.pb.gz
 	} || why
 '

@@ -37,6 +37,8 @@ fill(struct lineread *lr)
 	if (lr->start > 0) {
 		memmove(lr->buf, lr->buf + lr->start, lr->end - lr->start);
 		lr->end -= lr->start;
+		lr->noblank = lr->noblank > lr->start ?
+		    lr->noblank - lr->start : 0;
 		lr->start = 0;
 	}
 	if (lr->cap - lr->end < LR_CHUNK) {
@@ -88,37 +90,87 @@ lineread_next(struct lineread *lr, char **line)
 	return len;
 }
 
+/*
+ * Whether the line that starts at q (q < end) is empty: "\n", or "\r\n"
+ * as lineread_next reads it. Sets *nl to its '\n'. Returns -1 when the
+ * input has to be read further to tell.
+ */
+static int
+empty_at(const char *q, const char *end, const char **nl)
+{
+	if (*q == '\n') {
+		*nl = q;
+		return 1;
+	}
+	if (*q != '\r')
+		return 0;
+	if (q + 1 == end)
+		return -1;
+	*nl = q + 1;
+	return q[1] == '\n';
+}
+
 ssize_t
 lineread_peek_block(struct lineread *lr, size_t max, char **p)
 {
-	size_t scanned = 0;
-	char *q;
+	const char *q, *end, *nl;
+	size_t from;
+	int e;
 
+	/* What an earlier peek found has no empty line is not read again:
+	   a stream with few empty lines costs its length, not its length
+	   times max. */
+	from = lr->noblank > lr->start ? lr->noblank - lr->start : 0;
 	for (;;) {
 		size_t avail = lr->end - lr->start;
 
-		if (avail > 0 && lr->buf[lr->start] == '\n') {
-			*p = lr->buf + lr->start;
-			return 1;
+		end = lr->buf + lr->end;
+		*p = lr->buf + lr->start;
+		if (from == 0 && avail > 0) {
+			if ((e = empty_at(*p, end, &nl)) == 1)
+				return nl + 1 - *p;
+			if (e < 0 && !lr->eof)
+				goto more;
 		}
 		/* Each '\n' in turn: memchr is much faster than memmem. */
-		q = lr->buf + lr->start + scanned;
-		while (avail > scanned &&
-		    (q = memchr(q, '\n', lr->buf + lr->end - q)) != NULL) {
-			if (q + 1 == lr->buf + lr->end)
+		q = *p + (from > 0 ? from - 1 : 0);
+		while ((q = memchr(q, '\n', end - q)) != NULL) {
+			if (q + 1 == end)
 				break;		/* need the next byte */
-			if (q[1] == '\n') {
-				*p = lr->buf + lr->start;
+			if (q[1] == '\n')
 				return q + 2 - *p;
+			if (q[1] == '\r') {
+				if (q + 2 == end)
+					break;
+				if (q[2] == '\n')
+					return q + 3 - *p;
 			}
 			q++;
 		}
-		scanned = avail > 0 ? avail - 1 : 0;
+		/* No empty line starts before the last byte or two. */
+		from = avail > 2 ? avail - 2 : 0;
+		lr->noblank = lr->start + from;
 		if (lr->eof || avail >= max)
 			return -1;
+more:
 		if (fill(lr) == 0)
 			lr->eof = 1;
+		lr->noblank = lr->start + from;
 	}
+}
+
+size_t
+lineread_peek(struct lineread *lr, size_t min, const char **p)
+{
+	if (lr->map != NULL) {
+		*p = lr->map + lr->start;
+		return lr->mapsize - lr->start;
+	}
+	while (lr->end - lr->start < min && !lr->eof)
+		if (fill(lr) == 0)
+			lr->eof = 1;
+	*p = lr->buf + lr->start;
+	return lr->end - lr->start;
 }
 
 void

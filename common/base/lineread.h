@@ -31,6 +31,7 @@ struct lineread {
 	int		 error;		/* errno of a failed read, or 0 */
 	int		 partial;	/* last line had no newline */
 	unsigned long	 lineno;
+	size_t		 noblank;	/* no empty line starts in [start, noblank) */
 	const char	*map;		/* lineread_map's mapping, or NULL */
 	size_t		 mapsize;
 };
@@ -41,12 +42,23 @@ void	 lineread_release(struct lineread *);
 
 /*
  * Looks ahead, without consuming anything, for the end of the current block
- * of lines: the first empty line. Returns the length of the text from here
- * up to and including that empty line's '\n' (1 when the next line is
- * empty), and sets *p to it, borrowed until the next call. Returns -1 when
- * no empty line comes within max bytes, or the input ends first.
+ * of lines: the first empty line, "\n" or "\r\n". Returns the length of
+ * the text from here up to and including that empty line's '\n' (1 when
+ * the next line is "\n", 2 when it is "\r\n"), and sets *p to it, borrowed
+ * until the next call. Returns -1 when no empty line comes within max
+ * bytes, or the input ends first. Text a peek has looked through is not
+ * looked through again by the next: peeking at every line costs time
+ * linear in the input.
  */
 ssize_t	 lineread_peek_block(struct lineread *, size_t max, char **p);
+
+/*
+ * The input from here on as far as it is read in, reading more until there
+ * are min bytes or the input ends (a mapping: all of it), and consuming
+ * nothing: for a look at the first bytes of an input. Sets *p, borrowed
+ * until the next call, and returns the number of bytes there.
+ */
+size_t	 lineread_peek(struct lineread *, size_t min, const char **p);
 
 /* Consumes n bytes that hold nlines lines, as returned by a peek. */
 void	 lineread_skip(struct lineread *, size_t n, unsigned long nlines);

@@ -15,6 +15,7 @@
 #include "stream/diag.h"
 #include "stream/dso.h"
 #include "stream/folded.h"
+#include "stream/sniff.h"
 #include "stream/stream.h"
 
 
@@ -581,6 +582,10 @@ fold_stream(struct fold *f, int fd, const char *name)
 	stream_diag_init(&in.diag, name);
 	sample_reset(f);
 	lineread_init(&lr, fd, name);
+	if (sniff_refuse(&lr, SNIFF_STREAM, "fgfold") != 0) {
+		lineread_release(&lr);
+		return SNIFF_REFUSED;
+	}
 	while ((len = lineread_next(&lr, &line)) >= 0) {
 		/* The fast path: a frame line seen before. */
 		if (len > 0 && (line[0] == ' ' || line[0] == '\t') && !in.want_srcline) {
@@ -614,8 +619,11 @@ fold_stream(struct fold *f, int fd, const char *name)
 			break;
 		case STREAM_SAMPLE:
 			if (in.in_sample) {
-				/* A head with no empty line before it: keep both. */
+				/* A head with no empty line before it: keep both.
+				   Such a stream's blocks are no samples: the
+				   sample cache would hash many samples at each. */
 				in.block_pending = 0;
+				f->sc_off = 1;
 				sample_end(f, &in);
 			}
 			sample_head(f, &in, &s, lr.lineno);
@@ -692,14 +700,19 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 	struct lineread lr;
 	struct folded_line fl;
 	enum folded_status st;
+	char q[DIAG_QUOTE_SIZE];
 	unsigned long bad = 0, overflow = 0;
 	struct buf tmp;
 	char *line;
 	ssize_t len;
 	int rv = 0, seen[FOLDED_NOSTACK + 1] = { 0 };
 
-	buf_init(&tmp);
 	lineread_init(&lr, fd, name);
+	if (sniff_refuse(&lr, SNIFF_FOLDED, "fgfold") != 0) {
+		lineread_release(&lr);
+		return SNIFF_REFUSED;
+	}
+	buf_init(&tmp);
 	while ((len = lineread_next(&lr, &line)) >= 0) {
 		struct stacktab_entry *e;
 		const char *key;
@@ -712,9 +725,9 @@ fold_folded(struct fold *f, int fd, const char *name, int slot)
 		if (st != FOLDED_OK) {
 			bad++;
 			if (!seen[st]++)
-				warnx("%s:%lu: %s: '%.*s'%s", name, lr.lineno,
-				    folded_strerror(st), (int)(len > 60 ? 60 : len),
-				    line, len > 60 ? "..." : "");
+				warnx("%s:%lu: %s: '%s'", name, lr.lineno,
+				    folded_strerror(st), stream_quote(q,
+				    sizeof(q), line, len, 60));
 			continue;
 		}
 		/* Every stack's count is at most the total: one check covers both. */

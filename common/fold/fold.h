@@ -91,8 +91,10 @@ void	fold_release(struct fold *);
  * Folds the sample stream read from fd (name is for messages). Malformed
  * lines are reported on stderr as "NAME:LINE: unrecognised line '...'" and
  * skipped; a last sample cut off before its empty line is dropped with a
- * warning. Returns 0 when the input was clean, 1 when something was bad,
- * 2 when it could not be read.
+ * warning. Returns 0 when the input was clean, 1 when something was bad
+ * or it could not be read, and SNIFF_REFUSED (2) when it is no text stream
+ * at all (a perf.data, compressed, binary: said in one line by
+ * stream/sniff.h, nothing of it read; the tool exits 2).
  */
 int	fold_stream(struct fold *, int fd, const char *name);
 

@@ -13,6 +13,7 @@
 #include "base/xalloc.h"
 #include "pprof/pprof.h"
 #include "stream/diag.h"
+#include "stream/sniff.h"
 #include "stream/stream.h"
 
 /* How many bad lines to show per input before summing up. */
@@ -523,6 +524,10 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 	p->grp_phys = 0;
 	p->in_has_time = 0;
 	lineread_init(&lr, fd, name);
+	if (sniff_refuse(&lr, SNIFF_STREAM, "fgpprof") != 0) {
+		lineread_release(&lr);
+		return SNIFF_REFUSED;
+	}
 	while ((len = lineread_next(&lr, &line)) >= 0) {
 		switch (stream_classify(line, len, &s, &fr)) {
 		case STREAM_BLANK:

@@ -106,7 +106,9 @@ void	pprof_release(struct pprof *);
  * call) and adds its samples. Bad lines are reported as "name:line: ..."
  * (the first ten) and skipped; a sample cut off by the end of the input is
  * dropped with a warning. Returns 0 when everything converted, 1 when
- * something was skipped or the read failed.
+ * something was skipped or the read failed, SNIFF_REFUSED (2) when the
+ * input is no text stream at all (stream/sniff.h said what it is; nothing
+ * of it was read).
  */
 int	pprof_stream(struct pprof *, int fd, const char *name);
 

@@ -1,4 +1,5 @@
 #include <err.h>
+#include <stdio.h>
 
 #include "stream/diag.h"
 
@@ -13,10 +14,12 @@ void
 stream_diag_bad(struct stream_diag *d, unsigned long lineno, const char *line,
     size_t len)
 {
+	char q[DIAG_QUOTE_SIZE];
+
 	d->bad++;
 	if (d->bad <= DIAG_BAD_SHOWN)
-		warnx("%s:%lu: unrecognised line '%.*s'%s", d->name, lineno,
-		    (int)(len > 80 ? 80 : len), line, len > 80 ? "..." : "");
+		warnx("%s:%lu: unrecognised line '%s'", d->name, lineno,
+		    stream_quote(q, sizeof(q), line, len, 80));
 	if (d->bad == DIAG_BAD_SHOWN + 1)
 		warnx("%s: more unrecognised lines follow; only the first %d "
 		    "are shown", d->name, DIAG_BAD_SHOWN);
@@ -27,4 +30,76 @@ stream_diag_cut(const struct stream_diag *d, unsigned long lineno)
 {
 	warnx("%s:%lu: the last sample has no closing empty line, so the "
 	    "stream was cut off; dropped it", d->name, lineno);
+}
+
+void
+stream_diag_cut_kept(const struct stream_diag *d, unsigned long lineno)
+{
+	warnx("%s:%lu: the last sample has no closing empty line, so the "
+	    "stream was cut off; passed it on as it is", d->name, lineno);
+}
+
+size_t
+stream_text_char(const unsigned char *s, size_t len)
+{
+	unsigned c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (c >= 0x20 && c < 0x7f)
+		return 1;
+	if (c == '\t')
+		return 1;
+	if (c < 0xc2 || c > 0xf4)
+		return 0;		/* control, DEL, continuation, overlong */
+	n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	if (len < n)
+		return 0;
+	if (c == 0xc2)
+		lo = 0xa0;		/* U+0080..U+009F: the C1 controls */
+	else if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;		/* no surrogates */
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+char *
+stream_quote(char *out, size_t outsize, const char *s, size_t len, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, o = 0, n, lim = len < max ? len : max;
+
+	if (outsize == 0)
+		return out;
+	while (i < lim) {
+		n = stream_text_char(u + i, lim - i);
+		if (n == 0 || u[i] == '\t') {
+			if (o + 5 > outsize)
+				break;
+			snprintf(out + o, 5, "\\x%02x", u[i]);
+			o += 4;
+			i++;
+			continue;
+		}
+		if (o + n + 1 > outsize)
+			break;
+		while (n-- > 0)
+			out[o++] = s[i++];
+	}
+	if (i < len && o + 4 <= outsize) {
+		out[o++] = '.';
+		out[o++] = '.';
+		out[o++] = '.';
+	}
+	out[o] = '\0';
+	return out;
 }

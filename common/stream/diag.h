@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #define DIAG_BAD_SHOWN	10	/* unrecognised lines shown per input */
+#define DIAG_QUOTE_SIZE	(80 * 4 + 4)	/* stream_quote's out for max 80 */
 
 struct stream_diag {
 	const char	*name;		/* borrowed: the input, for messages */
@@ -33,7 +34,29 @@ void	 stream_diag_init(struct stream_diag *, const char *name);
 void	 stream_diag_bad(struct stream_diag *, unsigned long lineno,
 	    const char *line, size_t len);
 
-/* Says that the sample whose head is at lineno had no closing empty line. */
+/*
+ * Says that the sample whose head is at lineno had no closing empty line,
+ * and that it was dropped (a reader that counts samples), or, with kept,
+ * passed on as it is (fgsym).
+ */
 void	 stream_diag_cut(const struct stream_diag *, unsigned long lineno);
+void	 stream_diag_cut_kept(const struct stream_diag *, unsigned long lineno);
+
+/*
+ * Writes s[0..len) into out, of outsize bytes, for a message: at most max
+ * bytes of s (then "..."), and every byte that is no printable text (a
+ * control character, NUL, a C1 control, a byte of no UTF-8 character)
+ * as \xHH, so that a message never holds raw binary. out is always
+ * NUL-terminated; outsize >= max * 4 + 4 holds it all. Returns out.
+ */
+char	*stream_quote(char *out, size_t outsize, const char *s, size_t len,
+	    size_t max);
+
+/*
+ * The number of bytes of a valid, printable UTF-8 character at s[0..len)
+ * (1 for printable ASCII and a tab), or 0 when s starts with a byte that
+ * is no printable text.
+ */
+size_t	 stream_text_char(const unsigned char *s, size_t len);
 
 #endif

@@ -78,6 +78,8 @@ folded_parse(const char *line, size_t len, struct folded_line *out)
 		;
 	if (i == len)
 		return FOLDED_BLANK;
+	if (memchr(line, '\0', len) != NULL)
+		return FOLDED_NUL;
 	memset(out, 0, sizeof(*out));
 	if ((st = last_count(line, &end, &c1, 0)) != FOLDED_OK)
 		return st;
@@ -106,6 +108,7 @@ folded_strerror(enum folded_status st)
 	case FOLDED_NOCOUNT:	return "no count at the end of the line";
 	case FOLDED_BADCOUNT:	return "count is negative or not a number";
 	case FOLDED_OVERFLOW:	return "count does not fit in 64 bits";
+	case FOLDED_NUL:	return "a NUL byte in the line";
 	case FOLDED_NOSTACK:	return "count with no stack";
 	}
 	return "unknown error";

@@ -4,7 +4,8 @@
  *
  * A count is a non-negative integer that fits in 64 bits, or a decimal
  * ("12.5") for scaled input. As in flamegraph.pl, a line whose stack itself
- * ends in " NUMBER" is read as differential.
+ * ends in " NUMBER" is read as differential. A line that holds a NUL byte
+ * is FOLDED_NUL: a name cut there would fold into another.
  */
 #ifndef FG_FOLDED_H
 #define FG_FOLDED_H
@@ -18,7 +19,8 @@ enum folded_status {
 	FOLDED_NOCOUNT,		/* no count at the end of the line */
 	FOLDED_BADCOUNT,	/* negative, or not a number */
 	FOLDED_OVERFLOW,	/* an integer count over 2^64-1 */
-	FOLDED_NOSTACK		/* a count and nothing before it */
+	FOLDED_NUL,		/* a NUL byte: no name holds one */
+	FOLDED_NOSTACK		/* a count and nothing before it: the last */
 };
 
 struct folded_count {

@@ -132,9 +132,13 @@ parse_tail(const char *line, size_t len, size_t from, struct stream_sample *s)
 		parse_oneline(line, len, from, s);
 }
 
-/* The shortest COMM that is followed by a PID (the reference's rule). */
+/*
+ * The shortest COMM that is followed by a PID (the reference's rule): for
+ * the layouts head_right does not know (perf script -F without a time,
+ * a tracepoint's payload after the event).
+ */
 static int
-parse_sample(const char *line, size_t len, struct stream_sample *s)
+parse_sample_left(const char *line, size_t len, struct stream_sample *s)
 {
 	size_t i, j, k;
 
@@ -188,6 +192,184 @@ parse_sample(const char *line, size_t len, struct stream_sample *s)
 		}
 	}
 	return 0;
+}
+
+/* Scanning back over line[0..e): the end of the white space before e. */
+static size_t
+ws_back(const char *line, size_t e)
+{
+	while (e > 0 && isspc(line[e - 1]))
+		e--;
+	return e;
+}
+
+/* The start of the token that ends at e. */
+static size_t
+tok_back(const char *line, size_t e)
+{
+	while (e > 0 && !isspc(line[e - 1]))
+		e--;
+	return e;
+}
+
+/* The start of the run of digits that ends at e. */
+static inline size_t
+digits_back(const char *line, size_t e)
+{
+	while (e > 0 && isdig(line[e - 1]))
+		e--;
+	return e;
+}
+
+#define NO_TIME	((size_t)-1)
+
+/*
+ * The start of the time, "SECONDS.FRACTION:", that ends at e, a token of
+ * its own; or NO_TIME.
+ */
+static inline __attribute__((always_inline)) size_t
+time_back(const char *line, size_t e)
+{
+	size_t d, b;
+
+	if (e == 0 || line[e - 1] != ':')
+		return NO_TIME;
+	d = digits_back(line, e - 1);
+	if (d == e - 1 || d == 0 || line[d - 1] != '.')
+		return NO_TIME;
+	b = digits_back(line, d - 1);
+	if (b == d - 1 || (b > 0 && !isspc(line[b - 1])))
+		return NO_TIME;
+	return b;
+}
+
+/*
+ * The head of a sample read from the right, where every field after COMM
+ * has a fixed shape, so that a COMM of any bytes ("a 1/1", "x [001] 1.0:")
+ * is left whole: "COMM PID[/TID] [[CPU]] SECS.FRAC: [PERIOD] [EVENT:]",
+ * line[0..len) ending after the last field (trailing white space allowed).
+ * Each field is scanned once, from its end. Fills *s (not s->frame) and
+ * returns 1, or returns 0 when the line has not that shape.
+ */
+static int
+head_right(const char *line, size_t len, struct stream_sample *s)
+{
+	size_t e = ws_back(line, len), b, t, m;
+
+	if (e == 0 || line[e - 1] != ':')
+		return 0;
+	s->event.p = NULL;
+	s->event.len = 0;
+	s->period = 1;
+	s->has_period = 0;
+	if ((t = time_back(line, e)) == NO_TIME) {
+		/* EVENT: ("cpu-clock:", "cpu-clock:ppp:"), maybe a PERIOD */
+		b = tok_back(line, e);
+		if (e - b < 2)
+			return 0;
+		s->event.p = line + b;
+		s->event.len = e - 1 - b;
+		e = ws_back(line, b);
+		b = digits_back(line, e);
+		if (b < e && (b == 0 || isspc(line[b - 1]))) {
+			uint64_t v = 0;
+			size_t i;
+
+			/* Past 2^64-1 it stays there: fgfold --period then
+			   says the total overflowed. 19 digits always fit. */
+			if (e - b <= 19)
+				for (i = b; i < e; i++)
+					v = v * 10 + (unsigned)(line[i] - '0');
+			else
+				for (i = b; i < e; i++) {
+					unsigned d = (unsigned)(line[i] - '0');
+
+					v = v > (UINT64_MAX - d) / 10 ?
+					    UINT64_MAX : v * 10 + d;
+				}
+			if (v > 0) {
+				s->period = v;
+				s->has_period = 1;
+			}
+			e = ws_back(line, b);
+		}
+		if ((t = time_back(line, e)) == NO_TIME)
+			return 0;
+	}
+	e = ws_back(line, t);
+	/* [CPU] */
+	if (e > 0 && line[e - 1] == ']') {
+		b = digits_back(line, e - 1);
+		if (b == e - 1 || b == 0 || line[b - 1] != '[' ||
+		    (b > 1 && !isspc(line[b - 2])))
+			return 0;
+		e = ws_back(line, b - 1);
+	}
+	/* PID/TID, or a TID alone */
+	b = digits_back(line, e);
+	if (b == e)
+		return 0;
+	s->tid.p = line + b;
+	s->tid.len = e - b;
+	s->pid.p = NULL;
+	s->pid.len = 0;
+	if (b > 0 && line[b - 1] == '/') {
+		for (m = b; m > 0 && line[m - 1] == '/'; m--)
+			;
+		t = digits_back(line, m);
+		if (t == m)
+			return 0;
+		s->pid.p = line + t;
+		s->pid.len = m - t;
+		b = t;
+	}
+	if (b == 0 || !isspc(line[b - 1]) || (e = ws_back(line, b)) == 0)
+		return 0;
+	s->comm.p = line;
+	s->comm.len = e;
+	s->has_frame = 0;
+	return 1;
+}
+
+/*
+ * A sample that perf script printed on one line, its frame after the
+ * event: the last ": " after which a frame follows and before which a
+ * head ends in an event.
+ */
+static int
+oneline_right(const char *line, size_t len, struct stream_sample *s)
+{
+	const char *c;
+	size_t e = len;
+
+	while (e > 0 && (c = memrchr(line, ':', e)) != NULL) {
+		size_t i = c - line;
+
+		e = i;
+		if (i + 1 >= len || !isspc(line[i + 1]))
+			continue;
+		if (head_right(line, i + 1, s) && s->event.len > 0 &&
+		    parse_frame(line + i + 1, len - i - 1, &s->frame)) {
+			s->has_frame = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A head from the right, as fgrecord and perf script write them. */
+static int
+head_strict(const char *line, size_t len, struct stream_sample *s)
+{
+	if (len == 0 || isspc(line[0]))
+		return 0;
+	return head_right(line, len, s) || oneline_right(line, len, s);
+}
+
+static int
+parse_sample(const char *line, size_t len, struct stream_sample *s)
+{
+	return head_strict(line, len, s) || parse_sample_left(line, len, s);
 }
 
 /*
@@ -268,47 +450,52 @@ parse_frame(const char *line, size_t len, struct stream_frame *f)
 	return 1;
 }
 
+/*
+ * A source line's text, after its indent: what fgsym --srcline and perf
+ * script -F+srcline write, "FILE:LINE" (perf's unknown "??:0", a
+ * "(discriminator N)" after it), perf's "DSO[ADDR]" or "SYM+0xOFF", no
+ * longer than a path and a number.
+ */
+static int
+is_srcline(const char *p, size_t n)
+{
+	const char *c;
+	size_t i;
+
+	if (n > STREAM_SRCLINE_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
+			return 0;
+	if (p[n - 1] == ']' && memchr(p, '[', n) != NULL)
+		return 1;
+	if (stream_sym_len(p, n) < n)
+		return 1;
+	for (c = p; (c = memchr(c, ':', n - (c - p))) != NULL; c++)
+		if (c + 1 < p + n && (isdig(c[1]) || c[1] == '?'))
+			return 1;
+	return 0;
+}
+
 int
 stream_indented_head(const char *line, size_t len)
 {
-	const char *colon = memchr(line, ':', len);
-	size_t e, b;
+	struct stream_sample tmp;
+	const char *c = line, *end = line + len;
+	size_t i = 0;
 
-	if (colon == NULL || !isspc(line[0]))
+	/* This is every frame's test. perf pads a COMM with spaces and
+	   starts a frame with a tab; and a head holds a time, "SECS.FRAC:",
+	   where a frame seldom has a digit before a ':' ("ns::f" has none). */
+	if (len == 0 || line[0] != ' ')
 		return 0;
-	/* SECS.USECS just before the first ':' */
-	e = colon - line;
-	b = e;
-	while (b > 0 && isdig(line[b - 1]))
-		b--;
-	if (b == e || b < 2 || line[b - 1] != '.')
+	while ((c = memchr(c, ':', end - c)) != NULL && !isdig(c[-1]))
+		c++;
+	if (c == NULL)
 		return 0;
-	e = --b;
-	while (b > 0 && isdig(line[b - 1]))
-		b--;
-	if (b == e || b == 0 || !isspc(line[b - 1]))
-		return 0;
-	while (b > 0 && isspc(line[b - 1]))
-		b--;
-	/* an optional [CPU] */
-	if (b > 0 && line[b - 1] == ']') {
-		while (b > 0 && line[b - 1] != '[')
-			b--;
-		if (b == 0)
-			return 0;
-		b--;
-		while (b > 0 && isspc(line[b - 1]))
-			b--;
-	}
-	/* PID or PID/TID, then space, then a COMM */
-	e = b;
-	while (b > 0 && (isdig(line[b - 1]) || line[b - 1] == '/'))
-		b--;
-	if (b == e || b == 0 || !isspc(line[b - 1]))
-		return 0;
-	while (b > 0 && isspc(line[b - 1]))
-		b--;
-	return b > 0;
+	while (i < len && isspc(line[i]))
+		i++;
+	return head_strict(line + i, len - i, &tmp);
 }
 
 enum stream_kind
@@ -339,7 +526,10 @@ stream_classify(const char *line, size_t len, struct stream_sample *s,
 			return STREAM_FRAME;
 		while (i < len && isspc(line[i]))
 			i++;
-		return i == len ? STREAM_BLANK : STREAM_SRCLINE;
+		if (i == len)
+			return STREAM_BLANK;
+		return is_srcline(line + i, len - i) ? STREAM_SRCLINE :
+		    STREAM_OTHER;
 	}
 	if (parse_sample(line, len, s ? s : &ss))
 		return STREAM_SAMPLE;

@@ -10,15 +10,25 @@
  * The rules follow what stackcollapse-perf.pl accepts, so that real
  * `perf script` output from any kernel parses:
  *   sample head	"COMM PID[/TID] [CPU] SECS.USECS: [PERIOD] EVENT:"
- *			COMM may hold spaces; every field after PID is
- *			optional. A one-line sample (perf record without
- *			-g) has its frame after "EVENT:", and its COMM
- *			padded with spaces in front.
+ *			read from the right, where every field after COMM
+ *			has a fixed shape: COMM may hold any bytes but a
+ *			newline ("a 1/1", "x [001] 1.0:", "b: c") and is
+ *			never read as a PID, a CPU or a time. Layouts
+ *			without a time (perf script -F) are read as the
+ *			reference does: the shortest COMM followed by a
+ *			PID, every field after it optional. A one-line
+ *			sample (perf record without -g) has its frame
+ *			after "EVENT:", and its COMM padded with spaces in
+ *			front.
  *   frame		"<space>ADDR SYMBOL (DSO)"; SYMBOL may hold spaces,
  *			parentheses and '<>'; DSO is the last balanced
  *			parenthesised group on the line.
- *   srcline		"<space>FILE:LINE", or anything else that starts
- *			with a space and is not a frame.
+ *   srcline		"<space>FILE:LINE" (fgsym --srcline, perf script
+ *			-F+srcline: "  a.c:12", "  ??:0", "  a.c:3
+ *			(discriminator 2)"), or perf's "  DSO[ADDR]" and
+ *			"  SYM+0xOFF", at most STREAM_SRCLINE_MAX bytes
+ *			after the indent. Any other line that starts with
+ *			white space and is no frame fits no format.
  *   comment		a line starting with '#'.
  *   blank		an empty line: the end of a sample.
  */
@@ -38,6 +48,8 @@
 #define STREAM_TRUNCATED	"[truncated]"	/* the frame past a stack deeper than the copy */
 #define STREAM_UNKNOWN		"[unknown]"	/* no symbol; as a DSO, no mapping */
 #define STREAM_KERNEL		"[kernel.kallsyms]"	/* the kernel's DSO, as perf names it */
+
+#define STREAM_SRCLINE_MAX	8192	/* bytes of a source line after its indent */
 
 enum stream_kind {
 	STREAM_BLANK,
@@ -90,8 +102,8 @@ enum stream_kind stream_classify(const char *line, size_t len,
 /*
  * Whether an indented line has the shape of a sample head: perf script
  * pads COMM to 16 columns when a sample has no call chain ("        sh
- * 9068 3459.250647: ..."). A quick test, on the text before the first ':',
- * for readers that skip frame lines without classifying them.
+ * 9068 3459.250647: ..."), and never with a tab, which starts a frame. A
+ * quick test, for readers that skip frame lines without classifying them.
  */
 int	stream_indented_head(const char *line, size_t len);
 

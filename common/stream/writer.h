@@ -18,9 +18,10 @@
  * (which would make the head a frame or a comment) has it written as '_';
  * an empty COMM is written as "_".
  *
- * A limit the format has: a COMM holding white space, digits and white
- * space ("worker 1 x") reads back shorter ("worker", with TID 1), as from
- * perf script; the parser takes the shortest COMM followed by a PID.
+ * A COMM of head fields ("worker 1 x", "a 1/1", "x [001] 1.0:") reads
+ * back whole: the parser reads a head from the right, where every field
+ * after COMM has a fixed shape. A limit the format has: white space at
+ * the end of a COMM does not read back ("a " is "a").
  *
  * Every function writes with stdio and ignores its errors: the caller
  * checks ferror(3) or fflush(3) once, when it suits it. Nothing is kept:

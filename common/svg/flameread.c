@@ -7,6 +7,7 @@
 #include "base/lineread.h"
 #include "base/xalloc.h"
 #include "stream/folded.h"
+#include "stream/sniff.h"
 #include "svg/flame.h"
 #include "svg/flameread.h"
 
@@ -104,10 +105,21 @@ flameread_fd(struct flameread *fr, int fd, const char *name)
 	GROW(fr->maps, fr->nmaps + 1, fr->mapcap);
 	lr = &fr->maps[fr->nmaps];
 	if (lineread_map(lr, fd, name) == 0) {
+		if (sniff_refuse(lr, SNIFF_FOLDED, "fgsvg") != 0) {
+			fr->refused = 1;
+			lineread_release(lr);
+			lineread_unmap(lr);
+			return;
+		}
 		while ((len = lineread_next_kept(lr, &kept)) >= 0)
 			add_line(fr, kept, len, 1, name, lr->lineno);
 		lineread_release(lr);
 		fr->nmaps++;		/* kept until flameread_release */
+		return;
+	}
+	if (sniff_refuse(lr, SNIFF_FOLDED, "fgsvg") != 0) {
+		fr->refused = 1;
+		lineread_release(lr);
 		return;
 	}
 	while ((len = lineread_next(lr, &line)) >= 0)

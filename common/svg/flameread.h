@@ -35,6 +35,8 @@ struct flameread {
 	int		 said_overflow;	/* the 2^64-1 warning was given */
 	int		 failed;	/* a read error, or a line skipped for
 					   its sum: the exit status is 1 */
+	int		 refused;	/* an input was no text (stream/sniff.h
+					   said what): the exit status is 2 */
 	struct lineread	*maps;		/* owned: the mapped inputs */
 	size_t		 nmaps, mapcap;
 };

@@ -38,6 +38,7 @@
 #include "elf/kallsyms.h"
 #include "elf/perfmap.h"
 #include "stream/stream.h"
+#include "stream/diag.h"
 #include "sym/sym.h"
 #include "base/xalloc.h"
 #include "elf/vdso.h"
@@ -1110,6 +1111,14 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 			emit_line(out, line, len);
 		return;
 	}
+	/* perf's end-of-stack marker, "ffffffffffffffff [unknown]
+	   ([unknown])": no frame, not counted, passed on */
+	if (fr->addr_ok && fr->addrval == UINT64_MAX &&
+	    stream_str_eq(fr->dso, STREAM_UNKNOWN)) {
+		if (out != NULL)
+			emit_line(out, line, len);
+		return;
+	}
 	is_kernel = fr->addrval >= KERNEL_START;
 	ret = st->fi > 0 && is_kernel == st->prev_kernel;
 	st->prev_kernel = is_kernel;
@@ -1214,10 +1223,15 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 	struct sstate st = { 0 };
 	struct stream_sample smp;
 	struct stream_frame fr;
+	struct stream_diag diag;
+	unsigned long head_line = 0;
 	ssize_t len;
 	char *line;
 	int first = 1;
 
+	/* Bad lines are passed on as they are (fgsym | fgsym is fgsym), and
+	   said, in the words fgfold and fgpprof use. */
+	stream_diag_init(&diag, in->name);
 	while ((len = lineread_next(in, &line)) >= 0) {
 		enum stream_kind k = stream_classify(line, len, &smp, &fr);
 
@@ -1238,6 +1252,8 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 
 			st.fi = 0;
 			st.drop_src = 0;
+			/* a one-line sample needs no empty line after it */
+			head_line = smp.has_frame ? 0 : in->lineno;
 			if (p.len < sizeof(st.pid)) {
 				memcpy(st.pid, p.p, p.len);
 				st.pid[p.len] = '\0';
@@ -1250,10 +1266,19 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 				s->oneline++;
 			break;
 		}
+		case STREAM_OTHER:
+			if (diag.bad < DIAG_BAD_SHOWN + 1)
+				progress_clear();
+			stream_diag_bad(&diag, in->lineno, line, len);
+			s->any_bad = 1;
+			st.drop_src = 0;
+			break;
 		case STREAM_COMMENT:
 			buildid_header(s, line, len);
 			/* FALLTHROUGH */
 		default:
+			if (k == STREAM_BLANK)
+				head_line = 0;
 			st.fi = k == STREAM_BLANK ? 0 : st.fi;
 			st.drop_src = 0;
 			break;
@@ -1266,6 +1291,11 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 	}
 	if (in->error != 0)
 		return -2;
+	if (head_line != 0) {
+		progress_clear();
+		stream_diag_cut_kept(&diag, head_line);
+		s->any_bad = 1;
+	}
 	if (out != NULL && (fflush(out) != 0 || ferror(out)))
 		return -1;
 	return 0;

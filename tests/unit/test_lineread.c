@@ -12,6 +12,46 @@
 #include "base/lineread.h"
 #include "unit.h"
 
+/*
+ * lineread_peek_block over "\r\n" line ends finds the empty line as over
+ * "\n", whatever the reads' sizes; and lineread_peek shows the first bytes.
+ */
+static void
+test_crlf_peek(void)
+{
+	static const char text[] = "head\r\n a\r\n b\r\n\r\nnext\r\n\r\n\r\ntail";
+	char path[] = "/tmp/test_lineread.XXXXXX", *line, *p;
+	const char *q;
+	struct lineread lr;
+	int fd = mkstemp(path);
+	ssize_t n;
+
+	if (fd < 0 || write(fd, text, sizeof(text) - 1) != sizeof(text) - 1)
+		return;
+	lseek(fd, 0, SEEK_SET);
+	lineread_init(&lr, fd, path);
+	CHECK(lineread_peek(&lr, 4, &q) == sizeof(text) - 1 &&
+	    memcmp(q, "head", 4) == 0, "lineread_peek shows the first bytes");
+	CHECK(lineread_next(&lr, &line) == 4, "peek consumed nothing");
+	n = lineread_peek_block(&lr, 1 << 20, &p);
+	CHECK(n == 10 && memcmp(p, " a\r\n b\r\n\r\n", 10) == 0,
+	    "CRLF: the block ends at the \\r\\n line");
+	lineread_skip(&lr, 10, 3);
+	CHECK(lineread_next(&lr, &line) == 4 && lr.lineno == 5, "next");
+	CHECK(lineread_peek_block(&lr, 1 << 20, &p) == 2,
+	    "CRLF: an empty line next is a block of 2");
+	lineread_skip(&lr, 2, 1);
+	lineread_skip(&lr, 2, 1);
+	CHECK(lineread_peek_block(&lr, 1 << 20, &p) == -1 &&
+	    lineread_peek_block(&lr, 1 << 20, &p) == -1,
+	    "CRLF: no empty line before the end, twice");
+	CHECK(lineread_next(&lr, &line) == 4 && strcmp(line, "tail") == 0,
+	    "tail");
+	lineread_release(&lr);
+	close(fd);
+	unlink(path);
+}
+
 static const char text[] = "a;b 1\r\n\nnul\0byte 2\nlast 3";
 
 int
@@ -26,6 +66,7 @@ main(void)
 
 	if (fd < 0 || write(fd, text, sizeof(text) - 1) != sizeof(text) - 1)
 		return 2;
+	test_crlf_peek();
 	lseek(fd, 0, SEEK_SET);
 	lineread_init(&lr, fd, path);
 	while ((n = lineread_next(&lr, &line)) >= 0) {

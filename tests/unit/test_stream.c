@@ -1,0 +1,111 @@
+/*
+ * Unit tests of common/stream/stream.c's sample heads, read from the
+ * right: a thread name of any bytes (spaces, slashes, brackets, colons,
+ * digits) leaves the PID, TID, CPU, time, period and event alone, in
+ * fgrecord's layout and in perf script's (COMM padded, PID/TID or a TID,
+ * optional [CPU], TIME:, optional PERIOD, EVENT:, one-line samples).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "stream/stream.h"
+#include "unit.h"
+
+static int
+str_is_c(struct stream_str s, const char *c)
+{
+	return s.len == strlen(c) && (s.len == 0 || memcmp(s.p, c, s.len) == 0);
+}
+
+/* One head: its kind must be a sample with these fields. */
+static void
+head(const char *line, const char *comm, const char *pid, const char *tid,
+    const char *event, uint64_t period, uint64_t ns, const char *what)
+{
+	struct stream_sample s;
+	uint64_t t = 0;
+	int ok;
+
+	memset(&s, 0, sizeof(s));
+	ok = stream_classify(line, strlen(line), &s, NULL) == STREAM_SAMPLE;
+	if (ok && !str_is_c(s.comm, comm))
+		printf("# comm '%.*s'\n", (int)s.comm.len, s.comm.p);
+	if (ok && !str_is_c(s.tid, tid))
+		printf("# tid '%.*s'\n", (int)s.tid.len, s.tid.p);
+	ok = ok && str_is_c(s.comm, comm) && str_is_c(s.pid, pid) &&
+	    str_is_c(s.tid, tid) && str_is_c(s.event, event) &&
+	    s.period == period;
+	if (ns != 0)
+		ok = ok && stream_sample_time(&s, line, strlen(line), &t) &&
+		    t == ns;
+	CHECK(ok, what);
+}
+
+int
+main(void)
+{
+	struct stream_sample s;
+	struct stream_frame f;
+	const char *l;
+
+	/* fgrecord's layout */
+	head("a 1/1 4242/4243 [001] 5.000000: 1000 cpu-clock:", "a 1/1",
+	    "4242", "4243", "cpu-clock", 1000, 5000000000ULL,
+	    "fgrecord: 'a 1/1' is a name, not PID 1 TID 1");
+	head("x [001] 1.0: 4242/4243 [002] 5.000001: 7 cpu-clock:",
+	    "x [001] 1.0:", "4242", "4243", "cpu-clock", 7, 5000001000ULL,
+	    "fgrecord: 'x [001] 1.0:' is a name, not a CPU and a time");
+	head("b: c 10/11 [000] 2.5: 3 offcpu-time:", "b: c", "10", "11",
+	    "offcpu-time", 3, 2500000000ULL, "fgrecord: 'b: c'");
+	head("worker 1 x 10/11 [000] 2.5: 3 cpu-clock:", "worker 1 x", "10",
+	    "11", "cpu-clock", 3, 0, "fgrecord: 'worker 1 x' reads back whole");
+	head("1 2/3 [4] 5.6: 10/11 [001] 7.000000: 1 cpu-clock:",
+	    "1 2/3 [4] 5.6:", "10", "11", "cpu-clock", 1, 7000000000ULL,
+	    "fgrecord: a 14-byte name of head fields");
+	head("kworker/0:1-eve 9/9 [003] 1.000000: 1 cpu-clock:",
+	    "kworker/0:1-eve", "9", "9", "cpu-clock", 1, 0,
+	    "fgrecord: a 15-byte kernel thread name");
+	head("a 1 1.0: e: 10/11 [000] 3.000000: 5 cpu-clock:", "a 1 1.0: e:",
+	    "10", "11", "cpu-clock", 5, 3000000000ULL,
+	    "fgrecord: a name that is a whole head");
+
+	/* perf script's layouts */
+	head("           a 1/1    4242/4243  [001]     5.000000:       1000 "
+	    "cpu-clock:ppp: ", "a 1/1", "4242", "4243", "cpu-clock:ppp", 1000,
+	    5000000000ULL, "perf script: padded, PID/TID, CPU, period");
+	head("a 1/1  4243 [001] 5.000000: 250000 cpu-clock:", "a 1/1", "",
+	    "4243", "cpu-clock", 250000, 0, "perf script: a TID alone");
+	head("x [001] 1.0:    4243     5.000000: cpu-clock:", "x [001] 1.0:",
+	    "", "4243", "cpu-clock", 1, 5000000000ULL,
+	    "perf script: no CPU, no period");
+	head("b: c 4243 [000] 12.5: sched:sched_switch:", "b: c", "", "4243",
+	    "sched:sched_switch", 1, 0, "perf script: an event with a colon");
+	head("perf 123 cpu-clock:", "perf", "", "123", "cpu-clock", 1, 0,
+	    "perf script -F without a time: still read");
+
+	/* one-line samples (perf record without -g) */
+	l = "    x [001] 1.0: 4243 [001] 5.000000: 1000 cpu-clock: 7f8c12a4 "
+	    "update+0x270 (/usr/lib/ld.so)";
+	CHECK(stream_classify(l, strlen(l), &s, NULL) == STREAM_SAMPLE &&
+	    s.has_frame && str_is_c(s.comm, "x [001] 1.0:") &&
+	    str_is_c(s.tid, "4243") && str_is_c(s.frame.addr, "7f8c12a4") &&
+	    str_is_c(s.frame.dso, "/usr/lib/ld.so") && s.period == 1000,
+	    "one-line: padded, the name 'x [001] 1.0:', the frame after");
+	l = "b: c 4243 [001] 5.000000: 1000 cpu-clock: 10 main: x (/bin/a)";
+	CHECK(stream_classify(l, strlen(l), &s, NULL) == STREAM_SAMPLE &&
+	    s.has_frame && str_is_c(s.comm, "b: c") &&
+	    str_is_c(s.frame.sym, "main: x"), "one-line: 'b: c', a ': ' in the symbol");
+
+	/* what is no head */
+	l = "a;b 12";
+	CHECK(stream_classify(l, strlen(l), NULL, NULL) == STREAM_OTHER,
+	    "a folded line is no head");
+	l = "\t7f ns::f(a 1 1.0:) (/x)";
+	CHECK(stream_classify(l, strlen(l), NULL, &f) == STREAM_FRAME &&
+	    str_is_c(f.sym, "ns::f(a 1 1.0:)"), "a frame with colons is a frame");
+	l = "\t7f x (/x)";
+	CHECK(!stream_indented_head(l, strlen(l)), "a frame is no indented head");
+	l = "        sh 9068 [000] 3459.250647: 1 cpu-clock: 7f a (/b)";
+	CHECK(stream_indented_head(l, strlen(l)), "a padded one-line head is one");
+	return unit_done();
+}

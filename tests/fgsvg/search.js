@@ -19,28 +19,7 @@ const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
 
-const unxml = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
-	.replace(/&#39;/g, "'").replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-
-// The frames as the script reads them in the browser (as script.js does).
-function frames(svg) {
-	const cfg = new Function(svg.match(/^var fgcfg = .*$/m)[0] + '; return fgcfg;')();
-	const F = [];
-	let rooty = null;
-	const re = /^<(?:g|a)( class="m")?(?: data-l="([^"]*)")?[^>]*><title>([^<]*)<\/title><rect x="([^"]+)" y="([^"]+)" width="([^"]+)"/gm;
-	let m;
-	while ((m = re.exec(svg)) !== null) {
-		const info = unxml(m[3]), t = /^([\s\S]*) \(([\d,.]+) [^()]*\)$/.exec(info);
-		const f = { m: !!m[1], l: m[2] !== undefined, dl: m[2] === undefined ? null : m[2],
-			name: t ? t[1] : info, n: t ? parseFloat(t[2].replace(/,/g, '')) : 0,
-			y: parseFloat(m[5]) };
-		if (rooty === null) rooty = f.y;
-		f.d = Math.round((cfg.inv ? f.y - rooty : rooty - f.y) / cfg.fh);
-		f.l = f.l && !f.m;
-		F.push(f);
-	}
-	return { cfg, F };
-}
+const { frames } = require('./svgframes.js');
 
 const [script, svgpath, ...patterns] = process.argv.slice(2);
 

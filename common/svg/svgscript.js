@@ -8,9 +8,10 @@
  * link is at most 256 characters). A search cannot freeze the page,
  * whoever wrote its pattern: one that could backtrack for long is matched
  * as text, each name is tested once, names too long for the pattern are
- * left out, and the search stops after 50 ms (fglib.vet and find). It reads the frames from the document: they
- * come in preorder, each a <g> (or <a>) holding <title> and <rect>, in the
- * nested <svg id="fv">; fgcfg, written before it, gives the geometry.
+ * left out, and the search stops after 50 ms (fglib.vet and find). It
+ * reads the frames from the document: they come in preorder, each a <g>
+ * (or <a>) holding <title> and <rect>, in the nested <svg id="fv">; fgcfg,
+ * written before it, gives the geometry.
  *
  * fglib holds the functions that need no document; under node (no
  * document, a module object) the file exports them, for the unit test.
@@ -446,8 +447,8 @@ var fglib = (function () {
 		for (var i = 0; i < out.length; i++) if (out[i].d > m) m = out[i].d;
 		return m;
 	}
-	return { label: label, parsel: parsel, vet: vet, tame: tame, find: find, count: count,
-	    tree: tree, merge: merge, layout: layout, depth: depth };
+	return { label: label, parsel: parsel, vet: vet, tame: tame, find: find,
+	    count: count, tree: tree, merge: merge, layout: layout, depth: depth };
 })();
 if (typeof module === "object" && module && module.exports)
 	module.exports = fglib;

@@ -415,7 +415,9 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		// The links of issue 23 that froze the tab: a #s= pattern that
 		// backtracks for ever. The page must answer (an evaluate
 		// returns) and say that the pattern was refused; the search
-		// that the link started is timed again in the page. A frozen
+		// that the link started is timed again in the page, once it is
+		// idle (the figure of issue 23: within 100 ms; the median of
+		// three, printed). A frozen
 		// tab is left behind unclosed: the context's close ends it.
 		const hostile = [['(.|.) forty times', '(.|.)'.repeat(40) + '#'],
 			['.? thirty times', '.?'.repeat(30) + '.'.repeat(30) + '#']];
@@ -432,15 +434,18 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 					new Promise((r) => setTimeout(() => r(null), Math.max(3 * tLoad, 20000)))]);
 				const tOpen = Date.now() - t0;
 				if (m === null) return `no answer after ${tOpen} ms: the tab is frozen`;
-				const tIn = await ph.evaluate((q) => {
+				// timed again once the page has read its data while idle
+				await ph.waitForFunction(() => window.fg.ready, null, { timeout: 60000 });
+				const tIns = await ph.evaluate((q) => [0, 1, 2].map(() => {
 					window.fg.clear();
 					const t = performance.now();
 					window.fg.search(q, true);
 					return Math.round(performance.now() - t);
-				}, pat);
+				}), pat);
+				const tIn = tIns.slice().sort((x, y) => x - y)[1];
 				const m2 = await ph.evaluate(() => document.getElementById('matched').textContent);
 				info(`big profile: link of ${what} (${pat.length} characters): opened in ${tOpen} ms ` +
-				    `(the plain open ${tLoad} ms), its search again ${tIn} ms: ${m2}`);
+				    `(the plain open ${tLoad} ms), its search again ${tIn} ms (median of ${tIns.join(', ')}): ${m2}`);
 				closed = true;
 				if (!/^Matched: 0\.0% \(pattern refused, searched as text: /.test(m) || m2 !== m)
 					return `${m} / ${m2}`;

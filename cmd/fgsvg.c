@@ -152,7 +152,8 @@ save_palette(struct palette *pal)
 	cmdfile_write_failed(PALETTE_FILE);
 }
 
-/* --nameattr: reads path into na; exits 2 when it cannot, returns 1 for a bad line. */
+/* --nameattr: reads path into na; exits 2 when it cannot or on an id,
+   returns 1 for a bad line. */
 static int
 load_nameattr(struct nameattr *na, const char *path)
 {
@@ -162,6 +163,8 @@ load_nameattr(struct nameattr *na, const char *path)
 		err(2, "cannot read the --nameattr file '%s'", path);
 	if (bad == 0)
 		return 0;
+	if (na->fatal)
+		errx(2, "%s:%lu: %s", path, bad, na->why);
 	warnx("%s:%lu: %s; skipped (expected \"NAME<TAB>key=value...\")",
 	    path, bad, na->why);
 	return 1;

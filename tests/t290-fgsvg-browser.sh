@@ -7,7 +7,9 @@
 # "Matched" that the folded stacks confirm, and says when it is only a lower
 # bound (--search-budget too small); and that the function view opens by
 # Ctrl+click, by "f" and by a #f= link, with its share, callers and callees,
-# on the big profile too (its time printed).
+# on the big profile too (its time printed); and that the #s= links that
+# froze the tab (issue 23) open the big profile and say that their pattern
+# was refused.
 . "$(dirname "$0")/lib.sh"
 F=$TESTS/fgsvg
 B=$TESTS/browser
@@ -33,6 +35,8 @@ function view of a name inside grey and hidden frames counts them
 hover on a grey frame shows its count
 big profile: the function view opens
 big profile opens, searches and zooms
+big profile: a #s= link of (.|.) forty times answers, the pattern refused and said
+big profile: a #s= link of .? thirty times answers, the pattern refused and said
 big profile: the search data fits, Matched is exact
 over the size budget, Matched says it is a lower bound
 time-weighted graph: the function view reads times in any unit

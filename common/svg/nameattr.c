@@ -18,6 +18,7 @@ nameattr_init(struct nameattr *na)
 	svgmap_init(&na->titles);
 	svgmap_init(&na->links);
 	na->why[0] = '\0';
+	na->fatal = 0;
 }
 
 void
@@ -43,7 +44,8 @@ url_ok(const char *v, size_t n)
 		i++;
 	v += i;
 	n -= i;
-	for (i = 0; i < n && !strchr(":/?#", v[i]); i++)
+	/* memchr, not strchr: a NUL byte is part of the value, no end */
+	for (i = 0; i < n && memchr(":/?#", v[i], 4) == NULL; i++)
 		;
 	if (i == n || v[i] != ':')
 		return 1;
@@ -51,15 +53,22 @@ url_ok(const char *v, size_t n)
 	    (i == 5 && strncasecmp(v, "https", 5) == 0);
 }
 
-/* The attributes --nameattr may give, as flamegraph.pl's option is for. */
+/*
+ * The attributes --nameattr may give, as flamegraph.pl's option is for. No
+ * "id": the script finds its own elements by id (frames, labels, zlabels,
+ * fv, matched, ...), a frame that has one of theirs can come first in
+ * the document and take its place, and the frames of a name would all
+ * share one.
+ */
 static const char *const keys[] = {
-	"xlink:href", "target", "class", "title", "id", NULL
+	"xlink:href", "target", "class", "title", NULL
 };
 enum { KEY_HREF, KEY_TARGET };
 
 /*
  * Checks one key=value pair of a --nameattr line; returns the index of its
- * key in keys ("href" is "xlink:href"), or -1 with why filled.
+ * key in keys ("href" is "xlink:href"), or -1 with why filled, or -2 with
+ * why filled for an id, which no graph can carry.
  */
 static int
 pair(const char *p, size_t klen, const char *v, size_t vlen, char *why,
@@ -74,31 +83,47 @@ pair(const char *p, size_t klen, const char *v, size_t vlen, char *why,
 	for (k = 0; keys[k] != NULL; k++)
 		if (str_is(p, klen, keys[k]))
 			break;
+	if (keys[k] == NULL && str_is(p, klen, "id")) {
+		snprintf(why, whysize, "'id' is not allowed: the SVG's script "
+		    "finds its own elements by id, and a name's frames would "
+		    "share one; use class");
+		return -2;
+	}
 	if (keys[k] == NULL) {
 		snprintf(why, whysize, "'%.*s' is not allowed%s; use href, "
-		    "xlink:href, target, class, title or id", (int)(klen > 40 ?
+		    "xlink:href, target, class or title", (int)(klen > 40 ?
 		    40 : klen), p, klen > 2 && strncasecmp(p, "on", 2) == 0 ?
 		    " (an event handler runs script)" : str_is(p, klen, "style") ?
 		    " (style can hide or restyle the page)" : "");
 		return -1;
 	}
 	if (k == KEY_HREF && !url_ok(v, vlen)) {
-		snprintf(why, whysize, "href '%.*s%s' is not allowed: only "
-		    "http, https and relative URLs (no javascript:)",
-		    (int)(vlen > 40 ? 40 : vlen), v, vlen > 40 ? "..." : "");
+		struct buf shown;
+
+		/* control bytes and NULs shown as \xNN, the SVG's way */
+		buf_init(&shown);
+		xml_clean(&shown, v, vlen > 40 ? 40 : vlen);
+		snprintf(why, whysize, "href '%s%s' is not allowed: only "
+		    "http, https and relative URLs (no javascript:)", shown.p,
+		    vlen > 40 ? "..." : "");
+		buf_release(&shown);
 		return -1;
 	}
 	return k;
 }
 
-/* Remembers the first bad line and what was wrong with it. */
+/*
+ * Remembers the first bad line and what was wrong with it; a fatal one
+ * (fatal nonzero) takes the place of a bad one that was not.
+ */
 static void
 bad_line(struct nameattr *na, unsigned long *bad, unsigned long lineno,
-    const char *why)
+    const char *why, int fatal)
 {
-	if (*bad != 0)
+	if (*bad != 0 && (na->fatal || !fatal))
 		return;
 	*bad = lineno;
+	na->fatal = fatal;
 	snprintf(na->why, sizeof(na->why), "%s", why);
 }
 
@@ -111,7 +136,7 @@ add_line(struct nameattr *na, char *line, size_t len, struct buf *a,
 	int k, seen = 0;
 
 	if ((tab = memchr(line, '\t', len)) == NULL) {
-		bad_line(na, bad, lineno, "no TAB after the name");
+		bad_line(na, bad, lineno, "no TAB after the name", 0);
 		return;
 	}
 	buf_reset(a);
@@ -120,17 +145,17 @@ add_line(struct nameattr *na, char *line, size_t len, struct buf *a,
 		if ((next = memchr(p, '\t', e - p)) == NULL)
 			next = e;
 		if ((eq = memchr(p, '=', next - p)) == NULL) {
-			bad_line(na, bad, lineno, "a pair with no '='");
+			bad_line(na, bad, lineno, "a pair with no '='", 0);
 			continue;
 		}
 		if ((k = pair(p, eq - p, eq + 1, next - eq - 1, why,
 		    sizeof(why))) < 0) {
-			bad_line(na, bad, lineno, why);
+			bad_line(na, bad, lineno, why, k == -2);
 			continue;
 		}
 		if (seen & 1 << k) {
 			snprintf(why, sizeof(why), "'%s' given twice", keys[k]);
-			bad_line(na, bad, lineno, why);
+			bad_line(na, bad, lineno, why, 0);
 			continue;
 		}
 		seen |= 1 << k;
@@ -165,6 +190,7 @@ nameattr_load(struct nameattr *na, const char *path, unsigned long *bad)
 
 	*bad = 0;
 	na->why[0] = '\0';
+	na->fatal = 0;
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return -1;
 	lineread_init(&lr, fd, path);

@@ -4,9 +4,11 @@
  * TAB-separated key=value pairs. Only what flamegraph.pl's option is for
  * is allowed, each key once: "href" (or "xlink:href") makes the frame a
  * link, to an http, https or relative URL (target "_top" unless given);
- * "target", "class" and "id" become attributes of the frame's element;
- * "title" replaces the tooltip. Event handlers (on*), "style" and
- * javascript: links are refused.
+ * "target" and "class" become attributes of the frame's element; "title"
+ * replaces the tooltip. Event handlers (on*), "style" and javascript:
+ * links are refused; so is "id" (the SVG's script finds its own elements
+ * by id), and that one is fatal: no graph is written without the ids its
+ * maker asked for.
  *
  *	struct nameattr na;
  *	nameattr_init(&na);
@@ -27,6 +29,7 @@ struct nameattr {
 	struct svgmap	 links;		/* name -> "" when it has an href */
 	char		 why[160];	/* what was wrong with the first bad
 					   line, or "" */
+	int		 fatal;		/* that line had an id: draw no graph */
 };
 
 /* Sets up na empty; nameattr_release frees what nameattr_load adds. */
@@ -39,7 +42,8 @@ void	 nameattr_release(struct nameattr *na);
  * be opened or read. The number of the first bad line (no TAB, a pair
  * without '=', a key not allowed or given twice, an href not allowed) is
  * stored in *bad, or 0, and what was wrong in na->why; bad pairs are
- * skipped, the good ones of the line kept.
+ * skipped, the good ones of the line kept. An "id" pair sets na->fatal,
+ * and *bad and na->why are then the first line with one.
  */
 int	 nameattr_load(struct nameattr *na, const char *path,
 	    unsigned long *bad);

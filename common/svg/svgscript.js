@@ -5,10 +5,13 @@
  * and Ctrl-I, the function view (Ctrl+click or "f" on a frame: its callers
  * above it, its callees below it, merged over all its stacks), and the
  * state kept in the URL (#f=NAME&z=FRAME&s=REGEX&cs=1; a pattern from a
- * link is bounded: at most 256 characters, and matched as text when it
- * could backtrack for ever). It reads the frames from the document: they
- * come in preorder, each a <g> (or <a>) holding <title> and <rect>, in the
- * nested <svg id="fv">; fgcfg, written before it, gives the geometry.
+ * link is at most 256 characters). A search cannot freeze the page,
+ * whoever wrote its pattern: one that could backtrack for long is matched
+ * as text, each name is tested once, names too long for the pattern are
+ * left out, and the search stops after 50 ms (fglib.vet and find). It
+ * reads the frames from the document: they come in preorder, each a <g>
+ * (or <a>) holding <title> and <rect>, in the nested <svg id="fv">; fgcfg,
+ * written before it, gives the geometry.
  *
  * fglib holds the functions that need no document; under node (no
  * document, a module object) the file exports them, for the unit test.
@@ -59,15 +62,172 @@ var fglib = (function () {
 		}
 		return L;
 	}
-	/* A pattern from a link is someone else's: one that could backtrack
-	   for ever (a repeated group, a back-reference, more than two
-	   repeats) is matched as text. A pattern typed in the box runs as
-	   typed. */
+	/*
+	 * A regular expression runs by backtracking, and a pattern from a
+	 * link is someone else's: vet(s) (s compiles) weighs the work of one
+	 * test against a name of length L before it runs. It refuses, with
+	 * why, a back-reference and a group repeated a varying number of
+	 * times with a choice inside ((a*)*, (a|a)*: exponential); else
+	 * work(L) bounds the ways a match can be tried: a choice of the
+	 * quantifiers' lengths (L+1 for * and +, 2 for ?) times the
+	 * alternatives, per start, so that .?.?.?... and (.|.)(.|.)... are
+	 * 2^n and .*.*.* is about L^4/24. lfit is the longest name whose
+	 * work stays within WORK; a pattern whose lfit is under 64 is
+	 * refused.
+	 */
+	var WORK = 2e6, LFIT_MIN = 64, LFIT_MAX = 1 << 20;
+	function vet(s) {
+		var i = 0, n = s.length;
+		function refuse(why) { throw { why: why }; }
+		/* a node: {alts: [[{g (a group's node) or null, lo, hi, caret}]]} */
+		function alt() {
+			var alts = [seq()];
+			while (i < n && s[i] === "|") { i++; alts.push(seq()); }
+			return { alts: alts };
+		}
+		function seq() {
+			var items = [], c, g, m, lo, hi, caret;
+			while (i < n && (c = s[i]) !== "|" && c !== ")") {
+				g = null;
+				caret = c === "^";
+				if (c === "(") {
+					i++;
+					m = /^\?(?::|=|!|<=|<!|<[^>]*>)?/.exec(s.slice(i, i + 40));
+					if (m) i += m[0].length;
+					g = alt();
+					i++;			/* ")" */
+				} else if (c === "[") {
+					/* to the first "]" not escaped: [] is an empty class */
+					for (i++; i < n && s[i] !== "]"; i++)
+						if (s[i] === "\\") i++;
+					i++;
+				} else if (c === "\\") {
+					if (/[1-9k]/.test(s[i + 1] || "")) refuse("a back-reference");
+					i += 2;
+				} else i++;
+				lo = hi = 1;
+				if (i < n && (c = s[i]) === "*") { lo = 0; hi = Infinity; i++; }
+				else if (c === "+") { hi = Infinity; i++; }
+				else if (c === "?") { lo = 0; i++; }
+				else if (c === "{" && (m = /^\{(\d+)(,(\d*))?\}/.exec(s.slice(i)))) {
+					lo = +m[1];
+					hi = m[2] === undefined ? lo : m[3] === "" ? Infinity : +m[3];
+					i += m[0].length;
+				}
+				if (hi !== lo && i < n && s[i] === "?") i++;
+				if (g && hi !== lo && choice(g)) refuse("a repeated group with a choice inside");
+				items.push({ g: g, lo: lo, hi: hi, caret: caret });
+			}
+			return items;
+		}
+		function choice(g) {
+			return g.alts.length > 1 || g.alts[0].some(function (t) {
+				return t.hi !== t.lo || (t.g !== null && choice(t.g));
+			});
+		}
+		function work(g, L) {
+			var sum = 0;
+			for (var a = 0; a < g.alts.length; a++) {
+				var p = 1, items = g.alts[a];
+				for (var k = 0; k < items.length; k++) {
+					var t = items[k], b = t.g ? work(t.g, L) : 1;
+					if (t.hi === t.lo) p *= Math.pow(b, t.lo);
+					else p *= b * Math.max(Math.min(t.hi, L) - t.lo + 1, 1);
+				}
+				sum += p;
+			}
+			return sum;
+		}
+		try {
+			var root = alt();
+		} catch (e) {
+			if (e && e.why) return { why: e.why, lfit: LFIT_MAX };
+			throw e;
+		}
+		/*
+		 * At the top, the start and the ends of the u items repeated
+		 * without bound are positions in order in 0..L: at most
+		 * C(L+u+1, u+1) of them (C(L+u, u) after a ^), times the
+		 * choices of the other items.
+		 */
+		function total(L) {
+			var sum = 0;
+			for (var a = 0; a < root.alts.length; a++) {
+				var items = root.alts[a], u = 0, b = 1, k;
+				for (k = 0; k < items.length; k++) {
+					var t = items[k];
+					if (t.hi === Infinity && (t.g === null || !choice(t.g))) u++;
+					else b *= work({ alts: [[t]] }, L);
+				}
+				var start = items.length > 0 && items[0].caret ? 0 : 1;
+				for (k = 1; k <= u + start; k++) b *= (L + k) / k;
+				sum += b;
+			}
+			return sum;
+		}
+		if (!(total(LFIT_MIN) <= WORK))
+			return { why: "too many repeats and choices", lfit: LFIT_MAX };
+		var lo = LFIT_MIN, hi = LFIT_MAX;
+		while (lo < hi) {
+			var mid = Math.ceil((lo + hi) / 2);
+			if (total(mid) <= WORK) lo = mid; else hi = mid - 1;
+		}
+		return { why: null, lfit: lo };
+	}
+	/* s as a pattern that matches itself as text */
+	function quote(s) { return s.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&"); }
+	/* s, or s quoted when vet refuses it */
 	function tame(s) {
-		var u = s.replace(/\\[^1-9k]/g, "");
-		if (!/\)[*+{]|\\[1-9k]/.test(u) &&
-		    (u.match(/[*+}]/g) || []).length <= 2) return s;
-		return s.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
+		try { new RegExp(s); } catch (e) { return quote(s); }
+		return vet(s).why === null ? s : quote(s);
+	}
+	/* s less a leading and a trailing .* (test() is the same without them) */
+	function strip(s) {
+		var t = s.replace(/^(?:\.\*\??)+/, "");
+		var m = /(\\*)\.\*\??$/.exec(t);
+		if (m && m[1].length % 2 === 0) t = t.slice(0, m.index + m[1].length);
+		return t;
+	}
+	/*
+	 * The search of pattern s (ic: ignoring case) over the frames, as
+	 * count takes them: each distinct name is tested once, the names
+	 * longer than vet's lfit are not (skipped counts them: the sum is a
+	 * lower bound), and the search stops when the tests have taken
+	 * budget ms (by now(), in ms; the walk over the frames, as long for
+	 * any pattern, is not counted). Returns count's answer with
+	 * why (the pattern was refused: searched as text), skipped and lfit;
+	 * or {bad: true} for a pattern that does not compile; or {stopped:
+	 * ms} when it ran out of time.
+	 */
+	var STOP = {};
+	function find(s, ic, F, N, scale, getL, stop, now, budget) {
+		var src = strip(s), fl = ic ? "i" : "", re, v, r;
+		try { re = new RegExp(src, fl); } catch (e) { return { bad: true }; }
+		v = vet(src);
+		if (v.why !== null) re = new RegExp(quote(s), fl);
+		var memo = new Map(), skipped = 0, spent = 0;
+		var m = { test: function (x) {
+			var h = memo.get(x), t;
+			if (h !== undefined) return h;
+			if (x.length > v.lfit) { skipped++; h = false; }
+			else {
+				t = now();
+				h = re.test(x);
+				if ((spent += now() - t) > budget) throw STOP;
+			}
+			memo.set(x, h);
+			return h;
+		} };
+		try {
+			r = count(F, m, N, scale, getL, stop);
+		} catch (e) {
+			if (e !== STOP) throw e;
+			return { stopped: Math.round(spent) };
+		}
+		r.why = v.why;
+		r.skipped = skipped;
+		r.lfit = v.lfit;
+		return r;
 	}
 	/*
 	 * The search's count over frames F in preorder, each {name, n, d, m
@@ -287,8 +447,8 @@ var fglib = (function () {
 		for (var i = 0; i < out.length; i++) if (out[i].d > m) m = out[i].d;
 		return m;
 	}
-	return { label: label, parsel: parsel, tame: tame, count: count,
-	    tree: tree, merge: merge, layout: layout, depth: depth };
+	return { label: label, parsel: parsel, vet: vet, tame: tame, find: find,
+	    count: count, tree: tree, merge: merge, layout: layout, depth: depth };
 })();
 if (typeof module === "object" && module && module.exports)
 	module.exports = fglib;
@@ -517,42 +677,52 @@ else (function () {
 			    fglib.parsel(g.e.getAttribute("data-l"));
 		return g.L;
 	}
+	/* how long a search may run, in ms, before it stops and says so */
+	var BUDGET = 50;
+	function clock() {
+		return typeof performance === "object" ? performance.now() : Date.now();
+	}
 	function search(s, fromlink) {
-		var re, astext = false;
-		if (fromlink) {
-			if (s.length > REMAX) {
-				matchedTxt.textContent = "Search in the link not run: over " +
-				    REMAX + " characters";
-				matchedTxt.classList.remove("hide");
-				return;
-			}
-			astext = fglib.tame(s) !== s;
-			s = fglib.tame(s);
+		if (fromlink && s.length > REMAX) {
+			matchedTxt.textContent = "Search in the link not run: over " +
+			    REMAX + " characters";
+			matchedTxt.classList.remove("hide");
+			return;
 		}
-		try {
-			re = new RegExp(s, ignorecase ? "i" : "");
-		} catch (e) {
+		/* in the function view: the share of its time, callee side */
+		var r = view ? fglib.find(s, ignorecase, F, calltree.names, 1, getL,
+		    view.stop, clock, BUDGET) :
+		    fglib.find(s, ignorecase, F, C.N || [], C.T > 0 && F.length ?
+		    F[0].n / C.T : 0, getL, F.length, clock, BUDGET);
+		if (r.bad) {
 			matchedTxt.textContent = "Bad regular expression";
 			return;
 		}
 		term = s;
-		/* in the function view: the share of its time, callee side */
-		var r = view ? fglib.count(F, re, calltree.names, 1, getL, view.stop) :
-		    fglib.count(F, re, C.N || [], C.T > 0 && F.length ? F[0].n / C.T : 0,
-		    getL, F.length);
-		var sum = r.sum, part = r.part || (view !== null && view.part);
-		for (var j = 0; j < F.length; j++) {
-			var g = F[j], hit = r.hit[j] === 1;
+		var j, g, hit;
+		for (j = 0; j < F.length; j++) {
+			g = F[j];
+			hit = r.hit !== undefined && r.hit[j] === 1;
 			if (hit !== g.hit) {
 				g.r.setAttribute("fill", hit ? C.sc : g.fill);
 				g.hit = hit;
 			}
 		}
-		var pct = F.length && F[0].n > 0 ? 100 * sum / F[0].n : 0;
-		if (pct > 100) pct = 100;
-		matchedTxt.textContent = "Matched: " + (part ? "\u2265 " : "") +
-		    (pct === 100 ? "100" : pct.toFixed(1)) + "%" +
-		    (astext ? " (the link's pattern, as text)" : "");
+		if (r.stopped !== undefined)
+			matchedTxt.textContent = "Search stopped after " + r.stopped +
+			    " ms: pattern too costly";
+		else {
+			var sum = r.sum, part = r.part || r.skipped > 0 ||
+			    (view !== null && view.part);
+			var pct = F.length && F[0].n > 0 ? 100 * sum / F[0].n : 0;
+			if (pct > 100) pct = 100;
+			matchedTxt.textContent = "Matched: " + (part ? "\u2265 " : "") +
+			    (pct === 100 ? "100" : pct.toFixed(1)) + "%" +
+			    (r.why !== null ? " (pattern refused, searched as text: " +
+			    r.why + ")" : r.skipped > 0 ? " (" + r.skipped +
+			    " names over " + r.lfit + " characters not searched: " +
+			    "pattern too costly for them)" : "");
+		}
 		matchedTxt.classList.remove("hide");
 		searchBtn.textContent = "Reset Search";
 		searchBtn.classList.add("show");

@@ -87,29 +87,7 @@ function flat(nd, names) {
 	})(nd, '');
 	return out.sort();
 }
-function unxml(s) {
-	return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
-		.replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-}
-// The frames as the script reads them in the browser.
-function frames(svg) {
-	const cfg = new Function(svg.match(/^var fgcfg = .*$/m)[0] + '; return fgcfg;')();
-	const F = [];
-	let rooty = null;
-	const re = /^<(?:g|a)( class="m")?(?: data-l="([^"]*)")?[^>]*><title>([^<]*)<\/title><rect x="([^"]+)" y="([^"]+)" width="([^"]+)"/gm;
-	let m;
-	while ((m = re.exec(svg)) !== null) {
-		const info = unxml(m[3]), t = /^([\s\S]*) \(([\d,.]+) [^()]*\)$/.exec(info);
-		const f = { m: !!m[1], l: m[2] !== undefined, dl: m[2] === undefined ? null : m[2],
-			name: t ? t[1] : info, n: t ? parseFloat(t[2].replace(/,/g, '')) : 0,
-			x: parseFloat(m[4]), y: parseFloat(m[5]), w: parseFloat(m[6]) };
-		if (rooty === null) rooty = f.y;
-		f.d = Math.round((cfg.inv ? f.y - rooty : rooty - f.y) / cfg.fh);
-		f.l = f.l && !f.m;
-		F.push(f);
-	}
-	return { cfg, F };
-}
+const { frames } = require('./svgframes.js');
 const getL = (g) => (g.L === undefined ? (g.L = fg.parsel(g.dl)) : g.L);
 // The search data under a function view's frame, written out: the
 // subtrees of the call tree nodes merged into its narrow children hid,

@@ -61,19 +61,57 @@ roundtrip(const char *s, size_t len)
 }
 
 /*
- * What --nameattr lets through: only allowed keys, each once, and no
- * link that runs script.
+ * Whether the escaped attribute value v, of length n, is a link that can
+ * only go somewhere, as a browser reads it: the entities decoded, leading
+ * spaces and control characters skipped, tabs and newlines anywhere
+ * dropped; then a scheme (a letter, then letters, digits, '+', '-' or
+ * '.', up to the first ':' before any '/', '?' or '#') must be http or
+ * https, and a URL without one is relative.
+ */
+static int
+link_ok(const char *v, size_t n)
+{
+	char *u, *s, *d;
+	size_t len, i;
+	int ok;
+
+	u = xml_unescape(v, n, &len);
+	for (s = d = u, i = 0; i < len; i++)
+		if (u[i] != '\t' && u[i] != '\n' && u[i] != '\r')
+			*d++ = u[i];
+	len = d - u;
+	while (len > 0 && (unsigned char)*s <= ' ') {
+		s++;
+		len--;
+	}
+	for (i = 0; i < len && !memchr(":/?#", s[i], 4); i++)
+		if (!(s[i] >= 'a' && s[i] <= 'z') && !(s[i] >= 'A' &&
+		    s[i] <= 'Z') && (i == 0 || !((s[i] >= '0' && s[i] <= '9') ||
+		    s[i] == '+' || s[i] == '-' || s[i] == '.')))
+			break;
+	if (i == len || s[i] != ':')
+		ok = 1;		/* no scheme: relative */
+	else
+		ok = (i == 4 && strncasecmp(s, "http", 4) == 0) ||
+		    (i == 5 && strncasecmp(s, "https", 5) == 0);
+	free(u);
+	return ok;
+}
+
+/*
+ * What --nameattr lets through: only allowed keys, each once (no id: the
+ * SVG's own ids are the script's), and no link that runs script.
  */
 static void
 nameattr_check(const struct nameattr *na)
 {
 	static const char *const ok[] = { "xlink:href", "target", "class",
-	    "id", NULL };
+	    NULL };
 	size_t i, k;
 
 	for (i = 0; i < na->attrs.count; i++) {
 		const char *v = na->attrs.ents[i].val, *q, *eq;
-		int seen[4] = { 0 };
+		int seen[3] = { 0 };
 
 		for (q = v; *q == ' '; q = strchr(eq + 2, '"') + 1) {
 			eq = strchr(q, '=');
@@ -87,9 +125,9 @@ nameattr_check(const struct nameattr *na)
 				fail("--nameattr let a key through", v, strlen(v));
 			if (seen[k]++)
 				fail("--nameattr let a key through twice", v, strlen(v));
-			if (k == 0 && strncasecmp(eq + 2, "javascript", 10) == 0)
-				fail("--nameattr let a javascript: link through", v,
-				    strlen(v));
+			if (k == 0 && !link_ok(eq + 2, strchr(eq + 2, '"') - (eq + 2)))
+				fail("--nameattr let a link through that is not http, "
+				    "https or relative", v, strlen(v));
 		}
 		if (*q != '\0')
 			fail("--nameattr: trailing bytes", v, strlen(v));
@@ -100,7 +138,10 @@ nameattr_check(const struct nameattr *na)
 static void
 css_check(const char *doc, size_t len)
 {
-	static const char a[] = "text { font-family:", b[] = "; font-size:";
+	/* the <style> element's rule: the notes (<desc>) may hold its text,
+	   but not the '<' that opens the element */
+	static const char a[] = "<style type=\"text/css\">\ntext { font-family:",
+	    b[] = "; font-size:";
 	const char *p, *q;
 
 	if ((p = memmem(doc, len, a, sizeof(a) - 1)) == NULL)

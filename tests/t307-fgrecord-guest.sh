@@ -11,9 +11,12 @@
 # - tests/record/spawner.c creates and joins threads one after another:
 #   under --wall with the ptrace sampler, the time its main thread sits
 #   at the sampler's clone stops is not written as its off-CPU time in
-#   clone3, and it creates threads at least a twentieth as fast as bare
-#   (rates measured side by side in this run; main's binaries: a
-#   fortieth, and half the main thread's time in clone3).
+#   clone3 (at most 5% of it: bare, creating a thread does not block;
+#   measured 0% to 2%, with four busy loops beside it too), and it
+#   creates threads at least a twentieth as fast as bare (rates
+#   measured side by side in this run). Binaries of 1fd6a73: 13% to
+#   37%, more on a busy machine; of before it: half the main thread's
+#   time in clone3, and a fortieth of the rate.
 # serial: the thread-creation rates are compared within one run.
 # - -p of a process that another tracer holds (a second fgrecord, gdb)
 #   names that tracer; -p of a zombie says it has exited.
@@ -112,7 +115,7 @@ check '--wall, ptrace: clone stops are not off-CPU time, and threads come at lea
 	pid=$(awk "/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split(\$2, q, \"/\"); print q[1]; exit }" out) &&
 	awk -v m="-$pid/$pid;" "index(\$0, m) { t += \$NF; if (\$0 ~ /;clone3;\[off-cpu\] /) c += \$NF }
 		END { printf \"main thread: %.3f s, %.3f s of it off-CPU in clone3\\n\", t / 1e9, c / 1e9
-			exit !(t > 0 && c * 100 <= t * 30) }" folded
+			exit !(t > 0 && c * 100 <= t * 5) }" folded
 '
 fi
 

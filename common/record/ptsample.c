@@ -51,6 +51,8 @@ struct pt_thread {
 	uint64_t	 last;		/* wall mode: time of its last sample */
 	uint64_t	 held;		/* of which stopped by the sampler, ns */
 	uint64_t	 held_from;	/* when its current stop began, or 0 */
+	uint64_t	 resumed;	/* when it was last let go from a stop */
+	uint64_t	 resumed_count;	/* its times on a CPU then, or ~0 */
 	unsigned char	 lazy;		/* its /proc files are not open yet */
 	int		 cpu;
 	enum pt_state	 state;
@@ -87,6 +89,19 @@ on_alarm(int sig)
 static volatile sig_atomic_t trapped;
 
 /*
+ * When the SIGCHLDs of the last stops came, and whose they were: the
+ * time a stop began as best known (its report is read later, after the
+ * reports before it, or after a tick). The handler writes slot
+ * trap_next % TRAP_SLOTS, the time before the thread.
+ */
+#define TRAP_SLOTS	64
+static volatile struct {
+	pid_t		 tid;
+	uint64_t	 ns;
+} traps[TRAP_SLOTS];
+static volatile sig_atomic_t trap_next;
+
+/*
  * SIGCHLD ends the sleep between ticks (EINTR): a tracee's stop is
  * handled at once, not at the next poll, since the thread waits for it.
  * Any other reason (the command's end) is the caller's to see.
@@ -94,12 +109,45 @@ static volatile sig_atomic_t trapped;
 static void
 on_child(int sig, siginfo_t *si, void *ctx)
 {
+	int k;
+
 	(void)sig;
 	(void)ctx;
-	if (si != NULL && si->si_code == CLD_TRAPPED)
+	if (si != NULL && si->si_code == CLD_TRAPPED) {
+		k = trap_next % TRAP_SLOTS;
+		trap_next = (k + 1) % TRAP_SLOTS;
+		traps[k].tid = 0;
+		traps[k].ns = procfs_now_ns();
+		traps[k].tid = si->si_pid;
 		trapped = 1;
-	else
+	} else {
 		trapped = 2;
+	}
+}
+
+/*
+ * When the stop of tid that is reported now began, as best known: when
+ * its SIGCHLD came, if that was after since (its last release), else
+ * now. (SIGCHLDs that come while one is pending are merged: a stop then
+ * counts from its report.)
+ */
+static uint64_t
+stop_began(pid_t tid, uint64_t since, uint64_t now)
+{
+	uint64_t ns;
+	int k;
+
+	for (k = 0; k < TRAP_SLOTS; k++) {
+		if (traps[k].tid != tid)
+			continue;
+		ns = traps[k].ns;
+		if (traps[k].tid != tid)
+			continue;	/* the handler took the slot meanwhile */
+		traps[k].tid = 0;
+		if (ns > since && ns <= now)
+			return ns;
+	}
+	return now;
 }
 
 void
@@ -710,16 +758,28 @@ new_task(struct ptsample *ps, pid_t tid, pid_t ppid, int started, int ev)
 
 /*
  * Lets the stopped thread tid run on, sig delivered, and counts the time
- * since its stop was seen (or its interrupt sent) as held by the sampler.
+ * since its stop began (its SIGCHLD, or its interrupt sent) as held by
+ * the sampler; keeps how many times it had been on a CPU, so that the
+ * tick knows whether it has run since.
  */
 static void
 resume(struct ptsample *ps, pid_t tid, int sig)
 {
 	struct pt_thread *t;
+	uint64_t now, ns, delay;
 
+	/* Its count of times on a CPU, read while it cannot move. */
+	if ((t = find(ps, tid)) != NULL && (t->schedfd < 0 ||
+	    read_runtime(t, &ns, &delay, &t->resumed_count) != 0))
+		t->resumed_count = ~0ULL;
 	ptrace(PTRACE_CONT, tid, 0, sig);
-	if ((t = find(ps, tid)) != NULL && t->held_from != 0) {
-		t->held += procfs_now_ns() - t->held_from;
+	if (t == NULL)
+		return;
+	now = procfs_now_ns();
+	t->resumed = now;
+	if (t->held_from != 0) {
+		if (now > t->held_from)
+			t->held += now - t->held_from;
 		t->held_from = 0;
 	}
 }
@@ -786,7 +846,8 @@ event(struct ptsample *ps, pid_t tid, int status)
 		t = find(ps, tid);
 	}
 	if (t->held_from == 0)
-		t->held_from = procfs_now_ns();
+		t->held_from = stop_began(tid, t->resumed > t->last ?
+		    t->resumed : t->last, procfs_now_ns());
 	sig = WSTOPSIG(status);
 	ev = status >> 16;
 	switch (ev) {
@@ -905,12 +966,17 @@ drain(struct ptsample *ps, int block)
 /*
  * Chooses the threads to sample and interrupts them: in wall mode all,
  * else those with a whole period of CPU time unsampled that are running.
+ * due is the time the tick fell due: a thread let go from a stop since
+ * then was, at that time, at a stop or on its way to one (the tick
+ * follows the reports that came first), so where it is now says nothing
+ * of where the program was; it is not sampled in this tick, and its
+ * time goes to its next sample, less the time it was held.
  */
 static void
-tick(struct ptsample *ps)
+tick(struct ptsample *ps, uint64_t due)
 {
 	size_t i, k;
-	uint64_t ns, delay, span, now = procfs_now_ns();
+	uint64_t ns, delay, count, span, now = procfs_now_ns();
 	int state;
 
 	for (i = 0; i < ps->nthreads; i++) {
@@ -919,7 +985,8 @@ tick(struct ptsample *ps)
 		if (!t->started || t->state != PT_FREE)
 			continue;
 		open_lazy(ps, t);
-		if (read_runtime(t, &ns, &delay, NULL) == 0) {
+		count = ~0ULL;
+		if (read_runtime(t, &ns, &delay, &count) == 0) {
 			if (ns > t->runtime)
 				t->credit += ns - t->runtime;
 			if (delay > t->rundelay)
@@ -927,6 +994,19 @@ tick(struct ptsample *ps)
 			t->runtime = ns;
 			t->rundelay = delay;
 		}
+		if (t->resumed != 0 && count != ~0ULL &&
+		    count == t->resumed_count) {
+			/*
+			 * Let go from a stop, but not on a CPU since: it waits
+			 * for the CPU it gave up at the stop, which bare it
+			 * would have kept. Still held.
+			 */
+			t->held += now - t->resumed;
+			t->resumed = now;
+			continue;
+		}
+		if (t->resumed > due)
+			continue;
 		if (!ps->opts.wall && t->credit < ps->period_ns)
 			continue;
 		state = read_state(t);
@@ -1028,7 +1108,7 @@ ptsample_run(struct ptsample *ps, int timeout_ms)
 		flush(ps);
 		now = procfs_now_ns();
 		if (now >= ps->next_tick) {
-			tick(ps);
+			tick(ps, ps->next_tick);
 			ps->next_tick += ps->period_ns;
 			/* Behind by more than a period: start again from now. */
 			if (ps->next_tick < now)

@@ -119,7 +119,13 @@ check 'the sample count matches the rate and the CPU time used' '
 	cpu=$(sed -n "s/^cpu-seconds [0-9]* //p" err) &&
 	n=$(nsamples out) &&
 	want=$(echo "$cpu" | awk "{ printf \"%d\", \$1 * 999 }") &&
-	within "$n" $((want * 75 / 100)) $((want * 110 / 100 + 5)) &&
+	{ within "$n" $((want * 75 / 100)) $((want * 110 / 100 + 5)) || {
+		# what a failure needs to be understood: the program'"'"'s CPU,
+		# fgrecord'"'"'s summary, and the periods the kernel gave
+		echo "cpu $cpu s, want $want"; cat err
+		awk "/cpu-clock:\$/ { p[\$(NF - 1)]++ } END { for (k in p) print p[k], \"samples of period\", k }" out |
+			sort -rn | head -5
+		false; }; } &&
 	grep_q "^fgrecord: $n samples in" err
 '
 

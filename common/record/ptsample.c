@@ -51,6 +51,9 @@ struct pt_thread {
 	uint64_t	 last;		/* wall mode: time of its last sample */
 	uint64_t	 held;		/* of which stopped by the sampler, ns */
 	uint64_t	 held_from;	/* when its current stop began, or 0 */
+	uint64_t	 asleep;	/* wall mode: time it was blocked, not
+					   written yet (it was found running) */
+	uint64_t	 asleep_now;	/* of its current period, found running */
 	uint64_t	 resumed;	/* when it was last let go from a stop */
 	uint64_t	 resumed_count;	/* its times on a CPU then, or ~0 */
 	unsigned char	 lazy;		/* its /proc files are not open yet */
@@ -390,8 +393,16 @@ ptsample_live(const struct ptsample *ps)
 
 /* ---- seizing ---- */
 
-#define SEIZE_OPTS	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | \
-			 PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC)
+/*
+ * Not PTRACE_O_TRACECLONE: a clone event would stop the thread that
+ * creates a thread, and hold it until the tracer lets it go, at every
+ * thread (seven times slower to create, and that time is the tracer's,
+ * not the program's). New threads are found at each tick instead
+ * (adopt()); a fork or vfork still stops, since the new process must be
+ * traced before it runs.
+ */
+#define SEIZE_OPTS	(PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
+			 PTRACE_O_TRACEEXEC)
 
 /* Seizes every thread of pid, until a pass finds no new one. */
 static int
@@ -505,6 +516,21 @@ ready(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b,
 		}
 		b->s.period -= t->held;
 		t->held = 0;
+		/*
+		 * Found running: the time it was blocked since its last
+		 * sample was not spent here; it goes to its next sample read
+		 * blocked in a system call, where it waits.
+		 */
+		if (t->asleep_now > 0 && t->asleep_now < b->s.period) {
+			b->s.period -= t->asleep_now;
+			t->asleep += t->asleep_now;
+		} else if (t->asleep_now == 0 && b->s.regs_valid ==
+		    ((1u << UNWIND_SP) | (1u << UNWIND_RA))) {
+			/* Read blocked, without a stop (peek()): it waits here. */
+			b->s.period += t->asleep;
+			t->asleep = 0;
+		}
+		t->asleep_now = 0;
 	} else {
 		n = t->credit / ps->period_ns;
 		if (n == 0)
@@ -964,6 +990,38 @@ drain(struct ptsample *ps, int block)
 /* ---- the tick ---- */
 
 /*
+ * Seizes the threads that the traced processes created since the last
+ * tick (their /proc/PID/task lists them): they are sampled from this
+ * tick on, and the CPU time they had is theirs. A thread that was born
+ * and died between two ticks is not seen.
+ */
+static void
+adopt(struct ptsample *ps)
+{
+	struct procfs_walk w;
+	struct pt_thread *t;
+	size_t i, n = ps->nthreads;
+	pid_t pid, tid;
+
+	for (i = 0; i < n; i++) {
+		t = &ps->threads[i];
+		if (t->tid != t->pid || !t->started)
+			continue;
+		pid = t->pid;
+		if (procfs_walk_tasks(&w, pid) != 0)
+			continue;
+		while ((tid = procfs_walk_next(&w)) > 0) {
+			if (find(ps, tid) != NULL ||
+			    ptrace(PTRACE_SEIZE, tid, 0, SEIZE_OPTS) != 0)
+				continue;
+			t = add_thread(ps, tid, pid, 1);
+			t->credit = t->runtime;
+		}
+		procfs_walk_release(&w);
+	}
+}
+
+/*
  * Chooses the threads to sample and interrupts them: in wall mode all,
  * else those with a whole period of CPU time unsampled that are running.
  * due is the time the tick fell due: a thread let go from a stop since
@@ -979,6 +1037,7 @@ tick(struct ptsample *ps, uint64_t due)
 	uint64_t ns, delay, count, span, now = procfs_now_ns();
 	int state;
 
+	adopt(ps);
 	for (i = 0; i < ps->nthreads; i++) {
 		struct pt_thread *t = &ps->threads[i];
 
@@ -1026,7 +1085,8 @@ tick(struct ptsample *ps, uint64_t due)
 		 * has not blocked again yet.
 		 */
 		span = now - t->last > t->held ? now - t->last - t->held : 0;
-		t->offcpu = ps->opts.wall && t->credit * 2 < span;
+		t->offcpu = ps->opts.wall &&
+		    t->credit * 2 < span + (state == 'R' ? 0 : t->asleep);
 		/*
 		 * Off a CPU but not blocked: runnable now (waiting on a run
 		 * queue, or just woken), or most of its time off a CPU was
@@ -1036,6 +1096,13 @@ tick(struct ptsample *ps, uint64_t due)
 		 */
 		t->preempted = t->offcpu && (state == 'R' ||
 		    t->waited * 2 > span - t->credit);
+		t->asleep_now = 0;
+		if (ps->opts.wall && state == 'R') {
+			/* Running: only its time on or waiting for a CPU is here. */
+			if (span > t->credit + t->waited)
+				t->asleep_now = span - t->credit - t->waited;
+			t->offcpu = t->preempted = t->waited > t->credit;
+		}
 		if (ps->opts.wall && (state == 'S' || state == 'D') &&
 		    peek(ps, t, now))
 			continue;

@@ -511,10 +511,12 @@ ready(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b,
 		t->last = now;
 		t->credit = t->waited = 0;
 		if (t->held >= b->s.period) {
+			ps->held_ns += b->s.period;
 			t->held = 0;
 			return;		/* held all along: no sample */
 		}
 		b->s.period -= t->held;
+		ps->held_ns += t->held;
 		t->held = 0;
 		/*
 		 * Found running: the time it was blocked since its last
@@ -531,6 +533,7 @@ ready(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b,
 			t->asleep = 0;
 		}
 		t->asleep_now = 0;
+		ps->wall_ns += b->s.period;
 	} else {
 		n = t->credit / ps->period_ns;
 		if (n == 0)

@@ -54,6 +54,7 @@ struct pt_thread {
 	uint64_t	 asleep;	/* wall mode: time it was blocked, not
 					   written yet (it was found running) */
 	uint64_t	 asleep_now;	/* of its current period, found running */
+	uint64_t	 vcsw;		/* its voluntary switches then, or ~0 */
 	uint64_t	 resumed;	/* when it was last let go from a stop */
 	uint64_t	 resumed_count;	/* its times on a CPU then, or ~0 */
 	unsigned char	 lazy;		/* its /proc files are not open yet */
@@ -271,6 +272,27 @@ read_state(struct pt_thread *t)
 			break;
 		}
 	return state;
+}
+
+/*
+ * Reads how many times the thread gave its CPU up of its own accord
+ * (blocked): voluntary_ctxt_switches in its status file; ~0 when it
+ * cannot.
+ */
+static uint64_t
+read_vcsw(const struct pt_thread *t)
+{
+	char buf[2048], *p;
+	uint64_t n = ~0ULL;
+	int fd;
+
+	if ((fd = procfs_task_open(t->pid, t->tid, "status")) < 0)
+		return n;
+	if (procfs_reread(fd, buf, sizeof(buf)) == 0 &&
+	    (p = strstr(buf, "\nvoluntary_ctxt_switches:")) != NULL)
+		n = strtoull(p + 26, NULL, 10);
+	close(fd);
+	return n;
 }
 
 /* Reads the thread group of tid from /proc; returns tid itself when unknown. */
@@ -1101,9 +1123,19 @@ tick(struct ptsample *ps, uint64_t due)
 		    t->waited * 2 > span - t->credit);
 		t->asleep_now = 0;
 		if (ps->opts.wall && state == 'R') {
-			/* Running: only its time on or waiting for a CPU is here. */
-			if (span > t->credit + t->waited)
-				t->asleep_now = span - t->credit - t->waited;
+			/*
+			 * Running: only its time on or waiting for a CPU is
+			 * here, if it blocked since (else it was preempted,
+			 * and schedstat counts a wait only once it ends).
+			 */
+			if (span > t->credit + t->waited) {
+				count = read_vcsw(t);
+				if (count != t->vcsw && count != ~0ULL &&
+				    t->vcsw != 0)
+					t->asleep_now = span - t->credit -
+					    t->waited;
+				t->vcsw = count;
+			}
 			t->offcpu = t->preempted = t->waited > t->credit;
 		}
 		if (ps->opts.wall && (state == 'S' || state == 'D') &&

@@ -117,6 +117,18 @@ check '--wall, ptrace: clone stops are not off-CPU time, and threads come at lea
 		END { printf \"main thread: %.3f s, %.3f s of it off-CPU in clone3\\n\", t / 1e9, c / 1e9
 			exit !(t > 0 && c * 100 <= t * 5) }" folded
 '
+# The time the sampler held threads is said, and with it the main
+# thread's samples add up to its wall time (it was left out silently:
+# 0.86 s a second). The run is the check's before.
+check '--wall, ptrace: the time held at the sampler'"'"'s stops is said, and the main thread adds up' '
+	cd "$TMP/$((_n - 1))" && test -s folded && cat err &&
+	pid=$(awk "/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split(\$2, q, \"/\"); print q[1]; exit }" out) &&
+	held=$(sed -n "s/^fgrecord: \([0-9.]*\) s that the sampler held threads at its stops is left out of --wall time ([0-9.]*% of it)\$/\1/p" err) &&
+	test -n "$held" && w=$(awk "/^main-wall / { print \$2 }" err) &&
+	awk -v m="-$pid/$pid;" -v h="$held" -v w="$w" "index(\$0, m) { t += \$NF }
+		END { t /= 1e9; printf \"main thread: %.3f s sampled + %.3f s held (all threads), wall %.3f s\\n\", t, h, w
+			exit !(t + h >= w * 0.85 && t <= w * 1.15) }" folded
+'
 fi
 
 # ---- -p of a process fgrecord cannot trace: the reason, not ENOENT ----

@@ -51,6 +51,10 @@ struct pt_thread {
 	uint64_t	 last;		/* wall mode: time of its last sample */
 	uint64_t	 held;		/* of which stopped by the sampler, ns */
 	uint64_t	 held_from;	/* when its current stop began, or 0 */
+	uint64_t	 asleep;	/* wall mode: time it was blocked, not
+					   written yet (it was found running) */
+	uint64_t	 asleep_now;	/* of its current period, found running */
+	uint64_t	 vcsw;		/* its voluntary switches then, or ~0 */
 	uint64_t	 resumed;	/* when it was last let go from a stop */
 	uint64_t	 resumed_count;	/* its times on a CPU then, or ~0 */
 	unsigned char	 lazy;		/* its /proc files are not open yet */
@@ -270,6 +274,27 @@ read_state(struct pt_thread *t)
 	return state;
 }
 
+/*
+ * Reads how many times the thread gave its CPU up of its own accord
+ * (blocked): voluntary_ctxt_switches in its status file; ~0 when it
+ * cannot.
+ */
+static uint64_t
+read_vcsw(const struct pt_thread *t)
+{
+	char buf[2048], *p;
+	uint64_t n = ~0ULL;
+	int fd;
+
+	if ((fd = procfs_task_open(t->pid, t->tid, "status")) < 0)
+		return n;
+	if (procfs_reread(fd, buf, sizeof(buf)) == 0 &&
+	    (p = strstr(buf, "\nvoluntary_ctxt_switches:")) != NULL)
+		n = strtoull(p + 26, NULL, 10);
+	close(fd);
+	return n;
+}
+
 /* Reads the thread group of tid from /proc; returns tid itself when unknown. */
 static pid_t
 tgid_of(pid_t tid)
@@ -390,8 +415,16 @@ ptsample_live(const struct ptsample *ps)
 
 /* ---- seizing ---- */
 
-#define SEIZE_OPTS	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | \
-			 PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC)
+/*
+ * Not PTRACE_O_TRACECLONE: a clone event would stop the thread that
+ * creates a thread, and hold it until the tracer lets it go, at every
+ * thread (seven times slower to create, and that time is the tracer's,
+ * not the program's). New threads are found at each tick instead
+ * (adopt()); a fork or vfork still stops, since the new process must be
+ * traced before it runs.
+ */
+#define SEIZE_OPTS	(PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
+			 PTRACE_O_TRACEEXEC)
 
 /* Seizes every thread of pid, until a pass finds no new one. */
 static int
@@ -500,11 +533,29 @@ ready(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b,
 		t->last = now;
 		t->credit = t->waited = 0;
 		if (t->held >= b->s.period) {
+			ps->held_ns += b->s.period;
 			t->held = 0;
 			return;		/* held all along: no sample */
 		}
 		b->s.period -= t->held;
+		ps->held_ns += t->held;
 		t->held = 0;
+		/*
+		 * Found running: the time it was blocked since its last
+		 * sample was not spent here; it goes to its next sample read
+		 * blocked in a system call, where it waits.
+		 */
+		if (t->asleep_now > 0 && t->asleep_now < b->s.period) {
+			b->s.period -= t->asleep_now;
+			t->asleep += t->asleep_now;
+		} else if (t->asleep_now == 0 && b->s.regs_valid ==
+		    ((1u << UNWIND_SP) | (1u << UNWIND_RA))) {
+			/* Read blocked, without a stop (peek()): it waits here. */
+			b->s.period += t->asleep;
+			t->asleep = 0;
+		}
+		t->asleep_now = 0;
+		ps->wall_ns += b->s.period;
 	} else {
 		n = t->credit / ps->period_ns;
 		if (n == 0)
@@ -964,6 +1015,38 @@ drain(struct ptsample *ps, int block)
 /* ---- the tick ---- */
 
 /*
+ * Seizes the threads that the traced processes created since the last
+ * tick (their /proc/PID/task lists them): they are sampled from this
+ * tick on, and the CPU time they had is theirs. A thread that was born
+ * and died between two ticks is not seen.
+ */
+static void
+adopt(struct ptsample *ps)
+{
+	struct procfs_walk w;
+	struct pt_thread *t;
+	size_t i, n = ps->nthreads;
+	pid_t pid, tid;
+
+	for (i = 0; i < n; i++) {
+		t = &ps->threads[i];
+		if (t->tid != t->pid || !t->started)
+			continue;
+		pid = t->pid;
+		if (procfs_walk_tasks(&w, pid) != 0)
+			continue;
+		while ((tid = procfs_walk_next(&w)) > 0) {
+			if (find(ps, tid) != NULL ||
+			    ptrace(PTRACE_SEIZE, tid, 0, SEIZE_OPTS) != 0)
+				continue;
+			t = add_thread(ps, tid, pid, 1);
+			t->credit = t->runtime;
+		}
+		procfs_walk_release(&w);
+	}
+}
+
+/*
  * Chooses the threads to sample and interrupts them: in wall mode all,
  * else those with a whole period of CPU time unsampled that are running.
  * due is the time the tick fell due: a thread let go from a stop since
@@ -979,6 +1062,7 @@ tick(struct ptsample *ps, uint64_t due)
 	uint64_t ns, delay, count, span, now = procfs_now_ns();
 	int state;
 
+	adopt(ps);
 	for (i = 0; i < ps->nthreads; i++) {
 		struct pt_thread *t = &ps->threads[i];
 
@@ -1026,7 +1110,8 @@ tick(struct ptsample *ps, uint64_t due)
 		 * has not blocked again yet.
 		 */
 		span = now - t->last > t->held ? now - t->last - t->held : 0;
-		t->offcpu = ps->opts.wall && t->credit * 2 < span;
+		t->offcpu = ps->opts.wall &&
+		    t->credit * 2 < span + (state == 'R' ? 0 : t->asleep);
 		/*
 		 * Off a CPU but not blocked: runnable now (waiting on a run
 		 * queue, or just woken), or most of its time off a CPU was
@@ -1036,6 +1121,23 @@ tick(struct ptsample *ps, uint64_t due)
 		 */
 		t->preempted = t->offcpu && (state == 'R' ||
 		    t->waited * 2 > span - t->credit);
+		t->asleep_now = 0;
+		if (ps->opts.wall && state == 'R') {
+			/*
+			 * Running: only its time on or waiting for a CPU is
+			 * here, if it blocked since (else it was preempted,
+			 * and schedstat counts a wait only once it ends).
+			 */
+			if (span > t->credit + t->waited) {
+				count = read_vcsw(t);
+				if (count != t->vcsw && count != ~0ULL &&
+				    t->vcsw != 0)
+					t->asleep_now = span - t->credit -
+					    t->waited;
+				t->vcsw = count;
+			}
+			t->offcpu = t->preempted = t->waited > t->credit;
+		}
 		if (ps->opts.wall && (state == 'S' || state == 'D') &&
 		    peek(ps, t, now))
 			continue;

@@ -96,6 +96,9 @@ struct ptsample {
 	int		 child_done;
 	uint64_t	 keep_bytes;	/* the kept samples' stacks */
 	uint64_t	 restarts;	/* waits an interrupt ended, made again */
+	uint64_t	 wall_ns;	/* wall mode: the samples' periods, ns */
+	uint64_t	 held_ns;	/* and the time the sampler held threads
+					   at its stops, left out of them */
 };
 
 void	 ptsample_init(struct ptsample *, const struct ptsample_opts *opts,

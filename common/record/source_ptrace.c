@@ -562,13 +562,22 @@ pt_close(struct source *src)
 	free(p);
 }
 
-/* Says how many waits a sampler's stop ended and made again. */
+/*
+ * Says how many waits a sampler's stop ended and made again, and with
+ * --wall the time the sampler held threads at its stops, which the
+ * samples leave out, when it is more than a trifle (0.5% of the time).
+ */
 static void
 pt_summary(const struct source *src, uint64_t throttled)
 {
 	const struct ptsrc *p = src->priv;
+	uint64_t held = p->ps.held_ns, all = p->ps.wall_ns + held;
 
 	(void)throttled;
+	if (held > 0 && held * 200 >= all)
+		fprintf(stderr, "fgrecord: %.3f s that the sampler held "
+		    "threads at its stops is left out of --wall time "
+		    "(%.1f%% of it)\n", held / 1e9, 100.0 * held / all);
 	if (p->ps.restarts > 0)
 		fprintf(stderr, "fgrecord: %" PRIu64 " wait%s (epoll_wait, "
 		    "sigtimedwait) met by a stop as %s began made again, "

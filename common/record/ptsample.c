@@ -55,6 +55,8 @@ struct pt_thread {
 					   written yet (it was found running) */
 	uint64_t	 asleep_now;	/* of its current period, found running */
 	uint64_t	 vcsw;		/* its voluntary switches then, or ~0 */
+	uint64_t	 stops;		/* the sampler's stops of it since: each
+					   may add one voluntary switch */
 	uint64_t	 resumed;	/* when it was last let go from a stop */
 	uint64_t	 resumed_count;	/* its times on a CPU then, or ~0 */
 	unsigned char	 lazy;		/* its /proc files are not open yet */
@@ -826,6 +828,7 @@ resume(struct ptsample *ps, pid_t tid, int sig)
 	ptrace(PTRACE_CONT, tid, 0, sig);
 	if (t == NULL)
 		return;
+	t->stops++;
 	now = procfs_now_ns();
 	t->resumed = now;
 	if (t->held_from != 0) {
@@ -1129,12 +1132,19 @@ tick(struct ptsample *ps, uint64_t due)
 			 * and schedstat counts a wait only once it ends).
 			 */
 			if (span > t->credit + t->waited) {
+				/*
+				 * Blocked: more voluntary switches than the
+				 * sampler's own stops account for (a stop
+				 * gives its CPU up of its own accord too).
+				 */
 				count = read_vcsw(t);
-				if (count != t->vcsw && count != ~0ULL &&
-				    t->vcsw != 0)
+				if (count != ~0ULL && t->vcsw != 0 &&
+				    t->vcsw != ~0ULL &&
+				    count > t->vcsw + t->stops)
 					t->asleep_now = span - t->credit -
 					    t->waited;
 				t->vcsw = count;
+				t->stops = 0;
 			}
 			t->offcpu = t->preempted = t->waited > t->credit;
 		}

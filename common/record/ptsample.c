@@ -1085,11 +1085,11 @@ tick(struct ptsample *ps, uint64_t due)
 		    count == t->resumed_count) {
 			/*
 			 * Let go from a stop, but not on a CPU since: it waits
-			 * for the CPU it gave up at the stop, which bare it
-			 * would have kept. Still held.
+			 * for a CPU where the stop left it, so its next sample
+			 * finds the same stack and takes this time as a wait
+			 * for a CPU. Not held: on a busy machine it would wait
+			 * bare too, and held time is left out.
 			 */
-			t->held += now - t->resumed;
-			t->resumed = now;
 			continue;
 		}
 		if (t->resumed > due)

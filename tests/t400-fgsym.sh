@@ -239,7 +239,7 @@ if [ -n "$debfile" ]; then
 		    $((entry)) "$debfile" >in &&
 		DEBUGINFOD_URLS= expect_status 0 fgsym in >out 2>err &&
 		test $(wc -l <err) = 2 &&
-		grep_q "^fgsym: .$debfile. is stripped.*: package $debpkg: install $debpkg-dbgsym from deb.debian.org/debian-debug or set DEBUGINFOD_URLS=https://debuginfod.debian.net\$" err &&
+		grep_q "^fgsym: .$debfile. is stripped.*: package $debpkg: install $debpkg-dbgsym from deb.debian.org/debian-debug, or fetch it with debuginfod-find debuginfo\$" err &&
 		test "$(awk "length > 200" err)" = "" &&
 		! grep -q "Cargo\|debug = true\|-g " err
 	'

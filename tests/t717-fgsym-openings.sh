@@ -124,4 +124,21 @@ check 'a debug file without a build ID and the right CRC: used' '
 	echo junk >>app.debug && timeout 10 fgsym in >out 2>err &&
 	! grep -q "named_only_in_dwarf" out
 '
+check 'a debug file in the debuginfod cache, found by build ID; none without it' '
+	id=$(readelf -n "$B/prog" | awk "/Build ID/ { print \$3 }") && test -n "$id" &&
+	objcopy --strip-debug --strip-unneeded "$B/prog" app &&
+	sample "$PWD/app" >in &&
+	mkdir -p cache/$id && objcopy --only-keep-debug "$B/prog" cache/$id/debuginfo &&
+	DEBUGINFOD_CACHE_PATH=$PWD/cache timeout 10 fgsym in >out 2>err && cat err &&
+	grep_q "named_only_in_dwarf+0x0 ($PWD/app)" out &&
+	mkdir -p xdg/debuginfod_client && mv cache/$id xdg/debuginfod_client/ &&
+	env -u DEBUGINFOD_CACHE_PATH XDG_CACHE_HOME=$PWD/xdg timeout 10 fgsym in >out 2>err &&
+	grep_q "named_only_in_dwarf+0x0 ($PWD/app)" out &&
+	env -u DEBUGINFOD_CACHE_PATH XDG_CACHE_HOME=$PWD/none HOME=$PWD/none timeout 10 fgsym in >out 2>err &&
+	! grep -q "named_only_in_dwarf" out &&
+	mkfifo cache2 && mkdir -p c2/$id && mv cache2 c2/$id/debuginfo &&
+	{ DEBUGINFOD_CACHE_PATH=$PWD/c2 timeout 10 fgsym in >out 2>err; st=$?; } &&
+	cat err && test "$st" != 124 &&
+	grep_q "debug file .$PWD/c2/$id/debuginfo. refused: not a regular file" err
+'
 done_testing

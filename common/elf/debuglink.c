@@ -147,6 +147,28 @@ buildid_path(const char *id)
 }
 
 /*
+ * The debug file of the hex build ID id in the debuginfod client's cache,
+ * where `debuginfod-find debuginfo FILE` puts it: $DEBUGINFOD_CACHE_PATH,
+ * else $XDG_CACHE_HOME/debuginfod_client, else ~/.cache/debuginfod_client,
+ * then ID/debuginfo. A new string, or NULL when there is no cache to name.
+ * fgsym reads the cache and never asks a server itself.
+ */
+static char *
+cache_path(const char *id)
+{
+	const char *d;
+
+	if ((d = getenv("DEBUGINFOD_CACHE_PATH")) != NULL && d[0] == '/')
+		return xasprintf("%s/%s/debuginfo", d, id);
+	if ((d = getenv("XDG_CACHE_HOME")) != NULL && d[0] == '/')
+		return xasprintf("%s/debuginfod_client/%s/debuginfo", d, id);
+	if ((d = getenv("HOME")) != NULL && d[0] == '/')
+		return xasprintf("%s/.cache/debuginfod_client/%s/debuginfo", d,
+		    id);
+	return NULL;
+}
+
+/*
  * Tries link beside file_name, in its .debug, and under /usr/lib/debug
  * followed by each tail of its directory. Returns a descriptor and sets
  * *found, or -1.
@@ -195,7 +217,7 @@ debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
 	Dwarf_Addr bias;
 	struct stat mst, *mainst = NULL;
 	Elf *elf;
-	int n, fd = -1;
+	int k, n, fd = -1;
 
 	(void)modname;
 	(void)base;
@@ -210,8 +232,11 @@ debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
 		id = elffile_hex(bits, (size_t)n);
 	if (file_name != NULL && stat(file_name, &mst) == 0)
 		mainst = &mst;
-	if (id != NULL && (path = buildid_path(id)) != NULL) {
-		if ((fd = try_debug(path, id, 0, 0, mainst, note)) >= 0)
+	/* By build ID: /usr/lib/debug's tree, then debuginfod's cache. */
+	for (k = 0; id != NULL && fd < 0 && k < 2; k++) {
+		path = k == 0 ? buildid_path(id) : cache_path(id);
+		if (path != NULL && (fd = try_debug(path, id, 0, 0, mainst,
+		    note)) >= 0)
 			found = path;
 		else
 			free(path);
@@ -307,7 +332,7 @@ debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
 {
 	const char *name;
 	const void *bits;
-	char *id, *cand[2] = { NULL, NULL }, *dir;
+	char *id, *cand[3] = { NULL, NULL, NULL }, *dir;
 	ssize_t n;
 	size_t i;
 
@@ -317,6 +342,7 @@ debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
 		return;
 	id = elffile_hex(bits, (size_t)n);
 	cand[0] = buildid_path(id);
+	cand[2] = cache_path(id);
 	if (name[0] == '/') {
 		cand[1] = xstrdup(name);
 	} else if (path != NULL) {
@@ -324,7 +350,7 @@ debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
 		cand[1] = join(dir, NULL, name);
 		free(dir);
 	}
-	for (i = 0; i < 2 && *altdw == NULL; i++) {
+	for (i = 0; i < 3 && *altdw == NULL; i++) {
 		struct elffile *ef;
 		char *mine;
 		int st;
@@ -349,8 +375,8 @@ debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
 		free(mine);
 	}
 	dwarf_setalt(dw, *altdw != NULL ? *altdw : standin());
-	free(cand[0]);
-	free(cand[1]);
+	for (i = 0; i < 3; i++)
+		free(cand[i]);
 	free(id);
 }
 

@@ -32,7 +32,8 @@ struct debuglink_note {
 /*
  * A find_debuginfo callback (libdwfl's contract) that searches where
  * dwfl_standard_find_debuginfo would (/usr/lib/debug/.build-id/ by the
- * module's build ID; then for the link, or FILE.debug when there is none:
+ * module's build ID, then the debuginfod client's cache by it, which
+ * `debuginfod-find debuginfo FILE` fills; then for the link, or FILE.debug when there is none:
  * beside the file, in its .debug directory, under /usr/lib/debug; then the
  * same beside the file's real path) and never calls it. Returns the
  * descriptor of the first candidate that is a regular ELF file within the
@@ -54,8 +55,8 @@ struct elffile;
 /*
  * Gives dw (read from the file path) its alternate debug file, when its
  * .gnu_debugaltlink names one: the first of /usr/lib/debug/.build-id/
- * by the link's build ID and the link's path (relative to path's
- * directory) that opens through elffile_open and has that build ID. Then
+ * by the link's build ID, the link's path (relative to path's
+ * directory) and the debuginfod client's cache by the build ID that opens through elffile_open and has that build ID. Then
  * *alt is that file (new, the caller frees it with elffile_release and
  * free after dwarf_end of *altdw and of dw) and *altdw its Dwarf; else
  * both are NULL and dw gets the stand-in (shared, never freed). A

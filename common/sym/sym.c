@@ -383,8 +383,8 @@ strip_fix(const struct sfile *f, Elf *elf)
 
 	if ((pkg = pkgowner_find(NULL, f->dso)) != NULL) {
 		r = xasprintf("package %s: install %s-dbgsym from "
-		    "deb.debian.org/debian-debug or set DEBUGINFOD_URLS="
-		    "https://debuginfod.debian.net", pkg, pkg);
+		    "deb.debian.org/debian-debug, or fetch it with "
+		    "debuginfod-find debuginfo", pkg, pkg);
 		free(pkg);
 		return r;
 	}

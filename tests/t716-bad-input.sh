@@ -146,6 +146,12 @@ for t in fgfold fgpprof; do
 		expect_status 1 '$t' in >out 2>err &&
 		grep_q "^'$t': in:7: unrecognised line" err && one_clean_line err && test -s out
 	'
+	check "$t: an indented line between two samples: FILE:LINE, exit 1, both samples kept" '
+		{ sample 1 leaf main; printf "\t1000 stray (/bin/app)\n\n"; sample 1 other main; } >in &&
+		expect_status 1 '$t' in >out 2>err && cat err &&
+		grep_q "^'$t': in:[0-9]*: unrecognised line .*stray" err && one_clean_line err &&
+		{ [ '$t' = fgpprof ] || { grep_q "leaf" out && grep_q "other" out; }; }
+	'
 	check "$t: source lines, perf script DSO[ADDR] lines and inlined frames are read silently" '
 		printf "app 1/1 [000] 1.0: 1 cpu-clock:\n\t10 inl (inlined)\n  a.c:12\n\t10 leaf+0x1 (/bin/app)\n  a.c:3 (discriminator 2)\n\t20 [unknown] (/lib/x.so)\n  x.so[20]\n\t30 main (/bin/app)\n  ??:0\n\n" >in &&
 		expect_status 0 '$t' in >out 2>err && test ! -s err

@@ -74,6 +74,8 @@ sample_reset(struct fold *f)
 /* The state of one input while it is folded. */
 struct foldin {
 	int		 in_sample;	/* a sample head was kept */
+	int		 headless;	/* no head since the last empty line: an
+					   indented line here is in no sample */
 	int		 skipping;	/* --skip-after matched: ignore the rest */
 	int		 want_srcline;	/* the next srcline belongs to the last frame */
 	int		 is_java;
@@ -123,6 +125,7 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 {
 	sample_reset(f);
 	in->in_sample = 0;
+	in->headless = 0;
 	in->skipping = 0;
 	in->want_srcline = 0;
 	in->offcpu = 0;
@@ -544,6 +547,7 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 			sample_count(f, in, &f->tab.ents[se->u[0]]);
 		lineread_skip(lr, n, se->u[1] & SC_LINES);
 		in->in_sample = 0;
+		in->headless = 1;
 		f->sc_hits++;
 		return 1;
 	}
@@ -579,6 +583,7 @@ fold_stream(struct fold *f, int fd, const char *name)
 	int rv = 0;
 
 	memset(&in, 0, sizeof(in));
+	in.headless = 1;
 	stream_diag_init(&in.diag, name);
 	sample_reset(f);
 	lineread_init(&lr, fd, name);
@@ -594,8 +599,11 @@ fold_stream(struct fold *f, int fd, const char *name)
 			size_t klen;
 
 			if ((!in.in_sample || in.skipping) &&
-			    !stream_indented_head(line, len))
+			    !stream_indented_head(line, len)) {
+				if (in.headless)	/* between samples */
+					bad_line(f, &in, lr.lineno, line, len);
 				continue;	/* frames of a sample not kept */
+			}
 			key = in.in_sample && !in.skipping ?
 			    frame_key(f, &in, line, line + len, &klen) : NULL;
 			if (key != NULL && (ce = stacktab_find(&f->cache, key, klen)) != NULL) {
@@ -614,6 +622,7 @@ fold_stream(struct fold *f, int fd, const char *name)
 			if (len != 0 || lr.lineno - in.sample_line != in.block_lines)
 				in.block_pending = 0;
 			sample_end(f, &in);
+			in.headless = 1;
 			break;
 		case STREAM_COMMENT:
 			break;

@@ -437,6 +437,8 @@ thread_id(struct pprof *p, const struct stream_sample *s)
 struct ppin {
 	struct stream_diag diag;	/* its unrecognised lines */
 	unsigned long	 sample_line;
+	int		 headless;	/* no head since the last empty line: a
+					   frame here is in no sample */
 };
 
 static void
@@ -518,6 +520,7 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 	int rv = 0;
 
 	memset(&in, 0, sizeof(in));
+	in.headless = 1;
 	stream_diag_init(&in.diag, name);
 	p->in_sample = 0;
 	buf_reset(&p->grp);
@@ -532,6 +535,7 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 		switch (stream_classify(line, len, &s, &fr)) {
 		case STREAM_BLANK:
 			sample_end(p);
+			in.headless = 1;
 			break;
 		case STREAM_COMMENT:
 			header_line(p, line, len);
@@ -540,10 +544,15 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 			/* A head with no empty line before it: keep both. */
 			sample_end(p);
 			sample_head(p, &in, &s, line, len, lr.lineno);
+			in.headless = 0;
 			break;
 		case STREAM_FRAME:
-			if (!p->in_sample)
+			if (!p->in_sample) {
+				if (in.headless)	/* between samples */
+					stream_diag_bad(&in.diag, lr.lineno,
+					    line, len);
 				break;
+			}
 			if (p->grp_phys)
 				group_close(p);
 			group_add(p, line, len);

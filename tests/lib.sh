@@ -76,7 +76,8 @@ grep_q() {
 # wellformed STREAM: the layout of fg-stream(5), section 1.
 wellformed() {
 	awk '
-	NR == 1 && $0 != "# fgrecord 1" { print "line 1: " $0; bad = 1 }
+	NR == 1 && $0 != "# ========" { print "line 1: " $0; bad = 1 }
+	NR == 2 && $0 != "# fgrecord 1" { print "line 2: " $0; bad = 1 }
 	/^#/ { if (state == 1) { print NR ": header inside a sample"; bad = 1 }; next }
 	/^$/ { if (state != 1) { print NR ": empty line outside a sample"; bad = 1 }; state = 0; next }
 	/^\t/ {

@@ -67,7 +67,7 @@ else
 		grep_q "cannot write to .alias.: it has 2 links" err &&
 		test "$(cat victim)" = precious &&
 		fgrecord -q -o mine true && fgrecord -q -o mine true &&
-		head -1 mine | grep -q "^# fgrecord 1"
+		head -2 mine | grep -q "^# fgrecord 1"
 	'
 fi
 

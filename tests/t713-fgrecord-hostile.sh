@@ -79,7 +79,7 @@ check '-o FIFO or device: refused at once, exit 2; a regular file is truncated' 
 	grep_q "not a regular file" err3 &&
 	seq 100000 >out &&
 	fgrecord -q -o out true &&
-	head -1 out >first && echo "# fgrecord 1" >expect && test_cmp expect first &&
+	head -2 out >first && printf "# ========\n# fgrecord 1\n" >expect && test_cmp expect first &&
 	! grep -q "^99999" out &&
 	fgrecord -q -o /dev/null true
 '

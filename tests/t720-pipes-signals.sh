@@ -178,7 +178,7 @@ check 'no zombie: fgrecord reaps the command before it ends (at its end, and aft
 '
 
 check 'the reader goes away: sampling stops, the command runs to its end, clear message, exit 2' '
-	{ fgrecord fds 1.5 pidfile 2>err; echo $? >rc; } | head -1 >first &&
+	{ fgrecord fds 1.5 pidfile 2>err; echo $? >rc; } | head -2 >first &&
 	test "$(cat rc)" = 2 &&
 	grep_q "^# fgrecord 1" first &&
 	grep_q "^fgrecord: the reader of .<stdout>. went away (Broken pipe): recording stopped; waiting for .fds. to end" err &&

@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "stream/dso.h"
@@ -119,9 +120,15 @@ static void
 write_header(struct record *r)
 {
 	FILE *o = r->opts.out;
+	struct stream_start st;
+	struct timespec ts;
 	char *kid;
 
-	stream_write_comment(o, "fgrecord 1");
+	/* the start on both clocks: the sample heads' time, and the date */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	st.clock_ns = procfs_now_ns();
+	st.wall_ns = (uint64_t)ts.tv_sec * 1000000000U + (uint64_t)ts.tv_nsec;
+	stream_write_begin(o, &st);
 	stream_write_header(o, "cmdline", r->opts.cmdline);
 	if (r->opts.cfg.mode != RECORD_OFFCPU)
 		write_event(r, r->opts.cfg.event->name, r->opts.cfg.period ?
@@ -136,6 +143,7 @@ write_header(struct record *r)
 		stream_write_buildid(o, kid, STREAM_KERNEL);
 		free(kid);
 	}
+	stream_write_fence(o);
 }
 
 static const char *

@@ -121,8 +121,9 @@ sniff(const char *p, size_t n, enum sniff_want want, size_t *at)
 			*at = first;
 		return SNIFF_BINARY;
 	}
-	if (want == SNIFF_FOLDED && (starts(p, n, "# fgrecord", 10) ||
-	    starts_stream(p, n)))
+	if (want == SNIFF_FOLDED && (starts(p, n, STREAM_FENCE "\n",
+	    sizeof(STREAM_FENCE)) || starts(p, n, STREAM_MAGIC,
+	    sizeof(STREAM_MAGIC) - 1) || starts_stream(p, n)))
 		return SNIFF_STREAM_TEXT;
 	return SNIFF_TEXT;
 }

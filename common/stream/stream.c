@@ -572,34 +572,73 @@ stream_header(const char *line, size_t len, struct stream_str *key,
 	return 1;
 }
 
+/*
+ * Reads "SECONDS.FRACTION" at p[b..len), at most ten digits of seconds and
+ * digits past nanoseconds ignored: sets *ns and returns the index past it,
+ * or returns 0 when there is none there.
+ */
+static size_t
+read_secs(const char *p, size_t len, size_t b, uint64_t *ns)
+{
+	size_t i = b, dot, k;
+	uint64_t secs = 0, frac = 0;
+
+	while (i < len && isdig(p[i]))
+		i++;
+	if (i == b || i == len || p[i] != '.' || i - b > 10)
+		return 0;
+	dot = i++;
+	while (i < len && isdig(p[i]))
+		i++;
+	if (i == dot + 1)
+		return 0;
+	for (k = b; k < dot; k++)
+		secs = secs * 10 + (unsigned)(p[k] - '0');
+	for (k = dot + 1; k < dot + 10; k++)
+		frac = frac * 10 + (k < i ? (unsigned)(p[k] - '0') : 0);
+	*ns = secs * 1000000000 + frac;
+	return i;
+}
+
 int
 stream_sample_time(const struct stream_sample *s, const char *line,
     size_t len, uint64_t *ns)
 {
-	size_t i = s->tid.p + s->tid.len - line, b, dot, e, k;
-	uint64_t secs = 0, frac = 0;
+	size_t i = s->tid.p + s->tid.len - line, e;
+	uint64_t t;
 
 	for (; i < len; i++) {
 		if (!isdig(line[i]) || (i > 0 && !isspc(line[i - 1])))
 			continue;
-		for (b = i; i < len && isdig(line[i]); i++)
-			;
-		if (i == len || line[i] != '.')
-			continue;
-		dot = i++;
-		for (; i < len && isdig(line[i]); i++)
-			;
-		e = i;
-		if (i == len || line[i] != ':' || e == dot + 1 || dot - b > 10)
-			continue;
-		for (k = b; k < dot; k++)
-			secs = secs * 10 + (unsigned)(line[k] - '0');
-		for (k = dot + 1; k < dot + 10; k++)
-			frac = frac * 10 + (k < e ? (unsigned)(line[k] - '0') : 0);
-		*ns = secs * 1000000000 + frac;
-		return 1;
+		e = read_secs(line, len, i, &t);
+		if (e != 0 && e < len && line[e] == ':') {
+			*ns = t;
+			return 1;
+		}
 	}
 	return 0;
+}
+
+int
+stream_is_magic(const char *line, size_t len)
+{
+	size_t n = sizeof(STREAM_MAGIC) - 1;
+
+	return len >= n && memcmp(line, STREAM_MAGIC, n) == 0 &&
+	    (len == n || isspc(line[n]));
+}
+
+int
+stream_start(struct stream_str v, uint64_t *wall_ns, uint64_t *clock_ns)
+{
+	size_t i;
+
+	if ((i = read_secs(v.p, v.len, 0, wall_ns)) == 0 || i == v.len ||
+	    !isspc(v.p[i]))
+		return 0;
+	while (i < v.len && isspc(v.p[i]))
+		i++;
+	return read_secs(v.p, v.len, i, clock_ns) == v.len;
 }
 
 int

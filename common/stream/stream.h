@@ -48,6 +48,10 @@
 #define STREAM_TRUNCATED	"[truncated]"	/* the frame past a stack deeper than the copy */
 #define STREAM_UNKNOWN		"[unknown]"	/* no symbol; as a DSO, no mapping */
 #define STREAM_KERNEL		"[kernel.kallsyms]"	/* the kernel's DSO, as perf names it */
+#define STREAM_FENCE		"# ========"	/* the line perf script --header opens and
+						   closes its header with */
+#define STREAM_MAGIC		"# fgrecord"	/* the header line of a stream whose
+						   addresses are ELF addresses */
 
 #define STREAM_SRCLINE_MAX	8192	/* bytes of a source line after its indent */
 
@@ -113,6 +117,25 @@ int	stream_indented_head(const char *line, size_t len);
  */
 int	stream_header(const char *line, size_t len,
 		    struct stream_str *key, struct stream_str *val);
+
+/*
+ * Whether line[0..len) is the "# fgrecord N" line, which says that the
+ * stream's addresses are ELF addresses, not perf's file offsets: the
+ * second line of fgrecord's streams, after STREAM_FENCE, and the first of
+ * those an older fgrecord wrote, with no fence (fg-stream(5)). A reader
+ * looks for it among the comments before the first sample.
+ */
+int	stream_is_magic(const char *line, size_t len);
+
+/*
+ * Parses the value of a "# start" header line, "WALL CLOCK": the moment a
+ * recording started in seconds since the Epoch (CLOCK_REALTIME), then the
+ * same moment on the clock of the sample heads, both "SECONDS.FRACTION".
+ * Sets *wall_ns and *clock_ns and returns 1, or returns 0 when v has not
+ * that shape.
+ */
+int	stream_start(struct stream_str v, uint64_t *wall_ns,
+		    uint64_t *clock_ns);
 
 /*
  * The time of a sample head that stream_classify parsed into *s, from its

@@ -32,6 +32,32 @@ stream_write_comment(FILE *o, const char *text)
 	end_line(o, text);
 }
 
+/* Writes t, in ns, as seconds with nine decimals. */
+static void
+secs(FILE *o, uint64_t t)
+{
+	fprintf(o, "%" PRIu64 ".%09" PRIu64, t / 1000000000U, t % 1000000000U);
+}
+
+void
+stream_write_begin(FILE *o, const struct stream_start *start)
+{
+	fputs(STREAM_FENCE "\n" STREAM_MAGIC " 1\n", o);
+	if (start == NULL)
+		return;
+	fputs("# start : ", o);
+	secs(o, start->wall_ns);
+	putc(' ', o);
+	secs(o, start->clock_ns);
+	putc('\n', o);
+}
+
+void
+stream_write_fence(FILE *o)
+{
+	fputs(STREAM_FENCE "\n", o);
+}
+
 void
 stream_write_header(FILE *o, const char *key, const char *value)
 {

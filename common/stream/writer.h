@@ -5,8 +5,10 @@
  * that names are cleaned first (see below): one line stays one line, and
  * a sample head stays a sample head.
  *
+ *	stream_write_begin(o, &start);		# ========, # fgrecord 1, # start
  *	stream_write_header(o, "cmdline", cmdline);
  *	stream_write_event(o, &ev);		# event : cpu-clock freq 999 ...
+ *	stream_write_fence(o);			# ========, the header's end
  *	stream_write_buildid(o, id, path);	before the first sample using path
  *	stream_write_head(o, &head);		COMM PID/TID [CPU] SECS: PERIOD EVENT:
  *	stream_write_frame(o, addr, NULL, dso);	one per frame, leaf first
@@ -62,13 +64,34 @@ struct stream_event {
 	uint32_t	 stack_size;	/* dwarf: bytes of stack per sample */
 };
 
+/* When a recording started, on two clocks. */
+struct stream_start {
+	uint64_t	 wall_ns;	/* CLOCK_REALTIME: ns since the Epoch */
+	uint64_t	 clock_ns;	/* the same moment on the sample heads' clock */
+};
+
 /*
  * Writes s with its control characters as '?', so that a name or a path
  * stays on its line.
  */
 void	 stream_write_clean(FILE *, const char *s);
 
-/* Writes the comment line "# TEXT", text cleaned ("fgrecord 1"). */
+/*
+ * Writes the lines a stream opens with: STREAM_FENCE, the first line of
+ * perf script --header's output, by which the Firefox Profiler tells perf
+ * text from folded stacks (its test reads the first line only); then
+ * "# fgrecord 1" (STREAM_MAGIC), and "# start : WALL CLOCK" when start is
+ * not NULL, both clocks as seconds with nine decimals.
+ */
+void	 stream_write_begin(FILE *, const struct stream_start *start);
+
+/*
+ * Writes STREAM_FENCE again, where the header lines that describe the
+ * whole recording end, as perf script --header does.
+ */
+void	 stream_write_fence(FILE *);
+
+/* Writes the comment line "# TEXT", text cleaned. */
 void	 stream_write_comment(FILE *, const char *text);
 
 /*

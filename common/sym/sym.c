@@ -1235,10 +1235,11 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 	while ((len = lineread_next(in, &line)) >= 0) {
 		enum stream_kind k = stream_classify(line, len, &smp, &fr);
 
-		if (first) {
+		/* "# fgrecord" among the comments before the first sample */
+		if (first && k == STREAM_COMMENT && stream_is_magic(line, len))
+			st.fgrecord = 1;
+		else if (k == STREAM_SAMPLE)
 			first = 0;
-			st.fgrecord = len >= 10 && memcmp(line, "# fgrecord", 10) == 0;
-		}
 		switch (k) {
 		case STREAM_FRAME:
 			do_frame(s, &st, in, line, len, &fr, out);

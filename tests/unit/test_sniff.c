@@ -45,6 +45,9 @@ main(void)
 	    "CRLF is text");
 	CHECK_INT(sniff(S("# fgrecord 1\n"), SNIFF_FOLDED, NULL),
 	    SNIFF_STREAM_TEXT, "a stream where folded stacks are wanted");
+	CHECK_INT(sniff(S("# ========\n# fgrecord 1\n# start : 1.5 2.5\n"),
+	    SNIFF_FOLDED, NULL), SNIFF_STREAM_TEXT,
+	    "a stream that opens with the fence, where folded stacks are wanted");
 	CHECK_INT(sniff(S("# ====\napp 12 1.0: 1 cpu-clock:\n\t1f a (/x)\n"),
 	    SNIFF_FOLDED, NULL), SNIFF_STREAM_TEXT,
 	    "perf script output where folded stacks are wanted");

@@ -120,6 +120,9 @@ test_headers(void)
 	struct stream_event per = { "cycles", STREAM_RATE_PERIOD, 100000, 0, 0 };
 	struct stream_event off = { STREAM_OFFCPU_EVENT, STREAM_RATE_NONE, 0,
 	    1, 8192 };
+	struct stream_start start = { 1796150957000200105ULL, 18527965876942ULL };
+	struct stream_str k, v;
+	uint64_t wall, clk;
 	struct out o;
 
 	test_header("cmdline", "./prog a b", "./prog a b");
@@ -127,7 +130,7 @@ test_headers(void)
 	test_header("kernel", "included", "included");
 
 	out_open(&o);
-	stream_write_comment(o.f, "fgrecord 1");
+	stream_write_begin(o.f, &start);
 	stream_write_event(o.f, &cpu);
 	stream_write_event(o.f, &per);
 	stream_write_event(o.f, &off);
@@ -135,13 +138,40 @@ test_headers(void)
 	stream_write_buildid(o.f, "5d98afc8", "/tmp/a b/(x)\n.so");
 	stream_write_headeru(o.f, "lost", 12);
 	out_close(&o);
-	CHECK_STR(o.p, "# fgrecord 1\n"
+	CHECK_STR(o.p, "# ========\n"
+	    "# fgrecord 1\n"
+	    "# start : 1796150957.000200105 18527.965876942\n"
 	    "# event : cpu-clock freq 999 callgraph dwarf 65528\n"
 	    "# event : cycles period 100000 callgraph fp\n"
 	    "# event : offcpu-time callgraph dwarf 8192\n"
 	    "# buildid : 24a3598f [kernel.kallsyms]\n"
 	    "# buildid : 5d98afc8 /tmp/a b/(x)?.so\n"
 	    "# lost : 12\n", "the headers fgrecord writes, byte for byte");
+	out_free(&o);
+
+	out_open(&o);
+	stream_write_begin(o.f, NULL);
+	stream_write_fence(o.f);
+	out_close(&o);
+	CHECK_STR(o.p, "# ========\n# fgrecord 1\n# ========\n",
+	    "no start: the fence and the magic only");
+	out_free(&o);
+
+	/* the start reads back; the magic is known with or without a fence */
+	out_open(&o);
+	stream_write_begin(o.f, &start);
+	out_close(&o);
+	CHECK(stream_is_magic(o.p + 11, 12), "the second line is the magic");
+	CHECK(!stream_is_magic(o.p, 10), "the fence is not");
+	CHECK(!stream_is_magic("# fgrecorder", 12), "a longer word is not");
+	CHECK(stream_header(o.p + 24, strlen(o.p + 24) - 1, &k, &v) &&
+	    stream_str_eq(k, "start") && stream_start(v, &wall, &clk) &&
+	    wall == start.wall_ns && clk == start.clock_ns,
+	    "the start reads back on both clocks");
+	CHECK(!stream_start((struct stream_str){ "12.5", 4 }, &wall, &clk),
+	    "one clock is no start");
+	CHECK(!stream_start((struct stream_str){ "12.5 x", 6 }, &wall, &clk),
+	    "a word is no time");
 	out_free(&o);
 }
 

@@ -4,16 +4,14 @@
 # totals, the hottest function, the stacks, source lines, thread labels and
 # mappings agree with the stream and with fgfold.
 . "$(dirname "$0")/lib.sh"
+# FG_BIN=DIR runs the tools of DIR instead of bin/ (an older build).
+[ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 FIX=$TMP/fix
 mkdir -p "$FIX"
 
 names='C Rust'
-if ! perf_ok; then
-	for n in $names; do skip "$n: go tool pprof reads the profile" "$why"; done
-	done_testing
-	exit 0
-fi
 if ! command -v go >/dev/null 2>&1 || ! go tool pprof -h >/dev/null 2>&1; then
+	skip "the start, the duration, file names and system names" "go not found (Debian: apt-get install golang-go)"
 	for n in $names; do
 		skip "$n: go tool pprof reads the profile" "go not found (Debian: apt-get install golang-go)"
 	done
@@ -23,6 +21,37 @@ fi
 
 # pp ARGS...: go tool pprof, output on stdout, its exit status kept.
 pp() { go tool pprof "$@" 2>"$FIX/pprof.err" || { cat "$FIX/pprof.err"; return 1; }; }
+
+# fg-stream(5)'s "# start": the recording's date (time_nanos) and the
+# duration from it to the end of the last sample (an off-CPU one ends its
+# period after its time stamp). Functions with no source file have their
+# DSO for a file, so that the source view of go tool pprof -http keeps the
+# kernel's apart from the rest; every function has its system name (-raw
+# shows "(NAME)" after one whose system name differs from its name).
+check "-raw: the start, the duration, file names and system names" '
+	printf "%s\n" "# ========" "# fgrecord 1" "# start : 1000.250000000 50.000000000" \
+	    "# ========" "app 7/7 [000] 51.000000: 1000000 cpu-clock:" \
+	    "	ffffffff81000130 entry_SYSCALL_64+0x10 ([kernel.kallsyms])" \
+	    "	1f3a4 main+0x4 (/bin/app)" "  app.c:7" \
+	    "	1f000 _start+0x4 (/bin/app)" "" \
+	    "app 7/7 [000] 52.000000: 2000000000 offcpu-time:" \
+	    "	1f3a4 main+0x4 (/bin/app)" "  app.c:7" "" >in &&
+	expect_status 0 fgpprof in >p.pb.gz &&
+	TZ=UTC pp -raw p.pb.gz >raw &&
+	cat raw &&
+	grep_q "^Time: 1970-01-01 00:16:40.25 +0000 UTC\$" raw &&
+	grep_q "^Duration: 4s\$" raw &&
+	grep_q "^ *[0-9]*: 0xffffffff81000130 M=[0-9]* entry_SYSCALL_64 \[kernel.kallsyms\]:0 s=0\$" raw &&
+	grep_q "^ *[0-9]*: 0x1f000 M=[0-9]* _start \[/bin/app\]:0 s=0\$" raw &&
+	grep_q "^ *[0-9]*: 0x1f3a4 M=[0-9]* main app.c:7 s=0\$" raw &&
+	! grep -q "s=0(" raw
+'
+
+if ! perf_ok; then
+	for n in $names; do skip "$n: go tool pprof reads the profile" "$why"; done
+	done_testing
+	exit 0
+fi
 
 # The first function of a table: fgfold --top's, pprof -top's.
 fold_hot() { sed -n '3{s/^ *[^ ]* *[^ ]* *[^ ]* *[^ ]* *//;p}' "$1"; }
@@ -84,6 +113,10 @@ profile_checks() {
 		id=$(sed -n "s|^# buildid : \([0-9a-f]*\) $bin\$|\1|p" sym) &&
 		test -n "$id" &&
 		grep_q "^1: 0x0/0x0/0x0 $bin $id " raw &&
+		t=$(sed -n "s/^# start : \([0-9]*\)\..*/\1/p" rec) &&
+		test -n "$t" &&
+		TZ=UTC pp -raw p.pb.gz >utc &&
+		grep_q "^Time: $(date -u -d "@$t" "+%Y-%m-%d %H:%M:%S")" utc &&
 		a=$(awk "/ cpu-clock:\$/ { getline; print \$1; exit }" sym) &&
 		grep_q "^ *[0-9]*: 0x$a M=" raw
 	'

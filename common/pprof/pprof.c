@@ -30,7 +30,7 @@ enum { PPROF_ON = 1, PPROF_OFF = 2 };
 enum {
 	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE, PROFILE_MAPPING,
 	PROFILE_LOCATION, PROFILE_FUNCTION, PROFILE_STRING_TABLE,
-	PROFILE_DURATION_NANOS = 10, PROFILE_PERIOD_TYPE, PROFILE_PERIOD,
+	PROFILE_TIME_NANOS = 9, PROFILE_DURATION_NANOS, PROFILE_PERIOD_TYPE, PROFILE_PERIOD,
 	PROFILE_COMMENT, PROFILE_DEFAULT_SAMPLE_TYPE,
 	VALUETYPE_TYPE = 1, VALUETYPE_UNIT,
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL,
@@ -195,6 +195,17 @@ header_line(struct pprof *p, const char *line, size_t len)
 	}
 	else if (stream_str_eq(k, "lost"))
 		add_comment(p, "lost samples: ", v);
+	else if (stream_str_eq(k, "start")) {
+		uint64_t wall, clock;
+
+		if (!stream_start(v, &wall, &clock))
+			return;
+		if (wall <= INT64_MAX && (p->time_nanos == 0 ||
+		    wall < p->time_nanos))
+			p->time_nanos = wall;
+		p->in_start = clock;
+		p->in_has_start = 1;
+	}
 }
 
 static uint64_t
@@ -230,6 +241,26 @@ func_id(struct pprof *p, const char *name, size_t nlen, const char *file,
 		p->funcs.ents[id - 1].u[1] = fid;
 	}
 	return id;
+}
+
+/*
+ * Whether a function's name is a symbol as the file holds it: a C name, or
+ * one still mangled ("_ZN3app4mainE"), which go tool pprof demangles when
+ * system_name is name. A demangled name ("app::main", "f<int>") is not: its
+ * mangled one is not in the stream, and pprof would take an equal system
+ * name for one not yet demangled and cut its "<...>" and "(...)".
+ */
+static int
+is_symbol(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
+		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		    s[i] == '_' || s[i] == '.' || s[i] == '$' || s[i] == '@'))
+			return 0;
+	return len > 0;
 }
 
 /* One line of a location: a function, and where in it. */
@@ -278,8 +309,11 @@ location_new(struct pprof *p, struct stacktab_entry *e, const char *text,
 	struct loc_line lines[64], *more = NULL, *ls = lines;
 	size_t nl = 0, cap = 64, i, n;
 	const char *l = text, *end = text + len, *nl_at;
-	struct stream_frame fr, phys;
+	struct stream_frame fr, phys = { 0 };
 	uint64_t mid = 0, addr = 0, flags = 0;
+	const char *dfile = NULL;	/* the DSO as a file name */
+	size_t dflen = 0;
+	char *dtmp = NULL;
 	int has_phys = 0, has_addr = 0;
 
 	for (; l < end; l = nl_at + 1) {
@@ -330,6 +364,14 @@ location_new(struct pprof *p, struct stacktab_entry *e, const char *text,
 				pl->nlen = phys.dso.len;
 			}
 		}
+		if (phys.dso.len > 0 && phys.dso.p[0] == '[') {
+			dfile = phys.dso.p;
+			dflen = phys.dso.len;
+		} else {
+			dtmp = xasprintf("[%.*s]", (int)phys.dso.len, phys.dso.p);
+			dfile = dtmp;
+			dflen = strlen(dtmp);
+		}
 	}
 	/* The id and mapping id are written by pprof_encode, which puts the
 	   main program's mapping first. */
@@ -340,8 +382,9 @@ location_new(struct pprof *p, struct stacktab_entry *e, const char *text,
 		if (ls[i].noline)
 			continue;
 		buf_reset(&p->tmp2);
-		pb_uint(&p->tmp2, LINE_FUNCTION_ID, func_id(p, ls[i].name,
-		    ls[i].nlen, ls[i].file, ls[i].flen));
+		pb_uint(&p->tmp2, LINE_FUNCTION_ID, ls[i].flen > 0 ?
+		    func_id(p, ls[i].name, ls[i].nlen, ls[i].file, ls[i].flen) :
+		    func_id(p, ls[i].name, ls[i].nlen, dfile, dflen));
 		if (ls[i].line > 0)
 			pb_uint(&p->tmp2, LINE_LINE, ls[i].line);
 		pb_msg(&p->tmp, LOCATION_LINE, &p->tmp2);
@@ -354,6 +397,7 @@ location_new(struct pprof *p, struct stacktab_entry *e, const char *text,
 	if (mid != 0)
 		p->maps.ents[mid - 1].u[1] |= flags;
 	free(more);
+	free(dtmp);
 	/* The message's place in larena, and its mapping. It may be empty
 	   (an [unknown] frame at address 0). */
 	e->u[0] = p->larena.len;
@@ -493,10 +537,14 @@ sample_end(struct pprof *p)
 	e->u[1] = sat_add(p, e->u[1], p->weight);
 	p->nsamples++;
 	if (p->has_time) {
+		/* an off-CPU sample's time is when its thread blocked */
+		uint64_t end = sat_add(p, p->time, p->kind == PPROF_OFF ?
+		    p->weight : 0);
+
 		if (!p->in_has_time || p->time < p->t_first)
 			p->t_first = p->time;
-		if (!p->in_has_time || p->time > p->t_last)
-			p->t_last = p->time;
+		if (!p->in_has_time || end > p->t_end)
+			p->t_end = end;
 		p->in_has_time = 1;
 	}
 	if (p->kind == PPROF_OFF)
@@ -526,6 +574,7 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 	buf_reset(&p->grp);
 	p->grp_phys = 0;
 	p->in_has_time = 0;
+	p->in_has_start = 0;
 	lineread_init(&lr, fd, name);
 	if (sniff_refuse(&lr, SNIFF_STREAM, "fgpprof") != 0) {
 		lineread_release(&lr);
@@ -578,8 +627,12 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 		rv = 1;
 	}
 	lineread_release(&lr);
-	if (p->in_has_time)
-		p->duration = sat_add(p, p->duration, p->t_last - p->t_first);
+	if (p->in_has_time) {
+		uint64_t from = p->in_has_start && p->in_start < p->t_first ?
+		    p->in_start : p->t_first;
+
+		p->duration = sat_add(p, p->duration, p->t_end - from);
+	}
 	if (in.diag.bad > 0)
 		rv = 1;
 	return rv;
@@ -761,10 +814,16 @@ pprof_encode(struct pprof *p, struct buf *out)
 		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, FUNCTION_ID, i + 1);
 		pb_uint(&p->tmp, FUNCTION_NAME, e->u[0]);
+		/* the key is "NAME\0FILE" */
+		if (is_symbol(e->key, (const char *)memchr(e->key, '\0',
+		    e->len) - e->key))
+			pb_uint(&p->tmp, FUNCTION_SYSTEM_NAME, e->u[0]);
 		if (e->u[1] != 0)
 			pb_uint(&p->tmp, FUNCTION_FILENAME, e->u[1]);
 		pb_msg(out, PROFILE_FUNCTION, &p->tmp);
 	}
+	if (p->time_nanos > 0)
+		pb_uint(out, PROFILE_TIME_NANOS, p->time_nanos);
 	if (p->duration > 0)
 		pb_uint(out, PROFILE_DURATION_NANOS, p->duration);
 	if (c_on >= 0 && on_time) {

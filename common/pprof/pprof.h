@@ -23,14 +23,25 @@
  *			last. A frame still [unknown] in a file gets no line,
  *			so that pprof can symbolize it from the file; other
  *			[unknown], [truncated] and kernel frames are named.
+ *   functions		system_name is name where name is a symbol as the
+ *			file holds it (a C name, or one still mangled), and
+ *			unset for a demangled name, whose mangled one the
+ *			stream does not carry; a function with no source file
+ *			has its DSO for a file, as it is when bracketed
+ *			("[kernel.kallsyms]"), else in brackets
+ *			("[/usr/lib/libc.so.6]"), so that pprof's source view
+ *			keeps the DSOs apart.
  *   mappings		one per DSO: its name, and its build ID from the
  *			stream's "# buildid" lines. Addresses are the stream's,
  *			the file's own address space, so every mapping starts
  *			at 0 with offset 0, which pprof reads as "already
  *			adjusted".
- *   period, duration	from the "# event" line (freq or period) and the
- *			first and last sample's times; "# cmdline" and
- *			"# lost" become comments.
+ *   period, time,	from the "# event" line (freq or period); the
+ *   duration		earliest "# start" of the inputs (time_nanos); each
+ *			input's time from its "# start", or its first
+ *			sample, to the end of its last sample (an off-CPU
+ *			sample ends a period after its time stamp), summed;
+ *			"# cmdline" and "# lost" become comments.
  * Memory grows with the unique frames and unique (stack, thread) pairs,
  * never with repeated samples. The output is the same bytes for the same
  * input.
@@ -80,6 +91,7 @@ struct pprof {
 	uint64_t	 hdr_period;	/* ns per sample from "# event", or 0 */
 	uint64_t	 first_period;	/* the first on-CPU sample's period, or 0 */
 	uint64_t	 duration;	/* ns, summed over inputs */
+	uint64_t	 time_nanos;	/* the earliest start, ns since the Epoch, or 0 */
 	uint64_t	 nsamples;
 
 	/* The sample being read. */
@@ -88,8 +100,11 @@ struct pprof {
 	uint64_t	 weight;
 	uint64_t	 time;		/* its time in ns, when has_time */
 	int		 has_time;
-	uint64_t	 t_first, t_last;	/* this input's complete samples' */
+	uint64_t	 t_first, t_end;	/* this input's complete samples':
+					   the first time, the last end */
 	int		 in_has_time;
+	uint64_t	 in_start;	/* its "# start" on the samples' clock */
+	int		 in_has_start;
 	struct buf	 key;		/* kind, thread, location ids so far */
 	struct buf	 grp;		/* the open frame's lines, '\n' after each */
 	int		 grp_phys;	/* it has its non-inlined frame line */

@@ -297,7 +297,9 @@ test_profile(void)
 		CHECK(cmd, "the command line is a comment");
 	}
 	f = nth(&pr, 10, 0);
-	CHECK(f != NULL && f->v == 1000000000, "duration: first to last sample, 1 s");
+	CHECK(f != NULL && f->v == 1000005000,
+	    "duration: the first sample to the end of the last, off-CPU 5 us");
+	CHECK(nth(&pr, 9, 0) == NULL, "no \"# start\": no time");
 	f = nth(&pr, 12, 0);
 	CHECK(f != NULL && f->v == 1000, "period: the first sample's");
 
@@ -355,9 +357,71 @@ test_modifiers(void)
 	pprof_release(&p);
 }
 
+/*
+ * "# start": time_nanos, and the duration from it; a file-less function's
+ * file is its DSO; every function has its system name.
+ */
+static void
+test_start(void)
+{
+	struct pprof p;
+	struct prof pr;
+	struct buf out;
+	struct fld *f;
+	size_t i;
+	int fd = stream_fd("# ========\n# fgrecord 1\n"
+	    "# start : 1000.250000000 50.000000000\n# ========\n"
+	    "app 7/7 [000] 51.000000: 1000000 cpu-clock:\n"
+	    "\tffffffff81000130 entry_SYSCALL_64+0x10 ([kernel.kallsyms])\n"
+	    "\t1f3a4 main+0x4 (/bin/app)\n  app.c:7\n"
+	    "\t1f000 _start+0x4 (/bin/app)\n"
+	    "\t1e000 app::run<int>+0x4 (/bin/app)\n\n"
+	    "app 7/7 [000] 52.000000: 2000000000 offcpu-time:\n"
+	    "\t1f3a4 main+0x4 (/bin/app)\n  app.c:7\n\n");
+	int kern = 0, start = 0, main_ok = 0, sys = 0, cxx = 0;
+
+	pprof_init(&p);
+	CHECK(pprof_stream(&p, fd, "start") == 0, "a stream with its start");
+	close(fd);
+	buf_init(&out);
+	pprof_encode(&p, &out);
+	prof_read(&pr, &out);
+	f = nth(&pr, 9, 0);
+	CHECK(f != NULL && f->v == 1000250000000ULL, "time_nanos: the start");
+	f = nth(&pr, 10, 0);
+	CHECK(f != NULL && f->v == 4000000000ULL,
+	    "duration: the start to the off-CPU sample's end, 4 s");
+	for (i = 0; (f = nth(&pr, 5, i)) != NULL; i++) {
+		const char *name = pstr(&pr, dget(f->p, f->len, 2, 0));
+		const char *file = pstr(&pr, dget(f->p, f->len, 4, 0));
+
+		if (strcmp(name, "app::run<int>") == 0)
+			cxx = dget(f->p, f->len, 3, 0) == 0;
+		else
+			sys += dget(f->p, f->len, 3, 0) == dget(f->p, f->len, 2, 0);
+		kern |= strcmp(name, "entry_SYSCALL_64") == 0 &&
+		    strcmp(file, "[kernel.kallsyms]") == 0;
+		start |= strcmp(name, "_start") == 0 &&
+		    strcmp(file, "[/bin/app]") == 0;
+		main_ok |= strcmp(name, "main") == 0 && strcmp(file, "app.c") == 0;
+	}
+	CHECK(i == 4, "four functions");
+	CHECK(sys == 3, "C names: their system name is the name");
+	CHECK(cxx, "a demangled name has no system name");
+	CHECK(kern, "a kernel function's file: [kernel.kallsyms]");
+	CHECK(start, "a function of a file with no source line: [/bin/app]");
+	CHECK(main_ok, "a function with its source file keeps it");
+	f = nth(&pr, 3, 0);
+	CHECK(f != NULL && dget(f->p, f->len, 8, 0) == 1, "has_filenames: app.c");
+	prof_free(&pr);
+	buf_release(&out);
+	pprof_release(&p);
+}
+
 int
 main(void)
 {
+	test_start();
 	test_modifiers();
 	test_profile();
 	return unit_done();

@@ -38,7 +38,7 @@
 // "/DIGITS", white space; a time "DIGITS.DIGITS:" followed by white
 // space; the event is the last word before a final colon. It keeps the
 // events that have a time and the same event as the first one it kept,
-// each weighed by the gap to the next one's time, not by its period.
+// each weighed by the time half-way to its neighbours, not by its period.
 'use strict';
 const fs = require('fs');
 

@@ -62,6 +62,28 @@ check 'an --event-filter that matches nothing is said, exit 1' '
 	test ! -s out && grep_q "no samples of the event .cycles. in the input: [0-9]* of other events" err
 '
 
+# Issue 24 point 11: perf prints one event as cycles:u on one sample and
+# cycles on the next; they are one event, as inferno reads them.
+check 'events that differ only by modifiers are one event; others are not' '
+	{ printf "app 1 1.0: 1 cycles:u:\n\t10 f (/bin/app)\n\n"
+	  printf "app 1 2.0: 1 cycles:\n\t10 f (/bin/app)\n\n"
+	  printf "app 1 3.0: 1 cycles:ppp:\n\t10 g (/bin/app)\n\n"
+	  printf "app 1 4.0: 1 cpu/cycles/u:\n\t10 p (/bin/app)\n\n"
+	  printf "app 1 5.0: 1 cpu/cycles/:\n\t10 p (/bin/app)\n\n"
+	  printf "app 1 6.0: 1 sched:sched_switch:\n\t10 s (/bin/app)\n\n"
+	  printf "app 1 7.0: 1 sched:sched_wakeup:\n\t10 w (/bin/app)\n\n"
+	} >ev &&
+	sed -n 1,9p ev >cyc && fgfold cyc >out 2>err && test ! -s err &&
+	printf "app;f 2\napp;g 1\n" >expect && test_cmp expect out &&
+	sed -n 10,15p ev >pmu && fgfold pmu >out 2>err && test ! -s err &&
+	echo "app;p 2" >expect && test_cmp expect out &&
+	fgfold --event-filter=cycles ev >out 2>err && test ! -s err &&
+	printf "app;f 2\napp;g 1\n" >expect && test_cmp expect out &&
+	sed -n 16,21p ev >tp && fgfold tp >out 2>err &&
+	echo "app;s 1" >expect && test_cmp expect out &&
+	grep_q "tp:4: several events in the input; folding only .sched:sched_switch." err
+'
+
 check 'one-line samples (perf record without -g) are one-frame stacks' '
 	n=$(grep -c "cpu-clock:ppp: " $D/oneline.txt) &&
 	fgfold $D/oneline.txt >out 2>err && test ! -s err &&

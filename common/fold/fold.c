@@ -98,6 +98,43 @@ bad_line(struct fold *f, struct foldin *in, unsigned long lineno,
 }
 
 /*
+ * The length of the event name e[0..len) without perf's modifiers: the
+ * ":u", ":k", ":ppp" after a name ("cycles:u" is "cycles"), or the letters
+ * after the last '/' of a PMU form ("cpu/cycles/u" is "cpu/cycles/").
+ * Only a group of modifier letters goes: a tracepoint's
+ * "sched:sched_switch" keeps its name, as a ':' inside the slashes does.
+ */
+static size_t
+event_base(const char *e, size_t len)
+{
+	static const char mods[] = "ukhIGHpPSDWebR";
+	const char *slash = memrchr(e, '/', len), *colon;
+	size_t start, i;
+
+	if (slash != NULL)
+		start = slash - e + 1;
+	else if ((colon = memrchr(e, ':', len)) != NULL)
+		start = colon - e + 1;
+	else
+		return len;
+	for (i = start; i < len; i++)
+		if (e[i] == '\0' || strchr(mods, e[i]) == NULL)
+			return len;
+	if (slash == NULL && i == start)
+		return len;	/* "x:", nothing after the colon */
+	return slash != NULL ? start : start - 1;
+}
+
+/* Whether the events a and b[0..blen) differ only by their modifiers. */
+static int
+event_same(struct stream_str a, const char *b, size_t blen)
+{
+	size_t n = event_base(a.p, a.len);
+
+	return n == event_base(b, blen) && memcmp(a.p, b, n) == 0;
+}
+
+/*
  * Off-CPU and on-CPU time (fgrecord --wall) fold together: an event that
  * is not the one folded is kept when one of the two is offcpu-time and the
  * other a clock, unless --event-filter chose one.
@@ -111,7 +148,7 @@ time_pair(struct fold *f, struct stream_str ev, int off)
 	if (!f->event_defaulted)
 		return 0;
 	if (f->event2 != NULL)
-		return stream_str_eq(ev, f->event2);
+		return event_same(ev, f->event2, strlen(f->event2));
 	if (off ? !stream_event_is_clock(f->event, strlen(f->event)) :
 	    !(first_off && stream_event_is_clock(ev.p, ev.len)))
 		return 0;
@@ -137,7 +174,7 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 		if (f->event == NULL) {
 			f->event = xmemdup0(s->event.p, s->event.len);
 			f->event_defaulted = 1;
-		} else if (!stream_str_eq(s->event, f->event) &&
+		} else if (!event_same(s->event, f->event, strlen(f->event)) &&
 		    !time_pair(f, s->event, off)) {
 			f->heads_other++;
 			if (f->event_defaulted && !f->event_warned) {

@@ -47,14 +47,14 @@ check 'several files are merged, and - is stdin' '
 	test_cmp doubled two
 '
 
-check 'empty input: nothing folded, said on stderr, exit 1' '
-	: >empty && expect_status 1 fgfold empty >out 2>err && test ! -s out &&
-	grep_q "^fgfold: no samples in the input" err
+check 'empty input: well formed, nothing folded, said on stderr, exit 0' '
+	: >empty && expect_status 0 fgfold empty >out 2>err && test ! -s out &&
+	grep_q "^fgfold: no samples: the input is well formed, and holds none\$" err
 '
 
-check 'only headers: no output, said on stderr, exit 1' '
-	printf "# fgrecord 1\n# cmdline : x\n" >h && expect_status 1 fgfold h >out 2>err &&
-	test ! -s out && grep_q "no samples in the input" err
+check 'only headers: well formed, no output, said on stderr, exit 0' '
+	printf "# fgrecord 1\n# cmdline : x\n" >h && expect_status 0 fgfold h >out 2>err &&
+	test ! -s out && grep_q "^fgfold: no samples: the input is well formed, and holds none\$" err
 '
 
 check 'an --event-filter that matches nothing is said, exit 1' '

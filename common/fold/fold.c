@@ -597,6 +597,26 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 	return 0;
 }
 
+/*
+ * Notes what an "# event : NAME ..." header says is recorded: whether a
+ * stream with no sample is off-CPU time where the program never waited.
+ */
+static void
+event_header(struct fold *f, const char *line, size_t len)
+{
+	struct stream_str k, v;
+	const char *sp;
+
+	if (!stream_header(line, len, &k, &v) || !stream_str_eq(k, "event"))
+		return;
+	sp = memchr(v.p, ' ', v.len);
+	if (stream_event_is(v.p, sp != NULL ? (size_t)(sp - v.p) : v.len,
+	    STREAM_OFFCPU_EVENT))
+		f->hdr_offcpu = 1;
+	else
+		f->hdr_other = 1;
+}
+
 static int
 read_status(const struct lineread *lr, const char *name)
 {
@@ -662,6 +682,7 @@ fold_stream(struct fold *f, int fd, const char *name)
 			in.headless = 1;
 			break;
 		case STREAM_COMMENT:
+			event_header(f, line, len);
 			break;
 		case STREAM_SAMPLE:
 			if (in.in_sample) {
@@ -723,11 +744,13 @@ fold_finish(struct fold *f, int quiet)
 	}
 	if (f->samples > 0 || quiet)
 		return 0;
-	if (f->heads == 0)
-		warnx("no samples in the input: expected perf script output, "
-		    "a \"COMM PID TIME: PERIOD EVENT:\" line then frames "
-		    "(folded stacks go with --folded)");
-	else if (f->heads_other == f->heads)
+	if (f->heads == 0) {
+		stream_diag_empty(f->hdr_offcpu && !f->hdr_other ?
+		    "it records off-CPU time, and the program never waited "
+		    "off the CPU" : NULL);
+		return 0;
+	}
+	if (f->heads_other == f->heads)
 		warnx("no samples of the event '%s' in the input: %llu of "
 		    "other events; choose one with --event-filter=EVENT",
 		    f->event, (unsigned long long)f->heads_other);

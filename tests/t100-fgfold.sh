@@ -84,6 +84,31 @@ check 'events that differ only by modifiers are one event; others are not' '
 	grep_q "tp:4: several events in the input; folding only .sched:sched_switch." err
 '
 
+# Issue 24 point 3: --own=CRATE, the crate's functions first, an inlined
+# frame counted toward the function that holds it.
+check '--top --own: own functions first, inlined leaves counted in their holder' '
+	{ printf "app 1 1.0: 1 cpu-clock:\n\t10 core::intrinsics::likely (inlined)\n"
+	  printf "\t10 my_app::search (inlined)\n\t10 my_app::main+0x1 (/bin/app)\n\t10 main (/bin/app)\n\n"
+	  printf "app 1 2.0: 1 cpu-clock:\n\t10 core::intrinsics::likely (inlined)\n"
+	  printf "\t10 my_app::search (inlined)\n\t10 my_app::main+0x1 (/bin/app)\n\t10 main (/bin/app)\n\n"
+	  printf "app 1 3.0: 1 cpu-clock:\n\t10 hashbrown::reserve_rehash (/bin/app)\n"
+	  printf "\t10 my_app::search (inlined)\n\t10 my_app::main+0x1 (/bin/app)\n\t10 main (/bin/app)\n\n"
+	  printf "app 1 4.0: 1 cpu-clock:\n\t10 <my_app::Grid as core::fmt::Debug>::fmt (/bin/app)\n"
+	  printf "\t10 <alloc::Vec<T> as my_app::Walk>::walk (/bin/app)\n\t10 main (/bin/app)\n\n"
+	} >in &&
+	fgfold --top=3 --own=my-app in >out 2>err && test ! -s err && cat out &&
+	sed -n "2p" out | grep -qx "the functions of my_app, each with its inlined callees:" &&
+	sed -n "4p" out | grep -q "^ 50.00%          2  75.00%          3  my_app::search\$" &&
+	grep -q "^ 25.00%          1  25.00%          1  <my_app::Grid as core::fmt::Debug>::fmt\$" out &&
+	grep -q "^  0.00%          0  75.00%          3  my_app::main\$" out &&
+	sed -n "/^the widest leaf functions:/,\$p" out >leaves &&
+	sed -n 3p leaves | grep -q "  core::intrinsics::likely\$" &&
+	fgfold --inline-mark in >marked && grep -q "_\[i\]" marked &&
+	fgfold --folded --top=3 --own=my_app marked >out2 && sed 1d out >a && sed 1d out2 >b && test_cmp a b &&
+	fgfold --top=4 --own=my_app in | grep -q "<alloc::Vec<T> as my_app::Walk>::walk" &&
+	expect_status 2 fgfold --own=x in 2>err && grep_q "own goes with --top" err
+'
+
 check 'one-line samples (perf record without -g) are one-frame stacks' '
 	n=$(grep -c "cpu-clock:ppp: " $D/oneline.txt) &&
 	fgfold $D/oneline.txt >out 2>err && test ! -s err &&

@@ -24,6 +24,9 @@ fold_init(struct fold *f, const struct fold_opts *opts)
 {
 	memset(f, 0, sizeof(*f));
 	f->opts = *opts;
+	/* The own-functions table needs to know which frames are inlined. */
+	if (opts->nown > 0)
+		f->opts.inline_mark = 1;
 	if (opts->event != NULL)
 		f->event = xstrdup(opts->event);
 	stacktab_init(&f->tab);

@@ -37,6 +37,8 @@ struct fold_opts {
 	const char *event;	/* only this event; NULL: the first one seen */
 	char	**skip_after;	/* cut the frames below these (root-ward) */
 	size_t	 nskip_after;
+	char	**own;		/* --top: these crates' functions first */
+	size_t	 nown;		/* (inline marks implied, then taken off) */
 };
 
 struct fold {

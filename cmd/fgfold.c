@@ -24,8 +24,9 @@ usage(int status)
 	usage_exit(status,
 	    "usage: fgfold [--pid | --tid] [--kernel] [--jit] [--inline-mark] [--all]\n"
 	    "              [--addrs] [--srcline] [--period] [--no-comm]\n"
-	    "              [--event-filter=EVENT] [--skip-after=FUNC] [--top=N] [file ...]\n"
-	    "       fgfold --folded [--top=N] [file ...]\n"
+	    "              [--event-filter=EVENT] [--skip-after=FUNC]\n"
+	    "              [--top=N [--own=CRATE ...]] [file ...]\n"
+	    "       fgfold --folded [--top=N [--own=CRATE ...]] [file ...]\n"
 	    "       fgfold --diff [-n] [-s] before after\n"
 	    "       fgfold -V | --version\n");
 }
@@ -33,7 +34,7 @@ usage(int status)
 enum {
 	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS,
 	OPT_EVENT, OPT_SRCLINE, OPT_INLINE_MARK, OPT_PERIOD, OPT_SKIP_AFTER,
-	OPT_NO_COMM, OPT_FOLDED, OPT_DIFF, OPT_TOP
+	OPT_NO_COMM, OPT_FOLDED, OPT_DIFF, OPT_TOP, OPT_OWN
 };
 
 static const struct option longopts[] = {
@@ -54,6 +55,7 @@ static const struct option longopts[] = {
 	{ "normalize",		no_argument,		NULL, 'n' },
 	{ "strip-hex",		no_argument,		NULL, 's' },
 	{ "top",		required_argument,	NULL, OPT_TOP },
+	{ "own",		required_argument,	NULL, OPT_OWN },
 	VERSION_LONGOPTS
 };
 
@@ -65,7 +67,7 @@ main(int argc, char *argv[])
 	static char obuf[1 << 20];
 	char *stdin_only[] = { "-", NULL }, *end;
 	const char *name;
-	size_t nskip = 0, top = 0;
+	size_t nskip = 0, nown = 0, top = 0;
 	int ch, folded = 0, diff = 0, rval = 0, i, fd, r;
 
 	/*
@@ -75,6 +77,7 @@ main(int argc, char *argv[])
 	signal(SIGPIPE, SIG_DFL);
 	memset(&opts, 0, sizeof(opts));
 	opts.skip_after = xcalloc(argc + 1, sizeof(char *));
+	opts.own = xcalloc(argc + 1, sizeof(char *));
 	while ((ch = getopt_long(argc, argv, "hnsV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_PID:		opts.pid = 1; break;
@@ -90,6 +93,14 @@ main(int argc, char *argv[])
 		case OPT_INLINE_MARK:	opts.inline_mark = 1; break;
 		case OPT_PERIOD:	opts.period = 1; break;
 		case OPT_SKIP_AFTER:	opts.skip_after[nskip++] = optarg; break;
+		case OPT_OWN:
+			/* A package name's '-' is '_' in the crate's paths. */
+			if (optarg[0] == '\0' || strpbrk(optarg, ":;<> ") != NULL)
+				errx(2, "--own: '%s' is not a crate name", optarg);
+			for (end = optarg; (end = strchr(end, '-')) != NULL; )
+				*end = '_';
+			opts.own[nown++] = optarg;
+			break;
 		case OPT_NO_COMM:	opts.no_comm = 1; break;
 		case OPT_FOLDED:	folded = 1; break;
 		case OPT_DIFF:		diff = 1; break;
@@ -108,6 +119,9 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	opts.nskip_after = nskip;
+	opts.nown = nown;
+	if (nown > 0 && top == 0)
+		errx(2, "--own goes with --top=N");
 	if ((opts.normalize || opts.strip_hex) && !diff)
 		errx(2, "-n and -s go with --diff");
 	if (diff && argc != 2)
@@ -136,5 +150,6 @@ main(int argc, char *argv[])
 	cmdfile_finish(stdout, CMDFILE_STDOUT);
 	fold_release(&f);
 	free(opts.skip_after);
+	free(opts.own);
 	return rval;
 }

@@ -13,6 +13,7 @@
 #include "base/cmdfile.h"
 #include "base/version.h"
 #include "pprof/pprof.h"
+#include "stream/diag.h"
 #include "stream/sniff.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
@@ -61,6 +62,8 @@ main(int argc, char *argv[])
 		rval = r > rval ? r : rval;
 		cmdfile_close(fd);
 	}
+	if (rval == 0 && p.nsamples == 0)
+		stream_diag_empty(NULL);	/* not bad input: exit 0 */
 	if (pprof_write(&p, stdout) == -1)
 		cmdfile_write_failed(CMDFILE_STDOUT);
 	cmdfile_finish(stdout, CMDFILE_STDOUT);

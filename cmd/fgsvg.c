@@ -15,6 +15,7 @@
 #include "base/buf.h"
 #include "base/cmdfile.h"
 #include "base/version.h"
+#include "stream/diag.h"
 #include "svg/flame.h"
 #include "svg/flameread.h"
 #include "svg/nameattr.h"
@@ -301,6 +302,8 @@ main(int argc, char *argv[])
 		exit(2);	/* no folded stacks at all: said, nothing written */
 	if (flameread_finish(&fr) != 0)
 		rval = 1;
+	if (rval == 0 && fl.nlines == 0)
+		stream_diag_empty(NULL);	/* not bad input: exit 0 */
 	flame_build(&fl);
 	if (so.total > 0 && so.total < fl.time) {
 		warnx("--total %g is less than the sum of the counts, %g; "

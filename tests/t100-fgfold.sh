@@ -47,19 +47,66 @@ check 'several files are merged, and - is stdin' '
 	test_cmp doubled two
 '
 
-check 'empty input: nothing folded, said on stderr, exit 1' '
-	: >empty && expect_status 1 fgfold empty >out 2>err && test ! -s out &&
-	grep_q "^fgfold: no samples in the input" err
+check 'empty input: well formed, nothing folded, said on stderr, exit 0' '
+	: >empty && expect_status 0 fgfold empty >out 2>err && test ! -s out &&
+	grep_q "^fgfold: no samples: the input is well formed, and holds none\$" err
 '
 
-check 'only headers: no output, said on stderr, exit 1' '
-	printf "# fgrecord 1\n# cmdline : x\n" >h && expect_status 1 fgfold h >out 2>err &&
-	test ! -s out && grep_q "no samples in the input" err
+check 'only headers: well formed, no output, said on stderr, exit 0' '
+	printf "# fgrecord 1\n# cmdline : x\n" >h && expect_status 0 fgfold h >out 2>err &&
+	test ! -s out && grep_q "^fgfold: no samples: the input is well formed, and holds none\$" err
 '
 
 check 'an --event-filter that matches nothing is said, exit 1' '
 	expect_status 1 fgfold --event-filter=cycles $D/perf-cxx.txt >out 2>err &&
 	test ! -s out && grep_q "no samples of the event .cycles. in the input: [0-9]* of other events" err
+'
+
+# Issue 24 point 11: perf prints one event as cycles:u on one sample and
+# cycles on the next; they are one event, as inferno reads them.
+check 'events that differ only by modifiers are one event; others are not' '
+	{ printf "app 1 1.0: 1 cycles:u:\n\t10 f (/bin/app)\n\n"
+	  printf "app 1 2.0: 1 cycles:\n\t10 f (/bin/app)\n\n"
+	  printf "app 1 3.0: 1 cycles:ppp:\n\t10 g (/bin/app)\n\n"
+	  printf "app 1 4.0: 1 cpu/cycles/u:\n\t10 p (/bin/app)\n\n"
+	  printf "app 1 5.0: 1 cpu/cycles/:\n\t10 p (/bin/app)\n\n"
+	  printf "app 1 6.0: 1 sched:sched_switch:\n\t10 s (/bin/app)\n\n"
+	  printf "app 1 7.0: 1 sched:sched_wakeup:\n\t10 w (/bin/app)\n\n"
+	} >ev &&
+	sed -n 1,9p ev >cyc && fgfold cyc >out 2>err && test ! -s err &&
+	printf "app;f 2\napp;g 1\n" >expect && test_cmp expect out &&
+	sed -n 10,15p ev >pmu && fgfold pmu >out 2>err && test ! -s err &&
+	echo "app;p 2" >expect && test_cmp expect out &&
+	fgfold --event-filter=cycles ev >out 2>err && test ! -s err &&
+	printf "app;f 2\napp;g 1\n" >expect && test_cmp expect out &&
+	sed -n 16,21p ev >tp && fgfold tp >out 2>err &&
+	echo "app;s 1" >expect && test_cmp expect out &&
+	grep_q "tp:4: several events in the input; folding only .sched:sched_switch." err
+'
+
+# Issue 24 point 3: --own=CRATE, the crate's functions first, an inlined
+# frame counted toward the function that holds it.
+check '--top --own: own functions first, inlined leaves counted in their holder' '
+	{ printf "app 1 1.0: 1 cpu-clock:\n\t10 core::intrinsics::likely (inlined)\n"
+	  printf "\t10 my_app::search (inlined)\n\t10 my_app::main+0x1 (/bin/app)\n\t10 main (/bin/app)\n\n"
+	  printf "app 1 2.0: 1 cpu-clock:\n\t10 core::intrinsics::likely (inlined)\n"
+	  printf "\t10 my_app::search (inlined)\n\t10 my_app::main+0x1 (/bin/app)\n\t10 main (/bin/app)\n\n"
+	  printf "app 1 3.0: 1 cpu-clock:\n\t10 hashbrown::reserve_rehash (/bin/app)\n"
+	  printf "\t10 my_app::search (inlined)\n\t10 my_app::main+0x1 (/bin/app)\n\t10 main (/bin/app)\n\n"
+	  printf "app 1 4.0: 1 cpu-clock:\n\t10 <my_app::Grid as core::fmt::Debug>::fmt (/bin/app)\n"
+	  printf "\t10 <alloc::Vec<T> as my_app::Walk>::walk (/bin/app)\n\t10 main (/bin/app)\n\n"
+	} >in &&
+	fgfold --top=3 --own=my-app in >out 2>err && test ! -s err && cat out &&
+	sed -n "2p" out | grep -qx "the functions of my_app, each with its inlined callees:" &&
+	sed -n "4p" out | grep -q "^ 50.00%          2  75.00%          3  my_app::search\$" &&
+	grep -q "^ 25.00%          1  25.00%          1  <my_app::Grid as core::fmt::Debug>::fmt\$" out &&
+	grep -q "^  0.00%          0  75.00%          3  my_app::main\$" out &&
+	sed -n "/^the widest leaf functions:/,\$p" out >leaves &&
+	sed -n 3p leaves | grep -q "  core::intrinsics::likely\$" &&
+	fgfold --inline-mark in >marked && grep -q "_\[i\]" marked &&
+	fgfold --folded --top=3 --own=my_app marked >out2 && sed 1d out >a && sed 1d out2 >b && test_cmp a b &&
+	fgfold --top=4 --own=my_app in | grep -q "<alloc::Vec<T> as my_app::Walk>::walk" &&
+	expect_status 2 fgfold --own=x in 2>err && grep_q "own goes with --top" err
 '
 
 check 'one-line samples (perf record without -g) are one-frame stacks' '

@@ -59,6 +59,48 @@ for t in fgsym fgfold fgpprof fgsvg; do
 	'
 done
 
+# Issue 24 point 2: a well-formed input that holds no sample is no bad
+# input. fgfold, fgpprof and fgsvg exit 0, write what an empty result is
+# (nothing, an empty profile, a graph that says so), and say it in the
+# same one line; fgfold adds that an off-CPU stream's program never waited.
+printf '' >"$TMP/in/empty"
+printf '\n\n' >"$TMP/in/blank"
+printf '# fgrecord 1\n# cmdline : ./app\n# event : cpu-clock freq 999 callgraph fp\n' >"$TMP/in/headers"
+printf '# fgrecord 1\n# cmdline : ./app\n# event : offcpu-time callgraph fp\n' >"$TMP/in/offcpu"
+# empty_ok TOOL OUT: OUT is the tool's empty result.
+empty_ok() {
+	case $1 in
+	fgfold) test ! -s "$2" ;;
+	fgpprof) gzip -t "$2" ;;
+	fgsvg) grep_q ">no samples</text>" "$2" ;;
+	esac
+}
+for t in fgfold fgpprof fgsvg; do
+	case $t in fgsvg) inputs="empty blank" ;; *) inputs="empty blank headers" ;; esac
+	for f in $inputs; do
+		check "$t: a well-formed input with no sample ($f): said in one line, exit 0" '
+			expect_status 0 '"$t"' "$TMP/in/'"$f"'" >out 2>err && one_clean_line err &&
+			grep -qx "'"$t"': no samples: the input is well formed, and holds none" err ||
+				{ cat err; false; } &&
+			empty_ok '"$t"' out
+		'
+	done
+done
+check 'fgfold: an off-CPU stream with no sample: the program never waited, exit 0' '
+	expect_status 0 fgfold "$TMP/in/offcpu" >out 2>err && one_clean_line err &&
+	grep_q "^fgfold: no samples: the input is well formed, and holds none: it records off-CPU time, and the program never waited off the CPU\$" err &&
+	test ! -s out &&
+	cat "$TMP/in/offcpu" "$TMP/in/headers" >wall &&
+	expect_status 0 fgfold wall >out 2>err && ! grep -q "never waited" err
+'
+check 'fgpprof and fgfold: bad lines and no sample: the bad lines said, exit 1, no empty-input line' '
+	printf "not a stream\n" >bad &&
+	for t in fgfold fgpprof; do
+		expect_status 1 $t bad >out 2>err && grep_q "bad:1: " err &&
+		! grep -q "well formed" err || exit 1
+	done
+'
+
 check 'fgfold: a perf.data after a good stream: exit 2, nothing written' '
 	expect_status 2 fgfold "$TMP/in/stream.txt" "$TMP/in/perf.data" >out 2>err &&
 	test ! -s out && one_clean_line err

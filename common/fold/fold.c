@@ -24,6 +24,9 @@ fold_init(struct fold *f, const struct fold_opts *opts)
 {
 	memset(f, 0, sizeof(*f));
 	f->opts = *opts;
+	/* The own-functions table needs to know which frames are inlined. */
+	if (opts->nown > 0)
+		f->opts.inline_mark = 1;
 	if (opts->event != NULL)
 		f->event = xstrdup(opts->event);
 	stacktab_init(&f->tab);
@@ -98,6 +101,43 @@ bad_line(struct fold *f, struct foldin *in, unsigned long lineno,
 }
 
 /*
+ * The length of the event name e[0..len) without perf's modifiers: the
+ * ":u", ":k", ":ppp" after a name ("cycles:u" is "cycles"), or the letters
+ * after the last '/' of a PMU form ("cpu/cycles/u" is "cpu/cycles/").
+ * Only a group of modifier letters goes: a tracepoint's
+ * "sched:sched_switch" keeps its name, as a ':' inside the slashes does.
+ */
+static size_t
+event_base(const char *e, size_t len)
+{
+	static const char mods[] = "ukhIGHpPSDWebR";
+	const char *slash = memrchr(e, '/', len), *colon;
+	size_t start, i;
+
+	if (slash != NULL)
+		start = slash - e + 1;
+	else if ((colon = memrchr(e, ':', len)) != NULL)
+		start = colon - e + 1;
+	else
+		return len;
+	for (i = start; i < len; i++)
+		if (e[i] == '\0' || strchr(mods, e[i]) == NULL)
+			return len;
+	if (slash == NULL && i == start)
+		return len;	/* "x:", nothing after the colon */
+	return slash != NULL ? start : start - 1;
+}
+
+/* Whether the events a and b[0..blen) differ only by their modifiers. */
+static int
+event_same(struct stream_str a, const char *b, size_t blen)
+{
+	size_t n = event_base(a.p, a.len);
+
+	return n == event_base(b, blen) && memcmp(a.p, b, n) == 0;
+}
+
+/*
  * Off-CPU and on-CPU time (fgrecord --wall) fold together: an event that
  * is not the one folded is kept when one of the two is offcpu-time and the
  * other a clock, unless --event-filter chose one.
@@ -111,7 +151,7 @@ time_pair(struct fold *f, struct stream_str ev, int off)
 	if (!f->event_defaulted)
 		return 0;
 	if (f->event2 != NULL)
-		return stream_str_eq(ev, f->event2);
+		return event_same(ev, f->event2, strlen(f->event2));
 	if (off ? !stream_event_is_clock(f->event, strlen(f->event)) :
 	    !(first_off && stream_event_is_clock(ev.p, ev.len)))
 		return 0;
@@ -137,7 +177,7 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 		if (f->event == NULL) {
 			f->event = xmemdup0(s->event.p, s->event.len);
 			f->event_defaulted = 1;
-		} else if (!stream_str_eq(s->event, f->event) &&
+		} else if (!event_same(s->event, f->event, strlen(f->event)) &&
 		    !time_pair(f, s->event, off)) {
 			f->heads_other++;
 			if (f->event_defaulted && !f->event_warned) {
@@ -560,6 +600,26 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 	return 0;
 }
 
+/*
+ * Notes what an "# event : NAME ..." header says is recorded: whether a
+ * stream with no sample is off-CPU time where the program never waited.
+ */
+static void
+event_header(struct fold *f, const char *line, size_t len)
+{
+	struct stream_str k, v;
+	const char *sp;
+
+	if (!stream_header(line, len, &k, &v) || !stream_str_eq(k, "event"))
+		return;
+	sp = memchr(v.p, ' ', v.len);
+	if (stream_event_is(v.p, sp != NULL ? (size_t)(sp - v.p) : v.len,
+	    STREAM_OFFCPU_EVENT))
+		f->hdr_offcpu = 1;
+	else
+		f->hdr_other = 1;
+}
+
 static int
 read_status(const struct lineread *lr, const char *name)
 {
@@ -625,6 +685,7 @@ fold_stream(struct fold *f, int fd, const char *name)
 			in.headless = 1;
 			break;
 		case STREAM_COMMENT:
+			event_header(f, line, len);
 			break;
 		case STREAM_SAMPLE:
 			if (in.in_sample) {
@@ -686,11 +747,13 @@ fold_finish(struct fold *f, int quiet)
 	}
 	if (f->samples > 0 || quiet)
 		return 0;
-	if (f->heads == 0)
-		warnx("no samples in the input: expected perf script output, "
-		    "a \"COMM PID TIME: PERIOD EVENT:\" line then frames "
-		    "(folded stacks go with --folded)");
-	else if (f->heads_other == f->heads)
+	if (f->heads == 0) {
+		stream_diag_empty(f->hdr_offcpu && !f->hdr_other ?
+		    "it records off-CPU time, and the program never waited "
+		    "off the CPU" : NULL);
+		return 0;
+	}
+	if (f->heads_other == f->heads)
 		warnx("no samples of the event '%s' in the input: %llu of "
 		    "other events; choose one with --event-filter=EVENT",
 		    f->event, (unsigned long long)f->heads_other);

@@ -37,6 +37,8 @@ struct fold_opts {
 	const char *event;	/* only this event; NULL: the first one seen */
 	char	**skip_after;	/* cut the frames below these (root-ward) */
 	size_t	 nskip_after;
+	char	**own;		/* --top: these crates' functions first */
+	size_t	 nown;		/* (inline marks implied, then taken off) */
 };
 
 struct fold {
@@ -51,6 +53,8 @@ struct fold {
 	uint64_t	 heads;		/* sample heads read */
 	uint64_t	 heads_other;	/* of them, of an event not folded */
 	uint64_t	 noframes;	/* with --no-comm, samples with no frame */
+	int		 hdr_offcpu;	/* an "# event : offcpu-time" header */
+	int		 hdr_other;	/* an "# event" header of another event */
 	int		 timed;		/* an offcpu-time sample was folded:
 					   every sample weighs its period, in
 					   ns (u[1] sums it while reading) */
@@ -108,9 +112,12 @@ int	fold_stream(struct fold *, int fd, const char *name);
 
 /*
  * Called after the last fold_stream: says on stderr why nothing was folded
- * when nothing was (no input, no sample, only other events, ...), unless
- * quiet is set because an error was said already. Returns 0, or 1 when
- * something was said.
+ * when nothing was, unless quiet is set because an error was said
+ * already. An input with no sample head at all (empty, or headers only)
+ * is well formed: said by stream_diag_empty (with, for a stream of
+ * off-CPU time only, that the program never waited), and 0 is returned.
+ * Returns 1 when samples were read but none was folded (only other
+ * events, no frames left), or the time summed past 2^64-1; else 0.
  */
 int	fold_finish(struct fold *, int quiet);
 

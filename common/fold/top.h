@@ -14,7 +14,14 @@
  * Writes a table of the n functions with the most self samples (the leaf
  * frame of a stack), with self and total counts and percentages. The
  * process-name root frame is left out unless opts.no_comm was set.
- * Returns 0, or -1 on a write error.
+ *
+ * With opts.own (crate names), a table of those crates' functions comes
+ * first ("c::f", "<c::T>::f", "<T as c::Trait>::f"), by self then total:
+ * a frame marked inlined ("_[i]") counts toward the function that holds
+ * it, so the self of a leaf goes to the innermost own function among the
+ * leaf and the frames it is inlined into, down to the nearest frame that
+ * is not inlined. Both tables then show names without the mark. Returns
+ * 0, or -1 on a write error.
  */
 int	fold_top(struct fold *, FILE *, size_t n);
 

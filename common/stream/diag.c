@@ -39,6 +39,13 @@ stream_diag_cut_kept(const struct stream_diag *d, unsigned long lineno)
 	    "stream was cut off; passed it on as it is", d->name, lineno);
 }
 
+void
+stream_diag_empty(const char *why)
+{
+	warnx("no samples: the input is well formed, and holds none%s%s",
+	    why != NULL ? ": " : "", why != NULL ? why : "");
+}
+
 size_t
 stream_text_char(const unsigned char *s, size_t len)
 {

@@ -43,6 +43,13 @@ void	 stream_diag_cut(const struct stream_diag *, unsigned long lineno);
 void	 stream_diag_cut_kept(const struct stream_diag *, unsigned long lineno);
 
 /*
+ * Says that the input, all of it well formed, holds no sample: not bad
+ * input, in the same words in fgfold, fgpprof and fgsvg (which exit 0).
+ * why (borrowed, or NULL) is what more the reader knows of the reason.
+ */
+void	 stream_diag_empty(const char *why);
+
+/*
  * Writes s[0..len) into out, of outsize bytes, for a message: at most max
  * bytes of s (then "..."), and every byte that is no printable text (a
  * control character, NUL, a C1 control, a byte of no UTF-8 character)

@@ -87,8 +87,9 @@ struct sent {
 
 struct sres {
 	uint32_t	 n;		/* 0: unresolved; else n-1 inlined + 1 */
-	uint32_t	 nocu;		/* no DWARF unit holds it: no inlined
-					   frames could be found */
+	uint32_t	 nocu;		/* no DWARF function holds it (nor an
+					   assembler's unit): inlined frames
+					   were looked for and missed */
 	struct sent	 e[];
 };
 

@@ -4,6 +4,8 @@
 # The fixtures write their own call stacks (tests/sym/selfstack.h), so the
 # right answer for every frame is known without perf.
 . "$(dirname "$0")/lib.sh"
+# FG_TEST_BIN: a directory of other tools to try (e.g. an older build's bin/).
+[ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH && export PATH
 
 FIX=$TMP/fix
 mkdir -p "$FIX"
@@ -231,7 +233,9 @@ for f in /usr/lib/gcc/x86_64-linux-gnu/*/cc1 /usr/bin/make /usr/bin/gzip \
 	debpkg=$(dpkg -S "$f" 2>/dev/null | sed -n "1s/:.*//p")
 	[ -n "$debpkg" ] && debfile=$f && break
 done
-export debpkg debfile
+# The suite of Debian's debug archive for this release (os-release(5)).
+suite=$(sed -n "s/^VERSION_CODENAME=[\"']*\([a-z0-9.-]*\).*/\1/p" /etc/os-release 2>/dev/null)
+export debpkg debfile suite
 if [ -n "$debfile" ]; then
 	check "a stripped file of a Debian package ($debpkg): one line naming its debug package, exit 0" '
 		entry=$(readelf -h "$debfile" | awk "/Entry point/ { print \$4 }") &&
@@ -239,9 +243,10 @@ if [ -n "$debfile" ]; then
 		    $((entry)) "$debfile" >in &&
 		DEBUGINFOD_URLS= expect_status 0 fgsym in >out 2>err &&
 		test $(wc -l <err) = 2 &&
-		grep_q "^fgsym: .$debfile. is stripped.*: package $debpkg: install $debpkg-dbgsym from deb.debian.org/debian-debug, or fetch it with debuginfod-find debuginfo\$" err &&
-		test "$(awk "length > 200" err)" = "" &&
-		! grep -q "Cargo\|debug = true\|-g " err
+		grep_q "^fgsym: .$debfile. is stripped.*: install $debpkg-dbgsym from Debian.s debug archive (apt suite $suite-debug), or run debuginfod-find debuginfo on it with DEBUGINFOD_URLS set to Debian.s debuginfod server\$" err &&
+		test "$(awk -v n=${#debfile} "length - n > 200" err)" = "" &&
+		! grep -q "Cargo\|debug = true\|-g " err &&
+		! grep -Eiq "https?:|[a-z0-9-]+\.(net|org|com|io)\b" err
 	'
 else
 	skip 'a stripped file of a Debian package: one line naming its debug package' \

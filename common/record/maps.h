@@ -61,6 +61,8 @@ struct mapfile {
 	Dwarf		*dwarf;		/* owned; for .debug_frame */
 	Dwarf_CFI	*debug_cfi;	/* owned by dwarf */
 	int		 warned;	/* the user was told it is unusable */
+	uint64_t	 samples;	/* samples with a frame in it (record.c) */
+	uint64_t	 sampled;	/* the number of the last of them */
 	char		 why[192];	/* why it is unusable: strerror, elf_errmsg */
 };
 

@@ -312,6 +312,11 @@ on_sample(struct record *r, const struct source_event *ev)
 	for (i = 0; i < r->nframes; i++) {
 		struct mapfile *f = r->frames[i].file;
 
+		/* Which files the samples were in: for the summary. */
+		if (f && f->sampled != r->stats.samples + 1) {
+			f->sampled = r->stats.samples + 1;
+			f->samples++;
+		}
 		if (f && f->buildid && !f->buildid_written) {
 			f->buildid_written = 1;
 			stream_write_buildid(o, f->buildid, f->path);

@@ -1,8 +1,88 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "record/summary.h"
+
+/*
+ * Whether the mapped file f has symbols (.symtab) but no DWARF debug
+ * info: no .debug_info of its own, and no debug file that the one search
+ * (elf/debuglink, through elffile_dwfl) finds for it. A file without
+ * either is stripped, which fgsym says in its own words. It reads f
+ * through the descriptor fgrecord opened to unwind, and opens by name
+ * only what its user could. Returns 1 or 0 (also when it cannot be told:
+ * no descriptor, as for [vdso]).
+ */
+static int
+lacks_dwarf(struct mapfile *f)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *nm;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	Dwfl *dwfl;
+	int r, symtab = 0;
+
+	if (f->elf == NULL || elf_getshdrstrndx(f->elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL)
+			continue;
+		symtab |= sh.sh_type == SHT_SYMTAB;
+		if (sh.sh_type != SHT_NOBITS &&
+		    (nm = elf_strptr(f->elf, shstrndx, sh.sh_name)) != NULL &&
+		    (strcmp(nm, ".debug_info") == 0 ||
+		     strcmp(nm, ".zdebug_info") == 0))
+			return 0;
+	}
+	if (!symtab ||
+	    (dwfl = elffile_dwfl(&f->ef, f->path, NULL, &mod, &bias)) == NULL)
+		return 0;
+	r = dwfl_module_getdwarf(mod, &bias) == NULL;
+	dwfl_end(dwfl);
+	return r;
+}
+
+/*
+ * Names, in one line, the files that were on RECORD_NODWARF_SHARE
+ * percent of the samples or more and have symbols but no DWARF: fgsym
+ * will draw their inlined functions as their callers.
+ */
+static void
+nodwarf_line(const struct record *r)
+{
+	const struct maps *m = &r->maps;
+	uint64_t total = r->stats.samples;
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nfiles; i++) {
+		struct mapfile *f = m->files[i];
+
+		if (f->kind != MAPFILE_ELF || !f->usable || f->path[0] != '/' ||
+		    f->samples == 0 || 100.0 * f->samples <
+		    RECORD_NODWARF_SHARE * total || !lacks_dwarf(f))
+			continue;
+		if (n == 0)
+			fprintf(stderr, "%s: no DWARF debug info in",
+			    program_invocation_short_name);
+		if (n < 5)
+			fprintf(stderr, "%s '%s' (%.1f%% of the samples)",
+			    n ? "," : "", f->path, 100.0 * f->samples / total);
+		n++;
+	}
+	if (n == 0)
+		return;
+	if (n > 5)
+		fprintf(stderr, " and %zu more files", n - 5);
+	fprintf(stderr, ": fgsym will draw %s inlined functions as their "
+	    "callers; build with debug info (Cargo: [profile.release] debug "
+	    "= true, or CARGO_PROFILE_RELEASE_DEBUG=true; C and C++: -g), or "
+	    "install a Debian file's -dbgsym package\n", n == 1 ? "its" :
+	    "their");
+}
 
 void
 record_summary(const struct record *r)
@@ -64,4 +144,5 @@ record_summary(const struct record *r)
 			    "kernel takes\n", program_invocation_short_name,
 			    RECORD_STACK_MAX);
 	}
+	nodwarf_line(r);
 }

@@ -3,12 +3,20 @@
  * (fgrecord(1), DIAGNOSTICS): how many samples, lost and truncated, and
  * the hints that follow from them (a larger stack copy, fewer bytes per
  * switch); then the source's own warnings (source_ops.summary: perf's
- * about the kernel's sampling rate).
+ * about the kernel's sampling rate); last the files the samples were in
+ * that have no DWARF, whose inlined functions fgsym cannot show.
  */
 #ifndef FG_SUMMARY_H
 #define FG_SUMMARY_H
 
 #include "record/record.h"
+
+/*
+ * A mapped file without DWARF is named when it is on this percentage of
+ * the samples or more: fgsym's share (SYM_NODWARF_SHARE), so that the two
+ * name the same files.
+ */
+#define RECORD_NODWARF_SHARE	1.0
 
 /*
  * Prints the summary of session *r, which has drained its source and

@@ -85,3 +85,41 @@ pkgowner_find(const char *infodir, const char *path)
 	free(real);
 	return owner;
 }
+
+/* The VERSION_CODENAME of the os-release file path, or NULL (caller frees). */
+static char *
+codename(const char *path)
+{
+	static const char key[] = "VERSION_CODENAME=";
+	char *line = NULL, *v, *name = NULL;
+	size_t cap = 0, n;
+	FILE *fp;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return NULL;
+	while (name == NULL && getline(&line, &cap, fp) > 0) {
+		if (strncmp(line, key, sizeof(key) - 1) != 0)
+			continue;
+		v = line + sizeof(key) - 1;
+		v += *v == '"' || *v == '\'';
+		/* a suite name: letters, digits, dots and dashes */
+		if ((n = strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789.-")) > 0)
+			name = xmemdup0(v, n);
+	}
+	free(line);
+	fclose(fp);
+	return name;
+}
+
+char *
+pkgowner_advice(const char *pkg, const char *osrelease)
+{
+	char *code = codename(osrelease ? osrelease : PKGOWNER_OSRELEASE), *r;
+
+	r = xasprintf("install %s-dbgsym from Debian's debug archive (apt "
+	    "suite %s-debug), or run debuginfod-find debuginfo on it with "
+	    "DEBUGINFOD_URLS set to Debian's debuginfod server", pkg,
+	    code ? code : "RELEASE");
+	free(code);
+	return r;
+}

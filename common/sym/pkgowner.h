@@ -13,6 +13,9 @@
 /* Where dpkg keeps its lists. */
 #define PKGOWNER_INFODIR	"/var/lib/dpkg/info"
 
+/* What names the release (os-release(5)): its VERSION_CODENAME. */
+#define PKGOWNER_OSRELEASE	"/etc/os-release"
+
 /*
  * Returns the name of the package whose list holds path, without its
  * architecture qualifier ("libc6", not "libc6:amd64"), as a malloc'd
@@ -33,5 +36,16 @@
  * few files per run, such as the stripped ones a profile touches.
  */
 char	*pkgowner_find(const char *infodir, const char *path);
+
+/*
+ * How to get the debug info of a file of package pkg, in a few words
+ * (a malloc'd string the caller frees): its -dbgsym package from Debian's
+ * debug archive, in the suite named for the release that osrelease (NULL
+ * means PKGOWNER_OSRELEASE) gives as VERSION_CODENAME ("bookworm-debug"),
+ * or its debug file through debuginfod-find with DEBUGINFOD_URLS set.
+ * It names no host: which mirror of the archive, and which debuginfod
+ * server, are the machine's own (README, Troubleshooting).
+ */
+char	*pkgowner_advice(const char *pkg, const char *osrelease);
 
 #endif

@@ -64,7 +64,9 @@ struct sfile {
 	int		 exec_vaddr;	/* perf printed vaddrs for this ET_EXEC */
 	int		 rebuilt;	/* its build ID is not the recorded one */
 	int		 o0_checked;
-	int		 nodwarf_warned;
+	int		 nodwarf_warned;	/* its lack of DWARF was said, or
+					   a stripped or refused file's */
+	int		 nodwarf;	/* no DWARF, its own or a debug file's */
 	int		 dwarf_checked;
 	int		 dwarf_bad;	/* its DWARF is corrupt: not used */
 	int		 missing;	/* no such file: not an input error */
@@ -72,6 +74,9 @@ struct sfile {
 	struct perfmap	*pm;
 	unsigned long	 frames;	/* frames that needed a name */
 	unsigned long	 unresolved;	/* ... and did not get one */
+	unsigned long	 nocu;		/* samples whose innermost frame in it
+					   no DWARF function holds (sres.nocu) */
+	unsigned long	 stamp;		/* sym.samples at the last of them */
 };
 
 /* The text of one resolved frame: entries innermost first. */
@@ -82,6 +87,9 @@ struct sent {
 
 struct sres {
 	uint32_t	 n;		/* 0: unresolved; else n-1 inlined + 1 */
+	uint32_t	 nocu;		/* no DWARF function holds it (nor an
+					   assembler's unit): inlined frames
+					   were looked for and missed */
 	struct sent	 e[];
 };
 
@@ -371,27 +379,28 @@ is_rust(Elf *elf)
 }
 
 /*
- * How to get the symbols of the stripped file f, whose ELF is elf, in a
- * few words (caller frees): for a file of a Debian package its debug
- * package or debuginfod, for a Rust binary Cargo's settings, for anything
- * else (the user's own C or C++ build) the compiler flags.
+ * How to get the debug info of the file f, whose ELF is elf, in a few
+ * words (caller frees): for a file of a Debian package its debug package
+ * or debuginfod, for a Rust binary Cargo's settings, for anything else
+ * (the user's own C or C++ build) the compiler flag; when stripped, and
+ * not to strip it.
  */
 static char *
-strip_fix(const struct sfile *f, Elf *elf)
+debug_fix(const struct sfile *f, Elf *elf, int stripped)
 {
 	char *pkg, *r;
 
 	if ((pkg = pkgowner_find(NULL, f->dso)) != NULL) {
-		r = xasprintf("package %s: install %s-dbgsym from "
-		    "deb.debian.org/debian-debug, or fetch it with "
-		    "debuginfod-find debuginfo", pkg, pkg);
+		r = pkgowner_advice(pkg, NULL);
 		free(pkg);
 		return r;
 	}
 	if (is_rust(elf))
-		return xstrdup("build it with [profile.release] debug = true "
-		    "(or CARGO_PROFILE_RELEASE_DEBUG=true) and no strip");
-	return xstrdup("rebuild it with -g and without -s or strip");
+		return xasprintf("build it with [profile.release] debug = true "
+		    "(or CARGO_PROFILE_RELEASE_DEBUG=true)%s", stripped ?
+		    " and no strip" : "");
+	return xasprintf("rebuild it with -g%s", stripped ?
+	    " and without -s or strip" : "");
 }
 
 /*
@@ -491,7 +500,7 @@ file_load(struct sym *s, struct sfile *f)
 	dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 	    &debugfile);
 	if (nsym <= 0 || (!has_symtab(elf) && debugfile == NULL)) {
-		char *fix = strip_fix(f, elf);
+		char *fix = debug_fix(f, elf, 1);
 
 		swarnx("'%s' is stripped%s: %s", f->dso, nsym <= 0 ?
 		    " (no symbols at all)" : "", fix);
@@ -500,9 +509,11 @@ file_load(struct sym *s, struct sfile *f)
 		f->nodwarf_warned = 1;
 	}
 	/* A debug file that was there but refused (a FIFO, too large). */
-	if (f->ef.note.why[0] != '\0')
+	if (f->ef.note.why[0] != '\0') {
 		swarnx("'%s': %s; its debug info is not read from there",
 		    f->dso, f->ef.note.why);
+		f->nodwarf_warned = 1;
+	}
 }
 
 int
@@ -642,6 +653,21 @@ call_site(const struct sym *s, Dwarf_Die *cu, Dwarf_Die *inl)
 	return src_text(s, file, (int)line);
 }
 
+/* Is cu (may be NULL) an assembler's, which has no functions to inline? */
+static int
+is_asm(Dwarf_Die *cu)
+{
+	Dwarf_Attribute am;
+	const char *p;
+
+	if (cu == NULL)
+		return 0;
+	if (dwarf_srclang(cu) == DW_LANG_Mips_Assembler)
+		return 1;
+	p = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &am));
+	return p != NULL && strncmp(p, "GNU AS", 6) == 0;
+}
+
 /* Warns once when a CU's producer shows an unoptimized build. */
 static void
 check_o0(struct sfile *f, Dwarf_Die *cu)
@@ -651,7 +677,7 @@ check_o0(struct sfile *f, Dwarf_Die *cu)
 
 	if ((p = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &am))) == NULL)
 		return;
-	if (strncmp(p, "GNU AS", 6) == 0)
+	if (is_asm(cu))
 		return;		/* assembler: says nothing about -O */
 	f->o0_checked = 1;
 	/*
@@ -686,6 +712,7 @@ chain_res(struct chain *c)
 	struct sres *r = xmalloc(sizeof(*r) + c->n * sizeof(r->e[0]));
 
 	r->n = c->n;
+	r->nocu = 0;
 	memcpy(r->e, c->e, c->n * sizeof(r->e[0]));
 	free(c->e);
 	return r;
@@ -701,7 +728,8 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 	Dwarf_Addr da, cubias;
 	Dwarf_Die *cu = NULL, *scopes = NULL;
 	char *fnname = NULL, *leafsrc = NULL;
-	int nscopes = 0, i, ninl = 0;
+	struct sres *r;
+	int nscopes = 0, i, ninl = 0, nocu;
 
 	if (f->loaded == 0)
 		file_load(s, f);
@@ -711,10 +739,13 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 	name = symtab_lookup(f, a, &off);
 
 	if (!f->dwarf_checked) {
+		Dwarf *dw = dwfl_module_getdwarf(f->mod, &cubias);
 		const char *why;
 
 		f->dwarf_checked = 1;
-		why = dwcheck_units(dwfl_module_getdwarf(f->mod, &cubias));
+		/* said at the end (nodwarf_say), if the file matters */
+		f->nodwarf = dw == NULL;
+		why = dwcheck_units(dw);
 		if (why != NULL) {
 			f->dwarf_bad = 1;
 			swarnx("'%s' has corrupt DWARF debug info (%s): no source "
@@ -723,21 +754,9 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 			    why);
 		}
 	}
-	if (!f->dwarf_bad && (s->o.inlines || s->o.srcline || !f->o0_checked ||
-	    name == NULL)) {
+	if (!f->dwarf_bad && !f->nodwarf && (s->o.inlines || s->o.srcline ||
+	    !f->o0_checked || name == NULL))
 		cu = dwfl_module_addrdie(f->mod, da, &cubias);
-		if (cu == NULL && s->o.srcline && !f->nodwarf_warned &&
-		    dwfl_module_getdwarf(f->mod, &cubias) == NULL) {
-			Dwarf_Addr ebias;
-			char *fix = strip_fix(f, dwfl_module_getelf(f->mod,
-			    &ebias));
-
-			f->nodwarf_warned = 1;
-			swarnx("'%s' has no DWARF debug info: no source lines "
-			    "or inlined frames; %s", f->dso, fix);
-			free(fix);
-		}
-	}
 	if (cu != NULL) {
 		if (!f->o0_checked)
 			check_o0(f, cu);
@@ -763,6 +782,14 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 			break;
 		}
 	}
+	/*
+	 * No function of the DWARF holds it (a file without DWARF; a Rust
+	 * binary with only the standard library's, whose units claim all
+	 * addresses; a C object built without -g), and it is no
+	 * assembler's code: its inlined frames were looked for and missed.
+	 */
+	nocu = (s->o.inlines || s->o.srcline) && !f->dwarf_bad &&
+	    i == nscopes && !is_asm(cu);
 	if (name == NULL && fnname == NULL) {
 		free(scopes);
 		return &unresolved_res;
@@ -808,7 +835,9 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		chain_add(&c, t, leafsrc);
 	}
 	free(fnname);
-	return chain_res(&c);
+	r = chain_res(&c);
+	r->nocu = (uint32_t)nocu;
+	return r;
 }
 
 static struct sres *
@@ -1213,6 +1242,11 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 		emit_line(out, line, len);
 		return;
 	}
+	/* The sample's innermost frame in f: is it where DWARF is missing? */
+	if (f->stamp != s->samples) {
+		f->stamp = s->samples;
+		f->nocu += r->nocu;
+	}
 	emit_frame(s, out, fr, r);
 	st->drop_src = s->o.srcline;
 }
@@ -1313,6 +1347,42 @@ cmp_unres(const void *a, const void *b)
 	return strcmp(x->dso, y->dso);
 }
 
+/*
+ * Says, once per file whose code on at least SYM_NODWARF_SHARE percent
+ * of the samples (with --srcline: on any) no DWARF unit holds, that its
+ * inlined functions are drawn as their callers, and how to get the DWARF:
+ * the file has none, or only some of its units (Rust's standard library,
+ * one object built with -g) have it. A stripped file, or one whose debug
+ * file was refused, was said already, in its own words; with --no-inline
+ * and no --srcline nothing is looked for, and nothing is missed.
+ */
+static void
+nodwarf_say(struct sym *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++) {
+		struct sfile *f = s->files[i];
+		double share = s->samples ? 100.0 * f->nocu / s->samples : 0;
+		Dwarf_Addr bias;
+		char *fix;
+
+		if (f->kind != DSO_FILE || f->loaded <= 0 || f->nocu == 0 ||
+		    f->nodwarf_warned || (!s->o.srcline &&
+		    share < SYM_NODWARF_SHARE))
+			continue;
+		f->nodwarf_warned = 1;
+		fix = debug_fix(f, dwfl_module_getelf(f->mod, &bias), 0);
+		fprintf(stderr, "%s: '%s' has no DWARF debug info%s: its "
+		    "inlined functions are drawn as their callers%s, on %.1f%% "
+		    "of the samples; %s\n", program_invocation_short_name,
+		    f->dso, f->nodwarf ? "" : " for the sampled code (only "
+		    "some of its units have it)", s->o.srcline ? ", with no "
+		    "source lines" : "", share, fix);
+		free(fix);
+	}
+}
+
 int
 sym_finish(struct sym *s)
 {
@@ -1344,6 +1414,7 @@ sym_finish(struct sym *s)
 		    s->oneline == 1 ? "" : "s");
 	if (s->frames == 0)
 		return s->any_bad;
+	nodwarf_say(s);
 	if (s->unresolved == 0) {
 		fprintf(stderr, "%s: resolved all %lu frames\n",
 		    program_invocation_short_name, s->frames);

@@ -9,7 +9,8 @@
 # Ctrl+click, by "f" and by a #f= link, with its share, callers and callees,
 # on the big profile too (its time printed); and that the #s= links that
 # froze the tab (issue 23) open the big profile and say that their pattern
-# was refused.
+# was refused; and that on the big profile, scrolled to the top, Matched
+# comes back into the window (the controls follow once a scroll pauses).
 . "$(dirname "$0")/lib.sh"
 F=$TESTS/fgsvg
 B=$TESTS/browser
@@ -35,6 +36,7 @@ function view of a name inside grey and hidden frames counts them
 hover on a grey frame shows its count
 big profile: the function view opens
 big profile opens, searches and zooms
+big profile: scrolled to the top, Matched comes back into the window
 big profile: a #s= link of (.|.) forty times answers, the pattern refused and said
 big profile: a #s= link of .? thirty times answers, the pattern refused and said
 big profile: the search data fits, Matched is exact

@@ -5,7 +5,8 @@
  * and Ctrl-I, the function view (Ctrl+click or "f" on a frame: its callers
  * above it, its callees below it, merged over all its stacks), and the
  * state kept in the URL (#f=NAME&z=FRAME&s=REGEX&cs=1; a pattern from a
- * link is at most 256 characters). A search cannot freeze the page,
+ * link is at most 256 characters), and a deep graph opened at its roots
+ * with its controls kept in the window (mkpins and reveal). A search cannot freeze the page,
  * whoever wrote its pattern: one that could backtrack for long is matched
  * as text, each name is tested once, names too long for the pattern are
  * left out, and the search stops after 50 ms (fglib.vet and find). It

@@ -10,7 +10,7 @@
 # its roots; and that the graph prints as written and works in an <img>
 # and an <object>. FGSVG names the fgsvg to try (bin/'s by default).
 . "$(dirname "$0")/lib.sh"
-B=$TESTS/browser
+. "$TESTS/browser/steps.sh"
 FGSVG=${FGSVG:-fgsvg}
 steps=
 for g in 'deep (1,000 frames)' '1,600 px'; do
@@ -30,21 +30,7 @@ print shows the graph as written: title at the top, details at the bottom
 the graph works in an <img> and an <object>
 no script errors"
 
-why=
-if [ ! -x /usr/bin/chromium ]; then
-	why='no /usr/bin/chromium (apt-get install chromium)'
-elif ! command -v node >/dev/null 2>&1; then
-	why='no node (apt-get install nodejs)'
-elif [ ! -d "$B/node_modules/playwright-core" ]; then
-	why='no tests/browser/node_modules/playwright-core (cd tests/browser && npm install)'
-fi
-if [ -n "$why" ]; then
-	echo "$steps" | {
-		while read -r s; do skip "chromium: $s" "$why"; done
-		done_testing
-	}
-	exit 0
-fi
+browser_skip "$steps"
 
 out=$TMP/open
 mkdir -p "$out"
@@ -60,15 +46,4 @@ check 'draw the deep graphs and run Chromium' '
 		>"$out/results" 2>"$out/stderr";
 	cat "$out/results" "$out/stderr" && test -s "$out/results"
 '
-grep '^INFO ' "$out/results" 2>/dev/null | sed 's/^INFO /# /'
-echo "$steps" | {
-	while read -r s; do
-		check "chromium: $s" '
-			grep -F -x -q "PASS $s" "$out/results" || {
-				grep -F "$s" "$out/results"; grep "^FAIL browser" "$out/results"
-				false
-			}
-		'
-	done
-	done_testing
-}
+browser_report "$steps" "$out/results"

@@ -15,18 +15,7 @@ const { chromium } = require('playwright-core');
 // stacks with a budget too small; BIG_MATCHED is Matched for method_3[0-9]
 // as computed from the folded file.
 const [svgPath, bigPath, mergedPath, cappedPath, timePath, diffPath] = process.argv.slice(2);
-const results = [];
-function pass(step) { results.push(`PASS ${step}`); }
-function fail(step, why) { results.push(`FAIL ${step}: ${why}`); }
-function info(text) { results.push(`INFO ${text}`); }
-async function step(name, fn) {
-	try {
-		const why = await fn();
-		if (why) fail(name, why); else pass(name);
-	} catch (e) {
-		fail(name, String(e && e.message || e).split('\n')[0]);
-	}
-}
+const { results, pass, fail, info, step } = require('./steps');
 
 // What the user sees of every frame: name, rect attributes, fill, classes,
 // its box on the screen, and whether any of it shows in the graph's strip

@@ -19,18 +19,7 @@ const path = require('path');
 const { chromium } = require('playwright-core');
 
 const [deepPath, midPath, iciclePath] = process.argv.slice(2).map((p) => path.resolve(p));
-const results = [];
-function pass(step) { results.push(`PASS ${step}`); }
-function fail(step, why) { results.push(`FAIL ${step}: ${why}`); }
-function info(text) { results.push(`INFO ${text}`); }
-async function step(name, fn) {
-	try {
-		const why = await fn();
-		if (why) fail(name, why); else pass(name);
-	} catch (e) {
-		fail(name, String(e && e.message || e).split('\n')[0]);
-	}
-}
+const { results, pass, fail, info, step } = require('./steps');
 
 // Where things are on the screen, computed in the page. seen(el): its box
 // lies inside the window and the point at its middle is its own (no band

@@ -9,10 +9,11 @@
 # Ctrl+click, by "f" and by a #f= link, with its share, callers and callees,
 # on the big profile too (its time printed); and that the #s= links that
 # froze the tab (issue 23) open the big profile and say that their pattern
-# was refused.
+# was refused; and that on the big profile, scrolled to the top, Matched
+# comes back into the window (the controls follow once a scroll pauses).
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/browser/steps.sh"
 F=$TESTS/fgsvg
-B=$TESTS/browser
 steps='frames render
 hover shows name, count and self
 click zooms into a frame
@@ -35,6 +36,7 @@ function view of a name inside grey and hidden frames counts them
 hover on a grey frame shows its count
 big profile: the function view opens
 big profile opens, searches and zooms
+big profile: scrolled to the top, Matched comes back into the window
 big profile: a #s= link of (.|.) forty times answers, the pattern refused and said
 big profile: a #s= link of .? thirty times answers, the pattern refused and said
 big profile: the search data fits, Matched is exact
@@ -42,21 +44,7 @@ over the size budget, Matched says it is a lower bound
 time-weighted graph: the function view reads times in any unit
 differential graph: the function view opens with the second profile'"'"'s share'
 
-why=
-if [ ! -x /usr/bin/chromium ]; then
-	why='no /usr/bin/chromium (apt-get install chromium)'
-elif ! command -v node >/dev/null 2>&1; then
-	why='no node (apt-get install nodejs)'
-elif [ ! -d "$B/node_modules/playwright-core" ]; then
-	why='no tests/browser/node_modules/playwright-core (cd tests/browser && npm install)'
-fi
-if [ -n "$why" ]; then
-	echo "$steps" | {
-		while read -r s; do skip "chromium: $s" "$why"; done
-		done_testing
-	}
-	exit 0
-fi
+browser_skip "$steps"
 
 out=$TMP/browser
 mkdir -p "$out"
@@ -82,15 +70,4 @@ check 'draw the SVGs and run Chromium' '
 		"$out/big.svg" "$out/merged.svg" "$out/capped.svg" "$out/time.svg" "$out/diff.svg" >"$out/results" 2>"$out/stderr";
 	cat "$out/results" "$out/stderr" && test -s "$out/results"
 '
-grep '^INFO ' "$out/results" 2>/dev/null | sed 's/^INFO /# /'
-echo "$steps" | {
-	while read -r s; do
-		check "chromium: $s" '
-			grep -F -x -q "PASS $s" "$out/results" || {
-				grep -F "$s" "$out/results"; grep "^FAIL browser" "$out/results"
-				false
-			}
-		'
-	done
-	done_testing
-}
+browser_report "$steps" "$out/results"

@@ -15,18 +15,7 @@ const { chromium } = require('playwright-core');
 // stacks with a budget too small; BIG_MATCHED is Matched for method_3[0-9]
 // as computed from the folded file.
 const [svgPath, bigPath, mergedPath, cappedPath, timePath, diffPath] = process.argv.slice(2);
-const results = [];
-function pass(step) { results.push(`PASS ${step}`); }
-function fail(step, why) { results.push(`FAIL ${step}: ${why}`); }
-function info(text) { results.push(`INFO ${text}`); }
-async function step(name, fn) {
-	try {
-		const why = await fn();
-		if (why) fail(name, why); else pass(name);
-	} catch (e) {
-		fail(name, String(e && e.message || e).split('\n')[0]);
-	}
-}
+const { results, pass, fail, info, step } = require('./steps');
 
 // What the user sees of every frame: name, rect attributes, fill, classes,
 // its box on the screen, and whether any of it shows in the graph's strip
@@ -374,6 +363,15 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		const tZoom = Date.now() - t2;
 		const omitted = await p3.evaluate(() => document.querySelectorAll('#frames > [data-l="-"]').length);
 		const grey = await p3.evaluate(() => document.querySelectorAll('#frames > .m').length);
+		// over 10,000 frames the controls follow a scroll once it pauses:
+		// scrolled to the top, Matched comes back into the window
+		await p3.evaluate(() => window.scrollTo(0, 0));
+		const back = await p3.waitForFunction(() => {
+			const e = document.getElementById('matched');
+			const y = new DOMPoint(+e.getAttribute('x'), +e.getAttribute('y')).matrixTransform(e.getScreenCTM()).y;
+			return y > 0 && y < innerHeight;
+		}, null, { timeout: 10000 }).then(() => '', () => 'Matched stayed out of the window');
+		await step('big profile: scrolled to the top, Matched comes back into the window', async () => back);
 		if (omitted === 0 && m === `Matched: ${process.env.BIG_MATCHED}%`)
 			pass('big profile: the search data fits, Matched is exact');
 		else

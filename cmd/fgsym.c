@@ -106,7 +106,7 @@ perfdata_stream(struct sym *s, int fd, const char *name, const char *head,
 		if (errno != EINTR)
 			err(2, "waitpid");
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 2)
-		exit(2);	/* said: not perf data it can read */
+		exit(2);	/* said: no perf data it reads, or a write failed */
 	if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
 		*rval = 1;
 	if (WIFSIGNALED(st)) {

@@ -28,11 +28,12 @@ pd_open(struct source *src, const struct source_config *cfg)
 	struct replay *rp;
 	struct perfdata *pd;
 	size_t i, kernel = 0;
+	int status;
 
 	pd = perfdata_open(cfg->replay_fd, cfg->replay_name,
-	    cfg->replay_head, cfg->replay_headlen);
+	    cfg->replay_head, cfg->replay_headlen, &status);
 	if (pd == NULL)
-		exit(2);	/* said */
+		exit(status);	/* said */
 	rp = xcalloc(1, sizeof(*rp));
 	rp->pd = pd;
 	rp->events = xcalloc(pd->nevents, sizeof(*rp->events));

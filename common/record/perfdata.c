@@ -1217,6 +1217,11 @@ perfdata_read(struct perfdata *pd, const struct source_sink *sink)
 			break;
 		have = need(pd, sizeof(h));
 		off = pd->bufoff + pd->bufpos;
+		if (have == 0 && pd->data_end != UINT64_MAX &&
+		    off < pd->data_end && !pd->cut && sink != NULL)
+			bad_at(pd, off, "the data ends %" PRIu64 " bytes before "
+			    "the end of its section: cut short; the samples "
+			    "before are kept", pd->data_end - off);
 		if (have == 0)
 			break;
 		if (have < sizeof(h)) {

@@ -1143,7 +1143,8 @@ need(struct perfdata *pd, size_t n)
 
 	if (have >= n || pd->eof)
 		return have;
-	memmove(pd->buf, pd->buf + pd->bufpos, have);
+	if (have > 0)
+		memmove(pd->buf, pd->buf + pd->bufpos, have);
 	pd->bufoff += pd->bufpos;
 	pd->bufpos = 0;
 	pd->buflen = have;

@@ -16,7 +16,7 @@ VERSION	 = 0.1.0
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
-PKGS	 = libelf libdw capstone libxxhash
+PKGS	 = libelf libdw capstone libxxhash libzstd
 
 # CFLAGS is the user's (make CFLAGS=-O0 replaces it); what the build needs
 # is in FG_CFLAGS, always added. make's built-in CC is cc.

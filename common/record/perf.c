@@ -37,6 +37,17 @@ perf_event_find(const char *name)
 }
 
 const char *
+perf_event_name(uint32_t type, uint64_t config)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		if (events[i].type == type && events[i].config == config)
+			return events[i].name;
+	return NULL;
+}
+
+const char *
 perf_event_names(void)
 {
 	return "cpu-clock, task-clock, page-faults, context-switches, "

@@ -34,6 +34,12 @@ struct perf_event_desc {
  */
 const struct perf_event_desc *perf_event_find(const char *name);
 
+/*
+ * Returns the name of the event of type and config (the inverse of
+ * perf_event_find), or NULL when it is none of the known ones. Static.
+ */
+const char	*perf_event_name(uint32_t type, uint64_t config);
+
 /* Returns the known event names, comma-separated, for messages (static). */
 const char	*perf_event_names(void);
 

@@ -6,21 +6,6 @@
 #include "record/perfdecode.h"
 #include "base/xalloc.h"
 
-/*
- * The fixed head of a sample: IP, TID (pid, tid), TIME, CPU (cpu, res),
- * PERIOD, and the callchain's length; then the callchain, and with dwarf
- * the registers' ABI, the registers, the stack copy's size, the copy and
- * its dynamic size.
- */
-struct sample_head {
-	uint64_t	 ip;
-	uint32_t	 pid, tid;
-	uint64_t	 time;
-	uint32_t	 cpu, res;
-	uint64_t	 period;
-	uint64_t	 nr;
-};
-
 /* PERF_RECORD_MMAP's fixed part, before the file name. */
 struct mmap_head {
 	uint32_t	 pid, tid;
@@ -52,8 +37,10 @@ struct task_head {
 	uint64_t	 time;
 };
 
-/* The sample_id_all trailer of side-band records: TID, TIME, CPU. */
-#define ID_TRAILER	24
+/* fgrecord's own sample layout (perf_attr_fill). */
+#define FG_SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+	    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+	    PERF_SAMPLE_CALLCHAIN)
 
 void
 perf_decoder_init(struct perf_decoder *d, int dwarf, const char *event)
@@ -61,6 +48,28 @@ perf_decoder_init(struct perf_decoder *d, int dwarf, const char *event)
 	memset(d, 0, sizeof(*d));
 	d->dwarf = dwarf;
 	d->event = event;
+	d->sample_type = FG_SAMPLE_TYPE;
+	if (dwarf) {
+		d->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		d->regs_user = PERF_REGS_MASK;
+	}
+	d->sample_id_all = 1;
+}
+
+void
+perf_decoder_init_attr(struct perf_decoder *d,
+    const struct perf_event_attr *attr, const char *event)
+{
+	memset(d, 0, sizeof(*d));
+	d->event = event;
+	d->sample_type = attr->sample_type;
+	d->read_format = attr->read_format;
+	d->regs_user = attr->sample_regs_user;
+	d->regs_intr = attr->sample_regs_intr;
+	d->branch_type = attr->branch_sample_type;
+	d->sample_id_all = attr->sample_id_all;
+	d->dwarf = (attr->sample_type & PERF_SAMPLE_REGS_USER) &&
+	    (attr->sample_type & PERF_SAMPLE_STACK_USER);
 }
 
 void
@@ -70,31 +79,368 @@ perf_decoder_release(struct perf_decoder *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static uint64_t
-rd64(const unsigned char **p)
-{
-	uint64_t v;
+/* A cursor over a record's body: every read checks the end. */
+struct cur {
+	const unsigned char *p, *end;
+	int	 bad;		/* a read went past the end */
+};
 
-	memcpy(&v, *p, 8);
-	*p += 8;
+static uint64_t
+get64(struct cur *c)
+{
+	uint64_t v = 0;
+
+	if (c->bad || c->end - c->p < 8) {
+		c->bad = 1;
+		return 0;
+	}
+	memcpy(&v, c->p, 8);
+	c->p += 8;
 	return v;
+}
+
+/* Two u32 (pid and tid, cpu and res) in one u64. */
+static void
+get32x2(struct cur *c, uint32_t *a, uint32_t *b)
+{
+	uint64_t v = get64(c);
+	uint32_t w[2];
+
+	memcpy(w, &v, 8);
+	*a = w[0];
+	if (b)
+		*b = w[1];
+}
+
+/* Skips n bytes; returns where they start, or NULL (c->bad). */
+static const unsigned char *
+skip(struct cur *c, uint64_t n)
+{
+	const unsigned char *at = c->p;
+
+	if (c->bad || (uint64_t)(c->end - c->p) < n) {
+		c->bad = 1;
+		return NULL;
+	}
+	c->p += n;
+	return at;
+}
+
+static int
+nbits(uint64_t v)
+{
+	return __builtin_popcountll(v);
+}
+
+/* Skips a PERF_SAMPLE_READ value, laid out as read_format says. */
+static void
+skip_read(const struct perf_decoder *d, struct cur *c)
+{
+	uint64_t f = d->read_format, each = 8, nr = 1;
+
+	if (f & PERF_FORMAT_ID)
+		each += 8;
+	if (f & PERF_FORMAT_LOST)
+		each += 8;
+	if (f & PERF_FORMAT_GROUP)
+		nr = get64(c);
+	skip(c, 8 * (uint64_t)(((f & PERF_FORMAT_TOTAL_TIME_ENABLED) != 0) +
+	    ((f & PERF_FORMAT_TOTAL_TIME_RUNNING) != 0)));
+	if (nr > (uint64_t)(c->end - c->p) / each)
+		c->bad = 1;
+	else
+		skip(c, nr * each);
+}
+
+/* Skips an { abi; regs[weight(mask)] } block, returning regs or NULL. */
+static const unsigned char *
+get_regs(struct cur *c, uint64_t mask, uint64_t *abi)
+{
+	*abi = get64(c);
+	if (*abi == PERF_SAMPLE_REGS_ABI_NONE)
+		return NULL;
+	return skip(c, 8 * (uint64_t)nbits(mask));
+}
+
+/*
+ * Turns registers in mask's order into the unwinder's DWARF ones: those
+ * of PERF_REGS_MASK that mask has. Returns the valid ones' bits.
+ */
+static uint32_t
+regs_to_dwarf(const unsigned char *v, uint64_t mask, uint64_t *regs)
+{
+	uint64_t packed[PERF_REGS_COUNT], have[PERF_REGS_COUNT];
+	uint64_t dhave[UNWIND_NREGS];
+	uint32_t valid = 0;
+	int b, k = 0, i;
+
+	for (b = 0; b < 64; b++) {
+		if (!(PERF_REGS_MASK & (1ULL << b)))
+			continue;
+		have[k] = (mask >> b) & 1;
+		packed[k] = 0;
+		if (have[k])
+			memcpy(&packed[k], v + 8 * nbits(mask & ((1ULL << b) -
+			    1)), 8);
+		k++;
+	}
+	unwind_regs_from_perf(packed, regs);
+	unwind_regs_from_perf(have, dhave);
+	for (i = 0; i < UNWIND_NREGS; i++)
+		if (dhave[i])
+			valid |= 1u << i;
+	return valid;
+}
+
+/* Keeps the callchain (or builds one) in d->ips; returns it. */
+static uint64_t *
+chain_room(struct perf_decoder *d, size_t n)
+{
+	GROW(d->ips, n ? n : 1, d->ips_cap);
+	return d->ips;
+}
+
+/*
+ * The callchain of an LBR call stack: the kernel part of the kernel's
+ * chain, then PERF_CONTEXT_USER, the IP and the source of each call (one
+ * past it: a return address's rule, looked up one byte back).
+ */
+static size_t
+lbr_chain(struct perf_decoder *d, const unsigned char *chain, uint64_t nr,
+    uint64_t ip, const unsigned char *lbr, uint64_t nlbr)
+{
+	uint64_t *ips, a;
+	size_t n = 0, i;
+
+	ips = chain_room(d, nr + nlbr + 2);
+	for (i = 0; i < nr; i++) {
+		memcpy(&a, chain + 8 * i, 8);
+		if (a == PERF_CONTEXT_USER)
+			break;
+		ips[n++] = a;
+	}
+	ips[n++] = PERF_CONTEXT_USER;
+	ips[n++] = ip;
+	for (i = 0; i < nlbr; i++) {
+		memcpy(&a, lbr + 24 * i, 8);	/* from, to, flags */
+		ips[n++] = a + 1;
+	}
+	return n;
+}
+
+static int
+decode_sample(struct perf_decoder *d, const struct perf_event_header *h,
+    const unsigned char *p, const unsigned char *end,
+    const struct source_sink *sink)
+{
+	uint64_t t = d->sample_type, ip = 0, nr = 0, nlbr = 0, abi, size;
+	const unsigned char *chain = NULL, *lbr = NULL, *regs = NULL;
+	struct cur c = { p, end, 0 };
+	struct source_event ev;
+	struct source_sample *s = &ev.u.sample;
+	uint32_t pid = 0, tid = 0;
+
+	memset(&ev, 0, sizeof(ev));
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		get64(&c);
+	if (t & PERF_SAMPLE_IP)
+		ip = get64(&c);
+	if (t & PERF_SAMPLE_TID)
+		get32x2(&c, &pid, &tid);
+	if (t & PERF_SAMPLE_TIME)
+		ev.time = get64(&c);
+	if (t & PERF_SAMPLE_ADDR)
+		get64(&c);
+	if (t & PERF_SAMPLE_ID)
+		get64(&c);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		get64(&c);
+	if (t & PERF_SAMPLE_CPU)
+		get32x2(&c, &s->cpu, NULL);
+	if (t & PERF_SAMPLE_PERIOD)
+		s->period = get64(&c);
+	if (t & PERF_SAMPLE_READ)
+		skip_read(d, &c);
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		nr = get64(&c);
+		if (nr > (uint64_t)(end - c.p) / 8)
+			return 0;
+		chain = skip(&c, nr * 8);
+	}
+	if (t & PERF_SAMPLE_RAW) {
+		uint32_t rsz = 0;
+
+		if ((p = skip(&c, 4)) != NULL)
+			memcpy(&rsz, p, 4);
+		skip(&c, rsz);
+	}
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		nlbr = get64(&c);
+		if (d->branch_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			get64(&c);
+		if (nlbr > (uint64_t)(end - c.p) / 24)
+			return 0;
+		lbr = skip(&c, nlbr * 24);
+	}
+	if (t & PERF_SAMPLE_REGS_USER) {
+		regs = get_regs(&c, d->regs_user, &abi);
+		if (abi != PERF_SAMPLE_REGS_ABI_64)
+			regs = NULL;	/* none, or a 32-bit process's */
+	}
+	if (t & PERF_SAMPLE_STACK_USER) {
+		size = get64(&c);
+		if (size) {
+			uint64_t dyn;
+
+			s->stack = skip(&c, size);
+			dyn = get64(&c);
+			s->stack_len = dyn > size ? size : dyn;
+		}
+	}
+	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		get64(&c);
+	if (t & PERF_SAMPLE_DATA_SRC)
+		get64(&c);
+	if (t & PERF_SAMPLE_TRANSACTION)
+		get64(&c);
+	if (t & PERF_SAMPLE_REGS_INTR)
+		get_regs(&c, d->regs_intr, &abi);
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		get64(&c);
+	if (t & PERF_SAMPLE_CGROUP)
+		get64(&c);
+	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
+		get64(&c);
+	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
+		get64(&c);
+	if (t & PERF_SAMPLE_AUX)
+		skip(&c, get64(&c));
+	if (c.bad)
+		return 0;
+	ev.kind = SOURCE_SAMPLE;
+	ev.pid = (pid_t)pid;
+	ev.tid = (pid_t)tid;
+	s->event = d->event;
+	if (lbr && nlbr > 0 && (d->branch_type &
+	    PERF_SAMPLE_BRANCH_CALL_STACK) && ip < PERF_CONTEXT_MAX &&
+	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+	    PERF_RECORD_MISC_USER) {
+		s->nr = lbr_chain(d, chain, nr, ip, lbr, nlbr);
+		s->callchain = d->ips;
+	} else if (chain) {
+		memcpy(chain_room(d, nr), chain, nr * 8);
+		s->callchain = d->ips;
+		s->nr = nr;
+		s->chain_cut = nr >= PERF_MAX_STACK;
+	} else if (t & PERF_SAMPLE_IP) {
+		/* no callchain: the IP alone, in its part */
+		uint64_t *ips = chain_room(d, 2);
+		uint16_t mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+		ips[0] = mode == PERF_RECORD_MISC_KERNEL ||
+		    mode == PERF_RECORD_MISC_GUEST_KERNEL ?
+		    PERF_CONTEXT_KERNEL : PERF_CONTEXT_USER;
+		ips[1] = ip;
+		s->callchain = ips;
+		s->nr = 2;
+	}
+	if (d->dwarf && regs)
+		s->regs_valid = regs_to_dwarf(regs, d->regs_user, s->regs);
+	if (!d->dwarf) {
+		s->stack = NULL;
+		s->stack_len = 0;
+	}
+	sink->fn(sink->arg, &ev);
+	return 1;
+}
+
+int
+perf_decode_ids(const struct perf_decoder *d,
+    const struct perf_event_header *rec, struct perf_record_ids *ids)
+{
+	struct perf_event_header h;
+	uint64_t t = d->sample_type;
+	const unsigned char *body = (const unsigned char *)rec + sizeof(h);
+	struct cur c;
+
+	memcpy(&h, rec, sizeof(h));
+	memset(ids, 0, sizeof(*ids));
+	if (h.size < sizeof(h))
+		return -1;
+	c.end = (const unsigned char *)rec + h.size;
+	c.bad = 0;
+	if (h.type == PERF_RECORD_SAMPLE) {
+		c.p = body;
+		if (t & PERF_SAMPLE_IDENTIFIER) {
+			ids->id = get64(&c);
+			ids->has_id = 1;
+		}
+		if (t & PERF_SAMPLE_IP)
+			get64(&c);
+		if (t & PERF_SAMPLE_TID)
+			get32x2(&c, &ids->pid, &ids->tid);
+		if (t & PERF_SAMPLE_TIME) {
+			ids->time = get64(&c);
+			ids->has_time = 1;
+		}
+		if (t & PERF_SAMPLE_ADDR)
+			get64(&c);
+		if ((t & PERF_SAMPLE_ID) && !ids->has_id) {
+			ids->id = get64(&c);
+			ids->has_id = 1;
+		} else if (t & PERF_SAMPLE_ID) {
+			get64(&c);
+		}
+		if (t & PERF_SAMPLE_STREAM_ID)
+			get64(&c);
+		if (t & PERF_SAMPLE_CPU)
+			get32x2(&c, &ids->cpu, NULL);
+		return c.bad ? -1 : 0;
+	}
+	if (!d->sample_id_all || h.type >= PERF_RECORD_MAX)
+		return 0;
+	/* the trailer: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER */
+	{
+		uint64_t n = 8 * (uint64_t)(!!(t & PERF_SAMPLE_TID) +
+		    !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ID) +
+		    !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
+		    !!(t & PERF_SAMPLE_IDENTIFIER));
+
+		if ((uint64_t)(c.end - body) < n)
+			return -1;
+		c.p = c.end - n;
+	}
+	if (t & PERF_SAMPLE_TID)
+		get32x2(&c, &ids->pid, &ids->tid);
+	if (t & PERF_SAMPLE_TIME) {
+		ids->time = get64(&c);
+		ids->has_time = 1;
+	}
+	if (t & PERF_SAMPLE_ID) {
+		ids->id = get64(&c);
+		ids->has_id = 1;
+	}
+	if (t & PERF_SAMPLE_STREAM_ID)
+		get64(&c);
+	if (t & PERF_SAMPLE_CPU)
+		get32x2(&c, &ids->cpu, NULL);
+	if (t & PERF_SAMPLE_IDENTIFIER) {
+		ids->id = get64(&c);
+		ids->has_id = 1;
+	}
+	return 0;
 }
 
 uint64_t
 perf_record_time(const struct perf_event_header *rec)
 {
-	struct perf_event_header h;
-	uint64_t t;
+	static const struct perf_decoder fg = { .sample_type =
+	    FG_SAMPLE_TYPE, .sample_id_all = 1 };
+	struct perf_record_ids ids;
 
-	memcpy(&h, rec, sizeof(h));
-	if (h.size < sizeof(h) + ID_TRAILER)
+	if (perf_decode_ids(&fg, rec, &ids) != 0)
 		return 0;
-	if (h.type == PERF_RECORD_SAMPLE)
-		memcpy(&t, (const char *)rec + sizeof(h) +
-		    offsetof(struct sample_head, time), 8);
-	else
-		memcpy(&t, (const char *)rec + h.size - 16, 8);
-	return t;
+	return ids.time;
 }
 
 /* Is there a NUL in [s, end)? */
@@ -102,66 +448,6 @@ static int
 terminated(const unsigned char *s, const unsigned char *end)
 {
 	return s <= end && memchr(s, '\0', (size_t)(end - s)) != NULL;
-}
-
-static int
-decode_sample(struct perf_decoder *d, const unsigned char *p,
-    const unsigned char *end, const struct source_sink *sink)
-{
-	struct source_event ev;
-	struct source_sample *s = &ev.u.sample;
-	struct sample_head sh;
-	uint64_t perf_regs[PERF_REGS_COUNT];
-
-	if ((size_t)(end - p) < sizeof(sh))
-		return 0;
-	memcpy(&sh, p, sizeof(sh));
-	p += sizeof(sh);
-	if (sh.nr > (uint64_t)(end - p) / 8)
-		return 0;
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = SOURCE_SAMPLE;
-	ev.pid = (pid_t)sh.pid;
-	ev.tid = (pid_t)sh.tid;
-	ev.time = sh.time;
-	s->cpu = sh.cpu;
-	s->period = sh.period;
-	s->event = d->event;
-	GROW(d->ips, sh.nr ? sh.nr : 1, d->ips_cap);
-	memcpy(d->ips, p, sh.nr * 8);
-	p += sh.nr * 8;
-	s->callchain = d->ips;
-	s->nr = sh.nr;
-	s->chain_cut = sh.nr >= PERF_MAX_STACK;
-	if (d->dwarf) {
-		uint64_t abi, size, dyn;
-
-		if (end - p < 8)
-			return 0;
-		abi = rd64(&p);
-		if (abi != PERF_SAMPLE_REGS_ABI_NONE) {
-			if ((size_t)(end - p) < sizeof(perf_regs))
-				return 0;
-			memcpy(perf_regs, p, sizeof(perf_regs));
-			p += sizeof(perf_regs);
-			unwind_regs_from_perf(perf_regs, s->regs);
-			s->regs_valid = (1u << UNWIND_NREGS) - 1;
-		}
-		if (end - p < 8)
-			return 0;
-		size = rd64(&p);
-		if (size) {
-			if ((uint64_t)(end - p) < 8 ||
-			    size > (uint64_t)(end - p) - 8)
-				return 0;
-			s->stack = p;
-			p += size;
-			dyn = rd64(&p);
-			s->stack_len = dyn > size ? size : dyn;
-		}
-	}
-	sink->fn(sink->arg, &ev);
-	return 1;
 }
 
 int
@@ -179,9 +465,14 @@ perf_decode(struct perf_decoder *d, const struct perf_event_header *rec,
 		return 0;
 	end = (const unsigned char *)rec + h.size;
 	if (h.type == PERF_RECORD_SAMPLE)
-		return decode_sample(d, p, end, sink);
+		return decode_sample(d, &h, p, end, sink);
 	memset(&ev, 0, sizeof(ev));
-	ev.time = perf_record_time(rec);
+	{
+		struct perf_record_ids ids;
+
+		if (perf_decode_ids(d, rec, &ids) == 0)
+			ev.time = ids.time;
+	}
 	switch (h.type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {

@@ -1,9 +1,12 @@
 /*
  * perfdecode: turns the records the kernel writes into a perf ring buffer
- * (the sample layout perf_attr_fill asks for, and the mmap, comm, task,
- * lost and throttle records of its side band) into source events
- * (source.h). The inverse of perf_attr_fill; no system calls, so that a
- * test can feed it records made by hand.
+ * or a perf.data file holds (the sample layout an event's attributes ask
+ * for, and the mmap, comm, task, lost and throttle records of its side
+ * band) into source events (source.h). The inverse of perf_attr_fill for
+ * fgrecord's own events (perf_decoder_init), and of any perf record's
+ * attributes (perf_decoder_init_attr: every sample_type bit the kernel
+ * has, the ones the session does not use skipped); no system calls, so
+ * that a test can feed it records made by hand.
  *
  *	struct perf_decoder d;
  *	perf_decoder_init(&d, dwarf, "cpu-clock");
@@ -34,15 +37,55 @@ struct perf_decoder {
 	const char	*event;		/* borrowed: the samples' event name */
 	uint64_t	*ips;		/* owned: the current callchain */
 	size_t		 ips_cap;
+	/* The layout, from the event's attributes. */
+	uint64_t	 sample_type;	/* PERF_SAMPLE_* */
+	uint64_t	 read_format;	/* PERF_FORMAT_*, for PERF_SAMPLE_READ */
+	uint64_t	 regs_user;	/* sample_regs_user */
+	uint64_t	 regs_intr;	/* sample_regs_intr */
+	uint64_t	 branch_type;	/* branch_sample_type */
+	int		 sample_id_all;	/* side-band records end in a sample_id */
 };
 
-/* event is borrowed until perf_decoder_release. */
+/*
+ * The identity part of a record: the sample's own fields, or the
+ * sample_id_all trailer of a side-band record. A field the layout lacks
+ * is 0.
+ */
+struct perf_record_ids {
+	uint32_t	 pid, tid;
+	uint64_t	 time;
+	uint64_t	 id;		/* PERF_SAMPLE_IDENTIFIER or _ID */
+	uint32_t	 cpu;
+	int		 has_time, has_id;
+};
+
+/*
+ * The layout of fgrecord's own events (perf_attr_fill's). event is
+ * borrowed until perf_decoder_release.
+ */
 void	 perf_decoder_init(struct perf_decoder *, int dwarf, const char *event);
+
+/*
+ * The layout attr (sample_type, read_format, the register masks, the
+ * branch sample type, sample_id_all) asks for, as perf record set it: dwarf
+ * is whether it copies registers and the user stack. event is borrowed.
+ */
+void	 perf_decoder_init_attr(struct perf_decoder *,
+	    const struct perf_event_attr *attr, const char *event);
 void	 perf_decoder_release(struct perf_decoder *);
 
 /*
+ * Reads the identity of record h (h->size readable bytes) with d's
+ * layout. Returns 0, or -1 when the record is too short for it.
+ */
+int	 perf_decode_ids(const struct perf_decoder *d,
+	    const struct perf_event_header *h, struct perf_record_ids *ids);
+
+/*
  * Decodes the record h (h->size readable bytes, any alignment) and hands
- * its event to sink. Mappings that are not executable, records of the
+ * its event to sink. A sample without a callchain gets one of its IP; with
+ * a branch stack recorded as a call stack (--call-graph lbr) its user
+ * part is the IP and the calls' sources. Mappings that are not executable, records of the
  * idle task's pid -1, and kinds the session has no use for are skipped.
  * Returns 1 when an event reached the sink, else 0.
  */
@@ -50,8 +93,9 @@ int	 perf_decode(struct perf_decoder *, const struct perf_event_header *h,
 	    const struct source_sink *sink);
 
 /*
- * Returns a record's time (the sample's, or the sample_id_all trailer's
- * for the side band), or 0 when the record is too short to have one.
+ * Returns the time of a record of fgrecord's own layout (the sample's, or
+ * the sample_id_all trailer's for the side band), or 0 when the record is
+ * too short to have one.
  */
 uint64_t perf_record_time(const struct perf_event_header *h);
 

@@ -1,0 +1,142 @@
+/*
+ * perfdata: reads what perf record writes, a perf.data file (PERFILE2:
+ * a header, the events' attributes and their ids, the data section, the
+ * feature sections) or its pipe mode (perf record -o -: a short header,
+ * then the attributes and features as records before the data), and
+ * hands the records perfdecode knows to a sink as source events, in time
+ * order, each decoded with the layout of the event it belongs to.
+ *
+ *	pd = perfdata_open(fd, "perf.data", head, headlen);
+ *	if (pd == NULL)
+ *		exit(2);		(said: not perf data it can read)
+ *	pd->events[i].name ...		(what was recorded, for the header)
+ *	rc = perfdata_read(pd, &sink);	(0, or 1 when a bad part was said)
+ *	perfdata_summary(pd);		(what was skipped, in one line)
+ *	perfdata_free(pd);
+ *
+ * Input is read once, from the front: a pipe never seeks. A regular file
+ * has its header, attributes and features read with pread first, then
+ * its data section streamed; records are held only until their round of
+ * perf's FINISHED_ROUND ordering has passed (or, without rounds, up to
+ * PERFDATA_QUEUE_MAX bytes), so memory does not grow with the file.
+ *
+ * Bad input is said on stderr in one line with the place, 'NAME':OFFSET,
+ * and what can be done; what came before (and after, where the records
+ * can still be told apart) is kept. Records compressed with zstd
+ * (perf record -z) are decompressed as they come. Records of no use here
+ * (AUXTRACE, tracing data, KSYMBOL, BPF_EVENT, CGROUP, TEXT_POKE, ...)
+ * are counted and said once by perfdata_summary.
+ */
+#ifndef FG_PERFDATA_H
+#define FG_PERFDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#include "base/hashtab.h"
+#include "record/perfdecode.h"
+#include "record/source.h"
+
+/* Records held for ordering before some are handed over regardless. */
+#define PERFDATA_QUEUE_MAX	(64u << 20)
+
+/* One event (attribute) of the recording. */
+struct perfdata_event {
+	char		*name;		/* owned: EVENT_DESC's, or from the attribute */
+	struct perf_event_attr attr;	/* zero past what the file had */
+	struct perf_decoder dec;	/* its sample layout */
+	uint64_t	 samples;	/* handed to the sink */
+};
+
+struct perfdata_bid;
+struct perfdata_rec;
+
+struct perfdata {
+	const char	*name;		/* borrowed: for messages */
+	int		 fd;		/* borrowed, or -1: head is all */
+	int		 seekable;	/* a regular file: pread */
+	int		 pipe;		/* pipe mode */
+	int		 swapped;	/* big-endian */
+	const unsigned char *head;	/* borrowed: read before fd */
+	size_t		 headlen;
+	uint64_t	 pos;		/* offset of the next byte of input */
+	uint64_t	 data_off, data_end;	/* the data section (pipe: to EOF) */
+	uint64_t	 file_size;	/* a regular file's, else 0 */
+	int		 cut;		/* the file ends in its data section (said) */
+	unsigned char	*meta;		/* owned: a pipe's bytes before its data */
+	uint64_t	 metalen;
+
+	struct perfdata_event *events;	/* owned */
+	size_t		 nevents, events_cap;
+	uint64_t	*ids;		/* owned: event ids ... */
+	uint32_t	*id_event;	/* ... and the event of each */
+	size_t		 nids, ids_cap;
+	struct hashtab	 ididx;		/* of ids */
+
+	char		*cmdline;	/* owned, or NULL: CMDLINE */
+	char		*hostname;	/* owned, or NULL */
+	char		*osrelease;	/* owned, or NULL */
+	char		*kernel_buildid; /* owned hex, or NULL */
+	struct perfdata_bid *bids;	/* owned: BUILD_ID's files */
+	size_t		 nbids, bids_cap;
+	struct hashtab	 bididx;	/* of bids, by path */
+
+	/* the data being read */
+	unsigned char	*buf;		/* owned: input from offset bufoff */
+	size_t		 buflen, bufpos, bufcap;
+	uint64_t	 bufoff;	/* input offset of buf[0] */
+	int		 eof;
+	int		 init_done;	/* pipe mode: the header records are read */
+
+	/* the ordering queue */
+	struct perfdata_rec *q;		/* owned */
+	size_t		 nq, qcap;
+	unsigned char	*arena;		/* owned: the queued records' bytes */
+	size_t		 alen, acap;
+	uint64_t	 seq, last_time, round_max, flush_limit;
+	int		 cur_event;	/* of the record being handed over */
+	const struct source_sink *sink;	/* borrowed, in perfdata_read */
+
+	/* zstd (perf record -z) */
+	void		*zs;		/* owned ZSTD_DStream, or NULL */
+	unsigned char	*zbuf;		/* owned: decompressed, not yet a record */
+	size_t		 zlen, zcap;
+
+	/* what was met */
+	uint64_t	 skipped[128];	/* records of no use, by type */
+	uint64_t	 unknown_id;	/* samples of no event's id */
+	uint64_t	 undecoded;	/* samples that did not hold their layout */
+	int		 bad;		/* a bad part was said */
+};
+
+/*
+ * Reads the header of the perf data on fd (named name in messages), whose
+ * first headlen bytes were already read into head (borrowed until
+ * perfdata_free; fd may be -1 when head is all of it): in a file the
+ * attributes, their ids and the features; in pipe mode the records up to
+ * the first of the data. Returns the reader, with at least one event;
+ * or NULL when it cannot be read at all (big-endian, the old PERFFILE
+ * format, no attributes, a header cut short or corrupt), said in one
+ * line.
+ */
+struct perfdata *perfdata_open(int fd, const char *name, const void *head,
+	    size_t headlen);
+
+/*
+ * Reads the data and hands the events to sink in time order. Returns 0,
+ * or 1 when part of it was bad (said, one line each: the place and the
+ * fix), the rest handed over all the same.
+ */
+int	 perfdata_read(struct perfdata *, const struct source_sink *sink);
+
+/*
+ * Says on stderr in one line what perfdata_read skipped as of no use
+ * (which records, how many) and how many samples named no event; nothing
+ * when nothing was.
+ */
+void	 perfdata_summary(const struct perfdata *);
+
+void	 perfdata_free(struct perfdata *);
+
+#endif

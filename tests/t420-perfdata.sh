@@ -29,14 +29,17 @@ skip_each() {
 	skip "$1: samples per event and per thread are perf script's" "$2"
 	skip "$1: at least 99% of the frame weight named as perf script names it" "$2"
 }
-skip_all() {
-	for c in $cases; do skip_each "$c" "$1"; done
-	skip "dwarf: the stacks reach main" "$1"
-	skip "sys: kernel frames are named" "$1"
+skip_cache() {
 	skip "a binary rebuilt after the recording is refused" "$1"
 	skip "a rebuilt binary is found in the build-ID cache" "$1"
 	skip "a binary gone from its path is found in the build-ID cache" "$1"
 	skip "fgrecord's stream: a rebuilt binary is found in the build-ID cache" "$1"
+}
+skip_all() {
+	for c in $cases; do skip_each "$c" "$1"; done
+	skip "dwarf: the stacks reach main" "$1"
+	skip "sys: kernel frames are named" "$1"
+	skip_cache "$1"
 	done_testing
 	exit 0
 }
@@ -46,6 +49,8 @@ perf_ok || skip_all "$why"
 
 $CC -O2 -g -fno-omit-frame-pointer -pthread -Wall "$PD/work.c" \
     -o "$FIX/work" || exit 1
+# perf record fills $HOME/.debug, its build-ID cache: one of the test's.
+mkdir -p "$FIX/home"
 
 # rec NAME PERF-RECORD-OPTIONS... -- PROGRAM ARGS: $FIX/NAME.data, its
 # perf script (refs: --no-inline, like fgsym's side) and fgsym's stream.
@@ -56,12 +61,13 @@ rec() {
 	r_pipe=
 	for a in "$@"; do [ "$a" = "-o" ] && r_pipe=1; done
 	if [ -n "$r_pipe" ]; then
-		perf record -q "$@" >"$FIX/$r_name.data" 2>"$FIX/$r_name.log"
+		HOME=$FIX/home perf record -q "$@" >"$FIX/$r_name.data" \
+		    2>"$FIX/$r_name.log"
 	else
-		perf record -q -o "$FIX/$r_name.data" "$@" \
+		HOME=$FIX/home perf record -q -o "$FIX/$r_name.data" "$@" \
 		    >"$FIX/$r_name.log" 2>&1
 	fi || { why="perf record failed: $(grep -v '^cpu-seconds' "$FIX/$r_name.log" | head -1)"; return 1; }
-	perf script -i "$FIX/$r_name.data" --no-inline >"$FIX/$r_name.ref" \
+	HOME=$FIX/home perf script -i "$FIX/$r_name.data" --no-inline >"$FIX/$r_name.ref" \
 	    2>"$FIX/$r_name.ref.err" ||
 		{ why="perf script failed: $(head -1 "$FIX/$r_name.ref.err")"; return 1; }
 	grep -q . "$FIX/$r_name.ref" ||
@@ -192,5 +198,57 @@ if command -v rustc >/dev/null 2>&1; then
 	fi
 else
 	skip_each rust "rustc not found (Debian: apt-get install rustc)"
+fi
+
+# The build-ID cache. perf record keeps a copy of work in $HOME/.debug;
+# work is then rebuilt (-O1: another build ID) at the same path.
+# named STREAM: fgsym named work's frames; none stays [unknown].
+named() {
+	grep_q " leaf_mix+0x[0-9a-f]* ($CACHE/work)\$" "$1" &&
+	! grep -q " \[unknown\] ($CACHE/work)\$" "$1"
+}
+CACHE=$TMP/cache
+mkdir -p "$CACHE/home" "$CACHE/nohome"
+export CACHE
+if $CC -O2 -g -fno-omit-frame-pointer -pthread "$PD/work.c" -o "$CACHE/work" &&
+    HOME=$CACHE/home perf record -q -g -o "$CACHE/perf.data" "$CACHE/work" 0.2 \
+    >"$CACHE/rec.log" 2>&1 &&
+    $CC -O1 -g -fno-omit-frame-pointer -pthread "$PD/work.c" -o "$CACHE/work"; then
+	check "a binary rebuilt after the recording is refused" '
+		{ HOME=$CACHE/nohome fgsym "$CACHE/perf.data" >out 2>err; test $? -le 1; } &&
+		grep_q "^fgsym: .$CACHE/work. was rebuilt after the recording (build ID [0-9a-f]*, recorded [0-9a-f]*): its frames stay \[unknown\]; record the profile again\$" err &&
+		grep_q " \[unknown\] ($CACHE/work)\$" out &&
+		! grep -q " leaf_mix+0x[0-9a-f]* ($CACHE/work)\$" out
+	'
+	check "a rebuilt binary is found in the build-ID cache" '
+		expect_status 0 env HOME=$CACHE/home fgsym "$CACHE/perf.data" >out 2>err &&
+		grep_q "^fgsym: .$CACHE/work. was rebuilt after the recording: its frames are named from the recorded build.s copy in perf.s build-ID cache, .$CACHE/home/.debug/.build-id/[0-9a-f][0-9a-f]/[0-9a-f]*/elf.\$" err &&
+		named out
+	'
+	check "a binary gone from its path is found in the build-ID cache" '
+		cp "$CACHE/work" work.new && rm "$CACHE/work" &&
+		expect_status 0 env HOME=$CACHE/home fgsym "$CACHE/perf.data" >out 2>err;
+		st=$?; mv work.new "$CACHE/work"; test $st = 0 &&
+		grep_q "^fgsym: .$CACHE/work. is gone: its frames are named from the recorded build.s copy" err &&
+		named out
+	'
+else
+	skip_cache "perf record failed: $(head -1 "$CACHE/rec.log")"
+	CACHE=
+fi
+# fgrecord's stream names its binaries' build IDs too: perf
+# buildid-cache --add keeps a copy of the build that was recorded.
+if [ -n "$CACHE" ]; then
+	check "fgrecord's stream: a rebuilt binary is found in the build-ID cache" '
+		$CC -O2 -g -fno-omit-frame-pointer -pthread "$PD/work.c" -o "$CACHE/work" &&
+		fgrecord -o rec "$CACHE/work" 0.2 2>rec.err &&
+		HOME=$PWD/h perf buildid-cache --add "$CACHE/work" &&
+		$CC -O1 -g -fno-omit-frame-pointer -pthread "$PD/work.c" -o "$CACHE/work" &&
+		expect_status 0 env HOME=$PWD/h fgsym rec >out 2>err &&
+		grep_q "was rebuilt after the recording: its frames are named from the recorded build.s copy in perf.s build-ID cache, .$PWD/h/.debug/" err &&
+		named out &&
+		HOME=$PWD/none fgsym rec >out2 2>err2 &&
+		grep_q "was rebuilt after the recording (build ID" err2
+	'
 fi
 done_testing

@@ -4,17 +4,20 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/cmdfile.h"
 #include "base/lineread.h"
 #include "base/version.h"
+#include "record/record.h"
 #include "stream/sniff.h"
 #include "sym/annotate.h"
 #include "sym/sym.h"
@@ -62,6 +65,56 @@ static const struct kallsyms *
 kallsyms_lend(void *arg)
 {
 	return sym_kallsyms(arg);
+}
+
+/*
+ * Symbolizes the perf data (perf.data, or perf record -o -) on fd: a child
+ * replays it into a pipe (record_replay: fgrecord's session) while this
+ * process symbolizes the stream it writes, so that both use a CPU and no
+ * temporary file is written. head is what was read of fd already.
+ * Returns sym_stream's result, and raises *rval to the replay's status.
+ */
+static int
+perfdata_stream(struct sym *s, int fd, const char *name, const char *head,
+    size_t headlen, FILE *out, int *rval)
+{
+	struct lineread lr;
+	int pfd[2], st, rc;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) != 0)
+		err(2, "pipe");
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		err(2, "fork");
+	if (pid == 0) {
+		static char cbuf[1 << 20];
+		FILE *o;
+
+		close(pfd[0]);
+		if ((o = fdopen(pfd[1], "w")) == NULL)
+			err(2, "fdopen");
+		setvbuf(o, cbuf, _IOFBF, sizeof(cbuf));
+		_exit(record_replay(fd, name, head, headlen, o, "fgsym's pipe"));
+	}
+	close(pfd[1]);
+	lineread_init(&lr, pfd[0], name);
+	rc = sym_stream(s, &lr, out);
+	lineread_release(&lr);
+	close(pfd[0]);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			err(2, "waitpid");
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 2)
+		exit(2);	/* said: no perf data it reads, or a write failed */
+	if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
+		*rval = 1;
+	if (WIFSIGNALED(st)) {
+		warnx("the reader of '%s' was killed by signal %d (%s)", name,
+		    WTERMSIG(st), strsignal(WTERMSIG(st)));
+		exit(2);
+	}
+	return rc;
 }
 
 int
@@ -169,16 +222,24 @@ main(int argc, char *argv[])
 	if (an != NULL)
 		annotate_files(an, file_lend, kallsyms_lend, s);
 	for (i = 0; i < (argc ? argc : 1); i++) {
-		const char *name;
+		const char *name, *head;
+		enum sniff_kind k;
+		size_t n;
 
 		if ((fd = cmdfile_open(argc ? argv[i] : "-", &name)) == -1) {
 			rval = 1;
 			continue;
 		}
 		lineread_init(&lr, fd, name);
-		if (sniff_refuse(&lr, SNIFF_STREAM, "fgsym") != 0)
+		n = lineread_peek(&lr, 16, &head);
+		k = sniff(head, n, SNIFF_STREAM, NULL);
+		if (k == SNIFF_PERFDATA || k == SNIFF_PERFPIPE)
+			rc = perfdata_stream(s, fd, name, head, n, annotate ?
+			    NULL : stdout, &rval);
+		else if (sniff_refuse(&lr, SNIFF_STREAM, "fgsym") != 0)
 			exit(2);	/* no stream at all: said, none of it written */
-		rc = sym_stream(s, &lr, annotate ? NULL : stdout);
+		else
+			rc = sym_stream(s, &lr, annotate ? NULL : stdout);
 		if (rc == -1)
 			cmdfile_write_failed(CMDFILE_STDOUT);
 		if (rc == -2) {

@@ -141,7 +141,8 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 	nm.pgoff = pgoff;
 	hex = bid && bidlen ? elffile_hex(bid, bidlen) : NULL;
 	nm.file = file_get(m, path, hex);
-	if (nm.file->alt == NULL && nm.file->kind == MAPFILE_ELF && path[0] == '/') {
+	if (nm.file->alt == NULL && nm.file->kind == MAPFILE_ELF &&
+	    path[0] == '/' && !m->offline) {
 		char alt[96];
 
 		struct stat st;
@@ -162,7 +163,8 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 		hex = NULL;
 	}
 	free(hex);
-	if (nm.file->kind == MAPFILE_ELF && strcmp(path, "[vdso]") == 0)
+	if (nm.file->kind == MAPFILE_ELF && strcmp(path, "[vdso]") == 0 &&
+	    !m->offline)
 		vdso_snapshot(nm.file, pid);
 
 	/* Cut away whatever the new mapping overlaps. */

@@ -88,6 +88,8 @@ struct maps {
 	struct hashtab	 fileidx;	/* of files, by path */
 	unsigned	 next_id;
 	const char	*root;		/* borrowed: a prefix for paths, or NULL */
+	int		 offline;	/* a replay: no /proc of the pids (they are
+					   not the recorded processes now) */
 };
 
 void	 maps_init(struct maps *);

@@ -695,7 +695,8 @@ file_header(struct perfdata *pd, const unsigned char *h0)
 }
 
 struct perfdata *
-perfdata_open(int fd, const char *name, const void *head, size_t headlen)
+perfdata_open(int fd, const char *name, const void *head, size_t headlen,
+    int *status)
 {
 	struct perfdata *pd = xcalloc(1, sizeof(*pd));
 	unsigned char h0[FILE_HEADER_SIZE];
@@ -705,6 +706,7 @@ perfdata_open(int fd, const char *name, const void *head, size_t headlen)
 	ssize_t n;
 	size_t i;
 
+	*status = 2;
 	pd->name = name;
 	pd->fd = fd;
 	pd->head = head;
@@ -735,6 +737,7 @@ perfdata_open(int fd, const char *name, const void *head, size_t headlen)
 		    qname(pd, q));
 		goto fail;
 	}
+	*status = 1;	/* perf data, bad */
 	if (n < PIPE_HEADER_SIZE) {
 		bad_at(pd, (uint64_t)n, "the file ends in its header: nothing "
 		    "to read (cut short?)");
@@ -762,6 +765,8 @@ perfdata_open(int fd, const char *name, const void *head, size_t headlen)
 	if (pd->pipe) {
 		/* the attributes and features come as records */
 		perfdata_read(pd, NULL);
+		if (pd->nevents == 0 && pd->bad)
+			goto fail;	/* said */
 		if (pd->nevents == 0) {
 			bad_at(pd, pd->bufoff + pd->bufpos, "no event "
 			    "attributes before the data: nothing can be read%s",

@@ -6,9 +6,9 @@
  * hands the records perfdecode knows to a sink as source events, in time
  * order, each decoded with the layout of the event it belongs to.
  *
- *	pd = perfdata_open(fd, "perf.data", head, headlen);
+ *	pd = perfdata_open(fd, "perf.data", head, headlen, &status);
  *	if (pd == NULL)
- *		exit(2);		(said: not perf data it can read)
+ *		exit(status);		(said: 2 no perf data it reads, 1 bad)
  *	pd->events[i].name ...		(what was recorded, for the header)
  *	rc = perfdata_read(pd, &sink);	(0, or 1 when a bad part was said)
  *	perfdata_summary(pd);		(what was skipped, in one line)
@@ -116,12 +116,13 @@ struct perfdata {
  * perfdata_free; fd may be -1 when head is all of it): in a file the
  * attributes, their ids and the features; in pipe mode the records up to
  * the first of the data. Returns the reader, with at least one event;
- * or NULL when it cannot be read at all (big-endian, the old PERFFILE
- * format, no attributes, a header cut short or corrupt), said in one
- * line.
+ * or NULL when it cannot be read at all, said in one line, with *status
+ * 2 when it is no perf data this reads (big-endian, the old PERFFILE
+ * format, a read error), 1 when it is perf data gone bad (no attributes,
+ * a header cut short or corrupt).
  */
 struct perfdata *perfdata_open(int fd, const char *name, const void *head,
-	    size_t headlen);
+	    size_t headlen, int *status);
 
 /*
  * Reads the data and hands the events to sink in time order. Returns 0,

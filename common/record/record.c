@@ -115,12 +115,35 @@ write_event(struct record *r, const char *name, enum stream_rate kind,
 	stream_write_event(r->opts.out, &ev);
 }
 
+/* A replay's header: what the file says it recorded. */
+static void
+write_replay_header(struct record *r)
+{
+	const struct source_info *in = r->src.info;
+	FILE *o = r->opts.out;
+	size_t i;
+
+	stream_write_comment(o, "fgrecord 1");
+	if (in->cmdline)
+		stream_write_header(o, "cmdline", in->cmdline);
+	for (i = 0; i < in->nevents; i++)
+		stream_write_event(o, &in->events[i]);
+	stream_write_header(o, "kernel", r->src.user_only ? "excluded" :
+	    "included");
+	if (!r->src.user_only && in->kernel_buildid)
+		stream_write_buildid(o, in->kernel_buildid, STREAM_KERNEL);
+}
+
 static void
 write_header(struct record *r)
 {
 	FILE *o = r->opts.out;
 	char *kid;
 
+	if (r->src.info) {
+		write_replay_header(r);
+		return;
+	}
 	stream_write_comment(o, "fgrecord 1");
 	stream_write_header(o, "cmdline", r->opts.cmdline);
 	if (r->opts.cfg.mode != RECORD_OFFCPU)
@@ -232,6 +255,24 @@ stitch_stack(struct record *r, const struct source_event *ev, size_t n,
 	return n;
 }
 
+/*
+ * A thread's name: as learnt, else from /proc while recording; a replay's
+ * pids are not the recorded processes now: ":TID", as perf says it.
+ */
+static const char *
+comm_name(struct record *r, pid_t pid, pid_t tid)
+{
+	const char *name;
+	char buf[32];
+
+	if (!r->replay || tid <= 0)
+		return comm_get(&r->comms, pid, tid);
+	if ((name = comm_find(&r->comms, tid)) != NULL)
+		return name;
+	snprintf(buf, sizeof(buf), ":%d", (int)tid);
+	return comm_set(&r->comms, tid, buf);
+}
+
 /* Writes a sample: its kernel frames, then its user stack, unwound. */
 static void
 on_sample(struct record *r, const struct source_event *ev)
@@ -309,7 +350,7 @@ on_sample(struct record *r, const struct source_event *ev)
 			stream_write_buildid(o, f->buildid, f->path);
 		}
 	}
-	head.comm = comm_get(&r->comms, ev->pid, ev->tid);
+	head.comm = comm_name(r, ev->pid, ev->tid);
 	head.pid = (uint32_t)ev->pid;
 	head.tid = (uint32_t)ev->tid;
 	head.cpu = s->cpu;
@@ -323,6 +364,10 @@ on_sample(struct record *r, const struct source_event *ev)
 	if (truncated)
 		stream_write_truncated(o);
 	stream_write_end(o);
+	if (r->stats.samples == 0 || ev->time < r->t_first)
+		r->t_first = ev->time;
+	if (ev->time > r->t_last)
+		r->t_last = ev->time;
 	r->stats.samples++;
 	if (strcmp(s->event, STREAM_OFFCPU_EVENT) == 0) {
 		r->stats.waits++;
@@ -369,7 +414,7 @@ on_event(void *arg, const struct source_event *ev)
 		 * exists at all is forgotten.
 		 */
 		if (ev->pid == ev->tid && ev->pid != r->child &&
-		    kill(ev->pid, 0) != 0 && errno == ESRCH)
+		    (r->replay || (kill(ev->pid, 0) != 0 && errno == ESRCH)))
 			maps_exit(&r->maps, ev->pid);
 		break;
 	case SOURCE_LOST:
@@ -707,7 +752,8 @@ finish(struct record *r, double t0)
 
 	r->src.ops->disable(&r->src);
 	r->src.ops->drain(&r->src, UINT64_MAX, &sink);
-	r->stats.seconds = now_mono() - t0;
+	r->stats.seconds = r->replay ? (r->t_last - r->t_first) / 1e9 :
+	    now_mono() - t0;
 	getrusage(RUSAGE_SELF, &ru);
 	r->stats.cpu_seconds = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
@@ -745,4 +791,43 @@ record_run(struct record *r)
 		return 2;
 	}
 	return r->rval;
+}
+
+int
+record_replay(int fd, const char *name, const void *head, size_t headlen,
+    FILE *out, const char *outname)
+{
+	struct source_sink sink;
+	struct record_opts o;
+	struct record r;
+	int rval;
+
+	memset(&o, 0, sizeof(o));
+	o.cfg.event = perf_event_find("cpu-clock");
+	o.cfg.replay_name = name;
+	o.cfg.replay_fd = fd;
+	o.cfg.replay_head = head;
+	o.cfg.replay_headlen = headlen;
+	o.out = out;
+	o.outname = outname;
+	o.source = &source_perfdata;
+	record_init(&r, &o);
+	r.replay = 1;
+	r.maps.offline = 1;
+	sink.fn = on_event;
+	sink.arg = &r;
+	open_source(&r);
+	r.opts.cfg.dwarf = r.src.info->dwarf;
+	for (size_t i = 0; i < r.src.info->nevents; i++)
+		if (r.src.info->events[i].stack_size > r.opts.cfg.stack_size)
+			r.opts.cfg.stack_size = r.src.info->events[i].stack_size;
+	write_header(&r);
+	check_output(&r);
+	r.src.ops->drain(&r.src, UINT64_MAX, &sink);
+	if (r.src.partial)
+		r.rval = 1;
+	finish(&r, 0);
+	rval = r.write_failed ? 2 : r.rval;
+	record_release(&r);
+	return rval;
 }

@@ -93,6 +93,8 @@ struct record {
 	size_t		 nframes, frames_cap;
 	int		 write_failed;
 	int		 rval;		/* 1 when something was unresolved */
+	int		 replay;	/* record_replay: the pids are the file's */
+	uint64_t	 t_first, t_last;	/* a replay's first and last sample */
 };
 
 /*
@@ -141,5 +143,18 @@ void	 record_release(struct record *);
  * attaching, or 2 when the stream could not be written.
  */
 int	 record_run(struct record *);
+
+/*
+ * Replays the perf data on fd (a perf.data file or perf record -o -'s
+ * pipe, named name in messages; head: its first headlen bytes, already
+ * read) through a session as record_run's, writing the stream to out
+ * (named outname) and the summary to stderr. Nothing is launched,
+ * attached to or read in /proc; the files opened are the mapped ones.
+ * Returns 0, 1 when part of the input was bad or a file unusable (said),
+ * or 2 when it is not perf data it can read or the stream could not be
+ * written.
+ */
+int	 record_replay(int fd, const char *name, const void *head,
+	    size_t headlen, FILE *out, const char *outname);
 
 #endif

@@ -14,6 +14,7 @@
 static const struct source_ops *const sources[] = {
 	&source_perf,
 	&source_ptrace,
+	&source_perfdata,
 };
 
 #define NSOURCES	(sizeof(sources) / sizeof(sources[0]))
@@ -26,6 +27,14 @@ static int
 can_record(const struct source_ops *ops, const struct source_config *cfg,
     char **why)
 {
+	if ((cfg->replay_name != NULL) != ops->replays) {
+		if (why)
+			*why = ops->replays ? xasprintf("--sampler %s replays "
+			    "a perf.data file: run fgsym FILE.data", ops->name) :
+			    xasprintf("the %s sampler records, it does not "
+			    "replay a file", ops->name);
+		return 0;
+	}
 	if (cfg->system_wide && !ops->system_wide) {
 		if (why)
 			*why = xasprintf("--sampler %s follows a command or -p "
@@ -43,19 +52,27 @@ can_record(const struct source_ops *ops, const struct source_config *cfg,
 	return 1;
 }
 
-/* "--sampler 'NAME': expected perf or ptrace", from the table. */
+/*
+ * "--sampler 'NAME': expected perf or ptrace", from the table: the
+ * samplers, not the replay.
+ */
 static char *
 unknown_name(const char *name)
 {
 	struct buf b;
-	size_t i;
+	size_t i, n = 0, k = 0;
 
+	for (i = 0; i < NSOURCES; i++)
+		n += !sources[i]->replays;
 	buf_init(&b);
 	buf_addf(&b, "--sampler '%s': expected ", name);
 	for (i = 0; i < NSOURCES; i++) {
-		if (i > 0)
-			buf_adds(&b, i + 1 == NSOURCES ? " or " : ", ");
+		if (sources[i]->replays)
+			continue;
+		if (k > 0)
+			buf_adds(&b, k + 1 == n ? " or " : ", ");
 		buf_adds(&b, sources[i]->name);
+		k++;
 	}
 	return buf_detach(&b, NULL);
 }

@@ -47,6 +47,7 @@
 
 #include "record/perf.h"
 #include "stream/stream.h"
+#include "stream/writer.h"
 #include "record/unwind.h"
 
 /*
@@ -76,6 +77,28 @@ struct source_config {
 	size_t		 npids;
 	pid_t		 child;		/* a launched command not yet exec'd, or 0 */
 	int		 quiet;		/* no warnings about the machine's limits */
+	/*
+	 * A recording to replay (source_perfdata) instead of sampling: the
+	 * perf data on replay_fd (named replay_name, the replay when not
+	 * NULL), whose first replay_headlen bytes were read into
+	 * replay_head already. All borrowed.
+	 */
+	const char	*replay_name;
+	int		 replay_fd;
+	const void	*replay_head;
+	size_t		 replay_headlen;
+};
+
+/*
+ * What a replayed recording says it recorded, for the stream's header
+ * (the session's options say it for a live one).
+ */
+struct source_info {
+	const char	*cmdline;	/* or NULL */
+	const struct stream_event *events;	/* one "# event" line each */
+	size_t		 nevents;
+	int		 dwarf;		/* samples carry registers and a stack */
+	const char	*kernel_buildid;	/* hex, or NULL */
 };
 
 enum source_kind {
@@ -161,6 +184,11 @@ struct source_ops {
 	 */
 	const char *limits;
 	/*
+	 * It replays a recording (cfg.replay_name): no other source does,
+	 * and it does nothing else.
+	 */
+	int	 replays;
+	/*
 	 * Opens the events for cfg (copied), which must be one the source
 	 * can record (source_choose checks the fields above), and sets
 	 * src->user_only. A -p
@@ -205,6 +233,7 @@ struct source {
 	uint64_t	 bytes;		/* read from the kernel, for statistics */
 	uint64_t	 preempted;	/* off-CPU: switches out while runnable */
 	uint64_t	 waits_dropped;	/* off-CPU: waits let go after a loss */
+	const struct source_info *info;	/* a replay's, set by open; or NULL */
 };
 
 /* perf_event_open(2): source_perf.c. */
@@ -212,6 +241,12 @@ extern const struct source_ops source_perf;
 
 /* ptrace(2), for where perf_event_open is refused: source_ptrace.c. */
 extern const struct source_ops source_ptrace;
+
+/*
+ * A perf.data file or pipe, replayed as if it were being recorded:
+ * source_perfdata.c. Its events arrive in one drain.
+ */
+extern const struct source_ops source_perfdata;
 
 /*
  * Chooses the source for cfg: the one called name (--sampler), or, when

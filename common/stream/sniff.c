@@ -148,12 +148,13 @@ sniff_refuse(struct lineread *lr, enum sniff_want want, const char *tool)
 	    strcmp(tool, "fgsym") != 0 ? tool : "");
 	switch (k) {
 	case SNIFF_PERFDATA:
-		warnx("'%s' is a perf.data file, not %s: run perf script -i "
-		    "%s | %s", q, noun, f, chain);
+		/* chain + 5: what follows "fgsym", which reads perf data */
+		warnx("'%s' is a perf.data file, not %s: run fgsym %s%s", q,
+		    noun, f, chain + 5);
 		break;
 	case SNIFF_PERFPIPE:
 		warnx("'%s' is perf data in pipe mode (perf record -o -), not "
-		    "%s: run perf script -i - < %s | %s", q, noun, f, chain);
+		    "%s: run fgsym < %s%s", q, noun, f, chain + 5);
 		break;
 	case SNIFF_GZIP:
 		warnx("'%s' is gzip-compressed, not %s: run zcat %s | %s (or, "

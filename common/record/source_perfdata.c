@@ -1,0 +1,127 @@
+/*
+ * source_perfdata: a perf.data file or pipe replayed through the session
+ * (perfdata.h reads it), so that the mappings, the unwinder, stitching,
+ * the stream and the summary are fgrecord's. Nothing is sampled,
+ * launched or attached to: the events are the file's, handed over in
+ * one drain.
+ */
+#include <err.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+#include "record/perfdata.h"
+#include "record/source.h"
+
+struct replay {
+	struct perfdata	*pd;
+	struct source_info info;
+	struct stream_event *events;	/* owned: one per event */
+	int		 drained;
+};
+
+static void
+pd_open(struct source *src, const struct source_config *cfg)
+{
+	struct replay *rp;
+	struct perfdata *pd;
+	size_t i, kernel = 0;
+	int status;
+
+	pd = perfdata_open(cfg->replay_fd, cfg->replay_name,
+	    cfg->replay_head, cfg->replay_headlen, &status);
+	if (pd == NULL)
+		exit(status);	/* said */
+	rp = xcalloc(1, sizeof(*rp));
+	rp->pd = pd;
+	rp->events = xcalloc(pd->nevents, sizeof(*rp->events));
+	for (i = 0; i < pd->nevents; i++) {
+		const struct perf_event_attr *a = &pd->events[i].attr;
+		struct stream_event *e = &rp->events[i];
+
+		e->name = pd->events[i].name;
+		e->rate_kind = a->freq ? STREAM_RATE_FREQ : STREAM_RATE_PERIOD;
+		e->rate = a->sample_period;	/* a union with sample_freq */
+		e->dwarf = pd->events[i].dec.dwarf;
+		e->stack_size = e->dwarf ? a->sample_stack_user : 0;
+		rp->info.dwarf |= e->dwarf;
+		kernel += !a->exclude_kernel;
+	}
+	rp->info.cmdline = pd->cmdline;
+	rp->info.events = rp->events;
+	rp->info.nevents = pd->nevents;
+	rp->info.kernel_buildid = pd->kernel_buildid;
+	src->user_only = kernel == 0;
+	src->info = &rp->info;
+	src->priv = rp;
+	if (pd->bad)
+		src->partial = 1;
+}
+
+static void
+pd_nothing(struct source *src)
+{
+	(void)src;
+}
+
+static void
+pd_wait(struct source *src, int timeout_ms)
+{
+	(void)src;
+	(void)timeout_ms;
+}
+
+static void
+pd_drain(struct source *src, uint64_t limit, const struct source_sink *sink)
+{
+	struct replay *rp = src->priv;
+
+	(void)limit;
+	if (rp->drained)
+		return;
+	rp->drained = 1;
+	if (perfdata_read(rp->pd, sink) != 0)
+		src->partial = 1;
+	src->bytes = rp->pd->pos;
+}
+
+static void
+pd_summary(const struct source *src, uint64_t throttled)
+{
+	const struct replay *rp = src->priv;
+
+	perfdata_summary(rp->pd);
+	if (throttled)
+		warnx("the kernel throttled sampling %" PRIu64 " time%s while "
+		    "perf recorded (a rate above kernel.perf_event_max_sample_"
+		    "rate): fewer samples than asked for", throttled,
+		    throttled == 1 ? "" : "s");
+}
+
+static void
+pd_close(struct source *src)
+{
+	struct replay *rp = src->priv;
+
+	perfdata_free(rp->pd);
+	free(rp->events);
+	free(rp);
+}
+
+const struct source_ops source_perfdata = {
+	.name = "perfdata",
+	.system_wide = 1,
+	.measures_event = NULL,
+	.measures = "what perf recorded",
+	.limits = "replays a perf.data file",
+	.replays = 1,
+	.open = pd_open,
+	.enable = pd_nothing,
+	.wait = pd_wait,
+	.drain = pd_drain,
+	.disable = pd_nothing,
+	.summary = pd_summary,
+	.close = pd_close,
+};

@@ -127,3 +127,16 @@ buildcache_open(struct elffile *ef, const char *id)
 	    "perf's build-ID cache", id);
 	return ELFFILE_ERRNO;
 }
+
+char *
+buildcache_find(const char *id)
+{
+	struct elffile ef;
+	char *path = NULL;
+
+	elffile_init(&ef);
+	if (buildcache_open(&ef, id) == ELFFILE_OK)
+		path = xstrdup(ef.path);
+	elffile_release(&ef);
+	return path;
+}

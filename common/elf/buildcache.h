@@ -42,4 +42,13 @@ char	*buildcache_dir(void);
  */
 int	 buildcache_open(struct elffile *ef, const char *id);
 
+/*
+ * The path of the cached copy that buildcache_open would open, for a
+ * reader that opens files its own way (fgrecord's mappings): a new
+ * string (the caller frees it), or NULL when there is none. The copy was
+ * checked when found; the caller checks its build ID again when it opens
+ * it.
+ */
+char	*buildcache_find(const char *id);
+
 #endif

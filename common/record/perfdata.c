@@ -53,7 +53,7 @@ enum {
 	FEAT_BITS = 256
 };
 
-#define EVENT_UPDATE_NAME	1	/* PERF_EVENT_UPDATE__NAME */
+#define EVENT_UPDATE_NAME	2	/* PERF_EVENT_UPDATE__NAME (UNIT 0, SCALE 1) */
 #define MISC_BUILD_ID_SIZE	(1 << 15)
 #define FILE_HEADER_SIZE	104
 #define PIPE_HEADER_SIZE	16
@@ -266,18 +266,13 @@ id_add(struct perfdata *pd, uint64_t id, int ev)
 
 	hashtab_probe(&pd->ididx, hashtab_int(id), &hp);
 	while ((i = hashtab_next(&pd->ididx, &hp)) != HASHTAB_NONE)
-		if (pd->ids[i] == id) {
-			pd->id_event[i] = (uint32_t)ev;
+		if (pd->ids[i].id == id) {
+			pd->ids[i].event = (uint32_t)ev;
 			return;
 		}
-	if (pd->nids == pd->ids_cap) {
-		size_t cap = pd->ids_cap;
-
-		GROW(pd->ids, pd->nids + 1, pd->ids_cap);
-		GROW(pd->id_event, pd->nids + 1, cap);
-	}
-	pd->ids[pd->nids] = id;
-	pd->id_event[pd->nids] = (uint32_t)ev;
+	GROW(pd->ids, pd->nids + 1, pd->ids_cap);
+	pd->ids[pd->nids].id = id;
+	pd->ids[pd->nids].event = (uint32_t)ev;
 	hashtab_add(&pd->ididx, &hp, (uint32_t)pd->nids++);
 }
 
@@ -290,8 +285,8 @@ id_find(const struct perfdata *pd, uint64_t id)
 
 	hashtab_probe(&pd->ididx, hashtab_int(id), &hp);
 	while ((i = hashtab_next(&pd->ididx, &hp)) != HASHTAB_NONE)
-		if (pd->ids[i] == id)
-			return (int)pd->id_event[i];
+		if (pd->ids[i].id == id)
+			return (int)pd->ids[i].event;
 	return -1;
 }
 
@@ -879,10 +874,10 @@ enqueue(struct perfdata *pd, const unsigned char *p, uint32_t len,
 	const struct perf_event_header *h = (const void *)p;
 	struct perf_record_ids ids;
 	struct perfdata_rec *r;
-	uint16_t type;
+	uint32_t type;
 	int ev = 0;
 
-	memcpy(&type, p + 4, 2);
+	memcpy(&type, p, 4);	/* perf_event_header: type, misc, size */
 	if (pd->nevents == 0) {
 		bad_at(pd, off, "a record before any event attributes: "
 		    "skipped; the file's header is corrupt");
@@ -1325,7 +1320,6 @@ perfdata_free(struct perfdata *pd)
 	}
 	free(pd->events);
 	free(pd->ids);
-	free(pd->id_event);
 	hashtab_release(&pd->ididx);
 	for (i = 0; i < pd->nbids; i++)
 		free(pd->bids[i].path);

@@ -69,8 +69,10 @@ struct perfdata {
 
 	struct perfdata_event *events;	/* owned */
 	size_t		 nevents, events_cap;
-	uint64_t	*ids;		/* owned: event ids ... */
-	uint32_t	*id_event;	/* ... and the event of each */
+	struct perfdata_id {
+		uint64_t id;
+		uint32_t event;
+	}		*ids;		/* owned: the events' ids */
 	size_t		 nids, ids_cap;
 	struct hashtab	 ididx;		/* of ids */
 

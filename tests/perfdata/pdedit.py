@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+# pdedit.py: damages a perf.data file for the tests, one way at a time.
+#   pdedit.py count FILE              records in the data section
+#   pdedit.py size FILE N SIZE        the Nth record's size field set to SIZE
+#   pdedit.py offset FILE N           the Nth record's offset
+#   pdedit.py ids FILE                the first event's ids changed (no sample matches)
+#   pdedit.py attrsize FILE SIZE      the header's attr_size set to SIZE
+import struct, sys
+
+def header(b):
+    size, attr_size, ao, asz, do, dsz = struct.unpack_from('<QQQQQQ', b, 8)
+    return attr_size, ao, asz, do, dsz
+
+def records(b):
+    _, _, _, do, dsz = header(b)
+    off, end = do, do + dsz
+    while off + 8 <= end:
+        size = struct.unpack_from('<H', b, off + 6)[0]
+        if size < 8:
+            break
+        yield off
+        off += size
+
+cmd, name = sys.argv[1], sys.argv[2]
+b = bytearray(open(name, 'rb').read())
+if cmd == 'count':
+    print(sum(1 for _ in records(b)))
+    sys.exit(0)
+if cmd == 'offset':
+    print(list(records(b))[int(sys.argv[3])])
+    sys.exit(0)
+if cmd == 'size':
+    off = list(records(b))[int(sys.argv[3])]
+    struct.pack_into('<H', b, off + 6, int(sys.argv[4]))
+elif cmd == 'ids':
+    attr_size, ao, _, _, _ = header(b)
+    io, isz = struct.unpack_from('<QQ', b, ao + attr_size - 16)
+    for k in range(isz // 8):
+        struct.pack_into('<Q', b, io + 8 * k, 0xdead0000 + k)
+elif cmd == 'attrsize':
+    struct.pack_into('<Q', b, 16, int(sys.argv[3]))
+else:
+    sys.exit('pdedit.py: unknown command ' + cmd)
+open(name, 'wb').write(b)

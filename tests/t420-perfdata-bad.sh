@@ -1,0 +1,87 @@
+#!/bin/sh
+# fgsym on perf.data files gone bad (issue 25): cut short, a corrupt
+# header, a record of size 0 or past the end, samples of an id no event
+# lists, big-endian. Each is said in one line with 'FILE':OFFSET, exits 1
+# (2 for what it does not read), keeps the samples before, never hangs.
+# FG_BIN=DIR runs another build's tools (the ones before this reader).
+. "$(dirname "$0")/lib.sh"
+[ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
+ED=$TESTS/perfdata/pdedit.py
+
+if ! perf_ok || ! command -v perf >/dev/null 2>&1 ||
+    ! perf record -q -o "$TMP/probe.data" true >/dev/null 2>&1; then
+	skip 'perf.data gone bad' "perf record does not work here (${why:-no perf}: apt-get install linux-perf, run as root)"
+	done_testing
+	exit 0
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+	skip 'perf.data gone bad' 'no python3 to damage the files (apt-get install python3)'
+	done_testing
+	exit 0
+fi
+loop='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'
+cd "$TMP" && perf record -q -g -o g.data -- sh -c "$loop" >/dev/null 2>&1 &&
+    perf record -q -g -e cpu-clock,task-clock -o two.data -- sh -c "$loop" >/dev/null 2>&1 &&
+    perf script -i g.data -F event 2>/dev/null | wc -l >g.n || exit 2
+cd / || exit 2
+
+# samples FILE: the sample heads in a stream
+samples() { grep -ac '^[^#	].*: [0-9]* [a-z:-]*:$' "$1"; }
+# said_at FILE ERR: one message with 'FILE':OFFSET in ERR
+said_at() { test "$(grep -c "'[^']*$1':[0-9]*: " "$2")" -eq 1 || { cat "$2"; false; }; }
+
+check 'a good perf.data: every sample, exit 0' '
+	expect_status 0 fgsym "$TMP/g.data" >out 2>err &&
+	test "$(samples out)" -eq "$(cat "$TMP/g.n")"
+'
+check 'cut short in its data: one line with the offset, exit 1, the samples before kept' '
+	n=$(cat "$TMP/g.n") && size=$(wc -c <"$TMP/g.data") &&
+	head -c $((size * 3 / 5)) "$TMP/g.data" >cut.data &&
+	expect_status 1 timeout 60 fgsym cut.data >out 2>err &&
+	said_at cut.data err && grep_q "cut short" err &&
+	k=$(samples out) && test "$k" -gt 0 && test "$k" -lt "$n"
+'
+check 'cut at 40 places, and in a pipe: never a crash or a hang, exit 0 or 1' '
+	size=$(wc -c <"$TMP/g.data") && i=0 &&
+	while [ $i -lt 40 ]; do
+		head -c $((size * i / 40 + i)) "$TMP/g.data" >c.data &&
+		{ timeout 60 fgsym c.data >out 2>err; st=$?; } &&
+		{ [ $st -le 1 ] || { echo "cut at $((size * i / 40 + i)): $st"; cat err; false; }; } &&
+		{ timeout 60 fgsym <c.data >out 2>err; st=$?; } &&
+		{ [ $st -le 1 ] || { echo "piped, cut: $st"; cat err; false; }; } || return 1
+		i=$((i + 1))
+	done
+'
+check 'a corrupt header (attribute size 7): one line with the offset, exit 1' '
+	cp "$TMP/g.data" h.data && python3 "$ED" attrsize h.data 7 &&
+	expect_status 1 timeout 60 fgsym h.data >out 2>err &&
+	said_at h.data err && grep_q "header is corrupt" err
+'
+check 'a record of size 0 mid-way: one line with its offset, exit 1, the samples before kept' '
+	cp "$TMP/g.data" z.data && m=$(python3 "$ED" count z.data) &&
+	off=$(python3 "$ED" offset z.data $((m / 2))) &&
+	python3 "$ED" size z.data $((m / 2)) 0 &&
+	expect_status 1 timeout 60 fgsym z.data >out 2>err &&
+	said_at z.data err && grep_q "z.data.:$off: a record of size 0" err &&
+	test "$(samples out)" -gt 0
+'
+check 'a record past the data section'"'"'s end: one line with its offset, exit 1' '
+	cp "$TMP/g.data" p.data && m=$(python3 "$ED" count p.data) &&
+	python3 "$ED" size p.data $((m - 1)) 65535 &&
+	expect_status 1 timeout 60 fgsym p.data >out 2>err &&
+	said_at p.data err && grep_q "past the data section" err &&
+	test "$(samples out)" -gt 0
+'
+check 'samples of an id no event lists: said once, exit 1, the other event'"'"'s kept' '
+	cp "$TMP/two.data" i.data && python3 "$ED" ids i.data &&
+	expect_status 1 timeout 60 fgsym i.data >out 2>err &&
+	said_at i.data err && grep_q "which no event" err &&
+	test "$(grep -ac " task-clock:\$" out)" -gt 0 &&
+	test "$(grep -ac " cpu-clock:\$" out)" -eq 0
+'
+check 'big-endian: one line, exit 2, nothing written' '
+	{ printf 2ELIFREP; tail -c +9 "$TMP/g.data"; } >be.data &&
+	expect_status 2 fgsym be.data >out 2>err && test ! -s out &&
+	test "$(wc -l <err)" -eq 1 && grep_q "big-endian" err
+'
+done_testing

@@ -200,6 +200,32 @@ else
 	skip_each rust "rustc not found (Debian: apt-get install rustc)"
 fi
 
+# cargo fg --perfdata: an existing perf.data drawn with the graph
+# options, nothing built, neither cargo nor perf run (stand-ins on PATH
+# leave a marker if they are).
+if [ -s "$FIX/g.data" ]; then
+	check "cargo fg --perfdata FILE: the SVG, without cargo or perf" '
+		mkdir stand && for t in cargo perf; do
+			printf "#!/bin/sh\ntouch \"%s/ran-%s\"\nexit 1\n" "$PWD" $t >stand/$t &&
+			chmod 755 stand/$t || exit 1
+		done &&
+		expect_status 0 env PATH="$PWD/stand:$PATH" CARGO="$PWD/stand/cargo" \
+		    "$TOP/scripts/cargo-fg" fg --perfdata "$FIX/g.data" -o out.svg \
+		    --title "t420 graph" -i >out 2>err &&
+		test ! -e ran-cargo && test ! -e ran-perf &&
+		head -c 300 out.svg | grep -q "<svg" &&
+		grep_q "t420 graph" out.svg && grep_q "leaf_mix" out.svg &&
+		grep_q "^cargo fg: wrote out.svg ([0-9]* samples); the widest leaf functions:" err &&
+		grep -A5 "widest leaf" err | grep -q " leaf_mix\$" &&
+		expect_status 2 "$TOP/scripts/cargo-fg" fg --perfdata "$FIX/g.data" --bin x 2>err &&
+		grep_q "builds nothing" err &&
+		expect_status 2 "$TOP/scripts/cargo-fg" fg --perfdata nosuch.data 2>err &&
+		grep_q "^cargo fg: --perfdata: cannot read .nosuch.data." err
+	'
+else
+	skip "cargo fg --perfdata FILE: the SVG, without cargo or perf" "no recording"
+fi
+
 # The build-ID cache. perf record keeps a copy of work in $HOME/.debug;
 # work is then rebuilt (-O1: another build ID) at the same path.
 # named STREAM: fgsym named work's frames; none stays [unknown].
@@ -217,7 +243,7 @@ if $CC -O2 -g -fno-omit-frame-pointer -pthread "$PD/work.c" -o "$CACHE/work" &&
 	check "a binary rebuilt after the recording is refused" '
 		{ HOME=$CACHE/nohome fgsym "$CACHE/perf.data" >out 2>err; test $? -le 1; } &&
 		grep_q "^fgsym: .$CACHE/work. was rebuilt after the .*(build ID [0-9a-f]*, .*[0-9a-f]*): its frames .* \[unknown\]; record .*again\$" err &&
-		grep_q " \[unknown\] ($CACHE/work)\$" out &&
+		grep_q "^	.* \[unknown\] (" out &&
 		! grep -q " leaf_mix+0x[0-9a-f]* ($CACHE/work)\$" out
 	'
 	check "a rebuilt binary is found in the build-ID cache" '

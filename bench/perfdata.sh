@@ -26,23 +26,7 @@ for t in perf gcc; do
 	fi
 done
 
-# The generated file: n functions, each with a loop, a switch and an
-# inlined helper (as bench/fgsym.sh makes it).
-awk -v n="${PERFDATA_BENCH_FUNCS:-150}" 'BEGIN {
-	print "#include <stdio.h>\n#include <string.h>"
-	for (i = 0; i < n; i++) {
-		k = i % 7 + 1
-		printf "struct s%d { int a[%d]; double d; char name[16]; };\n", i, k
-		printf "static inline int helper%d(struct s%d *p, int q) { int r = 0; ", i, i
-		printf "for (int j = 0; j < %d; j++) r += p->a[j] * (q + j); return r + (int)p->d; }\n", k
-		printf "int fn%d(int x, int y) {\n\tstruct s%d v; memset(&v, 0, sizeof v); v.d = x * 1.5;\n", i, i
-		printf "\tint acc = 0;\n\tfor (int i = 0; i < x; i++) {\n\t\tswitch ((i + y) %% 5) {\n"
-		printf "\t\tcase 0: acc += helper%d(&v, i); break;\n", i
-		printf "\t\tcase 1: acc ^= i * %d; break;\n", i
-		printf "\t\tdefault: acc += snprintf(v.name, sizeof v.name, \"%%d\", acc); break;\n\t\t}\n\t}\n"
-		printf "\treturn acc;\n}\n"
-	}
-}' >"$D/big.c"
+gen_c "${PERFDATA_BENCH_FUNCS:-150}" >"$D/big.c"
 
 # one NAME PERF-RECORD-OPTIONS...: records and measures one file.
 one() {

@@ -27,27 +27,7 @@ if ! command -v gcc >/dev/null 2>&1; then
 	exit 0
 fi
 
-# A C file with n functions, each with a loop, a switch and an inlined helper.
-awk -v n="${FGSYM_BENCH_FUNCS:-150}" 'BEGIN {
-	print "#include <stdio.h>\n#include <string.h>"
-	for (i = 0; i < n; i++) {
-		k = i % 7 + 1
-		printf "struct s%d { int a[%d]; double d; char name[16]; };\n", i, k
-		printf "static inline int helper%d(struct s%d *p, int q) { int r = 0; ", i, i
-		printf "for (int j = 0; j < %d; j++) r += p->a[j] * (q + j); return r + (int)p->d; }\n", k
-		printf "int fn%d(int x, int y) {\n\tstruct s%d v; memset(&v, 0, sizeof v); v.d = x * 1.5;\n", i, i
-		printf "\tint acc = 0;\n\tfor (int i = 0; i < x; i++) {\n\t\tswitch ((i + y) %% 5) {\n"
-		printf "\t\tcase 0: acc += helper%d(&v, i); break;\n", i
-		printf "\t\tcase 1: acc ^= i * %d; break;\n", i
-		printf "\t\tcase 2: acc -= y > i ? helper%d(&v, y) : i; break;\n", i
-		printf "\t\tcase 3: if (acc > 1000) acc /= 3; else acc *= 2; break;\n"
-		printf "\t\tdefault: acc += snprintf(v.name, sizeof v.name, \"%%d\", acc); break;\n\t\t}\n\t}\n"
-		if (i > 0)
-			printf "\treturn acc + fn%d(x - 1, y) * 0;\n}\n", i - 1
-		else
-			printf "\treturn acc;\n}\n"
-	}
-}' >"$D/big.c"
+gen_c "${FGSYM_BENCH_FUNCS:-150}" >"$D/big.c"
 
 if ! perf record -q -o "$D/gcc.data" --call-graph dwarf -- \
     gcc -O2 -c "$D/big.c" -o "$D/big.o" >"$D/record.log" 2>&1; then

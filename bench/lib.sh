@@ -32,3 +32,28 @@ median_alternating() {
 	_med() { echo $1 | tr ' ' '\n' | sort -g | awk '{a[NR]=$1} END {printf "%.4f", a[int((NR+1)/2)]}'; }
 	echo "$_a $(_med "$_ta") $_b $(_med "$_tb")"
 }
+
+# gen_c N: a C file of N functions, each with a loop, a switch and an
+# inlined helper, on stdout: what the gcc recordings compile.
+gen_c() {
+	awk -v n="$1" 'BEGIN {
+	print "#include <stdio.h>\n#include <string.h>"
+	for (i = 0; i < n; i++) {
+		k = i % 7 + 1
+		printf "struct s%d { int a[%d]; double d; char name[16]; };\n", i, k
+		printf "static inline int helper%d(struct s%d *p, int q) { int r = 0; ", i, i
+		printf "for (int j = 0; j < %d; j++) r += p->a[j] * (q + j); return r + (int)p->d; }\n", k
+		printf "int fn%d(int x, int y) {\n\tstruct s%d v; memset(&v, 0, sizeof v); v.d = x * 1.5;\n", i, i
+		printf "\tint acc = 0;\n\tfor (int i = 0; i < x; i++) {\n\t\tswitch ((i + y) %% 5) {\n"
+		printf "\t\tcase 0: acc += helper%d(&v, i); break;\n", i
+		printf "\t\tcase 1: acc ^= i * %d; break;\n", i
+		printf "\t\tcase 2: acc -= y > i ? helper%d(&v, y) : i; break;\n", i
+		printf "\t\tcase 3: if (acc > 1000) acc /= 3; else acc *= 2; break;\n"
+		printf "\t\tdefault: acc += snprintf(v.name, sizeof v.name, \"%%d\", acc); break;\n\t\t}\n\t}\n"
+		if (i > 0)
+			printf "\treturn acc + fn%d(x - 1, y) * 0;\n}\n", i - 1
+		else
+			printf "\treturn acc;\n}\n"
+	}
+}'
+}

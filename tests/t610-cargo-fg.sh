@@ -11,9 +11,10 @@
 CFG=${FG_TEST_CARGO_FG:-$TOP/scripts/cargo-fg}
 
 # Argument checks: they need no cargo.
-check "cargo fg --perfdata is refused with what to use instead; --cmd too" '
+# cargo fg --perfdata draws a perf.data: t420-perfdata.sh.
+check "cargo fg --perfdata: a file that is not there is said; --cmd is refused" '
 	expect_status 2 "$CFG" fg --perfdata x.data 2>err &&
-	grep_q "there is no perf.data: fgrecord writes a text stream instead; to keep it, run the steps by hand: fgrecord -o app.rec" err &&
+	grep_q "^cargo fg: --perfdata: cannot read .x.data." err &&
 	expect_status 2 "$CFG" fg --cmd "record -g" 2>err &&
 	grep_q "no perf command line to change" err
 '

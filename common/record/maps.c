@@ -13,6 +13,7 @@
 #include "base/hashtab.h"
 #include "base/procfs.h"
 #include "record/maps.h"
+#include "elf/buildcache.h"
 #include "elf/vdso.h"
 #include "base/xalloc.h"
 
@@ -503,6 +504,16 @@ mapfile_open(struct mapfile *f)
 		return 1;
 	mapfile_close(f);
 	f->usable = mapfile_load(f, f->path, 1);
+	/* Gone or rebuilt: the mapped build's copy in perf's build-ID cache. */
+	if (!f->usable && f->buildid != NULL) {
+		char *copy = buildcache_find(f->buildid);
+
+		if (copy != NULL) {
+			mapfile_close(f);
+			f->usable = mapfile_load(f, copy, 0);
+			free(copy);
+		}
+	}
 	return f->usable;
 }
 

@@ -32,6 +32,7 @@
 #include "sym/dwname.h"
 #include "sym/pkgowner.h"
 #include "sym/dwcheck.h"
+#include "elf/buildcache.h"
 #include "elf/elffile.h"
 #include "elf/elfsym.h"
 #include "base/hashtab.h"
@@ -252,6 +253,23 @@ file_get(struct sym *s, const char *dso, size_t len)
 }
 
 /*
+ * Opens instead the copy of the recorded build that perf's build-ID cache
+ * holds (elf/buildcache), for a file gone from its path or rebuilt since
+ * (what says which); says so. Returns 1 when f->ef is that copy, else 0
+ * with f->ef closed.
+ */
+static int
+file_cached(struct sfile *f, const char *what)
+{
+	if (f->recorded == NULL ||
+	    buildcache_open(&f->ef, f->recorded) != ELFFILE_OK)
+		return 0;
+	swarnx("'%s' %s: its frames are named from the recorded build's copy "
+	    "in perf's build-ID cache, '%s'", f->dso, what, f->ef.path);
+	return 1;
+}
+
+/*
  * Opens an ELF file's headers: its type, its PT_LOAD segments and its
  * build ID, and checks that against the recorded one. Warns once and marks
  * the file unusable on failure.
@@ -272,6 +290,8 @@ file_open(struct sfile *f)
 		static unsigned nmissing;
 		int e = f->ef.errnum;
 
+		if (e == ENOENT && file_cached(f, "is gone"))
+			break;
 		f->missing = e == ENOENT;
 		/* Named one by one up to ten; a stream from another machine
 		 * may name thousands, and the summary sums them up. */
@@ -304,6 +324,12 @@ file_open(struct sfile *f)
 		return;
 	}
 	f->buildid = elffile_buildid(&f->ef);
+	if (f->recorded != NULL && (f->buildid == NULL ||
+	    strcasecmp(f->recorded, f->buildid) != 0) &&
+	    file_cached(f, "was rebuilt after the recording")) {
+		free(f->buildid);
+		f->buildid = elffile_buildid(&f->ef);
+	}
 
 	if (f->recorded != NULL && f->buildid != NULL &&
 	    strcasecmp(f->recorded, f->buildid) != 0) {

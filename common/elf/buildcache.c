@@ -1,0 +1,142 @@
+/*
+ * buildcache: copies of recorded binaries in perf's build-ID cache, by
+ * build ID (see buildcache.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/safeopen.h"
+#include "base/xalloc.h"
+#include "elf/buildcache.h"
+#include "elf/elffile.h"
+
+/* A perfconfig larger is not read: perf's own are a few lines. */
+#define PERFCONFIG_MAX	(1 << 20)
+
+/*
+ * The value of buildid.dir in the perf configuration file path (git's
+ * syntax: "[buildid]" then "dir = VALUE"), as a new string; NULL when the
+ * file cannot be read or does not set it.
+ */
+static char *
+config_dir(const char *path)
+{
+	char *buf, *line, *next, *val = NULL, *p, *e;
+	size_t len;
+	int in = 0;
+
+	if (path == NULL || safeopen_read(path, PERFCONFIG_MAX, &buf, &len) != 0)
+		return NULL;
+	for (line = buf; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		for (p = line; isspace((unsigned char)*p); p++)
+			;
+		e = p + strlen(p);
+		while (e > p && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+		if (*p == '[') {
+			in = strncasecmp(p, "[buildid]", 9) == 0;
+			continue;
+		}
+		if (!in || strncasecmp(p, "dir", 3) != 0)
+			continue;
+		for (p += 3; *p == ' ' || *p == '\t'; p++)
+			;
+		if (*p++ != '=')
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '"' && e - p >= 2 && e[-1] == '"') {
+			p++;
+			*--e = '\0';
+		}
+		if (*p != '\0') {
+			free(val);
+			val = xstrdup(p);
+		}
+	}
+	free(buf);
+	return val;
+}
+
+char *
+buildcache_dir(void)
+{
+	const char *home = getenv("HOME"), *env = getenv("PERF_BUILDID_DIR");
+	char *user, *dir;
+
+	if (env != NULL && env[0] != '\0')
+		return xstrdup(env);
+	user = home != NULL && home[0] == '/' ?
+	    xasprintf("%s/.perfconfig", home) : NULL;
+	dir = config_dir(user);
+	free(user);
+	if (dir == NULL)
+		dir = config_dir("/etc/perfconfig");
+	if (dir == NULL && home != NULL && home[0] == '/')
+		dir = xasprintf("%s/.debug", home);
+	return dir;
+}
+
+/* Opens path into ef if it is ELF with build ID id: ELFFILE_OK or not. */
+static int
+try_copy(struct elffile *ef, const char *path, const char *id)
+{
+	char *mine;
+	int ok;
+
+	if (elffile_open(ef, path) != ELFFILE_OK)
+		return 0;
+	mine = elffile_buildid(ef);
+	ok = mine != NULL && strcasecmp(mine, id) == 0;
+	free(mine);
+	if (!ok)
+		elffile_release(ef);
+	return ok;
+}
+
+int
+buildcache_open(struct elffile *ef, const char *id)
+{
+	char *dir, *path;
+	size_t n = strlen(id), i;
+	int k, ok = 0;
+
+	elffile_release(ef);
+	/* As libdw's build-id paths: 3 to 64 bytes, hex only. */
+	for (i = 0; i < n && isxdigit((unsigned char)id[i]); i++)
+		;
+	if (i == n && n >= 6 && n <= 128 && (dir = buildcache_dir()) != NULL) {
+		for (k = 0; !ok && k < 2; k++) {
+			path = xasprintf("%s/.build-id/%.2s/%s%s", dir, id,
+			    id + 2, k == 0 ? "/elf" : "");
+			ok = try_copy(ef, path, id);
+			free(path);
+		}
+		free(dir);
+	}
+	if (ok)
+		return ELFFILE_OK;
+	elffile_release(ef);
+	ef->errnum = ENOENT;
+	snprintf(ef->why, sizeof(ef->why), "no copy of build ID %.64s in "
+	    "perf's build-ID cache", id);
+	return ELFFILE_ERRNO;
+}
+
+char *
+buildcache_find(const char *id)
+{
+	struct elffile ef;
+	char *path = NULL;
+
+	elffile_init(&ef);
+	if (buildcache_open(&ef, id) == ELFFILE_OK)
+		path = xstrdup(ef.path);
+	elffile_release(&ef);
+	return path;
+}

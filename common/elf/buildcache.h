@@ -1,0 +1,54 @@
+/*
+ * buildcache: perf's build-ID cache, where perf record (and perf
+ * buildid-cache --add) keeps a copy of every binary it recorded, and where
+ * the tarball of `perf archive` is unpacked on another machine:
+ *
+ *	DIR/.build-id/XX/REST -> ../../PATH/XXREST	(a directory)
+ *	DIR/PATH/XXREST/elf				(the copy)
+ *
+ * XXREST being the build ID in hex. DIR is $PERF_BUILDID_DIR when set,
+ * else the buildid.dir of perf's configuration ($HOME/.perfconfig over
+ * /etc/perfconfig, as `perf config buildid.dir=DIR` writes it), else
+ * $HOME/.debug. Older perf linked .build-id/XX/REST to the copy itself:
+ * that is taken too.
+ *
+ * A copy is opened through elffile_open (regular files only, checked
+ * before the open), and is used only when its own build ID is the one
+ * asked for: a cache entry is a name like any other in the input.
+ *
+ *	struct elffile ef;
+ *	elffile_init(&ef);
+ *	if (buildcache_open(&ef, "5f0c...e1") == ELFFILE_OK)
+ *		... ef.path is the copy's path
+ */
+#ifndef FG_BUILDCACHE_H
+#define FG_BUILDCACHE_H
+
+struct elffile;
+
+/*
+ * The cache directory, as above: a new string (the caller frees it), or
+ * NULL when none can be named (no $HOME, no setting).
+ */
+char	*buildcache_dir(void);
+
+/*
+ * Opens the cached copy of the binary whose build ID is id (hex, any
+ * case) into ef (an elffile_init'ed one; an open one is released first).
+ * Returns ELFFILE_OK with ef open on the copy (ef->path its path); else
+ * ELFFILE_ERRNO with ef->errnum ENOENT when the cache has no usable copy
+ * (none, not a regular ELF file, or another build ID under that name),
+ * ef->why saying which, and nothing left open.
+ */
+int	 buildcache_open(struct elffile *ef, const char *id);
+
+/*
+ * The path of the cached copy that buildcache_open would open, for a
+ * reader that opens files its own way (fgrecord's mappings): a new
+ * string (the caller frees it), or NULL when there is none. The copy was
+ * checked when found; the caller checks its build ID again when it opens
+ * it.
+ */
+char	*buildcache_find(const char *id);
+
+#endif

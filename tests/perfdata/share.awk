@@ -1,0 +1,96 @@
+# share.awk: how much of the weight of the folded stacks REF (perf script
+# | fgfold) the folded stacks GOT (fgsym perf.data | fgfold) name alike.
+#
+#	awk -f share.awk [-v suffix=1] [-v aliases=FILE] REF GOT
+#
+# prints "MATCHED TOTAL PERCENT": the weight (a folded line's count) that
+# both have on the same stack, the weight of REF, and the share. Frame
+# names are compared by fgsym's naming rules: no return type and no
+# parameters of a C++ name, no symbol version (memcpy@@GLIBC_2.14 is
+# memcpy), no Rust hash (::h0123456789abcdef); and two aliases of one
+# address (cfree and free) are one name, given the lines "NAME CANONICAL"
+# of aliases.sh in FILE. With suffix=1 (DWARF
+# recordings, where fgsym completes a stack that perf's unwinding cut), a
+# REF stack not counted yet also matches a GOT stack of the same first
+# frame (the command) that ends with it: GOT reached further toward main.
+
+# bare NAME: the name without return type, parameters, version or hash.
+function bare(s,    i, c, d, sp, n) {
+	sub(/@@?[A-Za-z_][A-Za-z0-9_.]*$/, "", s)
+	sub(/::h[0-9a-f]{16}$/, "", s)
+	n = length(s)
+	if (substr(s, n) == ")") {
+		d = 0
+		for (i = n; i > 0; i--) {
+			c = substr(s, i, 1)
+			if (c == ")") d++
+			else if (c == "(" && --d == 0) break
+		}
+		if (i > 1)
+			s = substr(s, 1, i - 1)
+	}
+	d = 0; sp = 0
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c == "<" || c == "(" || c == "{" || c == "[") d++
+		else if (c == ">" || c == ")" || c == "}" || c == "]") d--
+		else if (c == " " && d == 0) sp = i
+	}
+	if (sp > 0 && substr(s, 1, sp - 1) !~ /^operator|::operator$/)
+		s = substr(s, sp + 1)
+	if (s in canon)
+		s = canon[s]
+	return s
+}
+BEGIN {
+	if (aliases != "")
+		while ((getline l < aliases) > 0) {
+			split(l, a, " ")
+			canon[a[1]] = a[2]
+		}
+}
+function norm(stack,    k, f, i, out) {
+	k = split(stack, f, ";")
+	out = bare(f[1])
+	for (i = 2; i <= k; i++)
+		out = out ";" bare(f[i])
+	return out
+}
+{
+	w = $NF
+	st = $0
+	sub(/ [0-9]+$/, "", st)
+	st = norm(st)
+	if (FILENAME == ARGV[1]) { ref[st] += w; total += w }
+	else got[st] += w
+}
+END {
+	for (s in ref) {
+		if (!(s in got))
+			continue
+		m = ref[s] < got[s] ? ref[s] : got[s]
+		matched += m; ref[s] -= m; got[s] -= m
+	}
+	if (suffix) {
+		for (s in ref) {
+			if (ref[s] == 0)
+				continue
+			c = s; sub(/;.*/, "", c)
+			rest = substr(s, length(c) + 1)
+			if (rest == "")
+				continue
+			for (g in got) {
+				if (got[g] == 0 || index(g, c ";") != 1)
+					continue
+				if (length(g) <= length(s) ||
+				    substr(g, length(g) - length(rest) + 1) != rest)
+					continue
+				m = ref[s] < got[g] ? ref[s] : got[g]
+				matched += m; ref[s] -= m; got[g] -= m
+				if (ref[s] == 0)
+					break
+			}
+		}
+	}
+	printf "%d %d %.2f\n", matched, total, total ? 100 * matched / total : 0
+}

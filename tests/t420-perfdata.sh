@@ -1,0 +1,280 @@
+#!/bin/sh
+# t420-perfdata: fgsym reads perf.data (issue 25). Real `perf record`
+# recordings of programs built here: -g, --call-graph dwarf, -z, pipe mode
+# (-o -), -a with kernel frames, two events, a multi-threaded C program and
+# the Rust example alloc-loop. On each, fgsym's samples per event and per
+# thread are perf script's, and `fgsym perf.data | fgfold` names at least
+# 99% of the frame weight as `perf script | fgfold` does (and as
+# stackcollapse-perf.pl does, with FLAMEGRAPH_DIR set): share.awk measures
+# it, frame names compared by fgsym's naming rules. Both sides leave
+# inlined frames out (--no-inline), so that what is compared is the
+# reader: its samples, its stacks, its file names. DWARF recordings reach
+# main. A binary rebuilt after the recording is refused as fgsym refuses
+# it in a stream; a copy in perf's build-ID cache (~/.debug) is used
+# instead, and a stream of fgrecord's finds it there too.
+# serial
+. "$(dirname "$0")/lib.sh"
+# FG_TEST_BIN: other fgsym, fgfold binaries to try (a build of main).
+[ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH
+PD=$TESTS/perfdata
+FIX=$TMP/fix
+mkdir -p "$FIX"
+CC=${CC:-cc}
+export PD FIX
+
+cases="g dwarf z pipe sys events threads rust"
+
+# skip_each NAME WHY: the two checks of each recording, skipped.
+skip_each() {
+	skip "$1: samples per event and per thread are perf script's" "$2"
+	skip "$1: at least 99% of the frame weight named as perf script names it" "$2"
+}
+skip_cache() {
+	skip "a binary rebuilt after the recording is refused" "$1"
+	skip "a rebuilt binary is found in the build-ID cache" "$1"
+	skip "a binary gone from its path is found in the build-ID cache" "$1"
+	skip "fgrecord's stream: a rebuilt binary is found in the build-ID cache" "$1"
+}
+skip_all() {
+	for c in $cases; do skip_each "$c" "$1"; done
+	skip "dwarf: the stacks reach main" "$1"
+	skip "sys: kernel frames are named" "$1"
+	skip_cache "$1"
+	done_testing
+	exit 0
+}
+command -v perf >/dev/null 2>&1 ||
+	skip_all "perf is not installed (apt-get install linux-perf)"
+perf_ok || skip_all "$why"
+
+$CC -O2 -g -fno-omit-frame-pointer -pthread -Wall "$PD/work.c" \
+    -o "$FIX/work" || exit 1
+# perf record fills $HOME/.debug, its build-ID cache: one of the test's.
+mkdir -p "$FIX/home"
+
+# rec NAME PERF-RECORD-OPTIONS... -- PROGRAM ARGS: $FIX/NAME.data, its
+# perf script (refs: --no-inline, like fgsym's side) and fgsym's stream.
+# Fails with the reason in $why. Pipe mode when the options hold "-o -".
+rec() {
+	r_name=$1
+	shift
+	r_pipe=
+	for a in "$@"; do [ "$a" = "-o" ] && r_pipe=1; done
+	if [ -n "$r_pipe" ]; then
+		HOME=$FIX/home perf record -q "$@" >"$FIX/$r_name.data" \
+		    2>"$FIX/$r_name.log"
+	else
+		HOME=$FIX/home perf record -q -o "$FIX/$r_name.data" "$@" \
+		    >"$FIX/$r_name.log" 2>&1
+	fi || { why="perf record failed: $(grep -v '^cpu-seconds' "$FIX/$r_name.log" | head -1)"; return 1; }
+	HOME=$FIX/home perf script -i "$FIX/$r_name.data" --no-inline >"$FIX/$r_name.ref" \
+	    2>"$FIX/$r_name.ref.err" ||
+		{ why="perf script failed: $(head -1 "$FIX/$r_name.ref.err")"; return 1; }
+	grep -q . "$FIX/$r_name.ref" ||
+		{ why="perf recorded no sample"; return 1; }
+}
+
+# counts NAME: fgsym's samples per event and thread are perf script's.
+counts() {
+	awk -f "$PD/counts.awk" "$FIX/$1.ref" | sort >want &&
+	test -s want &&
+	awk -f "$PD/counts.awk" "$FIX/$1.got" | sort >got &&
+	test_cmp want got
+}
+
+# share NAME [EVENT] [suffix]: at least 99% of perf script's frame weight
+# named alike by fgsym; against stackcollapse-perf.pl too when
+# FLAMEGRAPH_DIR has it.
+share() {
+	s_ev=${2:+--event-filter=$2}
+	fgfold $s_ev "$FIX/$1.ref" >ref.f 2>ref.err &&
+	{ fgfold $s_ev "$FIX/$1.got" >got.f 2>got.err; test $? -le 1; } &&
+	s_suf=0 && { [ "${3:-}" != suffix ] || s_suf=1; } &&
+	sh "$PD/aliases.sh" "$FIX/$1.ref" >aliases &&
+	awk -v suffix=$s_suf -v aliases=aliases -f "$PD/share.awk" ref.f got.f >share &&
+	read -r m t p <share &&
+	echo "fgfold: $m of $t samples named alike ($p%)" &&
+	test "$t" -gt 100 && awk -v p="$p" 'BEGIN { exit !(p >= 99) }' ||
+		{ diff ref.f got.f | head -30; false; } &&
+	if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -x "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
+		"$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ${2:+--event-filter=$2} \
+		    "$FIX/$1.ref" >sc.f &&
+		awk -v suffix=$s_suf -v aliases=aliases -f "$PD/share.awk" sc.f got.f >share2 &&
+		read -r m t p <share2 &&
+		echo "stackcollapse-perf.pl: $m of $t samples named alike ($p%)" &&
+		awk -v p="$p" 'BEGIN { exit !(p >= 99) }'
+	fi
+}
+
+# got NAME [FGSYM-INPUT]: fgsym's stream of the recording, exit 0 or 1.
+# The input: the file, or standard input for pipe mode.
+got() {
+	if [ "$1" = pipe ]; then
+		fgsym --no-inline <"$FIX/$1.data" >"$FIX/$1.got" 2>"$FIX/$1.got.err"
+	else
+		fgsym --no-inline "$FIX/$1.data" >"$FIX/$1.got" 2>"$FIX/$1.got.err"
+	fi
+	g_st=$?
+	[ $g_st -le 1 ] && wellformed_sym "$FIX/$1.got" ||
+		{ echo "fgsym exit $g_st"; head -5 "$FIX/$1.got.err"; head -c 600 "$FIX/$1.got" | cat -v; return 1; }
+}
+
+# wellformed_sym STREAM: a text stream with samples, not binary.
+wellformed_sym() {
+	head -1 "$1" | grep -q "^# fgrecord" &&
+	! LC_ALL=C grep -q -P '[\x00-\x08]' "$1" &&
+	grep -q '^[^#	 ].* [0-9]*\.[0-9]*: ' "$1"
+}
+
+# each NAME [EVENTS] [suffix]: the two common checks of one recording.
+each() {
+	e_name=$1 e_events=${2:-} e_suf=${3:-}
+	check "$e_name: samples per event and per thread are perf script's" '
+		got "$e_name" && counts "$e_name"
+	'
+	if [ -z "$e_events" ]; then
+		check "$e_name: at least 99% of the frame weight named as perf script names it" '
+			share "$e_name" "" $e_suf
+		'
+	else
+		check "$e_name: at least 99% of the frame weight named as perf script names it" '
+			for ev in $e_events; do
+				echo "event $ev:" && share "$e_name" "$ev" $e_suf || exit 1
+			done
+		'
+	fi
+}
+
+# recorded NAME PERF-RECORD-ARGS...: each NAME when it records, else skips.
+recorded() {
+	rd_name=$1 rd_events=$2 rd_suf=$3
+	shift 3
+	if rec "$rd_name" "$@"; then
+		each "$rd_name" "$rd_events" "$rd_suf"
+		return 0
+	fi
+	skip_each "$rd_name" "$why"
+	return 1
+}
+
+recorded g "" "" -g -- "$FIX/work" 0.3
+if recorded dwarf "" suffix --call-graph dwarf -- "$FIX/work" 0.3; then
+	# Of the samples in the program's own functions, 99% reach main.
+	check "dwarf: the stacks reach main" '
+		{ fgfold "$FIX/dwarf.got" >got.f 2>err; test $? -le 1; } &&
+		awk "/;(outer|middle|leaf_mix|leaf_add)(;| )/ { n += \$NF; if (/;main;/) m += \$NF }
+		    END { printf \"%d of %d reach main\\n\", m, n; exit !(n > 100 && m >= 0.99 * n) }" got.f
+	'
+else
+	skip "dwarf: the stacks reach main" "$why"
+fi
+recorded z "" "" -z -g -- "$FIX/work" 0.3 1
+recorded pipe "" "" -g -o - -- "$FIX/work" 0.3 1
+if recorded sys "" "" -a -g -- "$FIX/work" 0.3; then
+	check "sys: kernel frames are named" '
+		n=$(grep -c "^	.* (\[kernel.kallsyms\])\$" "$FIX/sys.got"; :) &&
+		u=$(grep -c "^	.* \[unknown\] (\[kernel.kallsyms\])\$" "$FIX/sys.got"; :) &&
+		echo "$u of $n kernel frames unnamed" &&
+		test "$n" -gt 0 && test "$u" -le $((n / 100))
+	'
+else
+	skip "sys: kernel frames are named" "$why"
+fi
+recorded events "cpu-clock task-clock" "" -e cpu-clock,task-clock -g -- "$FIX/work" 0.3
+recorded threads "" "" -g -- "$FIX/work" 0.2 4
+
+# The Rust example, built as examples/run builds it, recorded as
+# cargo-flamegraph records (DWARF).
+if command -v rustc >/dev/null 2>&1; then
+	src=$TOP/examples/alloc-loop/rust
+	rf="--edition 2021 -C opt-level=2 -C debuginfo=2"
+	if rustc $rf --crate-type lib --crate-name alloc_loop \
+	    -o "$FIX/liballoc_loop.rlib" "$src/src/lib.rs" 2>"$FIX/rustc.log" &&
+	    rustc $rf --crate-name before --extern "alloc_loop=$FIX/liballoc_loop.rlib" \
+	    -o "$FIX/alloc-loop" "$src/src/bin/before.rs" 2>>"$FIX/rustc.log"; then
+		recorded rust "" suffix --call-graph dwarf -- "$FIX/alloc-loop" 100000
+	else
+		skip_each rust "rustc failed: $(head -1 "$FIX/rustc.log")"
+	fi
+else
+	skip_each rust "rustc not found (Debian: apt-get install rustc)"
+fi
+
+# cargo fg --perfdata: an existing perf.data drawn with the graph
+# options, nothing built, neither cargo nor perf run (stand-ins on PATH
+# leave a marker if they are).
+if [ -s "$FIX/g.data" ]; then
+	check "cargo fg --perfdata FILE: the SVG, without cargo or perf" '
+		mkdir stand && for t in cargo perf; do
+			printf "#!/bin/sh\ntouch \"%s/ran-%s\"\nexit 1\n" "$PWD" $t >stand/$t &&
+			chmod 755 stand/$t || exit 1
+		done &&
+		expect_status 0 env PATH="$PWD/stand:$PATH" CARGO="$PWD/stand/cargo" \
+		    "$TOP/scripts/cargo-fg" fg --perfdata "$FIX/g.data" -o out.svg \
+		    --title "t420 graph" -i >out 2>err &&
+		test ! -e ran-cargo && test ! -e ran-perf &&
+		head -c 300 out.svg | grep -q "<svg" &&
+		grep_q "t420 graph" out.svg && grep_q "leaf_mix" out.svg &&
+		grep_q "^cargo fg: wrote out.svg ([0-9]* samples); the widest leaf functions:" err &&
+		grep -A5 "widest leaf" err | grep -q " leaf_mix\$" &&
+		expect_status 2 "$TOP/scripts/cargo-fg" fg --perfdata "$FIX/g.data" --bin x 2>err &&
+		grep_q "builds nothing" err &&
+		expect_status 2 "$TOP/scripts/cargo-fg" fg --perfdata nosuch.data 2>err &&
+		grep_q "^cargo fg: --perfdata: cannot read .nosuch.data." err
+	'
+else
+	skip "cargo fg --perfdata FILE: the SVG, without cargo or perf" "no recording"
+fi
+
+# The build-ID cache. perf record keeps a copy of work in $HOME/.debug;
+# work is then rebuilt (-O1: another build ID) at the same path.
+# named STREAM: fgsym named work's frames; none stays [unknown].
+named() {
+	grep_q " leaf_mix+0x[0-9a-f]* ($CACHE/work)\$" "$1" &&
+	! grep -q " \[unknown\] ($CACHE/work)\$" "$1"
+}
+CACHE=$TMP/cache
+mkdir -p "$CACHE/home" "$CACHE/nohome"
+export CACHE
+if $CC -O2 -g -fno-omit-frame-pointer -pthread "$PD/work.c" -o "$CACHE/work" &&
+    HOME=$CACHE/home perf record -q -g -o "$CACHE/perf.data" "$CACHE/work" 0.2 \
+    >"$CACHE/rec.log" 2>&1 &&
+    $CC -O1 -g -fno-omit-frame-pointer -pthread "$PD/work.c" -o "$CACHE/work"; then
+	check "a binary rebuilt after the recording is refused" '
+		{ HOME=$CACHE/nohome fgsym "$CACHE/perf.data" >out 2>err; test $? -le 1; } &&
+		grep_q "^fgsym: .$CACHE/work. was rebuilt after the .*(build ID [0-9a-f]*, .*[0-9a-f]*): its frames .* \[unknown\]; record .*again\$" err &&
+		grep_q "^	.* \[unknown\] (" out &&
+		! grep -q " leaf_mix+0x[0-9a-f]* ($CACHE/work)\$" out
+	'
+	check "a rebuilt binary is found in the build-ID cache" '
+		expect_status 0 env HOME=$CACHE/home fgsym "$CACHE/perf.data" >out 2>err &&
+		grep_q "^fgsym: .$CACHE/work. was rebuilt after the recording: its frames are named from the recorded build.s copy in perf.s build-ID cache, .$CACHE/home/.debug/.build-id/[0-9a-f][0-9a-f]/[0-9a-f]*/elf.\$" err &&
+		named out
+	'
+	check "a binary gone from its path is found in the build-ID cache" '
+		cp "$CACHE/work" work.new && rm "$CACHE/work" &&
+		expect_status 0 env HOME=$CACHE/home fgsym "$CACHE/perf.data" >out 2>err;
+		st=$?; mv work.new "$CACHE/work"; test $st = 0 &&
+		grep_q "^fgsym: .$CACHE/work. is gone: its frames are named from the recorded build.s copy" err &&
+		named out
+	'
+else
+	skip_cache "perf record failed: $(head -1 "$CACHE/rec.log")"
+	CACHE=
+fi
+# fgrecord's stream names its binaries' build IDs too: perf
+# buildid-cache --add keeps a copy of the build that was recorded.
+if [ -n "$CACHE" ]; then
+	check "fgrecord's stream: a rebuilt binary is found in the build-ID cache" '
+		$CC -O2 -g -fno-omit-frame-pointer -pthread "$PD/work.c" -o "$CACHE/work" &&
+		fgrecord -o rec "$CACHE/work" 0.2 2>rec.err &&
+		HOME=$PWD/h perf buildid-cache --add "$CACHE/work" &&
+		$CC -O1 -g -fno-omit-frame-pointer -pthread "$PD/work.c" -o "$CACHE/work" &&
+		expect_status 0 env HOME=$PWD/h fgsym rec >out 2>err &&
+		grep_q "was rebuilt after the recording: its frames are named from the recorded build.s copy in perf.s build-ID cache, .$PWD/h/.debug/" err &&
+		named out &&
+		HOME=$PWD/none fgsym rec >out2 2>err2 &&
+		grep_q "was rebuilt after the recording (build ID" err2
+	'
+fi
+done_testing

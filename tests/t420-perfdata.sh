@@ -121,7 +121,7 @@ got() {
 
 # wellformed_sym STREAM: a text stream with samples, not binary.
 wellformed_sym() {
-	head -1 "$1" | grep -q "^# fgrecord" &&
+	head -3 "$1" | grep -q "^# fgrecord 1$" &&
 	! LC_ALL=C grep -q -P '[\x00-\x08]' "$1" &&
 	grep -q '^[^#	 ].* [0-9]*\.[0-9]*: ' "$1"
 }
@@ -215,7 +215,7 @@ if [ -s "$FIX/g.data" ]; then
 		test ! -e ran-cargo && test ! -e ran-perf &&
 		head -c 300 out.svg | grep -q "<svg" &&
 		grep_q "t420 graph" out.svg && grep_q "leaf_mix" out.svg &&
-		grep_q "^cargo fg: wrote out.svg ([0-9]* samples); the widest leaf functions:" err &&
+		grep_q "^cargo fg: wrote out.svg ([0-9]* samples)$" err && grep_q "^cargo fg: the widest leaf functions:$" err && ! grep -v "^fgsym: \|^cargo fg: \|^ \|^[0-9]* samples of " err &&
 		grep -A5 "widest leaf" err | grep -q " leaf_mix\$" &&
 		expect_status 2 "$TOP/scripts/cargo-fg" fg --perfdata "$FIX/g.data" --bin x 2>err &&
 		grep_q "builds nothing" err &&

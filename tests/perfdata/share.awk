@@ -49,18 +49,25 @@ BEGIN {
 			canon[a[1]] = a[2]
 		}
 }
-function norm(stack,    k, f, i, out) {
+# norm STACK: its frames' bare names. Frames that name nothing are left
+# out: "[unknown]" on both sides (perf script also writes as [unknown] the
+# addresses in no mapping that a broken frame-pointer chain yields past
+# its end, where fgsym ends the chain), and fgsym's "[truncated]", the
+# mark of a chain that ended before the program's first function, which
+# perf script writes unmarked.
+function norm(stack, is_got,    k, f, i, out) {
 	k = split(stack, f, ";")
 	out = bare(f[1])
 	for (i = 2; i <= k; i++)
-		out = out ";" bare(f[i])
+		if (f[i] != "[unknown]" && (!is_got || f[i] != "[truncated]"))
+			out = out ";" bare(f[i])
 	return out
 }
 {
 	w = $NF
 	st = $0
 	sub(/ [0-9]+$/, "", st)
-	st = norm(st)
+	st = norm(st, FILENAME != ARGV[1])
 	if (FILENAME == ARGV[1]) { ref[st] += w; total += w }
 	else got[st] += w
 }

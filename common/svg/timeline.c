@@ -478,16 +478,21 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	uint64_t tmin = UINT64_MAX, tmax = 0, bw, q = timed ? TIMED_Q : 1;
 	uint64_t busiest = 0;
 	double total = fl->time, thr = 0, px = total / 1180;
-	size_t i, nkept = 0, bytes, names = 0;
+	size_t i, n0, nkept = 0, bytes, names = 0;
 	int nb, sh = 0, anyoff = 0, reduced = 0, over = 0;
 
 	if (tl->nsamples == 0 || fl->nnodes == 0 || fl->ends == NULL)
 		return -1;
 	for (i = 0; i < tl->nsamples; i++) {
-		if (tl->samples[i].time < tmin)
-			tmin = tl->samples[i].time;
-		if (tl->samples[i].time > tmax)
-			tmax = tl->samples[i].time;
+		const struct tl_sample *s = &tl->samples[i];
+		/* an off-CPU sample's time is when the wait began */
+		uint64_t end = s->time + (timed && s->off && s->period > 0 ?
+		    s->period - 1 : 0);
+
+		if (s->time < tmin)
+			tmin = s->time;
+		if (end > tmax)
+			tmax = end;
 	}
 	/* threads busiest first: their ranks replace their numbers */
 	tree_make(&t, fl);
@@ -513,8 +518,30 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 		nb = busiest / 8 < BINS_MIN ? BINS_MIN : (int)(busiest / 8);
 	bw = (tmax - tmin) / (uint64_t)nb + 1;
 	nb = (int)((tmax - tmin) / bw) + 1;
-	for (i = 0; i < tl->nsamples; i++)
-		tl->samples[i].bin = (uint32_t)((tl->samples[i].time - tmin) / bw);
+	n0 = tl->nsamples;
+	for (i = 0; i < n0; i++) {
+		struct tl_sample *s = &tl->samples[i];
+		uint64_t b, last, from, to;
+
+		s->bin = (uint32_t)((s->time - tmin) / bw);
+		if (!timed || !s->off || s->period <= 1)
+			continue;
+		/* a wait is spread over the bins it spans */
+		last = (s->time + s->period - 1 - tmin) / bw;
+		for (b = s->bin + 1; b <= last; b++) {
+			struct tl_sample x = tl->samples[i];
+
+			from = tmin + b * bw;
+			to = b == last ? x.time + x.period : from + bw;
+			x.bin = (uint32_t)b;
+			x.period = to - from;
+			GROW(tl->samples, tl->nsamples + 1, tl->samplecap);
+			tl->samples[tl->nsamples++] = x;
+		}
+		s = &tl->samples[i];
+		if (last > s->bin)
+			s->period = tmin + (uint64_t)(s->bin + 1) * bw - s->time;
+	}
 	qsort(tl->threads, tl->nthreads, sizeof(*tl->threads), cmp_thread);
 	rankof = xmalloc((tl->nthreads + 1) * sizeof(*rankof));
 	for (i = 0; i < tl->nthreads; i++)

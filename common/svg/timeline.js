@@ -231,9 +231,13 @@ else (function () {
 				c = rows[ids[k]];
 				for (i = 0; i < c.b.length; i++) { a[2 * c.b[i]] += c.w[i] - c.off[i]; a[2 * c.b[i] + 1] += c.off[i]; }
 			}
-			for (i = 0; i < TL.nb; i++) if (a[2 * i] + a[2 * i + 1] > max) max = a[2 * i] + a[2 * i + 1];
-			agg.push({ ids: ids, a: a });
+			agg.push({ ids: ids, a: a, max: 0 });
+			for (i = 0; i < TL.nb; i++)
+				if (a[2 * i] + a[2 * i + 1] > agg[r].max) agg[r].max = a[2 * i] + a[2 * i + 1];
+			if (v[r] >= 0 && agg[r].max > max) max = agg[r].max;
 		}
+		/* time: a thread's bin is full at the bin's width */
+		if (TL.tn) max = TL.bw / TL.q;
 		for (r = 0; r < v.length; r++) {
 			y = TL.y + 4 + r * RH;
 			var keep = sel.th === null || agg[r].ids.some(function (j) { return sel.th.indexOf(TL.R[j][0]) >= 0; });
@@ -247,9 +251,10 @@ else (function () {
 				off = agg[r].a[2 * i + 1];
 				if (on + off <= 0) continue;
 				var x = (X0 + i * bpx).toFixed(2), w = Math.max(bpx, 0.5).toFixed(2);
-				h = (RH - 2) * on / max;
+				var m = v[r] >= 0 ? max : agg[r].max;
+				h = (RH - 2) * Math.min(1, on / m);
 				if (on > 0) pon += "M" + x + " " + (y + RH - 1 - h).toFixed(2) + "h" + w + "v" + h.toFixed(2) + "h-" + w + "z";
-				var h2 = (RH - 2) * off / max;
+				var h2 = (RH - 2) * Math.min(1 - h / (RH - 2), off / m);
 				if (off > 0) poff += "M" + x + " " + (y + RH - 1 - h - h2).toFixed(2) + "h" + w + "v" + h2.toFixed(2) + "h-" + w + "z";
 			}
 			if (pon) el("path", { d: pon, fill: "rgb(230,110,30)", "pointer-events": "none" }, rowsG);

@@ -255,7 +255,8 @@ tree_prune(struct tree *t, const struct flame *fl, double thr, size_t *nkept)
 		if (r == 0 || nd->etime - nd->stime >= thr) {
 			t->map[r] = (uint32_t)r;
 			t->kept[r] = (uint32_t)k++;
-			bytes += 8;
+			/* its entry in the tree, and at most its name */
+			bytes += 12 + nd->namelen;
 		} else
 			t->map[r] = t->map[t->rank[nd->parent]];
 	}
@@ -273,34 +274,37 @@ qweight(double w, uint64_t q)
 }
 
 /*
- * The bytes of the cells with bins shifted right by sh, at most: each cell
- * "BIN OFF N" then "NODE W" per node (adjacent samples at one node merged:
- * an upper bound of the merge that is written).
+ * The bytes of the cells with bins shifted right by sh: each cell "BIN
+ * OFF N" then "NODE W" per node it holds (the weights' digits guessed from
+ * one sample's). stamp is scratch, a word per rank.
  */
 static size_t
 cells_bytes(const struct timeline *tl, const struct tree *t, int sh,
-    uint64_t q, int timed)
+    uint64_t q, int timed, uint64_t *stamp)
 {
-	size_t i, bytes = 0;
-	uint32_t cell_t = UINT32_MAX, cell_b = 0, last = UINT32_MAX;
+	size_t i, bytes = 0, r;
+	uint32_t cell_t = UINT32_MAX, cell_b = 0;
+	uint64_t cell = 0;
 
+	for (r = 0; r < t->n; r++)
+		stamp[r] = 0;
 	for (i = 0; i < tl->nsamples; i++) {
 		const struct tl_sample *s = &tl->samples[i];
 		uint32_t b = s->bin >> sh, m;
 
 		if (s->stack == UINT32_MAX)
 			continue;
-		if (s->thread != cell_t || b != cell_b) {
+		if (s->thread != cell_t || b != cell_b || cell == 0) {
 			cell_t = s->thread;
 			cell_b = b;
-			last = UINT32_MAX;
+			cell++;
 			bytes += ndigits(b) + 12;
 		}
 		m = t->map[s->stack];
-		if (m != last)
+		if (stamp[m] != cell)
 			bytes += ndigits(t->kept[m]) + 2 +
 			    ndigits(qweight(timed ? s->period : s->count, q));
-		last = m;
+		stamp[m] = cell;
 	}
 	return bytes;
 }
@@ -476,9 +480,12 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	struct tree t;
 	uint32_t *rankof;
 	uint64_t tmin = UINT64_MAX, tmax = 0, bw, q = timed ? TIMED_Q : 1;
-	uint64_t busiest = 0;
+	uint64_t busiest = 0, *stamp;
+	size_t best = SIZE_MAX;
+	double bthr = 0;
+	int bsh = 0;
 	double total = fl->time, thr = 0, px = total / 1180;
-	size_t i, n0, nkept = 0, bytes, names = 0;
+	size_t i, n0, nkept = 0, bytes;
 	int nb, sh = 0, anyoff = 0, reduced = 0, over = 0;
 
 	if (tl->nsamples == 0 || fl->nnodes == 0 || fl->ends == NULL)
@@ -556,11 +563,15 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	 * to show (a pixel) are counted in their callers, from the narrowest
 	 * up; then the bins are made wider, down to BINS_MIN.
 	 */
-	for (i = 0; i < fl->nnodes; i++)
-		names += fl->nodes[i].namelen + 10;
+	stamp = xmalloc((t.n + 1) * sizeof(*stamp));
 	for (;;) {
-		bytes = names + tree_prune(&t, fl, thr, &nkept) +
-		    cells_bytes(tl, &t, sh, q, timed);
+		bytes = tree_prune(&t, fl, thr, &nkept) +
+		    cells_bytes(tl, &t, sh, q, timed, stamp);
+		if (bytes < best) {
+			best = bytes;
+			bthr = thr;
+			bsh = sh;
+		}
 		if (bytes <= tl->opts.budget)
 			break;
 		reduced = 1;
@@ -569,27 +580,32 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 		else if ((nb >> (sh + 1)) >= BINS_MIN)
 			sh++;
 		else {
+			/* still over: the smallest seen (wider bins can
+			   hold more stacks each than the narrow ones did) */
 			over = 1;
+			thr = bthr;
+			sh = bsh;
+			tree_prune(&t, fl, thr, &nkept);
 			break;
 		}
 	}
-	if (reduced) {
-		char w[64];
+	if (getenv("FGSVG_TLDEBUG") != NULL)
+		fprintf(stderr, "timeline: %zu bytes, thr %g, sh %d\n", best,
+		    thr, sh);
+	free(stamp);
+	reduced = thr > 0 || sh > 0;
+	if (reduced || over) {
+		char w[64] = "";
 
 		if (thr > 0)
-			snprintf(w, sizeof(w), "%.3g%%", 100 * thr / total);
+			snprintf(w, sizeof(w), ": frames under %.3g%% of the run "
+			    "counted in their callers", 100 * thr / total);
 		free(tl->note);
-		tl->note = xasprintf("timeline detail reduced to fit %.3g MiB "
-		    "(--timeline-budget)%s%s%s%s", (double)tl->opts.budget /
-		    1048576, thr > 0 ? ": frames under " : "", thr > 0 ? w : "",
-		    thr > 0 ? " of the run counted in their callers" : "",
-		    sh > 0 ? ", bins made wider" : "");
-		if (over) {
-			char *n = xasprintf("%s, and still over it", tl->note);
-
-			free(tl->note);
-			tl->note = n;
-		}
+		tl->note = xasprintf("timeline detail %s %.3g MiB "
+		    "(--timeline-budget)%s%s%s", reduced ? "reduced to fit" :
+		    "over", (double)tl->opts.budget / 1048576, w,
+		    sh > 0 ? (thr > 0 ? ", bins made wider" : ": bins made wider") :
+		    "", reduced && over ? "; still over it" : "");
 	}
 
 	buf_reset(&tl->data);

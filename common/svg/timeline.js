@@ -449,7 +449,8 @@ else (function () {
 		});
 		fg.extra = state;
 		window.fgtimeline = { get sel() { return { b0: sel.b0, b1: sel.b1, th: sel.th }; },
-		    X0: X0, X1: X1, bpx: bpx, reset: reset };
+		    X0: X0, X1: X1, bpx: bpx, reset: reset,
+		    set: function (b0, b1, th) { sel = { b0: b0, b1: b1, th: th || null }; drawrows(); apply(); } };
 		if (fromhash(hash0)) { drawrows(); apply(hash0); }
 	}
 	if (document.readyState === "loading")

@@ -608,25 +608,10 @@ else (function () {
 			o.info = o.name + " (" + amount(o.n) + ", " + pct(o.n) + "%" +
 			    (j === 0 ? "; self " + pct(r.self) + "%" : "") + ")";
 
-			rc.setAttribute("x", o.x0);
-			rc.setAttribute("y", String(o.y));
-			rc.setAttribute("width", o.w0);
-			rc.setAttribute("height", String(C.fh - 1));
-			rc.setAttribute("fill", o.fill);
-			e.appendChild(rc);
-			e.fgi = j;
-			g.appendChild(e);
-			addlabel(lb, o, o.x, o.w);
+			putframe(g, lb, o, j);
 			V.push(o);
 		}
-		sv.appendChild(g);
-		root.insertBefore(sv, zlabels);
-		root.insertBefore(lb, zlabels);
-		g.addEventListener("click", onclick);
-		g.addEventListener("mouseover", onover);
-		g.addEventListener("mouseout", onout);
-		home.fv.setAttribute("viewBox", (-4 * C.W) + " 0 " + w + " " + H);
-		home.labels.setAttribute("transform", "translate(" + (-4 * C.W) + ",0)");
+		mount(sv, g, lb, home, w, H);
 		document.getElementById("title").textContent = "Function: " + name + ", " +
 		    (r.part ? "\u2265 " : "") + pct(r.total) + "% of all (self " + pct(r.self) + "%)";
 		view.sv = sv;
@@ -639,6 +624,31 @@ else (function () {
 		labels = lb;
 		unzoomBtn.classList.remove("hide");
 		if (term !== null) search(term); else save();
+	}
+	/* Frame o (its e and r made) as the j-th of group g, its label in lb. */
+	function putframe(g, lb, o, j) {
+		var rc = o.r;
+		rc.setAttribute("x", o.x0);
+		rc.setAttribute("y", String(o.y));
+		rc.setAttribute("width", o.w0);
+		rc.setAttribute("height", String(C.fh - 1));
+		rc.setAttribute("fill", o.fill);
+		o.e.appendChild(rc);
+		o.e.fgi = j;
+		g.appendChild(o.e);
+		addlabel(lb, o, o.x, o.w);
+	}
+	/* Shows frames g in sv and labels lb in place of those of h, hidden. */
+	function mount(sv, g, lb, h, w, H) {
+		var root = document.documentElement;
+		sv.appendChild(g);
+		root.insertBefore(sv, zlabels);
+		root.insertBefore(lb, zlabels);
+		g.addEventListener("click", onclick);
+		g.addEventListener("mouseover", onover);
+		g.addEventListener("mouseout", onout);
+		h.fv.setAttribute("viewBox", (-4 * C.W) + " 0 " + w + " " + H);
+		h.labels.setAttribute("transform", "translate(" + (-4 * C.W) + ",0)");
 	}
 	/* Back to the whole graph; quiet: a new view follows at once. */
 	function closeview(quiet) {
@@ -717,25 +727,10 @@ else (function () {
 				o.info = f.name + " (" + amount(f.n) + ", " +
 				    (100 * f.n / fr[0].n).toFixed(2) + "%" + (j > 0 ? "; self " +
 				    amount(f.s) + ", " + (100 * f.s / fr[0].n).toFixed(2) + "%" : "") + ")";
-				rc.setAttribute("x", o.x0);
-				rc.setAttribute("y", String(o.y));
-				rc.setAttribute("width", o.w0);
-				rc.setAttribute("height", String(C.fh - 1));
-				rc.setAttribute("fill", o.fill);
-				e.appendChild(rc);
-				e.fgi = j;
-				g.appendChild(e);
-				addlabel(lb, o, o.x, o.w);
+				putframe(g, lb, o, j);
 				V.push(o);
 			}
-			sv.appendChild(g);
-			root.insertBefore(sv, zlabels);
-			root.insertBefore(lb, zlabels);
-			g.addEventListener("click", onclick);
-			g.addEventListener("mouseover", onover);
-			g.addEventListener("mouseout", onout);
-			own.home.fv.setAttribute("viewBox", (-4 * C.W) + " 0 " + w + " " + H);
-			own.home.labels.setAttribute("transform", "translate(" + (-4 * C.W) + ",0)");
+			mount(sv, g, lb, own.home, w, H);
 			base = { sv: sv, lb: lb, N: N, T: fr.length ? fr[0].n : 0 };
 			A = V;
 			home = { fv: sv, fvbox: sv.getAttribute("viewBox"), fvh: H, labels: lb, framesEl: g };

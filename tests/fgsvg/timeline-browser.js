@@ -224,8 +224,13 @@ const close = (a, b) => Math.abs(a - b) <= 0.05 * Math.max(b, 0.01);
 		if (after[3] === 'none') return 'not zoomed';
 	});
 	await step('hover on the timeline says time, thread and top of stack', async () => {
-		const y = await page.evaluate(() => { const r = document.querySelector('.tlbg').getBoundingClientRect(); return r.y + r.height / 2; });
-		await page.mouse.move(TL.X0 + 2.5 * TL.bpx, y);
+		// a bin of the first row's thread that holds samples
+		const at = await page.evaluate(() => {
+			const e = document.querySelector('.tlbg'), r = e.getBoundingClientRect();
+			const c = tllib.cells(fgtl.R[e.fgrow][5]);
+			return { y: r.y + r.height / 2, b: c.b[c.b.length >> 1] };
+		});
+		await page.mouse.move(TL.X0 + (at.b + 0.5) * TL.bpx, at.y);
 		const d = await page.evaluate(() => document.getElementById('details').textContent);
 		if (!/^[\d.]+ s to [\d.]+ s, thread .* \d+: .*top of stack \S+/.test(d)) return 'details: ' + d;
 	});

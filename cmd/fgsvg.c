@@ -292,6 +292,25 @@ add_folded(struct inputs *in, struct flame *fl)
 	return seq;
 }
 
+/*
+ * The timeline's budget when --timeline-budget is not given: 30% of the
+ * graph without it (drawn once in memory to know), and at least
+ * TIMELINE_BUDGET_MIN, so that a small profile keeps every detail.
+ */
+static size_t
+default_budget(struct flame *fl, const struct svg_opts *so,
+    struct palette *pal)
+{
+	struct buf m;
+	size_t n;
+
+	buf_init(&m);
+	(void)svg_write(&m, fl, so, pal);
+	n = m.len * 3 / 10;
+	buf_release(&m);
+	return n > TIMELINE_BUDGET_MIN ? n : TIMELINE_BUDGET_MIN;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -303,7 +322,7 @@ main(int argc, char *argv[])
 	struct buf out;
 	struct inputs in;
 	struct flame fl;
-	struct timeline_opts to = { .budget = (size_t)16 << 20 };
+	struct timeline_opts to = { .budget = 0 };
 	struct fold_opts fop = { .on_sample = on_sample };
 	const char *bgcolors = NULL, *nameattr = NULL, *name;
 	uint32_t *seq = NULL;
@@ -387,8 +406,11 @@ main(int argc, char *argv[])
 			    0, 65536) * 1048576);
 			break;
 		case OPT_TLBUDGET:
+			/* 0 is no budget to fit: as small as it gets */
 			to.budget = (size_t)(number("timeline-budget", optarg,
 			    0, 65536) * 1048576);
+			if (to.budget == 0)
+				to.budget = 1;
 			break;
 		case OPT_NOTIMELINE:	in.notimeline = 1; break;
 		default:
@@ -444,9 +466,12 @@ main(int argc, char *argv[])
 		seq = add_folded(&in, &fl);
 	}
 	flame_build(&fl);
-	if (seq != NULL && !in.notimeline && timeline_build(&in.tl, &fl, seq,
-	    in.fold.timed, &pal) == 0)
-		so.timeline = &in.tl;
+	if (seq != NULL && !in.notimeline) {
+		if (to.budget == 0)
+			in.tl.opts.budget = default_budget(&fl, &so, &pal);
+		if (timeline_build(&in.tl, &fl, seq, in.fold.timed, &pal) == 0)
+			so.timeline = &in.tl;
+	}
 	free(seq);
 	if (so.total > 0 && so.total < fl.time) {
 		warnx("--total %g is less than the sum of the counts, %g; "

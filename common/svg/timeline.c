@@ -561,7 +561,8 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	/*
 	 * The budget: first the nodes too narrow for the whole run's graph
 	 * to show (a pixel) are counted in their callers, from the narrowest
-	 * up; then the bins are made wider, down to BINS_MIN.
+	 * up; then the bins are made wider, down to BINS_MIN; then wider
+	 * nodes go, up to a twentieth of the run.
 	 */
 	stamp = xmalloc((t.n + 1) * sizeof(*stamp));
 	for (;;) {
@@ -579,6 +580,8 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 			thr = thr == 0 ? total / 16777216 : thr * 4;
 		else if ((nb >> (sh + 1)) >= BINS_MIN)
 			sh++;
+		else if (thr < total / 20)
+			thr *= 4;	/* the widest bins: wider frames */
 		else {
 			/* still over: the smallest seen (wider bins can
 			   hold more stacks each than the narrow ones did) */

@@ -30,9 +30,11 @@
 
 #define TIMELINE_BINS	400	/* time bins across the run, at most */
 #define TIMELINE_ROWS	8	/* threads drawn at once; the rest in one row */
+#define TIMELINE_BUDGET_MIN	((size_t)256 << 10)	/* fgsvg's least default budget */
 
 struct timeline_opts {
-	size_t		 budget;	/* bytes of data at most (16 MiB) */
+	size_t		 budget;	/* bytes of data at most (fgsvg: 30% of
+					   the graph, at least 256 KiB) */
 	int		 bins;		/* 0: TIMELINE_BINS */
 };
 

@@ -48,8 +48,10 @@ check 'a stream and folded stacks together: refused, one line, exit 2' '
 check '--timeline-budget: past it the detail is reduced, and the page says so' '
 	awk "BEGIN { for (i = 0; i < 20000; i++) { printf \"app 1/1 %d.%06d: 1 cpu-clock:\n\", i / 10000, (i % 10000) * 100;
 		printf \"\t1 leaf_%d (/bin/app)\n\t2 work_%d (/bin/app)\n\t3 main (/bin/app)\n\n\", i, i % 4 } }" >s.txt &&
-	expect_status 0 fgsvg s.txt >full.svg &&
+	expect_status 0 fgsvg --timeline-budget 16 s.txt >full.svg &&
 	expect_status 0 fgsvg --timeline-budget 0.05 s.txt >small.svg &&
+	expect_status 0 fgsvg s.txt >dflt.svg &&
+	grep_q "note:\"timeline detail reduced to fit 0.25 MiB" dflt.svg &&
 	! grep -q "note:\"timeline detail" full.svg &&
 	grep_q "note:\"timeline detail reduced to fit 0.05 MiB (--timeline-budget): frames under" small.svg &&
 	! grep -q "still over" small.svg &&

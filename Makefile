@@ -41,7 +41,7 @@ BINS	= $(TOOLS:%=bin/%)
 LIBSRC	= $(sort $(wildcard common/*/*.c))
 # The SVG's script is JavaScript in common/svg/svgscript.js, made into a C
 # array (NUL-terminated) under build/gen at build time.
-GENSRC	= build/gen/svg/svgscript.c
+GENSRC	= build/gen/svg/svgscript.c build/gen/svg/timelinescript.c
 LIBOBJ	= $(LIBSRC:%.c=build/%.o) $(GENSRC:build/gen/%.c=build/common/%.o)
 UNITSRC	= $(sort $(wildcard tests/unit/test_*.c))
 UNITS	= $(UNITSRC:tests/unit/%.c=build/tests/%)
@@ -81,6 +81,14 @@ build/gen/%.c: common/%.js
 	@! grep -n ']]>' $< /dev/null || { echo "$<: ']]>' would end the SVG's CDATA section" >&2; exit 1; }
 	{ echo '/* Made by make from $<: edit that file. */'; \
 	  echo '#include "svg/svg.h"'; echo 'const char svg_script[] = {'; \
+	  od -An -v -tu1 $< | sed 's/[0-9][0-9]*/&,/g'; echo '0 };'; } > $@.tmp && mv -f $@.tmp $@
+
+# The timeline's script (svg/timeline.h), made the same way.
+build/gen/svg/timelinescript.c: common/svg/timeline.js
+	@mkdir -p $(@D)
+	@! grep -n ']]>' $< /dev/null || { echo "$<: ']]>' would end the SVG's CDATA section" >&2; exit 1; }
+	{ echo '/* Made by make from $<: edit that file. */'; \
+	  echo '#include "svg/timeline.h"'; echo 'const char timeline_script[] = {'; \
 	  od -An -v -tu1 $< | sed 's/[0-9][0-9]*/&,/g'; echo '0 };'; } > $@.tmp && mv -f $@.tmp $@
 
 build/common/%.o: build/gen/%.c

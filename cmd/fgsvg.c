@@ -1,5 +1,7 @@
 /*
- * fgsvg: draw folded stacks as an interactive SVG flame graph.
+ * fgsvg: draw folded stacks, or a sample stream folded as fgfold folds it,
+ * as an interactive SVG flame graph; a stream's times and threads make
+ * the timeline above it (svg/timeline.h).
  */
 #include <err.h>
 #include <errno.h>
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,11 +19,16 @@
 #include "base/cmdfile.h"
 #include "base/version.h"
 #include "stream/diag.h"
+#include "base/xalloc.h"
+#include "fold/fold.h"
+#include "stream/folded.h"
+#include "stream/sniff.h"
 #include "svg/flame.h"
 #include "svg/flameread.h"
 #include "svg/nameattr.h"
 #include "svg/palette.h"
 #include "svg/svg.h"
+#include "svg/timeline.h"
 
 #define PALETTE_FILE	"palette.map"
 
@@ -34,7 +42,8 @@ usage(int status)
 	    "             [--fontsize n] [--fontwidth n] [--height n] [--minwidth n[%%]]\n"
 	    "             [--nameattr file] [--nametype text] [--notes text]\n"
 	    "             [--search-budget MiB] [--sort name | weight]\n"
-	    "             [--subtitle text] [--title text] [--total n] [--width n]\n"
+	    "             [--subtitle text] [--timeline-budget MiB] [--no-timeline]\n"
+	    "             [--title text] [--total n] [--width n]\n"
 	    "             [file ...]\n"
 	    "       fgsvg -V | --version\n");
 }
@@ -58,7 +67,8 @@ number(const char *opt, const char *s, double lo, double hi)
 enum { OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_FONTTYPE,
 	OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE, OPT_COLORS, OPT_BGCOLORS,
 	OPT_HASH, OPT_RANDOM, OPT_CP, OPT_REVERSE, OPT_INVERTED, OPT_FLAMECHART, OPT_NEGATE,
-	OPT_NOTES, OPT_NAMEATTR, OPT_TOTAL, OPT_FACTOR, OPT_SORT, OPT_SEARCHBUDGET };
+	OPT_NOTES, OPT_NAMEATTR, OPT_TOTAL, OPT_FACTOR, OPT_SORT, OPT_SEARCHBUDGET,
+	OPT_TLBUDGET, OPT_NOTIMELINE };
 
 static const struct option longopts[] = {
 	{ "title",	required_argument,	NULL,	OPT_TITLE },
@@ -87,6 +97,8 @@ static const struct option longopts[] = {
 	{ "factor",	required_argument,	NULL,	OPT_FACTOR },
 	{ "sort",	required_argument,	NULL,	OPT_SORT },
 	{ "search-budget", required_argument,	NULL,	OPT_SEARCHBUDGET },
+	{ "timeline-budget", required_argument,	NULL,	OPT_TLBUDGET },
+	{ "no-timeline", no_argument,		NULL,	OPT_NOTIMELINE },
 	VERSION_LONGOPTS
 };
 
@@ -171,6 +183,135 @@ load_nameattr(struct nameattr *na, const char *path)
 	return 1;
 }
 
+/*
+ * What fgsvg reads: folded stacks straight into the flame, or sample
+ * streams, folded as fgfold folds them (its default options) with each
+ * sample also handed to the timeline; never both kinds in one graph.
+ */
+struct inputs {
+	struct flameread fr;
+	struct fold	 fold;
+	struct timeline	 tl;
+	const char	*folded;	/* the first input of each kind */
+	const char	*stream;
+	int		 notimeline;
+};
+
+/* fold's on_sample: the sample's thread, time and stack, to the timeline. */
+static void
+on_sample(void *arg, const struct fold_sample *fs)
+{
+	struct inputs *in = arg;
+	struct timeline_sample s = {
+		.pid = fs->pid, .tid = fs->tid, .comm = fs->comm,
+		.commlen = fs->commlen, .time = fs->time,
+		.has_time = fs->has_time, .stack = (uint32_t)fs->stack,
+		.count = fs->count, .period = fs->period, .offcpu = fs->offcpu
+	};
+
+	if (!in->notimeline)
+		timeline_add(&in->tl, &s);
+}
+
+/*
+ * Reads fd (named name): a sample stream is folded, anything else read as
+ * folded stacks (stream/sniff.h refuses what is neither). Returns 0, 1
+ * for a bad line or a read error, 2 when the input was refused (said).
+ */
+static int
+read_input(struct inputs *in, int fd, const char *name)
+{
+	struct lineread lr;
+	struct stat st;
+	const char *p;
+	size_t n;
+	off_t at = lseek(fd, 0, SEEK_CUR);
+	int stream, rv = 0;
+
+	lineread_init(&lr, fd, name);
+	n = lineread_peek(&lr, SNIFF_BLOCK, &p);
+	stream = sniff(p, n, SNIFF_FOLDED, NULL) == SNIFF_STREAM_TEXT;
+	if ((stream ? in->folded : in->stream) != NULL)
+		errx(2, "'%s' is %s, and '%s' %s: draw one kind at a time "
+		    "(fold the streams with fgfold, or give only streams)",
+		    name, stream ? "a sample stream" : "folded stacks",
+		    stream ? in->folded : in->stream,
+		    stream ? "folded stacks" : "a sample stream");
+	if (stream) {
+		if (in->stream == NULL)
+			in->stream = xstrdup(name);
+		rv = fold_lines(&in->fold, &lr, "fgsvg");
+		lineread_release(&lr);
+		return rv;
+	}
+	if (n > 0 && in->folded == NULL)
+		in->folded = xstrdup(name);
+	if (at != -1 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    lseek(fd, at, SEEK_SET) == at) {
+		/* a file: mapped, its lines kept in place */
+		lineread_release(&lr);
+		flameread_fd(&in->fr, fd, name);
+	} else {
+		flameread_lines(&in->fr, &lr, name);
+		lineread_release(&lr);
+	}
+	return in->fr.refused ? 2 : 0;
+}
+
+/*
+ * The streams' stacks, folded, into the flame as folded lines; seq (a new
+ * array, the caller frees it) gets each stack's line, for the timeline.
+ */
+static uint32_t *
+add_folded(struct inputs *in, struct flame *fl)
+{
+	struct fold *f = &in->fold;
+	uint32_t *seq = xmalloc((f->tab.n + 1) * sizeof(*seq));
+	struct folded_line pl;
+	struct buf line;
+	size_t i;
+
+	fold_settle(f);
+	buf_init(&line);
+	for (i = 0; i < f->tab.n; i++) {
+		const struct stacktab_entry *e = &f->tab.ents[i];
+
+		seq[i] = UINT32_MAX;
+		/* a stack whose only samples were refused: none */
+		if (e->u[0] == 0)
+			continue;
+		buf_reset(&line);
+		buf_add(&line, e->key, e->len);
+		buf_addc(&line, ' ');
+		buf_addu(&line, e->u[0]);
+		if (folded_parse(line.p, line.len, &pl) != FOLDED_OK)
+			continue;
+		seq[i] = (uint32_t)fl->nlines;
+		flame_add(fl, line.p, line.len, &pl);
+	}
+	buf_release(&line);
+	return seq;
+}
+
+/*
+ * The timeline's budget when --timeline-budget is not given: 30% of the
+ * graph without it (drawn once in memory to know), and at least
+ * TIMELINE_BUDGET_MIN, so that a small profile keeps every detail.
+ */
+static size_t
+default_budget(struct flame *fl, const struct svg_opts *so,
+    struct palette *pal)
+{
+	struct buf m;
+	size_t n;
+
+	buf_init(&m);
+	(void)svg_write(&m, fl, so, pal);
+	n = m.len * 3 / 10;
+	buf_release(&m);
+	return n > TIMELINE_BUDGET_MIN ? n : TIMELINE_BUDGET_MIN;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -180,10 +321,13 @@ main(int argc, char *argv[])
 	struct svg_opts so;
 	struct palette pal;
 	struct buf out;
-	struct flameread fr;
+	struct inputs in;
 	struct flame fl;
+	struct timeline_opts to = { .budget = 0 };
+	struct fold_opts fop = { .on_sample = on_sample };
 	const char *bgcolors = NULL, *nameattr = NULL, *name;
-	int ch, cp = 0, fd, rval = 0, i;
+	uint32_t *seq = NULL;
+	int ch, cp = 0, fd, rval = 0, i, r;
 	size_t n;
 
 	/*
@@ -191,6 +335,7 @@ main(int argc, char *argv[])
 	 * quietly, as cat(1) does, even where the parent ignored it.
 	 */
 	signal(SIGPIPE, SIG_DFL);
+	memset(&in, 0, sizeof(in));
 	svg_opts_default(&so);
 	while ((ch = getopt_long(argc, argv, "V", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -261,6 +406,14 @@ main(int argc, char *argv[])
 			so.search_budget = (size_t)(number("search-budget", optarg,
 			    0, 65536) * 1048576);
 			break;
+		case OPT_TLBUDGET:
+			/* 0 is no budget to fit: as small as it gets */
+			to.budget = (size_t)(number("timeline-budget", optarg,
+			    0, 65536) * 1048576);
+			if (to.budget == 0)
+				to.budget = 1;
+			break;
+		case OPT_NOTIMELINE:	in.notimeline = 1; break;
 		default:
 			version_or_usage(ch, usage);
 		}
@@ -285,26 +438,45 @@ main(int argc, char *argv[])
 		so.nameattr = &na;
 	}
 
+	fo.ends = !in.notimeline;
 	flame_init(&fl, &fo);
-	flameread_init(&fr, &fl);
+	flameread_init(&in.fr, &fl);
+	fop.on_sample_arg = &in;
+	fold_init(&in.fold, &fop);
+	timeline_init(&in.tl, &to);
 	signal(SIGBUS, on_sigbus);
-	if (argc == 0)
-		flameread_fd(&fr, STDIN_FILENO, CMDFILE_STDIN);
-	for (i = 0; i < argc && !fr.refused; i++) {
+	if (argc == 0 && read_input(&in, STDIN_FILENO, CMDFILE_STDIN) == 2)
+		exit(2);
+	for (i = 0; i < argc; i++) {
 		if ((fd = cmdfile_open(argv[i], &name)) == -1) {
 			rval = 1;
 			continue;
 		}
-		flameread_fd(&fr, fd, name);
+		r = read_input(&in, fd, name);
+		if (r == 2)
+			exit(2);	/* said, nothing written */
+		if (r != 0)
+			rval = 1;
 		cmdfile_close(fd);
 	}
-	if (fr.refused)
-		exit(2);	/* no folded stacks at all: said, nothing written */
-	if (flameread_finish(&fr) != 0)
+	if (flameread_finish(&in.fr) != 0)
 		rval = 1;
-	if (rval == 0 && fl.nlines == 0)
-		stream_diag_empty(NULL);	/* not bad input: exit 0 */
+	if (in.stream != NULL) {
+		if (fold_finish(&in.fold, rval != 0) != 0)
+			rval = 1;
+		seq = add_folded(&in, &fl);
+	}
+	/* not bad input: exit 0 (fold_finish says it of a stream) */
+	if (rval == 0 && fl.nlines == 0 && in.stream == NULL)
+		stream_diag_empty(NULL);
 	flame_build(&fl);
+	if (seq != NULL && !in.notimeline) {
+		if (to.budget == 0)
+			in.tl.opts.budget = default_budget(&fl, &so, &pal);
+		if (timeline_build(&in.tl, &fl, seq, in.fold.timed, &pal) == 0)
+			so.timeline = &in.tl;
+	}
+	free(seq);
 	if (so.total > 0 && so.total < fl.time) {
 		warnx("--total %g is less than the sum of the counts, %g; "
 		    "using the sum", so.total, fl.time);
@@ -318,7 +490,11 @@ main(int argc, char *argv[])
 		save_palette(&pal);
 	buf_release(&out);
 	flame_release(&fl);
-	flameread_release(&fr);
+	flameread_release(&in.fr);
+	fold_release(&in.fold);
+	timeline_release(&in.tl);
+	free((char *)in.folded);
+	free((char *)in.stream);
 	nameattr_release(&na);
 	palette_release(&pal);
 	return rval;

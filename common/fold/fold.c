@@ -90,6 +90,9 @@ struct foldin {
 	unsigned long	 overflow_line;	/* the first of them */
 	int		 block_pending;	/* f->skey holds the open sample's key */
 	unsigned long	 block_lines;
+	struct fold_sample head;	/* for opts.on_sample: the open
+					   sample's thread and time */
+	struct buf	 comm;		/* head.comm's bytes */
 };
 
 static void
@@ -468,6 +471,42 @@ sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e)
 	e->u[0] += w;
 	f->total[0] += w;
 	f->samples++;
+	if (f->opts.on_sample != NULL) {
+		in->head.stack = (size_t)(e - f->tab.ents);
+		in->head.count = w;
+		in->head.period = p;
+		in->head.offcpu = in->offcpu;
+		f->opts.on_sample(f->opts.on_sample_arg, &in->head);
+	}
+}
+
+/* A digit string's value, 0 for none or past 2^64-1. */
+static uint64_t
+digits_value(struct stream_str s)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < s.len; i++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(s.p[i] - '0');
+	}
+	return v;
+}
+
+/* opts.on_sample: keeps what the callback is told of the head just read. */
+static void
+head_keep(struct foldin *in, const struct stream_sample *s, const char *line,
+    size_t len)
+{
+	buf_reset(&in->comm);
+	buf_add(&in->comm, s->comm.p, s->comm.len);
+	in->head.comm = in->comm.p != NULL ? in->comm.p : "";
+	in->head.commlen = in->comm.len;
+	in->head.pid = digits_value(s->pid);
+	in->head.tid = digits_value(s->tid);
+	in->head.has_time = stream_sample_time(s, line, len, &in->head.time);
 }
 
 void
@@ -635,6 +674,19 @@ int
 fold_stream(struct fold *f, int fd, const char *name)
 {
 	struct lineread lr;
+	int rv;
+
+	lineread_init(&lr, fd, name);
+	rv = fold_lines(f, &lr, "fgfold");
+	lineread_release(&lr);
+	return rv;
+}
+
+int
+fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
+{
+	struct lineread lr = *lrp;
+	const char *name = lrp->name;
 	struct foldin in;
 	struct stream_sample s;
 	struct stream_frame fr;
@@ -646,9 +698,8 @@ fold_stream(struct fold *f, int fd, const char *name)
 	in.headless = 1;
 	stream_diag_init(&in.diag, name);
 	sample_reset(f);
-	lineread_init(&lr, fd, name);
-	if (sniff_refuse(&lr, SNIFF_STREAM, "fgfold") != 0) {
-		lineread_release(&lr);
+	if (sniff_refuse(&lr, SNIFF_STREAM, tool) != 0) {
+		*lrp = lr;
 		return SNIFF_REFUSED;
 	}
 	while ((len = lineread_next(&lr, &line)) >= 0) {
@@ -697,6 +748,8 @@ fold_stream(struct fold *f, int fd, const char *name)
 				sample_end(f, &in);
 			}
 			sample_head(f, &in, &s, lr.lineno);
+			if (in.in_sample && f->opts.on_sample != NULL)
+				head_keep(&in, &s, line, len);
 			if (in.in_sample && s.has_frame) {
 				/* perf record without -g: a one-frame stack */
 				frame_line(f, &in, &s.frame, s.frame.indent.p,
@@ -730,7 +783,8 @@ fold_stream(struct fold *f, int fd, const char *name)
 	}
 	if ((len = read_status(&lr, name)) != 0)
 		rv = len;
-	lineread_release(&lr);
+	*lrp = lr;
+	buf_release(&in.comm);
 	if (in.diag.bad > 0 && rv == 0)
 		rv = 1;
 	return rv;

@@ -20,7 +20,26 @@
 #include <stdio.h>
 
 #include "base/buf.h"
+#include "base/lineread.h"
 #include "stream/stacktab.h"
+
+/*
+ * One sample of a stream as it is counted, for a reader that wants more
+ * than the sums (fgsvg's timeline): its head's thread and time, and the
+ * stack it went to. Everything is borrowed for the call.
+ */
+struct fold_sample {
+	size_t		 stack;		/* its stack, an index into tab.ents */
+	uint64_t	 count;		/* what it added to that count */
+	uint64_t	 period;	/* its period: the count once settled
+					   when the stream is timed */
+	uint64_t	 time;		/* ns, when has_time */
+	int		 has_time;
+	int		 offcpu;	/* off-CPU time ([off-cpu] leaf) */
+	uint64_t	 pid, tid;	/* 0 when the head has none */
+	const char	*comm;		/* the head's COMM, as it is */
+	size_t		 commlen;
+};
 
 struct fold_opts {
 	int	 pid;		/* COMM-PID as the root frame */
@@ -39,6 +58,9 @@ struct fold_opts {
 	size_t	 nskip_after;
 	char	**own;		/* --top: these crates' functions first */
 	size_t	 nown;		/* (inline marks implied, then taken off) */
+	/* NULL, or called with each sample a stream adds to a stack */
+	void	(*on_sample)(void *arg, const struct fold_sample *);
+	void	*on_sample_arg;
 };
 
 struct fold {
@@ -101,6 +123,13 @@ void	fold_release(struct fold *);
  * stream/sniff.h, nothing of it read; the tool exits 2).
  */
 int	fold_stream(struct fold *, int fd, const char *name);
+
+/*
+ * As fold_stream, from lr (borrowed: the caller made it and releases it;
+ * what a peek looked at is read too), with tool (its own name) in the
+ * message that refuses an input that is no stream.
+ */
+int	fold_lines(struct fold *, struct lineread *lr, const char *tool);
 
 /*
  * The event name of off-CPU samples (as perf --off-cpu names it): their

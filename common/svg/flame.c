@@ -41,6 +41,7 @@ flame_release(struct flame *f)
 	free(f->has_delta);
 	free(f->frames);
 	free(f->drops);
+	free(f->ends);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -426,6 +427,8 @@ build_merged(struct flame *f)
 		}
 		if (diff && fabs(l->count[1] - l->count[0]) > f->maxdelta)
 			f->maxdelta = fabs(l->count[1] - l->count[0]);
+		if (f->ends != NULL)
+			f->ends[l->seq] = cur;
 		f->time += c;
 	}
 	hashtab_release(&kids);
@@ -468,6 +471,8 @@ flame_build(struct flame *f)
 	const char *prev = NULL;
 	double t = 0;
 
+	if (f->opts.ends)
+		f->ends = xmalloc((f->nlines ? f->nlines : 1) * sizeof(*f->ends));
 	if (f->opts.sort == FLAME_SORT_WEIGHT && !f->opts.flamechart) {
 		build_merged(f);
 		sort_weight(f);
@@ -522,6 +527,8 @@ flame_build(struct flame *f)
 			end[same + i] = (size_t)(fr[i].p - c) + fr[i].len;
 		}
 		pathlen = same + m;
+		if (f->ends != NULL)
+			f->ends[l->seq] = path[pathlen - 1];
 		prev = c;
 		prevlen = n;
 		if (diff && fabs(d) > f->maxdelta)

@@ -38,6 +38,7 @@ struct flame_opts {
 	int		 reverse;	/* --reverse: leaf first */
 	int		 flamechart;	/* --flamechart: input order, no sort */
 	int		 chain;		/* --colors chain: mark waker frames _[w] */
+	int		 ends;		/* keep ends[]: the timeline needs it */
 };
 
 struct flame_node {
@@ -102,6 +103,9 @@ struct flame {
 	uint32_t	 depthmax;	/* deepest drawn frame */
 	double		 time;		/* sum of the counts (AFTER in diffs) */
 	double		 maxdelta;	/* largest |AFTER - BEFORE|, at least 1 */
+	uint32_t	*ends;		/* with opts.ends, after flame_build: per
+					   line in the order added, the node its
+					   stack ends at */
 	int		 differential;	/* some line had two counts */
 };
 

@@ -99,7 +99,6 @@ flameread_fd(struct flameread *fr, int fd, const char *name)
 {
 	struct lineread *lr;
 	const char *kept;
-	char *line;
 	ssize_t len;
 
 	GROW(fr->maps, fr->nmaps + 1, fr->mapcap);
@@ -117,9 +116,18 @@ flameread_fd(struct flameread *fr, int fd, const char *name)
 		fr->nmaps++;		/* kept until flameread_release */
 		return;
 	}
+	flameread_lines(fr, lr, name);
+	lineread_release(lr);
+}
+
+void
+flameread_lines(struct flameread *fr, struct lineread *lr, const char *name)
+{
+	char *line;
+	ssize_t len;
+
 	if (sniff_refuse(lr, SNIFF_FOLDED, "fgsvg") != 0) {
 		fr->refused = 1;
-		lineread_release(lr);
 		return;
 	}
 	while ((len = lineread_next(lr, &line)) >= 0)
@@ -128,7 +136,6 @@ flameread_fd(struct flameread *fr, int fd, const char *name)
 		cmdfile_read_failed(name, lr->error);
 		fr->failed = 1;
 	}
-	lineread_release(lr);
 }
 
 int

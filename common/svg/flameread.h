@@ -53,6 +53,13 @@ void	 flameread_init(struct flameread *fr, struct flame *fl);
 void	 flameread_fd(struct flameread *fr, int fd, const char *name);
 
 /*
+ * As flameread_fd, from lr (borrowed: the caller made it and releases it;
+ * what a peek looked at is read too), the lines copied.
+ */
+void	 flameread_lines(struct flameread *fr, struct lineread *lr,
+	    const char *name);
+
+/*
  * Ends the reading: warns "skipped N malformed lines" when there were
  * any. Returns 1 when some input was bad (malformed lines, a read error,
  * a line skipped for its sum), 0 when all was clean.

@@ -776,6 +776,8 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 
 	if (fl->time <= 0 || fl->nnodes == 0)
 		return empty_doc(b, o);
+	if (o->timeline != NULL)
+		ypad1 += timeline_height(o->timeline, o->fontsize);
 	timemax = o->total > fl->time ? o->total : fl->time;
 	wpt = (o->width - 2 * xpad) / timemax;
 	mintime = o->minwidth_pct ? timemax * o->minwidth / 100 :
@@ -829,10 +831,15 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	put_jsstr(b, o->countname);
 	BUF_ADDL(b, ", T:");
 	buf_addf(b, "%.17g, tn:%d", timemax, g.timens);
+	if (o->timeline != NULL)
+		buf_addf(b, ", tt:%g", ypad1 - o->fontsize * 3);
 	BUF_ADDL(b, ", N:[");
 	buf_add(b, md.names.p ? md.names.p : "", md.names.len);
 	BUF_ADDL(b, "]};\n");
 	buf_adds(b, svg_script);
+	if (o->timeline != NULL)
+		timeline_write(b, o->timeline, o->fontsize * 3 +
+		    (sub ? ypad3 : 0));
 	BUF_ADDL(b, "]]></script>\n");
 	buf_addf(b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"",
 	    o->width);

@@ -22,6 +22,7 @@
 #include "svg/flame.h"
 #include "svg/nameattr.h"
 #include "svg/palette.h"
+#include "svg/timeline.h"
 
 struct svg_opts {
 	const char	*title;		/* NULL: "Flame Graph", "Icicle Graph"
@@ -54,6 +55,8 @@ struct svg_opts {
 					   not drawn (24 MiB); past it,
 					   "Matched" is a lower bound */
 	struct nameattr	*nameattr;	/* borrowed; NULL: none */
+	const struct timeline *timeline; /* borrowed; NULL: none (folded
+					   input): drawn above the frames */
 };
 
 /* Fills o with flamegraph.pl's defaults. */

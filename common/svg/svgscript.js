@@ -548,7 +548,7 @@ else (function () {
 	}
 	function loadtree() {
 		if (calltree === null)
-			calltree = fglib.tree(A, C.N || [], C.T > 0 ? A[0].n / C.T : 0, getL);
+			calltree = fglib.tree(A, names(), total() > 0 ? A[0].n / total() : 0, getL);
 	}
 	function pct(v) { return (100 * v / A[0].n).toFixed(1); }
 	function openview(name) {
@@ -568,7 +568,7 @@ else (function () {
 		var up = fglib.layout(r.up, C.xpad, w, minw);
 		var hc = fglib.depth(rev ? down : up), hd = fglib.depth(rev ? up : down);
 		var root = document.documentElement, bg = document.querySelector("rect[fill='url(#background)']");
-		var top = C.fs * 3 + (document.getElementById("subtitle") ? C.fs * 2 : 0);
+		var top = C.fs * 3 + (document.getElementById("subtitle") ? C.fs * 2 : 0) + (C.tt || 0);
 		var pad2 = C.fs * 2 + 10, H = +home.fvh;
 		var need = top + (hc + 1 + hd) * C.fh + pad2;
 		var vb = root.getAttribute("viewBox");
@@ -611,25 +611,10 @@ else (function () {
 			o.info = o.name + " (" + amount(o.n) + ", " + pct(o.n) + "%" +
 			    (j === 0 ? "; self " + pct(r.self) + "%" : "") + ")";
 
-			rc.setAttribute("x", o.x0);
-			rc.setAttribute("y", String(o.y));
-			rc.setAttribute("width", o.w0);
-			rc.setAttribute("height", String(C.fh - 1));
-			rc.setAttribute("fill", o.fill);
-			e.appendChild(rc);
-			e.fgi = j;
-			g.appendChild(e);
-			addlabel(lb, o, o.x, o.w);
+			putframe(g, lb, o, j);
 			V.push(o);
 		}
-		sv.appendChild(g);
-		root.insertBefore(sv, zlabels);
-		root.insertBefore(lb, zlabels);
-		g.addEventListener("click", onclick);
-		g.addEventListener("mouseover", onover);
-		g.addEventListener("mouseout", onout);
-		home.fv.setAttribute("viewBox", (-4 * C.W) + " 0 " + w + " " + H);
-		home.labels.setAttribute("transform", "translate(" + (-4 * C.W) + ",0)");
+		mount(sv, g, lb, home, w, H);
 		document.getElementById("title").textContent = "Function: " + name + ", " +
 		    (r.part ? "\u2265 " : "") + pct(r.total) + "% of all (self " + pct(r.self) + "%)";
 		view.sv = sv;
@@ -643,6 +628,31 @@ else (function () {
 		unzoomBtn.classList.remove("hide");
 		reveal(V[0]);
 		if (term !== null) search(term); else save();
+	}
+	/* Frame o (its e and r made) as the j-th of group g, its label in lb. */
+	function putframe(g, lb, o, j) {
+		var rc = o.r;
+		rc.setAttribute("x", o.x0);
+		rc.setAttribute("y", String(o.y));
+		rc.setAttribute("width", o.w0);
+		rc.setAttribute("height", String(C.fh - 1));
+		rc.setAttribute("fill", o.fill);
+		o.e.appendChild(rc);
+		o.e.fgi = j;
+		g.appendChild(o.e);
+		addlabel(lb, o, o.x, o.w);
+	}
+	/* Shows frames g in sv and labels lb in place of those of h, hidden. */
+	function mount(sv, g, lb, h, w, H) {
+		var root = document.documentElement;
+		sv.appendChild(g);
+		root.insertBefore(sv, zlabels);
+		root.insertBefore(lb, zlabels);
+		g.addEventListener("click", onclick);
+		g.addEventListener("mouseover", onover);
+		g.addEventListener("mouseout", onout);
+		h.fv.setAttribute("viewBox", (-4 * C.W) + " 0 " + w + " " + H);
+		h.labels.setAttribute("transform", "translate(" + (-4 * C.W) + ",0)");
 	}
 	/* Back to the whole graph; quiet: a new view follows at once. */
 	function closeview(quiet) {
@@ -676,6 +686,81 @@ else (function () {
 		if (quiet) return;
 		if (term !== null) search(term); else save();
 	}
+	/*
+	 * The timeline's hook (timeline.js): frames fr, each {name, n, s (own
+	 * time), d, x, w, y, fill, L (the search data of what it hides, in
+	 * parsel's form, ids into N) or null}, in preorder, drawn in place of
+	 * the graph the file holds, titled ttl; fr null: that graph again.
+	 * Zoom, search, the function view and the link then work on them;
+	 * with h (a link's fragment) their state comes from it.
+	 */
+	var own = null, base = null, extra = null;
+	function rebase(fr, N, ttl, h) {
+		var vn = view ? view.name : null, root = document.documentElement;
+		var j, f, e, rc, o, V = [], t = term, title = document.getElementById("title");
+		if (view) closeview(true);
+		if (zoomed >= 0) unzoom();
+		for (j = 0; j < A.length; j++)
+			if (A[j].hit) { A[j].r.setAttribute("fill", A[j].fill); A[j].hit = false; }
+		if (own === null) own = { A: A, home: home, title: title.textContent };
+		if (base !== null) { root.removeChild(base.sv); root.removeChild(base.lb); }
+		base = null;
+		if (fr === null) {
+			A = own.A;
+			home = own.home;
+			home.fv.setAttribute("viewBox", home.fvbox);
+			home.labels.removeAttribute("transform");
+			title.textContent = own.title;
+		} else {
+			var w = C.W - 2 * C.xpad, H = own.home.fvh;
+			var sv = document.createElementNS(NS, "svg"), g = document.createElementNS(NS, "g");
+			var lb = document.createElementNS(NS, "g");
+			sv.setAttribute("x", String(C.xpad));
+			sv.setAttribute("y", "0");
+			sv.setAttribute("width", String(w));
+			sv.setAttribute("height", H);
+			sv.setAttribute("viewBox", C.xpad + " 0 " + w + " " + H);
+			sv.setAttribute("preserveAspectRatio", "none");
+			g.id = "tlframes";
+			for (j = 0; j < fr.length; j++) {
+				f = fr[j];
+				e = document.createElementNS(NS, "g");
+				rc = document.createElementNS(NS, "rect");
+				o = { e: e, r: rc, hit: false, m: false, name: f.name, n: f.n,
+				    x: f.x, w: f.w, x0: f.x.toFixed(2), w0: f.w.toFixed(2), y: f.y,
+				    d: f.d, l: f.L !== null, L: f.L, hid: null, tip: false,
+				    fill: f.fill };
+				o.info = f.name + " (" + amount(f.n) + ", " +
+				    (100 * f.n / fr[0].n).toFixed(2) + "%" + (j > 0 ? "; self " +
+				    amount(f.s) + ", " + (100 * f.s / fr[0].n).toFixed(2) + "%" : "") + ")";
+				putframe(g, lb, o, j);
+				V.push(o);
+			}
+			mount(sv, g, lb, own.home, w, H);
+			base = { sv: sv, lb: lb, N: N, T: fr.length ? fr[0].n : 0 };
+			A = V;
+			home = { fv: sv, fvbox: sv.getAttribute("viewBox"), fvh: H, labels: lb, framesEl: g };
+			title.textContent = ttl;
+		}
+		F = A;
+		framesEl = home.framesEl;
+		fv = home.fv;
+		fvbox = home.fvbox;
+		fvh = home.fvh;
+		labels = home.labels;
+		calltree = null;
+		if (h !== undefined) {
+			term = null;
+			try { history.replaceState(null, "", h || location.pathname + location.search); } catch (x) { /* as it is */ }
+			load();
+			if (term === null && t !== null) { term = t; clearsearch(); }
+			return;
+		}
+		if (vn !== null) openview(vn); else if (term !== null) search(term); else save();
+	}
+	/* The names and total the search data of the frames on show refer to. */
+	function names() { return base ? base.N : C.N || []; }
+	function total() { return base ? base.T : C.T; }
 	var REMAX = 256;
 	function getL(g) {
 		if (g.L === undefined)
@@ -698,8 +783,8 @@ else (function () {
 		/* in the function view: the share of its time, callee side */
 		var r = view ? fglib.find(s, ignorecase, F, calltree.names, 1, getL,
 		    view.stop, clock, BUDGET) :
-		    fglib.find(s, ignorecase, F, C.N || [], C.T > 0 && F.length ?
-		    F[0].n / C.T : 0, getL, F.length, clock, BUDGET);
+		    fglib.find(s, ignorecase, F, names(), total() > 0 && F.length ?
+		    F[0].n / total() : 0, getL, F.length, clock, BUDGET);
 		if (r.bad) {
 			matchedTxt.textContent = "Bad regular expression";
 			return;
@@ -758,7 +843,7 @@ else (function () {
 		if (term !== null) search(term); else save();
 	}
 	function save() {
-		var p = [];
+		var p = extra ? extra() : [];
 		if (view) p.push("f=" + encodeURIComponent(view.name));
 		if (zoomed >= 0) p.push("z=" + zoomed);
 		if (term !== null) p.push("s=" + encodeURIComponent(term));
@@ -920,7 +1005,9 @@ else (function () {
 		window.fg = { zoom: zoom, unzoom: unzoom, search: search,
 		    clear: clearsearch, fnview: openview, close: closeview,
 		    get frames() { return F; }, get view() { return view && view.name; },
-		    get ready() { return calltree !== null; } };
+		    get ready() { return calltree !== null; },
+		    rebase: rebase, save: save, set extra(fn) { extra = fn; },
+		    get term() { return term; } };
 		setTimeout(warm, 50, 0);
 	}
 	/* Reads the search data in slices while the page is idle, so that the

@@ -1,0 +1,134 @@
+#!/bin/sh
+# fgsvg's timeline (issue 26): a sample stream drawn by fgsvg gets a strip
+# above the graph, a row per thread over the run's time. A program with
+# known phases (tests/record/phases.c: worker-a runs phase_one then
+# phase_two, worker-b runs steady; CPU time, so a busy machine changes
+# when, not what) is recorded by fgrecord, and headless Chromium drives
+# the page as a user would (tests/fgsvg/timeline-browser.js): a drag over
+# the first phase shows phase_one and steady and no phase_two, with the
+# shares the stream itself gives for those bins; worker-b alone shows
+# only steady; the link, search, the function view and Esc work on the
+# selection; a --wall recording shows the sleep in blue where it was.
+# The timeline's pure parts (binning, range filtering, the merge of the
+# selection into frames) run under node (tests/fgsvg/timeline-unit.js).
+# Folded input is drawn as before, with no timeline. FG_BIG=1 adds the
+# big profile's figures (1,000,000 samples, 100,000 stacks).
+. "$(dirname "$0")/lib.sh"
+# titles FILE: the tooltips of the frames of an SVG, in order
+titles() { grep -o "<title>[^<]*</title>" "$1"; }
+B=$TMP/build
+mkdir -p "$B"
+cc=${CC:-cc}
+
+check 'a stream is drawn: exit 0, a timeline, the graph fgfold | fgsvg draws' '
+	printf "%s\n" "app 1/1 1.000000: 1 cpu-clock:" "	1 f (/bin/app)" "	2 main (/bin/app)" "" \
+		"app 1/2 1.500000: 1 cpu-clock:" "	1 g (/bin/app)" "	2 main (/bin/app)" "" >s.txt &&
+	expect_status 0 fgsvg s.txt >s.svg &&
+	grep_q "var fgtl = " s.svg &&
+	expect_status 0 fgfold s.txt >s.folded &&
+	expect_status 0 fgsvg s.folded >f.svg &&
+	! grep -q "var fgtl" f.svg &&
+	titles s.svg >a && titles f.svg >b && test_cmp b a && test -s a
+'
+if command -v python3 >/dev/null 2>&1; then
+	check 'folded input: no timeline, no tt:, the frames flamegraph.pl draws' '
+		expect_status 0 fgsvg --hash "$TESTS/fgsvg/small.folded" >s.svg &&
+		! grep -q "fgtl\|tt:" s.svg &&
+		python3 "$TESTS/fgsvg/frames.py" s.svg >a &&
+		test_cmp "$TESTS/fgsvg/small.expect" a
+	'
+else
+	skip 'folded input: no timeline, no tt:, the frames flamegraph.pl draws' 'no python3'
+fi
+check 'a stream and folded stacks together: refused, one line, exit 2' '
+	printf "%s\n" "app 1/1 1.000000: 1 cpu-clock:" "	1 f (/bin/app)" "" >s.txt &&
+	expect_status 2 fgsvg s.txt "$TESTS/fgsvg/small.folded" >o.svg 2>err &&
+	test "$(wc -l <err)" = 1 && grep_q "draw one kind at a time" err && test ! -s o.svg
+'
+check '--timeline-budget: past it the detail is reduced, and the page says so' '
+	awk "BEGIN { for (i = 0; i < 20000; i++) { printf \"app 1/1 %d.%06d: 1 cpu-clock:\n\", i / 10000, (i % 10000) * 100;
+		printf \"\t1 leaf_%d (/bin/app)\n\t2 work_%d (/bin/app)\n\t3 main (/bin/app)\n\n\", i, i % 4 } }" >s.txt &&
+	expect_status 0 fgsvg --timeline-budget 16 s.txt >full.svg &&
+	expect_status 0 fgsvg --timeline-budget 0.05 s.txt >small.svg &&
+	expect_status 0 fgsvg s.txt >dflt.svg &&
+	grep_q "note:\"timeline detail reduced to fit 0.25 MiB" dflt.svg &&
+	! grep -q "note:\"timeline detail" full.svg &&
+	grep_q "note:\"timeline detail reduced to fit 0.05 MiB (--timeline-budget): frames under" small.svg &&
+	! grep -q "still over" small.svg &&
+	full=$(wc -c <full.svg) && small=$(wc -c <small.svg) && echo "$full $small" &&
+	test $((full - small)) -gt 100000 &&
+	titles full.svg >a && titles small.svg >b && test_cmp a b
+'
+
+if command -v node >/dev/null 2>&1; then
+	check 'node: the timeline script parses, and its pure parts hold' '
+		node --check "$TOP/common/svg/timeline.js" &&
+		node "$TESTS/fgsvg/timeline-unit.js" "$TOP/common/svg/timeline.js" >res 2>&1; s=$?; cat res; test $s = 0 &&
+		! grep -q "^FAIL" res && grep -q "^PASS" res
+	'
+else
+	skip 'node: the timeline script parses, and its pure parts hold' 'no node (apt-get install nodejs)'
+fi
+
+steps='timeline: a row per thread, named, busiest first, with bars
+drag over the first phase: phase_one and steady, no phase_two, shares as the stream says
+the link keeps the range (#t=)
+search in the range: Matched is the share of the range
+function view in the range: its share of the range, no phase_two
+Esc closes the view, then the search, then the range
+click on worker-b: only steady, its title
+Ctrl+click on worker-a adds it
+a link with #t=...&th=... reopens the same range, threads and zoom
+hover on the timeline says time, thread and top of stack
+no script errors
+--wall: the sleep is blue where it happened, and only there'
+[ "${FG_BIG:-0}" = 1 ] && steps="$steps
+big profile: opens, a range redraws in under 300 ms"
+
+why=
+if [ ! -x /usr/bin/chromium ]; then
+	why='no /usr/bin/chromium (apt-get install chromium)'
+elif ! command -v node >/dev/null 2>&1; then
+	why='no node (apt-get install nodejs)'
+elif [ ! -d "$TESTS/browser/node_modules/playwright-core" ]; then
+	why='no tests/browser/node_modules/playwright-core (cd tests/browser && npm install)'
+elif ! perf_ok; then
+	:
+elif ! $cc -O1 -g -pthread -o "$B/phases" "$TESTS/record/phases.c" 2>"$B/err"; then
+	why="cannot build tests/record/phases.c with $cc: $(head -1 "$B/err")"
+fi
+if [ -n "$why" ]; then
+	echo "$steps" | {
+		while read -r s; do skip "chromium: $s" "$why"; done
+		done_testing
+	}
+	exit 0
+fi
+
+out=$TMP/browser
+mkdir -p "$out"
+check 'record the phases (CPU and --wall) and draw them' '
+	cd "$out" &&
+	expect_status 0 fgrecord "$B/phases" 0.6 >p.stream 2>p.err &&
+	expect_status 0 fgsym p.stream >p.sym 2>/dev/null &&
+	expect_status 0 fgsvg p.sym >p.svg &&
+	expect_status 0 fgrecord --wall "$B/phases" 0.6 >w.stream 2>w.err &&
+	expect_status 0 fgsym w.stream >w.sym 2>/dev/null &&
+	expect_status 0 fgsvg w.sym >w.svg &&
+	big= && if [ "${FG_BIG:-0}" = 1 ]; then
+		"$TESTS/fgsvg/timeline-big.sh" "$out" && big=$out/big.svg; fi &&
+	timeout 600 node "$TESTS/fgsvg/timeline-browser.js" p.svg p.sym w.svg $big >results 2>stderr;
+	cat results stderr && test -s results
+'
+grep '^INFO ' "$out/results" 2>/dev/null | sed 's/^INFO /# /'
+echo "$steps" | {
+	while read -r s; do
+		check "chromium: $s" '
+			grep -F -x -q "PASS $s" "$out/results" || {
+				grep -F "$s" "$out/results"; grep "^FAIL browser" "$out/results"
+				false
+			}
+		'
+	done
+	done_testing
+}

@@ -102,15 +102,15 @@ if [ -n "$rec" ]; then
 		test_cmp a b && test_cmp c d &&
 		expect_status 0 fgpprof oldsym >p.pb.gz && test -s p.pb.gz
 	'
-	check 'fgsvg and fgfold --folded: a stream with the fence is said to be a stream' '
-		expect_status 2 fgsvg "$FIX/symbolized" >out 2>err &&
-		grep_q "is a sample stream, not folded stacks: run fgfold" err &&
+	check 'fgsvg and fgfold --folded: a stream with the fence is read as a stream' '
+		expect_status 0 fgsvg "$FIX/symbolized" >out 2>err &&
+		grep_q "var fgtl = " out &&
 		expect_status 2 fgfold --folded "$FIX/raw" >out 2>err &&
 		grep_q "is a sample stream" err
 	'
 else
 	skip 'the old layout: our tools read it' 'no recording'
-	skip 'fgsvg: a stream with the fence' 'no recording'
+	skip 'fgsvg and fgfold --folded: a stream with the fence is read as a stream' 'no recording'
 fi
 
 # fgsym takes the stream's addresses as ELF addresses when "# fgrecord"

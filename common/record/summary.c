@@ -91,6 +91,7 @@ record_summary(const struct record *r)
 	double rate = s->seconds > 0 ? s->samples / s->seconds : 0;
 	double trunc = s->samples ? 100.0 * s->truncated / s->samples : 0;
 	char stitched[96] = "";
+	const char *why;
 	int i, best = 1;
 
 	if (r->opts.cfg.quiet)
@@ -102,14 +103,24 @@ record_summary(const struct record *r)
 		snprintf(stitched, sizeof(stitched), ", %" PRIu64 " stack%s "
 		    "completed from an earlier sample of the same thread",
 		    s->stitched, s->stitched == 1 ? "" : "s");
-	fprintf(stderr, "%s: %" PRIu64 " samples in %.2f s (%.0f/s), "
-	    "%" PRIu64 " lost, %.1f%% truncated%s%s%s%s, own CPU %.2f s\n",
-	    program_invocation_short_name, s->samples, s->seconds, rate,
-	    s->lost, trunc,
-	    s->truncated ? " (mostly: " : "",
-	    s->truncated ? (r->opts.cfg.dwarf || best == UNWIND_DEPTH ?
-	    unwind_end_str(best) : "frame-pointer chain ended early") : "",
-	    s->truncated ? ")" : "", stitched, s->cpu_seconds);
+	why = !s->truncated ? "" : r->opts.cfg.dwarf || best == UNWIND_DEPTH ?
+	    unwind_end_str(best) : r->src.info == NULL ?
+	    "frame-pointer chain ended early" : "frame-pointer chain ended "
+	    "early; perf record --call-graph dwarf reaches further";
+	if (r->src.info != NULL) {
+		/* a perf.data replayed: its time, not ours */
+		fprintf(stderr, "%s: %" PRIu64 " samples over %.2f s, %" PRIu64
+		    " lost, %.1f%% truncated%s%s%s%s\n",
+		    program_invocation_short_name, s->samples, s->seconds,
+		    s->lost, trunc, s->truncated ? " (mostly: " : "", why,
+		    s->truncated ? ")" : "", stitched);
+	} else
+		fprintf(stderr, "%s: %" PRIu64 " samples in %.2f s (%.0f/s), "
+		    "%" PRIu64 " lost, %.1f%% truncated%s%s%s%s, own CPU "
+		    "%.2f s\n", program_invocation_short_name, s->samples,
+		    s->seconds, rate, s->lost, trunc,
+		    s->truncated ? " (mostly: " : "", why,
+		    s->truncated ? ")" : "", stitched, s->cpu_seconds);
 	if (r->opts.cfg.mode != RECORD_CPU)
 		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "
 		    "in all; %" PRIu64 " preemptions %s\n", s->waits,

@@ -224,6 +224,17 @@ check '--top ranks by self samples' '
 	test $(wc -l <out) = 4
 '
 
+# Folded off-CPU stacks (cargo fg --post-process on --off-cpu) weigh
+# nanoseconds: the table says time, as fgsvg's tooltips do.
+check '--folded --top: stacks with [off-cpu] are time, in ms' '
+	printf "%s\n" "app;main;wait;[off-cpu] 2000000" "app;main;spin 1000000" >oc &&
+	fgfold --folded --top=2 oc >out && cat out &&
+	grep_q "^3.000 ms, " out && grep_q "self ms" out &&
+	grep_q "^ 66.67%      2.000 " out &&
+	printf "app;main;spin 10\n" | fgfold --folded --top=1 >out &&
+	grep_q "^10 samples, " out
+'
+
 check 'fgfold | head -1 ends quietly (no Broken pipe)' '
 	seq 200000 | sed "s/^/a;f/; s/\$/ 1/" >many &&
 	{ fgfold --folded many 2>err; echo $? >rc; } | head -1 >out &&

@@ -179,7 +179,7 @@ fold_top(struct fold *f, FILE *out, size_t n)
 	struct topframe *fr = NULL;
 	struct topfmt m;
 	size_t frcap = 0, nfr, i;
-	int strip = f->opts.nown > 0;
+	int strip = f->opts.nown > 0, offcpu = 0;
 
 	fold_settle(f);
 	toptab_init(&leaves);
@@ -192,8 +192,10 @@ fold_top(struct fold *f, FILE *out, size_t n)
 		int first = 1;
 
 		/* Off-CPU time is the blocking function's own time. */
-		if (str_ends(p, end - p, ";" STREAM_OFFCPU_FRAME))
+		if (str_ends(p, end - p, ";" STREAM_OFFCPU_FRAME)) {
 			end -= sizeof(STREAM_OFFCPU_FRAME);
+			offcpu = 1;
+		}
 		m.all += w;
 		for (nfr = 0; p <= end; p = semi + 1) {
 			semi = memchr(p, ';', end - p);
@@ -221,8 +223,12 @@ fold_top(struct fold *f, FILE *out, size_t n)
 	m.scale = 1;
 	snprintf(m.self_h, sizeof(m.self_h), "self");
 	snprintf(m.total_h, sizeof(m.total_h), "total");
-	if (f->timed) {
-		/* Time in ns: shown in ms, or in s past 100 s. */
+	/*
+	 * Time in ns: from a timed stream, or folded stacks that hold the
+	 * off-CPU frame (as fgsvg reads them), shown in ms, or in s past
+	 * 100 s.
+	 */
+	if (f->timed || offcpu) {
 		double div = m.all >= 1e11 ? 1e9 : 1e6;
 		const char *u = m.all >= 1e11 ? "s" : "ms";
 

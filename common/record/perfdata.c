@@ -1045,6 +1045,81 @@ event_update(struct perfdata *pd, const unsigned char *p, uint32_t len)
 	event_set_name(&pd->events[ev], (const char *)p + 24);
 }
 
+/*
+ * The identity of side-band record h: its trailer read with the layout
+ * of the event its id names (the first event's when it names none).
+ * Returns 0, or -1 when the record is too short for it.
+ */
+static int
+side_ids(const struct perfdata *pd, const struct perf_event_header *h,
+    struct perf_record_ids *ids)
+{
+	int ev;
+
+	if (perf_decode_ids(&pd->events[0].dec, h, ids) != 0)
+		return -1;
+	if (pd->nevents > 1 && ids->has_id && (ev = id_find(pd, ids->id)) > 0)
+		return perf_decode_ids(&pd->events[ev].dec, h, ids);
+	return 0;
+}
+
+/*
+ * LOST_SAMPLES: the kernel's, where it dropped samples (queued as any
+ * record), or perf record's closing count of an event's losses, written
+ * at its end with no time (time 0): those count what LOST records count,
+ * and are kept for the end (lost_closing).
+ */
+static void
+lost_samples(struct perfdata *pd, const unsigned char *p, uint32_t len,
+    uint64_t off)
+{
+	struct perf_record_ids ids;
+	uint64_t n;
+
+	if (len >= 16 && side_ids(pd, (const void *)p, &ids) == 0 &&
+	    (!ids.has_time || ids.time == 0)) {
+		memcpy(&n, p + 8, 8);
+		pd->lost_closing += n;
+		return;
+	}
+	enqueue(pd, p, len, off);
+}
+
+/*
+ * THROTTLE and UNTHROTTLE (time, id, stream_id): the time between the
+ * two of an event's id is time the kernel did not sample it.
+ */
+static void
+throttle(struct perfdata *pd, const unsigned char *p, uint32_t len, int on)
+{
+	uint64_t time, id;
+	size_t i;
+
+	if (len < 24)
+		return;
+	memcpy(&time, p + 8, 8);
+	memcpy(&id, p + 16, 8);
+	for (i = 0; i < pd->nthrottles; i++)
+		if (pd->throttles[i].id == id)
+			break;
+	if (on) {
+		if (i == pd->nthrottles) {
+			GROW(pd->throttles, pd->nthrottles + 1,
+			    pd->throttles_cap);
+			pd->nthrottles++;
+		}
+		pd->throttles[i].id = id;
+		pd->throttles[i].since = time;
+		return;
+	}
+	pd->unthrottles++;
+	if (i == pd->nthrottles)
+		return;		/* throttled before the recording began */
+	if (time > pd->throttles[i].since)
+		pd->throttled_ns += time - pd->throttles[i].since;
+	pd->throttles[i] = pd->throttles[--pd->nthrottles];
+}
+
 static void
 skip_type(struct perfdata *pd, unsigned type)
 {
@@ -1069,16 +1144,38 @@ handle(struct perfdata *pd, const unsigned char *p, uint32_t len,
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_SAMPLE:
-	case PERF_RECORD_LOST:
-	case PERF_RECORD_LOST_SAMPLES:
-	case PERF_RECORD_THROTTLE:
 		pd->init_done = 1;
 		enqueue(pd, p, len, off);
 		break;
+	case PERF_RECORD_LOST:
+		if (len >= 24) {	/* id, lost */
+			uint64_t n;
+
+			memcpy(&n, p + 16, 8);
+			pd->lost_said += n;
+		}
+		pd->init_done = 1;
+		enqueue(pd, p, len, off);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		pd->init_done = 1;
+		if (pd->nevents > 0)
+			lost_samples(pd, p, len, off);
+		break;
+	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
+		pd->init_done = 1;
+		throttle(pd, p, len, h.type == PERF_RECORD_THROTTLE);
+		if (h.type == PERF_RECORD_THROTTLE)
+			enqueue(pd, p, len, off);
+		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		/* read, and of no use to a flame graph of samples */
+		/*
+		 * --switch-events: when a thread left the CPU and came back,
+		 * without its stack; the waits a flame graph could draw need
+		 * one (fgrecord --off-cpu takes it)
+		 */
 		pd->init_done = 1;
 		break;
 	case PD_HEADER_ATTR:
@@ -1271,6 +1368,16 @@ perfdata_read(struct perfdata *pd, const struct source_sink *sink)
 	if (sink == NULL)
 		return pd->bad;
 	flush(pd, UINT64_MAX, 0);
+	if (pd->lost_closing > pd->lost_said) {
+		/* what perf's closing counts hold beyond the LOST records */
+		struct source_event e;
+
+		memset(&e, 0, sizeof(e));
+		e.kind = SOURCE_LOST;
+		e.time = pd->last_time;
+		e.u.lost = pd->lost_closing - pd->lost_said;
+		sink->fn(sink->arg, &e);
+	}
 	if (pd->zlen > 0) {
 		warnx("'%s': the compressed data ends in a record: cut short; "
 		    "the samples before are kept", qname(pd, q));
@@ -1342,5 +1449,6 @@ perfdata_free(struct perfdata *pd)
 	if (pd->zs)
 		ZSTD_freeDStream(pd->zs);
 	free(pd->zbuf);
+	free(pd->throttles);
 	free(pd);
 }

@@ -91,13 +91,18 @@ static void
 pd_summary(const struct source *src, uint64_t throttled)
 {
 	const struct replay *rp = src->priv;
+	const struct perfdata *pd = rp->pd;
+	char span[64] = "";
 
-	perfdata_summary(rp->pd);
+	perfdata_summary(pd);
+	if (pd->throttled_ns)
+		snprintf(span, sizeof(span), ", %.3f s without samples in all",
+		    pd->throttled_ns / 1e9);
 	if (throttled)
 		warnx("the kernel throttled sampling %" PRIu64 " time%s while "
 		    "perf recorded (a rate above kernel.perf_event_max_sample_"
-		    "rate): fewer samples than asked for", throttled,
-		    throttled == 1 ? "" : "s");
+		    "rate)%s: fewer samples than asked for", throttled,
+		    throttled == 1 ? "" : "s", span);
 }
 
 static void

@@ -3,6 +3,7 @@
 #   pdedit.py count FILE              records in the data section
 #   pdedit.py size FILE N SIZE        the Nth record's size field set to SIZE
 #   pdedit.py offset FILE N           the Nth record's offset
+#   pdedit.py near FILE BYTES         the first record less than BYTES before the data's end
 #   pdedit.py ids FILE                the first event's ids changed (no sample matches)
 #   pdedit.py attrsize FILE SIZE      the header's attr_size set to SIZE
 import struct, sys
@@ -25,6 +26,10 @@ cmd, name = sys.argv[1], sys.argv[2]
 b = bytearray(open(name, 'rb').read())
 if cmd == 'count':
     print(sum(1 for _ in records(b)))
+    sys.exit(0)
+if cmd == 'near':
+    _, _, _, do, dsz = header(b)
+    print(next(i for i, o in enumerate(records(b)) if do + dsz - o < int(sys.argv[3])))
     sys.exit(0)
 if cmd == 'offset':
     print(list(records(b))[int(sys.argv[3])])

@@ -1,7 +1,9 @@
 /*
  * test_perfdata: the perf.data reader on hand-built files and pipes
  * (pdbuild.h): samples in time order across rounds, the event's name,
- * the side band; cut at every byte, a record of size 0, big-endian.
+ * the side band; cut at every byte, a record of size 0 or past the end
+ * (read on from the next good record), big-endian; losses and
+ * throttling.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,7 +123,16 @@ main(void)
 		z.p[at + 1] = 0;
 		rc = run(z.p, z.len, 1, &s, &st);
 		CHECK(rc == 1, "a record of size 0: said");
-		CHECK(s.n == 1, "the sample before it kept");
+		CHECK(s.n == 2 && s.times[0] == 20 && s.times[1] == 30,
+		    "the samples before and after it kept");
+		z.p[at] = 0;
+		z.p[at + 1] = 0xf0;	/* past the data's end */
+		rc = run(z.p, z.len, 1, &s, &st);
+		CHECK(rc == 1, "a record past the data's end: said");
+		CHECK(s.n == 2 && s.times[0] == 20 && s.times[1] == 30,
+		    "the samples before and after it kept");
+		rc = run(z.p, z.len, 0, &s, &st);
+		CHECK(rc == 1 && s.n == 2, "and so from a pipe");
 		memcpy(z.p, "2ELIFREP", 8);
 		rc = run(z.p, z.len, 1, &s, &st);
 		CHECK(rc == -1 && st == 2, "big-endian: not read, status 2");

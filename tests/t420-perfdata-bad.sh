@@ -98,6 +98,21 @@ check 'samples of an id no event lists: said once, exit 1, the other event'"'"'s
 	test "$(grep -ac " task-clock:\$" out)" -gt 0 &&
 	test "$(grep -ac " cpu-clock:\$" out)" -eq 0
 '
+# A recording of another kernel that holds no build ID of it (-B): the
+# file's OSRELEASE and HOSTNAME say where it came from, once. dd copies
+# in the kernel: kernel frames.
+check 'another kernel'"'"'s recording without its build ID: said once, with its host and release' '
+	perf record -q -B -g -o b.data -- dd if=/dev/zero of=/dev/null \
+	    bs=64k count=20000 >/dev/null 2>&1 &&
+	expect_status 0 fgsym b.data >out 2>err &&
+	grep_q "(\[kernel.kallsyms\])\$" out &&
+	! grep -q "recorded under Linux" err &&
+	python3 "$ED" osrelease b.data 0.0.1-elsewhere &&
+	python3 "$ED" hostname b.data farhost &&
+	{ fgsym b.data >out 2>err; test $? -le 1; } &&
+	test "$(grep -c "recorded under Linux" err)" -eq 1 &&
+	grep_q "^fgsym: .b.data. was recorded under Linux 0.0.1-elsewhere on .farhost., and this machine runs Linux $(uname -r); the file holds no build ID of its kernel: its kernel frames are named from this machine.s /proc/kallsyms, another kernel.s, and are wrong; run fgsym on the machine that recorded it, or pass that kernel.s symbols (--kallsyms=FILE)\$" err
+'
 check 'big-endian: one line, exit 2, nothing written' '
 	{ printf 2ELIFREP; tail -c +9 "$TMP/g.data"; } >be.data &&
 	expect_status 2 fgsym be.data >out 2>err && test ! -s out &&

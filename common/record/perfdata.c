@@ -797,8 +797,12 @@ on_decoded(void *arg, const struct source_event *ev)
 	struct source_event e;
 	const struct perfdata_bid *b;
 
-	if (ev->kind == SOURCE_SAMPLE)
+	if (ev->kind == SOURCE_SAMPLE) {
 		pd->events[pd->cur_event].samples++;
+		if (ev->u.sample.nr > 0 &&
+		    ev->u.sample.callchain[0] == PERF_CONTEXT_KERNEL)
+			pd->kernel_frames = 1;
+	}
 	if (ev->kind == SOURCE_MMAP && ev->u.mmap.buildid == NULL &&
 	    (b = bid_find(pd, ev->u.mmap.path)) != NULL) {
 		e = *ev;

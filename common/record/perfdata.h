@@ -123,6 +123,7 @@ struct perfdata {
 	size_t		 nthrottles, throttles_cap;
 	uint64_t	 unthrottles;	/* UNTHROTTLE records */
 	uint64_t	 throttled_ns;	/* between THROTTLE and UNTHROTTLE */
+	int		 kernel_frames;	/* a sample had a kernel part */
 	uint64_t	 skipped[128];	/* records of no use, by type */
 	uint64_t	 unknown_id;	/* samples of no event's id */
 	uint64_t	 undecoded;	/* samples that did not hold their layout */

@@ -6,6 +6,9 @@
 #   pdedit.py near FILE BYTES         the first record less than BYTES before the data's end
 #   pdedit.py ids FILE                the first event's ids changed (no sample matches)
 #   pdedit.py attrsize FILE SIZE      the header's attr_size set to SIZE
+#   pdedit.py hostname FILE NAME      the HOSTNAME feature's string set to NAME
+#   pdedit.py osrelease FILE NAME     the OSRELEASE feature's string set to NAME
+#                                     (no longer than the one it replaces)
 import struct, sys
 
 def header(b):
@@ -21,6 +24,15 @@ def records(b):
             break
         yield off
         off += size
+
+def feature(b, feat):
+    """The (offset, size) of feature section feat."""
+    _, _, _, do, dsz = header(b)
+    bits = struct.unpack_from('<4Q', b, 72)
+    set_ = [f for f in range(256) if bits[f // 64] >> (f % 64) & 1]
+    if feat not in set_:
+        sys.exit('pdedit.py: the file has no feature %d' % feat)
+    return struct.unpack_from('<QQ', b, do + dsz + 16 * set_.index(feat))
 
 cmd, name = sys.argv[1], sys.argv[2]
 b = bytearray(open(name, 'rb').read())
@@ -42,6 +54,13 @@ elif cmd == 'ids':
     io, isz = struct.unpack_from('<QQ', b, ao + attr_size - 16)
     for k in range(isz // 8):
         struct.pack_into('<Q', b, io + 8 * k, 0xdead0000 + k)
+elif cmd in ('hostname', 'osrelease'):
+    off, _ = feature(b, 3 if cmd == 'hostname' else 4)
+    n = struct.unpack_from('<I', b, off)[0]
+    new = sys.argv[3].encode()
+    if len(new) >= n:
+        sys.exit('pdedit.py: %s is longer than the %d bytes there' % (cmd, n))
+    b[off + 4:off + 4 + n] = new + bytes(n - len(new))
 elif cmd == 'attrsize':
     struct.pack_into('<Q', b, 16, int(sys.argv[3]))
 else:

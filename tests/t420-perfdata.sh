@@ -14,16 +14,9 @@
 # instead, and a stream of fgrecord's finds it there too.
 # serial
 . "$(dirname "$0")/lib.sh"
-# FG_TEST_BIN: other fgsym, fgfold binaries to try (a build of main).
-[ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH
-PD=$TESTS/perfdata
-FIX=$TMP/fix
-mkdir -p "$FIX"
-CC=${CC:-cc}
-export PD FIX
+. "$TESTS/perfdata/rec.sh"
 
 cases="g dwarf z pipe sys events threads rust"
-. "$PD/rec.sh"
 
 skip_cache() {
 	skip "a binary rebuilt after the recording is refused" "$1"
@@ -39,14 +32,7 @@ skip_all() {
 	done_testing
 	exit 0
 }
-command -v perf >/dev/null 2>&1 ||
-	skip_all "perf is not installed (apt-get install linux-perf)"
-perf_ok || skip_all "$why"
-
-$CC -O2 -g -fno-omit-frame-pointer -pthread -Wall "$PD/work.c" \
-    -o "$FIX/work" || exit 1
-# perf record fills $HOME/.debug, its build-ID cache: one of the test's.
-mkdir -p "$FIX/home"
+rec_setup
 
 recorded g "" "" -g -- "$FIX/work" 0.3
 if recorded dwarf "" suffix --call-graph dwarf -- "$FIX/work" 0.3; then

@@ -11,14 +11,7 @@
 # on its own.
 # serial
 . "$(dirname "$0")/lib.sh"
-# FG_TEST_BIN: other fgsym, fgfold binaries to try (a build of main).
-[ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH
-PD=$TESTS/perfdata
-FIX=$TMP/fix
-mkdir -p "$FIX"
-CC=${CC:-cc}
-export PD FIX
-. "$PD/rec.sh"
+. "$TESTS/perfdata/rec.sh"
 
 cases="attach period freq stamps switch dwarf2 read addr lbr hw fork exec live"
 skip_all() {
@@ -34,15 +27,9 @@ skip_all() {
 	done_testing
 	exit 0
 }
-command -v perf >/dev/null 2>&1 ||
-	skip_all "perf is not installed (apt-get install linux-perf)"
-perf_ok || skip_all "$why"
-
-$CC -O2 -g -fno-omit-frame-pointer -pthread -Wall "$PD/work.c" \
-    -o "$FIX/work" || exit 1
+rec_setup
 $CC -O2 -g -fno-omit-frame-pointer -Wall "$PD/kids.c" -o "$FIX/kids" ||
 	exit 1
-mkdir -p "$FIX/home"
 
 # -p: kids waits asleep for its gate file, perf record attaches, the gate
 # opens once perf has written its header, and perf ends with the program.

@@ -1,9 +1,29 @@
-# rec.sh: the helpers of t420-perfdata.sh and t421-perfdata-more.sh, which
-# source it after lib.sh with PD (this folder) and FIX (the recordings)
-# set: a recording made with perf record, perf script's text of it
+# rec.sh: the helpers of t420-perfdata.sh and t421-perfdata-more.sh: a
+# recording made with perf record, perf script's text of it
 # (--no-inline, like fgsym's side) and fgsym's stream, and the two checks
 # made of each: samples per event and per thread (counts.awk), and 99% of
-# the frame weight named alike (share.awk).
+# the frame weight named alike (share.awk). Sourced after lib.sh: sets PD
+# (this folder), FIX (the recordings), CC; FG_TEST_BIN=DIR puts another
+# build's fgsym and fgfold first on PATH (a build of main).
+
+[ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH
+PD=$TESTS/perfdata
+FIX=$TMP/fix
+mkdir -p "$FIX"
+CC=${CC:-cc}
+export PD FIX
+
+# rec_setup: where perf cannot record, skip_all WHY (the caller's: it
+# skips every check and exits); else builds $FIX/work, and $FIX/home for
+# perf record's build-ID cache ($HOME/.debug: one of the test's).
+rec_setup() {
+	command -v perf >/dev/null 2>&1 ||
+		skip_all "perf is not installed (apt-get install linux-perf)"
+	perf_ok || skip_all "$why"
+	$CC -O2 -g -fno-omit-frame-pointer -pthread -Wall "$PD/work.c" \
+	    -o "$FIX/work" || exit 1
+	mkdir -p "$FIX/home"
+}
 
 # skip_each NAME WHY: the two checks of each recording, skipped.
 skip_each() {

@@ -55,6 +55,7 @@ enum {
 
 #define EVENT_UPDATE_NAME	2	/* PERF_EVENT_UPDATE__NAME (UNIT 0, SCALE 1) */
 #define MISC_BUILD_ID_SIZE	(1 << 15)
+#define MISC_LOST_SAMPLES_BPF	(1 << 15)	/* perf's PERF_RECORD_MISC_LOST_SAMPLES_BPF */
 #define FILE_HEADER_SIZE	104
 #define PIPE_HEADER_SIZE	16
 #define ATTR_SIZE_VER0		64	/* the first perf_event_attr */
@@ -1077,9 +1078,13 @@ static void
 lost_samples(struct perfdata *pd, const unsigned char *p, uint32_t len,
     uint64_t off)
 {
+	struct perf_event_header h;
 	struct perf_record_ids ids;
 	uint64_t n;
 
+	memcpy(&h, p, sizeof(h));
+	if (h.misc & MISC_LOST_SAMPLES_BPF)
+		return;		/* left out on purpose by perf record --filter */
 	if (len >= 16 && side_ids(pd, (const void *)p, &ids) == 0 &&
 	    (!ids.has_time || ids.time == 0)) {
 		memcpy(&n, p + 8, 8);

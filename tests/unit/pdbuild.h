@@ -100,11 +100,11 @@ pdb_data(struct buf *b)
 	pdb_head(b, 68, 0, 8);
 }
 
-/* A side-band record of a u64 body: LOST_SAMPLES (the count). */
+/* LOST_SAMPLES (the count), misc 1 << 15: dropped by a BPF filter. */
 static inline void
-pdb_lost_samples(struct buf *b, uint64_t lost, uint64_t time)
+pdb_lost_samples(struct buf *b, uint64_t lost, uint64_t time, uint16_t misc)
 {
-	pdb_head(b, PERF_RECORD_LOST_SAMPLES, 0, 8 + 8 + 24);
+	pdb_head(b, PERF_RECORD_LOST_SAMPLES, misc, 8 + 8 + 24);
 	pdb_u64(b, lost);
 	pdb_trailer(b, time);
 }

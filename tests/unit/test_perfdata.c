@@ -153,7 +153,8 @@ main(void)
 		pdb_lost(&d, 5, 40);
 		pdb_throttle(&d, 1, 100);
 		pdb_throttle(&d, 0, 350);
-		pdb_lost_samples(&d, 8, 0);
+		pdb_lost_samples(&d, 8, 0, 0);
+		pdb_lost_samples(&d, 50, 0, 1 << 15);	/* filtered: not lost */
 		pdb_file_of(&z, &d);
 		rc = run(z.p, z.len, 1, &s, &st);
 		CHECK(rc == 0, "losses and throttling: read cleanly");
@@ -161,7 +162,7 @@ main(void)
 		CHECK(s.lost == 8, "lost: the larger count, not the sum");
 		CHECK(s.throttles == 1, "the throttling reaches the session");
 		CHECK(s.throttled_ns == 250, "the time throttled");
-		pdb_lost_samples(&d, 2, 45);
+		pdb_lost_samples(&d, 2, 45, 0);
 		buf_release(&z);
 		buf_init(&z);
 		pdb_file_of(&z, &d);

@@ -2,7 +2,9 @@
 # fgsym on perf.data files gone bad (issue 25): cut short, a corrupt
 # header, a record of size 0 or past the end, samples of an id no event
 # lists, big-endian. Each is said in one line with 'FILE':OFFSET, exits 1
-# (2 for what it does not read), keeps the samples before, never hangs.
+# (2 for what it does not read), keeps the samples before (and after,
+# read on from the next good record, where the rest is sound), never
+# hangs.
 # FG_BIN=DIR runs another build's tools (the ones before this reader).
 . "$(dirname "$0")/lib.sh"
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
@@ -57,13 +59,30 @@ check 'a corrupt header (attribute size 7): one line with the offset, exit 1' '
 	expect_status 1 timeout 60 fgsym h.data >out 2>err &&
 	said_at h.data err && grep_q "header is corrupt" err
 '
-check 'a record of size 0 mid-way: one line with its offset, exit 1, the samples before kept' '
+# A record of bad size in a sound file: read on from the next good record
+# (the one after it), said with where, and every other sample kept.
+check 'a record of size 0 mid-way: one line with its offset and where reading resumed, exit 1, the samples before and after kept' '
+	n=$(cat "$TMP/g.n") &&
 	cp "$TMP/g.data" z.data && m=$(python3 "$ED" count z.data) &&
 	off=$(python3 "$ED" offset z.data $((m / 2))) &&
+	next=$(python3 "$ED" offset z.data $((m / 2 + 1))) &&
 	python3 "$ED" size z.data $((m / 2)) 0 &&
 	expect_status 1 timeout 60 fgsym z.data >out 2>err &&
 	said_at z.data err && grep_q "z.data.:$off: a record of size 0" err &&
-	test "$(samples out)" -gt 0
+	grep_q "reading resumed at .[^ ]*z.data.:$next, the next good record" err &&
+	k=$(samples out) && echo "$k of $n samples" && test "$k" -ge $((n - 1))
+'
+check 'a record mid-way whose size goes past the data'"'"'s end: read on from the next good record, the samples after kept' '
+	n=$(cat "$TMP/g.n") &&
+	cp "$TMP/g.data" e.data && m=$(python3 "$ED" count e.data) &&
+	i=$(python3 "$ED" near e.data 60000) && { [ $i -ge $((m / 2)) ] || i=$((m / 2)); } &&
+	off=$(python3 "$ED" offset e.data $i) &&
+	next=$(python3 "$ED" offset e.data $((i + 1))) &&
+	python3 "$ED" size e.data $i 65528 &&
+	expect_status 1 timeout 60 fgsym e.data >out 2>err &&
+	said_at e.data err && grep_q "e.data.:$off: a record of 65528 bytes .* past the data section" err &&
+	grep_q "reading resumed at .[^ ]*e.data.:$next, the next good record" err &&
+	k=$(samples out) && echo "$k of $n samples" && test "$k" -ge $((n - 1))
 '
 check 'a record past the data section'"'"'s end: one line with its offset, exit 1' '
 	cp "$TMP/g.data" p.data && m=$(python3 "$ED" count p.data) &&
@@ -78,6 +97,21 @@ check 'samples of an id no event lists: said once, exit 1, the other event'"'"'s
 	said_at i.data err && grep_q "which no event" err &&
 	test "$(grep -ac " task-clock:\$" out)" -gt 0 &&
 	test "$(grep -ac " cpu-clock:\$" out)" -eq 0
+'
+# A recording of another kernel that holds no build ID of it (-B): the
+# file's OSRELEASE and HOSTNAME say where it came from, once. dd copies
+# in the kernel: kernel frames.
+check 'another kernel'"'"'s recording without its build ID: said once, with its host and release' '
+	perf record -q -B -g -o b.data -- dd if=/dev/zero of=/dev/null \
+	    bs=64k count=20000 >/dev/null 2>&1 &&
+	expect_status 0 fgsym b.data >out 2>err &&
+	grep_q "(\[kernel.kallsyms\])\$" out &&
+	! grep -q "recorded under Linux" err &&
+	python3 "$ED" osrelease b.data 0.0.1-elsewhere &&
+	python3 "$ED" hostname b.data farhost &&
+	{ fgsym b.data >out 2>err; test $? -le 1; } &&
+	test "$(grep -c "recorded under Linux" err)" -eq 1 &&
+	grep_q "^fgsym: .b.data. was recorded under Linux 0.0.1-elsewhere on .farhost., and this machine runs Linux $(uname -r); the file holds no build ID of its kernel: its kernel frames are named from this machine.s /proc/kallsyms, another kernel.s, and are wrong; run fgsym on the machine that recorded it, or pass that kernel.s symbols (--kallsyms=FILE)\$" err
 '
 check 'big-endian: one line, exit 2, nothing written' '
 	{ printf 2ELIFREP; tail -c +9 "$TMP/g.data"; } >be.data &&

@@ -55,6 +55,7 @@ enum {
 
 #define EVENT_UPDATE_NAME	2	/* PERF_EVENT_UPDATE__NAME (UNIT 0, SCALE 1) */
 #define MISC_BUILD_ID_SIZE	(1 << 15)
+#define MISC_LOST_SAMPLES_BPF	(1 << 15)	/* perf's PERF_RECORD_MISC_LOST_SAMPLES_BPF */
 #define FILE_HEADER_SIZE	104
 #define PIPE_HEADER_SIZE	16
 #define ATTR_SIZE_VER0		64	/* the first perf_event_attr */
@@ -797,8 +798,12 @@ on_decoded(void *arg, const struct source_event *ev)
 	struct source_event e;
 	const struct perfdata_bid *b;
 
-	if (ev->kind == SOURCE_SAMPLE)
+	if (ev->kind == SOURCE_SAMPLE) {
 		pd->events[pd->cur_event].samples++;
+		if (ev->u.sample.nr > 0 &&
+		    ev->u.sample.callchain[0] == PERF_CONTEXT_KERNEL)
+			pd->kernel_frames = 1;
+	}
 	if (ev->kind == SOURCE_MMAP && ev->u.mmap.buildid == NULL &&
 	    (b = bid_find(pd, ev->u.mmap.path)) != NULL) {
 		e = *ev;
@@ -1045,6 +1050,85 @@ event_update(struct perfdata *pd, const unsigned char *p, uint32_t len)
 	event_set_name(&pd->events[ev], (const char *)p + 24);
 }
 
+/*
+ * The identity of side-band record h: its trailer read with the layout
+ * of the event its id names (the first event's when it names none).
+ * Returns 0, or -1 when the record is too short for it.
+ */
+static int
+side_ids(const struct perfdata *pd, const struct perf_event_header *h,
+    struct perf_record_ids *ids)
+{
+	int ev;
+
+	if (perf_decode_ids(&pd->events[0].dec, h, ids) != 0)
+		return -1;
+	if (pd->nevents > 1 && ids->has_id && (ev = id_find(pd, ids->id)) > 0)
+		return perf_decode_ids(&pd->events[ev].dec, h, ids);
+	return 0;
+}
+
+/*
+ * LOST_SAMPLES: the kernel's, where it dropped samples (queued as any
+ * record), or perf record's closing count of an event's losses, written
+ * at its end with no time (time 0): those count what LOST records count,
+ * and are kept for the end (lost_closing).
+ */
+static void
+lost_samples(struct perfdata *pd, const unsigned char *p, uint32_t len,
+    uint64_t off)
+{
+	struct perf_event_header h;
+	struct perf_record_ids ids;
+	uint64_t n;
+
+	memcpy(&h, p, sizeof(h));
+	if (h.misc & MISC_LOST_SAMPLES_BPF)
+		return;		/* left out on purpose by perf record --filter */
+	if (len >= 16 && side_ids(pd, (const void *)p, &ids) == 0 &&
+	    (!ids.has_time || ids.time == 0)) {
+		memcpy(&n, p + 8, 8);
+		pd->lost_closing += n;
+		return;
+	}
+	enqueue(pd, p, len, off);
+}
+
+/*
+ * THROTTLE and UNTHROTTLE (time, id, stream_id): the time between the
+ * two of an event's id is time the kernel did not sample it.
+ */
+static void
+throttle(struct perfdata *pd, const unsigned char *p, uint32_t len, int on)
+{
+	uint64_t time, id;
+	size_t i;
+
+	if (len < 24)
+		return;
+	memcpy(&time, p + 8, 8);
+	memcpy(&id, p + 16, 8);
+	for (i = 0; i < pd->nthrottles; i++)
+		if (pd->throttles[i].id == id)
+			break;
+	if (on) {
+		if (i == pd->nthrottles) {
+			GROW(pd->throttles, pd->nthrottles + 1,
+			    pd->throttles_cap);
+			pd->nthrottles++;
+		}
+		pd->throttles[i].id = id;
+		pd->throttles[i].since = time;
+		return;
+	}
+	pd->unthrottles++;
+	if (i == pd->nthrottles)
+		return;		/* throttled before the recording began */
+	if (time > pd->throttles[i].since)
+		pd->throttled_ns += time - pd->throttles[i].since;
+	pd->throttles[i] = pd->throttles[--pd->nthrottles];
+}
+
 static void
 skip_type(struct perfdata *pd, unsigned type)
 {
@@ -1069,16 +1153,38 @@ handle(struct perfdata *pd, const unsigned char *p, uint32_t len,
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_SAMPLE:
-	case PERF_RECORD_LOST:
-	case PERF_RECORD_LOST_SAMPLES:
-	case PERF_RECORD_THROTTLE:
 		pd->init_done = 1;
 		enqueue(pd, p, len, off);
 		break;
+	case PERF_RECORD_LOST:
+		if (len >= 24) {	/* id, lost */
+			uint64_t n;
+
+			memcpy(&n, p + 16, 8);
+			pd->lost_said += n;
+		}
+		pd->init_done = 1;
+		enqueue(pd, p, len, off);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		pd->init_done = 1;
+		if (pd->nevents > 0)
+			lost_samples(pd, p, len, off);
+		break;
+	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
+		pd->init_done = 1;
+		throttle(pd, p, len, h.type == PERF_RECORD_THROTTLE);
+		if (h.type == PERF_RECORD_THROTTLE)
+			enqueue(pd, p, len, off);
+		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		/* read, and of no use to a flame graph of samples */
+		/*
+		 * --switch-events: when a thread left the CPU and came back,
+		 * without its stack; the waits a flame graph could draw need
+		 * one (fgrecord --off-cpu takes it)
+		 */
 		pd->init_done = 1;
 		break;
 	case PD_HEADER_ATTR:
@@ -1201,11 +1307,108 @@ trailing_bytes(const struct perfdata *pd, const unsigned char *p,
 	return n;
 }
 
+/*
+ * Could h, at input offset off, be a record perf wrote? A known type, a
+ * size that fits the data (a multiple of 8 but for the compressed ones,
+ * 8 for FINISHED_ROUND), and a sample that names a known event.
+ */
+static int
+plausible(const struct perfdata *pd, const unsigned char *p, uint64_t off)
+{
+	struct perf_event_header h;
+	struct perf_record_ids ids;
+
+	memcpy(&h, p, sizeof(h));
+	if (h.size < sizeof(h) || (pd->data_end != UINT64_MAX &&
+	    off + h.size > pd->data_end))
+		return 0;
+	if (h.type == PD_COMPRESSED || h.type == PD_COMPRESSED2)
+		return h.size > 16;
+	if (h.size % 8 != 0 || h.type == 0 || (h.type >= PERF_RECORD_MAX &&
+	    (h.type < PD_HEADER_ATTR || h.type > PD_COMPRESSED2)))
+		return 0;
+	if (h.type == PD_FINISHED_ROUND || h.type == PD_FINISHED_INIT)
+		return h.size == 8 && h.misc == 0;
+	if (h.type == PERF_RECORD_SAMPLE && pd->nevents > 0)
+		return perf_decode_ids(&pd->events[0].dec, (const void *)p,
+		    &ids) == 0 && (pd->nevents == 1 || !ids.has_id ||
+		    id_find(pd, ids.id) >= 0);
+	return 1;
+}
+
+/*
+ * Do RESYNC_CHAIN plausible records follow each other from the input at
+ * rel bytes past pd->bufpos (or fewer, ending where the data ends)?
+ */
+#define RESYNC_CHAIN	4
+static int
+chain_at(struct perfdata *pd, size_t rel)
+{
+	struct perf_event_header h;
+	size_t have;
+	int k;
+
+	for (k = 0; k < RESYNC_CHAIN; k++) {
+		have = need(pd, rel + sizeof(h));
+		if (have == rel && k > 0)
+			return 1;	/* the data's end, right after one */
+		if (have < rel + sizeof(h) || !plausible(pd, pd->buf +
+		    pd->bufpos + rel, pd->bufoff + pd->bufpos + rel))
+			return 0;
+		memcpy(&h, pd->buf + pd->bufpos + rel, sizeof(h));
+		rel += h.size;
+		if (need(pd, rel) < rel)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * After a record that cannot be one, at pd->bufpos: finds the next place
+ * where records follow each other again and moves there. Returns 0, or
+ * -1 when the data holds none (all of it read).
+ */
+static int
+resync(struct perfdata *pd)
+{
+	for (;;) {
+		pd->bufpos++;
+		if (need(pd, sizeof(struct perf_event_header)) <
+		    sizeof(struct perf_event_header))
+			return -1;
+		if (chain_at(pd, 0))
+			return 0;
+	}
+}
+
+/*
+ * Says that the record at off is corrupt (what, in why), and reads on
+ * from the next good record when there is one. Returns 0 when reading
+ * goes on.
+ */
+static int
+corrupt_at(struct perfdata *pd, uint64_t off, const char *why)
+{
+	char q[DIAG_QUOTE_SIZE];
+	uint64_t at;
+
+	if (resync(pd) != 0) {
+		bad_at(pd, off, "%s: the data is corrupt from here; the "
+		    "samples before are kept", why);
+		return -1;
+	}
+	at = pd->bufoff + pd->bufpos;
+	bad_at(pd, off, "%s: skipped %" PRIu64 " corrupt bytes; reading "
+	    "resumed at '%s':%" PRIu64 ", the next good record", why,
+	    at - off, qname(pd, q), at);
+	return 0;
+}
+
 int
 perfdata_read(struct perfdata *pd, const struct source_sink *sink)
 {
 	struct perf_event_header h;
-	char q[DIAG_QUOTE_SIZE];
+	char q[DIAG_QUOTE_SIZE], why[160];
 	size_t have;
 
 	pd->sink = sink;
@@ -1238,18 +1441,20 @@ perfdata_read(struct perfdata *pd, const struct source_sink *sink)
 			break;
 		}
 		if (h.size < sizeof(h)) {
-			bad_at(pd, off, "a record of size %u (type %u): the "
-			    "data is corrupt from here; the samples before "
-			    "are kept", h.size, h.type);
+			snprintf(why, sizeof(why), "a record of size %u (type "
+			    "%u)", h.size, h.type);
+			if (corrupt_at(pd, off, why) == 0)
+				continue;
 			break;
 		}
 		if (pd->data_end != UINT64_MAX && off + h.size > pd->data_end) {
-			if (!pd->cut)	/* else said: the file was cut */
-				bad_at(pd, off, "a record of %u bytes (type %u) "
-				    "goes past the data section's end at %" PRIu64
-				    ": the data is corrupt from here; the samples "
-				    "before are kept", h.size, h.type,
-				    pd->data_end);
+			if (pd->cut)	/* said: the file was cut */
+				break;
+			snprintf(why, sizeof(why), "a record of %u bytes "
+			    "(type %u) goes past the data section's end at %"
+			    PRIu64, h.size, h.type, pd->data_end);
+			if (corrupt_at(pd, off, why) == 0)
+				continue;
 			break;
 		}
 		if ((have = need(pd, h.size)) < h.size) {
@@ -1271,6 +1476,16 @@ perfdata_read(struct perfdata *pd, const struct source_sink *sink)
 	if (sink == NULL)
 		return pd->bad;
 	flush(pd, UINT64_MAX, 0);
+	if (pd->lost_closing > pd->lost_said) {
+		/* what perf's closing counts hold beyond the LOST records */
+		struct source_event e;
+
+		memset(&e, 0, sizeof(e));
+		e.kind = SOURCE_LOST;
+		e.time = pd->last_time;
+		e.u.lost = pd->lost_closing - pd->lost_said;
+		sink->fn(sink->arg, &e);
+	}
 	if (pd->zlen > 0) {
 		warnx("'%s': the compressed data ends in a record: cut short; "
 		    "the samples before are kept", qname(pd, q));
@@ -1342,5 +1557,6 @@ perfdata_free(struct perfdata *pd)
 	if (pd->zs)
 		ZSTD_freeDStream(pd->zs);
 	free(pd->zbuf);
+	free(pd->throttles);
 	free(pd);
 }

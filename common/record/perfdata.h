@@ -23,7 +23,16 @@
  * Bad input is said on stderr in one line with the place, 'NAME':OFFSET,
  * and what can be done; what came before (and after, where the records
  * can still be told apart) is kept. Records compressed with zstd
- * (perf record -z) are decompressed as they come. Records of no use here
+ * (perf record -z) are decompressed as they come.
+ *
+ * Losses are counted twice in a perf.data: LOST records where the kernel
+ * dropped samples, and the LOST_SAMPLES perf record writes at its end
+ * from each event's own count of them (read_format LOST). The sink gets
+ * the LOST records as they come and, at the end, what the closing counts
+ * hold beyond them: the larger of the two, not their sum (and the
+ * kernel's own LOST_SAMPLES, which have a time, besides). THROTTLE
+ * records reach the sink; with their UNTHROTTLE they say how long the
+ * kernel did not sample (throttled_ns). Records of no use here
  * (AUXTRACE, tracing data, KSYMBOL, BPF_EVENT, CGROUP, TEXT_POKE, ...)
  * are counted and said once by perfdata_summary.
  */
@@ -106,6 +115,15 @@ struct perfdata {
 	size_t		 zlen, zcap;
 
 	/* what was met */
+	uint64_t	 lost_said;	/* samples LOST records said were lost */
+	uint64_t	 lost_closing;	/* perf record's closing LOST_SAMPLES */
+	struct perfdata_throttle {
+		uint64_t id, since;
+	}		*throttles;	/* owned: events throttled now */
+	size_t		 nthrottles, throttles_cap;
+	uint64_t	 unthrottles;	/* UNTHROTTLE records */
+	uint64_t	 throttled_ns;	/* between THROTTLE and UNTHROTTLE */
+	int		 kernel_frames;	/* a sample had a kernel part */
 	uint64_t	 skipped[128];	/* records of no use, by type */
 	uint64_t	 unknown_id;	/* samples of no event's id */
 	uint64_t	 undecoded;	/* samples that did not hold their layout */

@@ -10,10 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "base/xalloc.h"
 #include "record/perfdata.h"
 #include "record/source.h"
+#include "stream/diag.h"
+#include "stream/stream.h"
 
 struct replay {
 	struct perfdata	*pd;
@@ -21,6 +24,37 @@ struct replay {
 	struct stream_event *events;	/* owned: one per event */
 	int		 drained;
 };
+
+/*
+ * A recording with kernel frames but no build ID of its kernel (pipe
+ * mode, perf record -B) cannot be checked against this kernel by the
+ * build ID; its OSRELEASE can: under another release the running
+ * kernel's symbols name its kernel frames wrongly. Said once, at the
+ * end, with the host and release that recorded it, when there were
+ * kernel frames.
+ */
+static void
+other_kernel(const struct perfdata *pd)
+{
+	struct utsname u;
+	char q[DIAG_QUOTE_SIZE], qr[DIAG_QUOTE_SIZE], qh[DIAG_QUOTE_SIZE];
+	const char *h = pd->hostname ? pd->hostname : "";
+
+	if (!pd->kernel_frames || pd->kernel_buildid != NULL ||
+	    pd->osrelease == NULL ||
+	    pd->osrelease[0] == '\0' || uname(&u) != 0 ||
+	    strcmp(pd->osrelease, u.release) == 0)
+		return;
+	warnx("'%s' was recorded under Linux %s%s%s%s, and this machine runs "
+	    "Linux %s; the file holds no build ID of its kernel: its kernel "
+	    "frames are named from this machine's /proc/kallsyms, another "
+	    "kernel's, and are wrong; run fgsym on the machine that recorded "
+	    "it, or pass that kernel's symbols (--kallsyms=FILE)",
+	    stream_quote(q, sizeof(q), pd->name, strlen(pd->name), 80),
+	    stream_quote(qr, sizeof(qr), pd->osrelease, strlen(pd->osrelease),
+	    80), h[0] ? " on '" : "", stream_quote(qh, sizeof(qh), h,
+	    strlen(h), 80), h[0] ? "'" : "", u.release);
+}
 
 static void
 pd_open(struct source *src, const struct source_config *cfg)
@@ -91,13 +125,19 @@ static void
 pd_summary(const struct source *src, uint64_t throttled)
 {
 	const struct replay *rp = src->priv;
+	const struct perfdata *pd = rp->pd;
+	char span[64] = "";
 
-	perfdata_summary(rp->pd);
+	perfdata_summary(pd);
+	other_kernel(pd);
+	if (pd->throttled_ns)
+		snprintf(span, sizeof(span), ", %.3f s without samples in all",
+		    pd->throttled_ns / 1e9);
 	if (throttled)
 		warnx("the kernel throttled sampling %" PRIu64 " time%s while "
 		    "perf recorded (a rate above kernel.perf_event_max_sample_"
-		    "rate): fewer samples than asked for", throttled,
-		    throttled == 1 ? "" : "s");
+		    "rate)%s: fewer samples than asked for", throttled,
+		    throttled == 1 ? "" : "s", span);
 }
 
 static void

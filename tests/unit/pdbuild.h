@@ -2,7 +2,8 @@
  * pdbuild.h: hand-built perf data for test_perfdata and the fuzz seeds:
  * one cpu-clock event (IP, TID, TIME, ID, PERIOD, CALLCHAIN), a COMM, an
  * MMAP2 and three samples out of time order within two rounds, as a
- * PERFILE2 file or in pipe mode.
+ * PERFILE2 file or in pipe mode; and the side-band records a test adds
+ * to them (LOST, LOST_SAMPLES, THROTTLE).
  */
 #ifndef FG_PDBUILD_H
 #define FG_PDBUILD_H
@@ -99,16 +100,43 @@ pdb_data(struct buf *b)
 	pdb_head(b, 68, 0, 8);
 }
 
-/* A PERFILE2 file: header, the ids, the attribute, the data. */
+/* LOST_SAMPLES (the count), misc 1 << 15: dropped by a BPF filter. */
 static inline void
-pdb_file(struct buf *b)
+pdb_lost_samples(struct buf *b, uint64_t lost, uint64_t time, uint16_t misc)
+{
+	pdb_head(b, PERF_RECORD_LOST_SAMPLES, misc, 8 + 8 + 24);
+	pdb_u64(b, lost);
+	pdb_trailer(b, time);
+}
+
+/* LOST (id, lost), THROTTLE and UNTHROTTLE (time, id, stream_id). */
+static inline void
+pdb_lost(struct buf *b, uint64_t lost, uint64_t time)
+{
+	pdb_head(b, PERF_RECORD_LOST, 0, 8 + 16 + 24);
+	pdb_u64(b, PDB_ID);
+	pdb_u64(b, lost);
+	pdb_trailer(b, time);
+}
+
+static inline void
+pdb_throttle(struct buf *b, int on, uint64_t time)
+{
+	pdb_head(b, on ? PERF_RECORD_THROTTLE : PERF_RECORD_UNTHROTTLE, 0,
+	    8 + 24 + 24);
+	pdb_u64(b, time);
+	pdb_u64(b, PDB_ID);
+	pdb_u64(b, PDB_ID);
+	pdb_trailer(b, time);
+}
+
+/* A PERFILE2 file of the data records d: header, ids, attribute, data. */
+static inline void
+pdb_file_of(struct buf *b, const struct buf *d)
 {
 	struct perf_event_attr a;
-	struct buf d;
 	uint64_t ids_off = 104, attr_off = 112, data_off;
 
-	buf_init(&d);
-	pdb_data(&d);
 	pdb_attr(&a);
 	data_off = attr_off + sizeof(a) + 16;
 	buf_add(b, "PERFILE2", 8);
@@ -117,7 +145,7 @@ pdb_file(struct buf *b)
 	pdb_u64(b, attr_off);
 	pdb_u64(b, sizeof(a) + 16);
 	pdb_u64(b, data_off);
-	pdb_u64(b, d.len);
+	pdb_u64(b, d->len);
 	pdb_u64(b, 0);
 	pdb_u64(b, 0);
 	for (int i = 0; i < 4; i++)
@@ -126,7 +154,18 @@ pdb_file(struct buf *b)
 	buf_add(b, &a, sizeof(a));
 	pdb_u64(b, ids_off);
 	pdb_u64(b, 8);
-	buf_add(b, d.p, d.len);
+	buf_add(b, d->p, d->len);
+}
+
+/* A PERFILE2 file of pdb_data. */
+static inline void
+pdb_file(struct buf *b)
+{
+	struct buf d;
+
+	buf_init(&d);
+	pdb_data(&d);
+	pdb_file_of(b, &d);
 	buf_release(&d);
 }
 

@@ -1,7 +1,9 @@
 /*
  * test_perfdata: the perf.data reader on hand-built files and pipes
  * (pdbuild.h): samples in time order across rounds, the event's name,
- * the side band; cut at every byte, a record of size 0, big-endian.
+ * the side band; cut at every byte, a record of size 0 or past the end
+ * (read on from the next good record), big-endian; losses and
+ * throttling.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +16,9 @@
 
 struct seen {
 	uint64_t times[16];
-	int	 n, comms, mmaps;
+	int	 n, comms, mmaps, throttles;
+	uint64_t lost;
+	uint64_t throttled_ns;
 	char	 event[32];
 };
 
@@ -29,6 +33,9 @@ on_ev(void *arg, const struct source_event *ev)
 	}
 	s->comms += ev->kind == SOURCE_COMM;
 	s->mmaps += ev->kind == SOURCE_MMAP;
+	s->throttles += ev->kind == SOURCE_THROTTLE;
+	if (ev->kind == SOURCE_LOST)
+		s->lost += ev->u.lost;
 }
 
 /* Reads p[0..n) from a memfd (file) or as bytes already read (pipe). */
@@ -53,6 +60,7 @@ run(const void *p, size_t n, int as_file, struct seen *s, int *status)
 		return -1;
 	}
 	rc = perfdata_read(pd, &sink);
+	s->throttled_ns = pd->throttled_ns;
 	perfdata_free(pd);
 	if (fd >= 0)
 		close(fd);
@@ -115,11 +123,53 @@ main(void)
 		z.p[at + 1] = 0;
 		rc = run(z.p, z.len, 1, &s, &st);
 		CHECK(rc == 1, "a record of size 0: said");
-		CHECK(s.n == 1, "the sample before it kept");
+		CHECK(s.n == 2 && s.times[0] == 20 && s.times[1] == 30,
+		    "the samples before and after it kept");
+		z.p[at] = 0;
+		z.p[at + 1] = 0xf0;	/* past the data's end */
+		rc = run(z.p, z.len, 1, &s, &st);
+		CHECK(rc == 1, "a record past the data's end: said");
+		CHECK(s.n == 2 && s.times[0] == 20 && s.times[1] == 30,
+		    "the samples before and after it kept");
+		rc = run(z.p, z.len, 0, &s, &st);
+		CHECK(rc == 1 && s.n == 2, "and so from a pipe");
 		memcpy(z.p, "2ELIFREP", 8);
 		rc = run(z.p, z.len, 1, &s, &st);
 		CHECK(rc == -1 && st == 2, "big-endian: not read, status 2");
 		buf_release(&z);
+	}
+	{
+		/*
+		 * Losses: 5 in LOST records, 8 in perf record's closing
+		 * LOST_SAMPLES (time 0), which count the same ones: 8 lost,
+		 * not 13. A LOST_SAMPLES of the kernel's (a time) adds its 2.
+		 * Throttled from 100 to 350: 250 ns.
+		 */
+		struct buf d, z;
+
+		buf_init(&d);
+		buf_init(&z);
+		pdb_data(&d);
+		pdb_lost(&d, 5, 40);
+		pdb_throttle(&d, 1, 100);
+		pdb_throttle(&d, 0, 350);
+		pdb_lost_samples(&d, 8, 0, 0);
+		pdb_lost_samples(&d, 50, 0, 1 << 15);	/* filtered: not lost */
+		pdb_file_of(&z, &d);
+		rc = run(z.p, z.len, 1, &s, &st);
+		CHECK(rc == 0, "losses and throttling: read cleanly");
+		CHECK(s.n == 3, "the samples all there");
+		CHECK(s.lost == 8, "lost: the larger count, not the sum");
+		CHECK(s.throttles == 1, "the throttling reaches the session");
+		CHECK(s.throttled_ns == 250, "the time throttled");
+		pdb_lost_samples(&d, 2, 45, 0);
+		buf_release(&z);
+		buf_init(&z);
+		pdb_file_of(&z, &d);
+		rc = run(z.p, z.len, 1, &s, &st);
+		CHECK(s.lost == 10, "a kernel's LOST_SAMPLES counts on its own");
+		buf_release(&z);
+		buf_release(&d);
 	}
 	buf_release(&f);
 	buf_release(&pp);

@@ -47,6 +47,7 @@ else
 fi
 recorded z "" "" -z -g -- "$FIX/work" 0.3 1
 recorded pipe "" "" -g -o - -- "$FIX/work" 0.3 1
+share_comm=work
 if recorded sys "" "" -a -g -- "$FIX/work" 0.3; then
 	check "sys: kernel frames are named" '
 		n=$(grep -c "^	.* (\[kernel.kallsyms\])\$" "$FIX/sys.got"; :) &&
@@ -57,6 +58,7 @@ if recorded sys "" "" -a -g -- "$FIX/work" 0.3; then
 else
 	skip "sys: kernel frames are named" "$why"
 fi
+share_comm=
 recorded events "cpu-clock task-clock" "" -e cpu-clock,task-clock -g -- "$FIX/work" 0.3
 recorded threads "" "" -g -- "$FIX/work" 0.2 4
 

@@ -69,11 +69,20 @@ counts() {
 
 # share NAME [EVENT] [suffix]: at least 99% of perf script's frame weight
 # named alike by fgsym; against stackcollapse-perf.pl too when
-# FLAMEGRAPH_DIR has it.
+# FLAMEGRAPH_DIR has it (which weighs each sample by its period, so
+# fgsym's side is folded with fgfold --period for it). With $share_comm set, only the stacks of that
+# command count: a system-wide recording also holds whatever else the
+# machine ran (a busy one runs JITs and deleted memfd code, named by
+# neither tool, and different from run to run).
 share() {
 	s_ev=${2:+--event-filter=$2}
 	fgfold $s_ev "$FIX/$1.ref" >ref.f 2>ref.err &&
 	{ fgfold $s_ev "$FIX/$1.got" >got.f 2>got.err; test $? -le 1; } &&
+	if [ -n "${share_comm:-}" ]; then
+		for f in ref.f got.f; do
+			grep "^$share_comm;" $f >$f.comm; mv $f.comm $f
+		done
+	fi &&
 	s_suf=0 && { [ "${3:-}" != suffix ] || s_suf=1; } &&
 	sh "$PD/aliases.sh" "$FIX/$1.ref" >aliases &&
 	awk -v suffix=$s_suf -v aliases=aliases -f "$PD/share.awk" ref.f got.f >share &&
@@ -83,8 +92,10 @@ share() {
 		{ diff ref.f got.f | head -30; false; } &&
 	if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -x "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
 		"$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ${2:+--event-filter=$2} \
-		    "$FIX/$1.ref" >sc.f &&
-		awk -v suffix=$s_suf -v aliases=aliases -f "$PD/share.awk" sc.f got.f >share2 &&
+		    "$FIX/$1.ref" | grep "^${share_comm:+$share_comm;}" >sc.f &&
+		{ fgfold --period $s_ev "$FIX/$1.got" 2>/dev/null; test $? -le 1; } |
+		    grep "^${share_comm:+$share_comm;}" >gotp.f &&
+		awk -v suffix=$s_suf -v aliases=aliases -f "$PD/share.awk" sc.f gotp.f >share2 &&
 		read -r m t p <share2 &&
 		echo "stackcollapse-perf.pl: $m of $t samples named alike ($p%)" &&
 		awk -v p="$p" 'BEGIN { exit !(p >= 99) }'

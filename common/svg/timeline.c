@@ -143,16 +143,36 @@ cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The cells' numbers are written as base-64 VLQ, as source maps write
+ * them: five bits a character, low first, the sixth bit set on every
+ * character but a number's last; no separator. Characters that need no
+ * escape in a JavaScript string inside CDATA.
+ */
+static const char vlq_digits[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
 static size_t
-ndigits(uint64_t v)
+vlq_len(uint64_t v)
 {
 	size_t n = 1;
 
-	while (v >= 10) {
-		v /= 10;
+	while (v >= 32) {
+		v >>= 5;
 		n++;
 	}
 	return n;
+}
+
+static void
+put_vlq(struct buf *b, uint64_t v)
+{
+	do {
+		unsigned d = v & 31;
+
+		v >>= 5;
+		buf_addc(b, vlq_digits[d | (v != 0 ? 32 : 0)]);
+	} while (v != 0);
 }
 
 /* Appends s[0..len) as a JavaScript string literal safe inside CDATA. */
@@ -274,16 +294,18 @@ qweight(double w, uint64_t q)
 }
 
 /*
- * The bytes of the cells with bins shifted right by sh: each cell "BIN
- * OFF N" then "NODE W" per node it holds (the weights' digits guessed from
- * one sample's). stamp is scratch, a word per rank.
+ * The bytes of the cells with bins shifted right by sh: each cell its
+ * bin's step from the cell before, OFF and N, then per node it holds its
+ * step from the node before and W (put_rows; the weights' length guessed
+ * from one sample's, the steps' from the nodes' ranks). stamp is scratch,
+ * a word per rank.
  */
 static size_t
 cells_bytes(const struct timeline *tl, const struct tree *t, int sh,
     uint64_t q, int timed, uint64_t *stamp)
 {
 	size_t i, bytes = 0, r;
-	uint32_t cell_t = UINT32_MAX, cell_b = 0;
+	uint32_t cell_t = UINT32_MAX, cell_b = 0, last = 0;
 	uint64_t cell = 0;
 
 	for (r = 0; r < t->n; r++)
@@ -295,15 +317,20 @@ cells_bytes(const struct timeline *tl, const struct tree *t, int sh,
 		if (s->stack == UINT32_MAX)
 			continue;
 		if (s->thread != cell_t || b != cell_b || cell == 0) {
+			bytes += vlq_len(s->thread != cell_t ? b : b - cell_b) + 4;
 			cell_t = s->thread;
 			cell_b = b;
 			cell++;
-			bytes += ndigits(b) + 12;
+			last = 0;
 		}
 		m = t->map[s->stack];
-		if (stamp[m] != cell)
-			bytes += ndigits(t->kept[m]) + 2 +
-			    ndigits(qweight(timed ? s->period : s->count, q));
+		if (stamp[m] != cell) {
+			/* in rank order within the cell, as the kept ids are */
+			bytes += vlq_len(t->kept[m] > last ? t->kept[m] - last :
+			    last - t->kept[m]) + vlq_len(qweight(timed ?
+			    s->period : s->count, q));
+			last = t->kept[m];
+		}
 		stamp[m] = cell;
 	}
 	return bytes;
@@ -401,18 +428,24 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 	free(namenode);
 }
 
-/* Each thread's row: "[TID, PID, COMM, ON, OFF, CELLS]", into tl->data. */
+/*
+ * Each thread's row: "[TID, PID, COMM, ON, OFF, CELLS]", into tl->data;
+ * CELLS is per bin with samples, in VLQ: the bin's step from the cell
+ * before (the first: the bin), its off-CPU weight, the number of nodes,
+ * then per node its step from the node before (the first: its id) and
+ * its weight.
+ */
 static void
 put_rows(struct timeline *tl, const struct tree *t, size_t nkept, int sh,
     uint64_t q, int timed)
 {
 	double *acc = xcalloc(nkept + 1, sizeof(*acc));
 	uint32_t *touched = xmalloc((nkept + 1) * sizeof(*touched));
-	struct buf tmp, cell;
+	struct buf tmp;
 	size_t i = 0, j, th, nt;
+	uint32_t prevb, prevn;
 
 	buf_init(&tmp);
-	buf_init(&cell);
 	BUF_ADDL(&tl->data, "R:[");
 	for (th = 0; th < tl->nthreads; th++) {
 		const struct tl_thread *x = &tl->threads[th];
@@ -423,6 +456,7 @@ put_rows(struct timeline *tl, const struct tree *t, size_t nkept, int sh,
 		buf_addf(&tl->data, ",%llu,%llu,\"",
 		    (unsigned long long)qweight(x->on, q),
 		    (unsigned long long)qweight(x->off, q));
+		prevb = 0;
 		while (i < tl->nsamples && tl->samples[i].thread == th) {
 			uint32_t b = tl->samples[i].bin >> sh;
 			double off = 0;
@@ -444,30 +478,23 @@ put_rows(struct timeline *tl, const struct tree *t, size_t nkept, int sh,
 			}
 			if (nt == 0)
 				continue;
-			/* ascending: the nodes in preorder */
+			/* ascending: the nodes in preorder, each a step */
 			qsort(touched, nt, sizeof(*touched), cmp_u32);
-			buf_reset(&cell);
-			buf_addu(&cell, b);
-			buf_addc(&cell, ' ');
-			buf_addu(&cell, off > 0 ? qweight(off, q) : 0);
-			buf_addc(&cell, ' ');
-			buf_addu(&cell, nt);
-			for (j = 0; j < nt; j++) {
-				buf_addc(&cell, ' ');
-				buf_addu(&cell, touched[j]);
-				buf_addc(&cell, ' ');
-				buf_addu(&cell, qweight(acc[touched[j]], q));
+			put_vlq(&tl->data, b - prevb);
+			put_vlq(&tl->data, off > 0 ? qweight(off, q) : 0);
+			put_vlq(&tl->data, nt);
+			for (j = 0, prevn = 0; j < nt; j++) {
+				put_vlq(&tl->data, touched[j] - prevn);
+				put_vlq(&tl->data, qweight(acc[touched[j]], q));
+				prevn = touched[j];
 				acc[touched[j]] = 0;
 			}
-			if (tl->data.p[tl->data.len - 1] != '"')
-				buf_addc(&tl->data, ' ');
-			buf_add(&tl->data, cell.p, cell.len);
+			prevb = b;
 		}
 		BUF_ADDL(&tl->data, "\"]");
 	}
 	BUF_ADDL(&tl->data, "]");
 	buf_release(&tmp);
-	buf_release(&cell);
 	free(acc);
 	free(touched);
 }
@@ -577,11 +604,11 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 			break;
 		reduced = 1;
 		if (thr < px)
-			thr = thr == 0 ? total / 16777216 : thr * 4;
+			thr = thr == 0 ? total / 16777216 : thr * 2;
 		else if ((nb >> (sh + 1)) >= BINS_MIN)
 			sh++;
 		else if (thr < total / 20)
-			thr *= 4;	/* the widest bins: wider frames */
+			thr *= 2;	/* the widest bins: wider frames */
 		else {
 			/* still over: the smallest seen (wider bins can
 			   hold more stacks each than the narrow ones did) */

@@ -1,4 +1,4 @@
-// timeline-browser.js PHASES.svg PHASES.sym WALL.svg [BIG.svg]: fgsvg's
+// timeline-browser.js PHASES.svg PHASES.sym WALL.svg [BIG.svg BIGF.svg]: fgsvg's
 // timeline in headless Chromium, driven as a user would (drag, click,
 // link, search, function view, Esc). PHASES is a recording of
 // tests/record/phases.c; the shares in a range are checked against the
@@ -10,7 +10,7 @@ const os = require('os');
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '../browser/node_modules/playwright-core'));
 
-const [svgPath, symPath, wallPath, bigPath] = process.argv.slice(2);
+const [svgPath, symPath, wallPath, bigPath, bigfPath] = process.argv.slice(2);
 const results = [];
 const pass = (s) => results.push(`PASS ${s}`);
 const fail = (s, why) => results.push(`FAIL ${s}: ${why}`);
@@ -273,26 +273,7 @@ const close = (a, b) => Math.abs(a - b) <= 0.05 * Math.max(b, 0.01);
 		const m = /^#(..)(..)(..)$/.exec(f);
 		if (!m || !(parseInt(m[3], 16) > parseInt(m[1], 16))) return 'nap drawn in ' + f;
 	});
-	if (bigPath) {
-		await step('big profile: opens, a range redraws in under 300 ms', async () => {
-			const t = Date.now();
-			await page.goto('file://' + path.resolve(bigPath));
-			await page.waitForFunction(() => window.fgtimeline !== undefined, null, { timeout: 120000 });
-			const open = Date.now() - t;
-			const ms = await page.evaluate(() => {
-				const r = [];
-				for (const [a, b] of [[0, 0.25], [0.3, 0.6], [0.5, 1]]) {
-					const t = performance.now();
-					fgtimeline.set(Math.floor(a * fgtl.nb), Math.ceil(b * fgtl.nb));
-					r.push(performance.now() - t);
-				}
-				return r;
-			});
-			info(`big profile: opened in ${open} ms; ranges redrawn in ${ms.map((x) => x.toFixed(0)).join(', ')} ms`);
-			const best = Math.min(...ms);
-			if (!(best < 300)) return 'range redraw ' + best.toFixed(0) + ' ms';
-		});
-	}
+	if (bigPath) await require('./timeline-big.js').steps(ctx, step, info, bigPath, bigfPath);
 	await ctx.close();
 	console.log(results.join('\n'));
 })().catch((e) => { console.log(results.join('\n')); console.log('FAIL browser: ' + e); });

@@ -5,8 +5,10 @@
 # phase_two, worker-b runs steady; CPU time, so a busy machine changes
 # when, not what) is recorded by fgrecord, and headless Chromium drives
 # the page as a user would (tests/fgsvg/timeline-browser.js): a drag over
-# the first phase shows phase_one and steady and no phase_two, with the
-# shares the stream itself gives for those bins; worker-b alone shows
+# the first phase shows phase_one and steady and no phase_two, each
+# within 5% of the share the program measured (each thread's CPU time
+# over that phase, on its own CPU clock), and with the shares the stream
+# itself gives for those bins; worker-b alone shows
 # only steady; the link, search, the function view and Esc work on the
 # selection; a --wall recording shows the sleep in blue where it was.
 # The timeline's pure parts (binning, range filtering, the merge of the
@@ -95,7 +97,7 @@ else
 fi
 
 steps='timeline: a row per thread, named, busiest first, with bars
-drag over the first phase: phase_one and steady, no phase_two, shares as the stream says
+drag over the first phase: phase_one and steady, no phase_two, within 5% of the shares the program measured
 the link keeps the range (#t=)
 search in the range: Matched is the share of the range
 function view in the range: its share of the range, no phase_two
@@ -104,6 +106,7 @@ click on worker-b: only steady, its title
 Ctrl+click on worker-a adds it
 a link with #t=...&th=... reopens the same range, threads and zoom
 hover on the timeline says time, thread and top of stack
+"Whole run" and the note clear the axis labels
 no script errors
 --wall: the sleep is blue where it happened, and only there'
 steps="$steps
@@ -134,13 +137,15 @@ out=$TMP/browser
 mkdir -p "$out"
 check 'record the phases (CPU and --wall) and draw them' '
 	cd "$out" &&
-	expect_status 0 fgrecord "$B/phases" 0.6 >p.stream 2>p.err &&
+	expect_status 0 fgrecord "$B/phases" 0.6 "$out/known" >p.stream 2>p.err &&
+	cat known &&
 	expect_status 0 fgsym p.stream >p.sym 2>/dev/null &&
 	expect_status 0 fgsvg p.sym >p.svg &&
+	expect_status 0 fgsvg --timeline-budget 0.001 p.sym >n.svg &&
 	expect_status 0 fgrecord --wall "$B/phases" 0.6 >w.stream 2>w.err &&
 	expect_status 0 fgsym w.stream >w.sym 2>/dev/null &&
 	expect_status 0 fgsvg w.sym >w.svg &&
-	timeout 600 node "$TESTS/fgsvg/timeline-browser.js" p.svg p.sym w.svg \
+	timeout 600 node "$TESTS/fgsvg/timeline-browser.js" p.svg p.sym w.svg known n.svg \
 		"$big/big.svg" "$big/bigf.svg" >results 2>stderr;
 	cat results stderr && test -s results
 '
@@ -149,7 +154,7 @@ echo "$steps" | {
 	while read -r s; do
 		check "chromium: $s" '
 			grep -F -x -q "PASS $s" "$out/results" || {
-				grep -F "$s" "$out/results"; grep "^FAIL browser" "$out/results"
+				grep -F -e "$s" "$out/results"; grep "^FAIL browser" "$out/results"
 				false
 			}
 		'

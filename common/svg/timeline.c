@@ -673,7 +673,9 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 double
 timeline_height(const struct timeline *tl, double fontsize)
 {
-	return 8 + tl->rows * ROWH + fontsize + 10;
+	/* the rows, the axis and its labels, and the note under them */
+	return 8 + tl->rows * ROWH + fontsize + 10 +
+	    (tl->note != NULL ? fontsize : 0);
 }
 
 void

@@ -298,7 +298,8 @@ else (function () {
 			el("text", { x: x, y: y + C.fs, "text-anchor": "middle", "class": "tlaxis" }, g).textContent =
 			    +t.toFixed(6) + (t === 0 ? " s" : "");
 		}
-		if (TL.note) el("text", { x: C.xpad, y: y + C.fs, "class": "tlaxis" }, g).textContent = TL.note;
+		/* the note on a line of its own, under the tick labels */
+		if (TL.note) el("text", { x: C.xpad, y: y + 2 * C.fs, "class": "tlaxis", id: "tlnote" }, g).textContent = TL.note;
 	}
 	function showsel() {
 		var on = sel.b0 > 0 || sel.b1 < TL.nb;
@@ -454,8 +455,9 @@ else (function () {
 		selRect = el("rect", { x: X0, y: TL.y + 2, width: 0, height: TL.rows * RH + 2,
 		    fill: "rgba(60,120,255,0.15)", stroke: "rgb(60,120,255)", "stroke-width": 0.5,
 		    "pointer-events": "none" }, G);
-		resetBtn = el("text", { id: "tlreset", x: X1, y: TL.y + 4 + TL.rows * RH + C.fs,
-		    "text-anchor": "end", "class": "hide" }, G);
+		/* in the labels' column, clear of the axis's tick labels */
+		resetBtn = el("text", { id: "tlreset", x: C.xpad, y: TL.y + 4 + TL.rows * RH + C.fs,
+		    "class": "hide" }, G);
 		resetBtn.textContent = "Whole run";
 		resetBtn.addEventListener("click", reset);
 		axis();

@@ -96,6 +96,33 @@ else
 	skip 'node: the timeline script parses, and its pure parts hold' 'no node (apt-get install nodejs)'
 fi
 
+# perf.data through fgsym: its sample heads carry time and tid, so the
+# graph has a timeline too, each phase in its thread and at its time
+if ! command -v node >/dev/null 2>&1; then
+	skip 'perf.data | fgsym | fgsvg: a timeline, each phase in its thread and time' 'no node (apt-get install nodejs)'
+elif ! command -v perf >/dev/null 2>&1; then
+	skip 'perf.data | fgsym | fgsvg: a timeline, each phase in its thread and time' 'no perf (apt-get install linux-perf)'
+elif ! perf_ok; then
+	skip 'perf.data | fgsym | fgsvg: a timeline, each phase in its thread and time' "$why"
+elif ! $cc -O1 -g -fno-omit-frame-pointer -pthread -o "$B/phases-fp" "$TESTS/record/phases.c" 2>"$B/err"; then
+	skip 'perf.data | fgsym | fgsvg: a timeline, each phase in its thread and time' "cannot build tests/record/phases.c: $(head -1 "$B/err")"
+else
+	check 'perf.data | fgsym | fgsvg: a timeline, each phase in its thread and time' '
+		HOME=$PWD perf record -q -g -e cpu-clock -F 499 -o p.data "$B/phases-fp" 0.4 >perf.log 2>&1 ||
+			{ cat perf.log; false; } &&
+		expect_status 0 fgsym p.data >p.sym 2>err &&
+		expect_status 0 fgsvg p.sym >p.svg &&
+		grep_q "var fgtl = " p.svg &&
+		w() { node "$TESTS/fgsvg/timeline-when.js" p.svg "$TOP/common/svg/timeline.js" "$@"; } &&
+		w worker-a phase_one phase_two steady >a && w worker-b phase_one phase_two steady >b &&
+		cat a b &&
+		read -r _ a1 a2 <a && { read -r _; read -r _ b1 b2; } <a &&
+		test "$a1" -lt "$b1" && test "$a2" -le $((b1 + 1)) && test "$a2" -lt "$b2" &&
+		grep -q "^steady -$" a && grep -q "^phase_one -$" b && grep -q "^phase_two -$" b &&
+		grep -q "^steady [0-9]" b
+	'
+fi
+
 steps='timeline: a row per thread, named, busiest first, with bars
 drag over the first phase: phase_one and steady, no phase_two, within 5% of the shares the program measured
 the link keeps the range (#t=)

@@ -175,27 +175,6 @@ put_vlq(struct buf *b, uint64_t v)
 	} while (v != 0);
 }
 
-/* Appends s[0..len) as a JavaScript string literal safe inside CDATA. */
-static void
-put_js(struct buf *b, const char *s, size_t len, struct buf *tmp)
-{
-	size_t i;
-
-	buf_reset(tmp);
-	xml_clean(tmp, s, len);
-	buf_addc(b, '"');
-	for (i = 0; i < tmp->len; i++) {
-		unsigned char c = (unsigned char)tmp->p[i];
-
-		if (c < 0x20 || c == '"' || c == '\\' || c == '<' ||
-		    c == '>' || c == '&' || c == ']')
-			buf_addf(b, "\\u%04x", c);
-		else
-			buf_addc(b, (char)c);
-	}
-	buf_addc(b, '"');
-}
-
 /* Appends "rgb(R,G,B)" as six hex digits. */
 static void
 put_hex(struct buf *b, const char *rgb)
@@ -347,7 +326,7 @@ static void
 put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
     struct palette *pal, struct palette *blue)
 {
-	struct buf names, cols, bcols, tr, tmp;
+	struct buf names, cols, bcols, tr;
 	struct hashtab idx;
 	struct hashtab_probe p;
 	uint32_t *namenode = NULL, nnames = 0, id, prev = 0;
@@ -358,7 +337,6 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 	buf_init(&cols);
 	buf_init(&bcols);
 	buf_init(&tr);
-	buf_init(&tmp);
 	hashtab_init(&idx, 256);
 	for (r = 0; r < t->n; r++) {
 		uint32_t node = t->order[r], d = fl->nodes[node].depth;
@@ -380,13 +358,12 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 			if (id > 0)
 				buf_addc(&names, ',');
 			if (node == 0)
-				put_js(&names, "all", 3, &tmp);
+				xml_jsstr(&names, "all", 3);
 			else
-				put_js(&names, raw, len -
+				xml_jsstr(&names, raw, len -
 				    (len >= 4 && raw[len - 4] == '_' &&
 				    raw[len - 3] == '[' && raw[len - 1] == ']' &&
-				    strchr("kwij", raw[len - 2]) != NULL ? 4 : 0),
-				    &tmp);
+				    strchr("kwij", raw[len - 2]) != NULL ? 4 : 0));
 			if (str_is(raw, len, "--"))
 				strcpy(color, "rgb(160,160,160)");
 			else if (str_is(raw, len, "-"))
@@ -423,7 +400,6 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 	buf_release(&cols);
 	buf_release(&bcols);
 	buf_release(&tr);
-	buf_release(&tmp);
 	hashtab_release(&idx);
 	free(namenode);
 }
@@ -441,18 +417,16 @@ put_rows(struct timeline *tl, const struct tree *t, size_t nkept, int sh,
 {
 	double *acc = xcalloc(nkept + 1, sizeof(*acc));
 	uint32_t *touched = xmalloc((nkept + 1) * sizeof(*touched));
-	struct buf tmp;
 	size_t i = 0, j, th, nt;
 	uint32_t prevb, prevn;
 
-	buf_init(&tmp);
 	BUF_ADDL(&tl->data, "R:[");
 	for (th = 0; th < tl->nthreads; th++) {
 		const struct tl_thread *x = &tl->threads[th];
 
 		buf_addf(&tl->data, "%s\n[%llu,%llu,", th ? "," : "",
 		    (unsigned long long)x->tid, (unsigned long long)x->pid);
-		put_js(&tl->data, x->comm, strlen(x->comm), &tmp);
+		xml_jsstr(&tl->data, x->comm, strlen(x->comm));
 		buf_addf(&tl->data, ",%llu,%llu,\"",
 		    (unsigned long long)qweight(x->on, q),
 		    (unsigned long long)qweight(x->off, q));
@@ -494,7 +468,6 @@ put_rows(struct timeline *tl, const struct tree *t, size_t nkept, int sh,
 		BUF_ADDL(&tl->data, "\"]");
 	}
 	BUF_ADDL(&tl->data, "]");
-	buf_release(&tmp);
 	free(acc);
 	free(touched);
 }
@@ -645,16 +618,10 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	    ((nb - 1) >> sh) + 1, (unsigned long long)q, timed,
 	    fl->opts.sort == FLAME_SORT_WEIGHT && !fl->opts.flamechart,
 	    (unsigned long long)tl->untimed, tl->nsamples);
-	{
-		struct buf tmp;
-
-		buf_init(&tmp);
-		if (tl->note != NULL)
-			put_js(&tl->data, tl->note, strlen(tl->note), &tmp);
-		else
-			BUF_ADDL(&tl->data, "\"\"");
-		buf_release(&tmp);
-	}
+	if (tl->note != NULL)
+		xml_jsstr(&tl->data, tl->note, strlen(tl->note));
+	else
+		BUF_ADDL(&tl->data, "\"\"");
 	BUF_ADDL(&tl->data, ",\n");
 	if (anyoff)
 		palette_init(&blue, &(struct palette_opts){ .scheme = "blue",

@@ -23,13 +23,12 @@
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
+/* The next number of a 64-bit LCG (Knuth's MMIX), its high bits. */
 static uint32_t
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 16);
+	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (uint32_t)(rng >> 33);
 }
 
 /* Writes the frames of stack k, leaf first; phase_N under main when hot. */

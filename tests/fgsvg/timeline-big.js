@@ -59,15 +59,9 @@ async function steps(ctx, step, info, bigPath, bigfPath) {
 module.exports = { steps };
 
 if (require.main === module) {
-	const os = require('os');
-	const fs = require('fs');
-	const { chromium } = require(path.join(__dirname, '../browser/node_modules/playwright-core'));
 	const S = require(path.join(__dirname, '../browser/steps.js'));
 	(async () => {
-		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fgsvg-big-'));
-		const ctx = await chromium.launchPersistentContext(dir, {
-			executablePath: '/usr/bin/chromium', headless: true,
-			args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+		const ctx = await S.launch('fgsvg-big-');
 		try {
 			await steps(ctx, S.step, S.info, process.argv[2], process.argv[3]);
 		} finally {

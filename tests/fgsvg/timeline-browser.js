@@ -5,27 +5,14 @@
 // (each thread's CPU time there): the shares in a range are checked
 // against those, within 5%, and against the symbolized stream itself,
 // binned as the page bins it. NOTE.svg is PHASES drawn with its detail
-// reduced (the page says so). BIG and BIGF: tests/fgsvg/timeline-big.js. Prints PASS, FAIL
-// and INFO lines, as tests/browser/fgsvg.js does.
+// reduced (the page says so). BIG and BIGF: tests/fgsvg/timeline-big.js.
+// Prints PASS, FAIL and INFO lines, as tests/browser/fgsvg.js does.
 'use strict';
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { chromium } = require(path.join(__dirname, '../browser/node_modules/playwright-core'));
 
 const [svgPath, symPath, wallPath, knownPath, notePath, bigPath, bigfPath] = process.argv.slice(2);
-const results = [];
-const pass = (s) => results.push(`PASS ${s}`);
-const fail = (s, why) => results.push(`FAIL ${s}: ${why}`);
-const info = (t) => results.push(`INFO ${t}`);
-async function step(name, fn) {
-	try {
-		const why = await fn();
-		if (why) fail(name, why); else pass(name);
-	} catch (e) {
-		fail(name, String(e && e.message || e).split('\n')[0]);
-	}
-}
+const { results, info, step, launch } = require(path.join(__dirname, '../browser/steps.js'));
 
 // The stream's samples: time (ns), thread, period, and the functions on
 // the stack, to count what a range holds.
@@ -89,12 +76,7 @@ async function label(page, text, ctrl) {
 const close = (a, b) => Math.abs(a - b) <= 0.05 * Math.max(b, 0.01);
 
 (async () => {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fgsvg-timeline-'));
-	const ctx = await chromium.launchPersistentContext(dir, {
-		executablePath: '/usr/bin/chromium', headless: true,
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-			'--disable-background-networking', '--disable-component-update', '--disable-sync'],
-	});
+	const ctx = await launch('fgsvg-timeline-');
 	const page = ctx.pages()[0] || await ctx.newPage();
 	const errors = [];
 	page.on('pageerror', (e) => errors.push(String(e)));
@@ -315,4 +297,4 @@ const close = (a, b) => Math.abs(a - b) <= 0.05 * Math.max(b, 0.01);
 	if (bigPath) await require('./timeline-big.js').steps(ctx, step, info, bigPath, bigfPath);
 	await ctx.close();
 	console.log(results.join('\n'));
-})().catch((e) => { console.log(results.join('\n')); console.log('FAIL browser: ' + e); });
+})().catch((e) => { console.log(results.join('\n')); console.log('FAIL browser: ' + e); process.exit(1); });

@@ -153,12 +153,12 @@ static const char vlq_digits[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 static size_t
-vlq_len(uint64_t v)
+ndigits(uint64_t v)
 {
 	size_t n = 1;
 
-	while (v >= 32) {
-		v >>= 5;
+	while (v >= 10) {
+		v /= 10;
 		n++;
 	}
 	return n;
@@ -193,7 +193,55 @@ struct tree {
 	uint32_t	*map;		/* per rank: the rank it is counted at */
 	uint32_t	*kept;		/* per rank: its id among the kept */
 	size_t		 n;
+	/* for the budget's measure of the tree */
+	uint32_t	*name;		/* per rank: its name's id, first seen first */
+	struct tree_name {
+		uint32_t first;		/* its first rank */
+		double	 w;		/* its widest node */
+		size_t	 bytes;		/* its string and colours */
+	}		*names;
+	size_t		 nnames;
 };
+
+/* Each rank's name id, and per name its widest node and its bytes. */
+static void
+tree_names(struct tree *t, const struct flame *fl)
+{
+	struct hashtab idx;
+	struct hashtab_probe p;
+	size_t r, len, olen, cap = 0;
+	uint32_t id;
+	const char *raw, *o;
+
+	t->name = xmalloc((t->n + 1) * sizeof(*t->name));
+	t->names = NULL;
+	t->nnames = 0;
+	hashtab_init(&idx, 256);
+	for (r = 0; r < t->n; r++) {
+		const struct flame_node *nd = &fl->nodes[t->order[r]];
+		double w = r == 0 ? INFINITY : nd->etime - nd->stime;
+
+		raw = flame_name(fl, t->order[r], &len);
+		hashtab_probe(&idx, XXH3_64bits(raw, len), &p);
+		while ((id = hashtab_next(&idx, &p)) != HASHTAB_NONE) {
+			o = flame_name(fl, t->order[t->names[id].first], &olen);
+			if (olen == len && memcmp(o, raw, len) == 0)
+				break;
+		}
+		if (id == HASHTAB_NONE) {
+			id = (uint32_t)t->nnames++;
+			hashtab_add(&idx, &p, id);
+			GROW(t->names, t->nnames, cap);
+			t->names[id].first = (uint32_t)r;
+			t->names[id].w = w;
+			/* "NAME", and its six hex digits in C and in B */
+			t->names[id].bytes = len + 3 + 12;
+		} else if (w > t->names[id].w)
+			t->names[id].w = w;
+		t->name[r] = id;
+	}
+	hashtab_release(&idx);
+}
 
 static void
 tree_make(struct tree *t, const struct flame *fl)
@@ -228,6 +276,7 @@ tree_make(struct tree *t, const struct flame *fl)
 	}
 	t->n = n;
 	free(stk);
+	tree_names(t, fl);
 }
 
 static void
@@ -237,16 +286,20 @@ tree_free(struct tree *t)
 	free(t->rank);
 	free(t->map);
 	free(t->kept);
+	free(t->name);
+	free(t->names);
 }
 
 /*
  * Keeps the nodes at least thr wide (and the root), counting the others
- * at their nearest kept ancestor. Returns the bytes of the tree's data.
+ * at their nearest kept ancestor. Returns the bytes of the tree's data,
+ * at most (put_tree: a name is written once, where first kept).
  */
 static size_t
 tree_prune(struct tree *t, const struct flame *fl, double thr, size_t *nkept)
 {
-	size_t r, bytes = 0, k = 0;
+	size_t r, i, bytes = 0, k = 0;
+	uint32_t prev = 0;
 
 	for (r = 0; r < t->n; r++) {
 		const struct flame_node *nd = &fl->nodes[t->order[r]];
@@ -254,11 +307,17 @@ tree_prune(struct tree *t, const struct flame *fl, double thr, size_t *nkept)
 		if (r == 0 || nd->etime - nd->stime >= thr) {
 			t->map[r] = (uint32_t)r;
 			t->kept[r] = (uint32_t)k++;
-			/* its entry in the tree, and at most its name */
-			bytes += 12 + nd->namelen;
+			/* its entry in T: "[U^]NAME " */
+			bytes += ndigits(t->name[r]) + 1;
+			if (r > 0 && nd->depth != prev + 1)
+				bytes += ndigits(prev + 1 - nd->depth) + 1;
+			prev = nd->depth;
 		} else
 			t->map[r] = t->map[t->rank[nd->parent]];
 	}
+	for (i = 0; i < t->nnames; i++)
+		if (t->names[i].w >= thr)
+			bytes += t->names[i].bytes;
 	*nkept = k;
 	return bytes;
 }
@@ -270,49 +329,6 @@ qweight(double w, uint64_t q)
 	double v = floor(w / (double)q + 0.5);
 
 	return w > 0 && v < 1 ? 1 : (uint64_t)v;
-}
-
-/*
- * The bytes of the cells with bins shifted right by sh: each cell its
- * bin's step from the cell before, OFF and N, then per node it holds its
- * step from the node before and W (put_rows; the weights' length guessed
- * from one sample's, the steps' from the nodes' ranks). stamp is scratch,
- * a word per rank.
- */
-static size_t
-cells_bytes(const struct timeline *tl, const struct tree *t, int sh,
-    uint64_t q, int timed, uint64_t *stamp)
-{
-	size_t i, bytes = 0, r;
-	uint32_t cell_t = UINT32_MAX, cell_b = 0, last = 0;
-	uint64_t cell = 0;
-
-	for (r = 0; r < t->n; r++)
-		stamp[r] = 0;
-	for (i = 0; i < tl->nsamples; i++) {
-		const struct tl_sample *s = &tl->samples[i];
-		uint32_t b = s->bin >> sh, m;
-
-		if (s->stack == UINT32_MAX)
-			continue;
-		if (s->thread != cell_t || b != cell_b || cell == 0) {
-			bytes += vlq_len(s->thread != cell_t ? b : b - cell_b) + 4;
-			cell_t = s->thread;
-			cell_b = b;
-			cell++;
-			last = 0;
-		}
-		m = t->map[s->stack];
-		if (stamp[m] != cell) {
-			/* in rank order within the cell, as the kept ids are */
-			bytes += vlq_len(t->kept[m] > last ? t->kept[m] - last :
-			    last - t->kept[m]) + vlq_len(qweight(timed ?
-			    s->period : s->count, q));
-			last = t->kept[m];
-		}
-		stamp[m] = cell;
-	}
-	return bytes;
 }
 
 static double
@@ -405,29 +421,31 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 }
 
 /*
- * Each thread's row: "[TID, PID, COMM, ON, OFF, CELLS]", into tl->data;
+ * Each thread's row: "[TID, PID, COMM, ON, OFF, CELLS]", into out (the
+ * budget's measure, then (*out)), with bins shifted right by sh;
  * CELLS is per bin with samples, in VLQ: the bin's step from the cell
  * before (the first: the bin), its off-CPU weight, the number of nodes,
  * then per node its step from the node before (the first: its id) and
  * its weight.
  */
-static void
-put_rows(struct timeline *tl, const struct tree *t, size_t nkept, int sh,
-    uint64_t q, int timed)
+static size_t
+put_rows(struct buf *out, const struct timeline *tl, const struct tree *t,
+    size_t nkept, int sh, uint64_t q, int timed)
 {
+	size_t len0 = out->len;
 	double *acc = xcalloc(nkept + 1, sizeof(*acc));
 	uint32_t *touched = xmalloc((nkept + 1) * sizeof(*touched));
 	size_t i = 0, j, th, nt;
 	uint32_t prevb, prevn;
 
-	BUF_ADDL(&tl->data, "R:[");
+	BUF_ADDL(out, "R:[");
 	for (th = 0; th < tl->nthreads; th++) {
 		const struct tl_thread *x = &tl->threads[th];
 
-		buf_addf(&tl->data, "%s\n[%llu,%llu,", th ? "," : "",
+		buf_addf(out, "%s\n[%llu,%llu,", th ? "," : "",
 		    (unsigned long long)x->tid, (unsigned long long)x->pid);
-		xml_jsstr(&tl->data, x->comm, strlen(x->comm));
-		buf_addf(&tl->data, ",%llu,%llu,\"",
+		xml_jsstr(out, x->comm, strlen(x->comm));
+		buf_addf(out, ",%llu,%llu,\"",
 		    (unsigned long long)qweight(x->on, q),
 		    (unsigned long long)qweight(x->off, q));
 		prevb = 0;
@@ -454,22 +472,23 @@ put_rows(struct timeline *tl, const struct tree *t, size_t nkept, int sh,
 				continue;
 			/* ascending: the nodes in preorder, each a step */
 			qsort(touched, nt, sizeof(*touched), cmp_u32);
-			put_vlq(&tl->data, b - prevb);
-			put_vlq(&tl->data, off > 0 ? qweight(off, q) : 0);
-			put_vlq(&tl->data, nt);
+			put_vlq(out, b - prevb);
+			put_vlq(out, off > 0 ? qweight(off, q) : 0);
+			put_vlq(out, nt);
 			for (j = 0, prevn = 0; j < nt; j++) {
-				put_vlq(&tl->data, touched[j] - prevn);
-				put_vlq(&tl->data, qweight(acc[touched[j]], q));
+				put_vlq(out, touched[j] - prevn);
+				put_vlq(out, qweight(acc[touched[j]], q));
 				prevn = touched[j];
 				acc[touched[j]] = 0;
 			}
 			prevb = b;
 		}
-		BUF_ADDL(&tl->data, "\"]");
+		BUF_ADDL(out, "\"]");
 	}
-	BUF_ADDL(&tl->data, "]");
+	BUF_ADDL(out, "]");
 	free(acc);
 	free(touched);
+	return out->len - len0;
 }
 
 int
@@ -480,7 +499,8 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	struct tree t;
 	uint32_t *rankof;
 	uint64_t tmin = UINT64_MAX, tmax = 0, bw, q = timed ? TIMED_Q : 1;
-	uint64_t busiest = 0, *stamp;
+	uint64_t busiest = 0;
+	struct buf scratch;
 	size_t best = SIZE_MAX;
 	double bthr = 0;
 	int bsh = 0;
@@ -564,10 +584,11 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	 * up; then the bins are made wider, down to BINS_MIN; then wider
 	 * nodes go, up to a twentieth of the run.
 	 */
-	stamp = xmalloc((t.n + 1) * sizeof(*stamp));
+	buf_init(&scratch);
 	for (;;) {
-		bytes = tree_prune(&t, fl, thr, &nkept) +
-		    cells_bytes(tl, &t, sh, q, timed, stamp);
+		bytes = tree_prune(&t, fl, thr, &nkept);
+		buf_reset(&scratch);
+		bytes += put_rows(&scratch, tl, &t, nkept, sh, q, timed);
 		if (bytes < best) {
 			best = bytes;
 			bthr = thr;
@@ -595,7 +616,7 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	if (getenv("FGSVG_TLDEBUG") != NULL)
 		fprintf(stderr, "timeline: %zu bytes, thr %g, sh %d\n", best,
 		    thr, sh);
-	free(stamp);
+	buf_release(&scratch);
 	reduced = thr > 0 || sh > 0;
 	if (reduced || over) {
 		char w[64] = "";
@@ -630,7 +651,7 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	put_tree(tl, fl, &t, pal, anyoff ? &blue : NULL);
 	if (anyoff)
 		palette_release(&blue);
-	put_rows(tl, &t, nkept, sh, q, timed);
+	put_rows(&tl->data, tl, &t, nkept, sh, q, timed);
 	tl->rows = tl->nthreads < TIMELINE_ROWS ? (int)tl->nthreads :
 	    TIMELINE_ROWS;
 	tree_free(&t);

@@ -73,19 +73,26 @@ check 'big profile: 1,000,000 samples, 100,000 stacks or more; the timeline adds
 	test "$(cat "$big/big.samples")" = 1000000 && test "$(cat "$big/big.stacks")" -ge 100000 &&
 	grep_q "var fgtl = " "$big/big.svg" && ! grep -q "var fgtl" "$big/bigf.svg" &&
 	tl=$(wc -c <"$big/big.svg") && f=$(wc -c <"$big/bigf.svg") &&
-	echo "$tl bytes with the timeline, $f from folded stacks: +$(((tl - f) * 100 / f))%" >"$big/size" &&
+	echo "big profile: $tl bytes with the timeline, $f from folded stacks: +$(((tl - f) * 100 / f))%" >"$big/size" &&
 	test $((tl * 10)) -le $((f * 13))
 '
-sed "s/^/# big profile: /" "$big/size" 2>/dev/null
 # the detail that fits: a range of a tenth of the run still shows its
-# frames of a half per cent (frames of 0.05% of the run), in 200 bins or more
-check 'big profile: within the budget, frames of 0.05% of the run and 200 bins' '
+# frames of a half per cent (frames of 0.05% of the run), in 200 bins or
+# more; and in a tight budget (0.1 MiB, a graph of a third of a MiB) 100
+# bins or more, frames of 0.1% of the run (the first cells got 25 bins
+# and 0.4% there)
+check 'big profile: within the budget, frames of 0.05% of the run and 200 bins; 100 in 0.1 MiB' '
 	nb=$(grep -o "nb:[0-9]*" "$big/big.svg" | cut -d: -f2) &&
 	pc=$(grep -o "frames under [0-9.e-]*%" "$big/big.svg" | sed "s/frames under //; s/%//") &&
-	echo "# big profile: $nb bins, frames under $pc% of the run counted in their callers" &&
-	test "$nb" -ge 200 && awk -v p="$pc" "BEGIN { exit !(p <= 0.05) }"
+	echo "big profile: $nb bins, frames under $pc% of the run counted in their callers" >>"$big/size" &&
+	test "$nb" -ge 200 && awk -v p="$pc" "BEGIN { exit !(p <= 0.05) }" &&
+	"$big/timeline-big" | fgsvg --timeline-budget 0.1 >tight.svg &&
+	nb=$(grep -o "nb:[0-9]*" tight.svg | cut -d: -f2) &&
+	pc=$(grep -o "frames under [0-9.e-]*%" tight.svg | sed "s/frames under //; s/%//") &&
+	echo "big profile, --timeline-budget 0.1: $nb bins, frames under $pc%" >>"$big/size" &&
+	test "$nb" -ge 100 && awk -v p="$pc" "BEGIN { exit !(p <= 0.1) }"
 '
-
+sed "s/^/# /" "$big/size" 2>/dev/null
 if command -v node >/dev/null 2>&1; then
 	check 'node: the timeline script parses, and its pure parts hold' '
 		node --check "$TOP/common/svg/timeline.js" &&

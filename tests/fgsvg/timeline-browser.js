@@ -239,6 +239,11 @@ const close = (a, b) => Math.abs(a - b) <= 0.05 * Math.max(b, 0.01);
 				const btn = document.getElementById('tlreset'), note = document.getElementById('tlnote');
 				const ticks = Array.from(document.querySelectorAll('#timeline .tlaxis')).filter((e) => e !== note).map(box);
 				const rows = Array.from(document.querySelectorAll('#timeline .tlname, #timeline .tlbg')).map(box);
+				// where tick labels may go, whatever the run's length: the
+				// axis's width, a label's half width past its end, the labels' height
+				const bg = box(document.querySelector('#timeline .tlbg'));
+				ticks.push({ x0: bg.x0 - 20, x1: bg.x1 + 20, y0: Math.min(...ticks.map((t) => t.y0)),
+					y1: Math.max(...ticks.map((t) => t.y1)), t: 'the tick labels\' row' });
 				const out = [], shown = getComputedStyle(btn).display !== 'none';
 				if (!shown) out.push('no Whole run button with a range selected');
 				for (const [e, what] of [[btn, 'Whole run'], [note, 'the note']]) {
@@ -250,7 +255,7 @@ const close = (a, b) => Math.abs(a - b) <= 0.05 * Math.max(b, 0.01);
 				return { out, note: !!note, ticks: ticks.length };
 			});
 			if (file === notePath && !r.note) why.push('no note on ' + file);
-			if (r.ticks < 3) why.push(r.ticks + ' tick labels');
+			if (r.ticks < 4) why.push(r.ticks - 1 + ' tick labels');
 			why.push(...r.out);
 		}
 		return why.join('; ');

@@ -295,7 +295,8 @@ add_folded(struct inputs *in, struct flame *fl)
 
 /*
  * The timeline's budget when --timeline-budget is not given: 30% of the
- * graph without it (drawn once in memory to know), and at least
+ * graph without it (drawn once in memory to know), less the timeline's
+ * script, so that the whole SVG is at most 30% bigger; and at least
  * TIMELINE_BUDGET_MIN, so that a small profile keeps every detail.
  */
 static size_t
@@ -308,6 +309,7 @@ default_budget(struct flame *fl, const struct svg_opts *so,
 	buf_init(&m);
 	(void)svg_write(&m, fl, so, pal);
 	n = m.len * 3 / 10;
+	n = n > strlen(timeline_script) ? n - strlen(timeline_script) : 0;
 	buf_release(&m);
 	return n > TIMELINE_BUDGET_MIN ? n : TIMELINE_BUDGET_MIN;
 }

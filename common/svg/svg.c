@@ -143,29 +143,6 @@ put_count(struct buf *b, double v, double *rounded)
 	}
 }
 
-/* Appends a JavaScript string literal safe inside CDATA. */
-static void
-put_jsstr(struct buf *b, const char *s)
-{
-	struct buf t;
-	size_t i;
-
-	buf_init(&t);
-	xml_clean(&t, s, strlen(s));
-	buf_addc(b, '"');
-	for (i = 0; i < t.len; i++) {
-		unsigned char c = (unsigned char)t.p[i];
-
-		if (c < 0x20 || c == '"' || c == '\\' || c == '<' ||
-		    c == '>' || c == '&' || c == ']')
-			buf_addf(b, "\\u%04x", c);
-		else
-			buf_addc(b, (char)c);
-	}
-	buf_addc(b, '"');
-	buf_release(&t);
-}
-
 /* Strips flamegraph.pl's _[k], _[w], _[i] or _[j] from the end of a name. */
 static size_t
 strip_annotation(const char *s, size_t len)
@@ -826,9 +803,9 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	put_num(b, o->fontwidth);
 	buf_addf(b, ", inv:%d, rev:%d, sc:\"rgb(230,0,230)\", nt:",
 	    o->inverted, o->reverse);
-	put_jsstr(b, o->nametype);
+	xml_jsstr(b, o->nametype, strlen(o->nametype));
 	BUF_ADDL(b, ", cn:");
-	put_jsstr(b, o->countname);
+	xml_jsstr(b, o->countname, strlen(o->countname));
 	BUF_ADDL(b, ", T:");
 	buf_addf(b, "%.17g, tn:%d", timemax, g.timens);
 	if (o->timeline != NULL)

@@ -583,14 +583,8 @@ else (function () {
 			details.setAttribute("y", String(H - pad2 / 2));
 			matchedTxt.setAttribute("y", String(H - pad2 / 2));
 		}
-		var sv = document.createElementNS(NS, "svg"), g = document.createElementNS(NS, "g");
+		var sv = nested(w, H), g = document.createElementNS(NS, "g");
 		var lb = document.createElementNS(NS, "g"), V = [], j, f, e, rc, row;
-		sv.setAttribute("x", String(C.xpad));
-		sv.setAttribute("y", "0");
-		sv.setAttribute("width", String(w));
-		sv.setAttribute("height", String(H));
-		sv.setAttribute("viewBox", C.xpad + " 0 " + w + " " + H);
-		sv.setAttribute("preserveAspectRatio", "none");
 		sv.id = "fnv";
 		g.id = "fnframes";
 		lb.id = "fnlabels";
@@ -642,6 +636,26 @@ else (function () {
 		g.appendChild(o.e);
 		addlabel(lb, o, o.x, o.w);
 	}
+	/* The frames on show are A, in home's nested <svg>. */
+	function athome() {
+		F = A;
+		framesEl = home.framesEl;
+		fv = home.fv;
+		fvbox = home.fvbox;
+		fvh = home.fvh;
+		labels = home.labels;
+	}
+	/* A nested <svg> for frames of the graph's geometry, w wide and H high. */
+	function nested(w, H) {
+		var sv = document.createElementNS(NS, "svg");
+		sv.setAttribute("x", String(C.xpad));
+		sv.setAttribute("y", "0");
+		sv.setAttribute("width", String(w));
+		sv.setAttribute("height", String(H));
+		sv.setAttribute("viewBox", C.xpad + " 0 " + w + " " + H);
+		sv.setAttribute("preserveAspectRatio", "none");
+		return sv;
+	}
 	/* Shows frames g in sv and labels lb in place of those of h, hidden. */
 	function mount(sv, g, lb, h, w, H) {
 		var root = document.documentElement;
@@ -673,12 +687,7 @@ else (function () {
 		document.getElementById("title").textContent = view.title;
 		home.fv.setAttribute("viewBox", home.fvbox);
 		home.labels.removeAttribute("transform");
-		F = A;
-		framesEl = home.framesEl;
-		fv = home.fv;
-		fvbox = home.fvbox;
-		fvh = home.fvh;
-		labels = home.labels;
+		athome();
 		if (!quiet) window.scrollTo(view.sx, view.sy);
 		view = null;
 		pin();
@@ -713,14 +722,8 @@ else (function () {
 			title.textContent = own.title;
 		} else {
 			var w = C.W - 2 * C.xpad, H = own.home.fvh;
-			var sv = document.createElementNS(NS, "svg"), g = document.createElementNS(NS, "g");
+			var sv = nested(w, H), g = document.createElementNS(NS, "g");
 			var lb = document.createElementNS(NS, "g");
-			sv.setAttribute("x", String(C.xpad));
-			sv.setAttribute("y", "0");
-			sv.setAttribute("width", String(w));
-			sv.setAttribute("height", H);
-			sv.setAttribute("viewBox", C.xpad + " 0 " + w + " " + H);
-			sv.setAttribute("preserveAspectRatio", "none");
 			g.id = "tlframes";
 			for (j = 0; j < fr.length; j++) {
 				f = fr[j];
@@ -742,12 +745,7 @@ else (function () {
 			home = { fv: sv, fvbox: sv.getAttribute("viewBox"), fvh: H, labels: lb, framesEl: g };
 			title.textContent = ttl;
 		}
-		F = A;
-		framesEl = home.framesEl;
-		fv = home.fv;
-		fvbox = home.fvbox;
-		fvh = home.fvh;
-		labels = home.labels;
+		athome();
 		calltree = null;
 		if (h !== undefined) {
 			term = null;

@@ -143,6 +143,15 @@ cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The cells' numbers are written as base-64 VLQ, as source maps write
+ * them: five bits a character, low first, the sixth bit set on every
+ * character but a number's last; no separator. Characters that need no
+ * escape in a JavaScript string inside CDATA.
+ */
+static const char vlq_digits[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
 static size_t
 ndigits(uint64_t v)
 {
@@ -155,25 +164,15 @@ ndigits(uint64_t v)
 	return n;
 }
 
-/* Appends s[0..len) as a JavaScript string literal safe inside CDATA. */
 static void
-put_js(struct buf *b, const char *s, size_t len, struct buf *tmp)
+put_vlq(struct buf *b, uint64_t v)
 {
-	size_t i;
+	do {
+		unsigned d = v & 31;
 
-	buf_reset(tmp);
-	xml_clean(tmp, s, len);
-	buf_addc(b, '"');
-	for (i = 0; i < tmp->len; i++) {
-		unsigned char c = (unsigned char)tmp->p[i];
-
-		if (c < 0x20 || c == '"' || c == '\\' || c == '<' ||
-		    c == '>' || c == '&' || c == ']')
-			buf_addf(b, "\\u%04x", c);
-		else
-			buf_addc(b, (char)c);
-	}
-	buf_addc(b, '"');
+		v >>= 5;
+		buf_addc(b, vlq_digits[d | (v != 0 ? 32 : 0)]);
+	} while (v != 0);
 }
 
 /* Appends "rgb(R,G,B)" as six hex digits. */
@@ -194,7 +193,55 @@ struct tree {
 	uint32_t	*map;		/* per rank: the rank it is counted at */
 	uint32_t	*kept;		/* per rank: its id among the kept */
 	size_t		 n;
+	/* for the budget's measure of the tree */
+	uint32_t	*name;		/* per rank: its name's id, first seen first */
+	struct tree_name {
+		uint32_t first;		/* its first rank */
+		double	 w;		/* its widest node */
+		size_t	 bytes;		/* its string and colours */
+	}		*names;
+	size_t		 nnames;
 };
+
+/* Each rank's name id, and per name its widest node and its bytes. */
+static void
+tree_names(struct tree *t, const struct flame *fl)
+{
+	struct hashtab idx;
+	struct hashtab_probe p;
+	size_t r, len, olen, cap = 0;
+	uint32_t id;
+	const char *raw, *o;
+
+	t->name = xmalloc((t->n + 1) * sizeof(*t->name));
+	t->names = NULL;
+	t->nnames = 0;
+	hashtab_init(&idx, 256);
+	for (r = 0; r < t->n; r++) {
+		const struct flame_node *nd = &fl->nodes[t->order[r]];
+		double w = r == 0 ? INFINITY : nd->etime - nd->stime;
+
+		raw = flame_name(fl, t->order[r], &len);
+		hashtab_probe(&idx, XXH3_64bits(raw, len), &p);
+		while ((id = hashtab_next(&idx, &p)) != HASHTAB_NONE) {
+			o = flame_name(fl, t->order[t->names[id].first], &olen);
+			if (olen == len && memcmp(o, raw, len) == 0)
+				break;
+		}
+		if (id == HASHTAB_NONE) {
+			id = (uint32_t)t->nnames++;
+			hashtab_add(&idx, &p, id);
+			GROW(t->names, t->nnames, cap);
+			t->names[id].first = (uint32_t)r;
+			t->names[id].w = w;
+			/* "NAME", and its six hex digits in C and in B */
+			t->names[id].bytes = len + 3 + 12;
+		} else if (w > t->names[id].w)
+			t->names[id].w = w;
+		t->name[r] = id;
+	}
+	hashtab_release(&idx);
+}
 
 static void
 tree_make(struct tree *t, const struct flame *fl)
@@ -229,6 +276,7 @@ tree_make(struct tree *t, const struct flame *fl)
 	}
 	t->n = n;
 	free(stk);
+	tree_names(t, fl);
 }
 
 static void
@@ -238,16 +286,20 @@ tree_free(struct tree *t)
 	free(t->rank);
 	free(t->map);
 	free(t->kept);
+	free(t->name);
+	free(t->names);
 }
 
 /*
  * Keeps the nodes at least thr wide (and the root), counting the others
- * at their nearest kept ancestor. Returns the bytes of the tree's data.
+ * at their nearest kept ancestor. Returns the bytes of the tree's data,
+ * at most (put_tree: a name is written once, where first kept).
  */
 static size_t
 tree_prune(struct tree *t, const struct flame *fl, double thr, size_t *nkept)
 {
-	size_t r, bytes = 0, k = 0;
+	size_t r, i, bytes = 0, k = 0;
+	uint32_t prev = 0;
 
 	for (r = 0; r < t->n; r++) {
 		const struct flame_node *nd = &fl->nodes[t->order[r]];
@@ -255,11 +307,17 @@ tree_prune(struct tree *t, const struct flame *fl, double thr, size_t *nkept)
 		if (r == 0 || nd->etime - nd->stime >= thr) {
 			t->map[r] = (uint32_t)r;
 			t->kept[r] = (uint32_t)k++;
-			/* its entry in the tree, and at most its name */
-			bytes += 12 + nd->namelen;
+			/* its entry in T: "[U^]NAME " */
+			bytes += ndigits(t->name[r]) + 1;
+			if (r > 0 && nd->depth != prev + 1)
+				bytes += ndigits(prev + 1 - nd->depth) + 1;
+			prev = nd->depth;
 		} else
 			t->map[r] = t->map[t->rank[nd->parent]];
 	}
+	for (i = 0; i < t->nnames; i++)
+		if (t->names[i].w >= thr)
+			bytes += t->names[i].bytes;
 	*nkept = k;
 	return bytes;
 }
@@ -273,42 +331,6 @@ qweight(double w, uint64_t q)
 	return w > 0 && v < 1 ? 1 : (uint64_t)v;
 }
 
-/*
- * The bytes of the cells with bins shifted right by sh: each cell "BIN
- * OFF N" then "NODE W" per node it holds (the weights' digits guessed from
- * one sample's). stamp is scratch, a word per rank.
- */
-static size_t
-cells_bytes(const struct timeline *tl, const struct tree *t, int sh,
-    uint64_t q, int timed, uint64_t *stamp)
-{
-	size_t i, bytes = 0, r;
-	uint32_t cell_t = UINT32_MAX, cell_b = 0;
-	uint64_t cell = 0;
-
-	for (r = 0; r < t->n; r++)
-		stamp[r] = 0;
-	for (i = 0; i < tl->nsamples; i++) {
-		const struct tl_sample *s = &tl->samples[i];
-		uint32_t b = s->bin >> sh, m;
-
-		if (s->stack == UINT32_MAX)
-			continue;
-		if (s->thread != cell_t || b != cell_b || cell == 0) {
-			cell_t = s->thread;
-			cell_b = b;
-			cell++;
-			bytes += ndigits(b) + 12;
-		}
-		m = t->map[s->stack];
-		if (stamp[m] != cell)
-			bytes += ndigits(t->kept[m]) + 2 +
-			    ndigits(qweight(timed ? s->period : s->count, q));
-		stamp[m] = cell;
-	}
-	return bytes;
-}
-
 static double
 sample_weight(const struct tl_sample *s, int timed)
 {
@@ -320,7 +342,7 @@ static void
 put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
     struct palette *pal, struct palette *blue)
 {
-	struct buf names, cols, bcols, tr, tmp;
+	struct buf names, cols, bcols, tr;
 	struct hashtab idx;
 	struct hashtab_probe p;
 	uint32_t *namenode = NULL, nnames = 0, id, prev = 0;
@@ -331,7 +353,6 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 	buf_init(&cols);
 	buf_init(&bcols);
 	buf_init(&tr);
-	buf_init(&tmp);
 	hashtab_init(&idx, 256);
 	for (r = 0; r < t->n; r++) {
 		uint32_t node = t->order[r], d = fl->nodes[node].depth;
@@ -353,13 +374,12 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 			if (id > 0)
 				buf_addc(&names, ',');
 			if (node == 0)
-				put_js(&names, "all", 3, &tmp);
+				xml_jsstr(&names, "all", 3);
 			else
-				put_js(&names, raw, len -
+				xml_jsstr(&names, raw, len -
 				    (len >= 4 && raw[len - 4] == '_' &&
 				    raw[len - 3] == '[' && raw[len - 1] == ']' &&
-				    strchr("kwij", raw[len - 2]) != NULL ? 4 : 0),
-				    &tmp);
+				    strchr("kwij", raw[len - 2]) != NULL ? 4 : 0));
 			if (str_is(raw, len, "--"))
 				strcpy(color, "rgb(160,160,160)");
 			else if (str_is(raw, len, "-"))
@@ -396,33 +416,39 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 	buf_release(&cols);
 	buf_release(&bcols);
 	buf_release(&tr);
-	buf_release(&tmp);
 	hashtab_release(&idx);
 	free(namenode);
 }
 
-/* Each thread's row: "[TID, PID, COMM, ON, OFF, CELLS]", into tl->data. */
-static void
-put_rows(struct timeline *tl, const struct tree *t, size_t nkept, int sh,
-    uint64_t q, int timed)
+/*
+ * Each thread's row: "[TID, PID, COMM, ON, OFF, CELLS]", into out (the
+ * budget's measure, then (*out)), with bins shifted right by sh;
+ * CELLS is per bin with samples, in VLQ: the bin's step from the cell
+ * before (the first: the bin), its off-CPU weight, the number of nodes,
+ * then per node its step from the node before (the first: its id) and
+ * its weight.
+ */
+static size_t
+put_rows(struct buf *out, const struct timeline *tl, const struct tree *t,
+    size_t nkept, int sh, uint64_t q, int timed)
 {
+	size_t len0 = out->len;
 	double *acc = xcalloc(nkept + 1, sizeof(*acc));
 	uint32_t *touched = xmalloc((nkept + 1) * sizeof(*touched));
-	struct buf tmp, cell;
 	size_t i = 0, j, th, nt;
+	uint32_t prevb, prevn;
 
-	buf_init(&tmp);
-	buf_init(&cell);
-	BUF_ADDL(&tl->data, "R:[");
+	BUF_ADDL(out, "R:[");
 	for (th = 0; th < tl->nthreads; th++) {
 		const struct tl_thread *x = &tl->threads[th];
 
-		buf_addf(&tl->data, "%s\n[%llu,%llu,", th ? "," : "",
+		buf_addf(out, "%s\n[%llu,%llu,", th ? "," : "",
 		    (unsigned long long)x->tid, (unsigned long long)x->pid);
-		put_js(&tl->data, x->comm, strlen(x->comm), &tmp);
-		buf_addf(&tl->data, ",%llu,%llu,\"",
+		xml_jsstr(out, x->comm, strlen(x->comm));
+		buf_addf(out, ",%llu,%llu,\"",
 		    (unsigned long long)qweight(x->on, q),
 		    (unsigned long long)qweight(x->off, q));
+		prevb = 0;
 		while (i < tl->nsamples && tl->samples[i].thread == th) {
 			uint32_t b = tl->samples[i].bin >> sh;
 			double off = 0;
@@ -444,32 +470,25 @@ put_rows(struct timeline *tl, const struct tree *t, size_t nkept, int sh,
 			}
 			if (nt == 0)
 				continue;
-			/* ascending: the nodes in preorder */
+			/* ascending: the nodes in preorder, each a step */
 			qsort(touched, nt, sizeof(*touched), cmp_u32);
-			buf_reset(&cell);
-			buf_addu(&cell, b);
-			buf_addc(&cell, ' ');
-			buf_addu(&cell, off > 0 ? qweight(off, q) : 0);
-			buf_addc(&cell, ' ');
-			buf_addu(&cell, nt);
-			for (j = 0; j < nt; j++) {
-				buf_addc(&cell, ' ');
-				buf_addu(&cell, touched[j]);
-				buf_addc(&cell, ' ');
-				buf_addu(&cell, qweight(acc[touched[j]], q));
+			put_vlq(out, b - prevb);
+			put_vlq(out, off > 0 ? qweight(off, q) : 0);
+			put_vlq(out, nt);
+			for (j = 0, prevn = 0; j < nt; j++) {
+				put_vlq(out, touched[j] - prevn);
+				put_vlq(out, qweight(acc[touched[j]], q));
+				prevn = touched[j];
 				acc[touched[j]] = 0;
 			}
-			if (tl->data.p[tl->data.len - 1] != '"')
-				buf_addc(&tl->data, ' ');
-			buf_add(&tl->data, cell.p, cell.len);
+			prevb = b;
 		}
-		BUF_ADDL(&tl->data, "\"]");
+		BUF_ADDL(out, "\"]");
 	}
-	BUF_ADDL(&tl->data, "]");
-	buf_release(&tmp);
-	buf_release(&cell);
+	BUF_ADDL(out, "]");
 	free(acc);
 	free(touched);
+	return out->len - len0;
 }
 
 int
@@ -480,7 +499,8 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	struct tree t;
 	uint32_t *rankof;
 	uint64_t tmin = UINT64_MAX, tmax = 0, bw, q = timed ? TIMED_Q : 1;
-	uint64_t busiest = 0, *stamp;
+	uint64_t busiest = 0;
+	struct buf scratch;
 	size_t best = SIZE_MAX;
 	double bthr = 0;
 	int bsh = 0;
@@ -564,10 +584,11 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	 * up; then the bins are made wider, down to BINS_MIN; then wider
 	 * nodes go, up to a twentieth of the run.
 	 */
-	stamp = xmalloc((t.n + 1) * sizeof(*stamp));
+	buf_init(&scratch);
 	for (;;) {
-		bytes = tree_prune(&t, fl, thr, &nkept) +
-		    cells_bytes(tl, &t, sh, q, timed, stamp);
+		bytes = tree_prune(&t, fl, thr, &nkept);
+		buf_reset(&scratch);
+		bytes += put_rows(&scratch, tl, &t, nkept, sh, q, timed);
 		if (bytes < best) {
 			best = bytes;
 			bthr = thr;
@@ -577,11 +598,11 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 			break;
 		reduced = 1;
 		if (thr < px)
-			thr = thr == 0 ? total / 16777216 : thr * 4;
+			thr = thr == 0 ? total / 16777216 : thr * 2;
 		else if ((nb >> (sh + 1)) >= BINS_MIN)
 			sh++;
 		else if (thr < total / 20)
-			thr *= 4;	/* the widest bins: wider frames */
+			thr *= 2;	/* the widest bins: wider frames */
 		else {
 			/* still over: the smallest seen (wider bins can
 			   hold more stacks each than the narrow ones did) */
@@ -595,7 +616,7 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	if (getenv("FGSVG_TLDEBUG") != NULL)
 		fprintf(stderr, "timeline: %zu bytes, thr %g, sh %d\n", best,
 		    thr, sh);
-	free(stamp);
+	buf_release(&scratch);
 	reduced = thr > 0 || sh > 0;
 	if (reduced || over) {
 		char w[64] = "";
@@ -618,16 +639,10 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	    ((nb - 1) >> sh) + 1, (unsigned long long)q, timed,
 	    fl->opts.sort == FLAME_SORT_WEIGHT && !fl->opts.flamechart,
 	    (unsigned long long)tl->untimed, tl->nsamples);
-	{
-		struct buf tmp;
-
-		buf_init(&tmp);
-		if (tl->note != NULL)
-			put_js(&tl->data, tl->note, strlen(tl->note), &tmp);
-		else
-			BUF_ADDL(&tl->data, "\"\"");
-		buf_release(&tmp);
-	}
+	if (tl->note != NULL)
+		xml_jsstr(&tl->data, tl->note, strlen(tl->note));
+	else
+		BUF_ADDL(&tl->data, "\"\"");
 	BUF_ADDL(&tl->data, ",\n");
 	if (anyoff)
 		palette_init(&blue, &(struct palette_opts){ .scheme = "blue",
@@ -636,7 +651,7 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 	put_tree(tl, fl, &t, pal, anyoff ? &blue : NULL);
 	if (anyoff)
 		palette_release(&blue);
-	put_rows(tl, &t, nkept, sh, q, timed);
+	put_rows(&tl->data, tl, &t, nkept, sh, q, timed);
 	tl->rows = tl->nthreads < TIMELINE_ROWS ? (int)tl->nthreads :
 	    TIMELINE_ROWS;
 	tree_free(&t);
@@ -646,7 +661,9 @@ timeline_build(struct timeline *tl, const struct flame *fl,
 double
 timeline_height(const struct timeline *tl, double fontsize)
 {
-	return 8 + tl->rows * ROWH + fontsize + 10;
+	/* the rows, the axis and its labels, and the note under them */
+	return 8 + tl->rows * ROWH + fontsize + 10 +
+	    (tl->note != NULL ? fontsize : 0);
 }
 
 void

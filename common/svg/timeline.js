@@ -14,8 +14,9 @@
  * fgtl, written before it, holds the data (svg/timeline.h): N the names,
  * C and B their colours (B: off-CPU's blue), T the tree of the graph's
  * nodes in preorder ("[U^]NAME" as in the search data), and R the rows
- * [TID, PID, COMM, ON, OFF, CELLS], CELLS "BIN OFF K NODE W ... " per bin
- * that has samples, weights in units of q.
+ * [TID, PID, COMM, ON, OFF, CELLS], CELLS per bin that has samples its
+ * bin, off-CPU weight, K, then K nodes and weights, weights in units of
+ * q, in base-64 VLQ, bins and nodes as steps (cells()).
  *
  * tllib holds the functions that need no document; under node it is what
  * the file exports, for the unit test. It must never hold the three
@@ -23,16 +24,37 @@
  */
 "use strict";
 var tllib = (function () {
-	/* The numbers of s, separated by single spaces, as an array. */
-	function nums(s) {
-		var out = [], n = s.length, i = 0, v, c;
+	/* The numbers of s, in base-64 VLQ (five bits a character, low first,
+	   32 set on all but a number's last), as an array. */
+	var V64 = new Int8Array(128).fill(-1);
+	for (var d = 0; d < 64; d++)
+		V64["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(d)] = d;
+	function vlq(s) {
+		var out = [], n = s.length, i = 0, v, sh, c;
 		while (i < n) {
-			v = 0;
-			while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) { v = v * 10 + c - 48; i++; }
+			v = 0; sh = 1;
+			do {
+				c = V64[s.charCodeAt(i++) & 127];
+				if (c < 0) return out;
+				v += (c & 31) * sh;
+				sh *= 32;
+			} while (c & 32 && i < n);
 			out.push(v);
-			i++;
 		}
 		return out;
+	}
+	/* The numbers of a, in base-64 VLQ: the inverse of vlq. */
+	function unvlq(a) {
+		var A = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", s = "";
+		for (var i = 0; i < a.length; i++) {
+			var v = a[i];
+			do {
+				var c = v % 32;
+				v = Math.floor(v / 32);
+				s += A[c + (v > 0 ? 32 : 0)];
+			} while (v > 0);
+		}
+		return s;
 	}
 	/*
 	 * The tree T ("[U^]NAME ...": each entry a child of the one before
@@ -59,18 +81,23 @@ var tllib = (function () {
 		return { D: D, M: M, P: P, n: D.length };
 	}
 	/*
-	 * A row's cells as arrays: per cell its bin b, off-CPU weight off,
-	 * total weight w, and its entries from e0 to e1 in node and nw.
+	 * A row's cells (VLQ: per cell its bin's step from the cell before,
+	 * its off-CPU weight, its number of entries, then per entry its node's
+	 * step from the entry before and its weight) as arrays: per cell its
+	 * bin b, off-CPU weight off, total weight w, and its entries from e0
+	 * to e1 in node and nw.
 	 */
 	function cells(s) {
-		var a = nums(s), r = { b: [], off: [], w: [], e0: [], e1: [], node: [], nw: [] };
+		var a = vlq(s), r = { b: [], off: [], w: [], e0: [], e1: [], node: [], nw: [] }, b = 0;
 		for (var i = 0; i + 2 < a.length; ) {
-			var k = a[i + 2], t = 0;
-			r.b.push(a[i]);
+			var k = a[i + 2], t = 0, nd = 0;
+			b += a[i];
+			r.b.push(b);
 			r.off.push(a[i + 1]);
 			r.e0.push(r.node.length);
 			for (var j = 0; j < k; j++) {
-				r.node.push(a[i + 3 + 2 * j]);
+				nd += a[i + 3 + 2 * j];
+				r.node.push(nd);
 				r.nw.push(a[i + 4 + 2 * j]);
 				t += a[i + 4 + 2 * j];
 			}
@@ -175,7 +202,7 @@ var tllib = (function () {
 		var dec = bw < 1e6 ? 6 : 3;
 		return (b0 * bw / 1e9).toFixed(dec) + "-" + (b1 * bw / 1e9).toFixed(dec);
 	}
-	return { nums: nums, tree: tree, cells: cells, select: select, totals: totals,
+	return { vlq: vlq, unvlq: unvlq, tree: tree, cells: cells, select: select, totals: totals,
 	    layout: layout, offcpu: offcpu, tick: tick, range: range, rangestr: rangestr };
 })();
 if (typeof module === "object" && module && module.exports)
@@ -271,7 +298,8 @@ else (function () {
 			el("text", { x: x, y: y + C.fs, "text-anchor": "middle", "class": "tlaxis" }, g).textContent =
 			    +t.toFixed(6) + (t === 0 ? " s" : "");
 		}
-		if (TL.note) el("text", { x: C.xpad, y: y + C.fs, "class": "tlaxis" }, g).textContent = TL.note;
+		/* the note on a line of its own, under the tick labels */
+		if (TL.note) el("text", { x: C.xpad, y: y + 2 * C.fs, "class": "tlaxis", id: "tlnote" }, g).textContent = TL.note;
 	}
 	function showsel() {
 		var on = sel.b0 > 0 || sel.b1 < TL.nb;
@@ -427,8 +455,9 @@ else (function () {
 		selRect = el("rect", { x: X0, y: TL.y + 2, width: 0, height: TL.rows * RH + 2,
 		    fill: "rgba(60,120,255,0.15)", stroke: "rgb(60,120,255)", "stroke-width": 0.5,
 		    "pointer-events": "none" }, G);
-		resetBtn = el("text", { id: "tlreset", x: X1, y: TL.y + 4 + TL.rows * RH + C.fs,
-		    "text-anchor": "end", "class": "hide" }, G);
+		/* in the labels' column, clear of the axis's tick labels */
+		resetBtn = el("text", { id: "tlreset", x: C.xpad, y: TL.y + 4 + TL.rows * RH + C.fs,
+		    "class": "hide" }, G);
 		resetBtn.textContent = "Whole run";
 		resetBtn.addEventListener("click", reset);
 		axis();

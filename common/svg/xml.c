@@ -209,3 +209,25 @@ xml_unescape(const char *s, size_t len, size_t *outlen)
 	}
 	return buf_detach(&b, outlen);
 }
+
+void
+xml_jsstr(struct buf *b, const char *s, size_t len)
+{
+	struct buf t;
+	size_t i;
+
+	buf_init(&t);
+	xml_clean(&t, s, len);
+	buf_addc(b, '"');
+	for (i = 0; i < t.len; i++) {
+		unsigned char c = (unsigned char)t.p[i];
+
+		if (c < 0x20 || c == '"' || c == '\\' || c == '<' ||
+		    c == '>' || c == '&' || c == ']')
+			buf_addf(b, "\\u%04x", c);
+		else
+			buf_addc(b, (char)c);
+	}
+	buf_addc(b, '"');
+	buf_release(&t);
+}

@@ -37,6 +37,13 @@ void	 xml_entities(struct buf *b, const char *s, size_t len);
 void	 xml_escape(struct buf *b, const char *s, size_t len);
 
 /*
+ * Appends s[0..len) (borrowed; any bytes), cleaned as xml_clean does, as
+ * a JavaScript string literal in double quotes that is safe inside a
+ * CDATA section: controls, " \ < > & and ] as \uXXXX.
+ */
+void	 xml_jsstr(struct buf *b, const char *s, size_t len);
+
+/*
  * Undoes xml_escape on s[0..len) (borrowed): the five entities (and
  * &apos;), decimal and hex character references up to U+10FFFF, and \xHH.
  * Anything else, an unknown entity too, is kept as it is. Returns a newly

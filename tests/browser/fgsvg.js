@@ -7,15 +7,13 @@
 // and exits 0 once every step has run (the shell test reads the lines).
 'use strict';
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { chromium } = require('playwright-core');
 
 // bigPath is drawn with the default search budget, cappedPath from the same
 // stacks with a budget too small; BIG_MATCHED is Matched for method_3[0-9]
 // as computed from the folded file.
 const [svgPath, bigPath, mergedPath, cappedPath, timePath, diffPath] = process.argv.slice(2);
-const { results, pass, fail, info, step } = require('./steps');
+const { results, pass, fail, info, step, launch } = require('./steps');
 
 // What the user sees of every frame: name, rect attributes, fill, classes,
 // its box on the screen, and whether any of it shows in the graph's strip
@@ -50,14 +48,7 @@ const find = (fs, name) => fs.find((f) => f.name === name);
 const text = (page, id) => page.evaluate((i) => document.getElementById(i).textContent, id);
 
 (async () => {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fgsvg-chromium-'));
-	const ctx = await chromium.launchPersistentContext(dir, {
-		executablePath: '/usr/bin/chromium',
-		headless: true,
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
-			'--no-first-run', '--disable-background-networking',
-			'--disable-component-update', '--disable-sync'],
-	});
+	const ctx = await launch('fgsvg-chromium-');
 	const page = ctx.pages()[0] || await ctx.newPage();
 	const errors = [];
 	page.on('pageerror', (e) => errors.push(String(e)));
@@ -505,7 +496,6 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		await p5.close();
 	}
 	await ctx.close();
-	fs.rmSync(dir, { recursive: true, force: true });
 	console.log(results.join('\n'));
 })().catch((e) => {
 	console.log(results.join('\n'));

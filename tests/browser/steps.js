@@ -1,6 +1,7 @@
-// steps.js: what the Chromium scripts (fgsvg.js, open.js) share: the
-// lines they print, one per step (PASS step, FAIL step: why, INFO text),
-// which tests/browser/steps.sh reads.
+// steps.js: what the Chromium scripts (fgsvg.js, open.js, and
+// tests/fgsvg/timeline-*.js) share: the lines they print, one per step
+// (PASS step, FAIL step: why, INFO text), which tests/browser/steps.sh
+// reads, and the headless Chromium they drive.
 'use strict';
 const results = [];
 function pass(step) { results.push(`PASS ${step}`); }
@@ -15,4 +16,22 @@ async function step(name, fn) {
 		fail(name, String(e && e.message || e).split('\n')[0]);
 	}
 }
-module.exports = { results, pass, fail, info, step };
+// Debian's headless Chromium with a fresh profile in a directory of
+// TMPDIR named from prefix, removed by its close(), and nothing
+// that goes to the network.
+async function launch(prefix) {
+	const fs = require('fs'), os = require('os'), path = require('path');
+	const { chromium } = require('playwright-core');
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	const ctx = await chromium.launchPersistentContext(dir, {
+		executablePath: '/usr/bin/chromium',
+		headless: true,
+		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+			'--no-first-run', '--disable-background-networking',
+			'--disable-component-update', '--disable-sync'],
+	});
+	const close = ctx.close.bind(ctx);
+	ctx.close = async () => { await close(); fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 }); };
+	return ctx;
+}
+module.exports = { results, pass, fail, info, step, launch };

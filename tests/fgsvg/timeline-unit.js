@@ -17,8 +17,12 @@ const t = tl.tree('0 1 2 3 2^4 5');
 check('tree: depths', t.D, [0, 1, 2, 3, 2, 3]);
 check('tree: parents', t.P, [-1, 0, 1, 2, 1, 4]);
 check('tree: names', t.M, [0, 1, 2, 3, 4, 5]);
-// two rows; cells "BIN OFF K (NODE W)*K"
-const r1 = tl.cells('0 0 2 2 3 3 1 1 5 2 3 4 5 5'), r2 = tl.cells('3 0 1 4 2');
+// numbers in base-64 VLQ, as timeline.c's put_vlq writes them
+check('vlq: five bits a character, low first, 32 for more', tl.vlq('ofAB///DfhB+BC'), [1000, 0, 1, 0x1ffff, 31, 33, 62, 2]);
+check('vlq: unvlq is its inverse', tl.vlq(tl.unvlq([0, 31, 32, 1023, 1024, 4294967296])), [0, 31, 32, 1023, 1024, 4294967296]);
+check('vlq: a character out of the alphabet ends it', tl.vlq('BC"D'), [1, 2]);
+// two rows; cells (BIN-STEP OFF K (NODE-STEP W)*K): bin 0 (f 3, x 1), bin 1 (x 4, [off-cpu] 5, off 5)
+const r1 = tl.cells(tl.unvlq([0, 0, 2, 2, 3, 1, 1, 1, 5, 2, 3, 4, 2, 5])), r2 = tl.cells(tl.unvlq([3, 0, 1, 4, 2]));
 check('cells: bins, offs and totals', [r1.b, r1.off, r1.w], [[0, 1], [0, 5], [4, 9]]);
 check('cells: entries', [r1.e0, r1.e1, r1.node, r1.nw], [[0, 2], [2, 4], [2, 3, 3, 5], [3, 1, 4, 5]]);
 // bins 0 and 1 of both rows: f 3, x 1+4, off-cpu 5 (bin 3 of r2, g, left out)

@@ -176,11 +176,31 @@ test_steps(void)
 	buf_release(&b);
 }
 
+/* xml_jsstr: a JavaScript string literal that no CDATA section ends in */
+static void
+test_jsstr(void)
+{
+	struct buf b;
+
+	buf_init(&b);
+	xml_jsstr(&b, "a\"b\\c<d>&]]>\te", 14);
+	CHECK_STR(b.p, "\"a\\u0022b\\u005cc\\u003cd\\u003e\\u0026\\u005d\\u005d"
+	    "\\u003e\\u0009e\"", "xml_jsstr escapes what ends a string or CDATA");
+	buf_reset(&b);
+	xml_jsstr(&b, "\xff\xc3\xa9", 3);
+	CHECK_STR(b.p, "\"\\u005cxff\xc3\xa9\"", "xml_jsstr cleans bad UTF-8 first, keeps good");
+	buf_reset(&b);
+	xml_jsstr(&b, "", 0);
+	CHECK_STR(b.p, "\"\"", "xml_jsstr of nothing is an empty string");
+	buf_release(&b);
+}
+
 int
 main(void)
 {
 	test_escape();
 	test_unescape();
 	test_steps();
+	test_jsstr();
 	return unit_done();
 }

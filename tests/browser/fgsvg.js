@@ -13,7 +13,7 @@ const path = require('path');
 // stacks with a budget too small; BIG_MATCHED is Matched for method_3[0-9]
 // as computed from the folded file.
 const [svgPath, bigPath, mergedPath, cappedPath, timePath, diffPath] = process.argv.slice(2);
-const { results, pass, fail, info, step, launch } = require('./steps');
+const { results, pass, fail, info, step, session } = require('./steps');
 
 // What the user sees of every frame: name, rect attributes, fill, classes,
 // its box on the screen, and whether any of it shows in the graph's strip
@@ -48,12 +48,8 @@ const find = (fs, name) => fs.find((f) => f.name === name);
 const text = (page, id) => page.evaluate((i) => document.getElementById(i).textContent, id);
 
 (async () => {
-	const ctx = await launch('fgsvg-chromium-');
-	const page = ctx.pages()[0] || await ctx.newPage();
-	const errors = [];
-	page.on('pageerror', (e) => errors.push(String(e)));
-	let answer = null;
-	page.on('dialog', (d) => answer === null ? d.dismiss() : d.accept(answer));
+	const S0 = await session('fgsvg-chromium-');
+	const { ctx, page, errors } = S0;
 	const url = 'file://' + path.resolve(svgPath);
 	let requests = 0;
 	page.on('request', (r) => { if (!r.url().startsWith('file:')) requests++; });
@@ -106,7 +102,7 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		if (find(fs, 'parse_args').shown) return 'a frame outside run is shown';
 	});
 	await step('Ctrl-F searches, case-insensitive; Matched counts nested frames once', async () => {
-		answer = 'COMPUTE|hashbrown|memcpy';
+		S0.answer = 'COMPUTE|hashbrown|memcpy';
 		await page.keyboard.press('Control+f');
 		await page.waitForFunction(() => /Matched/.test(document.getElementById('matched').textContent));
 		const fs = await frames(page);
@@ -126,7 +122,7 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		if ((await text(page, 'matched')).trim() !== '') return 'Matched still shown';
 	});
 	await step('F3 searches too; Matched of separate frames adds up', async () => {
-		answer = '^f';
+		S0.answer = '^f';
 		await page.keyboard.press('F3');
 		const m = await text(page, 'matched');
 		// f (5), f(int) (6), the second f (2, holding g) and fast_linear_search

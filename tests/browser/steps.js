@@ -34,4 +34,15 @@ async function launch(prefix) {
 	ctx.close = async () => { await close(); fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 }); };
 	return ctx;
 }
-module.exports = { results, pass, fail, info, step, launch };
+// A launched Chromium and its first page, which records the page's
+// script errors in errors and answers its prompts with s.answer (null:
+// dismissed).
+async function session(prefix) {
+	const ctx = await launch(prefix);
+	const page = ctx.pages()[0] || await ctx.newPage();
+	const s = { ctx, page, errors: [], answer: null };
+	page.on('pageerror', (e) => s.errors.push(String(e)));
+	page.on('dialog', (d) => s.answer === null ? d.dismiss() : d.accept(s.answer));
+	return s;
+}
+module.exports = { results, pass, fail, info, step, launch, session };

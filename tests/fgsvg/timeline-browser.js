@@ -12,7 +12,7 @@ const fs = require('fs');
 const path = require('path');
 
 const [svgPath, symPath, wallPath, knownPath, notePath, bigPath, bigfPath] = process.argv.slice(2);
-const { results, info, step, launch } = require(path.join(__dirname, '../browser/steps.js'));
+const { results, info, step, session } = require(path.join(__dirname, '../browser/steps.js'));
 
 // The stream's samples: time (ns), thread, period, and the functions on
 // the stack, to count what a range holds.
@@ -76,12 +76,8 @@ async function label(page, text, ctrl) {
 const close = (a, b) => Math.abs(a - b) <= 0.05 * Math.max(b, 0.01);
 
 (async () => {
-	const ctx = await launch('fgsvg-timeline-');
-	const page = ctx.pages()[0] || await ctx.newPage();
-	const errors = [];
-	page.on('pageerror', (e) => errors.push(String(e)));
-	let answer = null;
-	page.on('dialog', (d) => answer === null ? d.dismiss() : d.accept(answer));
+	const S0 = await session('fgsvg-timeline-');
+	const { ctx, page, errors } = S0;
 	const url = 'file://' + path.resolve(svgPath);
 	const S = samples(symPath);
 	// the CPU seconds phases.c measured: phase_one's, and steady's over the same span
@@ -141,9 +137,9 @@ const close = (a, b) => Math.abs(a - b) <= 0.05 * Math.max(b, 0.01);
 		if (!/(^#|&)t=[\d.]+-[\d.]+/.test(h)) return 'hash ' + h;
 	});
 	await step('search in the range: Matched is the share of the range', async () => {
-		answer = 'phase_one';
+		S0.answer = 'phase_one';
 		await page.keyboard.press('Control+f');
-		answer = null;
+		S0.answer = null;
 		const m = await page.evaluate(() => document.getElementById('matched').textContent);
 		const g = await shares(page, ['phase_one']);
 		const want = (100 * g.phase_one).toFixed(1);

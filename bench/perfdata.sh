@@ -8,7 +8,7 @@
 # $BENCH_TMP/perfdata (build/bench under bench/run), named by their size,
 # so that the next run measures at once: about 50 MB each by default;
 # PERFDATA_BENCH_BIG=1 makes them about 130 MB (fp) and 400 MB (dwarf),
-# and a third of about 1.2 GB (dwarf) that shows memory stays flat.
+# and a third of about 1.5 GB (dwarf) that shows memory stays flat.
 #
 # On each, side by side: fgsym FILE (the reader, the unwinding of DWARF
 # stacks, symbols with inline frames), fgsym --no-inline, perf script
@@ -85,7 +85,7 @@ one() {
 if [ "${PERFDATA_BENCH_BIG:-0}" = 1 ]; then
 	one fp-130m 3000 -g -F 25000
 	one dwarf-400m 1000 --call-graph dwarf
-	PERFDATA_BENCH_PERF_INLINE=0 one dwarf-1200m 3000 --call-graph dwarf
+	PERFDATA_BENCH_PERF_INLINE=0 one dwarf-1500m 3000 --call-graph dwarf
 else
 	one fp-50m 1200 -g -F 25000
 	one dwarf-50m 120 --call-graph dwarf

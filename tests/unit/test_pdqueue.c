@@ -115,8 +115,13 @@ main(void)
 		printf("# %llu out of order\n",
 		    (unsigned long long)s.out_of_order);
 	getrusage(RUSAGE_SELF, &ru);
+#if defined(__SANITIZE_ADDRESS__)
+	/* its quarantine keeps what was freed: no measure of the reader */
+	printf("ok %d - memory bounded # SKIP under ASan\n", ++unit_n);
+#else
 	CHECK((uint64_t)ru.ru_maxrss * 1024 < RSS_MAX,
 	    "memory bounded: a 160 MiB input in less than 80 MiB");
+#endif
 	printf("# peak resident set %ld KiB for %u MiB of samples (bound %u "
 	    "MiB)\n", ru.ru_maxrss, DATA_BYTES >> 20, PERFDATA_QUEUE_MAX >> 20);
 	return unit_done();

@@ -13,6 +13,32 @@ median_time() {
 	done
 	echo $_ts | tr ' ' '\n' | sort -g | awk '{a[NR]=$1} END {m=a[int((NR+1)/2)]; printf "%.4f\n", m}'
 }
+# median_usage CMD...: runs CMD $BENCH_RUNS times (stdout to /dev/null)
+# and prints the medians of its wall time, its CPU time (user and system,
+# its children's included) in seconds, and its peak resident set in KiB:
+# "WALL CPU RSS". Without GNU time (/usr/bin/time) the last two are "-".
+median_usage() {
+	if [ ! -x /usr/bin/time ]; then
+		echo "$(median_time "$@") - -"
+		return
+	fi
+	_i=0; _f=$(mktemp)
+	while [ $_i -lt "$BENCH_RUNS" ]; do
+		/usr/bin/time -a -o "$_f" -f '%e %U %S %M' "$@" >/dev/null 2>&1
+		_i=$((_i + 1))
+	done
+	awk 'function med(v, n,  i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+			}
+		return v[int((n + 1) / 2)]
+	}
+	NF == 4 { n++; w[n] = $1; c[n] = $2 + $3; r[n] = $4 }
+	END { printf "%.4f %.4f %d\n", med(w, n), med(c, n), med(r, n) }' "$_f"
+	rm -f "$_f"
+}
+
 # ratio A B: prints A/B with two decimals.
 ratio() { echo "$1 $2" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "inf" }'; }
 

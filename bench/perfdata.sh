@@ -2,14 +2,22 @@
 # bench/perfdata.sh: fgsym perf.data against perf script on the same file.
 #
 # Two recordings of gcc -O2 -g compiling a generated C file with inline
-# helpers (PERFDATA_BENCH_FUNCS functions, default 150): perf record -g
-# (frame pointers) and --call-graph dwarf. On each, side by side: fgsym
-# FILE (the reader, the unwinding of DWARF stacks, symbols with inline
-# frames), perf script --no-inline, and perf script (with inline frames,
-# once: it can take minutes; PERFDATA_BENCH_PERF_INLINE=0 skips it).
-# Medians over $BENCH_RUNS runs, and the ratios perf script / fgsym; the
-# targets of issue 25: 100x against perf script with inline frames, 10x
-# against --no-inline on frame pointers, 3x on DWARF.
+# helpers (gen_c): perf record -g (frame pointers, -F 25000: gcc has no
+# frame pointers, so its chains are short and a big file needs many
+# samples) and --call-graph dwarf. They are made once and kept in
+# $BENCH_TMP/perfdata (build/bench under bench/run), named by their size,
+# so that the next run measures at once: about 50 MB each by default;
+# PERFDATA_BENCH_BIG=1 makes them about 130 MB (fp) and 400 MB (dwarf),
+# and a third of about 1.5 GB (dwarf) that shows memory stays flat.
+#
+# On each, side by side: fgsym FILE (the reader, the unwinding of DWARF
+# stacks, symbols with inline frames), fgsym --no-inline, perf script
+# --no-inline, and perf script with inline frames (once: it can take
+# minutes; PERFDATA_BENCH_PERF_INLINE=0 skips it). Medians over
+# $BENCH_RUNS runs of the wall time, the CPU time (both processes of
+# fgsym) and the peak resident set, and the ratios perf script / fgsym;
+# the targets of issue 25: 100x against perf script with inline frames,
+# 10x against --no-inline on frame pointers, 3x on DWARF.
 . "$(dirname "$0")/lib.sh"
 
 : "${FG_BIN:=$(cd "$(dirname "$0")/../bin" && pwd)}"
@@ -26,35 +34,59 @@ for t in perf gcc; do
 	fi
 done
 
-gen_c "${PERFDATA_BENCH_FUNCS:-150}" >"$D/big.c"
+# record NAME FUNCS PERF-RECORD-OPTIONS...: NAME.data, of gcc compiling
+# gen_c FUNCS, unless it is there from an earlier run (NAME.ok).
+record() {
+	name=$1 funcs=$2
+	shift 2
+	[ -f "$D/$name.ok" ] && [ -f "$D/$name.data" ] && return 0
+	rm -f "$D/$name.ok"
+	[ -f "$D/gen$funcs.c" ] || gen_c "$funcs" >"$D/gen$funcs.c"
+	echo "   recording $name.data (once; kept in $D)"
+	if ! perf record -q -o "$D/$name.data" "$@" -- \
+	    gcc -O2 -g -c "$D/gen$funcs.c" -o "$D/$name.o" >"$D/$name.log" 2>&1; then
+		echo "   $name: skipped: perf record failed: $(head -1 "$D/$name.log")"
+		return 1
+	fi
+	touch "$D/$name.ok"
+}
 
-# one NAME PERF-RECORD-OPTIONS...: records and measures one file.
+# row WHAT WALL CPU RSS [RATIO]: one line of the table.
+row() {
+	printf '     %-28s %8.3f s  cpu %7.3f s  rss %7s KiB%s\n' "$1" "$2" "$3" \
+	    "$4" "${5:+   $5}"
+}
+
+# one NAME FUNCS PERF-RECORD-OPTIONS...: records (once) and measures.
 one() {
 	name=$1
-	shift
-	if ! perf record -q -o "$D/$name.data" "$@" -- \
-	    gcc -O2 -g -c "$D/big.c" -o "$D/big.o" >"$D/$name.log" 2>&1; then
-		echo "   $name: skipped: perf record failed: $(head -1 "$D/$name.log")"
-		return
-	fi
-	size=$(wc -c <"$D/$name.data")
-	samples=$(perf script -i "$D/$name.data" -F tid 2>/dev/null | wc -l)
-	echo "   $name: gcc -O2 -g, $samples samples, $((size / 1024)) KiB"
-	t_fg=$(median_time "$FGSYM" "$D/$name.data")
-	t_fgn=$(median_time "$FGSYM" --no-inline "$D/$name.data")
-	t_noinl=$(median_time perf script -i "$D/$name.data" --no-inline)
-	printf '     fgsym perf.data             %8.3f s\n' "$t_fg"
-	printf '     fgsym --no-inline perf.data %8.3f s\n' "$t_fgn"
-	printf '     perf script --no-inline     %8.3f s   ratio perf/fgsym --no-inline %s\n' \
-	    "$t_noinl" "$(ratio "$t_noinl" "$t_fgn")"
+	record "$@" || return
+	f=$D/$name.data
+	size=$(wc -c <"$f")
+	samples=$(perf script -i "$f" -F tid 2>/dev/null | wc -l)
+	echo "   $name: gcc -O2 -g, $samples samples, $((size / 1048576)) MiB"
+	set -- $(median_usage "$FGSYM" "$f")
+	fg_w=$1
+	row "fgsym perf.data" "$1" "$2" "$3"
+	set -- $(median_usage "$FGSYM" --no-inline "$f")
+	fgn_w=$1
+	row "fgsym --no-inline perf.data" "$1" "$2" "$3"
+	set -- $(median_usage perf script -i "$f" --no-inline)
+	row "perf script --no-inline" "$1" "$2" "$3" \
+	    "perf/fgsym --no-inline $(ratio "$1" "$fgn_w")x"
 	if [ "${PERFDATA_BENCH_PERF_INLINE:-1}" != 0 ]; then
-		s=$(date +%s.%N)
-		timeout 1800 perf script -i "$D/$name.data" --inline >/dev/null 2>&1
-		e=$(date +%s.%N)
-		t_inl=$(echo "$e - $s" | bc -l)
-		printf '     perf script --inline        %8.3f s (one run)   ratio perf/fgsym %s\n' \
-		    "$t_inl" "$(ratio "$t_inl" "$t_fg")"
+		set -- $(BENCH_RUNS=1 median_usage timeout 1800 \
+		    perf script -i "$f" --inline)
+		row "perf script (inline, once)" "$1" "$2" "$3" \
+		    "perf/fgsym $(ratio "$1" "$fg_w")x"
 	fi
 }
-one fp -g
-one dwarf --call-graph dwarf
+
+if [ "${PERFDATA_BENCH_BIG:-0}" = 1 ]; then
+	one fp-130m 3000 -g -F 25000
+	one dwarf-400m 1000 --call-graph dwarf
+	PERFDATA_BENCH_PERF_INLINE=0 one dwarf-1500m 3000 --call-graph dwarf
+else
+	one fp-50m 1200 -g -F 25000
+	one dwarf-50m 120 --call-graph dwarf
+fi

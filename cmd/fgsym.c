@@ -67,6 +67,8 @@ kallsyms_lend(void *arg)
 	return sym_kallsyms(arg);
 }
 
+#define PERFDATA_PIPE_SIZE	(1 << 20)
+
 /*
  * Symbolizes the perf data (perf.data, or perf record -o -) on fd: a child
  * replays it into a pipe (record_replay: fgrecord's session) while this
@@ -84,6 +86,12 @@ perfdata_stream(struct sym *s, int fd, const char *name, const char *head,
 
 	if (pipe2(pfd, O_CLOEXEC) != 0)
 		err(2, "pipe");
+	/*
+	 * A pipe of 64 KiB has the two processes take turns on one CPU;
+	 * with 1 MiB each runs on its own. Where the limit is lower (the
+	 * fs.pipe-max-size sysctl), the default serves.
+	 */
+	(void)fcntl(pfd[1], F_SETPIPE_SZ, PERFDATA_PIPE_SIZE);
 	fflush(NULL);
 	if ((pid = fork()) < 0)
 		err(2, "fork");

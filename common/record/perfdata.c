@@ -835,19 +835,41 @@ deliver(struct perfdata *pd, const struct perfdata_rec *r)
 	}
 }
 
+static int
+rec_at_cmp(const void *a, const void *b)
+{
+	const struct perfdata_rec *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Whether q[0..n) is in time order already (one CPU, or few records). */
+static int
+sorted(const struct perfdata_rec *q, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (rec_cmp(&q[i - 1], &q[i]) > 0)
+			return 0;
+	return 1;
+}
+
 /*
  * Hands over the queued records of time up to limit, or the first half
- * when half is set, in time order, and keeps the others.
+ * when half is set, in time order, and keeps the others, moved to the
+ * front of the arena in place (no second arena: the bound is the
+ * memory's).
  */
 static void
 flush(struct perfdata *pd, uint64_t limit, int half)
 {
-	unsigned char *arena;
 	size_t i, n, alen = 0;
 
 	if (pd->nq == 0)
 		return;
-	qsort(pd->q, pd->nq, sizeof(*pd->q), rec_cmp);
+	if (!sorted(pd->q, pd->nq))
+		qsort(pd->q, pd->nq, sizeof(*pd->q), rec_cmp);
 	for (n = 0; n < pd->nq && (half ? n < (pd->nq + 1) / 2 :
 	    pd->q[n].time <= limit); n++)
 		if (pd->sink)
@@ -857,17 +879,17 @@ flush(struct perfdata *pd, uint64_t limit, int half)
 		pd->alen = 0;
 		return;
 	}
-	/* the rest, to the front of a new arena */
-	arena = xmalloc(pd->acap);
-	for (i = n; i < pd->nq; i++) {
-		memcpy(arena + alen, pd->arena + pd->q[i].at, pd->q[i].len);
+	memmove(pd->q, pd->q + n, (pd->nq - n) * sizeof(*pd->q));
+	pd->nq -= n;
+	/* in the arena's order, each record moves down, never over another */
+	qsort(pd->q, pd->nq, sizeof(*pd->q), rec_at_cmp);
+	for (i = 0; i < pd->nq; i++) {
+		if (pd->q[i].at != alen)
+			memmove(pd->arena + alen, pd->arena + pd->q[i].at,
+			    pd->q[i].len);
 		pd->q[i].at = alen;
 		alen += pd->q[i].len;
 	}
-	memmove(pd->q, pd->q + n, (pd->nq - n) * sizeof(*pd->q));
-	pd->nq -= n;
-	free(pd->arena);
-	pd->arena = arena;
 	pd->alen = alen;
 }
 
@@ -907,10 +929,14 @@ enqueue(struct perfdata *pd, const unsigned char *p, uint32_t len,
 		ids.time = pd->last_time;	/* keeps its place */
 	if (ids.time > pd->last_time)
 		pd->last_time = ids.time;
-	if (pd->alen + len > PERFDATA_QUEUE_MAX && pd->nq > 0)
+	/* the records' bytes and their entries, within the bound */
+	if (pd->alen + len + (pd->nq + 1) * sizeof(*pd->q) >
+	    PERFDATA_QUEUE_MAX && pd->nq > 0)
 		flush(pd, 0, 1);
-	GROW(pd->arena, pd->alen + len, pd->acap);
-	GROW(pd->q, pd->nq + 1, pd->qcap);
+	if (pd->alen + len > pd->acap)
+		GROW(pd->arena, pd->alen + len, pd->acap);
+	if (pd->nq + 1 > pd->qcap)
+		GROW(pd->q, pd->nq + 1, pd->qcap);
 	r = &pd->q[pd->nq++];
 	r->time = ids.time;
 	r->seq = pd->seq++;

@@ -47,8 +47,13 @@
 #include "record/perfdecode.h"
 #include "record/source.h"
 
-/* Records held for ordering before some are handed over regardless. */
-#define PERFDATA_QUEUE_MAX	(64u << 20)
+/*
+ * The bytes of records held for ordering (theirs and their entries')
+ * before the older half is handed over regardless: a file without
+ * FINISHED_ROUND, or with rounds bigger than this, streams through in
+ * this much memory.
+ */
+#define PERFDATA_QUEUE_MAX	(32u << 20)
 
 /* One event (attribute) of the recording. */
 struct perfdata_event {

@@ -52,6 +52,7 @@ unwind_init(struct unwind *u, struct maps *maps)
 	memset(u, 0, sizeof(*u));
 	u->maps = maps;
 	hashtab_init(&u->cacheidx, 512);
+	hashtab_init(&u->outeridx, 512);
 	u->max_depth = 2048;
 }
 
@@ -75,6 +76,8 @@ unwind_release(struct unwind *u)
 		rule_free(u->cache[i]);
 	free(u->cache);
 	hashtab_release(&u->cacheidx);
+	free(u->outer);
+	hashtab_release(&u->outeridx);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -632,18 +635,52 @@ unwind_is_code(struct unwind *u, pid_t pid, uint64_t pc)
 	return pc != 0 && maps_find(u->maps, pid, pc - 1) != NULL;
 }
 
+/* unwind_is_outermost's question, asked of the rules. */
+static int
+outermost(struct unwind *u, struct mapfile *f, uint64_t vaddr)
+{
+	struct unwind_rule *r = rule_get(u, f, vaddr);
+
+	if (!r->found)
+		return at_entry(f, vaddr);
+	return r->regs[UNWIND_RA].kind == RK_UNDEF;
+}
+
+/*
+ * The answers are kept apart from the rules, 16 bytes each: a frame-
+ * pointer recording asks once per sample, of addresses all over the
+ * code, and fetching a rule of 300 bytes was a quarter of a replay.
+ */
 int
 unwind_is_outermost(struct unwind *u, pid_t pid, uint64_t pc)
 {
 	struct mapping *mp = maps_find(u->maps, pid, pc - 1);
-	struct unwind_rule *r;
+	struct hashtab_probe p;
+	struct unwind_outer *o;
 	uint64_t vaddr;
+	uint32_t i;
 
 	if (mp == NULL || mp->file->kind != MAPFILE_ELF ||
 	    mapping_vaddr(mp, pc - 1, &vaddr) != 0)
 		return 0;
-	r = rule_get(u, mp->file, vaddr);
-	if (!r->found)
-		return at_entry(mp->file, vaddr);
-	return r->regs[UNWIND_RA].kind == RK_UNDEF;
+	hashtab_probe(&u->outeridx, rule_hash(mp->file->id, vaddr), &p);
+	while ((i = hashtab_next(&u->outeridx, &p)) != HASHTAB_NONE) {
+		o = &u->outer[i];
+		if (o->vaddr == vaddr && o->file_id == mp->file->id)
+			return (int)o->outermost;
+	}
+	if (u->nouter >= UNWIND_CACHE_MAX) {
+		u->nouter = 0;
+		hashtab_release(&u->outeridx);
+		hashtab_init(&u->outeridx, 512);
+		hashtab_probe(&u->outeridx, rule_hash(mp->file->id, vaddr), &p);
+		(void)hashtab_next(&u->outeridx, &p);
+	}
+	GROW(u->outer, u->nouter + 1, u->outer_cap);
+	o = &u->outer[u->nouter];
+	o->vaddr = vaddr;
+	o->file_id = mp->file->id;
+	o->outermost = (uint32_t)outermost(u, mp->file, vaddr);
+	hashtab_add(&u->outeridx, &p, (uint32_t)u->nouter++);
+	return (int)o->outermost;
 }

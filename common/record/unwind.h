@@ -54,11 +54,21 @@ struct unwind_input {
 
 struct unwind_rule;
 
+/* unwind_is_outermost's answer for one address: 16 bytes, not a rule. */
+struct unwind_outer {
+	uint64_t	 vaddr;
+	uint32_t	 file_id;
+	uint32_t	 outermost;
+};
+
 struct unwind {
 	struct maps	*maps;		/* borrowed */
 	struct unwind_rule **cache;	/* owned: the rules, as computed */
 	size_t		 ncache, cache_cap;
 	struct hashtab	 cacheidx;	/* (file, address) -> cache */
+	struct unwind_outer *outer;	/* owned: unwind_is_outermost's answers */
+	size_t		 nouter, outer_cap;
+	struct hashtab	 outeridx;	/* (file, address) -> outer */
 	int		 max_depth;	/* frames at most; 2048 by default */
 	uint64_t	 lookups, misses;	/* cache statistics */
 	uint64_t	 fp_steps;	/* frames unwound by frame pointer */

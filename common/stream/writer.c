@@ -1,5 +1,6 @@
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "stream/stream.h"
 #include "stream/writer.h"
@@ -10,11 +11,69 @@ is_control(char c)
 	return (unsigned char)c < 0x20 || c == 0x7f;
 }
 
+/*
+ * A line put together before one fwrite: a replay writes millions of
+ * frames, and stdio's per-call cost was most of its time.
+ */
+struct line {
+	FILE	*o;
+	size_t	 n;
+	char	 b[256];
+};
+
+static void
+line_flush(struct line *l)
+{
+	if (l->n > 0)
+		fwrite_unlocked(l->b, 1, l->n, l->o);
+	l->n = 0;
+}
+
+static void
+line_putc(struct line *l, char c)
+{
+	if (l->n == sizeof(l->b))
+		line_flush(l);
+	l->b[l->n++] = c;
+}
+
+/* Adds s with its control characters as '?'. */
+static void
+line_clean(struct line *l, const char *s)
+{
+	for (; *s; s++) {
+		if (l->n == sizeof(l->b))
+			line_flush(l);
+		l->b[l->n++] = is_control(*s) ? '?' : *s;
+	}
+}
+
+/* Adds v in decimal, at least width digits (zero-padded), or in hex. */
+static void
+line_u64(struct line *l, uint64_t v, int width, int hex)
+{
+	char b[24], *p = b + sizeof(b);
+
+	do {
+		*--p = "0123456789abcdef"[hex ? v & 15 : v % 10];
+		v = hex ? v >> 4 : v / 10;
+		width--;
+	} while (v != 0 || width > 0);
+	if (sizeof(l->b) - l->n < sizeof(b))
+		line_flush(l);
+	memcpy(l->b + l->n, p, (size_t)(b + sizeof(b) - p));
+	l->n += (size_t)(b + sizeof(b) - p);
+}
+
 void
 stream_write_clean(FILE *o, const char *s)
 {
-	for (; *s; s++)
-		putc(is_control(*s) ? '?' : *s, o);
+	struct line l;
+
+	l.o = o;
+	l.n = 0;
+	line_clean(&l, s);
+	line_flush(&l);
 }
 
 /* Ends a line with s, cleaned. */
@@ -98,28 +157,56 @@ void
 stream_write_head(FILE *o, const struct stream_head *h)
 {
 	const char *comm = h->comm;
+	struct line l;
 
+	l.o = o;
+	l.n = 0;
 	if (comm[0] == '\0' || comm[0] == ' ' || comm[0] == '#') {
-		putc('_', o);
+		line_putc(&l, '_');
 		if (comm[0] != '\0')
 			comm++;
 	}
-	stream_write_clean(o, comm);
-	fprintf(o, " %" PRIu32 "/%" PRIu32 " [%03" PRIu32 "] %" PRIu64 ".%06"
-	    PRIu64 ": %" PRIu64 " ", h->pid, h->tid, h->cpu,
-	    h->time / 1000000000U, h->time % 1000000000U / 1000, h->period);
-	stream_write_clean(o, h->event);
-	fputs(":\n", o);
+	line_clean(&l, comm);
+	/* " PID/TID [CPU] SECS.USECS: PERIOD EVENT:" */
+	line_putc(&l, ' ');
+	line_u64(&l, h->pid, 0, 0);
+	line_putc(&l, '/');
+	line_u64(&l, h->tid, 0, 0);
+	line_putc(&l, ' ');
+	line_putc(&l, '[');
+	line_u64(&l, h->cpu, 3, 0);
+	line_putc(&l, ']');
+	line_putc(&l, ' ');
+	line_u64(&l, h->time / 1000000000U, 0, 0);
+	line_putc(&l, '.');
+	line_u64(&l, h->time % 1000000000U / 1000, 6, 0);
+	line_putc(&l, ':');
+	line_putc(&l, ' ');
+	line_u64(&l, h->period, 0, 0);
+	line_putc(&l, ' ');
+	line_clean(&l, h->event);
+	line_putc(&l, ':');
+	line_putc(&l, '\n');
+	line_flush(&l);
 }
 
 void
 stream_write_frame(FILE *o, uint64_t addr, const char *sym, const char *dso)
 {
-	fprintf(o, "\t%" PRIx64 " ", addr);
-	stream_write_clean(o, sym ? sym : STREAM_UNKNOWN);
-	fputs(" (", o);
-	stream_write_clean(o, dso);
-	fputs(")\n", o);
+	struct line l;
+
+	l.o = o;
+	l.n = 0;
+	line_putc(&l, '\t');
+	line_u64(&l, addr, 0, 1);
+	line_putc(&l, ' ');
+	line_clean(&l, sym ? sym : STREAM_UNKNOWN);
+	line_putc(&l, ' ');
+	line_putc(&l, '(');
+	line_clean(&l, dso);
+	line_putc(&l, ')');
+	line_putc(&l, '\n');
+	line_flush(&l);
 }
 
 void
@@ -131,5 +218,5 @@ stream_write_truncated(FILE *o)
 void
 stream_write_end(FILE *o)
 {
-	putc('\n', o);
+	putc_unlocked('\n', o);
 }

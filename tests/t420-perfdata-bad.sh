@@ -22,9 +22,24 @@ if ! command -v python3 >/dev/null 2>&1; then
 	exit 0
 fi
 loop='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'
-cd "$TMP" && perf record -q -g -o g.data -- sh -c "$loop" >/dev/null 2>&1 &&
-    perf record -q -g -e cpu-clock,task-clock -o two.data -- sh -c "$loop" >/dev/null 2>&1 &&
-    perf script -i g.data -F event 2>/dev/null | wc -l >g.n || exit 2
+# record OUT PERF-RECORD-OPTIONS...: perf record of the loop into OUT,
+# tried twice (a machine running other perf sessions beside this one
+# may refuse one for a moment); the reason in perf.log when it fails.
+record() {
+	r_out=$1
+	shift
+	for r_try in 1 2; do
+		perf record -q "$@" -o "$r_out" -- sh -c "$loop" >/dev/null 2>perf.log &&
+			return 0
+	done
+	return 1
+}
+cd "$TMP" || exit 2
+if ! record g.data -g || ! record two.data -g -e cpu-clock,task-clock ||
+    ! perf script -i g.data -F event 2>perf.log | wc -l >g.n; then
+	echo "Bail out! perf record worked for the probe, then failed: $(head -3 perf.log)"
+	exit 2
+fi
 cd / || exit 2
 
 # samples FILE: the sample heads in a stream

@@ -58,12 +58,14 @@ check 'cut short in its data: one line with the offset, exit 1, the samples befo
 	said_at cut.data err && grep_q "cut short" err &&
 	k=$(samples out) && test "$k" -gt 0 && test "$k" -lt "$n"
 '
-check 'cut at 40 places, and in a pipe: never a crash or a hang, exit 0 or 1' '
+check 'cut at 40 places, and in a pipe: never a crash or a hang, exit 0 or 1, one line' '
 	size=$(wc -c <"$TMP/g.data") && i=0 &&
 	while [ $i -lt 40 ]; do
 		head -c $((size * i / 40 + i)) "$TMP/g.data" >c.data &&
 		{ timeout 60 fgsym c.data >out 2>err; st=$?; } &&
 		{ [ $st -le 1 ] || { echo "cut at $((size * i / 40 + i)): $st"; cat err; false; }; } &&
+		{ [ $st = 0 ] || said_at c.data err ||
+			{ echo "cut at $((size * i / 40 + i)): not one line"; false; }; } &&
 		{ timeout 60 fgsym <c.data >out 2>err; st=$?; } &&
 		{ [ $st -le 1 ] || { echo "piped, cut: $st"; cat err; false; }; } || return 1
 		i=$((i + 1))

@@ -525,7 +525,9 @@ file_features(struct perfdata *pd, const struct file_header *fh)
 	struct section *secs;
 	unsigned char *p;
 	size_t n = 0, got, i = 0;
-	uint64_t at = fh->data.offset + fh->data.size;
+	uint64_t at = fh->data.offset + fh->data.size, missing_at = 0;
+	char missing[256] = "";
+	size_t nmissing = 0, len = 0;
 	int f, back;
 
 	for (f = 0; f < FEAT_BITS; f++)
@@ -546,10 +548,13 @@ file_features(struct perfdata *pd, const struct file_header *fh)
 			if (secs[i].size > META_MAX ||
 			    (p = in_get(pd, secs[i].offset, (size_t)secs[i].size,
 			    &got, &back)) == NULL) {
-				bad_at(pd, secs[i].offset, "the %s feature "
-				    "section (%" PRIu64 " bytes) is past the "
-				    "file's end: ignored", feature_name(f),
-				    secs[i].size);
+				/* one line for them all: a file cut short */
+				if (nmissing++ == 0)
+					missing_at = secs[i].offset;
+				len += snprintf(missing + len, len <
+				    sizeof(missing) ? sizeof(missing) - len : 0,
+				    "%s%s", nmissing > 1 ? ", " : "",
+				    feature_name(f));
 			} else {
 				if (feature(pd, f, p, (size_t)secs[i].size) != 0)
 					bad_at(pd, secs[i].offset, "the %s feature "
@@ -561,6 +566,10 @@ file_features(struct perfdata *pd, const struct file_header *fh)
 		i++;
 	}
 	free(secs);
+	if (nmissing > 0)
+		bad_at(pd, missing_at, "the file ends before %s feature "
+		    "section%s (%s): ignored; cut short?", nmissing == 1 ?
+		    "its" : "these", nmissing == 1 ? "" : "s", missing);
 }
 
 /* ---- the header ---- */
@@ -1455,9 +1464,10 @@ perfdata_read(struct perfdata *pd, const struct source_sink *sink)
 		if (have == 0)
 			break;
 		if (have < sizeof(h)) {
-			bad_at(pd, off, "the data ends in a record's header "
-			    "(%zu bytes of 8): cut short; the samples before "
-			    "are kept", have);
+			if (!pd->cut)	/* else said: the file was cut */
+				bad_at(pd, off, "the data ends in a record's "
+				    "header (%zu bytes of 8): cut short; the "
+				    "samples before are kept", have);
 			break;
 		}
 		p = pd->buf + pd->bufpos;
@@ -1484,9 +1494,11 @@ perfdata_read(struct perfdata *pd, const struct source_sink *sink)
 			break;
 		}
 		if ((have = need(pd, h.size)) < h.size) {
-			bad_at(pd, off, "the data ends in a record of %u bytes "
-			    "(type %u), %zu of them there: cut short; the "
-			    "samples before are kept", h.size, h.type, have);
+			if (!pd->cut)
+				bad_at(pd, off, "the data ends in a record of "
+				    "%u bytes (type %u), %zu of them there: cut "
+				    "short; the samples before are kept", h.size,
+				    h.type, have);
 			break;
 		}
 		p = pd->buf + pd->bufpos;
@@ -1494,8 +1506,9 @@ perfdata_read(struct perfdata *pd, const struct source_sink *sink)
 		extra = trailing_bytes(pd, p, h.size);
 		handle(pd, p, h.size, off, 0);
 		if (extra && skip_input(pd, extra) != 0) {
-			bad_at(pd, off, "the data ends in what follows a "
-			    "record of type %u: cut short", h.type);
+			if (!pd->cut)
+				bad_at(pd, off, "the data ends in what follows "
+				    "a record of type %u: cut short", h.type);
 			break;
 		}
 	}

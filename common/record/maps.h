@@ -37,6 +37,9 @@ enum mapfile_kind {
 	MAPFILE_ANON,		/* anonymous executable memory (JIT): absolute addresses */
 };
 
+/* How many sampled addresses of a file the summary checks for DWARF. */
+#define MAPFILE_PROBES	8
+
 struct mapfile {
 	char		*path;		/* owned; the DSO name written in the stream */
 	char		*alt;		/* owned; /proc/PID/map_files/... of its first
@@ -63,6 +66,8 @@ struct mapfile {
 	int		 warned;	/* the user was told it is unusable */
 	uint64_t	 samples;	/* samples with a frame in it (record.c) */
 	uint64_t	 sampled;	/* the number of the last of them */
+	uint64_t	 probe[MAPFILE_PROBES];	/* some sampled addresses */
+	unsigned	 nprobe;	/* (ELF addresses, the first distinct) */
 	char		 why[192];	/* why it is unusable: strerror, elf_errmsg */
 };
 

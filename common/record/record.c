@@ -283,6 +283,20 @@ comm_name(struct record *r, pid_t pid, pid_t tid)
 	return comm_set(&r->comms, tid, buf);
 }
 
+/* Keeps addr among f's probes when it is new and there is room. */
+static void
+probe_add(struct mapfile *f, uint64_t addr)
+{
+	unsigned i;
+
+	if (f->nprobe == MAPFILE_PROBES)
+		return;
+	for (i = 0; i < f->nprobe; i++)
+		if (f->probe[i] == addr)
+			return;
+	f->probe[f->nprobe++] = addr;
+}
+
 /* Writes a sample: its kernel frames, then its user stack, unwound. */
 static void
 on_sample(struct record *r, const struct source_event *ev)
@@ -359,6 +373,8 @@ on_sample(struct record *r, const struct source_event *ev)
 		if (f && f->sampled != r->stats.samples + 1) {
 			f->sampled = r->stats.samples + 1;
 			f->samples++;
+			/* the code sampled in f, for the summary's DWARF check */
+			probe_add(f, r->frames[i].addr - (i > 0));
 		}
 		if (f && f->buildid && !f->buildid_written) {
 			f->buildid_written = 1;

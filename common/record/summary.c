@@ -7,41 +7,48 @@
 
 /*
  * Whether the mapped file f has symbols (.symtab) but no DWARF debug
- * info: no .debug_info of its own, and no debug file that the one search
- * (elf/debuglink, through elffile_dwfl) finds for it. A file without
- * either is stripped, which fgsym says in its own words. It reads f
- * through the descriptor fgrecord opened to unwind, and opens by name
- * only what its user could. Returns 1 or 0 (also when it cannot be told:
- * no descriptor, as for [vdso]).
+ * info for the code sampled in it: NODWARF_NONE, no DWARF at all (no
+ * .debug_info of its own, and no debug file that the one search,
+ * elf/debuglink through elffile_dwfl, finds for it); NODWARF_SAMPLED,
+ * DWARF that covers none of the sampled addresses kept in f->probe (a
+ * Rust release build with debug = false, by a rustc and Cargo that keep
+ * the standard library's units); else 0. A file without symbols either
+ * is stripped, which fgsym says in its own words. It reads f through the
+ * descriptor fgrecord opened to unwind, and opens by name only what its
+ * user could. Also 0 when it cannot be told (no descriptor, as for
+ * [vdso]).
  */
+enum { NODWARF_NONE = 1, NODWARF_SAMPLED };
+
 static int
 lacks_dwarf(struct mapfile *f)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	size_t shstrndx;
-	const char *nm;
 	Dwfl_Module *mod;
-	Dwarf_Addr bias;
+	Dwarf_Addr bias, b;
 	Dwfl *dwfl;
+	unsigned i, hit = 0;
 	int r, symtab = 0;
 
-	if (f->elf == NULL || elf_getshdrstrndx(f->elf, &shstrndx) != 0)
+	if (f->elf == NULL)
 		return 0;
 	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
 		if (gelf_getshdr(scn, &sh) == NULL)
 			continue;
 		symtab |= sh.sh_type == SHT_SYMTAB;
-		if (sh.sh_type != SHT_NOBITS &&
-		    (nm = elf_strptr(f->elf, shstrndx, sh.sh_name)) != NULL &&
-		    (strcmp(nm, ".debug_info") == 0 ||
-		     strcmp(nm, ".zdebug_info") == 0))
-			return 0;
 	}
 	if (!symtab ||
 	    (dwfl = elffile_dwfl(&f->ef, f->path, NULL, &mod, &bias)) == NULL)
 		return 0;
-	r = dwfl_module_getdwarf(mod, &bias) == NULL;
+	if (dwfl_module_getdwarf(mod, &b) == NULL) {
+		r = NODWARF_NONE;
+	} else {
+		for (i = 0; i < f->nprobe; i++)
+			hit += dwfl_module_addrdie(mod, f->probe[i] + bias,
+			    &b) != NULL;
+		r = f->nprobe > 0 && hit == 0 ? NODWARF_SAMPLED : 0;
+	}
 	dwfl_end(dwfl);
 	return r;
 }
@@ -57,20 +64,23 @@ nodwarf_line(const struct record *r)
 	const struct maps *m = &r->maps;
 	uint64_t total = r->stats.samples;
 	size_t i, n = 0;
+	int why;
 
 	for (i = 0; i < m->nfiles; i++) {
 		struct mapfile *f = m->files[i];
 
 		if (f->kind != MAPFILE_ELF || !f->usable || f->path[0] != '/' ||
 		    f->samples == 0 || 100.0 * f->samples <
-		    RECORD_NODWARF_SHARE * total || !lacks_dwarf(f))
+		    RECORD_NODWARF_SHARE * total || !(why = lacks_dwarf(f)))
 			continue;
 		if (n == 0)
 			fprintf(stderr, "%s: no DWARF debug info in",
 			    program_invocation_short_name);
 		if (n < 5)
-			fprintf(stderr, "%s '%s' (%.1f%% of the samples)",
-			    n ? "," : "", f->path, 100.0 * f->samples / total);
+			fprintf(stderr, "%s '%s' (%.1f%% of the samples%s)",
+			    n ? "," : "", f->path, 100.0 * f->samples / total,
+			    why == NODWARF_SAMPLED ? "; only some of its units "
+			    "have it, none of the sampled code" : "");
 		n++;
 	}
 	if (n == 0)
@@ -155,5 +165,6 @@ record_summary(const struct record *r)
 			    "kernel takes\n", program_invocation_short_name,
 			    RECORD_STACK_MAX);
 	}
-	nodwarf_line(r);
+	if (r->src.info == NULL)	/* a perf.data replayed: fgsym says it */
+		nodwarf_line(r);
 }

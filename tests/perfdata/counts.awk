@@ -16,6 +16,10 @@
 		i--
 	tid = $i
 	sub(/^.*\//, "", tid)
+	# A sample of no task (perf script: -1) has the kernel's u32 -1 in
+	# fgsym's stream, whose heads carry digits only.
+	if (tid == "4294967295")
+		tid = -1
 	ev = $NF
 	sub(/:.*$/, "", ev)
 	n[ev " " tid]++

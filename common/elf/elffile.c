@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -322,4 +324,39 @@ fail:
 	*mod = NULL;
 	dwfl_end(dwfl);
 	return NULL;
+}
+
+int
+elffile_cu_is_asm(Dwarf_Die *cu)
+{
+	Dwarf_Attribute am;
+	const char *p;
+
+	if (cu == NULL)
+		return 0;
+	if (dwarf_srclang(cu) == DW_LANG_Mips_Assembler)
+		return 1;
+	p = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &am));
+	return p != NULL && strncmp(p, "GNU AS", 6) == 0;
+}
+
+int
+elffile_holds_function(Dwfl_Module *mod, Dwarf_Addr addr)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias), *scopes = NULL;
+	int n, i, tag, held = 0;
+
+	if (cu == NULL)
+		return 0;
+	if (elffile_cu_is_asm(cu))
+		return 1;
+	n = dwarf_getscopes(cu, addr - bias, &scopes);
+	for (i = 0; i < n && !held; i++) {
+		tag = dwarf_tag(&scopes[i]);
+		held = tag == DW_TAG_subprogram ||
+		    tag == DW_TAG_inlined_subroutine;
+	}
+	free(scopes);
+	return held;
 }

@@ -150,4 +150,19 @@ char	*elffile_hex(const unsigned char *id, size_t len);
 Dwfl	*elffile_dwfl(struct elffile *, const char *name, const uint64_t *base,
 	    Dwfl_Module **mod, Dwarf_Addr *bias);
 
+/*
+ * Whether cu (may be NULL) is an assembler's, which has no functions to
+ * inline (DW_LANG_Mips_Assembler, or GNU as as its producer).
+ */
+int	 elffile_cu_is_asm(Dwarf_Die *cu);
+
+/*
+ * Whether a DWARF function (a subprogram or an inlined call) of mod
+ * holds the address addr (mod's addresses, bias included), or its unit
+ * is an assembler's. A Rust binary built with debug = false may keep the
+ * standard library's units, which claim every address: the unit alone
+ * does not say that the code there has DWARF.
+ */
+int	 elffile_holds_function(Dwfl_Module *mod, Dwarf_Addr addr);
+
 #endif

@@ -45,8 +45,7 @@ lacks_dwarf(struct mapfile *f)
 		r = NODWARF_NONE;
 	} else {
 		for (i = 0; i < f->nprobe; i++)
-			hit += dwfl_module_addrdie(mod, f->probe[i] + bias,
-			    &b) != NULL;
+			hit += elffile_holds_function(mod, f->probe[i] + bias);
 		r = f->nprobe > 0 && hit == 0 ? NODWARF_SAMPLED : 0;
 	}
 	dwfl_end(dwfl);

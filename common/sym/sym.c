@@ -679,21 +679,6 @@ call_site(const struct sym *s, Dwarf_Die *cu, Dwarf_Die *inl)
 	return src_text(s, file, (int)line);
 }
 
-/* Is cu (may be NULL) an assembler's, which has no functions to inline? */
-static int
-is_asm(Dwarf_Die *cu)
-{
-	Dwarf_Attribute am;
-	const char *p;
-
-	if (cu == NULL)
-		return 0;
-	if (dwarf_srclang(cu) == DW_LANG_Mips_Assembler)
-		return 1;
-	p = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &am));
-	return p != NULL && strncmp(p, "GNU AS", 6) == 0;
-}
-
 /* Warns once when a CU's producer shows an unoptimized build. */
 static void
 check_o0(struct sfile *f, Dwarf_Die *cu)
@@ -703,7 +688,7 @@ check_o0(struct sfile *f, Dwarf_Die *cu)
 
 	if ((p = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &am))) == NULL)
 		return;
-	if (is_asm(cu))
+	if (elffile_cu_is_asm(cu))
 		return;		/* assembler: says nothing about -O */
 	f->o0_checked = 1;
 	/*
@@ -815,7 +800,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 	 * assembler's code: its inlined frames were looked for and missed.
 	 */
 	nocu = (s->o.inlines || s->o.srcline) && !f->dwarf_bad &&
-	    i == nscopes && !is_asm(cu);
+	    i == nscopes && !elffile_cu_is_asm(cu);
 	if (name == NULL && fnname == NULL) {
 		free(scopes);
 		return &unresolved_res;

@@ -122,7 +122,7 @@ check 'Rust release build, CARGO_PROFILE_RELEASE_DEBUG=false: fgrecord and fgsym
 	readelf -SW "$RS" | grep -q " .symtab " &&
 	expect_status 0 fgrecord -o rec "$RS" 150 >/dev/null 2>err &&
 	cat err &&
-	grep_q "^fgrecord: no DWARF debug info in .$RS. ([0-9.]*% of the samples): fgsym will draw its inlined functions as their callers; build with debug info (Cargo: \[profile.release\] debug = true, or CARGO_PROFILE_RELEASE_DEBUG=true; .*\$" err &&
+	grep_q "^fgrecord: no DWARF debug info in .$RS. ([0-9.]*% of the samples[^)]*): fgsym will draw its inlined functions as their callers; build with debug info (Cargo: \[profile.release\] debug = true, or CARGO_PROFILE_RELEASE_DEBUG=true; .*\$" err &&
 	expect_status 0 fgsym rec >out 2>serr &&
 	cat serr &&
 	test "$(grep -c "DWARF" serr)" = 1 &&

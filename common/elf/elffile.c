@@ -340,23 +340,51 @@ elffile_cu_is_asm(Dwarf_Die *cu)
 	return p != NULL && strncmp(p, "GNU AS", 6) == 0;
 }
 
+/*
+ * Whether a subprogram with code at pc lies under die (its children,
+ * then theirs): a walk of the tree, since dwarf_getscopes misses the
+ * functions rustc puts in namespaces. depth bounds a corrupt tree.
+ */
+static int
+holds_below(Dwarf_Die *die, Dwarf_Addr pc, int depth)
+{
+	Dwarf_Die kid;
+	int tag;
+
+	if (depth > 64 || dwarf_child(die, &kid) != 0)
+		return 0;
+	do {
+		tag = dwarf_tag(&kid);
+		if ((tag == DW_TAG_subprogram ||
+		    tag == DW_TAG_inlined_subroutine) &&
+		    dwarf_haspc(&kid, pc) > 0)
+			return 1;
+		if ((tag == DW_TAG_namespace || tag == DW_TAG_module ||
+		    tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type ||
+		    tag == DW_TAG_lexical_block) &&
+		    holds_below(&kid, pc, depth + 1))
+			return 1;
+	} while (dwarf_siblingof(&kid, &kid) == 0);
+	return 0;
+}
+
 int
 elffile_holds_function(Dwfl_Module *mod, Dwarf_Addr addr)
 {
 	Dwarf_Addr bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias), *scopes = NULL;
-	int n, i, tag, held = 0;
+	Dwarf_Die *cu = NULL;
 
-	if (cu == NULL)
-		return 0;
-	if (elffile_cu_is_asm(cu))
-		return 1;
-	n = dwarf_getscopes(cu, addr - bias, &scopes);
-	for (i = 0; i < n && !held; i++) {
-		tag = dwarf_tag(&scopes[i]);
-		held = tag == DW_TAG_subprogram ||
-		    tag == DW_TAG_inlined_subroutine;
+	/*
+	 * Every unit that says it holds addr, not dwfl_module_addrdie's
+	 * one: without .debug_aranges (rustc writes none) that may be a
+	 * standard library unit whose ranges claim the address.
+	 */
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL) {
+		if (dwarf_haspc(cu, addr - bias) <= 0)
+			continue;
+		if (elffile_cu_is_asm(cu) || holds_below(cu, addr - bias, 0))
+			return 1;
 	}
-	free(scopes);
-	return held;
+	return 0;
 }

@@ -9,8 +9,6 @@
 #   BENCH_LINES		lines to generate (default 6000)
 set -u
 . "$(dirname "$0")/lib.sh"
-: "${BENCH_TMP:=${TMPDIR:-/tmp}}" "${FG_BIN:=$(cd "$(dirname "$0")/.." && pwd)/bin}"
-: "${BENCH_RUNS:=5}"
 lines=${BENCH_LINES:-6000}
 in=$BENCH_TMP/fgsvg-$lines.folded
 

@@ -11,9 +11,6 @@
 # minutes; FGSYM_BENCH_PERF_INLINE=0 skips it.
 . "$(dirname "$0")/lib.sh"
 
-: "${FG_BIN:=$(cd "$(dirname "$0")/../bin" && pwd)}"
-: "${BENCH_TMP:=${TMPDIR:-/tmp}}"
-: "${BENCH_RUNS:=5}"
 FGSYM=$FG_BIN/fgsym
 D=$BENCH_TMP/fgsym
 mkdir -p "$D"

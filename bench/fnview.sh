@@ -8,8 +8,6 @@
 # playwright-core (make testdeps).
 set -u
 . "$(dirname "$0")/lib.sh"
-: "${BENCH_TMP:=${TMPDIR:-/tmp}}" "${FG_BIN:=$(cd "$(dirname "$0")/.." && pwd)/bin}"
-: "${BENCH_RUNS:=5}"
 here=$(cd "$(dirname "$0")" && pwd)
 if [ ! -x /usr/bin/chromium ] || [ ! -d "$here/../tests/browser/node_modules/playwright-core" ] ||
     ! command -v node >/dev/null 2>&1; then

@@ -1,4 +1,9 @@
-# bench/lib.sh: helpers for bench/*.sh.
+# bench/lib.sh: helpers for bench/*.sh, and the settings they share:
+# FG_BIN (the tools measured; bin/ by default), BENCH_TMP (where inputs
+# are made) and BENCH_RUNS (runs per median).
+: "${FG_BIN:=$(cd "$(dirname "$0")/../bin" && pwd)}"
+: "${BENCH_TMP:=${TMPDIR:-/tmp}}"
+: "${BENCH_RUNS:=5}"
 #
 # median_time CMD...: runs CMD $BENCH_RUNS times (stdout to /dev/null) and
 # prints the median wall time in seconds.

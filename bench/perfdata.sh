@@ -20,9 +20,6 @@
 # 10x against --no-inline on frame pointers, 3x on DWARF.
 . "$(dirname "$0")/lib.sh"
 
-: "${FG_BIN:=$(cd "$(dirname "$0")/../bin" && pwd)}"
-: "${BENCH_TMP:=${TMPDIR:-/tmp}}"
-: "${BENCH_RUNS:=5}"
 FGSYM=$FG_BIN/fgsym
 D=$BENCH_TMP/perfdata
 mkdir -p "$D"

@@ -48,6 +48,8 @@
 #define STREAM_TRUNCATED	"[truncated]"	/* the frame past a stack deeper than the copy */
 #define STREAM_UNKNOWN		"[unknown]"	/* no symbol; as a DSO, no mapping */
 #define STREAM_KERNEL		"[kernel.kallsyms]"	/* the kernel's DSO, as perf names it */
+#define STREAM_INLINED		"inlined"	/* the DSO of a frame inlined into the
+						   frame below it: "ADDR SYM (inlined)" */
 #define STREAM_FENCE		"# ========"	/* the line perf script --header opens and
 						   closes its header with */
 #define STREAM_MAGIC		"# fgrecord"	/* the header line of a stream whose

@@ -216,6 +216,20 @@ stream_write_truncated(FILE *o)
 }
 
 void
+stream_write_inlined(FILE *o, uint64_t addr, const char *sym)
+{
+	stream_write_frame(o, addr, sym, STREAM_INLINED);
+}
+
+void
+stream_write_srcline(FILE *o, const char *text)
+{
+	fputs_unlocked("  ", o);
+	stream_write_clean(o, text);
+	putc_unlocked('\n', o);
+}
+
+void
 stream_write_end(FILE *o)
 {
 	putc_unlocked('\n', o);

@@ -129,6 +129,18 @@ void	 stream_write_frame(FILE *, uint64_t addr, const char *sym,
  */
 void	 stream_write_truncated(FILE *);
 
+/*
+ * Writes a frame inlined into the next one: "\tADDR SYM (inlined)", sym
+ * cleaned. fgsym writes them above the frame that holds them.
+ */
+void	 stream_write_inlined(FILE *, uint64_t addr, const char *sym);
+
+/*
+ * Writes the source line of the frame before it: "  TEXT" (FILE:LINE),
+ * text cleaned (fgsym --srcline).
+ */
+void	 stream_write_srcline(FILE *, const char *text);
+
 /* Writes the blank line that ends a sample. */
 void	 stream_write_end(FILE *);
 

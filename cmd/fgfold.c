@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/cmdfile.h"
+#include "base/num.h"
 #include "base/version.h"
 #include "base/xalloc.h"
 #include "fold/fold.h"
@@ -106,12 +107,14 @@ main(int argc, char *argv[])
 		case OPT_DIFF:		diff = 1; break;
 		case 'n':		opts.normalize = 1; break;
 		case 's':		opts.strip_hex = 1; break;
-		case OPT_TOP:
-			errno = 0;
-			top = strtoul(optarg, &end, 10);
-			if (errno || *end != '\0' || top == 0 || optarg[0] == '-')
+		case OPT_TOP: {
+			uint64_t n;
+
+			if (num_arg(optarg, 1, SIZE_MAX, &n) != 0)
 				errx(2, "--top: '%s' is not a positive number", optarg);
+			top = n;
 			break;
+		}
 		default:
 			version_or_usage(ch, usage);
 		}

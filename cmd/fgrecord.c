@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/cmdfile.h"
+#include "base/num.h"
 #include "record/record.h"
 #include "base/version.h"
 #include "base/xalloc.h"
@@ -50,13 +51,9 @@ usage(void)
 static uint64_t
 parse_u64(const char *s, const char *opt, uint64_t lo, uint64_t hi)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*s == '-' || *s == '\0' || *end != '\0' || errno != 0 ||
-	    v < lo || v > hi) {
+	if (num_arg(s, lo, hi, &v) != 0) {
 		warnx("%s '%s': expected a whole number from %" PRIu64 " to %"
 		    PRIu64, opt, s, lo, hi);
 		usage();

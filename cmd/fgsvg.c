@@ -17,6 +17,7 @@
 
 #include "base/buf.h"
 #include "base/cmdfile.h"
+#include "base/num.h"
 #include "base/version.h"
 #include "stream/diag.h"
 #include "base/xalloc.h"
@@ -119,14 +120,11 @@ static uint64_t
 random_seed(void)
 {
 	const char *env = getenv("FGSVG_SEED");
-	char *end;
 	uint64_t seed;
 
 	if (env == NULL || *env == '\0')
 		return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
-	errno = 0;
-	seed = strtoull(env, &end, 10);
-	if (errno != 0 || *end != '\0' || *env == '-')
+	if (num_arg(env, 0, UINT64_MAX, &seed) != 0)
 		errx(2, "FGSVG_SEED='%s': expected a whole number", env);
 	return seed;
 }

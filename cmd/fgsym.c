@@ -16,6 +16,7 @@
 
 #include "base/cmdfile.h"
 #include "base/lineread.h"
+#include "base/num.h"
 #include "base/version.h"
 #include "record/record.h"
 #include "stream/sniff.h"
@@ -37,12 +38,9 @@ usage(int status)
 static int
 parse_top(const char *opt, const char *s)
 {
-	char *end;
-	long n;
+	uint64_t n;
 
-	errno = 0;
-	n = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno != 0 || n < 1 || n > 1000)
+	if (num_arg(s, 1, 1000, &n) != 0)
 		errx(2, "%s: '%s' is not a number of functions from 1 to 1000",
 		    opt, s);
 	return (int)n;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/num.h"
 #include "base/procfs.h"
 
 #define PROCFS_OPEN	(O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY)
@@ -76,17 +77,10 @@ procfs_walk_procs(struct procfs_walk *w)
 static pid_t
 entry_id(const char *s)
 {
-	long v = 0;
+	uint64_t v;
 
-	if (*s == '\0')
+	if (num_u64(s, strlen(s), &v, NULL) != NUM_OK || v > INT_MAX)
 		return 0;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return 0;
-		v = v * 10 + (*s - '0');
-		if (v > INT_MAX)
-			return 0;
-	}
 	return (pid_t)v;
 }
 

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "elf/perfmap.h"
+#include "base/num.h"
 #include "base/safeopen.h"
 #include "base/xalloc.h"
 #include "base/upper.h"
@@ -78,19 +80,18 @@ trusted(const char *path, uid_t uid)
 	const char *b = strrchr(path, '/');
 	char proc[64];
 	struct stat st;
-	unsigned long pid;
-	char *end;
+	uint64_t pid;
+	size_t n;
 
 	if (uid == 0 || uid == geteuid())
 		return 1;
 	b = b ? b + 1 : path;
 	if (strncmp(b, "perf-", 5) != 0)
 		return 0;
-	errno = 0;
-	pid = strtoul(b + 5, &end, 10);
-	if (errno != 0 || end == b + 5 || strcmp(end, ".map") != 0)
+	if (num_u64(b + 5, strlen(b + 5), &pid, &n) != NUM_OK ||
+	    strcmp(b + 5 + n, ".map") != 0)
 		return 0;
-	snprintf(proc, sizeof(proc), "/proc/%lu", pid);
+	snprintf(proc, sizeof(proc), "/proc/%" PRIu64, pid);
 	return stat(proc, &st) == 0 && st.st_uid == uid;
 }
 

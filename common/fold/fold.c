@@ -8,6 +8,7 @@
 
 #include "base/cmdfile.h"
 #include "base/lineread.h"
+#include "base/num.h"
 #include "base/str.h"
 #include "base/xalloc.h"
 #include "fold/fold.h"
@@ -484,15 +485,9 @@ sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e)
 static uint64_t
 digits_value(struct stream_str s)
 {
-	uint64_t v = 0;
-	size_t i;
+	uint64_t v;
 
-	for (i = 0; i < s.len; i++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return 0;
-		v = v * 10 + (uint64_t)(s.p[i] - '0');
-	}
-	return v;
+	return num_u64(s.p, s.len, &v, NULL) == NUM_OK ? v : 0;
 }
 
 /* opts.on_sample: keeps what the callback is told of the head just read. */

@@ -9,6 +9,7 @@
 
 #include "base/cmdfile.h"
 #include "base/lineread.h"
+#include "base/num.h"
 #include "base/str.h"
 #include "base/xalloc.h"
 #include "pprof/pprof.h"
@@ -108,18 +109,13 @@ sat_add(struct pprof *p, uint64_t a, uint64_t b)
 	return a + b;
 }
 
+/* The leading digits of s[0..len), saturated at 2^64-1; *used says how many. */
 static uint64_t
 parse_u64(const char *s, size_t len, size_t *used)
 {
-	uint64_t v = 0;
-	size_t i;
+	uint64_t v;
 
-	for (i = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		unsigned d = (unsigned)(s[i] - '0');
-
-		v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
-	}
-	*used = i;
+	num_u64(s, len, &v, used);
 	return v;
 }
 

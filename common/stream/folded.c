@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "stream/folded.h"
 
 static int
@@ -51,13 +52,8 @@ last_count(const char *line, size_t *end, struct folded_count *c, int quick)
 		c->d = strtod(buf, NULL);
 		c->decimal = 1;
 	} else {
-		for (i = b; i < e; i++) {
-			unsigned dgt = line[i] - '0';
-
-			if (c->u > (UINT64_MAX - dgt) / 10)
-				return FOLDED_OVERFLOW;
-			c->u = c->u * 10 + dgt;
-		}
+		if (num_u64(line + b, e - b, &c->u, NULL) == NUM_RANGE)
+			return FOLDED_OVERFLOW;
 		c->d = (double)c->u;
 	}
 	while (b > 0 && isspc(line[b - 1]))

@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "base/num.h"
 #include "base/str.h"
 #include "stream/stream.h"
 
@@ -60,19 +61,14 @@ parse_event(const char *line, size_t len, struct stream_sample *s)
 	while (b > 0 && isdig(line[b - 1]))
 		b--;
 	if (b < e) {
-		uint64_t v = 0;
-		size_t i;
+		uint64_t v;
 
 		/* Past 2^64-1 it stays there: fgfold --period then says the
 		   total overflowed, rather than count the sample as 1. */
-		for (i = b; i < e; i++) {
-			unsigned d = (unsigned)(line[i] - '0');
-
-			v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
-		}
+		num_u64(line + b, e - b, &v, NULL);
 		while (b > 0 && isspc(line[b - 1]))
 			b--;
-		if (b > 0 && line[b - 1] == ':' && i == e && v > 0) {
+		if (b > 0 && line[b - 1] == ':' && v > 0) {
 			s->period = v;
 			s->has_period = 1;
 		}
@@ -272,21 +268,11 @@ head_right(const char *line, size_t len, struct stream_sample *s)
 		e = ws_back(line, b);
 		b = digits_back(line, e);
 		if (b < e && (b == 0 || isspc(line[b - 1]))) {
-			uint64_t v = 0;
-			size_t i;
+			uint64_t v;
 
 			/* Past 2^64-1 it stays there: fgfold --period then
-			   says the total overflowed. 19 digits always fit. */
-			if (e - b <= 19)
-				for (i = b; i < e; i++)
-					v = v * 10 + (unsigned)(line[i] - '0');
-			else
-				for (i = b; i < e; i++) {
-					unsigned d = (unsigned)(line[i] - '0');
-
-					v = v > (UINT64_MAX - d) / 10 ?
-					    UINT64_MAX : v * 10 + d;
-				}
+			   says the total overflowed. */
+			num_u64(line + b, e - b, &v, NULL);
 			if (v > 0) {
 				s->period = v;
 				s->has_period = 1;

@@ -23,14 +23,6 @@ isword(char c)
 	    c == '_';
 }
 
-int
-stream_str_eq(struct stream_str s, const char *c)
-{
-	size_t n = strlen(c);
-
-	return s.len == n && memcmp(s.p, c, n) == 0;
-}
-
 /*
  * The event field: the line ends in ":" after optional space; before that is
  * the event name, and before that, after space, an optional period.

@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/str.h"
+
 /*
  * The stream's vocabulary: the names fg-stream(5) gives, written and read
  * by every tool from here.
@@ -147,8 +149,12 @@ int	stream_start(struct stream_str v, uint64_t *wall_ns,
 int	stream_sample_time(const struct stream_sample *s, const char *line,
 		    size_t len, uint64_t *ns);
 
-/* Compares s with a C string. */
-int	stream_str_eq(struct stream_str s, const char *c);
+/* Whether s is exactly the C string c: base/str.h's str_is on a field. */
+static inline int
+stream_str_eq(struct stream_str s, const char *c)
+{
+	return str_is(s.p, s.len, c);
+}
 
 /*
  * Whether the event e[0..len), without its modifiers after a ':' (perf's

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "base/cmdfile.h"
 #include "base/num.h"
+#include "base/safeopen.h"
 #include "record/record.h"
 #include "base/version.h"
 #include "base/xalloc.h"
@@ -102,20 +102,13 @@ parse_pids(const char *s, pid_t **pids, size_t *npids)
 	}
 }
 
-/* Is st the null device, /dev/null? */
-static int
-is_null_device(const struct stat *st)
-{
-	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 &&
-	    minor(st->st_rdev) == 3;
-}
-
 /*
  * Opens the output file name for writing, truncated, and returns its
  * descriptor. fgrecord often runs as root: it refuses a symbolic link
  * (whose target could be any file) and anything but a regular file or
  * /dev/null (a FIFO would block, a device would be written to), checked
- * on the file it opens, so that nothing can be swapped in between. Run
+ * before anything is opened and again on the file opened (base/safeopen's
+ * policy), so that nothing can be swapped in between. Run
  * as root, it also refuses an existing file another user owns or one
  * with more than one link (fs.protected_regular=0 lets anyone leave one
  * in /tmp): that user would read a system-wide profile. The checks come
@@ -127,21 +120,15 @@ create_output(const char *name)
 	struct stat st;
 	int fd;
 
-	fd = open(name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
-	    O_NOCTTY | O_CLOEXEC, 0666);
-	if (fd < 0 && errno == ELOOP)
+	fd = safeopen_flags(name, SAFEOPEN_CREATE | SAFEOPEN_NOFOLLOW, &st);
+	if (fd == -1 && errno == ELOOP)
 		errx(2, "cannot write to '%s': it is a symbolic link; name the "
 		    "file itself", name);
-	if (fd < 0 && errno == ENXIO)	/* a FIFO that nobody reads */
+	if (fd == SAFEOPEN_NOTREG)
 		errx(2, "cannot write to '%s': not a regular file; give a "
 		    "regular file, or write to stdout", name);
 	if (fd < 0)
 		err(2, "cannot create '%s'", name);
-	if (fstat(fd, &st) != 0)
-		err(2, "fstat '%s'", name);
-	if (!S_ISREG(st.st_mode) && !is_null_device(&st))
-		errx(2, "cannot write to '%s': not a regular file; give a "
-		    "regular file, or write to stdout", name);
 	if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_uid != 0)
 		errx(2, "cannot write to '%s': it belongs to user %ju, and "
 		    "root's profile would be theirs to read; remove it or "
@@ -152,8 +139,6 @@ create_output(const char *name)
 		    name, (uintmax_t)st.st_nlink);
 	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
 		err(2, "cannot truncate '%s'", name);
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
-		err(2, "fcntl '%s'", name);
 	return fd;
 }
 

@@ -1,24 +1,84 @@
 /*
- * safeopen: open only regular files, the file checked (see safeopen.h).
+ * safeopen: open only regular files (or, for writing, the null device),
+ * the file checked (see safeopen.h).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "base/safeopen.h"
 #include "base/xalloc.h"
 
+/* Is st the null device, which a write may go to as well as a file? */
+static int
+is_null_device(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 &&
+	    minor(st->st_rdev) == 3;
+}
+
+/* Whether st is a file flags accept. */
+static int
+accepted(const struct stat *st, int flags)
+{
+	return S_ISREG(st->st_mode) ||
+	    ((flags & SAFEOPEN_CREATE) && is_null_device(st));
+}
+
+/*
+ * With SAFEOPEN_CREATE and path missing: creates it, exclusively. Returns
+ * the descriptor, -1 with errno, or -2 when path appeared meanwhile.
+ */
+static int
+create(const char *path, struct stat *stp)
+{
+	int fd, e;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY |
+	    O_CLOEXEC, 0666);
+	if (fd == -1)
+		return errno == EEXIST ? -2 : -1;
+	if (stp != NULL && fstat(fd, stp) == -1) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 int
 safeopen(const char *path, struct stat *stp)
 {
+	return safeopen_flags(path, 0, stp);
+}
+
+int
+safeopen_flags(const char *path, int flags, struct stat *stp)
+{
+	int nofollow = flags & SAFEOPEN_NOFOLLOW ? O_NOFOLLOW : 0;
+	int mode = flags & SAFEOPEN_CREATE ? O_WRONLY : O_RDONLY;
 	struct stat st, st2;
 	char proc[64];
-	int pfd, fd, e;
+	int pfd, fd, e, tries;
 
-	if ((pfd = open(path, O_PATH | O_CLOEXEC)) == -1)
+	for (tries = 0;; tries++) {
+		pfd = open(path, O_PATH | O_CLOEXEC | nofollow);
+		if (pfd != -1 || errno != ENOENT || !(flags & SAFEOPEN_CREATE))
+			break;
+		if ((fd = create(path, stp)) != -2)
+			return fd;
+		/* Made meanwhile (or a dangling link): check it as it is. */
+		if (tries == 3) {
+			errno = EEXIST;
+			return -1;
+		}
+	}
+	if (pfd == -1)
 		return -1;
 	if (fstat(pfd, &st) == -1) {
 		e = errno;
@@ -26,24 +86,34 @@ safeopen(const char *path, struct stat *stp)
 		errno = e;
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (S_ISLNK(st.st_mode)) {	/* O_PATH | O_NOFOLLOW holds the link */
 		close(pfd);
+		errno = ELOOP;
+		return -1;
+	}
+	if (!accepted(&st, flags)) {
+		close(pfd);
+		if (stp != NULL)
+			*stp = st;
 		return SAFEOPEN_NOTREG;
 	}
 	/* The inode just checked, not whatever the path names now. */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-	fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	fd = open(proc, mode | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd == -1 && errno == ENOENT)	/* no /proc: by name, checked below */
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		fd = open(path, mode | nofollow | O_CLOEXEC | O_NOCTTY |
+		    O_NONBLOCK);
 	e = errno;
 	close(pfd);
 	if (fd == -1) {
 		errno = e;
 		return -1;
 	}
-	if (fstat(fd, &st2) == -1 || !S_ISREG(st2.st_mode) ||
+	if (fstat(fd, &st2) == -1 || !accepted(&st2, flags) ||
 	    st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
 		close(fd);
+		if (stp != NULL)
+			*stp = st;
 		return SAFEOPEN_NOTREG;
 	}
 	/* O_NONBLOCK means nothing to a regular file; clear it all the same. */

@@ -14,6 +14,11 @@
  * /proc/self/fd, so that the path cannot be swapped for another file
  * between the check and the open. The descriptor returned is the checked
  * file: pass it on (to libelf, to libdwfl) instead of the path.
+ *
+ * That is the one policy for every file a tool opens by a name it was
+ * given: safeopen_flags adds what some callers want on top of it, a
+ * symbolic link refused (palette.map, which fgsvg rewrites) and opening
+ * for writing (fgrecord's -o, often run as root).
  */
 #ifndef FG_SAFEOPEN_H
 #define FG_SAFEOPEN_H
@@ -28,9 +33,23 @@
  * Opens path read-only (O_CLOEXEC) if it is a regular file, following
  * symbolic links. Returns the descriptor (the caller closes it) and fills
  * *st (which may be NULL) from it; or -1 with errno set; or
- * SAFEOPEN_NOTREG when path is something else.
+ * SAFEOPEN_NOTREG when path is something else (*st then says what).
  */
 int	safeopen(const char *path, struct stat *st);
+
+#define SAFEOPEN_NOFOLLOW 1	/* path a symbolic link: -1, errno ELOOP */
+#define SAFEOPEN_CREATE	2	/* for writing; created (0666 & ~umask) if missing */
+
+/*
+ * safeopen with flags, an OR of the above; safeopen(path, st) is
+ * safeopen_flags(path, 0, st). With SAFEOPEN_CREATE the file is opened
+ * write-only and never truncated (the caller truncates once its own
+ * checks pass); the null device is taken as well as a regular file; a
+ * missing file is created with O_EXCL, so nothing is ever created through
+ * a symbolic link. On SAFEOPEN_NOTREG, *st (when not NULL) says what
+ * path is, for the caller's message.
+ */
+int	safeopen_flags(const char *path, int flags, struct stat *st);
 
 /*
  * Reads all of the regular file path, at most max bytes. Returns 0 and

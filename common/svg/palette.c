@@ -5,6 +5,7 @@
 
 #include "base/str.h"
 #include "base/lineread.h"
+#include "base/safeopen.h"
 #include "svg/palette.h"
 #include "base/xalloc.h"
 
@@ -504,15 +505,11 @@ palette_load(struct palette *p, const char *path, unsigned long *bad)
 	p->use_map = 1;
 	if (bad != NULL)
 		*bad = 0;
-	/* Not blocking on a FIFO put there, not through a symbolic link
-	   (ELOOP), and only a regular file. */
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	/* Not through a symbolic link (ELOOP), and only a regular file. */
+	if ((fd = safeopen_flags(path, SAFEOPEN_NOFOLLOW, &st)) == -1)
 		return errno == ENOENT ? 0 : -1;
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		e = fstat(fd, &st) == -1 ? errno :
-		    S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-		close(fd);
-		errno = e;
+	if (fd == SAFEOPEN_NOTREG) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
 		return -1;
 	}
 	lineread_init(&lr, fd, path);

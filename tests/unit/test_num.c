@@ -10,6 +10,38 @@
 #include "base/num.h"
 #include "unit.h"
 
+static const struct {
+	const char	*s;
+	int		 rc;
+	uint64_t	 v;
+	const char	*what;
+} cases[] = {
+	{ "0", NUM_OK, 0, "0 is read" },
+	{ "12", NUM_OK, 12, "12 is read" },
+	{ "18446744073709551615", NUM_OK, UINT64_MAX, "2^64-1 is read" },
+	{ "18446744073709551616", NUM_RANGE, UINT64_MAX,
+	    "2^64 is out of range, saturated at 2^64-1" },
+	{ "18446744073709551620", NUM_RANGE, UINT64_MAX,
+	    "2^64+4 is out of range (the last digit alone overflows)" },
+	{ "99999999999999999999", NUM_RANGE, UINT64_MAX,
+	    "twenty nines are out of range" },
+	{ "184467440737095516150", NUM_RANGE, UINT64_MAX,
+	    "2^64-1 with a digit more is out of range" },
+	{ "0000018446744073709551615", NUM_OK, UINT64_MAX,
+	    "2^64-1 after leading zeros is read" },
+	{ "9999999999999999999", NUM_OK, 9999999999999999999ULL,
+	    "19 nines (the fast path's longest) are read" },
+	{ "10000000000000000000", NUM_OK, 10000000000000000000ULL,
+	    "10^19 (20 digits, checked path) is read" },
+	{ "", NUM_BAD, 0, "empty: bad, 0" },
+	{ "-1", NUM_BAD, 0, "a sign: bad" },
+	{ "+1", NUM_BAD, 0, "a plus sign: bad" },
+	{ " 1", NUM_BAD, 0, "a leading space: bad" },
+	{ "1 ", NUM_BAD, 0, "a trailing space: bad" },
+	{ "0x10", NUM_BAD, 0, "hex: bad" },
+	{ "1.5", NUM_BAD, 0, "a decimal point: bad" },
+};
+
 /* num_u64 on all of the C string s. */
 static int
 whole(const char *s, uint64_t *v)
@@ -21,44 +53,13 @@ int
 main(void)
 {
 	uint64_t v;
-	size_t used;
+	size_t used, i;
 
-	/* whole strings */
-	CHECK_INT(whole("0", &v), NUM_OK, "0 is read");
-	CHECK_UINT(v, 0, "0's value");
-	CHECK_INT(whole("12", &v), NUM_OK, "12 is read");
-	CHECK_UINT(v, 12, "12's value");
-	CHECK_INT(whole("18446744073709551615", &v), NUM_OK, "2^64-1 is read");
-	CHECK_UINT(v, UINT64_MAX, "2^64-1's value");
-	CHECK_INT(whole("18446744073709551616", &v), NUM_RANGE,
-	    "2^64 is out of range");
-	CHECK_UINT(v, UINT64_MAX, "2^64 saturates at 2^64-1");
-	CHECK_INT(whole("18446744073709551620", &v), NUM_RANGE,
-	    "2^64+4 is out of range (the last digit alone overflows)");
-	CHECK_INT(whole("99999999999999999999", &v), NUM_RANGE,
-	    "twenty nines are out of range");
-	CHECK_INT(whole("184467440737095516150", &v), NUM_RANGE,
-	    "2^64-1 with a digit more is out of range");
-	CHECK_UINT(v, UINT64_MAX, "and saturates");
-	CHECK_INT(whole("0000018446744073709551615", &v), NUM_OK,
-	    "2^64-1 after leading zeros is read");
-	CHECK_UINT(v, UINT64_MAX, "its value");
-	CHECK_INT(whole("9999999999999999999", &v), NUM_OK,
-	    "19 nines (the fast path's longest) are read");
-	CHECK_UINT(v, 9999999999999999999ULL, "their value");
-	CHECK_INT(whole("10000000000000000000", &v), NUM_OK,
-	    "10^19 (20 digits, checked path) is read");
-	CHECK_UINT(v, 10000000000000000000ULL, "its value");
-
-	/* not digits only */
-	CHECK_INT(whole("", &v), NUM_BAD, "empty: bad");
-	CHECK_UINT(v, 0, "a bad string's value is 0");
-	CHECK_INT(whole("-1", &v), NUM_BAD, "a sign: bad");
-	CHECK_INT(whole("+1", &v), NUM_BAD, "a plus sign: bad");
-	CHECK_INT(whole(" 1", &v), NUM_BAD, "a leading space: bad");
-	CHECK_INT(whole("1 ", &v), NUM_BAD, "a trailing space: bad");
-	CHECK_INT(whole("0x10", &v), NUM_BAD, "hex: bad");
-	CHECK_INT(whole("1.5", &v), NUM_BAD, "a decimal point: bad");
+	/* whole strings: the overflow edges, the fast path's, bad ones */
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_INT(whole(cases[i].s, &v), cases[i].rc, cases[i].what);
+		CHECK_UINT(v, cases[i].v, cases[i].what);
+	}
 	CHECK_INT(num_u64("123", 2, &v, NULL), NUM_OK,
 	    "only s[0..len) is read");
 	CHECK_UINT(v, 12, "its value");

@@ -1,5 +1,6 @@
 #include <elf.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/num.h"
 #include "base/procfs.h"
 #include "record/ptsample.h"
 #include "base/xalloc.h"
@@ -242,14 +244,19 @@ static int
 read_runtime(struct pt_thread *t, uint64_t *ns, uint64_t *delay,
     uint64_t *count)
 {
-	char buf[96], *end;
+	uint64_t *field[3] = { ns, delay, count };
+	char buf[96];
+	size_t at = 0, len, n;
+	int k;
 
 	if (procfs_reread(t->schedfd, buf, sizeof(buf)) != 0)
 		return -1;
-	*ns = strtoull(buf, &end, 10);
-	*delay = strtoull(end, &end, 10);
-	if (count != NULL)
-		*count = strtoull(end, NULL, 10);
+	/* "NS DELAY COUNT\n", one space between */
+	len = strlen(buf);
+	for (k = 0; k < 3 && field[k] != NULL; k++, at += n + 1)
+		if (at >= len || num_u64(buf + at, len - at, field[k], &n) !=
+		    NUM_OK)
+			return -1;
 	return 0;
 }
 
@@ -262,6 +269,7 @@ read_state(struct pt_thread *t)
 {
 	char buf[1024], *s, *tok, *save = NULL;
 	int field, state;
+	uint64_t cpu;
 
 	if (procfs_reread(t->statfd, buf, sizeof(buf)) != 0 ||
 	    (state = procfs_stat_state(buf, &s)) == 0)
@@ -270,7 +278,8 @@ read_state(struct pt_thread *t)
 	for (field = 3, tok = strtok_r(s, " ", &save); tok;
 	    tok = strtok_r(NULL, " ", &save), field++)
 		if (field == 39) {
-			t->cpu = atoi(tok);
+			t->cpu = num_u64(tok, strlen(tok), &cpu, NULL) ==
+			    NUM_OK && cpu <= INT_MAX ? (int)cpu : 0;
 			break;
 		}
 	return state;
@@ -286,13 +295,15 @@ read_vcsw(const struct pt_thread *t)
 {
 	char buf[2048], *p;
 	uint64_t n = ~0ULL;
+	size_t used;
 	int fd;
 
 	if ((fd = procfs_task_open(t->pid, t->tid, "status")) < 0)
 		return n;
 	if (procfs_reread(fd, buf, sizeof(buf)) == 0 &&
-	    (p = strstr(buf, "\nvoluntary_ctxt_switches:")) != NULL)
-		n = strtoull(p + 26, NULL, 10);
+	    (p = strstr(buf, "\nvoluntary_ctxt_switches:\t")) != NULL &&
+	    num_u64(p + 26, strlen(p + 26), &n, &used) != NUM_OK)
+		n = ~0ULL;
 	close(fd);
 	return n;
 }

@@ -25,6 +25,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "base/num.h"
 #include "base/procfs.h"
 #include "record/denied.h"
 #include "record/offcpu.h"
@@ -325,21 +326,24 @@ online_cpus(int n)
 {
 	unsigned char *on = xcalloc(n, 1);
 	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	char buf[4096], *p, *tok, *save = NULL;
+	char buf[4096], *tok, *save = NULL;
 	int any = 0;
 
 	if (f && fgets(buf, sizeof(buf), f)) {
 		for (tok = strtok_r(buf, ",\n", &save); tok;
 		    tok = strtok_r(NULL, ",\n", &save)) {
-			long a = strtol(tok, &p, 10), b = a;
+			size_t len = strlen(tok), k;
+			uint64_t a, b;
 
-			if (*p == '-')
-				b = strtol(p + 1, NULL, 10);
-			for (; a <= b && a < n; a++)
-				if (a >= 0) {
-					on[a] = 1;
-					any = 1;
-				}
+			if (num_u64(tok, len, &a, &k) == NUM_BAD)
+				continue;
+			b = a;
+			if (tok[k] == '-')
+				num_u64(tok + k + 1, len - k - 1, &b, NULL);
+			for (; a <= b && a < (uint64_t)n; a++) {
+				on[a] = 1;
+				any = 1;
+			}
 		}
 	}
 	if (f)

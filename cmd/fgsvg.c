@@ -20,7 +20,7 @@
 #include "base/version.h"
 #include "stream/diag.h"
 #include "base/xalloc.h"
-#include "fold/fold.h"
+#include "profile/fold.h"
 #include "stream/folded.h"
 #include "stream/sniff.h"
 #include "svg/flame.h"

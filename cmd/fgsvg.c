@@ -21,7 +21,6 @@
 #include "stream/diag.h"
 #include "base/xalloc.h"
 #include "profile/fold.h"
-#include "stream/folded.h"
 #include "stream/sniff.h"
 #include "svg/flame.h"
 #include "svg/flameread.h"
@@ -29,6 +28,7 @@
 #include "svg/palette.h"
 #include "svg/svg.h"
 #include "svg/timeline.h"
+#include "profile/timebins.h"
 
 #define PALETTE_FILE	"palette.map"
 
@@ -191,27 +191,12 @@ load_nameattr(struct nameattr *na, const char *path)
 struct inputs {
 	struct flameread fr;
 	struct fold	 fold;
+	struct timebins	 tb;		/* the streams' samples, binned */
 	struct timeline	 tl;
 	const char	*folded;	/* the first input of each kind */
 	const char	*stream;
 	int		 notimeline;
 };
-
-/* fold's on_sample: the sample's thread, time and stack, to the timeline. */
-static void
-on_sample(void *arg, const struct fold_sample *fs)
-{
-	struct inputs *in = arg;
-	struct timeline_sample s = {
-		.pid = fs->pid, .tid = fs->tid, .comm = fs->comm,
-		.commlen = fs->commlen, .time = fs->time,
-		.has_time = fs->has_time, .stack = (uint32_t)fs->stack,
-		.count = fs->count, .period = fs->period, .offcpu = fs->offcpu
-	};
-
-	if (!in->notimeline)
-		timeline_add(&in->tl, &s);
-}
 
 /*
  * Reads fd (named name): a sample stream is folded, anything else read as
@@ -259,41 +244,6 @@ read_input(struct inputs *in, int fd, const char *name)
 }
 
 /*
- * The streams' stacks, folded, into the flame as folded lines; seq (a new
- * array, the caller frees it) gets each stack's line, for the timeline.
- */
-static uint32_t *
-add_folded(struct inputs *in, struct flame *fl)
-{
-	struct fold *f = &in->fold;
-	uint32_t *seq = xmalloc((f->tab.n + 1) * sizeof(*seq));
-	struct folded_line pl;
-	struct buf line;
-	size_t i;
-
-	fold_settle(f);
-	buf_init(&line);
-	for (i = 0; i < f->tab.n; i++) {
-		const struct stacktab_entry *e = &f->tab.ents[i];
-
-		seq[i] = UINT32_MAX;
-		/* a stack whose only samples were refused: none */
-		if (e->u[0] == 0)
-			continue;
-		buf_reset(&line);
-		buf_add(&line, e->key, e->len);
-		buf_addc(&line, ' ');
-		buf_addu(&line, e->u[0]);
-		if (folded_parse(line.p, line.len, &pl) != FOLDED_OK)
-			continue;
-		seq[i] = (uint32_t)fl->nlines;
-		flame_add(fl, line.p, line.len, &pl);
-	}
-	buf_release(&line);
-	return seq;
-}
-
-/*
  * The timeline's budget when --timeline-budget is not given: 30% of the
  * graph without it (drawn once in memory to know), less the timeline's
  * script, so that the whole SVG is at most 30% bigger; and at least
@@ -326,7 +276,7 @@ main(int argc, char *argv[])
 	struct inputs in;
 	struct flame fl;
 	struct timeline_opts to = { .budget = 0 };
-	struct fold_opts fop = { .on_sample = on_sample };
+	struct fold_opts fop = { .on_sample = NULL };
 	const char *bgcolors = NULL, *nameattr = NULL, *name;
 	uint32_t *seq = NULL;
 	int ch, cp = 0, fd, rval = 0, i, r;
@@ -443,7 +393,11 @@ main(int argc, char *argv[])
 	fo.ends = !in.notimeline;
 	flame_init(&fl, &fo);
 	flameread_init(&in.fr, &fl);
-	fop.on_sample_arg = &in;
+	timebins_init(&in.tb);
+	if (!in.notimeline) {
+		fop.on_sample = timebins_on_sample;
+		fop.on_sample_arg = &in.tb;
+	}
 	fold_init(&in.fold, &fop);
 	timeline_init(&in.tl, &to);
 	signal(SIGBUS, on_sigbus);
@@ -466,7 +420,8 @@ main(int argc, char *argv[])
 	if (in.stream != NULL) {
 		if (fold_finish(&in.fold, rval != 0) != 0)
 			rval = 1;
-		seq = add_folded(&in, &fl);
+		seq = flameread_fold(&in.fr, &in.fold);
+		timebins_finish(&in.tb);
 	}
 	/* not bad input: exit 0 (fold_finish says it of a stream) */
 	if (rval == 0 && fl.nlines == 0 && in.stream == NULL)
@@ -475,7 +430,8 @@ main(int argc, char *argv[])
 	if (seq != NULL && !in.notimeline) {
 		if (to.budget == 0)
 			in.tl.opts.budget = default_budget(&fl, &so, &pal);
-		if (timeline_build(&in.tl, &fl, seq, in.fold.timed, &pal) == 0)
+		if (timeline_build(&in.tl, &in.tb, &fl, seq,
+		    in.fold.timed, &pal) == 0)
 			so.timeline = &in.tl;
 	}
 	free(seq);
@@ -495,6 +451,7 @@ main(int argc, char *argv[])
 	flameread_release(&in.fr);
 	fold_release(&in.fold);
 	timeline_release(&in.tl);
+	timebins_release(&in.tb);
 	free((char *)in.folded);
 	free((char *)in.stream);
 	nameattr_release(&na);

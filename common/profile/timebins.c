@@ -102,59 +102,62 @@ cell_add(struct timebins *tb, uint64_t fbin, size_t stack, uint32_t thread,
 }
 
 /*
- * Fine bins twice as wide: each pair of cells merged into one, in place
- * (the cells kept move down over those merged), the index made again.
+ * Fine bins 2^k times as wide: the cells of each group merged into one, in
+ * place (the cells kept move down over those merged), the index made
+ * again.
  */
 static void
-coarsen(struct timebins *tb)
+coarsen(struct timebins *tb, int k)
 {
 	size_t i, n = tb->ncells;
 
-	tb->shift++;
+	tb->shift += k;
 	tb->ncells = 0;
 	hashtab_release(&tb->cindex);
 	hashtab_init(&tb->cindex, n);
 	for (i = 0; i < n; i++) {
 		struct timebins_cell c = tb->cells[i];
 
-		cell_add(tb, c.fbin >> 1, c.stack, c.thread, (int)c.off,
+		cell_add(tb, c.fbin >> k, c.stack, c.thread, (int)c.off,
 		    c.w[0], c.w[1]);
 	}
 }
 
 /*
- * Past the cap, the fine bins are made wider while the run so far still
- * spans TIMEBINS_FINE_MIN of them and merging pays (a quarter of the
- * cells go); when that cannot bring the cells under the cap (many stacks
- * in each bin), the cap doubles.
+ * Past the cap, the fine bins are made wider, at once, as wide as they
+ * can be while the run so far spans at least 4 * TIMEBINS_FINE_MIN of
+ * them; when that cannot bring the cells under the cap (many stacks in
+ * each bin), the cap doubles.
  */
 static void
 bound(struct timebins *tb)
 {
-	size_t n;
+	uint64_t span = tb->tmax - tb->tmin;
+	int k = 0;
 
 	if (tb->ncells <= tb->cap)
 		return;
-	while (tb->ncells > tb->cap &&
-	    ((tb->tmax - tb->tmin) >> (tb->shift + 1)) >= TIMEBINS_FINE_MIN) {
-		n = tb->ncells;
-		coarsen(tb);
-		if (tb->ncells > n - n / 4)
-			break;
-	}
+	while ((span >> (tb->shift + k + 1)) >= 4 * TIMEBINS_FINE_MIN)
+		k++;
+	if (k > 0)
+		coarsen(tb, k);
 	if (tb->ncells > tb->cap)
 		tb->cap = tb->ncells * 2;
 }
 
-/* A wait over the fine bins it spans, each bin its share of the time. */
+/*
+ * A wait over the fine bins it spans, each bin its share of the time.
+ * The fine bins are first made wide enough that the run so far spans at
+ * most TIMEBINS_SPREAD of them: a thread's waits, which do not overlap,
+ * then make about that many cells at most, however long each is.
+ */
 static void
 spread_fine(struct timebins *tb, const struct timebins_wait *w)
 {
 	uint64_t end = w->time + w->period, b, from, to;
 
-	while (((end - 1) >> tb->shift) - (w->time >> tb->shift) >=
-	    TIMEBINS_SPREAD)
-		coarsen(tb);
+	while (((tb->tmax - tb->tmin) >> tb->shift) >= TIMEBINS_SPREAD)
+		coarsen(tb, 1);
 	for (b = w->time >> tb->shift; b <= (end - 1) >> tb->shift; b++) {
 		from = b << tb->shift;
 		if (from < w->time)

@@ -8,9 +8,11 @@
  * are chosen from the whole run (its span over at most 400 bins, and no
  * narrower than 8 samples of the busiest thread). So the samples go into
  * fine bins, of 2^shift ns from time 0, that are merged later: the shift
- * starts at 0 (exact times) and grows by one, merging pairs, each time the
- * cells (one per thread, fine bin, stack, on- or off-CPU) pass their cap,
- * as long as the run so far still spans TIMEBINS_FINE_MIN fine bins. The
+ * starts at 0 (exact times) and grows, merging neighbours, each time the
+ * cells (one per thread, fine bin, stack, on- or off-CPU) pass their cap:
+ * to the widest fine bins of which the run so far spans at least
+ * 4 * TIMEBINS_FINE_MIN (so a drawn bin, 1/400 of the run, is some 40 fine
+ * bins or more: rounded to whole ones, it is at most 2.5% wider). The
  * drawn bins are then whole numbers of fine bins, from the first sample's
  * fine bin: while the shift is 0 they are exactly what they were when
  * every sample was kept (the same bytes), and past it each drawn bin
@@ -19,8 +21,9 @@
  * An off-CPU wait is spread over the bins it spans. Waits are kept exact
  * (their start and length) up to TIMEBINS_WAITS of them, to be spread over
  * the drawn bins at the end; past that they are spread over the fine bins
- * as they come, the shift made large enough that one wait spans at most
- * TIMEBINS_SPREAD of them.
+ * as they come, the shift made large enough that the run so far spans at
+ * most TIMEBINS_SPREAD of them (so each thread's waits make at most about
+ * that many cells: they do not overlap).
  *
  *	timebins_init(&tb);
  *	fold opts.on_sample = timebins_on_sample, on_sample_arg = &tb
@@ -41,7 +44,8 @@
 #define TIMEBINS_CELLS		((size_t)1 << 16)	/* cells before merging */
 #define TIMEBINS_FINE_MIN	4096	/* fine bins over the run, at least */
 #define TIMEBINS_WAITS		65536	/* waits kept exact, at most */
-#define TIMEBINS_SPREAD		8192	/* fine bins one wait spans, at most */
+#define TIMEBINS_SPREAD		(4 * TIMEBINS_FINE_MIN)	/* fine bins over the run, at most,
+					   once waits are spread on reading */
 
 /* A thread, in the order first seen. */
 struct timebins_thread {

@@ -634,8 +634,9 @@ timeline_build(struct timeline *tl, const struct timebins *tb,
 	cells_make(&c, tb, &r, nodeof, seq, timed);
 	fit_budget(tl, fl, &t, &c, r.nb, q, &f);
 	if (getenv("FGSVG_TLDEBUG") != NULL)
-		fprintf(stderr, "timebins: shift %d, %zu cells, cap %zu, %zu waits, span %llu\n",
-		    tb->shift, tb->ncells, tb->cap, tb->nwaits, (unsigned long long)(tb->tmax - tb->tmin));
+		fprintf(stderr, "timebins: shift %d, %zu cells, cap %zu, "
+		    "%zu waits, span %llu\n", tb->shift, tb->ncells, tb->cap,
+		    tb->nwaits, (unsigned long long)(tb->tmax - tb->tmin));
 	put_note(tl, &f, fl->time);
 	put_head(tl, fl, tb, &r, &f, q, timed);
 	if (c.anyoff)

@@ -10,7 +10,8 @@ timebins_init(struct timebins *tb)
 {
 	memset(tb, 0, sizeof(*tb));
 	hashtab_init(&tb->tindex, 64);
-	hashtab_init(&tb->cindex, 1024);
+	hashtab_init(&tb->cindex, TIMEBINS_CELLS);
+	memset(tb->last, 0xff, sizeof(tb->last));
 	tb->cap = TIMEBINS_CELLS;
 	tb->tmin = UINT64_MAX;
 }
@@ -78,6 +79,19 @@ cell_add(struct timebins *tb, uint64_t fbin, size_t stack, uint32_t thread,
 	struct timebins_cell *c;
 	uint32_t i;
 
+	/* samples come in time order: most go to their stack's last cell */
+	uint32_t *last = &tb->last[(stack * 31 + thread * 2 + (size_t)off) &
+	    (TIMEBINS_LAST - 1)];
+
+	if (*last < tb->ncells) {
+		c = &tb->cells[*last];
+		if (c->fbin == fbin && c->stack == stack &&
+		    c->thread == thread && c->off == (uint32_t)off) {
+			c->w[0] += w0;
+			c->w[1] += w1;
+			return;
+		}
+	}
 	hashtab_probe(&tb->cindex, cell_hash(fbin, stack, thread, off), &p);
 	while ((i = hashtab_next(&tb->cindex, &p)) != HASHTAB_NONE) {
 		c = &tb->cells[i];
@@ -99,6 +113,7 @@ cell_add(struct timebins *tb, uint64_t fbin, size_t stack, uint32_t thread,
 	c = &tb->cells[i];
 	c->w[0] += w0;
 	c->w[1] += w1;
+	*last = i;
 }
 
 /*
@@ -113,6 +128,7 @@ coarsen(struct timebins *tb, int k)
 
 	tb->shift += k;
 	tb->ncells = 0;
+	memset(tb->last, 0xff, sizeof(tb->last));
 	hashtab_release(&tb->cindex);
 	hashtab_init(&tb->cindex, n);
 	for (i = 0; i < n; i++) {
@@ -137,7 +153,7 @@ bound(struct timebins *tb)
 
 	if (tb->ncells <= tb->cap)
 		return;
-	while ((span >> (tb->shift + k + 1)) >= 4 * TIMEBINS_FINE_MIN)
+	while ((span >> (tb->shift + k + 1)) >= 2 * TIMEBINS_FINE_MIN)
 		k++;
 	if (k > 0)
 		coarsen(tb, k);

@@ -43,6 +43,7 @@
 
 #define TIMEBINS_CELLS		((size_t)1 << 16)	/* cells before merging */
 #define TIMEBINS_FINE_MIN	4096	/* fine bins over the run, at least */
+#define TIMEBINS_LAST		256	/* cells remembered as last used */
 #define TIMEBINS_WAITS		65536	/* waits kept exact, at most */
 #define TIMEBINS_SPREAD		(4 * TIMEBINS_FINE_MIN)	/* fine bins over the run, at most,
 					   once waits are spread on reading */
@@ -80,6 +81,8 @@ struct timebins {
 	size_t		 ncells, cellcap;
 	size_t		 cap;		/* merge when ncells passes it */
 	struct hashtab	 cindex;	/* cells by fine bin, stack, thread */
+	uint32_t	 last[TIMEBINS_LAST];	/* by stack, thread, side: the
+					   cell last added to, or ~0 */
 	int		 shift;		/* fine bins are 2^shift ns */
 	struct timebins_wait *waits;
 	size_t		 nwaits, waitcap;

@@ -141,7 +141,7 @@ coarsen(struct timebins *tb, int k)
 
 /*
  * Past the cap, the fine bins are made wider, at once, as wide as they
- * can be while the run so far spans at least 4 * TIMEBINS_FINE_MIN of
+ * can be while the run so far spans at least 2 * TIMEBINS_FINE_MIN of
  * them; when that cannot bring the cells under the cap (many stacks in
  * each bin), the cap doubles.
  */

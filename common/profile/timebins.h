@@ -11,8 +11,8 @@
  * starts at 0 (exact times) and grows, merging neighbours, each time the
  * cells (one per thread, fine bin, stack, on- or off-CPU) pass their cap:
  * to the widest fine bins of which the run so far spans at least
- * 4 * TIMEBINS_FINE_MIN (so a drawn bin, 1/400 of the run, is some 40 fine
- * bins or more: rounded to whole ones, it is at most 2.5% wider). The
+ * 2 * TIMEBINS_FINE_MIN (so a drawn bin, 1/400 of the run, is some 20 fine
+ * bins or more: rounded to whole ones, it is at most 5% wider). The
  * drawn bins are then whole numbers of fine bins, from the first sample's
  * fine bin: while the shift is 0 they are exactly what they were when
  * every sample was kept (the same bytes), and past it each drawn bin

@@ -116,7 +116,7 @@ test_merge(void)
 	CHECK(tb.shift > 0, "past the cap: fine bins merged");
 	CHECK(tb.ncells <= tb.cap && tb.ncells < 300000,
 	    "the cells under the cap, fewer than the samples");
-	CHECK((tb.tmax - tb.tmin) >> tb.shift >= 4 * TIMEBINS_FINE_MIN,
+	CHECK((tb.tmax - tb.tmin) >> tb.shift >= 2 * TIMEBINS_FINE_MIN,
 	    "the run still spans enough fine bins");
 	timebins_finish(&tb);
 	CHECK(timebins_range(&tb, 400, 25, &r) == 0, "a range");

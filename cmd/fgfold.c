@@ -14,8 +14,9 @@
 #include "base/num.h"
 #include "base/version.h"
 #include "base/xalloc.h"
-#include "fold/fold.h"
 #include "fold/top.h"
+#include "fold/write.h"
+#include "profile/fold.h"
 #include "stream/sniff.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */

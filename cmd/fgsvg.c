@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,17 +18,10 @@
 #include "base/cmdfile.h"
 #include "base/num.h"
 #include "base/version.h"
-#include "stream/diag.h"
-#include "base/xalloc.h"
-#include "fold/fold.h"
-#include "stream/folded.h"
-#include "stream/sniff.h"
-#include "svg/flame.h"
-#include "svg/flameread.h"
+#include "svg/draw.h"
 #include "svg/nameattr.h"
 #include "svg/palette.h"
 #include "svg/svg.h"
-#include "svg/timeline.h"
 
 #define PALETTE_FILE	"palette.map"
 
@@ -181,137 +173,6 @@ load_nameattr(struct nameattr *na, const char *path)
 	return 1;
 }
 
-/*
- * What fgsvg reads: folded stacks straight into the flame, or sample
- * streams, folded as fgfold folds them (its default options) with each
- * sample also handed to the timeline; never both kinds in one graph.
- */
-struct inputs {
-	struct flameread fr;
-	struct fold	 fold;
-	struct timeline	 tl;
-	const char	*folded;	/* the first input of each kind */
-	const char	*stream;
-	int		 notimeline;
-};
-
-/* fold's on_sample: the sample's thread, time and stack, to the timeline. */
-static void
-on_sample(void *arg, const struct fold_sample *fs)
-{
-	struct inputs *in = arg;
-	struct timeline_sample s = {
-		.pid = fs->pid, .tid = fs->tid, .comm = fs->comm,
-		.commlen = fs->commlen, .time = fs->time,
-		.has_time = fs->has_time, .stack = (uint32_t)fs->stack,
-		.count = fs->count, .period = fs->period, .offcpu = fs->offcpu
-	};
-
-	if (!in->notimeline)
-		timeline_add(&in->tl, &s);
-}
-
-/*
- * Reads fd (named name): a sample stream is folded, anything else read as
- * folded stacks (stream/sniff.h refuses what is neither). Returns 0, 1
- * for a bad line or a read error, 2 when the input was refused (said).
- */
-static int
-read_input(struct inputs *in, int fd, const char *name)
-{
-	struct lineread lr;
-	struct stat st;
-	const char *p;
-	size_t n;
-	off_t at = lseek(fd, 0, SEEK_CUR);
-	int stream, rv = 0;
-
-	lineread_init(&lr, fd, name);
-	n = lineread_peek(&lr, SNIFF_BLOCK, &p);
-	stream = sniff(p, n, SNIFF_FOLDED, NULL) == SNIFF_STREAM_TEXT;
-	if ((stream ? in->folded : in->stream) != NULL)
-		errx(2, "'%s' is %s, and '%s' %s: draw one kind at a time "
-		    "(fold the streams with fgfold, or give only streams)",
-		    name, stream ? "a sample stream" : "folded stacks",
-		    stream ? in->folded : in->stream,
-		    stream ? "folded stacks" : "a sample stream");
-	if (stream) {
-		if (in->stream == NULL)
-			in->stream = xstrdup(name);
-		rv = fold_lines(&in->fold, &lr, "fgsvg");
-		lineread_release(&lr);
-		return rv;
-	}
-	if (n > 0 && in->folded == NULL)
-		in->folded = xstrdup(name);
-	if (at != -1 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    lseek(fd, at, SEEK_SET) == at) {
-		/* a file: mapped, its lines kept in place */
-		lineread_release(&lr);
-		flameread_fd(&in->fr, fd, name);
-	} else {
-		flameread_lines(&in->fr, &lr, name);
-		lineread_release(&lr);
-	}
-	return in->fr.refused ? 2 : 0;
-}
-
-/*
- * The streams' stacks, folded, into the flame as folded lines; seq (a new
- * array, the caller frees it) gets each stack's line, for the timeline.
- */
-static uint32_t *
-add_folded(struct inputs *in, struct flame *fl)
-{
-	struct fold *f = &in->fold;
-	uint32_t *seq = xmalloc((f->tab.n + 1) * sizeof(*seq));
-	struct folded_line pl;
-	struct buf line;
-	size_t i;
-
-	fold_settle(f);
-	buf_init(&line);
-	for (i = 0; i < f->tab.n; i++) {
-		const struct stacktab_entry *e = &f->tab.ents[i];
-
-		seq[i] = UINT32_MAX;
-		/* a stack whose only samples were refused: none */
-		if (e->u[0] == 0)
-			continue;
-		buf_reset(&line);
-		buf_add(&line, e->key, e->len);
-		buf_addc(&line, ' ');
-		buf_addu(&line, e->u[0]);
-		if (folded_parse(line.p, line.len, &pl) != FOLDED_OK)
-			continue;
-		seq[i] = (uint32_t)fl->nlines;
-		flame_add(fl, line.p, line.len, &pl);
-	}
-	buf_release(&line);
-	return seq;
-}
-
-/*
- * The timeline's budget when --timeline-budget is not given: 30% of the
- * graph without it (drawn once in memory to know), less the timeline's
- * script, so that the whole SVG is at most 30% bigger; and at least
- * TIMELINE_BUDGET_MIN, so that a small profile keeps every detail.
- */
-static size_t
-default_budget(struct flame *fl, const struct svg_opts *so,
-    struct palette *pal)
-{
-	struct buf m;
-	size_t n;
-
-	buf_init(&m);
-	(void)svg_write(&m, fl, so, pal);
-	n = m.len * 3 / 10;
-	n = n > strlen(timeline_script) ? n - strlen(timeline_script) : 0;
-	buf_release(&m);
-	return n > TIMELINE_BUDGET_MIN ? n : TIMELINE_BUDGET_MIN;
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -321,13 +182,11 @@ main(int argc, char *argv[])
 	struct svg_opts so;
 	struct palette pal;
 	struct buf out;
-	struct inputs in;
+	struct draw d;
 	struct flame fl;
 	struct timeline_opts to = { .budget = 0 };
-	struct fold_opts fop = { .on_sample = on_sample };
 	const char *bgcolors = NULL, *nameattr = NULL, *name;
-	uint32_t *seq = NULL;
-	int ch, cp = 0, fd, rval = 0, i, r;
+	int ch, cp = 0, fd, rval = 0, i, r, notimeline = 0;
 	size_t n;
 
 	/*
@@ -335,7 +194,6 @@ main(int argc, char *argv[])
 	 * quietly, as cat(1) does, even where the parent ignored it.
 	 */
 	signal(SIGPIPE, SIG_DFL);
-	memset(&in, 0, sizeof(in));
 	svg_opts_default(&so);
 	while ((ch = getopt_long(argc, argv, "V", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -413,7 +271,7 @@ main(int argc, char *argv[])
 			if (to.budget == 0)
 				to.budget = 1;
 			break;
-		case OPT_NOTIMELINE:	in.notimeline = 1; break;
+		case OPT_NOTIMELINE:	notimeline = 1; break;
 		default:
 			version_or_usage(ch, usage);
 		}
@@ -438,45 +296,28 @@ main(int argc, char *argv[])
 		so.nameattr = &na;
 	}
 
-	fo.ends = !in.notimeline;
+	fo.ends = !notimeline;
 	flame_init(&fl, &fo);
-	flameread_init(&in.fr, &fl);
-	fop.on_sample_arg = &in;
-	fold_init(&in.fold, &fop);
-	timeline_init(&in.tl, &to);
+	draw_init(&d, &fl, &to, notimeline);
 	signal(SIGBUS, on_sigbus);
-	if (argc == 0 && read_input(&in, STDIN_FILENO, CMDFILE_STDIN) == 2)
+	if (argc == 0 && draw_read(&d, STDIN_FILENO, CMDFILE_STDIN) == 2)
 		exit(2);
 	for (i = 0; i < argc; i++) {
 		if ((fd = cmdfile_open(argv[i], &name)) == -1) {
 			rval = 1;
 			continue;
 		}
-		r = read_input(&in, fd, name);
+		r = draw_read(&d, fd, name);
 		if (r == 2)
 			exit(2);	/* said, nothing written */
 		if (r != 0)
 			rval = 1;
 		cmdfile_close(fd);
 	}
-	if (flameread_finish(&in.fr) != 0)
+	if (draw_finish(&d, rval != 0, &so, &pal) != 0)
 		rval = 1;
-	if (in.stream != NULL) {
-		if (fold_finish(&in.fold, rval != 0) != 0)
-			rval = 1;
-		seq = add_folded(&in, &fl);
-	}
-	/* not bad input: exit 0 (fold_finish says it of a stream) */
-	if (rval == 0 && fl.nlines == 0 && in.stream == NULL)
-		stream_diag_empty(NULL);
-	flame_build(&fl);
-	if (seq != NULL && !in.notimeline) {
-		if (to.budget == 0)
-			in.tl.opts.budget = default_budget(&fl, &so, &pal);
-		if (timeline_build(&in.tl, &fl, seq, in.fold.timed, &pal) == 0)
-			so.timeline = &in.tl;
-	}
-	free(seq);
+	if (d.timeline_ok)
+		so.timeline = &d.tl;
 	if (so.total > 0 && so.total < fl.time) {
 		warnx("--total %g is less than the sum of the counts, %g; "
 		    "using the sum", so.total, fl.time);
@@ -490,11 +331,7 @@ main(int argc, char *argv[])
 		save_palette(&pal);
 	buf_release(&out);
 	flame_release(&fl);
-	flameread_release(&in.fr);
-	fold_release(&in.fold);
-	timeline_release(&in.tl);
-	free((char *)in.folded);
-	free((char *)in.stream);
+	draw_release(&d);
 	nameattr_release(&na);
 	palette_release(&pal);
 	return rval;

@@ -4,11 +4,11 @@
 # of the project's own headers naming its folder.
 . "$(dirname "$0")/lib.sh"
 
-# The floors, bottom first; the five on the top floor never use each other.
+# The floors, bottom first; the folders of one floor never use each other.
 floor() {
 	case $1 in
 	base) echo 0 ;; stream) echo 1 ;; elf) echo 2 ;;
-	record|sym|fold|svg|pprof) echo 3 ;;
+	record|sym) echo 3 ;; profile) echo 4 ;; fold|svg|pprof) echo 5 ;;
 	*) echo x ;;
 	esac
 }
@@ -29,7 +29,7 @@ layer_check() {
 
 check 'common/ holds only the library folders, no loose files' '
 	ls "$TOP/common" >got &&
-	printf "%s\n" base elf fold pprof record stream svg sym >want &&
+	printf "%s\n" base elf fold pprof profile record stream svg sym >want &&
 	test_cmp want got
 '
 
@@ -42,7 +42,7 @@ check 'every include in common/ and cmd/ names a folder and an existing header' 
 	done >missing && test ! -s missing || { cat missing; false; }
 '
 
-check 'a folder includes only the folders below it; record, sym, fold, svg, pprof never each other' '
+check 'a folder includes only the folders below it; record, sym, and fold, svg, pprof never each other' '
 	(cd "$TOP/common" && layer_check) >wrong && test ! -s wrong || { cat wrong; false; }
 '
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "fold/fold.h"
+#include "profile/fold.h"
 
 /*
  * Writes a table of the n functions with the most self samples (the leaf

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,6 +200,29 @@ flame_add(struct flame *f, const char *line, size_t len,
 	}
 	l->len = f->chunks->len - start;
 	set_counts(f, l, fl);
+}
+
+void
+flame_add_stack(struct flame *f, const char *stack, size_t len,
+    uint64_t count)
+{
+	struct folded_line fl;
+	char num[24], *line;
+	size_t start;
+	int n;
+
+	n = snprintf(num, sizeof(num), " %llu", (unsigned long long)count);
+	/* the line written in the chunk, and kept there when it parses */
+	room(f, len + (size_t)n);
+	start = f->chunks->len;
+	line = f->chunks->data + start;
+	put(f, stack, len);
+	put(f, num, (size_t)n);
+	if (folded_parse(line, len + (size_t)n, &fl) != FOLDED_OK) {
+		f->chunks->len = start;
+		return;
+	}
+	flame_add_kept(f, line, len + (size_t)n, &fl);
 }
 
 void

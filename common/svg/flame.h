@@ -125,6 +125,19 @@ void	 flame_add(struct flame *, const char *line, size_t len,
 	    const struct folded_line *fl);
 
 /*
+ * As flame_add, for a stack (borrowed for the call, no count in it) and
+ * its integer count, as a folded profile holds them (profile/fold.h):
+ * drawn as its folded line "STACK COUNT" is when fgfold writes it and
+ * fgsvg reads it back (folded_parse: a stack that ends in " NUMBER" is
+ * read as differential, as flamegraph.pl reads it), so that a stream
+ * drawn by fgsvg is the graph of fgfold | fgsvg. The line is written once,
+ * in the flame's own memory; a line that does not parse (a NUL byte in a
+ * name) is not added.
+ */
+void	 flame_add_stack(struct flame *, const char *stack, size_t len,
+	    uint64_t count);
+
+/*
  * As flame_add, but line's bytes are kept, not copied, when they are what
  * the flame needs as they stand (a single space before each count, no
  * --reverse or chain rewriting): line must then stay valid and unchanged

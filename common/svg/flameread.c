@@ -6,6 +6,7 @@
 #include "base/cmdfile.h"
 #include "base/lineread.h"
 #include "base/xalloc.h"
+#include "profile/fold.h"
 #include "stream/folded.h"
 #include "stream/sniff.h"
 #include "svg/flame.h"
@@ -145,4 +146,26 @@ flameread_finish(struct flameread *fr)
 		warnx("skipped %lu malformed line%s", fr->bad,
 		    fr->bad == 1 ? "" : "s");
 	return fr->bad > 0 || fr->failed;
+}
+
+uint32_t *
+flameread_fold(struct flameread *fr, struct fold *f)
+{
+	uint32_t *seq = xmalloc((f->tab.n + 1) * sizeof(*seq));
+	size_t i;
+
+	fold_settle(f);
+	for (i = 0; i < f->tab.n; i++) {
+		const struct stacktab_entry *e = &f->tab.ents[i];
+		size_t n = fr->fl->nlines;
+
+		seq[i] = UINT32_MAX;
+		/* a stack whose only samples were refused: none */
+		if (e->u[0] == 0)
+			continue;
+		flame_add_stack(fr->fl, e->key, e->len, e->u[0]);
+		if (fr->fl->nlines > n)
+			seq[i] = (uint32_t)n;
+	}
+	return seq;
 }

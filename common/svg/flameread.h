@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "base/lineread.h"
+#include "profile/fold.h"
 #include "stream/folded.h"
 #include "svg/flame.h"
 
@@ -65,6 +66,15 @@ void	 flameread_lines(struct flameread *fr, struct lineread *lr,
  * a line skipped for its sum), 0 when all was clean.
  */
 int	 flameread_finish(struct flameread *fr);
+
+/*
+ * Adds the stacks folded from sample streams (f, settled first: borrowed
+ * for the call) to fr's flame, each with its count. Returns a new array
+ * (the caller frees it) that gives for each stack of f->tab the line it
+ * is in the flame (its index in fl->ends), or UINT32_MAX for a stack not
+ * drawn: the timeline's map from stacks to the flame.
+ */
+uint32_t *flameread_fold(struct flameread *fr, struct fold *f);
 
 /* Unmaps the inputs: after flame_release, since the flame points into them. */
 void	 flameread_release(struct flameread *fr);

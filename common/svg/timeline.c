@@ -9,6 +9,7 @@
 #include "base/hashtab.h"
 #include "base/str.h"
 #include "base/xalloc.h"
+#include "profile/timebins.h"
 #include "stream/stream.h"
 #include "svg/timeline.h"
 #include "svg/xml.h"
@@ -17,21 +18,26 @@
 #define TIMED_Q		1000	/* a timed stream's weights go in us */
 #define BINS_MIN	25	/* the budget narrows the bins to this, no less */
 
-struct tl_thread {
-	uint64_t	 pid, tid;
-	char		*comm;		/* the last COMM seen, owned */
-	double		 on, off;	/* weights */
-	uint64_t	 n;		/* samples */
-	size_t		 first;		/* order first seen */
+/* One weight of a thread, drawn bin and flame node, from the time bins. */
+struct tl_cell {
+	uint32_t	 thread;	/* its rank, busiest first */
+	uint32_t	 bin;
+	uint32_t	 node;		/* its preorder rank; UINT32_MAX: none */
+	uint32_t	 off;
+	uint64_t	 w;
 };
 
-struct tl_sample {
-	uint64_t	 time;
-	uint64_t	 count, period;
-	uint32_t	 thread;	/* then its rank, busiest first */
-	uint32_t	 stack;		/* then its flame node */
-	uint32_t	 bin;
-	uint8_t		 off;
+/* What timeline_build works on, besides the tree. */
+struct cells {
+	const struct timebins *tb;
+	const struct timebins_thread **threads;	/* busiest first */
+	uint32_t	*rankof;	/* per thread: its rank */
+	const uint32_t	*nodeof;	/* per flame line: its node's rank */
+	const uint32_t	*seq;		/* per stack: its flame line */
+	struct tl_cell	*v;
+	size_t		 n;
+	int		 timed;
+	int		 anyoff;
 };
 
 void
@@ -41,98 +47,56 @@ timeline_init(struct timeline *tl, const struct timeline_opts *o)
 	tl->opts = *o;
 	if (tl->opts.bins <= 0)
 		tl->opts.bins = TIMELINE_BINS;
-	hashtab_init(&tl->index, 64);
 	buf_init(&tl->data);
 }
 
 void
 timeline_release(struct timeline *tl)
 {
-	size_t i;
-
-	for (i = 0; i < tl->nthreads; i++)
-		free(tl->threads[i].comm);
-	free(tl->threads);
-	free(tl->samples);
 	free(tl->note);
-	hashtab_release(&tl->index);
 	buf_release(&tl->data);
 	memset(tl, 0, sizeof(*tl));
 }
 
-/* The thread of pid and tid, added when new; its COMM is the last seen. */
-static uint32_t
-thread_of(struct timeline *tl, const struct timeline_sample *s)
+/* A thread's weights, as counts or (timed) as periods. */
+static double
+thread_on(const struct timebins_thread *x, int timed)
 {
-	struct hashtab_probe p;
-	struct tl_thread *t;
-	uint32_t i;
-
-	hashtab_probe(&tl->index, hashtab_int(s->pid * 0x9e3779b97f4a7c15ULL ^
-	    s->tid), &p);
-	while ((i = hashtab_next(&tl->index, &p)) != HASHTAB_NONE)
-		if (tl->threads[i].pid == s->pid && tl->threads[i].tid == s->tid)
-			break;
-	if (i == HASHTAB_NONE) {
-		i = (uint32_t)tl->nthreads;
-		GROW(tl->threads, tl->nthreads + 1, tl->threadcap);
-		t = &tl->threads[tl->nthreads++];
-		memset(t, 0, sizeof(*t));
-		t->pid = s->pid;
-		t->tid = s->tid;
-		t->first = i;
-		hashtab_add(&tl->index, &p, i);
-	}
-	t = &tl->threads[i];
-	if (t->comm == NULL || strlen(t->comm) != s->commlen ||
-	    memcmp(t->comm, s->comm, s->commlen) != 0) {
-		free(t->comm);
-		t->comm = xmemdup0(s->comm, s->commlen);
-	}
-	return i;
+	return (double)x->on[timed ? 1 : 0];
 }
 
-void
-timeline_add(struct timeline *tl, const struct timeline_sample *s)
+static double
+thread_off(const struct timebins_thread *x, int timed)
 {
-	struct tl_sample *x;
-
-	if (!s->has_time) {
-		tl->untimed++;
-		return;
-	}
-	GROW(tl->samples, tl->nsamples + 1, tl->samplecap);
-	x = &tl->samples[tl->nsamples++];
-	x->time = s->time;
-	x->count = s->count;
-	x->period = s->period;
-	x->thread = thread_of(tl, s);
-	x->stack = s->stack;
-	x->off = s->offcpu != 0;
+	return (double)x->off[timed ? 1 : 0];
 }
 
+/* Threads busiest first, then in the order first seen (qsort_r, timed). */
 static int
-cmp_thread(const void *a, const void *b)
+cmp_thread(const void *a, const void *b, void *arg)
 {
-	const struct tl_thread *x = a, *y = b;
-	double wx = x->on + x->off, wy = y->on + y->off;
+	const struct timebins_thread *x = *(const struct timebins_thread *const *)a;
+	const struct timebins_thread *y = *(const struct timebins_thread *const *)b;
+	int timed = *(const int *)arg;
+	double wx = thread_on(x, timed) + thread_off(x, timed);
+	double wy = thread_on(y, timed) + thread_off(y, timed);
 
 	if (wx != wy)
 		return wx > wy ? -1 : 1;
-	return (x->first > y->first) - (x->first < y->first);
+	return (x > y) - (x < y);
 }
 
-/* Samples by thread rank, bin, then flame node (preorder ranks). */
+/* Cells by thread rank, bin, then flame node (preorder ranks). */
 static int
-cmp_sample(const void *a, const void *b)
+cmp_cell(const void *a, const void *b)
 {
-	const struct tl_sample *x = a, *y = b;
+	const struct tl_cell *x = a, *y = b;
 
 	if (x->thread != y->thread)
 		return x->thread < y->thread ? -1 : 1;
 	if (x->bin != y->bin)
 		return x->bin < y->bin ? -1 : 1;
-	return (x->stack > y->stack) - (x->stack < y->stack);
+	return (x->node > y->node) - (x->node < y->node);
 }
 
 static int
@@ -331,12 +295,6 @@ qweight(double w, uint64_t q)
 	return w > 0 && v < 1 ? 1 : (uint64_t)v;
 }
 
-static double
-sample_weight(const struct tl_sample *s, int timed)
-{
-	return (double)(timed ? s->period : s->count);
-}
-
 /* The names and colours of the kept nodes, and the tree, into tl->data. */
 static void
 put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
@@ -422,15 +380,15 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 
 /*
  * Each thread's row: "[TID, PID, COMM, ON, OFF, CELLS]", into out (the
- * budget's measure, then (*out)), with bins shifted right by sh;
+ * budget's measure, then tl->data), with bins shifted right by sh;
  * CELLS is per bin with samples, in VLQ: the bin's step from the cell
  * before (the first: the bin), its off-CPU weight, the number of nodes,
  * then per node its step from the node before (the first: its id) and
  * its weight.
  */
 static size_t
-put_rows(struct buf *out, const struct timeline *tl, const struct tree *t,
-    size_t nkept, int sh, uint64_t q, int timed)
+put_rows(struct buf *out, const struct cells *c, const struct tree *t,
+    size_t nkept, int sh, uint64_t q)
 {
 	size_t len0 = out->len;
 	double *acc = xcalloc(nkept + 1, sizeof(*acc));
@@ -439,34 +397,34 @@ put_rows(struct buf *out, const struct timeline *tl, const struct tree *t,
 	uint32_t prevb, prevn;
 
 	BUF_ADDL(out, "R:[");
-	for (th = 0; th < tl->nthreads; th++) {
-		const struct tl_thread *x = &tl->threads[th];
+	for (th = 0; th < c->tb->nthreads; th++) {
+		const struct timebins_thread *x = c->threads[th];
 
 		buf_addf(out, "%s\n[%llu,%llu,", th ? "," : "",
 		    (unsigned long long)x->tid, (unsigned long long)x->pid);
 		xml_jsstr(out, x->comm, strlen(x->comm));
 		buf_addf(out, ",%llu,%llu,\"",
-		    (unsigned long long)qweight(x->on, q),
-		    (unsigned long long)qweight(x->off, q));
+		    (unsigned long long)qweight(thread_on(x, c->timed), q),
+		    (unsigned long long)qweight(thread_off(x, c->timed), q));
 		prevb = 0;
-		while (i < tl->nsamples && tl->samples[i].thread == th) {
-			uint32_t b = tl->samples[i].bin >> sh;
+		while (i < c->n && c->v[i].thread == th) {
+			uint32_t b = c->v[i].bin >> sh;
 			double off = 0;
 
 			nt = 0;
-			for (; i < tl->nsamples && tl->samples[i].thread == th &&
-			    (tl->samples[i].bin >> sh) == b; i++) {
-				const struct tl_sample *s = &tl->samples[i];
+			for (; i < c->n && c->v[i].thread == th &&
+			    (c->v[i].bin >> sh) == b; i++) {
+				const struct tl_cell *s = &c->v[i];
 				uint32_t k;
 
-				if (s->stack == UINT32_MAX)
+				if (s->node == UINT32_MAX)
 					continue;
-				k = t->kept[t->map[s->stack]];
+				k = t->kept[t->map[s->node]];
 				if (acc[k] == 0)
 					touched[nt++] = k;
-				acc[k] += sample_weight(s, timed);
+				acc[k] += (double)s->w;
 				if (s->off)
-					off += sample_weight(s, timed);
+					off += (double)s->w;
 			}
 			if (nt == 0)
 				continue;
@@ -491,169 +449,208 @@ put_rows(struct buf *out, const struct timeline *tl, const struct tree *t,
 	return out->len - len0;
 }
 
-int
-timeline_build(struct timeline *tl, const struct flame *fl,
-    const uint32_t *seq, int timed, struct palette *pal)
+/* timebins_each: one weight, at its thread's rank and its node's. */
+static void
+cell_add(void *arg, uint32_t thread, size_t stack, uint32_t bin, int off,
+    const uint64_t w[2])
 {
-	struct palette blue;
-	struct tree t;
-	uint32_t *rankof;
-	uint64_t tmin = UINT64_MAX, tmax = 0, bw, q = timed ? TIMED_Q : 1;
-	uint64_t busiest = 0;
+	struct cells *c = arg;
+	struct tl_cell *x;
+	uint32_t line = c->seq[stack];
+
+	x = &c->v[c->n++];
+	x->thread = c->rankof[thread];
+	x->bin = bin;
+	x->node = line == UINT32_MAX ? UINT32_MAX : c->nodeof[line];
+	x->off = off != 0;
+	x->w = w[c->timed ? 1 : 0];
+	if (off)
+		c->anyoff = 1;
+}
+
+/* The threads ranked busiest first, and the cells over the drawn bins. */
+static void
+cells_make(struct cells *c, const struct timebins *tb,
+    const struct timebins_range *r, const uint32_t *nodeof,
+    const uint32_t *seq, int timed)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->tb = tb;
+	c->nodeof = nodeof;
+	c->seq = seq;
+	c->timed = timed;
+	c->threads = xmalloc((tb->nthreads + 1) * sizeof(*c->threads));
+	c->rankof = xmalloc((tb->nthreads + 1) * sizeof(*c->rankof));
+	for (i = 0; i < tb->nthreads; i++)
+		c->threads[i] = &tb->threads[i];
+	qsort_r(c->threads, tb->nthreads, sizeof(*c->threads), cmp_thread,
+	    &timed);
+	for (i = 0; i < tb->nthreads; i++)
+		c->rankof[c->threads[i] - tb->threads] = (uint32_t)i;
+	/* the cells, and each wait kept exact once per bin it spans */
+	c->v = xmalloc((tb->ncells + tb->nwaits + (r->pieces - tb->samples) +
+	    1) * sizeof(*c->v));
+	timebins_each(tb, r, cell_add, c);
+	qsort(c->v, c->n, sizeof(*c->v), cmp_cell);
+}
+
+static void
+cells_free(struct cells *c)
+{
+	free(c->threads);
+	free(c->rankof);
+	free(c->v);
+}
+
+/* Per flame line (fl->ends), the preorder rank of the node it ends at. */
+static uint32_t *
+line_nodes(const struct flame *fl, const struct tree *t)
+{
+	uint32_t *v = xmalloc((fl->nlines + 1) * sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < fl->nlines; i++)
+		v[i] = t->rank[fl->ends[i]];
+	return v;
+}
+
+/* What the budget made of the timeline: the threshold and the shift. */
+struct fit {
+	double		 thr;		/* nodes narrower are in their callers */
+	int		 sh;		/* bins shifted right by it */
+	size_t		 nkept;
+	int		 over;		/* still over the budget */
+};
+
+/*
+ * The budget: first the nodes too narrow for the whole run's graph to
+ * show (a pixel) are counted in their callers, from the narrowest up;
+ * then the bins are made wider, down to BINS_MIN; then wider nodes go, up
+ * to a twentieth of the run. Still over: the smallest seen (wider bins
+ * can hold more stacks each than the narrow ones did).
+ */
+static void
+fit_budget(const struct timeline *tl, const struct flame *fl, struct tree *t,
+    const struct cells *c, int nb, uint64_t q, struct fit *f)
+{
 	struct buf scratch;
-	size_t best = SIZE_MAX;
-	double bthr = 0;
+	size_t best = SIZE_MAX, bytes;
+	double total = fl->time, px = total / 1180, bthr = 0;
 	int bsh = 0;
-	double total = fl->time, thr = 0, px = total / 1180;
-	size_t i, n0, nkept = 0, bytes;
-	int nb, sh = 0, anyoff = 0, reduced = 0, over = 0;
 
-	if (tl->nsamples == 0 || fl->nnodes == 0 || fl->ends == NULL)
-		return -1;
-	for (i = 0; i < tl->nsamples; i++) {
-		const struct tl_sample *s = &tl->samples[i];
-		/* an off-CPU sample's time is when the wait began */
-		uint64_t end = s->time + (timed && s->off && s->period > 0 ?
-		    s->period - 1 : 0);
-
-		if (s->time < tmin)
-			tmin = s->time;
-		if (end > tmax)
-			tmax = end;
-	}
-	/* threads busiest first: their ranks replace their numbers */
-	tree_make(&t, fl);
-	for (i = 0; i < tl->nsamples; i++) {
-		struct tl_sample *s = &tl->samples[i];
-		struct tl_thread *x = &tl->threads[s->thread];
-		double w = sample_weight(s, timed);
-
-		if (s->off) {
-			x->off += w;
-			anyoff = 1;
-		} else
-			x->on += w;
-		x->n++;
-		if (x->n > busiest)
-			busiest = x->n;
-		s->stack = seq[s->stack] == UINT32_MAX ? UINT32_MAX :
-		    t.rank[fl->ends[seq[s->stack]]];
-	}
-	/* bins of 8 samples or more of the busiest thread: a bar is no noise */
-	nb = tl->opts.bins;
-	if (busiest / 8 < (uint64_t)nb)
-		nb = busiest / 8 < BINS_MIN ? BINS_MIN : (int)(busiest / 8);
-	bw = (tmax - tmin) / (uint64_t)nb + 1;
-	nb = (int)((tmax - tmin) / bw) + 1;
-	n0 = tl->nsamples;
-	for (i = 0; i < n0; i++) {
-		struct tl_sample *s = &tl->samples[i];
-		uint64_t b, last, from, to;
-
-		s->bin = (uint32_t)((s->time - tmin) / bw);
-		if (!timed || !s->off || s->period <= 1)
-			continue;
-		/* a wait is spread over the bins it spans */
-		last = (s->time + s->period - 1 - tmin) / bw;
-		for (b = s->bin + 1; b <= last; b++) {
-			struct tl_sample x = tl->samples[i];
-
-			from = tmin + b * bw;
-			to = b == last ? x.time + x.period : from + bw;
-			x.bin = (uint32_t)b;
-			x.period = to - from;
-			GROW(tl->samples, tl->nsamples + 1, tl->samplecap);
-			tl->samples[tl->nsamples++] = x;
-		}
-		s = &tl->samples[i];
-		if (last > s->bin)
-			s->period = tmin + (uint64_t)(s->bin + 1) * bw - s->time;
-	}
-	qsort(tl->threads, tl->nthreads, sizeof(*tl->threads), cmp_thread);
-	rankof = xmalloc((tl->nthreads + 1) * sizeof(*rankof));
-	for (i = 0; i < tl->nthreads; i++)
-		rankof[tl->threads[i].first] = (uint32_t)i;
-	for (i = 0; i < tl->nsamples; i++)
-		tl->samples[i].thread = rankof[tl->samples[i].thread];
-	free(rankof);
-	qsort(tl->samples, tl->nsamples, sizeof(*tl->samples), cmp_sample);
-
-	/*
-	 * The budget: first the nodes too narrow for the whole run's graph
-	 * to show (a pixel) are counted in their callers, from the narrowest
-	 * up; then the bins are made wider, down to BINS_MIN; then wider
-	 * nodes go, up to a twentieth of the run.
-	 */
+	memset(f, 0, sizeof(*f));
 	buf_init(&scratch);
 	for (;;) {
-		bytes = tree_prune(&t, fl, thr, &nkept);
+		bytes = tree_prune(t, fl, f->thr, &f->nkept);
 		buf_reset(&scratch);
-		bytes += put_rows(&scratch, tl, &t, nkept, sh, q, timed);
+		bytes += put_rows(&scratch, c, t, f->nkept, f->sh, q);
 		if (bytes < best) {
 			best = bytes;
-			bthr = thr;
-			bsh = sh;
+			bthr = f->thr;
+			bsh = f->sh;
 		}
 		if (bytes <= tl->opts.budget)
 			break;
-		reduced = 1;
-		if (thr < px)
-			thr = thr == 0 ? total / 16777216 : thr * 2;
-		else if ((nb >> (sh + 1)) >= BINS_MIN)
-			sh++;
-		else if (thr < total / 20)
-			thr *= 2;	/* the widest bins: wider frames */
+		if (f->thr < px)
+			f->thr = f->thr == 0 ? total / 16777216 : f->thr * 2;
+		else if ((nb >> (f->sh + 1)) >= BINS_MIN)
+			f->sh++;
+		else if (f->thr < total / 20)
+			f->thr *= 2;	/* the widest bins: wider frames */
 		else {
-			/* still over: the smallest seen (wider bins can
-			   hold more stacks each than the narrow ones did) */
-			over = 1;
-			thr = bthr;
-			sh = bsh;
-			tree_prune(&t, fl, thr, &nkept);
+			f->over = 1;
+			f->thr = bthr;
+			f->sh = bsh;
+			tree_prune(t, fl, f->thr, &f->nkept);
 			break;
 		}
 	}
 	if (getenv("FGSVG_TLDEBUG") != NULL)
 		fprintf(stderr, "timeline: %zu bytes, thr %g, sh %d\n", best,
-		    thr, sh);
+		    f->thr, f->sh);
 	buf_release(&scratch);
-	reduced = thr > 0 || sh > 0;
-	if (reduced || over) {
-		char w[64] = "";
+}
 
-		if (thr > 0)
-			snprintf(w, sizeof(w), ": frames under %.3g%% of the run "
-			    "counted in their callers", 100 * thr / total);
-		free(tl->note);
-		tl->note = xasprintf("timeline detail %s %.3g MiB "
-		    "(--timeline-budget)%s%s%s", reduced ? "reduced to fit" :
-		    "over", (double)tl->opts.budget / 1048576, w,
-		    sh > 0 ? (thr > 0 ? ", bins made wider" : ": bins made wider") :
-		    "", reduced && over ? "; still over it" : "");
-	}
+/* The page's note of what the budget reduced, or none. */
+static void
+put_note(struct timeline *tl, const struct fit *f, double total)
+{
+	int reduced = f->thr > 0 || f->sh > 0;
+	char w[64] = "";
 
+	if (!reduced && !f->over)
+		return;
+	if (f->thr > 0)
+		snprintf(w, sizeof(w), ": frames under %.3g%% of the run "
+		    "counted in their callers", 100 * f->thr / total);
+	free(tl->note);
+	tl->note = xasprintf("timeline detail %s %.3g MiB "
+	    "(--timeline-budget)%s%s%s", reduced ? "reduced to fit" :
+	    "over", (double)tl->opts.budget / 1048576, w,
+	    f->sh > 0 ? (f->thr > 0 ? ", bins made wider" : ": bins made wider") :
+	    "", reduced && f->over ? "; still over it" : "");
+}
+
+/* The data's head: the bins, the weights' unit, the note. */
+static void
+put_head(struct timeline *tl, const struct flame *fl,
+    const struct timebins *tb, const struct timebins_range *r,
+    const struct fit *f, uint64_t q, int timed)
+{
 	buf_reset(&tl->data);
-	buf_addf(&tl->data, "t0:\"%llu\", ", (unsigned long long)tmin);
+	buf_addf(&tl->data, "t0:\"%llu\", ", (unsigned long long)r->t0);
 	buf_addf(&tl->data, "bw:%llu, nb:%d, q:%llu, tn:%d, sw:%d, un:%llu, "
-	    "ns:%zu, note:", (unsigned long long)(bw << sh),
-	    ((nb - 1) >> sh) + 1, (unsigned long long)q, timed,
+	    "ns:%llu, note:", (unsigned long long)(r->bw << f->sh),
+	    ((r->nb - 1) >> f->sh) + 1, (unsigned long long)q, timed,
 	    fl->opts.sort == FLAME_SORT_WEIGHT && !fl->opts.flamechart,
-	    (unsigned long long)tl->untimed, tl->nsamples);
+	    (unsigned long long)tb->untimed, (unsigned long long)r->pieces);
 	if (tl->note != NULL)
 		xml_jsstr(&tl->data, tl->note, strlen(tl->note));
 	else
 		BUF_ADDL(&tl->data, "\"\"");
 	BUF_ADDL(&tl->data, ",\n");
-	if (anyoff)
+}
+
+int
+timeline_build(struct timeline *tl, const struct timebins *tb,
+    const struct flame *fl, const uint32_t *seq, int timed,
+    struct palette *pal)
+{
+	struct timebins_range r;
+	struct palette blue;
+	struct cells c;
+	struct tree t;
+	struct fit f;
+	uint32_t *nodeof;
+	uint64_t q = timed ? TIMED_Q : 1;
+
+	if (fl->nnodes == 0 || fl->ends == NULL ||
+	    timebins_range(tb, tl->opts.bins, BINS_MIN, &r) != 0)
+		return -1;
+	tree_make(&t, fl);
+	nodeof = line_nodes(fl, &t);
+	cells_make(&c, tb, &r, nodeof, seq, timed);
+	fit_budget(tl, fl, &t, &c, r.nb, q, &f);
+	if (getenv("FGSVG_TLDEBUG") != NULL)
+		fprintf(stderr, "timebins: shift %d, %zu cells, cap %zu, "
+		    "%zu waits, span %llu\n", tb->shift, tb->ncells, tb->cap,
+		    tb->nwaits, (unsigned long long)(tb->tmax - tb->tmin));
+	put_note(tl, &f, fl->time);
+	put_head(tl, fl, tb, &r, &f, q, timed);
+	if (c.anyoff)
 		palette_init(&blue, &(struct palette_opts){ .scheme = "blue",
 		    .hash = pal->opts.hash, .random = pal->opts.random,
 		    .seed = pal->opts.seed });
-	put_tree(tl, fl, &t, pal, anyoff ? &blue : NULL);
-	if (anyoff)
+	put_tree(tl, fl, &t, pal, c.anyoff ? &blue : NULL);
+	if (c.anyoff)
 		palette_release(&blue);
-	put_rows(&tl->data, tl, &t, nkept, sh, q, timed);
-	tl->rows = tl->nthreads < TIMELINE_ROWS ? (int)tl->nthreads :
+	put_rows(&tl->data, &c, &t, f.nkept, f.sh, q);
+	tl->rows = tb->nthreads < TIMELINE_ROWS ? (int)tb->nthreads :
 	    TIMELINE_ROWS;
+	cells_free(&c);
+	free(nodeof);
 	tree_free(&t);
 	return 0;
 }

@@ -4,8 +4,9 @@
  */
 #include <string.h>
 
-#include "fold/fold.h"
 #include "fold/top.h"
+#include "fold/write.h"
+#include "profile/fold.h"
 #include "stream/folded.h"
 #include "fuzz.h"
 

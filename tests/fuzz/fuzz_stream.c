@@ -5,8 +5,9 @@
 #include <err.h>
 #include <string.h>
 
-#include "fold/fold.h"
 #include "fold/top.h"
+#include "fold/write.h"
+#include "profile/fold.h"
 #include "fuzz.h"
 #include "stream/stream.h"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fold/fold.h"
-#include "fold/tidy.h"
+#include "profile/fold.h"
+#include "profile/tidy.h"
 #include "stream/folded.h"
 #include "base/lineread.h"
 #include "stream/stream.h"

@@ -6,12 +6,12 @@
  *	fold_init(&f, &opts);
  *	rc = fold_stream(&f, fd, "perf.txt");	(or fold_folded(&f, fd, name,
  *						 slot) for --folded/--diff)
- *	if (fold_write(&f, stdout, 0) == -1)	(or fold_top(&f, stdout, n),
+ *	if (fold_write(&f, stdout, 0) == -1)	(fold/write.h; or fold_top,
  *						 fold/top.h)
  *		cmdfile_write_failed(CMDFILE_STDOUT);
  *	fold_release(&f);
  *
- * Frame names are cleaned up by the rules of fold/tidy.h.
+ * Frame names are cleaned up by the rules of profile/tidy.h.
  */
 #ifndef FG_FOLD_H
 #define FG_FOLD_H
@@ -155,12 +155,6 @@ int	fold_finish(struct fold *, int quiet);
  * --diff). Returns 0, 1 or 2 as fold_stream does.
  */
 int	fold_folded(struct fold *, int fd, const char *name, int slot);
-
-/*
- * Writes the table sorted by stack: "STACK COUNT", or "STACK BEFORE AFTER"
- * when diff is set. Returns 0, or -1 on a write error.
- */
-int	fold_write(struct fold *, FILE *, int diff);
 
 /*
  * Makes the counts final: in a stream of off-CPU time the sums of periods

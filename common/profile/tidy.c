@@ -1,7 +1,7 @@
 #include <string.h>
 
 #include "base/str.h"
-#include "fold/tidy.h"
+#include "profile/tidy.h"
 
 /* A Go method name such as "net/http.(*Client).Do": ".(" then later ").". */
 static int

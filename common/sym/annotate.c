@@ -34,11 +34,11 @@
 #include <libelf.h>
 
 #include "sym/annotate.h"
-#include "elf/debuglink.h"
 #include "sym/demangle.h"
 #include "stream/dso.h"
 #include "sym/dwname.h"
 #include "sym/dwcheck.h"
+#include "elf/elfdwarf.h"
 #include "elf/elffile.h"
 #include "elf/elfsym.h"
 #include "base/buf.h"
@@ -550,33 +550,24 @@ afile_open(struct afile *f, const char *path, const struct annotate *a)
 	switch (elffile_open(&f->ef, path)) {
 	case ELFFILE_OK:
 		break;
-	case ELFFILE_NOTREG:
-		f->problem = xasprintf("'%s' is not a regular file; its "
-		    "samples are not annotated", path);
-		return;
 	case ELFFILE_ERRNO:
 		f->missing = f->ef.errnum == ENOENT;
 		f->problem = xasprintf("cannot open '%s': %s; run where the "
 		    "profiled files are", path, f->ef.why);
 		return;
-	case ELFFILE_NOTELF:
-		f->problem = xasprintf("'%s' is not an ELF file (%s); its "
-		    "samples are not annotated", path, f->ef.why);
+	default: {
+		char *why = elffile_failure(&f->ef, path);
+
+		f->problem = xasprintf("%s; its samples are not annotated",
+		    why);
+		free(why);
 		return;
-	case ELFFILE_TRUNCATED:
-		f->problem = xasprintf("'%s' is truncated: it has %ju bytes but "
-		    "its headers need %ju; its samples are not annotated", path,
-		    (uintmax_t)f->ef.size, (uintmax_t)f->ef.need);
-		return;
-	default:
-		f->problem = xasprintf("'%s': %s; its samples are not "
-		    "annotated", path, f->ef.why);
-		return;
+	}
 	}
 	f->elf = f->ef.elf;
 	eh = f->ef.ehdr;
 	/* The file checked above, not the path again. */
-	f->dwfl = elffile_dwfl(&f->ef, f->base, &zero, &f->mod, &f->bias);
+	f->dwfl = elfdwarf_dwfl(&f->ef, f->base, &zero, &f->mod, &f->bias);
 	if (f->dwfl == NULL)
 		dwfl_why = xstrdup(f->ef.why);
 	f->kind = AF_ELF;	/* afile_fill_sizes() reads sections */

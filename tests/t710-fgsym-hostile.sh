@@ -122,20 +122,20 @@ check 'the largest 64-bit address: unresolved, no crash, exit 0' '
 check 'a DSO that is a FIFO: not opened for reading, not waited for, exit 1' '
 	mkfifo fifo && sample "$PWD/fifo" >in &&
 	expect_status 1 timeout 10 fgsym in >out 2>err &&
-	grep_q "fifo.: not a regular file: its frames stay \[unknown\]" err &&
+	grep_q "fifo. is not a regular file: its frames stay \[unknown\]" err &&
 	test_cmp in out
 '
 
 check 'a DSO that is a directory: exit 1, named, passed through' '
 	sample /tmp >in &&
 	expect_status 1 timeout 10 fgsym in >out 2>err &&
-	grep_q "./tmp.: not a regular file" err && test_cmp in out
+	grep_q "./tmp. is not a regular file" err && test_cmp in out
 '
 
 check 'a DSO that is /dev/zero: never read, exit 1' '
 	sample /dev/zero >in &&
 	expect_status 1 timeout 10 fgsym in >out 2>err &&
-	grep_q "./dev/zero.: not a regular file" err && test_cmp in out
+	grep_q "./dev/zero. is not a regular file" err && test_cmp in out
 '
 
 check 'a perf map that is a FIFO: not waited for, exit 1' '
@@ -188,7 +188,7 @@ check 'a source path that is a FIFO (#line): fgsym --annotate never opens it' '
 check 'a DSO that is a FIFO: not even opened to check its type' '
 	mkfifo fifo && sample "$PWD/fifo" >in &&
 	expect_status 1 timeout 10 "$B/openwatch" "$PWD/fifo" fgsym in >out 2>err &&
-	grep_q "fifo.: not a regular file" err && test_cmp in out &&
+	grep_q "fifo. is not a regular file" err && test_cmp in out &&
 	{ timeout 10 "$B/openwatch" "$PWD/fifo" fgsym --annotate in >out 2>err
 	  test $? -le 1; }
 '
@@ -197,7 +197,7 @@ if [ "$(id -u)" = 0 ]; then
 check 'a DSO that is a device (as /dev/ptmx, /dev/watchdog): never opened' '
 	mknod node c 1 3 && sample "$PWD/node" >in &&
 	expect_status 1 timeout 10 "$B/openwatch" "$PWD/node" fgsym in >out 2>err &&
-	grep_q "node.: not a regular file" err && test_cmp in out &&
+	grep_q "node. is not a regular file" err && test_cmp in out &&
 	{ timeout 10 "$B/openwatch" "$PWD/node" fgsym --annotate in >out 2>err
 	  test $? -le 1; }
 '

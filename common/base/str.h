@@ -1,13 +1,16 @@
 /*
  * str: tests on byte strings that carry their length (p[0..len), not
- * NUL-terminated), against a NUL-terminated needle; and one hex digit's
- * value. Everything here is inline and borrows its arguments.
+ * NUL-terminated), against a NUL-terminated needle; one hex digit's
+ * value, and bytes written as hex. Everything here is inline and borrows
+ * its arguments.
  */
 #ifndef FG_STR_H
 #define FG_STR_H
 
 #include <stddef.h>
 #include <string.h>
+
+#include "base/xalloc.h"
 
 /* Whether s[0..len) is exactly lit. */
 static inline int
@@ -52,6 +55,26 @@ str_hexval(char c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+/*
+ * The len bytes at p as lower-case hex, two digits a byte (a build ID's
+ * spelling): a new string of 2 * len characters, the caller frees it.
+ */
+static inline char *
+str_hexdup(const void *p, size_t len)
+{
+	static const char dig[] = "0123456789abcdef";
+	const unsigned char *b = p;
+	char *s = xmalloc(2 * len + 1);
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		s[2 * i] = dig[b[i] >> 4];
+		s[2 * i + 1] = dig[b[i] & 15];
+	}
+	s[2 * len] = '\0';
+	return s;
 }
 
 #endif

@@ -122,6 +122,7 @@ buildcache_open(struct elffile *ef, const char *id)
 	if (ok)
 		return ELFFILE_OK;
 	elffile_release(ef);
+	ef->status = ELFFILE_ERRNO;
 	ef->errnum = ENOENT;
 	snprintf(ef->why, sizeof(ef->why), "no copy of build ID %.64s in "
 	    "perf's build-ID cache", id);

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,23 +17,25 @@
 #include <elfutils/libdwelf.h>
 #include <zlib.h>
 
+#include "base/str.h"
 #include "base/xalloc.h"
 #include "elf/debuglink.h"
 #include "elf/elffile.h"
 
 #define DEBUGDIR	"/usr/lib/debug"
 
-/* Keeps the first refusal in note (which may be NULL). */
-static void __attribute__((format(printf, 2, 3)))
-refuse(struct debuglink_note *note, const char *fmt, ...)
+/*
+ * Keeps msg (a new string, taken) in *note as the first refusal, when
+ * note is not NULL and holds none yet; else frees it. The message carries
+ * its length: a long path is never cut.
+ */
+static void
+refuse(char **note, char *msg)
 {
-	va_list ap;
-
-	if (note == NULL || note->why[0] != '\0')
-		return;
-	va_start(ap, fmt);
-	vsnprintf(note->why, sizeof(note->why), fmt, ap);
-	va_end(ap);
+	if (note != NULL && *note == NULL)
+		*note = msg;
+	else
+		free(msg);
 }
 
 /* The CRC-32 of the size bytes of fd, as .gnu_debuglink has it; -1 on a read error. */
@@ -68,7 +69,7 @@ file_crc(int fd, uint64_t size)
  */
 static int
 try_debug(const char *path, const char *id, int check_crc, uint32_t crc,
-    const struct stat *mainst, struct debuglink_note *note)
+    const struct stat *mainst, char **note)
 {
 	struct elffile ef;
 	struct stat st;
@@ -80,10 +81,12 @@ try_debug(const char *path, const char *id, int check_crc, uint32_t crc,
 		break;
 	case ELFFILE_ERRNO:
 		if (ef.errnum != ENOENT && ef.errnum != ENOTDIR)
-			refuse(note, "debug file '%s' refused: %s", path, ef.why);
+			refuse(note, xasprintf("debug file '%s' refused: %s",
+			    path, ef.why));
 		goto out;
 	default:
-		refuse(note, "debug file '%s' refused: %s", path, ef.why);
+		refuse(note, xasprintf("debug file '%s' refused: %s", path,
+		    ef.why));
 		goto out;
 	}
 	if (mainst != NULL && fstat(ef.fd, &st) == 0 &&
@@ -99,9 +102,10 @@ try_debug(const char *path, const char *id, int check_crc, uint32_t crc,
 			goto out;
 	} else if (check_crc) {
 		if (ef.size > DEBUGLINK_CRC_MAX) {
-			refuse(note, "debug file '%s' refused: %" PRIu64 " bytes "
-			    "and no build ID: its CRC is checked up to %" PRIu64
-			    " GiB", path, ef.size, DEBUGLINK_CRC_MAX >> 30);
+			refuse(note, xasprintf("debug file '%s' refused: %"
+			    PRIu64 " bytes and no build ID: its CRC is checked "
+			    "up to %" PRIu64 " GiB", path, ef.size,
+			    DEBUGLINK_CRC_MAX >> 30));
 			goto out;
 		}
 		if (file_crc(ef.fd, ef.size) != (int64_t)crc)
@@ -176,7 +180,7 @@ cache_path(const char *id)
 static int
 try_dirs(const char *file_name, const char *link, const char *id,
     int check_crc, uint32_t crc, const struct stat *mainst,
-    struct debuglink_note *note, char **found)
+    char **note, char **found)
 {
 	char *dir = dir_of(file_name), *path;
 	const char *sub;
@@ -208,7 +212,7 @@ debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
     const char *debuglink_file, GElf_Word debuglink_crc,
     char **debuginfo_file_name)
 {
-	struct debuglink_note *note = userdata ? *userdata : NULL;
+	char **note = userdata ? *userdata : NULL;
 	const unsigned char *bits;
 	const char *own = NULL, *base_name;
 	char *id = NULL, *link, *path, *canon = NULL, *found = NULL;
@@ -229,7 +233,7 @@ debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
 	    strcmp(own, debuglink_file) != 0 || owncrc != debuglink_crc))
 		return -1;
 	if ((n = dwfl_module_build_id(mod, &bits, &vaddr)) > 0)
-		id = elffile_hex(bits, (size_t)n);
+		id = str_hexdup(bits, (size_t)n);
 	if (file_name != NULL && stat(file_name, &mst) == 0)
 		mainst = &mst;
 	/* By build ID: /usr/lib/debug's tree, then debuginfod's cache. */
@@ -328,7 +332,7 @@ standin(void)
 
 void
 debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
-    Dwarf **altdw, struct debuglink_note *note)
+    Dwarf **altdw, char **note)
 {
 	const char *name;
 	const void *bits;
@@ -340,7 +344,7 @@ debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
 	*altdw = NULL;
 	if (dw == NULL || (n = dwelf_dwarf_gnu_debugaltlink(dw, &name, &bits)) <= 0)
 		return;
-	id = elffile_hex(bits, (size_t)n);
+	id = str_hexdup(bits, (size_t)n);
 	cand[0] = buildid_path(id);
 	cand[2] = cache_path(id);
 	if (name[0] == '/') {
@@ -362,8 +366,8 @@ debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
 		st = elffile_open(ef, cand[i]);
 		if (st != ELFFILE_OK && !(st == ELFFILE_ERRNO &&
 		    (ef->errnum == ENOENT || ef->errnum == ENOTDIR)))
-			refuse(note, "alternate debug file '%s' refused: %s",
-			    cand[i], ef->why);
+			refuse(note, xasprintf("alternate debug file '%s' "
+			    "refused: %s", cand[i], ef->why));
 		mine = st == ELFFILE_OK ? elffile_buildid(ef) : NULL;
 		if (mine != NULL && strcmp(mine, id) == 0 &&
 		    (*altdw = dwarf_begin_elf(ef->elf, DWARF_C_READ, NULL)) != NULL) {

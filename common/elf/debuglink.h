@@ -24,11 +24,6 @@
 /* A debug file without a build ID larger is not read for its CRC: 4 GiB. */
 #define DEBUGLINK_CRC_MAX	((uint64_t)4 << 30)
 
-/* What a search refused, in words, for the caller to say; "" if nothing. */
-struct debuglink_note {
-	char	why[320];
-};
-
 /*
  * A find_debuginfo callback (libdwfl's contract) that searches where
  * dwfl_standard_find_debuginfo would (/usr/lib/debug/.build-id/ by the
@@ -42,8 +37,9 @@ struct debuglink_note {
  * *debuginfo_file_name untouched, so that libdwfl opens nothing by name.
  * A call for a .gnu_debugaltlink (the link is not the module's own
  * .gnu_debuglink) returns -1 at once: debuglink_setalt does that search.
- * *userdata, when not NULL, is a struct debuglink_note that gets the
- * first refusal ("debug file 'P' refused: not a regular file").
+ * *userdata, when not NULL, is a char ** (the caller's note, NULL or a
+ * refusal already) that gets the first refusal, a new string the caller
+ * frees ("debug file 'P' refused: not a regular file").
  */
 int	debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
 	    const char *modname, Dwarf_Addr base, const char *file_name,
@@ -60,10 +56,11 @@ struct elffile;
  * *alt is that file (new, the caller frees it with elffile_release and
  * free after dwarf_end of *altdw and of dw) and *altdw its Dwarf; else
  * both are NULL and dw gets the stand-in (shared, never freed). A
- * refusal is said in note (may be NULL). Does nothing without a link.
+ * refusal is said in *note, as a new string the caller frees, unless
+ * note is NULL or holds one already. Does nothing without a link.
  */
 void	debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
-	    Dwarf **altdw, struct debuglink_note *note);
+	    Dwarf **altdw, char **note);
 
 /*
  * The callbacks for an offline Dwfl of files named by path (fgsym's and

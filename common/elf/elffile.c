@@ -10,16 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
-#include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <libelf.h>
 
 #include "base/safeopen.h"
+#include "base/str.h"
 #include "base/xalloc.h"
-#include "elf/debuglink.h"
 #include "elf/elffile.h"
 
 void
@@ -52,6 +50,7 @@ elffile_release(struct elffile *ef)
 	elffile_close(ef);
 	free(ef->loads);
 	free(ef->path);
+	free(ef->note);
 	elffile_init(ef);
 }
 
@@ -65,6 +64,7 @@ fail(struct elffile *ef, int status, const char *fmt, ...)
 	vsnprintf(ef->why, sizeof(ef->why), fmt, ap);
 	va_end(ap);
 	elffile_close(ef);
+	ef->status = status;
 	return status;
 }
 
@@ -235,21 +235,6 @@ elffile_offset(const struct elffile *ef, uint64_t vaddr, uint64_t *off)
 }
 
 char *
-elffile_hex(const unsigned char *id, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	char *s = xmalloc(2 * len + 1);
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		s[2 * i] = hex[id[i] >> 4];
-		s[2 * i + 1] = hex[id[i] & 15];
-	}
-	s[2 * len] = '\0';
-	return s;
-}
-
-char *
 elffile_buildid(const struct elffile *ef)
 {
 	const void *id;
@@ -257,134 +242,21 @@ elffile_buildid(const struct elffile *ef)
 
 	if (ef->elf == NULL || (n = dwelf_elf_gnu_build_id(ef->elf, &id)) <= 0)
 		return NULL;
-	return elffile_hex(id, (size_t)n);
+	return str_hexdup(id, (size_t)n);
 }
 
-Dwfl *
-elffile_dwfl(struct elffile *ef, const char *name, const uint64_t *base,
-    Dwfl_Module **mod, Dwarf_Addr *bias)
+char *
+elffile_failure(const struct elffile *ef, const char *subject)
 {
-	const char *call = base == NULL ? "dwfl_report_offline" :
-	    "dwfl_report_elf";
-	const char *mainfile = NULL, *debugfile = NULL;
-	Dwarf_Addr dwbias;
-	void **userdata;
-	Dwarf *dw;
-	Dwfl *dwfl;
-	int fd;
-
-	*mod = NULL;
-	if (ef->fd < 0) {
-		snprintf(ef->why, sizeof(ef->why), "%s: no file descriptor "
-		    "to report", call);
-		return NULL;
+	switch (ef->status) {
+	case ELFFILE_NOTREG:
+		return xasprintf("'%s' is not a regular file", subject);
+	case ELFFILE_NOTELF:
+		return xasprintf("'%s' is not an ELF file (%s)", subject,
+		    ef->why);
+	case ELFFILE_TRUNCATED:
+		return xasprintf("'%s' is truncated: %s", subject, ef->why);
+	default:
+		return xasprintf("'%s': %s", subject, ef->why);
 	}
-	if ((dwfl = dwfl_begin(&debuglink_offline_callbacks)) == NULL) {
-		snprintf(ef->why, sizeof(ef->why), "dwfl_begin: %s",
-		    dwfl_errmsg(-1));
-		return NULL;
-	}
-	/* libdwfl consumes the descriptor it is given when it succeeds. */
-	if ((fd = dup(ef->fd)) < 0) {
-		snprintf(ef->why, sizeof(ef->why), "dup: %s", strerror(errno));
-		dwfl_end(dwfl);
-		return NULL;
-	}
-	dwfl_report_begin(dwfl);
-	*mod = base == NULL ? dwfl_report_offline(dwfl, name, ef->path, fd) :
-	    dwfl_report_elf(dwfl, name, ef->path, fd, *base, true);
-	if (*mod == NULL) {
-		snprintf(ef->why, sizeof(ef->why), "%s: %s", call,
-		    dwfl_errmsg(-1));
-		close(fd);
-		dwfl_end(dwfl);
-		return NULL;
-	}
-	if (dwfl_report_end(dwfl, NULL, NULL) != 0) {
-		snprintf(ef->why, sizeof(ef->why), "dwfl_report_end: %s",
-		    dwfl_errmsg(-1));
-		goto fail;
-	}
-	if (dwfl_module_getelf(*mod, bias) == NULL) {
-		snprintf(ef->why, sizeof(ef->why), "dwfl_module_getelf: %s",
-		    dwfl_errmsg(-1));
-		goto fail;
-	}
-	/* The debug file's search says what it refused in ef->note. */
-	dwfl_module_info(*mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-	*userdata = &ef->note;
-	if ((dw = dwfl_module_getdwarf(*mod, &dwbias)) != NULL) {
-		dwfl_module_info(*mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
-		    &debugfile);
-		debuglink_setalt(dw, debugfile ? debugfile : mainfile,
-		    &ef->alt, &ef->altdw, &ef->note);
-	}
-	return dwfl;
-fail:
-	*mod = NULL;
-	dwfl_end(dwfl);
-	return NULL;
-}
-
-int
-elffile_cu_is_asm(Dwarf_Die *cu)
-{
-	Dwarf_Attribute am;
-	const char *p;
-
-	if (cu == NULL)
-		return 0;
-	if (dwarf_srclang(cu) == DW_LANG_Mips_Assembler)
-		return 1;
-	p = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &am));
-	return p != NULL && strncmp(p, "GNU AS", 6) == 0;
-}
-
-/*
- * Whether a subprogram with code at pc lies under die (its children,
- * then theirs): a walk of the tree, since dwarf_getscopes misses the
- * functions rustc puts in namespaces. depth bounds a corrupt tree.
- */
-static int
-holds_below(Dwarf_Die *die, Dwarf_Addr pc, int depth)
-{
-	Dwarf_Die kid;
-	int tag;
-
-	if (depth > 64 || dwarf_child(die, &kid) != 0)
-		return 0;
-	do {
-		tag = dwarf_tag(&kid);
-		if ((tag == DW_TAG_subprogram ||
-		    tag == DW_TAG_inlined_subroutine) &&
-		    dwarf_haspc(&kid, pc) > 0)
-			return 1;
-		if ((tag == DW_TAG_namespace || tag == DW_TAG_module ||
-		    tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
-		    tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type ||
-		    tag == DW_TAG_lexical_block) &&
-		    holds_below(&kid, pc, depth + 1))
-			return 1;
-	} while (dwarf_siblingof(&kid, &kid) == 0);
-	return 0;
-}
-
-int
-elffile_holds_function(Dwfl_Module *mod, Dwarf_Addr addr)
-{
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = NULL;
-
-	/*
-	 * Every unit that says it holds addr, not dwfl_module_addrdie's
-	 * one: without .debug_aranges (rustc writes none) that may be a
-	 * standard library unit whose ranges claim the address.
-	 */
-	while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL) {
-		if (dwarf_haspc(cu, addr - bias) <= 0)
-			continue;
-		if (elffile_cu_is_asm(cu) || holds_below(cu, addr - bias, 0))
-			return 1;
-	}
-	return 0;
 }

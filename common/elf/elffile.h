@@ -15,9 +15,9 @@
  * and its headers are checked against its size: a file cut short is
  * refused as truncated before libelf or libdw trust what is not there.
  * What the readers need is kept: the ELF header, the PT_LOAD segments, the
- * build ID. A libdwfl module is made from the same descriptor (a dup of
- * it), so libdwfl never opens the file by name again: what it reads is
- * what was checked.
+ * build ID. elf/elfdwarf makes a libdwfl module from the same descriptor
+ * (a dup of it), so libdwfl never opens the file by name again: what it
+ * reads is what was checked.
  *
  * Every failure says why in ef.why, quoting libelf's, libdwfl's or the
  * system's own message.
@@ -28,11 +28,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <elfutils/libdwfl.h>
+#include <elfutils/libdw.h>
 #include <gelf.h>
 #include <libelf.h>
-
-#include "elf/debuglink.h"
 
 /* A file larger is refused (ELFFILE_TOOBIG): 64 GiB, beyond any real DSO. */
 #define ELFFILE_MAX_SIZE	((uint64_t)64 << 30)
@@ -63,11 +61,12 @@ struct elffile {
 	uint64_t	 size;		/* bytes of the file (or the image) */
 	struct elffile_load *loads;	/* owned; in program header order */
 	size_t		 nloads;
+	int		 status;	/* of the last open: ELFFILE_OK or not */
 	int		 errnum;	/* ELFFILE_ERRNO: the errno */
 	uint64_t	 need;		/* ELFFILE_TRUNCATED: bytes its headers need */
 	char		 why[192];	/* the last failure in words, or "" */
-	/* From elffile_dwfl: a debug or alternate file refused, in words. */
-	struct debuglink_note note;
+	/* From elfdwarf_dwfl: what the debug file search refused. */
+	char		*note;		/* owned: in words, or NULL */
 	struct elffile	*alt;		/* owned: the alternate debug file, or NULL */
 	Dwarf		*altdw;		/* owned: its Dwarf, or NULL */
 };
@@ -99,9 +98,9 @@ int	 elffile_open_memory(struct elffile *, void *image, size_t size);
 void	 elffile_close(struct elffile *);
 
 /*
- * Closes the file and frees the segments and the alternate debug file
- * (after the Dwfl of elffile_dwfl has ended); elffile_init makes it
- * usable again.
+ * Closes the file and frees the segments, the note and the alternate
+ * debug file (after the Dwfl of elfdwarf_dwfl has ended); elffile_init
+ * makes it usable again.
  */
 void	 elffile_release(struct elffile *);
 
@@ -129,40 +128,15 @@ int	 elffile_offset(const struct elffile *, uint64_t vaddr, uint64_t *off);
  */
 char	*elffile_buildid(const struct elffile *);
 
-/* Formats len raw bytes as lower-case hex: a new string, the caller frees it. */
-char	*elffile_hex(const unsigned char *id, size_t len);
-
 /*
- * Reports the open file to a new Dwfl (debuglink_offline_callbacks) as
- * the module name (its debug file is looked for next to ef->path), from
- * a dup of its descriptor: with dwfl_report_offline when base
- * is NULL (the address libdwfl picks for an offline file), else with
- * dwfl_report_elf at *base. Checks dwfl_begin, the report,
- * dwfl_report_end and dwfl_module_getelf. Then loads its DWARF at once:
- * the separate debug file is found by debuglink_find_debuginfo, the
- * alternate one by debuglink_setalt (kept in ef->alt until
- * elffile_release), so that neither libdwfl nor libdw ever opens a file
- * by name; what either refused is said in ef->note. Returns the Dwfl (the
- * caller ends it with dwfl_end, before elffile_release) and sets *mod
- * (owned by the Dwfl) and *bias; or NULL with ef->why naming the call
- * that failed and quoting dwfl_errmsg ("dwfl_report_offline: ...").
+ * The failure of the last elffile_open or elffile_open_memory of ef, as
+ * the one sentence every reader says of it, about subject (the path as
+ * the caller names it): "'P' is not a regular file", "'P' is not an ELF
+ * file (wrong magic)", "'P' is truncated: it has N bytes but its headers
+ * need M", else "'P': " and ef->why (strerror, "larger than 64 GiB"). The
+ * caller adds what follows for its frames or samples. A new string; the
+ * caller frees it.
  */
-Dwfl	*elffile_dwfl(struct elffile *, const char *name, const uint64_t *base,
-	    Dwfl_Module **mod, Dwarf_Addr *bias);
-
-/*
- * Whether cu (may be NULL) is an assembler's, which has no functions to
- * inline (DW_LANG_Mips_Assembler, or GNU as as its producer).
- */
-int	 elffile_cu_is_asm(Dwarf_Die *cu);
-
-/*
- * Whether a DWARF function (a subprogram or an inlined call) of mod
- * holds the address addr (mod's addresses, bias included), or its unit
- * is an assembler's. A Rust binary built with debug = false may keep the
- * standard library's units, which claim every address: the unit alone
- * does not say that the code there has DWARF.
- */
-int	 elffile_holds_function(Dwfl_Module *mod, Dwarf_Addr addr);
+char	*elffile_failure(const struct elffile *, const char *subject);
 
 #endif

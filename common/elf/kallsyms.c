@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elf/elffile.h"
 #include "elf/kallsyms.h"
+#include "base/str.h"
 #include "base/xalloc.h"
 #include "base/upper.h"
 
@@ -184,7 +184,7 @@ kallsyms_buildid(const char *path)
 			return NULL;
 		if (type == 3 && nsz == 4 && memcmp(buf + name, "GNU", 4) == 0 &&
 		    dsz > 0) {
-			return elffile_hex(buf + desc, dsz);
+			return str_hexdup(buf + desc, dsz);
 		}
 		at = desc + ((dsz + 3u) & ~3u);
 	}

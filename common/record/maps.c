@@ -12,6 +12,7 @@
 
 #include "base/hashtab.h"
 #include "base/procfs.h"
+#include "base/str.h"
 #include "record/maps.h"
 #include "elf/buildcache.h"
 #include "elf/vdso.h"
@@ -140,7 +141,7 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 	nm.start = start;
 	nm.end = end;
 	nm.pgoff = pgoff;
-	hex = bid && bidlen ? elffile_hex(bid, bidlen) : NULL;
+	hex = bid && bidlen ? str_hexdup(bid, bidlen) : NULL;
 	nm.file = file_get(m, path, hex);
 	if (nm.file->alt == NULL && nm.file->kind == MAPFILE_ELF &&
 	    path[0] == '/' && !m->offline) {

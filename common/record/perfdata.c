@@ -11,8 +11,8 @@
 #include <zstd.h>
 
 #include "base/buf.h"
+#include "base/str.h"
 #include "base/xalloc.h"
-#include "elf/elffile.h"
 #include "record/perf.h"
 #include "record/perfdata.h"
 #include "stream/diag.h"
@@ -356,7 +356,7 @@ bid_add(struct perfdata *pd, const char *path, const unsigned char *id,
 		return;
 	if (kernel && strcmp(path, STREAM_KERNEL) == 0) {
 		free(pd->kernel_buildid);
-		pd->kernel_buildid = elffile_hex(id, len);
+		pd->kernel_buildid = str_hexdup(id, len);
 		return;
 	}
 	hashtab_probe(&pd->bididx, XXH3_64bits(path, strlen(path)), &hp);

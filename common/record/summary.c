@@ -3,13 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "elf/elfdwarf.h"
 #include "record/summary.h"
 
 /*
  * Whether the mapped file f has symbols (.symtab) but no DWARF debug
  * info for the code sampled in it: NODWARF_NONE, no DWARF at all (no
  * .debug_info of its own, and no debug file that the one search,
- * elf/debuglink through elffile_dwfl, finds for it); NODWARF_SAMPLED,
+ * elf/debuglink through elfdwarf_dwfl, finds for it); NODWARF_SAMPLED,
  * DWARF that covers none of the sampled addresses kept in f->probe (a
  * Rust release build with debug = false, by a rustc and Cargo that keep
  * the standard library's units); else 0. A file without symbols either
@@ -39,13 +40,13 @@ lacks_dwarf(struct mapfile *f)
 		symtab |= sh.sh_type == SHT_SYMTAB;
 	}
 	if (!symtab ||
-	    (dwfl = elffile_dwfl(&f->ef, f->path, NULL, &mod, &bias)) == NULL)
+	    (dwfl = elfdwarf_dwfl(&f->ef, f->path, NULL, &mod, &bias)) == NULL)
 		return 0;
 	if (dwfl_module_getdwarf(mod, &b) == NULL) {
 		r = NODWARF_NONE;
 	} else {
 		for (i = 0; i < f->nprobe; i++)
-			hit += elffile_holds_function(mod, f->probe[i] + bias);
+			hit += elfdwarf_holds_function(mod, f->probe[i] + bias);
 		r = f->nprobe > 0 && hit == 0 ? NODWARF_SAMPLED : 0;
 	}
 	dwfl_end(dwfl);
@@ -53,8 +54,8 @@ lacks_dwarf(struct mapfile *f)
 }
 
 /*
- * Names, in one line, the files that were on RECORD_NODWARF_SHARE
- * percent of the samples or more and have symbols but no DWARF: fgsym
+ * Names, in one line, the files that were on enough of the samples
+ * (elfdwarf_lack_matters) and have symbols but no DWARF: fgsym
  * will draw their inlined functions as their callers.
  */
 static void
@@ -69,8 +70,8 @@ nodwarf_line(const struct record *r)
 		struct mapfile *f = m->files[i];
 
 		if (f->kind != MAPFILE_ELF || !f->usable || f->path[0] != '/' ||
-		    f->samples == 0 || 100.0 * f->samples <
-		    RECORD_NODWARF_SHARE * total || !(why = lacks_dwarf(f)))
+		    f->samples == 0 || !elfdwarf_lack_matters(f->samples,
+		    total) || !(why = lacks_dwarf(f)))
 			continue;
 		if (n == 0)
 			fprintf(stderr, "%s: no DWARF debug info in",

@@ -12,13 +12,6 @@
 #include "record/record.h"
 
 /*
- * A mapped file without DWARF is named when it is on this percentage of
- * the samples or more: fgsym's share (SYM_NODWARF_SHARE), so that the two
- * name the same files.
- */
-#define RECORD_NODWARF_SHARE	1.0
-
-/*
  * Prints the summary of session *r, which has drained its source and
  * filled r->stats, on stderr; nothing when r->opts.cfg.quiet. Its source
  * must still be open (its summary reads it).

@@ -47,9 +47,8 @@ cuindex_release(struct cuindex *ci)
 	size_t i;
 
 	for (i = 0; i < ci->ncus; i++) {
-		free(ci->cus[i]->ents);
-		free(ci->cus[i]->segs);
-		free(ci->cus[i]);
+		free(ci->cus[i].ents);
+		free(ci->cus[i].segs);
 	}
 	free(ci->cus);
 	cuindex_init(ci);
@@ -150,11 +149,10 @@ seg_add(struct cuindex_cu *x, size_t *cap, uint64_t lo, uint64_t hi, int ent)
 	x->nsegs++;
 }
 
-/* Builds the index of the CU cu: its entries and the flat segment map. */
-static struct cuindex_cu *
-cu_build(Dwarf_Die *cu)
+/* Builds the index of the CU cu in *x: its entries and flat segment map. */
+static void
+cu_build(struct cuindex_cu *x, Dwarf_Die *cu)
 {
-	struct cuindex_cu *x = xcalloc(1, sizeof(*x));
 	struct walk w = { .x = x };
 	struct ivl *stk;
 	size_t i, sp = 0, segcap = 0;
@@ -191,31 +189,27 @@ cu_build(Dwarf_Die *cu)
 	}
 	free(stk);
 	free(w.iv);
-	return x;
 }
 
-/* Returns the map of the CU cu, building it on first use. */
+/*
+ * Returns the map of the CU cu, building it on first use: borrowed, and
+ * valid until the next cu_get (the array moves as it grows).
+ */
 static struct cuindex_cu *
 cu_get(struct cuindex *ci, Dwarf_Die *cu)
 {
 	Dwarf_Off off = dwarf_dieoffset(cu);
-	size_t lo = 0, hi = ci->ncus;
+	size_t i = UPPER(ci->cus, ci->ncus, off, off);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ci->cus[mid]->off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < ci->ncus && ci->cus[lo]->off == off)
-		return ci->cus[lo];
+	if (i > 0 && ci->cus[i - 1].off == off)
+		return &ci->cus[i - 1];
 	GROW(ci->cus, ci->ncus + 1, ci->cucap);
-	memmove(ci->cus + lo + 1, ci->cus + lo, (ci->ncus - lo) * sizeof(*ci->cus));
-	ci->cus[lo] = cu_build(cu);
+	memmove(ci->cus + i + 1, ci->cus + i,
+	    (ci->ncus - i) * sizeof(*ci->cus));
+	memset(&ci->cus[i], 0, sizeof(ci->cus[i]));
+	cu_build(&ci->cus[i], cu);
 	ci->ncus++;
-	return ci->cus[lo];
+	return &ci->cus[i];
 }
 
 int

@@ -26,7 +26,7 @@
 struct cuindex_cu;
 
 struct cuindex {
-	struct cuindex_cu **cus;	/* owned; sorted by CU offset */
+	struct cuindex_cu *cus;		/* owned; sorted by CU offset */
 	size_t		 ncus, cucap;
 };
 

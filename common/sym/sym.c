@@ -33,6 +33,7 @@
 #include "sym/pkgowner.h"
 #include "sym/dwcheck.h"
 #include "elf/buildcache.h"
+#include "elf/elfdwarf.h"
 #include "elf/elffile.h"
 #include "elf/elfsym.h"
 #include "base/hashtab.h"
@@ -282,10 +283,6 @@ file_open(struct sfile *f)
 	switch (elffile_open(&f->ef, f->dso)) {
 	case ELFFILE_OK:
 		break;
-	case ELFFILE_NOTREG:
-		swarnx("'%s': not a regular file: its frames stay [unknown]",
-		    f->dso);
-		return;
 	case ELFFILE_ERRNO: {
 		static unsigned nmissing;
 		int e = f->ef.errnum;
@@ -303,25 +300,18 @@ file_open(struct sfile *f)
 		else if (e == ENOENT && nmissing == 11)
 			swarnx("more files are missing; the summary at the end "
 			    "names those with the most frames");
-		else if (e != ENOENT)
-			swarnx("'%s': %s: its frames stay [unknown]", f->dso,
-			    f->ef.why);
+		if (e == ENOENT)
+			return;
+	}
+	/* FALLTHROUGH */
+	default: {
+		char *why = elffile_failure(&f->ef, f->dso);
+
+		swarnx("%s: its frames stay [unknown]%s", why, f->ef.status ==
+		    ELFFILE_TRUNCATED ? "; copy the whole file again" : "");
+		free(why);
 		return;
 	}
-	case ELFFILE_NOTELF:
-		swarnx("'%s': not an ELF file (%s): its frames stay [unknown]",
-		    f->dso, f->ef.why);
-		return;
-	case ELFFILE_TRUNCATED:
-		swarnx("'%s' is truncated: it has %ju bytes but its headers "
-		    "need %ju: its frames stay [unknown]; copy the whole file "
-		    "again", f->dso, (uintmax_t)f->ef.size,
-		    (uintmax_t)f->ef.need);
-		return;
-	default:
-		swarnx("'%s': %s: its frames stay [unknown]", f->dso,
-		    f->ef.why);
-		return;
 	}
 	f->buildid = elffile_buildid(&f->ef);
 	if (f->recorded != NULL && (f->buildid == NULL ||
@@ -511,7 +501,7 @@ file_load(struct sym *s, struct sfile *f)
 
 	f->loaded = -1;
 	/* The checked file itself goes to libdwfl, not its path again. */
-	f->dwfl = elffile_dwfl(&f->ef, f->dso, NULL, &f->mod, &f->bias);
+	f->dwfl = elfdwarf_dwfl(&f->ef, f->dso, NULL, &f->mod, &f->bias);
 	/* libdwfl holds its own descriptor now: ours is not needed. */
 	elffile_close(&f->ef);
 	if (f->dwfl == NULL) {
@@ -535,9 +525,9 @@ file_load(struct sym *s, struct sfile *f)
 		f->nodwarf_warned = 1;
 	}
 	/* A debug file that was there but refused (a FIFO, too large). */
-	if (f->ef.note.why[0] != '\0') {
+	if (f->ef.note != NULL) {
 		swarnx("'%s': %s; its debug info is not read from there",
-		    f->dso, f->ef.note.why);
+		    f->dso, f->ef.note);
 		f->nodwarf_warned = 1;
 	}
 }
@@ -688,7 +678,7 @@ check_o0(struct sfile *f, Dwarf_Die *cu)
 
 	if ((p = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &am))) == NULL)
 		return;
-	if (elffile_cu_is_asm(cu))
+	if (elfdwarf_cu_is_asm(cu))
 		return;		/* assembler: says nothing about -O */
 	f->o0_checked = 1;
 	/*
@@ -800,7 +790,7 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 	 * assembler's code: its inlined frames were looked for and missed.
 	 */
 	nocu = (s->o.inlines || s->o.srcline) && !f->dwarf_bad &&
-	    i == nscopes && !elffile_cu_is_asm(cu);
+	    i == nscopes && !elfdwarf_cu_is_asm(cu);
 	if (name == NULL && fnname == NULL) {
 		free(scopes);
 		return &unresolved_res;
@@ -1359,8 +1349,8 @@ cmp_unres(const void *a, const void *b)
 }
 
 /*
- * Says, once per file whose code on at least SYM_NODWARF_SHARE percent
- * of the samples (with --srcline: on any) no DWARF unit holds, that its
+ * Says, once per file whose code on enough of the samples (with
+ * --srcline: on any; elfdwarf_lack_matters) no DWARF unit holds, that its
  * inlined functions are drawn as their callers, and how to get the DWARF:
  * the file has none, or only some of its units (Rust's standard library,
  * one object built with -g) have it. A stripped file, or one whose debug
@@ -1380,7 +1370,7 @@ nodwarf_say(struct sym *s)
 
 		if (f->kind != DSO_FILE || f->loaded <= 0 || f->nocu == 0 ||
 		    f->nodwarf_warned || (!s->o.srcline &&
-		    share < SYM_NODWARF_SHARE))
+		    !elfdwarf_lack_matters(f->nocu, s->samples)))
 			continue;
 		f->nodwarf_warned = 1;
 		fix = debug_fix(f, dwfl_module_getelf(f->mod, &bias), 0);

@@ -36,8 +36,8 @@
  *
  * Diagnostics go to stderr through warnx(3), once per file: missing file,
  * rebuilt file (a "# buildid" header that no longer matches), no symbol
- * table, unoptimized build; and at the end no DWARF, for a file on at
- * least SYM_NODWARF_SHARE percent of the samples (any, with srcline).
+ * table, unoptimized build; and at the end no DWARF, for a file on
+ * enough of the samples (elfdwarf_lack_matters; any, with srcline).
  */
 #ifndef FG_SYM_H
 #define FG_SYM_H
@@ -46,12 +46,6 @@
 #include <stdio.h>
 
 #include "base/lineread.h"
-
-/*
- * A file without DWARF is worth a line when it is on this percentage of
- * the samples or more (fgrecord's summary uses the same share).
- */
-#define SYM_NODWARF_SHARE	1.0
 
 struct sym_opts {
 	int	 inlines;	/* nonzero: write "(inlined)" frame lines */

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/str.h"
+#include "elf/elfdwarf.h"
 #include "elf/elffile.h"
 #include "unit.h"
 
@@ -58,14 +60,14 @@ test_self(void)
 	    strspn(id, "0123456789abcdef") == strlen(id),
 	    "its build ID is lower-case hex");
 	free(id);
-	dwfl = elffile_dwfl(&ef, "self", NULL, &mod, &bias);
+	dwfl = elfdwarf_dwfl(&ef, "self", NULL, &mod, &bias);
 	CHECK(dwfl != NULL && mod != NULL, "a libdwfl module from its descriptor");
 	if (dwfl != NULL)
 		dwfl_end(dwfl);
 	elffile_close(&ef);
 	CHECK(ef.elf == NULL && ef.fd == -1 && ef.nloads >= 2,
 	    "closing keeps the segments");
-	CHECK(elffile_dwfl(&ef, "self", NULL, &mod, &bias) == NULL &&
+	CHECK(elfdwarf_dwfl(&ef, "self", NULL, &mod, &bias) == NULL &&
 	    mod == NULL && strstr(ef.why, "no file descriptor") != NULL,
 	    "a closed file has no module to report");
 	elffile_release(&ef);
@@ -83,6 +85,7 @@ test_bad(const char *dir)
 	Dwarf_Addr bias;
 	Dwfl *dwfl;
 	FILE *fp;
+	char *why;
 
 	elffile_init(&ef);
 	snprintf(path, sizeof(path), "%s/copy", dir);
@@ -92,7 +95,7 @@ test_bad(const char *dir)
 	CHECK(copy("/proc/self/exe", path, 0) == 0, "a copy written");
 	CHECK(elffile_open(&ef, path) == ELFFILE_OK, "the copy opens");
 	unlink(path);
-	dwfl = elffile_dwfl(&ef, "copy", &zero, &mod, &bias);
+	dwfl = elfdwarf_dwfl(&ef, "copy", &zero, &mod, &bias);
 	CHECK(dwfl != NULL && mod != NULL,
 	    "libdwfl gets the checked file, even once its name is gone");
 	if (dwfl != NULL)
@@ -105,6 +108,11 @@ test_bad(const char *dir)
 	    ef.size == (uint64_t)st.st_size / 2 && ef.need > ef.size &&
 	    strstr(ef.why, "bytes but its headers need") != NULL,
 	    "a truncated file is refused, with the bytes it needs");
+	why = elffile_failure(&ef, "t");
+	CHECK(strncmp(why, "'t' is truncated: it has ", 25) == 0 &&
+	    strstr(why, "bytes but its headers need") != NULL,
+	    "said as truncated, with the bytes it has and needs");
+	free(why);
 	CHECK(ef.elf == NULL && ef.fd == -1, "and nothing stays open");
 	unlink(trunc);
 
@@ -113,12 +121,19 @@ test_bad(const char *dir)
 	fclose(fp);
 	CHECK(elffile_open(&ef, path) == ELFFILE_NOTELF &&
 	    strcmp(ef.why, "wrong magic") == 0, "a script is not ELF");
+	why = elffile_failure(&ef, "s");
+	CHECK_STR(why, "'s' is not an ELF file (wrong magic)",
+	    "said as no ELF file, with libelf's reason");
+	free(why);
 	unlink(path);
 
 	CHECK(mkfifo(path, 0600) == 0, "a FIFO made");
 	CHECK(elffile_open(&ef, path) == ELFFILE_NOTREG &&
 	    strcmp(ef.why, "not a regular file") == 0,
 	    "a FIFO is refused, without waiting for a writer");
+	why = elffile_failure(&ef, "f");
+	CHECK_STR(why, "'f' is not a regular file", "said as no regular file");
+	free(why);
 	unlink(path);
 	CHECK(elffile_open(&ef, dir) == ELFFILE_NOTREG, "a directory is refused");
 	CHECK(elffile_open(&ef, "/dev/null") == ELFFILE_NOTREG,
@@ -126,6 +141,11 @@ test_bad(const char *dir)
 	CHECK(elffile_open(&ef, path) == ELFFILE_ERRNO && ef.errnum == ENOENT &&
 	    strcmp(ef.why, strerror(ENOENT)) == 0,
 	    "a missing file says ENOENT, with strerror");
+	why = elffile_failure(&ef, "m");
+	CHECK(strncmp(why, "'m': ", 5) == 0 &&
+	    strcmp(why + 5, strerror(ENOENT)) == 0,
+	    "said with strerror after its name");
+	free(why);
 	elffile_release(&ef);
 }
 
@@ -230,12 +250,23 @@ test_vaddr(void)
 	ef.nloads = 0;
 	elffile_release(&ef);
 
-	hex = elffile_hex(raw, sizeof(raw));
+	hex = str_hexdup(raw, sizeof(raw));
 	CHECK_STR(hex, "00ab7f", "build IDs are written in lower-case hex");
 	free(hex);
-	hex = elffile_hex(raw, 0);
+	hex = str_hexdup(raw, 0);
 	CHECK_STR(hex, "", "no bytes, an empty string");
 	free(hex);
+}
+
+/* The one judgement of "no DWARF for the sampled code" (elf/elfdwarf.h). */
+static void
+test_lack(void)
+{
+	CHECK(elfdwarf_lack_matters(1, 100) && elfdwarf_lack_matters(100, 100),
+	    "1% of the samples is enough to be said");
+	CHECK(!elfdwarf_lack_matters(99, 10000) && !elfdwarf_lack_matters(0, 7),
+	    "less than 1% is not");
+	CHECK(!elfdwarf_lack_matters(0, 0), "no samples, nothing to say");
 }
 
 int
@@ -251,6 +282,7 @@ main(void)
 	test_bad(dir);
 	test_memory();
 	test_vaddr();
+	test_lack();
 	rmdir(dir);
 	return unit_done();
 }

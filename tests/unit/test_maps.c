@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/str.h"
 #include "record/maps.h"
 #include "unit.h"
 #include "testsym.h"
@@ -129,7 +130,7 @@ test_self(void)
 	CHECK(maps_find(&m, getpid(), 0) == NULL, "address 0 is in no mapping");
 	maps_release(&m);
 
-	hex = elffile_hex(raw, 3);
+	hex = str_hexdup(raw, 3);
 	CHECK_STR(hex, "00ab7f", "build IDs are written in lower-case hex");
 	free(hex);
 }

@@ -1,0 +1,76 @@
+/*
+ * elfdwarf: the DWARF of an ELF file opened through elf/elffile, and the
+ * questions fgsym and fgrecord both ask of it.
+ *
+ *	dwfl = elfdwarf_dwfl(&ef, name, NULL, &mod, &bias);
+ *	if (dwfl == NULL)
+ *		warnx("'%s': %s", name, ef.why);
+ *	else if (!elfdwarf_holds_function(mod, addr + bias)) ...
+ *	dwfl_end(dwfl);
+ *	elffile_release(&ef);
+ *
+ * The Dwfl is made from the checked descriptor, and its debug files are
+ * found by elf/debuglink's own search, so that neither libdwfl nor libdw
+ * opens a file by name. Whether a file's missing DWARF is worth a line
+ * is judged here once (elfdwarf_lack_matters), so that fgrecord's summary
+ * and fgsym name the same files.
+ */
+#ifndef FG_ELFDWARF_H
+#define FG_ELFDWARF_H
+
+#include <stdint.h>
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include "elf/elffile.h"
+
+/*
+ * The share of all samples, in percent, from which code that no DWARF
+ * function holds is said at the end (elfdwarf_lack_matters).
+ */
+#define ELFDWARF_SHARE	1.0
+
+/*
+ * Reports the open file ef to a new Dwfl (debuglink_offline_callbacks) as
+ * the module name (its debug file is looked for next to ef->path), from a
+ * dup of its descriptor: with dwfl_report_offline when base is NULL (the
+ * address libdwfl picks for an offline file), else with dwfl_report_elf
+ * at *base. Checks dwfl_begin, the report, dwfl_report_end and
+ * dwfl_module_getelf. Then loads its DWARF at once: the separate debug
+ * file is found by debuglink_find_debuginfo, the alternate one by
+ * debuglink_setalt (kept in ef->alt until elffile_release), so that
+ * neither libdwfl nor libdw ever opens a file by name; what either
+ * refused is said in ef->note (owned by ef). Returns the Dwfl (the caller
+ * ends it with dwfl_end, before elffile_release) and sets *mod (owned by
+ * the Dwfl) and *bias; or NULL with ef->why naming the call that failed
+ * and quoting dwfl_errmsg ("dwfl_report_offline: ...").
+ */
+Dwfl	*elfdwarf_dwfl(struct elffile *ef, const char *name,
+	    const uint64_t *base, Dwfl_Module **mod, Dwarf_Addr *bias);
+
+/*
+ * Whether cu (borrowed; may be NULL) is an assembler's, which has no
+ * functions to inline (DW_LANG_Mips_Assembler, or GNU as as its producer).
+ */
+int	 elfdwarf_cu_is_asm(Dwarf_Die *cu);
+
+/*
+ * Whether a DWARF function (a subprogram or an inlined call) of mod
+ * (borrowed) holds the address addr (mod's addresses, bias included), or
+ * its unit is an assembler's. A Rust binary built with debug = false may
+ * keep the standard library's units, which claim every address: the unit
+ * alone does not say that the code there has DWARF.
+ */
+int	 elfdwarf_holds_function(Dwfl_Module *mod, Dwarf_Addr addr);
+
+/*
+ * The one judgement of "no DWARF for the sampled code": whether unheld
+ * samples (those in a file's code that no DWARF function holds, all of
+ * them when the file has no DWARF) are ELFDWARF_SHARE percent of total,
+ * all the samples, or more; then the file is named, since fgsym will draw
+ * its inlined functions as their callers. 0 when total is 0.
+ */
+int	 elfdwarf_lack_matters(uint64_t unheld, uint64_t total);
+
+#endif

@@ -1,0 +1,151 @@
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "base/xalloc.h"
+#include "stream/rewrite.h"
+#include "stream/writer.h"
+
+static void
+raw(FILE *o, const struct stream_item *it)
+{
+	fwrite(it->line, 1, it->len, o);
+	putc('\n', o);
+}
+
+static char *
+cstr(struct stream_str s)
+{
+	return xmemdup0(s.len > 0 ? s.p : "", s.len);
+}
+
+/* A head in the writer's layout: every field there, each of its width. */
+static int
+head_writable(const struct stream_head_read *h)
+{
+	return h->has_pid && h->pid >= 0 && h->pid <= UINT32_MAX &&
+	    h->tid >= 0 && h->tid <= UINT32_MAX && h->has_cpu &&
+	    h->cpu <= UINT32_MAX && h->has_time && h->s.has_period &&
+	    h->s.event.len > 0 && !h->s.has_frame;
+}
+
+static void
+head(FILE *o, const struct stream_item *it)
+{
+	const struct stream_head_read *h = &it->head;
+	struct stream_head w;
+	char *comm, *event;
+
+	if (!head_writable(h)) {
+		raw(o, it);
+		return;
+	}
+	comm = cstr(h->s.comm);
+	event = cstr(h->s.event);
+	w.comm = comm;
+	w.pid = (uint32_t)h->pid;
+	w.tid = (uint32_t)h->tid;
+	w.cpu = (uint32_t)h->cpu;
+	w.time = h->time;
+	w.period = h->s.period;
+	w.event = event;
+	stream_write_head(o, &w);
+	free(comm);
+	free(event);
+}
+
+static void
+frame(FILE *o, const struct stream_item *it)
+{
+	char *sym, *dso;
+
+	if (!it->frame.addr_ok) {
+		raw(o, it);
+		return;
+	}
+	sym = cstr(it->frame.sym);
+	dso = cstr(it->frame.dso);
+	if (it->inlined)
+		stream_write_inlined(o, it->frame.addrval, sym);
+	else
+		stream_write_frame(o, it->frame.addrval, sym, dso);
+	free(sym);
+	free(dso);
+}
+
+static void
+header(FILE *o, const struct stream_item *it)
+{
+	const struct stream_header_read *h = &it->hdr;
+	const struct stream_event_read *e = &h->u.event;
+	char *a, *b;
+
+	if (!h->ok) {
+		raw(o, it);
+		return;
+	}
+	switch (h->key) {
+	case STREAM_HDR_EVENT: {
+		struct stream_event ev = { NULL, e->rate_kind, e->rate,
+		    e->dwarf, e->stack_size };
+
+		ev.name = a = cstr(e->name);
+		stream_write_event(o, &ev);
+		free(a);
+		break;
+	}
+	case STREAM_HDR_BUILDID:
+		a = cstr(h->u.buildid.id);
+		b = cstr(h->u.buildid.path);
+		stream_write_buildid(o, a, b);
+		free(a);
+		free(b);
+		break;
+	case STREAM_HDR_LOST:
+		stream_write_headeru(o, STREAM_KEY_LOST, h->u.lost);
+		break;
+	case STREAM_HDR_START:
+		stream_write_start(o, &h->u.start);
+		break;
+	default:
+		a = cstr(h->name);
+		b = cstr(h->value);
+		stream_write_header(o, a, b);
+		free(a);
+		free(b);
+		break;
+	}
+}
+
+void
+stream_write_item(FILE *o, const struct stream_item *it)
+{
+	char *t;
+
+	switch (it->kind) {
+	case STREAM_ITEM_HEAD:
+		head(o, it);
+		break;
+	case STREAM_ITEM_FRAME:
+		frame(o, it);
+		break;
+	case STREAM_ITEM_SRCLINE:
+		t = cstr(it->text);
+		stream_write_srcline(o, t);
+		free(t);
+		break;
+	case STREAM_ITEM_BLANK:
+		stream_write_end(o);
+		break;
+	case STREAM_ITEM_HEADER:
+		header(o, it);
+		break;
+	case STREAM_ITEM_FENCE:
+		stream_write_fence(o);
+		break;
+	case STREAM_ITEM_EOF:
+		break;
+	default:
+		raw(o, it);
+		break;
+	}
+}

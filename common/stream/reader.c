@@ -43,15 +43,22 @@ dec_u64(struct stream_str s, uint64_t *v)
 	return s.len > 0;
 }
 
-/* A PID or a TID, "-1" included; past 2^63-1 it stays there. */
+/*
+ * A PID, a TID or a CPU of a head, digits the parser checked, a '-' first
+ * for perf's -1; past 2^63-1 it stays there.
+ */
 static int64_t
-dec_i64(struct stream_str s)
+head_number(struct stream_str s)
 {
 	int neg = s.len > 0 && s.p[0] == '-';
 	struct stream_str d = { s.p + neg, s.len - neg };
-	uint64_t v;
+	uint64_t v = 0;
+	size_t i;
 
-	if (!dec_u64(d, &v) || v > INT64_MAX)
+	if (d.len <= 18)
+		for (i = 0; i < d.len; i++)
+			v = v * 10 + (unsigned)(d.p[i] - '0');
+	else if (!dec_u64(d, &v) || v > INT64_MAX)
 		v = INT64_MAX;
 	return neg ? -(int64_t)v : (int64_t)v;
 }
@@ -180,17 +187,17 @@ comment(struct stream_reader *r, struct stream_item *it)
 	return STREAM_ITEM_HEADER;
 }
 
-/* A head's values, from the fields stream_classify found. */
-static void
-head_values(struct stream_item *it)
+void
+stream_head_values(const struct stream_item *it, struct stream_head_values *v)
 {
-	struct stream_head_read *h = &it->head;
+	const struct stream_sample *s = &it->head;
 
-	h->has_pid = h->s.pid.len > 0;
-	h->pid = h->has_pid ? dec_i64(h->s.pid) : -1;
-	h->tid = dec_i64(h->s.tid);
-	h->has_cpu = dec_u64(h->s.cpu, &h->cpu);
-	h->has_time = stream_sample_time(&h->s, it->line, it->len, &h->time);
+	v->has_pid = s->pid.len > 0;
+	v->pid = v->has_pid ? head_number(s->pid) : -1;
+	v->tid = head_number(s->tid);
+	v->has_cpu = s->cpu.len > 0;
+	v->cpu = (uint64_t)head_number(s->cpu);
+	v->has_time = stream_sample_time(s, it->line, it->len, &v->time);
 }
 
 static enum stream_item_kind
@@ -207,7 +214,7 @@ stream_reader_parse(struct stream_reader *r, struct stream_item *it)
 {
 	enum stream_item_kind k;
 
-	switch (stream_classify(it->line, it->len, &it->head.s, &it->frame)) {
+	switch (stream_classify(it->line, it->len, &it->head, &it->frame)) {
 	case STREAM_BLANK:
 		it->ended = r->open;
 		r->open = 0;
@@ -218,10 +225,9 @@ stream_reader_parse(struct stream_reader *r, struct stream_item *it)
 		k = comment(r, it);
 		break;
 	case STREAM_SAMPLE:
-		head_values(it);
 		it->unended = r->open;
 		/* a one-line sample is whole */
-		r->open = !it->head.s.has_frame;
+		r->open = !it->head.has_frame;
 		r->headless = 0;
 		r->seen_head = 1;
 		r->head_line = it->lineno;

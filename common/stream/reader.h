@@ -24,7 +24,8 @@
  * before) may be left unparsed: frame and source lines change no state.
  *
  * What the reader decides:
- *   a sample	a head line (it.head), then frame lines and source lines,
+ *   a sample	a head line (it.head, and its values by
+ *		stream_head_values), then frame lines and source lines,
  *		then the empty line (STREAM_ITEM_BLANK, it.ended). A head
  *		with no empty line before it ends the open sample too
  *		(it.unended). A one-line sample (perf script without -g)
@@ -105,11 +106,13 @@ struct stream_header_read {
 	} u;
 };
 
-/* A sample head as read: the fields as printed, and their values. */
-struct stream_head_read {
-	struct stream_sample s;		/* s.has_frame: a one-line sample */
+/*
+ * The values of a sample head's fields (stream_head_values): read when
+ * asked, for fgfold folds the fields as printed.
+ */
+struct stream_head_values {
 	int64_t		 pid, tid;	/* "-1" is -1 (perf's sample of no task) */
-	int		 has_pid;	/* else perf printed a TID alone */
+	int		 has_pid;	/* else perf printed a TID alone (pid -1) */
 	uint64_t	 cpu;
 	int		 has_cpu;
 	uint64_t	 time;		/* ns */
@@ -121,8 +124,8 @@ struct stream_item {
 	const char	*line;		/* the raw line, no newline; borrowed */
 	size_t		 len;
 	unsigned long	 lineno;
-	/* HEAD */
-	struct stream_head_read head;
+	/* HEAD: the fields as printed; head.has_frame: a one-line sample */
+	struct stream_sample head;
 	int		 unended;	/* a sample was open: no empty line
 					   before this head */
 	/* FRAME */
@@ -190,6 +193,10 @@ stream_reader_line(struct stream_reader *r, struct stream_item *it)
 	it->lineno = r->lr->lineno;
 	return 1;
 }
+
+/* Fills *v with the values of the head it (a STREAM_ITEM_HEAD). */
+void	 stream_head_values(const struct stream_item *it,
+	    struct stream_head_values *v);
 
 /*
  * Parses the line stream_reader_line read into it, runs the state

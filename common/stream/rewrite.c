@@ -20,33 +20,34 @@ cstr(struct stream_str s)
 
 /* A head in the writer's layout: every field there, each of its width. */
 static int
-head_writable(const struct stream_head_read *h)
+head_writable(const struct stream_sample *s, const struct stream_head_values *v)
 {
-	return h->has_pid && h->pid >= 0 && h->pid <= UINT32_MAX &&
-	    h->tid >= 0 && h->tid <= UINT32_MAX && h->has_cpu &&
-	    h->cpu <= UINT32_MAX && h->has_time && h->s.has_period &&
-	    h->s.event.len > 0 && !h->s.has_frame;
+	return v->has_pid && v->pid >= 0 && v->pid <= UINT32_MAX &&
+	    v->tid >= 0 && v->tid <= UINT32_MAX && v->has_cpu &&
+	    v->cpu <= UINT32_MAX && v->has_time && s->has_period &&
+	    s->event.len > 0 && !s->has_frame;
 }
 
 static void
 head(FILE *o, const struct stream_item *it)
 {
-	const struct stream_head_read *h = &it->head;
+	struct stream_head_values v;
 	struct stream_head w;
 	char *comm, *event;
 
-	if (!head_writable(h)) {
+	stream_head_values(it, &v);
+	if (!head_writable(&it->head, &v)) {
 		raw(o, it);
 		return;
 	}
-	comm = cstr(h->s.comm);
-	event = cstr(h->s.event);
+	comm = cstr(it->head.comm);
+	event = cstr(it->head.event);
 	w.comm = comm;
-	w.pid = (uint32_t)h->pid;
-	w.tid = (uint32_t)h->tid;
-	w.cpu = (uint32_t)h->cpu;
-	w.time = h->time;
-	w.period = h->s.period;
+	w.pid = (uint32_t)v.pid;
+	w.tid = (uint32_t)v.tid;
+	w.cpu = (uint32_t)v.cpu;
+	w.time = v.time;
+	w.period = it->head.period;
 	w.event = event;
 	stream_write_head(o, &w);
 	free(comm);

@@ -154,6 +154,7 @@ main(void)
 {
 	struct stream_item it;
 	char k[64];
+	struct stream_head_values v;
 	size_t n1, n2;
 	int c;
 	unsigned long b;
@@ -190,7 +191,7 @@ main(void)
 	kinds("sh 9 1.0: 1 e: 7f12 up (/ld.so)\nsh 9 1.0: 1 e: 7f12 up (/ld.so)\n",
 	    0, k, sizeof(k), &it);
 	CHECK_STR(k, "HH.", "one-line samples need no empty line");
-	CHECK(it.head.s.has_frame && it.unended == 0, "one-line: its frame");
+	CHECK(it.head.has_frame && it.unended == 0, "one-line: its frame");
 	kinds("a 1/1 [1] 1.0: 3 e:\nb 2/2 [1] 1.0: 3 e:\n\n", 0, k, sizeof(k),
 	    &it);
 	CHECK_STR(k, "HHB.", "a head with no empty line before it");
@@ -201,13 +202,15 @@ main(void)
 	CHECK(it.ended, "the empty line ends it");
 	kinds("  :-1    -1/-1 [000] 5.000001: 1 cpu-clock:\n", 0, k, sizeof(k),
 	    &it);
-	CHECK(it.kind == STREAM_ITEM_HEAD && it.head.pid == -1 &&
-	    it.head.tid == -1 && it.head.has_pid && it.head.cpu == 0 &&
-	    it.head.time == 5000001000ULL, "-1/-1: perf's sample of no task");
+	stream_head_values(&it, &v);
+	CHECK(it.kind == STREAM_ITEM_HEAD && v.pid == -1 && v.tid == -1 &&
+	    v.has_pid && v.cpu == 0 && v.has_cpu && v.has_time &&
+	    v.time == 5000001000ULL, "-1/-1: perf's sample of no task");
 	kinds("a 4242/4243 [007] 1.5: 3 e:\r\n", 0, k, sizeof(k), &it);
-	CHECK(it.kind == STREAM_ITEM_HEAD && it.head.pid == 4242 &&
-	    it.head.tid == 4243 && it.head.cpu == 7 && it.head.s.period == 3 &&
-	    stream_str_eq(it.head.s.event, "e"), "a CR LF head");
+	stream_head_values(&it, &v);
+	CHECK(it.kind == STREAM_ITEM_HEAD && v.pid == 4242 && v.tid == 4243 &&
+	    v.cpu == 7 && it.head.period == 3 &&
+	    stream_str_eq(it.head.event, "e"), "a CR LF head");
 
 	/* headers */
 	kinds("# buildid : ab  /a b\n", 0, k, sizeof(k), &it);

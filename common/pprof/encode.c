@@ -8,6 +8,7 @@
 #include "base/xalloc.h"
 #include "pprof/encode.h"
 #include "pprof/pb.h"
+#include "stream/dso.h"
 #include "stream/stream.h"
 
 /* Mapping flags: what the stream told about a DSO's frames. */
@@ -161,7 +162,7 @@ pprof_location(struct pprof *p, struct stacktab_entry *e, const char *text,
 	uint64_t mid = 0, addr = 0, flags = 0;
 	const char *dfile = NULL;	/* the DSO as a file name */
 	size_t dflen = 0;
-	char *dtmp = NULL;
+	char *dtmp = NULL, *dname = NULL;
 	int has_phys = 0, has_addr = 0;
 
 	for (; l < end; l = nl_at + 1) {
@@ -208,8 +209,14 @@ pprof_location(struct pprof *p, struct stacktab_entry *e, const char *text,
 			if (phys.dso.len > 0 && phys.dso.p[0] == '/')
 				pl->noline = 1;
 			else {
-				pl->name = phys.dso.p;
-				pl->nlen = phys.dso.len;
+				const char *b;
+				size_t bl;
+
+				/* "[[vdso]]", as fgfold names it */
+				dso_unknown_base(phys.dso.p, phys.dso.len, &b, &bl);
+				dname = xasprintf("[%.*s]", (int)bl, b);
+				pl->name = dname;
+				pl->nlen = strlen(dname);
 			}
 		}
 		if (phys.dso.len > 0 && phys.dso.p[0] == '[') {
@@ -246,6 +253,7 @@ pprof_location(struct pprof *p, struct stacktab_entry *e, const char *text,
 		p->maps.ents[mid - 1].u[1] |= flags;
 	free(more);
 	free(dtmp);
+	free(dname);
 	/* The message's place in larena, and its mapping. It may be empty
 	   (an [unknown] frame at address 0). */
 	e->u[0] = p->larena.len;

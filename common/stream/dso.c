@@ -88,3 +88,21 @@ dso_fold_jit(const char *d, size_t n)
 	}
 	return memmem(d, n, "/jitted-", 8) != NULL && str_ends(d, n, ".so");
 }
+
+void
+dso_unknown_base(const char *d, size_t n, const char **base, size_t *blen)
+{
+	const char *slash;
+
+	if (str_is(d, n, STREAM_UNKNOWN)) {
+		*base = "unknown";
+		*blen = 7;
+		return;
+	}
+	/* A file replaced since it was mapped is still itself. */
+	if (str_ends(d, n, " (deleted)"))
+		n -= 10;
+	slash = memrchr(d, '/', n);
+	*base = slash ? slash + 1 : d;
+	*blen = n - (*base - d);
+}

@@ -51,10 +51,14 @@ static int64_t
 head_number(struct stream_str s)
 {
 	int neg = s.len > 0 && s.p[0] == '-';
-	struct stream_str d = { s.p + neg, s.len - neg };
+	struct stream_str d;
 	uint64_t v = 0;
 	size_t i;
 
+	if (s.len == 0)
+		return 0;	/* absent (s.p may be NULL) */
+	d.p = s.p + neg;
+	d.len = s.len - neg;
 	if (d.len <= 18)
 		for (i = 0; i < d.len; i++)
 			v = v * 10 + (unsigned)(d.p[i] - '0');

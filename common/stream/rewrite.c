@@ -1,5 +1,6 @@
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/xalloc.h"
 #include "stream/rewrite.h"
@@ -130,8 +131,13 @@ stream_write_item(FILE *o, const struct stream_item *it)
 		frame(o, it);
 		break;
 	case STREAM_ITEM_SRCLINE:
-		t = cstr(it->text);
-		stream_write_srcline(o, t);
+		/* Indented by spaces, a tab-indented text may read as a
+		   padded head ("\tsh 1 1.5: 3 e:1:"): then it stays as it is. */
+		t = xasprintf("  %.*s", (int)it->text.len, it->text.p);
+		if (stream_indented_head(t, strlen(t)))
+			raw(o, it);
+		else
+			stream_write_srcline(o, t + 2);
 		free(t);
 		break;
 	case STREAM_ITEM_BLANK:

@@ -35,7 +35,7 @@ dso_classify(const char *p, size_t len)
 		return DSO_KERNEL_MAP;
 	if (is_perfmap(p, len))
 		return DSO_PERFMAP;
-	if (str_is(p, len, "[vdso]"))
+	if (str_is(p, len, STREAM_VDSO))
 		return DSO_VDSO;
 	if (len == 0 || str_starts(p, len, "//anon"))
 		return DSO_NONE;

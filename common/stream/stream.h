@@ -48,6 +48,7 @@
 #define STREAM_TRUNCATED	"[truncated]"	/* the frame past a stack deeper than the copy */
 #define STREAM_UNKNOWN		"[unknown]"	/* no symbol; as a DSO, no mapping */
 #define STREAM_KERNEL		"[kernel.kallsyms]"	/* the kernel's DSO, as perf names it */
+#define STREAM_VDSO		"[vdso]"	/* the vDSO's DSO, as perf names it */
 #define STREAM_INLINED		"inlined"	/* the DSO of a frame inlined into the
 						   frame below it: "ADDR SYM (inlined)" */
 #define STREAM_FENCE		"# ========"	/* the line perf script --header opens and

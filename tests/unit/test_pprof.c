@@ -431,7 +431,7 @@ test_names(void)
 	struct buf out;
 	struct fld *f;
 	size_t i;
-	int fd = stream_fd(
+	const char *text = (
 	    "app 7/7 [000] 51.000000: 1000000 cpu-clock:\n"
 	    "\t7fff1234 [unknown] ([vdso])\n"
 	    "\tffffffff81000130 [unknown] ([kernel.kallsyms])\n"
@@ -439,12 +439,13 @@ test_names(void)
 	    "  :-1    -1/-1 [000] 52.000000: 1000000 cpu-clock:\n"
 	    "\t20 [unknown] ([vdso])\n\n"
 	    "sh 9 52.5: 1000000 cpu-clock: 7f12 up+0x27 (/ld.so)\n");
-	int vdso = 0, kern = 0, unk = 0, up = 0, nopid = 0;
+	int vdso = 0, kern = 0, unk = 0, up = 0, nopid = 0, fd;
 
 	pprof_init(&p);
+	buf_init(&out);
+	fd = stream_fd(text);
 	CHECK(pprof_stream(&p, fd, "names") == 0, "names: a clean stream");
 	close(fd);
-	buf_init(&out);
 	pprof_encode(&p, &out);
 	prof_read(&pr, &out);
 	for (i = 0; (f = nth(&pr, 5, i)) != NULL; i++) {

@@ -109,6 +109,14 @@ header(FILE *o, const struct stream_item *it)
 		stream_write_start(o, &h->u.start);
 		break;
 	default:
+		/* "# fgrecord:1" is a header; "# fgrecord : 1" the magic */
+		a = xasprintf("# %.*s :", (int)h->name.len, h->name.p);
+		if (stream_is_magic(a, strlen(a))) {
+			free(a);
+			raw(o, it);
+			break;
+		}
+		free(a);
 		a = cstr(h->name);
 		b = cstr(h->value);
 		stream_write_header(o, a, b);

@@ -6,10 +6,16 @@
 #include "stream/rewrite.h"
 #include "stream/writer.h"
 
+/*
+ * The line as it was read. One that ends in '\r' came as "\r\r\n": it is
+ * written so, for "\r\n" would be read as a newline.
+ */
 static void
 raw(FILE *o, const struct stream_item *it)
 {
 	fwrite(it->line, 1, it->len, o);
+	if (it->len > 0 && it->line[it->len - 1] == '\r')
+		putc('\r', o);
 	putc('\n', o);
 }
 

@@ -171,6 +171,7 @@ main(void)
 	same_twice("  :-1    -1/-1 [000] 5.000001: 1 cpu-clock:\n\tff a (b)\n\n",
 	    0, "perf's sample of no task");
 	same_twice("a 1/2 [003] 1.5: 7 e:\r\n\tab x (y)\r\n\r\n", 0, "CR LF lines");
+	same_twice("@@\r\r\n\r\r\n", 0, "a line ending in CR before CR LF");
 	same_twice("\t1 f (a)\n@@\n# x\n#y : \n# event : name = a, , id = { 1 }\n"
 	    "# buildid : x\n# lost : 1x\n", 0, "bad lines and odd headers");
 	same_twice("\t1 f (a)\n  a.c:1\n", 1, "pass: frames between samples");

@@ -61,10 +61,19 @@ head(FILE *o, const struct stream_item *it)
 	free(event);
 }
 
+/*
+ * A frame in the writer's layout, when that reads back as the same
+ * frame: a symbol and a DSO of unbalanced parentheses may split
+ * elsewhere ("\t1(/a b (c))" is the symbol "(/a b" in "c)", and written
+ * "\t1 (/a b (c))" is no frame), and then the line stays as it was.
+ */
 static void
 frame(FILE *o, const struct stream_item *it)
 {
-	char *sym, *dso;
+	struct stream_frame f;
+	char *sym, *dso, *p = NULL;
+	size_t n = 0;
+	FILE *m;
 
 	if (!it->frame.addr_ok) {
 		raw(o, it);
@@ -72,10 +81,19 @@ frame(FILE *o, const struct stream_item *it)
 	}
 	sym = cstr(it->frame.sym);
 	dso = cstr(it->frame.dso);
+	if ((m = open_memstream(&p, &n)) == NULL)
+		xnomem(0);
 	if (it->inlined)
-		stream_write_inlined(o, it->frame.addrval, sym);
+		stream_write_inlined(m, it->frame.addrval, sym);
 	else
-		stream_write_frame(o, it->frame.addrval, sym, dso);
+		stream_write_frame(m, it->frame.addrval, sym, dso);
+	fclose(m);
+	if (n > 0 && stream_classify(p, n - 1, NULL, &f) == STREAM_FRAME &&
+	    f.sym.len == it->frame.sym.len && f.dso.len == it->frame.dso.len)
+		fwrite(p, 1, n, o);
+	else
+		raw(o, it);
+	free(p);
 	free(sym);
 	free(dso);
 }

@@ -1,63 +1,17 @@
 #include <err.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "base/cmdfile.h"
 #include "base/lineread.h"
-#include "base/num.h"
-#include "base/str.h"
 #include "base/xalloc.h"
+#include "pprof/encode.h"
 #include "pprof/pprof.h"
-#include "stream/diag.h"
+#include "stream/reader.h"
 #include "stream/sniff.h"
-#include "stream/stream.h"
-
-/* How many bad lines to show per input before summing up. */
-
-enum { PPROF_ON = 1, PPROF_OFF = 2 };
-
-/* Mapping flags: what the stream told about a DSO's frames. */
-#define MAP_FUNCS	1
-#define MAP_FILES	2
-#define MAP_LINES	4
-#define MAP_INLINE	8
-
-/* The fields of profile.proto (github.com/google/pprof, proto/profile.proto). */
-enum {
-	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE, PROFILE_MAPPING,
-	PROFILE_LOCATION, PROFILE_FUNCTION, PROFILE_STRING_TABLE,
-	PROFILE_TIME_NANOS = 9, PROFILE_DURATION_NANOS, PROFILE_PERIOD_TYPE, PROFILE_PERIOD,
-	PROFILE_COMMENT, PROFILE_DEFAULT_SAMPLE_TYPE,
-	VALUETYPE_TYPE = 1, VALUETYPE_UNIT,
-	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL,
-	LABEL_KEY = 1, LABEL_STR, LABEL_NUM,
-	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_BUILD_ID,
-	MAPPING_HAS_FUNCTIONS, MAPPING_HAS_FILENAMES, MAPPING_HAS_LINE_NUMBERS,
-	MAPPING_HAS_INLINE_FRAMES,
-	LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_ADDRESS, LOCATION_LINE,
-	LINE_FUNCTION_ID = 1, LINE_LINE,
-	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME, FUNCTION_FILENAME
-};
-
-/* The index of a string in the string table, added when new. */
-static uint64_t
-str_id(struct pprof *p, const char *s, size_t len)
-{
-	if (len == 0)
-		return 0;	/* s may be NULL */
-	return stacktab_get(&p->strs, s, len) - p->strs.ents;
-}
-
-static uint64_t
-cstr_id(struct pprof *p, const char *s)
-{
-	return str_id(p, s, strlen(s));
-}
 
 void
 pprof_init(struct pprof *p)
@@ -109,16 +63,6 @@ sat_add(struct pprof *p, uint64_t a, uint64_t b)
 	return a + b;
 }
 
-/* The leading digits of s[0..len), saturated at 2^64-1; *used says how many. */
-static uint64_t
-parse_u64(const char *s, size_t len, size_t *used)
-{
-	uint64_t v;
-
-	num_u64(s, len, &v, used);
-	return v;
-}
-
 static void
 add_comment(struct pprof *p, const char *prefix, struct stream_str v)
 {
@@ -128,7 +72,7 @@ add_comment(struct pprof *p, const char *prefix, struct stream_str v)
 
 	memcpy(s, prefix, n);
 	memcpy(s + n, v.p, v.len);
-	id = str_id(p, s, n + v.len);
+	id = pprof_str(p, s, n + v.len);
 	free(s);
 	for (i = 0; i < p->ncomments; i++)
 		if (p->comments[i] == id)
@@ -138,267 +82,60 @@ add_comment(struct pprof *p, const char *prefix, struct stream_str v)
 }
 
 /*
- * A "# key : value" line: the event's period, build IDs, and the command
- * line and lost samples as comments. Other lines starting with '#' pass.
+ * A header line: the event's period, build IDs, and the command line and
+ * lost samples as comments. Other keys pass.
  */
 static void
-header_line(struct pprof *p, const char *line, size_t len)
+header_line(struct pprof *p, const struct stream_header_read *h)
 {
-	struct stream_str k, v;
-	const char *sp;
-	size_t used, n;
+	const struct stream_event_read *e = &h->u.event;
+	size_t n;
 
-	if (!stream_header(line, len, &k, &v))
-		return;
-	if (stream_str_eq(k, "buildid")) {
-		if ((sp = memchr(v.p, ' ', v.len)) == NULL || sp == v.p)
-			return;
-		n = sp - v.p;
-		while (sp < v.p + v.len && *sp == ' ')
-			sp++;
-		if (sp == v.p + v.len)
-			return;
-		stacktab_get(&p->buildids, sp, v.p + v.len - sp)->u[0] =
-		    str_id(p, v.p, n);
-	} else if (stream_str_eq(k, "event")) {
+	switch (h->key) {
+	case STREAM_HDR_BUILDID:
+		if (h->ok)
+			stacktab_get(&p->buildids, h->u.buildid.path.p,
+			    h->u.buildid.path.len)->u[0] = pprof_str(p,
+			    h->u.buildid.id.p, h->u.buildid.id.len);
+		break;
+	case STREAM_HDR_EVENT:
 		/* "cpu-clock freq 999 callgraph dwarf 16384" */
-		const char *f;
-		size_t elen = (sp = memchr(v.p, ' ', v.len)) ? (size_t)(sp - v.p) : v.len;
-		uint64_t x;
-
-		if (!stream_event_is_clock(v.p, elen))
-			return;
-		if ((f = memmem(v.p, v.len, " freq ", 6)) != NULL) {
-			x = parse_u64(f + 6, v.p + v.len - (f + 6), &used);
-			if (used > 0 && x > 0)
-				p->hdr_period = (1000000000 + x / 2) / x;
-		} else if ((f = memmem(v.p, v.len, " period ", 8)) != NULL) {
-			x = parse_u64(f + 8, v.p + v.len - (f + 8), &used);
-			if (used > 0 && x > 0)
-				p->hdr_period = x;
-		}
-	} else if (stream_str_eq(k, "cmdline")) {
-		add_comment(p, "cmdline: ", v);
-		if (p->prog == NULL && v.len > 0) {
+		if (!stream_event_is_clock(e->name.p, e->name.len) ||
+		    e->rate == 0)
+			break;
+		if (e->rate_kind == STREAM_RATE_FREQ)
+			p->hdr_period = (1000000000 + e->rate / 2) / e->rate;
+		else if (e->rate_kind == STREAM_RATE_PERIOD)
+			p->hdr_period = e->rate;
+		break;
+	case STREAM_HDR_CMDLINE:
+		add_comment(p, "cmdline: ", h->value);
+		if (p->prog == NULL && h->value.len > 0) {
 			/* The program's file name: the first word's last part. */
-			const char *w = memchr(v.p, ' ', v.len), *slash;
+			const char *v = h->value.p, *w = memchr(v, ' ',
+			    h->value.len), *slash;
 
-			n = w ? (size_t)(w - v.p) : v.len;
-			slash = memrchr(v.p, '/', n);
-			w = slash ? slash + 1 : v.p;
-			p->prog = xmemdup0(w, v.p + n - w);
+			n = w ? (size_t)(w - v) : h->value.len;
+			slash = memrchr(v, '/', n);
+			w = slash ? slash + 1 : v;
+			p->prog = xmemdup0(w, v + n - w);
 		}
-	}
-	else if (stream_str_eq(k, "lost"))
-		add_comment(p, "lost samples: ", v);
-	else if (stream_str_eq(k, "start")) {
-		uint64_t wall, clock;
-
-		if (!stream_start(v, &wall, &clock))
-			return;
-		if (wall <= INT64_MAX && (p->time_nanos == 0 ||
-		    wall < p->time_nanos))
-			p->time_nanos = wall;
-		p->in_start = clock;
+		break;
+	case STREAM_HDR_LOST:
+		add_comment(p, "lost samples: ", h->value);
+		break;
+	case STREAM_HDR_START:
+		if (!h->ok)
+			break;
+		if (h->u.start.wall_ns <= INT64_MAX && (p->time_nanos == 0 ||
+		    h->u.start.wall_ns < p->time_nanos))
+			p->time_nanos = h->u.start.wall_ns;
+		p->in_start = h->u.start.clock_ns;
 		p->in_has_start = 1;
+		break;
+	default:
+		break;
 	}
-}
-
-static uint64_t
-map_id(struct pprof *p, const char *dso, size_t len)
-{
-	size_t n = p->maps.n;
-	struct stacktab_entry *e = stacktab_get(&p->maps, dso, len);
-	uint64_t id = e - p->maps.ents + 1;
-
-	if (p->maps.n != n)
-		p->maps.ents[id - 1].u[0] = str_id(p, dso, len);
-	return id;
-}
-
-static uint64_t
-func_id(struct pprof *p, const char *name, size_t nlen, const char *file,
-    size_t flen)
-{
-	char *k = xmalloc(nlen + flen + 1);
-	size_t n = p->funcs.n;
-	uint64_t id;
-
-	memcpy(k, name, nlen);
-	k[nlen] = '\0';
-	if (flen > 0)		/* file is NULL when there is none */
-		memcpy(k + nlen + 1, file, flen);
-	id = stacktab_get(&p->funcs, k, nlen + 1 + flen) - p->funcs.ents + 1;
-	free(k);
-	if (p->funcs.n != n) {
-		uint64_t nid = str_id(p, name, nlen), fid = str_id(p, file, flen);
-
-		p->funcs.ents[id - 1].u[0] = nid;
-		p->funcs.ents[id - 1].u[1] = fid;
-	}
-	return id;
-}
-
-/*
- * Whether a function's name is a symbol as the file holds it: a C name, or
- * one still mangled ("_ZN3app4mainE"), which go tool pprof demangles when
- * system_name is name. A demangled name ("app::main", "f<int>") is not: its
- * mangled one is not in the stream, and pprof would take an equal system
- * name for one not yet demangled and cut its "<...>" and "(...)".
- */
-static int
-is_symbol(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
-		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
-		    s[i] == '_' || s[i] == '.' || s[i] == '$' || s[i] == '@'))
-			return 0;
-	return len > 0;
-}
-
-/* One line of a location: a function, and where in it. */
-struct loc_line {
-	const char	*name, *file;
-	size_t		 nlen, flen;
-	uint64_t	 line;
-	int		 noline;	/* an [unknown] frame that pprof may symbolize */
-};
-
-/*
- * A source line "  FILE:LINE": sets l's file and line. "??:0" and text
- * without a line number leave them unset.
- */
-static void
-srcline(struct loc_line *l, const char *s, size_t len)
-{
-	const char *colon;
-	size_t used;
-	uint64_t n;
-
-	while (len > 0 && (*s == ' ' || *s == '\t'))
-		s++, len--;
-	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-		len--;
-	if ((colon = memrchr(s, ':', len)) == NULL || colon == s)
-		return;
-	n = parse_u64(colon + 1, s + len - (colon + 1), &used);
-	if (used == 0 || str_is(s, colon - s, "??"))
-		return;
-	l->file = s;
-	l->flen = colon - s;
-	l->line = n > INT64_MAX ? 0 : n;
-}
-
-/*
- * Makes the Location for the frame group text[0..len) (inlined frame lines,
- * the frame line holding them, their source lines): appends its message,
- * but for its id and mapping id, to larena, and records its place and its
- * mapping in e, the group's entry.
- */
-static void
-location_new(struct pprof *p, struct stacktab_entry *e, const char *text,
-    size_t len)
-{
-	struct loc_line lines[64], *more = NULL, *ls = lines;
-	size_t nl = 0, cap = 64, i, n;
-	const char *l = text, *end = text + len, *nl_at;
-	struct stream_frame fr, phys = { 0 };
-	uint64_t mid = 0, addr = 0, flags = 0;
-	const char *dfile = NULL;	/* the DSO as a file name */
-	size_t dflen = 0;
-	char *dtmp = NULL;
-	int has_phys = 0, has_addr = 0;
-
-	for (; l < end; l = nl_at + 1) {
-		nl_at = memchr(l, '\n', end - l);
-		n = nl_at - l;
-		switch (stream_classify(l, n, NULL, &fr)) {
-		case STREAM_FRAME:
-			if (nl == cap) {
-				more = xrealloc(more, 2 * cap * sizeof(*more));
-				if (ls == lines)
-					memcpy(more, lines, sizeof(lines));
-				ls = more;
-				cap *= 2;
-			}
-			memset(&ls[nl], 0, sizeof(ls[nl]));
-			ls[nl].name = fr.sym.p;
-			ls[nl].nlen = stream_sym_len(fr.sym.p, fr.sym.len);
-			if (!has_addr)
-				addr = fr.addrval;
-			has_addr = 1;
-			if (!str_is(fr.dso.p, fr.dso.len, "inlined")) {
-				phys = fr;
-				has_phys = 1;
-				addr = fr.addrval;
-			} else
-				flags |= MAP_INLINE;
-			nl++;
-			break;
-		case STREAM_SRCLINE:
-			if (nl > 0)
-				srcline(&ls[nl - 1], l, n);
-			break;
-		default:
-			break;
-		}
-	}
-	if (has_phys) {
-		struct loc_line *pl = &ls[nl - 1];
-
-		mid = map_id(p, phys.dso.p, phys.dso.len);
-		if (str_is(pl->name, pl->nlen, STREAM_UNKNOWN)) {
-			/* Named after the DSO where the DSO is not a file:
-			 * [kernel.kallsyms], [vdso], [unknown]. */
-			if (phys.dso.len > 0 && phys.dso.p[0] == '/')
-				pl->noline = 1;
-			else {
-				pl->name = phys.dso.p;
-				pl->nlen = phys.dso.len;
-			}
-		}
-		if (phys.dso.len > 0 && phys.dso.p[0] == '[') {
-			dfile = phys.dso.p;
-			dflen = phys.dso.len;
-		} else {
-			dtmp = xasprintf("[%.*s]", (int)phys.dso.len, phys.dso.p);
-			dfile = dtmp;
-			dflen = strlen(dtmp);
-		}
-	}
-	/* The id and mapping id are written by pprof_encode, which puts the
-	   main program's mapping first. */
-	buf_reset(&p->tmp);
-	if (addr != 0)
-		pb_uint(&p->tmp, LOCATION_ADDRESS, addr);
-	for (i = 0; i < nl; i++) {
-		if (ls[i].noline)
-			continue;
-		buf_reset(&p->tmp2);
-		pb_uint(&p->tmp2, LINE_FUNCTION_ID, ls[i].flen > 0 ?
-		    func_id(p, ls[i].name, ls[i].nlen, ls[i].file, ls[i].flen) :
-		    func_id(p, ls[i].name, ls[i].nlen, dfile, dflen));
-		if (ls[i].line > 0)
-			pb_uint(&p->tmp2, LINE_LINE, ls[i].line);
-		pb_msg(&p->tmp, LOCATION_LINE, &p->tmp2);
-		flags |= MAP_FUNCS;
-		if (ls[i].flen > 0)
-			flags |= MAP_FILES;
-		if (ls[i].line > 0)
-			flags |= MAP_LINES;
-	}
-	if (mid != 0)
-		p->maps.ents[mid - 1].u[1] |= flags;
-	free(more);
-	free(dtmp);
-	/* The message's place in larena, and its mapping. It may be empty
-	   (an [unknown] frame at address 0). */
-	e->u[0] = p->larena.len;
-	e->u[1] = p->tmp.len | mid << 32;
-	buf_add(&p->larena, p->tmp.p, p->tmp.len);
 }
 
 /*
@@ -427,7 +164,7 @@ group_close(struct pprof *p)
 		e = stacktab_get(&p->locs, (const char *)&h, sizeof(h));
 		id = e - p->locs.ents + 1;
 		if (p->locs.n != n)
-			location_new(p, e, p->grp.p, p->grp.len);
+			pprof_location(p, e, p->grp.p, p->grp.len);
 		c->lo = h.low64;
 		c->hi = h.high64;
 		c->id = id;
@@ -446,9 +183,10 @@ group_add(struct pprof *p, const char *line, size_t len)
 
 /* The index of the thread (COMM, PID, TID) of a sample head. */
 static uint64_t
-thread_id(struct pprof *p, const struct stream_sample *s)
+thread_id(struct pprof *p, const struct stream_sample *s,
+    const struct stream_head_values *v)
 {
-	size_t klen = s->comm.len + s->pid.len + s->tid.len + 2, n = p->threads.n, used;
+	size_t klen = s->comm.len + s->pid.len + s->tid.len + 2, n = p->threads.n;
 	char *k = xmalloc(klen);
 	uint64_t id;
 
@@ -465,26 +203,19 @@ thread_id(struct pprof *p, const struct stream_sample *s)
 
 		GROW(p->thr, id + 1, p->thr_cap);
 		t = &p->thr[id];
-		t->comm = str_id(p, s->comm.p, s->comm.len);
-		t->pid = s->pid.len > 0 ? (int64_t)(parse_u64(s->pid.p,
-		    s->pid.len, &used) & INT64_MAX) : -1;
-		t->tid = parse_u64(s->tid.p, s->tid.len, &used) & INT64_MAX;
+		t->comm = pprof_str(p, s->comm.p, s->comm.len);
+		t->pid = v->has_pid ? v->pid : -1;
+		t->tid = v->tid;
 	}
 	return id;
 }
 
-/* The state of one input while it is read. */
-struct ppin {
-	struct stream_diag diag;	/* its unrecognised lines */
-	unsigned long	 sample_line;
-	int		 headless;	/* no head since the last empty line: a
-					   frame here is in no sample */
-};
-
 static void
-sample_head(struct pprof *p, struct ppin *in, const struct stream_sample *s,
-    const char *line, size_t len, unsigned long lineno)
+sample_head(struct pprof *p, const struct stream_item *it, const char *name)
 {
+	const struct stream_sample *s = &it->head;
+	struct stream_head_values v;
+
 	p->in_sample = 0;
 	buf_reset(&p->grp);
 	p->grp_phys = 0;
@@ -500,8 +231,8 @@ sample_head(struct pprof *p, struct ppin *in, const struct stream_sample *s,
 		    !stream_str_eq(s->event, p->event))) {
 			if (!p->event_warned)
 				warnx("%s:%lu: several events in the input; converting "
-				    "only '%s' (and offcpu-time)", in->diag.name, lineno,
-				    p->event);
+				    "only '%s' (and " STREAM_OFFCPU_EVENT ")", name,
+				    it->lineno, p->event);
 			p->event_warned = 1;
 			return;
 		}
@@ -510,12 +241,13 @@ sample_head(struct pprof *p, struct ppin *in, const struct stream_sample *s,
 		if (p->first_period == 0 && s->has_period)
 			p->first_period = s->period;
 	}
-	p->has_time = stream_sample_time(s, line, len, &p->time);
+	stream_head_values(it, &v);
+	p->has_time = v.has_time;
+	p->time = v.time;
 	buf_reset(&p->key);
 	pb_varint(&p->key, p->kind);
-	pb_varint(&p->key, thread_id(p, s));
+	pb_varint(&p->key, thread_id(p, s, &v));
 	p->in_sample = 1;
-	in->sample_line = lineno;
 }
 
 /* The end of a sample: it is counted under its key. */
@@ -556,16 +288,13 @@ int
 pprof_stream(struct pprof *p, int fd, const char *name)
 {
 	struct lineread lr;
-	struct ppin in;
-	struct stream_sample s;
-	struct stream_frame fr;
-	char *line;
-	ssize_t len;
+	struct stream_diag diag;
+	struct stream_reader r;
+	struct stream_item it;
+	const char *f;
 	int rv = 0;
 
-	memset(&in, 0, sizeof(in));
-	in.headless = 1;
-	stream_diag_init(&in.diag, name);
+	stream_diag_init(&diag, name);
 	p->in_sample = 0;
 	buf_reset(&p->grp);
 	p->grp_phys = 0;
@@ -576,48 +305,46 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 		lineread_release(&lr);
 		return SNIFF_REFUSED;
 	}
-	while ((len = lineread_next(&lr, &line)) >= 0) {
-		switch (stream_classify(line, len, &s, &fr)) {
-		case STREAM_BLANK:
+	stream_reader_init(&r, &lr, &diag, NULL);
+	while (stream_reader_next(&r, &it) != STREAM_ITEM_EOF) {
+		switch (it.kind) {
+		case STREAM_ITEM_BLANK:
 			sample_end(p);
-			in.headless = 1;
 			break;
-		case STREAM_COMMENT:
-			header_line(p, line, len);
+		case STREAM_ITEM_HEADER:
+			header_line(p, &it.hdr);
 			break;
-		case STREAM_SAMPLE:
+		case STREAM_ITEM_HEAD:
 			/* A head with no empty line before it: keep both. */
 			sample_end(p);
-			sample_head(p, &in, &s, line, len, lr.lineno);
-			in.headless = 0;
-			break;
-		case STREAM_FRAME:
-			if (!p->in_sample) {
-				if (in.headless)	/* between samples */
-					stream_diag_bad(&in.diag, lr.lineno,
-					    line, len);
-				break;
+			sample_head(p, &it, name);
+			if (p->in_sample && it.head.has_frame) {
+				/* perf record without -g: a one-frame stack */
+				f = it.head.frame.indent.p;
+				group_add(p, f, it.line + it.len - f);
+				sample_end(p);
 			}
+			break;
+		case STREAM_ITEM_FRAME:
+			if (!p->in_sample)
+				break;		/* of an event not converted */
 			if (p->grp_phys)
 				group_close(p);
-			group_add(p, line, len);
-			if (!stream_str_eq(fr.dso, "inlined"))
+			group_add(p, it.line, it.len);
+			if (!it.inlined)
 				p->grp_phys = 1;
 			break;
-		case STREAM_SRCLINE:
+		case STREAM_ITEM_SRCLINE:
 			if (p->in_sample && p->grp.len > 0)
-				group_add(p, line, len);
+				group_add(p, it.line, it.len);
 			break;
-		case STREAM_OTHER:
-			stream_diag_bad(&in.diag, lr.lineno, line, len);
+		default:
 			break;
 		}
 	}
-	if (p->in_sample) {
-		stream_diag_cut(&in.diag, in.sample_line);
-		p->in_sample = 0;
+	if (stream_reader_finish(&r))
 		rv = 1;
-	}
+	p->in_sample = 0;
 	if (lr.error) {
 		cmdfile_read_failed(name, lr.error);
 		rv = 1;
@@ -629,257 +356,7 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 
 		p->duration = sat_add(p, p->duration, p->t_end - from);
 	}
-	if (in.diag.bad > 0)
+	if (diag.bad > 0)
 		rv = 1;
 	return rv;
-}
-
-/* A ValueType message (type, unit) as field `field` of out. */
-static void
-value_type(struct pprof *p, struct buf *out, uint32_t field, const char *type,
-    const char *unit)
-{
-	buf_reset(&p->tmp);
-	pb_uint(&p->tmp, VALUETYPE_TYPE, cstr_id(p, type));
-	pb_uint(&p->tmp, VALUETYPE_UNIT, cstr_id(p, unit));
-	pb_msg(out, field, &p->tmp);
-}
-
-static void
-label(struct pprof *p, uint64_t key, int is_num, uint64_t v)
-{
-	buf_reset(&p->tmp2);
-	pb_uint(&p->tmp2, LABEL_KEY, key);
-	pb_uint(&p->tmp2, is_num ? LABEL_NUM : LABEL_STR, v);
-	pb_msg(&p->tmp, SAMPLE_LABEL, &p->tmp2);
-}
-
-/* Reads a varint of a sample key (written by pb_varint: well formed). */
-static uint64_t
-key_varint(const uint8_t **k)
-{
-	uint64_t v = 0;
-	int shift = 0;
-
-	while (**k & 0x80) {
-		v |= (uint64_t)(**k & 0x7f) << shift;
-		shift += 7;
-		(*k)++;
-	}
-	v |= (uint64_t)**k << shift;
-	(*k)++;
-	return v;
-}
-
-/*
- * pprof takes the first mapping for the main program: its name heads every
- * report, and its symbols are the ones looked for first. Returns the id of
- * the DSO that is the program: the one named as the first word of
- * "# cmdline", else the first that is neither a shared library nor
- * bracketed ([kernel.kallsyms]); 0 when there is none.
- */
-static uint64_t
-main_mapping(struct pprof *p)
-{
-	uint64_t first = 0;
-	size_t i;
-
-	for (i = 0; i < p->maps.n; i++) {
-		const char *f = p->maps.ents[i].key, *base;
-		size_t len = p->maps.ents[i].len, blen;
-
-		if (len == 0 || f[0] == '[')
-			continue;
-		base = memrchr(f, '/', len);
-		base = base ? base + 1 : f;
-		blen = f + len - base;
-		if (p->prog != NULL && strlen(p->prog) == blen &&
-		    memcmp(p->prog, base, blen) == 0)
-			return i + 1;
-		if (first == 0 && memmem(base, blen, ".so", 3) == NULL)
-			first = i + 1;
-	}
-	return first;
-}
-
-/* The id mapping id gets in the output: main first, the rest in order. */
-static uint64_t
-map_order(uint64_t main_map, uint64_t id)
-{
-	if (main_map == 0 || id > main_map)
-		return id;
-	return id == main_map ? 1 : id + 1;
-}
-
-void
-pprof_encode(struct pprof *p, struct buf *out)
-{
-	int on_time = p->event != NULL && stream_event_is_clock(p->event, strlen(p->event));
-	int c_on = -1, c_off = -1, c_wall = -1, ncol = 1;
-	const char *deflt = "samples", *on_type = "samples";
-	uint64_t k_pid, k_tid, k_comm, main_map;
-	size_t i, j;
-
-	/* The sample types: which columns the values have. */
-	value_type(p, out, PROFILE_SAMPLE_TYPE, "samples", "count");
-	if (p->has_weight) {
-		c_on = ncol++;
-		on_type = on_time ? "cpu" :
-		    p->event[0] != '\0' ? p->event : "events";
-		value_type(p, out, PROFILE_SAMPLE_TYPE, on_type,
-		    on_time ? "nanoseconds" : "count");
-		deflt = on_type;
-	}
-	if (p->has_off) {
-		c_off = ncol++;
-		value_type(p, out, PROFILE_SAMPLE_TYPE, "off-cpu", "nanoseconds");
-		deflt = "off-cpu";
-		if (!p->has_on || (c_on >= 0 && on_time)) {
-			c_wall = ncol++;
-			value_type(p, out, PROFILE_SAMPLE_TYPE, "wall", "nanoseconds");
-			deflt = "wall";
-		}
-	}
-	GROW(p->vals, ncol, p->vals_cap);
-	k_pid = cstr_id(p, "pid");
-	k_tid = cstr_id(p, "tid");
-	k_comm = cstr_id(p, "comm");
-	for (i = 0; i < p->samples.n; i++) {
-		const struct stacktab_entry *e = &p->samples.ents[i];
-		const uint8_t *k = (const uint8_t *)e->key, *end = k + e->len;
-		uint64_t kind = key_varint(&k);
-		const struct pprof_thread *t = &p->thr[key_varint(&k)];
-
-		buf_reset(&p->tmp);
-		/* The location ids in the key are already the packed field. */
-		if (k < end)
-			pb_bytes(&p->tmp, SAMPLE_LOCATION_ID, k, end - k);
-		memset(p->vals, 0, ncol * sizeof(*p->vals));
-		p->vals[0] = e->u[0];
-		if (kind == PPROF_ON && c_on >= 0)
-			p->vals[c_on] = e->u[1];
-		if (kind == PPROF_OFF)
-			p->vals[c_off] = e->u[1];
-		if (c_wall >= 0)
-			p->vals[c_wall] = e->u[1];
-		pb_packed(&p->tmp, SAMPLE_VALUE, p->vals, ncol);
-		if (t->pid >= 0)
-			label(p, k_pid, 1, t->pid);
-		label(p, k_tid, 1, t->tid);
-		label(p, k_comm, 0, t->comm);
-		pb_msg(out, PROFILE_SAMPLE, &p->tmp);
-	}
-	main_map = main_mapping(p);
-	for (j = 0; j < p->maps.n; j++) {
-		/* In the order of map_order: pprof takes the first for main. */
-		size_t i = j == 0 && main_map != 0 ? main_map - 1 :
-		    main_map != 0 && j < main_map ? j - 1 : j;
-		const struct stacktab_entry *e = &p->maps.ents[i];
-		const struct stacktab_entry *b = stacktab_find(&p->buildids, e->key, e->len);
-
-		buf_reset(&p->tmp);
-		pb_uint(&p->tmp, MAPPING_ID, map_order(main_map, i + 1));
-		pb_uint(&p->tmp, MAPPING_FILENAME, e->u[0]);
-		if (b != NULL)
-			pb_uint(&p->tmp, MAPPING_BUILD_ID, b->u[0]);
-		if (e->u[1] & MAP_FUNCS)
-			pb_uint(&p->tmp, MAPPING_HAS_FUNCTIONS, 1);
-		if (e->u[1] & MAP_FILES)
-			pb_uint(&p->tmp, MAPPING_HAS_FILENAMES, 1);
-		if (e->u[1] & MAP_LINES)
-			pb_uint(&p->tmp, MAPPING_HAS_LINE_NUMBERS, 1);
-		if (e->u[1] & MAP_INLINE)
-			pb_uint(&p->tmp, MAPPING_HAS_INLINE_FRAMES, 1);
-		pb_msg(out, PROFILE_MAPPING, &p->tmp);
-	}
-	for (i = 0; i < p->locs.n; i++) {
-		const struct stacktab_entry *e = &p->locs.ents[i];
-
-		buf_reset(&p->tmp);
-		pb_uint(&p->tmp, LOCATION_ID, i + 1);
-		if (e->u[1] >> 32 != 0)
-			pb_uint(&p->tmp, LOCATION_MAPPING_ID,
-			    map_order(main_map, e->u[1] >> 32));
-		if ((e->u[1] & 0xffffffff) != 0)
-			buf_add(&p->tmp, p->larena.p + e->u[0], e->u[1] & 0xffffffff);
-		pb_msg(out, PROFILE_LOCATION, &p->tmp);
-	}
-	for (i = 0; i < p->funcs.n; i++) {
-		const struct stacktab_entry *e = &p->funcs.ents[i];
-
-		buf_reset(&p->tmp);
-		pb_uint(&p->tmp, FUNCTION_ID, i + 1);
-		pb_uint(&p->tmp, FUNCTION_NAME, e->u[0]);
-		/* the key is "NAME\0FILE" */
-		if (is_symbol(e->key, (const char *)memchr(e->key, '\0',
-		    e->len) - e->key))
-			pb_uint(&p->tmp, FUNCTION_SYSTEM_NAME, e->u[0]);
-		if (e->u[1] != 0)
-			pb_uint(&p->tmp, FUNCTION_FILENAME, e->u[1]);
-		pb_msg(out, PROFILE_FUNCTION, &p->tmp);
-	}
-	if (p->time_nanos > 0)
-		pb_uint(out, PROFILE_TIME_NANOS, p->time_nanos);
-	if (p->duration > 0)
-		pb_uint(out, PROFILE_DURATION_NANOS, p->duration);
-	if (c_on >= 0 && on_time) {
-		value_type(p, out, PROFILE_PERIOD_TYPE, "cpu", "nanoseconds");
-		if (p->hdr_period > 0 || p->first_period > 0)
-			pb_uint(out, PROFILE_PERIOD, p->hdr_period > 0 ?
-			    p->hdr_period : p->first_period);
-	}
-	for (i = 0; i < p->ncomments; i++)
-		pb_uint(out, PROFILE_COMMENT, p->comments[i]);
-	pb_uint(out, PROFILE_DEFAULT_SAMPLE_TYPE, cstr_id(p, deflt));
-	/* Last, when every string is in. */
-	for (i = 0; i < p->strs.n; i++)
-		pb_bytes(out, PROFILE_STRING_TABLE, p->strs.ents[i].key,
-		    p->strs.ents[i].len);
-}
-
-int
-pprof_write(struct pprof *p, FILE *out)
-{
-	struct buf raw;
-	z_stream z;
-	unsigned char buf[1 << 16];
-	int zr;
-
-	buf_init(&raw);
-	pprof_encode(p, &raw);
-	memset(&z, 0, sizeof(z));
-	/* 16 + 15: a gzip header, with no name and time 0, so that the same
-	   input gives the same bytes. The fastest level, as Go's runtime/pprof
-	   uses: profiles compress well at any level. */
-	if ((zr = deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 16 + 15, 8,
-	    Z_DEFAULT_STRATEGY)) != Z_OK)
-		errx(2, "zlib: deflateInit2: %s", zError(zr));
-	z.next_in = (Bytef *)raw.p;
-	do {
-		/* avail_in is 32 bits wide: feed a big profile in pieces. */
-		size_t left = raw.len - ((char *)z.next_in - raw.p);
-
-		if (z.avail_in == 0)
-			z.avail_in = left > (1u << 30) ? 1u << 30 : left;
-		z.next_out = buf;
-		z.avail_out = sizeof(buf);
-		zr = deflate(&z, left > z.avail_in ? Z_NO_FLUSH : Z_FINISH);
-		if (zr == Z_STREAM_ERROR)
-			errx(2, "zlib: deflate: %s", z.msg ? z.msg : zError(zr));
-		if (fwrite(buf, 1, sizeof(buf) - z.avail_out, out) !=
-		    sizeof(buf) - z.avail_out) {
-			int e = errno;
-
-			deflateEnd(&z);
-			buf_release(&raw);
-			errno = e;
-			return -1;
-		}
-	} while (zr != Z_STREAM_END);
-	deflateEnd(&z);
-	buf_release(&raw);
-	if (p->saturated)
-		warnx("a sum passed 2^63-1, the largest value a profile holds, "
-		    "and stopped there; convert fewer samples at a time");
-	return 0;
 }

@@ -42,6 +42,8 @@
  *			sample, to the end of its last sample (an off-CPU
  *			sample ends a period after its time stamp), summed;
  *			"# cmdline" and "# lost" become comments.
+ * The stream is read in pprof.c (through stream/reader), the profile
+ * encoded in encode.c.
  * Memory grows with the unique frames and unique (stack, thread) pairs,
  * never with repeated samples. The output is the same bytes for the same
  * input.

@@ -16,6 +16,7 @@
 #include "stream/diag.h"
 #include "stream/dso.h"
 #include "stream/folded.h"
+#include "stream/reader.h"
 #include "stream/sniff.h"
 #include "stream/stream.h"
 
@@ -78,14 +79,15 @@ sample_reset(struct fold *f)
 /* The state of one input while it is folded. */
 struct foldin {
 	int		 in_sample;	/* a sample head was kept */
-	int		 headless;	/* no head since the last empty line: an
-					   indented line here is in no sample */
+	int		 headless;	/* no head since the last empty line (the
+					   reader's, stream_reader_between) */
 	int		 skipping;	/* --skip-after matched: ignore the rest */
 	int		 want_srcline;	/* the next srcline belongs to the last frame */
 	int		 is_java;
 	int		 offcpu;	/* the open sample is off-CPU time */
 	uint64_t	 period;
-	struct stream_diag diag;	/* its unrecognised lines */
+	struct stream_diag diag;	/* its unrecognised lines, said by the
+					   reader */
 	unsigned long	 sample_line;	/* line of the open sample's head */
 	unsigned long	 overflow;	/* samples not counted: sum past 2^64-1 */
 	unsigned long	 overflow_line;	/* the first of them */
@@ -95,14 +97,6 @@ struct foldin {
 					   sample's thread and time */
 	struct buf	 comm;		/* head.comm's bytes */
 };
-
-static void
-bad_line(struct fold *f, struct foldin *in, unsigned long lineno,
-    const char *line, size_t len)
-{
-	f->bad++;
-	stream_diag_bad(&in->diag, lineno, line, len);
-}
 
 /*
  * The length of the event name e[0..len) without perf's modifiers: the
@@ -639,15 +633,11 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
  * stream with no sample is off-CPU time where the program never waited.
  */
 static void
-event_header(struct fold *f, const char *line, size_t len)
+event_header(struct fold *f, const struct stream_header_read *h)
 {
-	struct stream_str k, v;
-	const char *sp;
-
-	if (!stream_header(line, len, &k, &v) || !stream_str_eq(k, "event"))
+	if (h->key != STREAM_HDR_EVENT)
 		return;
-	sp = memchr(v.p, ' ', v.len);
-	if (stream_event_is(v.p, sp != NULL ? (size_t)(sp - v.p) : v.len,
+	if (stream_event_is(h->u.event.name.p, h->u.event.name.len,
 	    STREAM_OFFCPU_EVENT))
 		f->hdr_offcpu = 1;
 	else
@@ -683,11 +673,9 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 	struct lineread lr = *lrp;
 	const char *name = lrp->name;
 	struct foldin in;
-	struct stream_sample s;
-	struct stream_frame fr;
-	char *line;
-	ssize_t len;
-	int rv = 0;
+	struct stream_reader r;
+	struct stream_item it;
+	int rv = 0, st;
 
 	memset(&in, 0, sizeof(in));
 	in.headless = 1;
@@ -697,8 +685,13 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 		*lrp = lr;
 		return SNIFF_REFUSED;
 	}
-	while ((len = lineread_next(&lr, &line)) >= 0) {
-		/* The fast path: a frame line seen before. */
+	stream_reader_init(&r, &lr, &in.diag, NULL);
+	while (stream_reader_line(&r, &it)) {
+		const char *line = it.line;
+		size_t len = it.len;
+
+		/* The fast path: a frame line seen before, known by its bytes
+		   before anything of it is parsed. */
 		if (len > 0 && (line[0] == ' ' || line[0] == '\t') && !in.want_srcline) {
 			const struct stacktab_entry *ce;
 			const char *key;
@@ -706,34 +699,29 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 
 			if ((!in.in_sample || in.skipping) &&
 			    !stream_indented_head(line, len)) {
-				if (in.headless)	/* between samples */
-					bad_line(f, &in, lr.lineno, line, len);
-				continue;	/* frames of a sample not kept */
-			}
-			key = in.in_sample && !in.skipping ?
-			    frame_key(f, &in, line, line + len, &klen) : NULL;
-			if (key != NULL && (ce = stacktab_find(&f->cache, key, klen)) != NULL) {
+				/* Lines of a sample not kept pass unread; between
+				   samples the reader says they are in none. */
+				if (!stream_reader_between(&r))
+					continue;
+			} else if (in.in_sample && !in.skipping &&
+			    (key = frame_key(f, &in, line, line + len, &klen)) != NULL &&
+			    (ce = stacktab_find(&f->cache, key, klen)) != NULL) {
 				frame_cached(f, &in, ce);
 				continue;
 			}
 		}
-		if (in.want_srcline && len > 0 && (line[0] == ' ' || line[0] == '\t') &&
-		    stream_classify(line, len, NULL, NULL) == STREAM_SRCLINE) {
-			srcline_line(f, &in, line, len);
-			continue;
-		}
-		switch (stream_classify(line, len, &s, &fr)) {
-		case STREAM_BLANK:
+		switch (stream_reader_parse(&r, &it)) {
+		case STREAM_ITEM_BLANK:
 			/* Cache the sample only if it ends where its block does. */
-			if (len != 0 || lr.lineno - in.sample_line != in.block_lines)
+			if (len != 0 || it.lineno - in.sample_line != in.block_lines)
 				in.block_pending = 0;
 			sample_end(f, &in);
 			in.headless = 1;
 			break;
-		case STREAM_COMMENT:
-			event_header(f, line, len);
+		case STREAM_ITEM_HEADER:
+			event_header(f, &it.hdr);
 			break;
-		case STREAM_SAMPLE:
+		case STREAM_ITEM_HEAD:
 			if (in.in_sample) {
 				/* A head with no empty line before it: keep both.
 				   Such a stream's blocks are no samples: the
@@ -742,42 +730,45 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 				f->sc_off = 1;
 				sample_end(f, &in);
 			}
-			sample_head(f, &in, &s, lr.lineno);
+			sample_head(f, &in, &it.head, it.lineno);
 			if (in.in_sample && f->opts.on_sample != NULL)
-				head_keep(&in, &s, line, len);
-			if (in.in_sample && s.has_frame) {
+				head_keep(&in, &it.head, line, len);
+			if (in.in_sample && it.head.has_frame) {
 				/* perf record without -g: a one-frame stack */
-				frame_line(f, &in, &s.frame, s.frame.indent.p,
-				    line + len);
+				frame_line(f, &in, &it.head.frame,
+				    it.head.frame.indent.p, line + len);
 				sample_end(f, &in);
-			} else if (in.in_sample)
-				sample_cached(f, &in, &lr);
+			} else if (in.in_sample && sample_cached(f, &in, &lr))
+				stream_reader_skipped(&r);
 			break;
-		case STREAM_FRAME:
-			frame_line(f, &in, &fr, line, line + len);
+		case STREAM_ITEM_FRAME:
+			frame_line(f, &in, &it.frame, line, line + len);
 			break;
-		case STREAM_SRCLINE:
-			/* -F+srcline lines of frames that get none appended */
+		case STREAM_ITEM_SRCLINE:
+			/* -F+srcline lines of frames that get none appended
+			   are passed over */
+			if (in.want_srcline)
+				srcline_line(f, &in, line, len);
 			in.want_srcline = 0;
 			break;
-		case STREAM_OTHER:
+		case STREAM_ITEM_BAD:
 			in.block_pending = 0;
-			bad_line(f, &in, lr.lineno, line, len);
+			f->bad++;
+			break;
+		default:
 			break;
 		}
 	}
-	if (in.in_sample) {
-		stream_diag_cut(&in.diag, in.sample_line);
+	if (stream_reader_finish(&r))
 		rv = 1;
-	}
 	if (in.overflow > 0) {
 		warnx("%s:%lu: the total passes 2^64-1 here: %lu sample%s not "
 		    "counted; fold fewer samples at a time", name,
 		    in.overflow_line, in.overflow, in.overflow == 1 ? "" : "s");
 		rv = 1;
 	}
-	if ((len = read_status(&lr, name)) != 0)
-		rv = len;
+	if ((st = read_status(&lr, name)) != 0)
+		rv = st;
 	*lrp = lr;
 	buf_release(&in.comm);
 	if (in.diag.bad > 0 && rv == 0)

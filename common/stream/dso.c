@@ -35,7 +35,7 @@ dso_classify(const char *p, size_t len)
 		return DSO_KERNEL_MAP;
 	if (is_perfmap(p, len))
 		return DSO_PERFMAP;
-	if (str_is(p, len, "[vdso]"))
+	if (str_is(p, len, STREAM_VDSO))
 		return DSO_VDSO;
 	if (len == 0 || str_starts(p, len, "//anon"))
 		return DSO_NONE;
@@ -87,4 +87,22 @@ dso_fold_jit(const char *d, size_t n)
 			return 1;
 	}
 	return memmem(d, n, "/jitted-", 8) != NULL && str_ends(d, n, ".so");
+}
+
+void
+dso_unknown_base(const char *d, size_t n, const char **base, size_t *blen)
+{
+	const char *slash;
+
+	if (str_is(d, n, STREAM_UNKNOWN)) {
+		*base = "unknown";
+		*blen = 7;
+		return;
+	}
+	/* A file replaced since it was mapped is still itself. */
+	if (str_ends(d, n, " (deleted)"))
+		n -= 10;
+	slash = memrchr(d, '/', n);
+	*base = slash ? slash + 1 : d;
+	*blen = n - (*base - d);
 }

@@ -44,4 +44,14 @@ int	dso_is_module_path(const char *path);
 int	dso_fold_kernel(const char *d, size_t n);
 int	dso_fold_jit(const char *d, size_t n);
 
+/*
+ * The name of a frame with no symbol in the DSO d[0..n) is "[BASE]"
+ * (FlameGraph's rule, which fgfold and fgpprof follow): sets *base and
+ * *blen to BASE, the DSO's last path component without " (deleted)"
+ * ("[[vdso]]", "[libc.so.6]"), or "unknown" when d is STREAM_UNKNOWN.
+ * *base points into d, or is static.
+ */
+void	dso_unknown_base(const char *d, size_t n, const char **base,
+	    size_t *blen);
+
 #endif

@@ -128,7 +128,7 @@ parse_tail(const char *line, size_t len, size_t from, struct stream_sample *s)
 static int
 parse_sample_left(const char *line, size_t len, struct stream_sample *s)
 {
-	size_t i, j, k;
+	size_t i, j, k, m;
 
 	if (len == 0 || isspc(line[0]))
 		return 0;
@@ -139,24 +139,27 @@ parse_sample_left(const char *line, size_t len, struct stream_sample *s)
 		j = i;
 		while (j < len && isspc(line[j]))
 			j++;
-		k = j;
+		k = j < len && line[j] == '-' ? j + 1 : j;	/* perf's -1 */
+		m = k;
 		while (k < len && isdig(line[k]))
 			k++;
-		if (k == j)
+		if (k == m)
 			continue;
 		memset(s, 0, sizeof(*s));
 		s->comm.p = line;
 		s->comm.len = i;
 		s->period = 1;
 		if (k < len && line[k] == '/') {
-			size_t m = k;
+			size_t t, d;
 
+			m = k;
 			while (m < len && line[m] == '/')
 				m++;
-			size_t t = m;
+			d = m < len && line[m] == '-' ? m + 1 : m;
+			t = d;
 			while (t < len && isdig(line[t]))
 				t++;
-			if (t > m && t < len && isspc(line[t])) {
+			if (t > d && t < len && isspc(line[t])) {
 				s->pid.p = line + j;
 				s->pid.len = k - j;
 				s->tid.p = line + m;
@@ -164,7 +167,7 @@ parse_sample_left(const char *line, size_t len, struct stream_sample *s)
 				parse_tail(line, len, t, s);
 				return 1;
 			}
-			if (t == m && m < len && isspc(line[m])) {
+			if (t == d && d == m && m < len && isspc(line[m])) {
 				s->tid.p = line + j;
 				s->tid.len = k - j;
 				parse_tail(line, len, m, s);
@@ -275,18 +278,24 @@ head_right(const char *line, size_t len, struct stream_sample *s)
 			return 0;
 	}
 	e = ws_back(line, t);
+	s->cpu.p = NULL;
+	s->cpu.len = 0;
 	/* [CPU] */
 	if (e > 0 && line[e - 1] == ']') {
 		b = digits_back(line, e - 1);
 		if (b == e - 1 || b == 0 || line[b - 1] != '[' ||
 		    (b > 1 && !isspc(line[b - 2])))
 			return 0;
+		s->cpu.p = line + b;
+		s->cpu.len = e - 1 - b;
 		e = ws_back(line, b - 1);
 	}
-	/* PID/TID, or a TID alone */
+	/* PID/TID, or a TID alone; each may be perf's -1 */
 	b = digits_back(line, e);
 	if (b == e)
 		return 0;
+	if (b > 0 && line[b - 1] == '-')
+		b--;
 	s->tid.p = line + b;
 	s->tid.len = e - b;
 	s->pid.p = NULL;
@@ -297,6 +306,8 @@ head_right(const char *line, size_t len, struct stream_sample *s)
 		t = digits_back(line, m);
 		if (t == m)
 			return 0;
+		if (t > 0 && line[t - 1] == '-')
+			t--;
 		s->pid.p = line + t;
 		s->pid.len = m - t;
 		b = t;

@@ -50,12 +50,23 @@
 #define STREAM_TRUNCATED	"[truncated]"	/* the frame past a stack deeper than the copy */
 #define STREAM_UNKNOWN		"[unknown]"	/* no symbol; as a DSO, no mapping */
 #define STREAM_KERNEL		"[kernel.kallsyms]"	/* the kernel's DSO, as perf names it */
+#define STREAM_VDSO		"[vdso]"	/* the vDSO's DSO, as perf names it */
 #define STREAM_INLINED		"inlined"	/* the DSO of a frame inlined into the
 						   frame below it: "ADDR SYM (inlined)" */
 #define STREAM_FENCE		"# ========"	/* the line perf script --header opens and
 						   closes its header with */
 #define STREAM_MAGIC		"# fgrecord"	/* the header line of a stream whose
 						   addresses are ELF addresses */
+
+/* The keys of the header lines "# KEY : VALUE" that fgrecord writes. */
+#define STREAM_KEY_EVENT	"event"		/* NAME [freq N | period N] callgraph ... */
+#define STREAM_KEY_BUILDID	"buildid"	/* ID PATH */
+#define STREAM_KEY_CMDLINE	"cmdline"	/* the command recorded */
+#define STREAM_KEY_KERNEL	"kernel"	/* STREAM_KERNEL_INCLUDED or _EXCLUDED */
+#define STREAM_KEY_LOST		"lost"		/* samples the kernel dropped */
+#define STREAM_KEY_START	"start"		/* WALL CLOCK */
+#define STREAM_KERNEL_INCLUDED	"included"
+#define STREAM_KERNEL_EXCLUDED	"excluded"
 
 #define STREAM_SRCLINE_MAX	8192	/* bytes of a source line after its indent */
 
@@ -84,8 +95,10 @@ struct stream_frame {
 
 struct stream_sample {
 	struct stream_str comm;
-	struct stream_str pid;		/* digits; empty when perf printed only a TID */
-	struct stream_str tid;		/* digits */
+	struct stream_str pid;		/* digits, a '-' first for perf's -1;
+					   empty when perf printed only a TID */
+	struct stream_str tid;		/* digits, a '-' first for perf's -1 */
+	struct stream_str cpu;		/* digits inside "[CPU]"; empty if absent */
 	struct stream_str event;	/* "cpu-clock"; empty if absent */
 	uint64_t	 period;	/* 1 when absent */
 	int		 has_period;

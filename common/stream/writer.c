@@ -99,16 +99,21 @@ secs(FILE *o, uint64_t t)
 }
 
 void
-stream_write_begin(FILE *o, const struct stream_start *start)
+stream_write_start(FILE *o, const struct stream_start *start)
 {
-	fputs(STREAM_FENCE "\n" STREAM_MAGIC " 1\n", o);
-	if (start == NULL)
-		return;
-	fputs("# start : ", o);
+	fputs("# " STREAM_KEY_START " : ", o);
 	secs(o, start->wall_ns);
 	putc(' ', o);
 	secs(o, start->clock_ns);
 	putc('\n', o);
+}
+
+void
+stream_write_begin(FILE *o, const struct stream_start *start)
+{
+	fputs(STREAM_FENCE "\n" STREAM_MAGIC " 1\n", o);
+	if (start != NULL)
+		stream_write_start(o, start);
 }
 
 void
@@ -133,7 +138,7 @@ stream_write_headeru(FILE *o, const char *key, uint64_t n)
 void
 stream_write_event(FILE *o, const struct stream_event *ev)
 {
-	fputs("# event : ", o);
+	fputs("# " STREAM_KEY_EVENT " : ", o);
 	stream_write_clean(o, ev->name);
 	putc(' ', o);
 	if (ev->rate_kind == STREAM_RATE_FREQ)
@@ -149,7 +154,7 @@ stream_write_event(FILE *o, const struct stream_event *ev)
 void
 stream_write_buildid(FILE *o, const char *buildid, const char *path)
 {
-	fprintf(o, "# buildid : %s ", buildid);
+	fprintf(o, "# " STREAM_KEY_BUILDID " : %s ", buildid);
 	end_line(o, path);
 }
 

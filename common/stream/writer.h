@@ -85,6 +85,9 @@ void	 stream_write_clean(FILE *, const char *s);
  */
 void	 stream_write_begin(FILE *, const struct stream_start *start);
 
+/* Writes the "# start : WALL CLOCK" line alone. */
+void	 stream_write_start(FILE *, const struct stream_start *start);
+
 /*
  * Writes STREAM_FENCE again, where the header lines that describe the
  * whole recording end, as perf script --header does.

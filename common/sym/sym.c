@@ -41,6 +41,7 @@
 #include "elf/perfmap.h"
 #include "stream/stream.h"
 #include "stream/diag.h"
+#include "stream/reader.h"
 #include "sym/sym.h"
 #include "base/xalloc.h"
 #include "elf/vdso.h"
@@ -1043,24 +1044,20 @@ struct sstate {
 };
 
 static void
-buildid_header(struct sym *s, const char *line, size_t len)
+buildid_header(struct sym *s, const struct stream_header_read *h)
 {
-	struct stream_str k, v;
-	const char *sp;
 	uint32_t fn;
 	struct sfile *f;
 
-	if (!stream_header(line, len, &k, &v) || !stream_str_eq(k, "buildid"))
+	/* "ID PATH": PATH may hold spaces. */
+	if (h->key != STREAM_HDR_BUILDID || !h->ok)
 		return;
-	/* "HEX PATH": PATH may hold spaces. */
-	if ((sp = memchr(v.p, ' ', v.len)) == NULL)
-		return;
-	fn = file_get(s, sp + 1, v.len - (sp + 1 - v.p));
+	fn = file_get(s, h->u.buildid.path.p, h->u.buildid.path.len);
 	f = s->files[fn];
 	if (f->opened != 0)
 		return;		/* already checked against an earlier header */
 	free(f->recorded);
-	f->recorded = xmemdup0(v.p, sp - v.p);
+	f->recorded = xmemdup0(h->u.buildid.id.p, h->u.buildid.id.len);
 }
 
 static void
@@ -1252,44 +1249,42 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	st->drop_src = s->o.srcline;
 }
 
+/* The reader's hook: its messages go on lines of their own. */
+static void
+progress_off(void *arg)
+{
+	(void)arg;
+	progress_clear();
+}
+
 int
 sym_stream(struct sym *s, struct lineread *in, FILE *out)
 {
 	struct sstate st = { 0 };
-	struct stream_sample smp;
-	struct stream_frame fr;
+	struct stream_reader_opts ro = { 1, progress_off, NULL };
+	struct stream_reader r;
 	struct stream_diag diag;
-	unsigned long head_line = 0;
-	ssize_t len;
-	char *line;
-	int first = 1;
+	struct stream_item it;
 
-	/* Bad lines are passed on as they are (fgsym | fgsym is fgsym), and
+	/* Every line is passed on (fgsym | fgsym is fgsym); bad ones are
 	   said, in the words fgfold and fgpprof use. */
 	stream_diag_init(&diag, in->name);
-	while ((len = lineread_next(in, &line)) >= 0) {
-		enum stream_kind k = stream_classify(line, len, &smp, &fr);
-
-		/* "# fgrecord" among the comments before the first sample */
-		if (first && k == STREAM_COMMENT && stream_is_magic(line, len))
-			st.fgrecord = 1;
-		else if (k == STREAM_SAMPLE)
-			first = 0;
-		switch (k) {
-		case STREAM_FRAME:
-			do_frame(s, &st, in, line, len, &fr, out);
+	stream_reader_init(&r, in, &diag, &ro);
+	while (stream_reader_next(&r, &it) != STREAM_ITEM_EOF) {
+		switch (it.kind) {
+		case STREAM_ITEM_FRAME:
+			do_frame(s, &st, in, it.line, it.len, &it.frame, out);
 			continue;
-		case STREAM_SRCLINE:
+		case STREAM_ITEM_SRCLINE:
 			if (st.drop_src)
 				continue;
 			break;
-		case STREAM_SAMPLE: {
-			struct stream_str p = smp.pid.len ? smp.pid : smp.tid;
+		case STREAM_ITEM_HEAD: {
+			struct stream_str p = it.head.pid.len ? it.head.pid :
+			    it.head.tid;
 
 			st.fi = 0;
 			st.drop_src = 0;
-			/* a one-line sample needs no empty line after it */
-			head_line = smp.has_frame ? 0 : in->lineno;
 			if (p.len < sizeof(st.pid)) {
 				memcpy(st.pid, p.p, p.len);
 				st.pid[p.len] = '\0';
@@ -1298,40 +1293,40 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 			if ((++s->samples & 255) == 0 && s->o.progress)
 				progress(s);
 			/* Its address is a run-time one: see sym_finish. */
-			if (smp.has_frame && stream_str_eq(smp.frame.sym, STREAM_UNKNOWN))
+			if (it.head.has_frame &&
+			    stream_str_eq(it.head.frame.sym, STREAM_UNKNOWN))
 				s->oneline++;
 			break;
 		}
-		case STREAM_OTHER:
-			if (diag.bad < DIAG_BAD_SHOWN + 1)
-				progress_clear();
-			stream_diag_bad(&diag, in->lineno, line, len);
+		case STREAM_ITEM_BAD:
 			s->any_bad = 1;
 			st.drop_src = 0;
 			break;
-		case STREAM_COMMENT:
-			buildid_header(s, line, len);
+		case STREAM_ITEM_MAGIC:
+			/* "# fgrecord" among the comments before the first
+			   sample: ELF addresses */
+			st.fgrecord = r.fgrecord;
+			st.drop_src = 0;
+			break;
+		case STREAM_ITEM_HEADER:
+			buildid_header(s, &it.hdr);
 			/* FALLTHROUGH */
 		default:
-			if (k == STREAM_BLANK)
-				head_line = 0;
-			st.fi = k == STREAM_BLANK ? 0 : st.fi;
+			if (it.kind == STREAM_ITEM_BLANK)
+				st.fi = 0;
 			st.drop_src = 0;
 			break;
 		}
 		if (out != NULL) {
-			emit(out, line, len);
+			emit(out, it.line, it.len);
 			if (!in->partial)
 				putc_unlocked('\n', out);
 		}
 	}
 	if (in->error != 0)
 		return -2;
-	if (head_line != 0) {
-		progress_clear();
-		stream_diag_cut_kept(&diag, head_line);
+	if (stream_reader_finish(&r))
 		s->any_bad = 1;
-	}
 	if (out != NULL && (fflush(out) != 0 || ferror(out)))
 		return -1;
 	return 0;

@@ -418,9 +418,68 @@ test_start(void)
 	pprof_release(&p);
 }
 
+/*
+ * An unresolved frame outside a file is named as fgfold names it,
+ * "[[vdso]]"; a one-line sample (perf without -g) is a one-frame stack;
+ * perf's -1/-1 (a sample of no task) has no pid label.
+ */
+static void
+test_names(void)
+{
+	struct pprof p;
+	struct prof pr;
+	struct buf out;
+	struct fld *f;
+	size_t i;
+	const char *text = (
+	    "app 7/7 [000] 51.000000: 1000000 cpu-clock:\n"
+	    "\t7fff1234 [unknown] ([vdso])\n"
+	    "\tffffffff81000130 [unknown] ([kernel.kallsyms])\n"
+	    "\t10 [unknown] ([unknown])\n\n"
+	    "  :-1    -1/-1 [000] 52.000000: 1000000 cpu-clock:\n"
+	    "\t20 [unknown] ([vdso])\n\n"
+	    "sh 9 52.5: 1000000 cpu-clock: 7f12 up+0x27 (/ld.so)\n");
+	int vdso = 0, kern = 0, unk = 0, up = 0, nopid = 0, fd;
+
+	pprof_init(&p);
+	buf_init(&out);
+	fd = stream_fd(text);
+	CHECK(pprof_stream(&p, fd, "names") == 0, "names: a clean stream");
+	close(fd);
+	pprof_encode(&p, &out);
+	prof_read(&pr, &out);
+	for (i = 0; (f = nth(&pr, 5, i)) != NULL; i++) {
+		const char *name = pstr(&pr, dget(f->p, f->len, 2, 0));
+
+		vdso |= strcmp(name, "[[vdso]]") == 0;
+		kern |= strcmp(name, "[[kernel.kallsyms]]") == 0;
+		unk |= strcmp(name, "[unknown]") == 0;
+		up |= strcmp(name, "up") == 0;
+	}
+	CHECK(vdso, "an [unknown] frame in [vdso] is [[vdso]], as in fgfold");
+	CHECK(kern, "in [kernel.kallsyms], [[kernel.kallsyms]]");
+	CHECK(unk, "in no mapping, [unknown]");
+	CHECK(up, "a one-line sample's frame");
+	CHECK(count(&pr, 2) == 3, "three samples");
+	for (i = 0; (f = nth(&pr, 2, i)) != NULL; i++) {
+		const uint8_t *q = f->p, *end = f->p + f->len;
+		struct fld lf;
+		int labels = 0;
+
+		while (dnext(&q, end, &lf))
+			labels += lf.num == 3;
+		nopid += labels == 2;
+	}
+	CHECK(nopid == 2, "-1/-1 and a TID alone: no pid label");
+	prof_free(&pr);
+	buf_release(&out);
+	pprof_release(&p);
+}
+
 int
 main(void)
 {
+	test_names();
 	test_start();
 	test_modifiers();
 	test_profile();

@@ -75,6 +75,16 @@ main(void)
 	    5000000000ULL, "perf script: padded, PID/TID, CPU, period");
 	head("a 1/1  4243 [001] 5.000000: 250000 cpu-clock:", "a 1/1", "",
 	    "4243", "cpu-clock", 250000, 0, "perf script: a TID alone");
+	head("  :-1    -1/-1  [000]     5.000000:          1 cpu-clock:",
+	    ":-1", "-1", "-1", "cpu-clock", 1, 5000000000ULL,
+	    "perf script: -1/-1, a sample of no task");
+	head("swapper -1 [000] 5.000000: 1 cpu-clock:", "swapper", "", "-1",
+	    "cpu-clock", 1, 5000000000ULL, "perf script: a TID of -1 alone");
+	head("a -1/-1 5.0: e:", "a", "-1", "-1", "e", 1, 5000000000ULL,
+	    "no CPU, -1/-1");
+	l = "a 1-1 5.0: e:";
+	CHECK(stream_classify(l, strlen(l), &s, NULL) != STREAM_SAMPLE,
+	    "a '-' inside digits is no sign: no head");
 	head("x [001] 1.0:    4243     5.000000: cpu-clock:", "x [001] 1.0:",
 	    "", "4243", "cpu-clock", 1, 5000000000ULL,
 	    "perf script: no CPU, no period");

@@ -4,40 +4,27 @@
  * lines from DWARF, the kernel's and perf maps' names; each (file,
  * address, is-return) resolved once and cached.
  */
-#include <err.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <xxhash.h>
 
-#include "sym/cuindex.h"
-#include "sym/demangle.h"
-#include "stream/dso.h"
-#include "sym/dwname.h"
-#include "sym/pkgowner.h"
-#include "sym/dwcheck.h"
-#include "elf/buildcache.h"
-#include "elf/elffile.h"
-#include "elf/elfsym.h"
 #include "base/hashtab.h"
+#include "base/xalloc.h"
+#include "elf/elffile.h"
 #include "elf/kallsyms.h"
 #include "elf/perfmap.h"
-#include "stream/stream.h"
-#include "stream/diag.h"
-#include "sym/sym.h"
+#include "stream/dso.h"
+#include "sym/cuindex.h"
+#include "sym/demangle.h"
+#include "sym/dwcheck.h"
+#include "sym/dwname.h"
 #include "sym/symstate.h"
-#include "base/xalloc.h"
-#include "elf/vdso.h"
 
 /* An unresolved frame: shared, never freed. */
 struct sres sym_unresolved = { .n = 0 };

@@ -13,33 +13,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <gelf.h>
-#include <libelf.h>
-#include <xxhash.h>
 
-#include "sym/cuindex.h"
-#include "sym/demangle.h"
-#include "stream/dso.h"
-#include "sym/dwname.h"
-#include "sym/pkgowner.h"
-#include "sym/dwcheck.h"
-#include "elf/buildcache.h"
-#include "elf/elffile.h"
-#include "elf/elfsym.h"
 #include "base/hashtab.h"
-#include "elf/kallsyms.h"
-#include "elf/perfmap.h"
+#include "base/xalloc.h"
+#include "stream/diag.h"
+#include "stream/dso.h"
 #include "stream/sample.h"
 #include "stream/stream.h"
 #include "stream/writer.h"
-#include "stream/diag.h"
 #include "sym/sym.h"
 #include "sym/symstate.h"
-#include "base/xalloc.h"
-#include "elf/vdso.h"
 
 /* The lowest kernel address on x86-64 (and arm64): the upper half. */
 #define KERNEL_START	0xffff800000000000ULL

@@ -5,40 +5,28 @@
  * build-ID cache's copy of the recorded build) and loaded into libdwfl on
  * its first lookup; the vDSO, the kernel's check, perf's file offsets.
  */
-#include <err.h>
 #include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <xxhash.h>
 
-#include "sym/cuindex.h"
-#include "sym/demangle.h"
-#include "stream/dso.h"
-#include "sym/dwname.h"
-#include "sym/pkgowner.h"
-#include "sym/dwcheck.h"
+#include "base/hashtab.h"
+#include "base/xalloc.h"
 #include "elf/buildcache.h"
 #include "elf/elffile.h"
 #include "elf/elfsym.h"
-#include "base/hashtab.h"
 #include "elf/kallsyms.h"
-#include "elf/perfmap.h"
+#include "elf/vdso.h"
+#include "stream/dso.h"
 #include "stream/stream.h"
-#include "stream/diag.h"
+#include "sym/pkgowner.h"
 #include "sym/sym.h"
 #include "sym/symstate.h"
-#include "base/xalloc.h"
-#include "elf/vdso.h"
 
 /* Returns the file number for dso[0..len), adding it when new. */
 uint32_t

@@ -3,40 +3,17 @@
  * of frames resolved, the files that held the rest, the files whose
  * sampled code no DWARF holds, and its exit status.
  */
-#include <err.h>
 #include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <gelf.h>
-#include <libelf.h>
-#include <xxhash.h>
 
-#include "sym/cuindex.h"
-#include "sym/demangle.h"
+#include "base/xalloc.h"
 #include "stream/dso.h"
-#include "sym/dwname.h"
-#include "sym/pkgowner.h"
-#include "sym/dwcheck.h"
-#include "elf/buildcache.h"
-#include "elf/elffile.h"
-#include "elf/elfsym.h"
-#include "base/hashtab.h"
-#include "elf/kallsyms.h"
-#include "elf/perfmap.h"
-#include "stream/stream.h"
-#include "stream/diag.h"
 #include "sym/sym.h"
 #include "sym/symstate.h"
-#include "base/xalloc.h"
-#include "elf/vdso.h"
 
 static int
 cmp_unres(const void *a, const void *b)

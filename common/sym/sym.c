@@ -346,6 +346,8 @@ sink_flush(void *arg)
 {
 	struct symsink *k = arg;
 
+	/* the session's summary follows a flush: not over the progress */
+	progress_clear();
 	if (k->out == NULL)
 		return 0;
 	return fflush(k->out) != 0 || ferror(k->out) ? -1 : 0;

@@ -13,9 +13,11 @@
 # On each, side by side: fgsym FILE (the reader, the unwinding of DWARF
 # stacks, symbols with inline frames), fgsym --no-inline, perf script
 # --no-inline, and perf script with inline frames (once: it can take
-# minutes; PERFDATA_BENCH_PERF_INLINE=0 skips it). Medians over
-# $BENCH_RUNS runs of the wall time, the CPU time (both processes of
-# fgsym) and the peak resident set, and the ratios perf script / fgsym;
+# minutes; PERFDATA_BENCH_PERF_INLINE=0 skips it), and an older fgsym
+# when PERFDATA_BENCH_OLD names one (a build of main, say). Medians over
+# $BENCH_RUNS runs of the wall time, the CPU time (user and system, with
+# any children) and the peak resident set, and the ratios perf script /
+# fgsym; on a busy machine the CPU time is the figure to compare;
 # the targets of issue 25: 100x against perf script with inline frames,
 # 10x against --no-inline on frame pointers, 3x on DWARF.
 . "$(dirname "$0")/lib.sh"
@@ -65,6 +67,10 @@ one() {
 	set -- $(median_usage "$FGSYM" "$f")
 	fg_w=$1
 	row "fgsym perf.data" "$1" "$2" "$3"
+	if [ -n "${PERFDATA_BENCH_OLD:-}" ]; then
+		set -- $(median_usage "$PERFDATA_BENCH_OLD" "$f")
+		row "old fgsym perf.data" "$1" "$2" "$3"
+	fi
 	set -- $(median_usage "$FGSYM" --no-inline "$f")
 	fgn_w=$1
 	row "fgsym --no-inline perf.data" "$1" "$2" "$3"

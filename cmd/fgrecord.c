@@ -187,6 +187,7 @@ main(int argc, char *argv[])
 	struct record_opts o;
 	struct record r;
 	const char *outname = NULL;
+	FILE *out;
 	char *cmdline, *end, *why;
 	pid_t *pids = NULL;
 	int ch, status;
@@ -282,23 +283,24 @@ main(int argc, char *argv[])
 	if (outname && strcmp(outname, "-") != 0) {
 		int fd = create_output(outname);
 
-		if ((o.out = fdopen(fd, "w")) == NULL)
+		if ((out = fdopen(fd, "w")) == NULL)
 			err(2, "cannot create '%s'", outname);
 		o.outname = outname;
 		o.cmd_stdout = STDOUT_FILENO;
 	} else {
-		o.out = stdout;
+		out = stdout;
 		o.outname = CMDFILE_STDOUT;
 		o.cmd_stdout = STDERR_FILENO;
 	}
-	setvbuf(o.out, NULL, _IOFBF, 1 << 20);
+	setvbuf(out, NULL, _IOFBF, 1 << 20);
+	sample_sink_file(&o.sink, out);
 	cmdline = o.argv ? join(argv, argc) : join(argv - optind, argc + optind);
 	o.cmdline = cmdline;
 
 	record_init(&r, &o);
 	status = record_run(&r);
 	record_release(&r);
-	if (fclose(o.out) != 0 && status != 2)
+	if (fclose(out) != 0 && status != 2)
 		cmdfile_write_failed(o.outname);
 	free(cmdline);
 	free(pids);

@@ -1,17 +1,16 @@
 /*
- * fgsym: symbolize a sample stream (fg-stream(5)) in process, or, with
- * --annotate, list the hottest instructions of the hottest functions.
+ * fgsym: symbolize a sample stream (fg-stream(5)) or a perf.data file in
+ * process, or, with --annotate, list the hottest instructions of the
+ * hottest functions.
  */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/cmdfile.h"
@@ -19,6 +18,7 @@
 #include "base/num.h"
 #include "base/version.h"
 #include "record/record.h"
+#include "stream/samplepipe.h"
 #include "stream/sniff.h"
 #include "sym/annotate.h"
 #include "sym/sym.h"
@@ -65,62 +65,64 @@ kallsyms_lend(void *arg)
 	return sym_kallsyms(arg);
 }
 
-#define PERFDATA_PIPE_SIZE	(1 << 20)
+struct replay {
+	struct record	 r;
+	struct samplepipe pipe;
+	int		 rc;
+};
+
+/* The replay's thread: the session, then the pipe's end. */
+static void *
+replay_run(void *arg)
+{
+	struct replay *rp = arg;
+
+	rp->rc = record_run(&rp->r);
+	samplepipe_close(&rp->pipe);
+	return NULL;
+}
 
 /*
- * Symbolizes the perf data (perf.data, or perf record -o -) on fd: a child
- * replays it into a pipe (record_replay: fgrecord's session) while this
- * process symbolizes the stream it writes, so that both use a CPU and no
- * temporary file is written. head is what was read of fd already.
- * Returns sym_stream's result, and raises *rval to the replay's status.
+ * Symbolizes the perf data (perf.data, or perf record -o -) on fd in this
+ * process: fgrecord's session replays it (source_perfdata) in a thread of
+ * its own and hands each sample, as a struct, through a samplepipe to the
+ * symbolizer (sym_sink_init) in this one, so that reading and unwinding
+ * run beside naming and writing. head is what was read of fd already.
+ * Returns the session's status: 0, 1 (part of the input bad, said), or 2
+ * (the stream could not be written, said).
  */
 static int
 perfdata_stream(struct sym *s, int fd, const char *name, const char *head,
-    size_t headlen, FILE *out, int *rval)
+    size_t headlen, FILE *out)
 {
-	struct lineread lr;
-	int pfd[2], st, rc;
-	pid_t pid;
+	struct record_opts o;
+	struct sample_sink symsink;
+	struct replay rp;
+	pthread_t t;
+	char *why;
+	int e;
 
-	if (pipe2(pfd, O_CLOEXEC) != 0)
-		err(2, "pipe");
-	/*
-	 * A pipe of 64 KiB has the two processes take turns on one CPU;
-	 * with 1 MiB each runs on its own. Where the limit is lower (the
-	 * fs.pipe-max-size sysctl), the default serves.
-	 */
-	(void)fcntl(pfd[1], F_SETPIPE_SZ, PERFDATA_PIPE_SIZE);
-	fflush(NULL);
-	if ((pid = fork()) < 0)
-		err(2, "fork");
-	if (pid == 0) {
-		static char cbuf[1 << 20];
-		FILE *o;
-
-		close(pfd[0]);
-		if ((o = fdopen(pfd[1], "w")) == NULL)
-			err(2, "fdopen");
-		setvbuf(o, cbuf, _IOFBF, sizeof(cbuf));
-		_exit(record_replay(fd, name, head, headlen, o, "fgsym's pipe"));
-	}
-	close(pfd[1]);
-	lineread_init(&lr, pfd[0], name);
-	rc = sym_stream(s, &lr, out);
-	lineread_release(&lr);
-	close(pfd[0]);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			err(2, "waitpid");
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 2)
-		exit(2);	/* said: no perf data it reads, or a write failed */
-	if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
-		*rval = 1;
-	if (WIFSIGNALED(st)) {
-		warnx("the reader of '%s' was killed by signal %d (%s)", name,
-		    WTERMSIG(st), strsignal(WTERMSIG(st)));
-		exit(2);
-	}
-	return rc;
+	memset(&o, 0, sizeof(o));
+	o.cfg.event = perf_event_find("cpu-clock");
+	o.cfg.replay_name = name;
+	o.cfg.replay_fd = fd;
+	o.cfg.replay_head = head;
+	o.cfg.replay_headlen = headlen;
+	o.outname = CMDFILE_STDOUT;
+	if (record_opts_check(&o, &why) != 0)
+		errx(2, "%s", why);
+	sym_sink_init(s, out, &symsink);
+	samplepipe_init(&rp.pipe, &symsink);
+	o.sink = rp.pipe.sink;
+	record_init(&rp.r, &o);
+	if ((e = pthread_create(&t, NULL, replay_run, &rp)) != 0)
+		errx(2, "pthread_create: %s", strerror(e));
+	samplepipe_run(&rp.pipe);
+	pthread_join(t, NULL);
+	record_release(&rp.r);
+	samplepipe_release(&rp.pipe);
+	sym_sink_release(&symsink);
+	return rp.rc;
 }
 
 int
@@ -239,10 +241,15 @@ main(int argc, char *argv[])
 		lineread_init(&lr, fd, name);
 		n = lineread_peek(&lr, 16, &head);
 		k = sniff(head, n, SNIFF_STREAM, NULL);
-		if (k == SNIFF_PERFDATA || k == SNIFF_PERFPIPE)
+		if (k == SNIFF_PERFDATA || k == SNIFF_PERFPIPE) {
 			rc = perfdata_stream(s, fd, name, head, n, annotate ?
-			    NULL : stdout, &rval);
-		else if (sniff_refuse(&lr, SNIFF_STREAM, "fgsym") != 0)
+			    NULL : stdout);
+			if (rc == 2)
+				exit(2);	/* said: no perf data it reads,
+						   or a write failed */
+			rval |= rc;
+			rc = 0;
+		} else if (sniff_refuse(&lr, SNIFF_STREAM, "fgsym") != 0)
 			exit(2);	/* no stream at all: said, none of it written */
 		else
 			rc = sym_stream(s, &lr, annotate ? NULL : stdout);

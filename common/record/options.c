@@ -48,7 +48,8 @@ record_opts_check(struct record_opts *o, char **why)
 		    mode_option(o));
 		return -1;
 	}
-	if ((o->argv != NULL) + (c->npids > 0) + (c->system_wide != 0) != 1) {
+	if ((o->argv != NULL) + (c->npids > 0) + (c->system_wide != 0) +
+	    (c->replay_name != NULL) != 1) {
 		*why = xasprintf("give exactly one of: a command, -p PID, -a");
 		return -1;
 	}

@@ -23,13 +23,6 @@
 #include "record/source.h"
 #include "base/xalloc.h"
 
-
-struct frame_out {
-	uint64_t	 addr;
-	const char	*dso;		/* borrowed */
-	struct mapfile	*file;		/* for its build ID, or NULL */
-};
-
 static volatile sig_atomic_t got_signal;
 static volatile sig_atomic_t forward_signal;
 
@@ -100,10 +93,35 @@ record_release(struct record *r)
 	free(r->sps);
 	stitch_release(&r->stitch);
 	free(r->frames);
+	free(r->files);
 	memset(r, 0, sizeof(*r));
 }
 
 /* ---- the stream ---- */
+
+/* Hands the sink one header line. */
+static void
+header(struct record *r, const struct sample_hdr *h)
+{
+	r->opts.sink.ops->header(r->opts.sink.arg, h);
+}
+
+static void
+header_text(struct record *r, enum sample_hdr_kind kind, const char *key,
+    const char *value)
+{
+	struct sample_hdr h = { .kind = kind, .key = key, .value = value };
+
+	header(r, &h);
+}
+
+static void
+header_event(struct record *r, const struct stream_event *ev)
+{
+	struct sample_hdr h = { .kind = SAMPLE_HDR_EVENT, .event = ev };
+
+	header(r, &h);
+}
 
 /* The "# event" line of an event sampled as the options say. */
 static void
@@ -113,86 +131,99 @@ write_event(struct record *r, const char *name, enum stream_rate kind,
 	struct stream_event ev = { name, kind, rate, r->opts.cfg.dwarf,
 	    r->opts.cfg.stack_size };
 
-	stream_write_event(r->opts.out, &ev);
+	header_event(r, &ev);
 }
 
-/* A replay's header: what the file says it recorded. */
+/*
+ * The header of a recording its source describes (a replay's): what it
+ * says it recorded. A perf.data file says no wall-clock start: no
+ * "# start" line.
+ */
 static void
-write_replay_header(struct record *r)
+write_recorded_header(struct record *r)
 {
 	const struct source_info *in = r->src.info;
-	FILE *o = r->opts.out;
+	struct sample_hdr h = { .kind = SAMPLE_HDR_BEGIN };
 	size_t i;
 
-	/* a perf.data file says no wall-clock start: no "# start" line */
-	stream_write_begin(o, NULL);
+	header(r, &h);
 	if (in->cmdline)
-		stream_write_header(o, "cmdline", in->cmdline);
+		header_text(r, SAMPLE_HDR_TEXT, "cmdline", in->cmdline);
 	for (i = 0; i < in->nevents; i++)
-		stream_write_event(o, &in->events[i]);
-	stream_write_header(o, "kernel", r->src.user_only ? "excluded" :
-	    "included");
+		header_event(r, &in->events[i]);
+	header_text(r, SAMPLE_HDR_TEXT, "kernel", r->src.user_only ?
+	    "excluded" : "included");
 	if (!r->src.user_only && in->kernel_buildid)
-		stream_write_buildid(o, in->kernel_buildid, STREAM_KERNEL);
-	stream_write_fence(o);
+		header_text(r, SAMPLE_HDR_BUILDID, STREAM_KERNEL,
+		    in->kernel_buildid);
+	h.kind = SAMPLE_HDR_FENCE;
+	header(r, &h);
 }
 
 static void
 write_header(struct record *r)
 {
-	FILE *o = r->opts.out;
 	struct stream_start st;
+	struct sample_hdr h = { .kind = SAMPLE_HDR_BEGIN, .start = &st };
 	struct timespec ts;
 	char *kid;
 
 	if (r->src.info) {
-		write_replay_header(r);
+		write_recorded_header(r);
 		return;
 	}
 	/* the start on both clocks: the sample heads' time, and the date */
 	clock_gettime(CLOCK_REALTIME, &ts);
 	st.clock_ns = procfs_now_ns();
 	st.wall_ns = (uint64_t)ts.tv_sec * 1000000000U + (uint64_t)ts.tv_nsec;
-	stream_write_begin(o, &st);
-	stream_write_header(o, "cmdline", r->opts.cmdline);
+	header(r, &h);
+	header_text(r, SAMPLE_HDR_TEXT, "cmdline", r->opts.cmdline);
 	if (r->opts.cfg.mode != RECORD_OFFCPU)
 		write_event(r, r->opts.cfg.event->name, r->opts.cfg.period ?
 		    STREAM_RATE_PERIOD : STREAM_RATE_FREQ, r->opts.cfg.period ?
 		    r->opts.cfg.period : r->opts.cfg.freq);
 	if (r->opts.cfg.mode != RECORD_CPU)
 		write_event(r, STREAM_OFFCPU_EVENT, STREAM_RATE_NONE, 0);
-	stream_write_header(o, "kernel", r->src.user_only ? "excluded" :
-	    "included");
+	header_text(r, SAMPLE_HDR_TEXT, "kernel", r->src.user_only ?
+	    "excluded" : "included");
 	/* so that fgsym can tell a stream recorded under another kernel */
 	if (!r->src.user_only && (kid = kallsyms_buildid("/sys/kernel/notes"))) {
-		stream_write_buildid(o, kid, STREAM_KERNEL);
+		header_text(r, SAMPLE_HDR_BUILDID, STREAM_KERNEL, kid);
 		free(kid);
 	}
-	stream_write_fence(o);
+	h.kind = SAMPLE_HDR_FENCE;
+	header(r, &h);
 }
 
+/*
+ * The DSO of anonymous code in process pid: its JIT's perf map,
+ * /tmp/perf-PID.map, when there is one, else STREAM_UNKNOWN. One
+ * access(2) per process while the map is there; while it is not, one
+ * per sample, so that a map the JIT writes later is seen from then on.
+ * Borrowed until the next call.
+ */
 static const char *
-anon_dso(pid_t pid)
+anon_dso(struct record *r, pid_t pid)
 {
-	static pid_t last;
-	static int exists;
-	static char name[64];
-
-	if (pid != last) {
-		last = pid;
-		snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)pid);
-		exists = access(name, R_OK) == 0;
+	if (pid != r->perfmap.pid || (!r->perfmap.exists &&
+	    r->perfmap.checked != r->stats.samples)) {
+		r->perfmap.pid = pid;
+		r->perfmap.checked = r->stats.samples;
+		snprintf(r->perfmap.name, sizeof(r->perfmap.name),
+		    "/tmp/perf-%d.map", (int)pid);
+		r->perfmap.exists = access(r->perfmap.name, R_OK) == 0;
 	}
-	return exists ? name : STREAM_UNKNOWN;
+	return r->perfmap.exists ? r->perfmap.name : STREAM_UNKNOWN;
 }
 
 static void
 frame_push(struct record *r, uint64_t addr, const char *dso, struct mapfile *f)
 {
 	GROW(r->frames, r->nframes + 1, r->frames_cap);
+	GROW(r->files, r->nframes + 1, r->files_cap);
 	r->frames[r->nframes].addr = addr;
 	r->frames[r->nframes].dso = dso;
-	r->frames[r->nframes].file = f;
+	r->files[r->nframes] = f;
 	r->nframes++;
 }
 
@@ -213,7 +244,7 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 		return;
 	}
 	if (mp->file->kind == MAPFILE_ANON) {
-		frame_push(r, pc, anon_dso(pid), NULL);
+		frame_push(r, pc, anon_dso(r, pid), NULL);
 		return;
 	}
 	if (mapping_vaddr(mp, pc - adj, &va) == 0) {
@@ -275,7 +306,7 @@ comm_name(struct record *r, pid_t pid, pid_t tid)
 	const char *name;
 	char buf[32];
 
-	if (!r->replay || tid <= 0)
+	if (!r->src.ops->offline || tid <= 0)
 		return comm_get(&r->comms, pid, tid);
 	if ((name = comm_find(&r->comms, tid)) != NULL)
 		return name;
@@ -302,8 +333,7 @@ static void
 on_sample(struct record *r, const struct source_event *ev)
 {
 	const struct source_sample *s = &ev->u.sample;
-	FILE *o = r->opts.out;
-	struct stream_head head;
+	struct sample smp;
 	enum unwind_end why = UNWIND_COMPLETE;
 	size_t i, nuser = 0;
 	int truncated = 0, in_kernel = 0, fp_cut = 0;
@@ -367,7 +397,7 @@ on_sample(struct record *r, const struct source_event *ev)
 
 	/* # buildid lines must precede the first sample that uses the file. */
 	for (i = 0; i < r->nframes; i++) {
-		struct mapfile *f = r->frames[i].file;
+		struct mapfile *f = r->files[i];
 
 		/* Which files the samples were in: for the summary. */
 		if (f && f->sampled != r->stats.samples + 1) {
@@ -378,23 +408,20 @@ on_sample(struct record *r, const struct source_event *ev)
 		}
 		if (f && f->buildid && !f->buildid_written) {
 			f->buildid_written = 1;
-			stream_write_buildid(o, f->buildid, f->path);
+			header_text(r, SAMPLE_HDR_BUILDID, f->path, f->buildid);
 		}
 	}
-	head.comm = comm_name(r, ev->pid, ev->tid);
-	head.pid = (uint32_t)ev->pid;
-	head.tid = (uint32_t)ev->tid;
-	head.cpu = s->cpu;
-	head.time = ev->time;
-	head.period = s->period;
-	head.event = s->event;
-	stream_write_head(o, &head);
-	for (i = 0; i < r->nframes; i++)
-		stream_write_frame(o, r->frames[i].addr, NULL,
-		    r->frames[i].dso);
-	if (truncated)
-		stream_write_truncated(o);
-	stream_write_end(o);
+	smp.head.comm = comm_name(r, ev->pid, ev->tid);
+	smp.head.pid = (uint32_t)ev->pid;
+	smp.head.tid = (uint32_t)ev->tid;
+	smp.head.cpu = s->cpu;
+	smp.head.time = ev->time;
+	smp.head.period = s->period;
+	smp.head.event = s->event;
+	smp.frames = r->frames;
+	smp.nframes = r->nframes;
+	smp.truncated = truncated;
+	r->opts.sink.ops->sample(r->opts.sink.arg, &smp);
 	if (r->stats.samples == 0 || ev->time < r->t_first)
 		r->t_first = ev->time;
 	if (ev->time > r->t_last)
@@ -445,14 +472,19 @@ on_event(void *arg, const struct source_event *ev)
 		 * exists at all is forgotten.
 		 */
 		if (ev->pid == ev->tid && ev->pid != r->child &&
-		    (r->replay || (kill(ev->pid, 0) != 0 && errno == ESRCH)))
+		    (r->src.ops->offline ||
+		    (kill(ev->pid, 0) != 0 && errno == ESRCH)))
 			maps_exit(&r->maps, ev->pid);
 		break;
-	case SOURCE_LOST:
+	case SOURCE_LOST: {
+		struct sample_hdr h = { .kind = SAMPLE_HDR_NUMBER,
+		    .key = "lost", .n = ev->u.lost };
+
 		r->stats.lost += ev->u.lost;
 		r->stats.lost_records++;
-		stream_write_headeru(r->opts.out, "lost", ev->u.lost);
+		header(r, &h);
 		break;
+	}
 	case SOURCE_THROTTLE:
 		r->stats.throttled++;
 		break;
@@ -463,7 +495,7 @@ check_output(struct record *r)
 {
 	if (r->write_failed)
 		return;
-	if (fflush(r->opts.out) != 0 || ferror(r->opts.out)) {
+	if (r->opts.sink.ops->flush(r->opts.sink.arg) != 0) {
 		if (errno == EPIPE && r->child)
 			warnx("the reader of '%s' went away (%s): recording "
 			    "stopped; waiting for '%s' to end (Ctrl-C ends it)",
@@ -636,9 +668,20 @@ open_source(struct record *r)
 {
 	r->opts.cfg.child = r->child;
 	r->src.ops = r->opts.source;
+	r->maps.offline = r->src.ops->offline;
 	r->src.ops->open(&r->src, &r->opts.cfg);
 	if (r->src.partial)
 		r->rval = 1;
+	/* a recording says how it was recorded: its stacks are unwound so */
+	if (r->src.info != NULL) {
+		r->opts.cfg.dwarf = r->src.info->dwarf;
+		r->opts.cfg.stack_size = 0;
+		for (size_t i = 0; i < r->src.info->nevents; i++)
+			if (r->src.info->events[i].stack_size >
+			    r->opts.cfg.stack_size)
+				r->opts.cfg.stack_size =
+				    r->src.info->events[i].stack_size;
+	}
 }
 
 /*
@@ -783,12 +826,15 @@ finish(struct record *r, double t0)
 
 	r->src.ops->disable(&r->src);
 	r->src.ops->drain(&r->src, UINT64_MAX, &sink);
-	r->stats.seconds = r->replay ? (r->t_last - r->t_first) / 1e9 :
+	r->stats.seconds = r->src.ops->offline ?
+	    (r->t_last - r->t_first) / 1e9 :
 	    now_mono() - t0;
 	getrusage(RUSAGE_SELF, &ru);
 	r->stats.cpu_seconds = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	r->stats.ring_bytes = r->src.bytes;
+	if (r->src.partial)
+		r->rval = 1;
 	check_output(r);
 	record_summary(r);
 }
@@ -800,10 +846,13 @@ record_run(struct record *r)
 	double t0;
 
 	caps_check_owners(r->opts.cfg.pids, r->opts.cfg.npids, r->opts.any_user);
-	catch_signals();
+	/* a recording read back is a filter's work, done at its pace */
+	if (!r->opts.source->offline)
+		catch_signals();
 	if (r->opts.argv)
 		r->child = launch(r, &go_fd, &err_fd);
-	raise_priority();
+	if (!r->opts.source->offline)
+		raise_priority();
 	open_source(r);
 	write_header(r);
 	t0 = now_mono();
@@ -822,43 +871,4 @@ record_run(struct record *r)
 		return 2;
 	}
 	return r->rval;
-}
-
-int
-record_replay(int fd, const char *name, const void *head, size_t headlen,
-    FILE *out, const char *outname)
-{
-	struct source_sink sink;
-	struct record_opts o;
-	struct record r;
-	int rval;
-
-	memset(&o, 0, sizeof(o));
-	o.cfg.event = perf_event_find("cpu-clock");
-	o.cfg.replay_name = name;
-	o.cfg.replay_fd = fd;
-	o.cfg.replay_head = head;
-	o.cfg.replay_headlen = headlen;
-	o.out = out;
-	o.outname = outname;
-	o.source = &source_perfdata;
-	record_init(&r, &o);
-	r.replay = 1;
-	r.maps.offline = 1;
-	sink.fn = on_event;
-	sink.arg = &r;
-	open_source(&r);
-	r.opts.cfg.dwarf = r.src.info->dwarf;
-	for (size_t i = 0; i < r.src.info->nevents; i++)
-		if (r.src.info->events[i].stack_size > r.opts.cfg.stack_size)
-			r.opts.cfg.stack_size = r.src.info->events[i].stack_size;
-	write_header(&r);
-	check_output(&r);
-	r.src.ops->drain(&r.src, UINT64_MAX, &sink);
-	if (r.src.partial)
-		r.rval = 1;
-	finish(&r, 0);
-	rval = r.write_failed ? 2 : r.rval;
-	record_release(&r);
-	return rval;
 }

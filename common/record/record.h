@@ -6,11 +6,15 @@
  * running processes, or samples the whole system, through a source
  * (source.h: perf_event_open, or ptrace where that is refused) that hands it samples and the
  * mmap, comm, fork and exit events in time order. It turns them into
- * text: mappings and command names are tracked, user stacks are unwound
- * (dwarf) or taken from the kernel's callchain (fp), and every user
- * address is converted to its file's own ELF address.
+ * finished samples for a sink (opts.sink: the stream writer, or fgsym's
+ * symbolizer): mappings and command names are tracked, user stacks are
+ * unwound (dwarf) or taken from the kernel's callchain (fp), and every
+ * user address is converted to its file's own ELF address. A recording
+ * is replayed the same way, through its source (source_perfdata: the
+ * options name the file in cfg.replay_name).
  *
  *	struct record r;
+ *	record_opts_check(&opts, &why);
  *	record_init(&r, &opts);
  *	status = record_run(&r);	(the exit status fgrecord passes on)
  *	record_release(&r);
@@ -27,6 +31,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "stream/sample.h"
 #include "record/comm.h"
 #include "record/maps.h"
 #include "record/perf.h"
@@ -43,7 +48,12 @@ struct record_opts {
 	struct source_config cfg;
 	double		 duration;	/* seconds, or 0 for no limit */
 	char *const	*argv;		/* borrowed: the command, or NULL */
-	FILE		*out;		/* borrowed: where the stream goes */
+	/*
+	 * Where the stream goes: header lines and finished samples (the
+	 * stream writer on a FILE, sample_sink_file, for fgrecord); its
+	 * arg borrowed.
+	 */
+	struct sample_sink sink;
 	const char	*outname;	/* for messages */
 	int		 cmd_stdout;	/* the command's stdout: a descriptor */
 	const char	*cmdline;	/* borrowed: for the # cmdline header */
@@ -74,8 +84,6 @@ struct record_stats {
 	double		 cpu_seconds;	/* fgrecord's own CPU time */
 };
 
-struct frame_out;
-
 struct record {
 	struct record_opts opts;	/* a copy; pointers in it stay borrowed */
 	struct record_stats stats;
@@ -89,12 +97,18 @@ struct record {
 	struct stitch	 stitch;	/* each thread's last complete stack */
 	uint64_t	*pcs, *sps;	/* owned: unwinding scratch */
 	size_t		 pcs_cap;
-	struct frame_out *frames;	/* owned: one sample's frames */
-	size_t		 nframes, frames_cap;
+	struct sample_frame *frames;	/* owned: one sample's frames */
+	struct mapfile	**files;	/* owned: the file of each, or NULL */
+	size_t		 nframes, frames_cap, files_cap;
+	struct {
+		pid_t	 pid;		/* of the last look, or 0 */
+		int	 exists;	/* /tmp/perf-PID.map was there */
+		uint64_t checked;	/* stats.samples at the last look */
+		char	 name[64];	/* its path */
+	} perfmap;			/* anonymous code's DSO: see anon_dso */
 	int		 write_failed;
 	int		 rval;		/* 1 when something was unresolved */
-	int		 replay;	/* record_replay: the pids are the file's */
-	uint64_t	 t_first, t_last;	/* a replay's first and last sample */
+	uint64_t	 t_first, t_last;	/* the first and last sample's time */
 };
 
 /*
@@ -120,7 +134,8 @@ uint32_t record_stack_size(uint64_t freq, uint64_t period);
 /*
  * Checks the options fgrecord was given against each other (-F with -c,
  * -e with --off-cpu or --wall, --wall's shortest period, --off-cpu or
- * --wall with -a, exactly one of a command, -p and -a, --max-depth's
+ * --wall with -a, exactly one of a command, -p, -a and a recording to
+ * replay (cfg.replay_name), --max-depth's
  * range), completes them (the stack copy's size for the mode and the
  * rate, the depth limit), and chooses the
  * source (source_choose with o->sampler), setting o->source. When it
@@ -143,18 +158,5 @@ void	 record_release(struct record *);
  * attaching, or 2 when the stream could not be written.
  */
 int	 record_run(struct record *);
-
-/*
- * Replays the perf data on fd (a perf.data file or perf record -o -'s
- * pipe, named name in messages; head: its first headlen bytes, already
- * read) through a session as record_run's, writing the stream to out
- * (named outname) and the summary to stderr. Nothing is launched,
- * attached to or read in /proc; the files opened are the mapped ones.
- * Returns 0, 1 when part of the input was bad or a file unusable (said),
- * or 2 when it is not perf data it can read or the stream could not be
- * written.
- */
-int	 record_replay(int fd, const char *name, const void *head,
-	    size_t headlen, FILE *out, const char *outname);
 
 #endif

@@ -96,6 +96,9 @@ source_choose(const struct source_config *cfg, const char *name, char **why)
 	for (i = 1; i < NSOURCES && other == NULL; i++)
 		if (can_record(sources[i], cfg, NULL))
 			other = sources[i];
+	/* what perf_event_open cannot do at all (a replay): no fallback */
+	if (other != NULL && !can_record(sources[0], cfg, NULL))
+		return other;
 	if (other == NULL || denied_probe(cfg->mode != RECORD_CPU, denied,
 	    sizeof(denied)) == DENIED_NONE)
 		return sources[0];

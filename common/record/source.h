@@ -189,6 +189,15 @@ struct source_ops {
 	 */
 	int	 replays;
 	/*
+	 * Its events are a recording's, read back: their pids name no
+	 * process of this machine now (the session reads nothing of them
+	 * in /proc, signals none, and names a thread it never heard of
+	 * ":TID", as perf does), the time recorded is its samples' span,
+	 * and the events end by themselves (no signal is caught: ^C ends
+	 * the process, as it ends any filter).
+	 */
+	int	 offline;
+	/*
 	 * Opens the events for cfg (copied), which must be one the source
 	 * can record (source_choose checks the fields above), and sets
 	 * src->user_only. A -p

@@ -157,6 +157,7 @@ const struct source_ops source_perfdata = {
 	.measures = "what perf recorded",
 	.limits = "replays a perf.data file",
 	.replays = 1,
+	.offline = 1,
 	.open = pd_open,
 	.enable = pd_nothing,
 	.wait = pd_wait,

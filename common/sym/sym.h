@@ -122,6 +122,21 @@ int	sym_file(struct sym *s, const char *dso, struct elfsym_file *ef);
  */
 const struct kallsyms *sym_kallsyms(const struct sym *s);
 
+struct sample_sink;
+
+/*
+ * Makes *sink a symbolizer of samples handed over as structs
+ * (stream/sample.h: a recording replayed in this process, fgsym on
+ * perf.data): each header line is written to out as the stream writer
+ * writes it, each sample with its frames symbolized, as sym_stream would
+ * write the stream of those samples; out NULL writes nothing and calls
+ * opts.leaf, as sym_stream does. The sink's flush says whether writing
+ * to out failed (errno set). s and out are borrowed; the sink's state is
+ * freed by sym_sink_release, before sym_free.
+ */
+void	sym_sink_init(struct sym *s, FILE *out, struct sample_sink *sink);
+void	sym_sink_release(struct sample_sink *sink);
+
 /* Frees s and everything it owns (files, caches); s may be NULL. */
 void	sym_free(struct sym *s);
 

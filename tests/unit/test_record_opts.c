@@ -165,10 +165,45 @@ test_accepted(void)
 	CHECK(record_opts_check(&o, &why) == 0, "-p with -F passes");
 }
 
+/*
+ * A recording to replay is a session's target like a command: alone it
+ * passes, and gets the only source that reads it; with another target
+ * it is refused as two targets are.
+ */
+static void
+test_replay(void)
+{
+	struct record_opts o;
+	char *why = NULL;
+
+	opts_default(&o);
+	o.argv = NULL;
+	o.cfg.replay_name = "perf.data";
+	CHECK(record_opts_check(&o, &why) == 0 && why == NULL,
+	    "a replay alone is accepted");
+	CHECK(o.source == &source_perfdata && o.source->offline,
+	    "a replay gets the perf.data source, offline");
+	free(why);
+
+	opts_default(&o);
+	o.cfg.replay_name = "perf.data";
+	refused(&o, "give exactly one of: a command, -p PID, -a",
+	    "a replay with a command");
+
+	opts_default(&o);
+	o.argv = NULL;
+	o.cfg.pids = pid1;
+	o.cfg.npids = 1;
+	CHECK(record_opts_check(&o, &why) == 0 && o.source != NULL &&
+	    !o.source->offline, "-p gets a source that samples live");
+	free(why);
+}
+
 int
 main(void)
 {
 	test_conflicts();
 	test_accepted();
+	test_replay();
 	return unit_done();
 }

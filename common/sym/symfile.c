@@ -1,0 +1,431 @@
+/*
+ * symfile: the symbolizer's file table (symstate.h): a DSO string, as the
+ * stream names it, to its struct sfile, opened on its first frame (its
+ * headers and build ID, checked against the recorded one, or perf's
+ * build-ID cache's copy of the recorded build) and loaded into libdwfl on
+ * its first lookup; the vDSO, the kernel's check, perf's file offsets.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <xxhash.h>
+
+#include "base/hashtab.h"
+#include "base/xalloc.h"
+#include "elf/buildcache.h"
+#include "elf/elfdwarf.h"
+#include "elf/elffile.h"
+#include "elf/elfsym.h"
+#include "elf/kallsyms.h"
+#include "elf/vdso.h"
+#include "stream/dso.h"
+#include "stream/stream.h"
+#include "sym/pkgowner.h"
+#include "sym/sym.h"
+#include "sym/symstate.h"
+
+/* Returns the file number for dso[0..len), adding it when new. */
+uint32_t
+file_get(struct sym *s, const char *dso, size_t len)
+{
+	struct hashtab_probe p;
+	struct sfile *f;
+	uint32_t n;
+
+	hashtab_probe(&s->fileidx, XXH3_64bits(dso, len), &p);
+	while ((n = hashtab_next(&s->fileidx, &p)) != HASHTAB_NONE) {
+		f = s->files[n];
+		if (f->dsolen == len && memcmp(f->dso, dso, len) == 0)
+			return n;
+	}
+	f = xcalloc(1, sizeof(*f));
+	f->dso = xmemdup0(dso, len);
+	f->dsolen = len;
+	elffile_init(&f->ef);
+	cuindex_init(&f->cus);
+	f->kind = dso_classify(dso, len);
+	GROW(s->files, s->nfiles + 1, s->filecap);
+	n = s->nfiles++;
+	s->files[n] = f;
+	hashtab_add(&s->fileidx, &p, n);
+	return n;
+}
+
+/*
+ * Opens instead the copy of the recorded build that perf's build-ID cache
+ * holds (elf/buildcache), for a file gone from its path or rebuilt since
+ * (what says which); says so. Returns 1 when f->ef is that copy, else 0
+ * with f->ef closed.
+ */
+static int
+file_cached(struct sfile *f, const char *what)
+{
+	if (f->recorded == NULL ||
+	    buildcache_open(&f->ef, f->recorded) != ELFFILE_OK)
+		return 0;
+	sym_warnx("'%s' %s: its frames are named from the recorded build's copy "
+	    "in perf's build-ID cache, '%s'", f->dso, what, f->ef.path);
+	return 1;
+}
+
+/*
+ * Opens an ELF file's headers: its type, its PT_LOAD segments and its
+ * build ID, and checks that against the recorded one. Warns once and marks
+ * the file unusable on failure.
+ */
+void
+sfile_open(struct sym *s, struct sfile *f)
+{
+	f->opened = -1;
+	/* Only a regular file is opened: never a FIFO, never a device. */
+	switch (elffile_open(&f->ef, f->dso)) {
+	case ELFFILE_OK:
+		break;
+	case ELFFILE_ERRNO: {
+		int e = f->ef.errnum;
+
+		if (e == ENOENT && file_cached(f, "is gone"))
+			break;
+		f->missing = e == ENOENT;
+		/* Named one by one up to ten; a stream from another machine
+		 * may name thousands, and the summary sums them up. */
+		if (e == ENOENT && ++s->nmissing <= 10)
+			sym_warnx("'%s': no such file: its frames stay [unknown] "
+			    "(recorded on another machine? copy the file to "
+			    "that path, or symbolize where it was recorded)",
+			    f->dso);
+		else if (e == ENOENT && s->nmissing == 11)
+			sym_warnx("more files are missing; the summary at the end "
+			    "names those with the most frames");
+		if (e == ENOENT)
+			return;
+	}
+	/* FALLTHROUGH */
+	default: {
+		char *why = elffile_failure(&f->ef, f->dso);
+
+		sym_warnx("%s: its frames stay [unknown]%s", why, f->ef.status ==
+		    ELFFILE_TRUNCATED ? "; copy the whole file again" : "");
+		free(why);
+		return;
+	}
+	}
+	f->buildid = elffile_buildid(&f->ef);
+	if (f->recorded != NULL && (f->buildid == NULL ||
+	    strcasecmp(f->recorded, f->buildid) != 0) &&
+	    file_cached(f, "was rebuilt after the recording")) {
+		free(f->buildid);
+		f->buildid = elffile_buildid(&f->ef);
+	}
+
+	if (f->recorded != NULL && f->buildid != NULL &&
+	    strcasecmp(f->recorded, f->buildid) != 0) {
+		sym_warnx("'%s' was rebuilt after the recording (build ID %s, "
+		    "recorded %s): its frames stay [unknown]; record the "
+		    "profile again", f->dso, f->buildid, f->recorded);
+		f->rebuilt = 1;
+		elffile_release(&f->ef);
+		return;
+	}
+	if (f->recorded != NULL && f->buildid == NULL) {
+		sym_warnx("'%s' has no build ID but the recording names one (%s): "
+		    "its frames stay [unknown]; record the profile again",
+		    f->dso, f->recorded);
+		f->rebuilt = 1;
+		elffile_release(&f->ef);
+		return;
+	}
+	if (strstr(f->dso, "/target/debug/") != NULL)
+		sym_warnx("'%s' is a Cargo debug build: its profile will mislead "
+		    "(unoptimized code spends its time elsewhere); profile "
+		    "the release build (cargo build --release, with "
+		    "[profile.release] debug = true)", f->dso);
+	f->opened = 1;
+}
+
+/* Does the ELF file elf have a section of type SHT_SYMTAB? */
+static int
+has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_SYMTAB)
+			return 1;
+	return 0;
+}
+
+/*
+ * Was elf built by rustc? rustc writes "rustc version" into .comment
+ * (since 1.73); older binaries still hold the "/rustc/<commit>/library/"
+ * paths of the standard library's panic locations in .rodata, which
+ * Debian's rustc writes "/usr/src/rustc-<version>/library/" instead:
+ * "/library/core/src/" is in both. All survive strip.
+ */
+static int
+is_rust(Elf *elf)
+{
+	static const char comment[] = "rustc version", path[] = "/rustc/",
+	    core[] = "/library/core/src/";
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *nm;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS ||
+		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL ||
+		    (strcmp(nm, ".comment") != 0 && strcmp(nm, ".rodata") != 0) ||
+		    (d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
+			continue;
+		if (nm[1] == 'c' ? memmem(d->d_buf, d->d_size, comment,
+		    sizeof(comment) - 1) != NULL : memmem(d->d_buf, d->d_size,
+		    path, sizeof(path) - 1) != NULL || memmem(d->d_buf,
+		    d->d_size, core, sizeof(core) - 1) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * How to get the debug info of the file f, whose ELF is elf, in a few
+ * words (caller frees): for a file of a Debian package its debug package
+ * or debuginfod, for a Rust binary Cargo's settings, for anything else
+ * (the user's own C or C++ build) the compiler flag; when stripped, and
+ * not to strip it.
+ */
+char *
+sfile_debug_fix(const struct sfile *f, Elf *elf, int stripped)
+{
+	char *pkg, *r;
+
+	if ((pkg = pkgowner_find(NULL, f->dso)) != NULL) {
+		r = pkgowner_advice(pkg, NULL);
+		free(pkg);
+		return r;
+	}
+	if (is_rust(elf))
+		return xasprintf("build it with [profile.release] debug = true "
+		    "(or CARGO_PROFILE_RELEASE_DEBUG=true)%s", stripped ?
+		    " and no strip" : "");
+	return xasprintf("rebuild it with -g%s", stripped ?
+	    " and without -s or strip" : "");
+}
+
+/*
+ * Builds f->syms from the module's symbol table (.symtab, of the file or
+ * its debug file, else .dynsym) and its PLT: every defined function,
+ * sorted, one per address. dwfl_module_addrinfo() would do, but it scans
+ * the whole table on every call.
+ */
+static void
+symtab_build(struct sfile *f, Elf *elf)
+{
+	/* Data symbols too, for the annotator (sym_file); lookups skip them. */
+	elfsym_read_module(&f->syms, f->mod, f->bias, 1);
+	elfsym_plt(&f->syms, elf);
+	elfsym_sort(&f->syms);
+}
+
+/* The name of the function that holds vaddr, and *off in it, or NULL. */
+const char *
+sfile_symbol(const struct sfile *f, uint64_t vaddr, uint64_t *off)
+{
+	const struct elfsym_ent *e = elfsym_lookup(&f->syms, vaddr, off, 1);
+
+	return e != NULL ? e->name : NULL;
+}
+
+/*
+ * Opens the vDSO of this process, the same code as the recorded one's when
+ * the kernel is the same: its program headers and its function symbols.
+ */
+void
+sfile_vdso_open(struct sym *s, struct sfile *f)
+{
+	size_t size;
+	char *img;
+
+	f->opened = -1;
+	f->loaded = -1;
+	if ((img = vdso_any(&size)) == NULL) {
+		sym_warnx("[vdso]: no vDSO to read: %s has none of its own "
+		    "(under valgrind?), nor have its parent and init",
+		    program_invocation_short_name);
+		return;
+	}
+	if (elffile_open_memory(&f->ef, img, size) != ELFFILE_OK) {
+		sym_warnx("[vdso]: elf_memory: %s", f->ef.why);
+		free(img);
+		return;
+	}
+	/* Another kernel's vDSO is other code: names would be wrong. */
+	if (f->recorded != NULL) {
+		char *mine = elffile_buildid(&f->ef);
+
+		if (mine == NULL || strcasecmp(mine, f->recorded) != 0) {
+			sym_warnx("[vdso]: recorded under another kernel (build ID "
+			    "%s; this machine's is %s): its frames stay "
+			    "[unknown]; symbolize where it was recorded",
+			    f->recorded, mine ? mine : "unknown");
+			f->rebuilt = 1;
+			free(mine);
+			elffile_release(&f->ef);
+			free(img);
+			return;
+		}
+		free(mine);
+	}
+	elfsym_read_elf(&f->syms, f->ef.elf, 0, 1);
+	elffile_close(&f->ef);
+	free(img);
+	elfsym_sort(&f->syms);
+	f->opened = f->loaded = 1;
+	s->loaded++;
+}
+
+/* Reports the file to libdwfl and checks what symbols it has. */
+void
+sfile_load(struct sym *s, struct sfile *f)
+{
+	const char *mainfile = NULL, *debugfile = NULL;
+	Elf *elf;
+	int nsym;
+
+	f->loaded = -1;
+	/* The checked file itself goes to libdwfl, not its path again. */
+	f->dwfl = elfdwarf_dwfl(&f->ef, f->dso, NULL, &f->mod, &f->bias);
+	/* libdwfl holds its own descriptor now: ours is not needed. */
+	elffile_close(&f->ef);
+	if (f->dwfl == NULL) {
+		sym_warnx("'%s': %s", f->dso, f->ef.why);
+		return;
+	}
+	elf = dwfl_module_getelf(f->mod, &f->bias);
+	s->loaded++;
+	f->loaded = 1;
+	nsym = dwfl_module_getsymtab(f->mod);
+	symtab_build(f, elf);
+	dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
+	    &debugfile);
+	if (nsym <= 0 || (!has_symtab(elf) && debugfile == NULL)) {
+		char *fix = sfile_debug_fix(f, elf, 1);
+
+		sym_warnx("'%s' is stripped%s: %s", f->dso, nsym <= 0 ?
+		    " (no symbols at all)" : "", fix);
+		free(fix);
+		/* One line per file: that fix brings the DWARF too. */
+		f->nodwarf_warned = 1;
+	}
+	/* A debug file that was there but refused (a FIFO, too large). */
+	if (f->ef.note != NULL) {
+		sym_warnx("'%s': %s; its debug info is not read from there",
+		    f->dso, f->ef.note);
+		f->nodwarf_warned = 1;
+	}
+}
+
+int
+sym_file(struct sym *s, const char *dso, struct elfsym_file *ef)
+{
+	uint32_t fn = file_get(s, dso, strlen(dso));
+	struct sfile *f = s->files[fn];
+
+	if (f->kind != DSO_FILE)
+		return -1;
+	if (f->opened == 0)
+		sfile_open(s, f);
+	if (f->opened < 0 || f->rebuilt)
+		return -1;
+	if (f->loaded == 0)
+		sfile_load(s, f);
+	if (f->loaded < 0 ||
+	    (ef->elf = dwfl_module_getelf(f->mod, &ef->bias)) == NULL)
+		return -1;
+	ef->mod = f->mod;
+	ef->syms = &f->syms;
+	return 0;
+}
+
+const struct kallsyms *
+sym_kallsyms(const struct sym *s)
+{
+	return s->ks_state > 0 ? s->ks : NULL;
+}
+
+/*
+ * Converts the address perf script printed for a frame of f to a vaddr.
+ * Returns 0, or -1 when it fits no segment.
+ *
+ * For shared objects and PIE executables perf prints the file offset. For
+ * ET_EXEC files perf 6.x prints the file offset too, and older versions
+ * printed the absolute address, which is the vaddr. An address that only
+ * one reading places inside a segment settles it for the file; where both
+ * readings fit (only in executables larger than their load address, 4 MiB
+ * on x86-64), the file's settled reading is used, the offset by default.
+ */
+int
+sfile_perf_addr(struct sfile *f, uint64_t addr, uint64_t *vaddr)
+{
+	uint64_t conv = 0;
+	int in_off, in_va = 0;
+	size_t i;
+
+	in_off = elffile_vaddr(&f->ef, addr, &conv) == 0;
+	if (f->ef.ehdr.e_type != ET_EXEC) {
+		*vaddr = conv;
+		return in_off ? 0 : -1;
+	}
+	for (i = 0; i < f->ef.nloads; i++)
+		if (addr >= f->ef.loads[i].vaddr &&
+		    addr - f->ef.loads[i].vaddr < f->ef.loads[i].memsz)
+			in_va = 1;
+	if (in_va && !in_off)
+		f->exec_vaddr = 1;
+	else if (in_off && !in_va)
+		f->exec_vaddr = 0;
+	if (!in_off && !in_va)
+		return -1;
+	*vaddr = in_va && (!in_off || f->exec_vaddr) ? addr : conv;
+	return 0;
+}
+
+/*
+ * Checks once, at the first kernel frame, that this is the kernel that
+ * recorded the stream (its "# buildid ... [kernel.kallsyms]" line):
+ * another kernel's symbols would name every kernel frame wrongly. With
+ * --kallsyms the symbols are the user's choice, and are not checked.
+ */
+void
+sym_kernel_check(struct sym *s)
+{
+	uint32_t fn = file_get(s, STREAM_KERNEL, strlen(STREAM_KERNEL));
+	struct sfile *k = s->files[fn];
+	char *cur;
+
+	if (k->opened != 0)
+		return;
+	k->opened = 1;
+	/* --kallsyms: the user brought the recording kernel's symbols */
+	if (k->recorded == NULL || s->o.kallsyms != NULL ||
+	    (cur = kallsyms_buildid("/sys/kernel/notes")) == NULL)
+		return;
+	if (strcasecmp(cur, k->recorded) != 0) {
+		sym_warnx("[kernel.kallsyms]: recorded under another kernel (build "
+		    "ID %s; this one's is %s): kernel frames stay [unknown]; "
+		    "symbolize on the machine and kernel that recorded",
+		    k->recorded, cur);
+		k->rebuilt = 1;
+		s->kernel_other = 1;
+	}
+	free(cur);
+}

@@ -1,0 +1,153 @@
+/*
+ * symstate: what the files of the symbolizer share (sym.c, the stream;
+ * symfile.c, the file table; resolve.c, a frame's text and its cache;
+ * symsummary.c, the end; symsink.c, samples handed over as structs). Not
+ * for the symbolizer's users: sym.h is theirs.
+ *
+ * Two tables carry the work. The file table maps a DSO string, as the
+ * stream prints it, to a struct sfile that is opened lazily: its program
+ * headers and build ID on the first frame (cheap), its libdwfl module on
+ * the first lookup, its DWARF when a lookup needs inlines or lines. The
+ * address cache maps (file, address, is-return) to the finished text of
+ * that frame: the inlined names, the symbol with its offset, the source
+ * lines. Both are arrays indexed by a struct hashtab keyed with xxHash.
+ */
+#ifndef FG_SYMSTATE_H
+#define FG_SYMSTATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <elfutils/libdwfl.h>
+#include <libelf.h>
+
+#include "base/hashtab.h"
+#include "elf/elffile.h"
+#include "elf/elfsym.h"
+#include "elf/kallsyms.h"
+#include "elf/perfmap.h"
+#include "stream/dso.h"
+#include "sym/cuindex.h"
+#include "sym/dwname.h"
+#include "sym/sym.h"
+
+
+struct sfile {
+	char		*dso;		/* as printed in the stream, owned */
+	size_t		 dsolen;
+	enum dso_kind	 kind;
+	int		 opened;	/* 1 ok, -1 unusable, 0 not yet */
+	int		 loaded;	/* libdwfl: 1 ok, -1 failed, 0 not yet */
+	struct elffile	 ef;		/* its headers; closed once libdwfl has it */
+	char		*buildid;	/* hex, from the ELF note; owned */
+	char		*recorded;	/* hex, from "# buildid"; owned */
+	Dwfl		*dwfl;
+	Dwfl_Module	*mod;
+	Dwarf_Addr	 bias;		/* dwfl address = vaddr + bias */
+	struct cuindex	 cus;		/* its CUs' address maps, built on use */
+	struct elfsym	 syms;		/* functions sorted by address */
+	int		 exec_vaddr;	/* perf printed vaddrs for this ET_EXEC */
+	int		 rebuilt;	/* its build ID is not the recorded one */
+	int		 o0_checked;
+	int		 nodwarf_warned;	/* its lack of DWARF was said, or
+					   a stripped or refused file's */
+	int		 nodwarf;	/* no DWARF, its own or a debug file's */
+	int		 dwarf_checked;
+	int		 dwarf_bad;	/* its DWARF is corrupt: not used */
+	int		 missing;	/* no such file: not an input error */
+	struct dwname	 dwn;		/* C++ scopes of unmangled DIEs */
+	struct perfmap	*pm;
+	unsigned long	 frames;	/* frames that needed a name */
+	unsigned long	 unresolved;	/* ... and did not get one */
+	unsigned long	 nocu;		/* samples whose innermost frame in it
+					   no DWARF function holds (sres.nocu) */
+	unsigned long	 stamp;		/* sym.samples at the last of them */
+};
+
+/* The text of one resolved frame: entries innermost first. */
+struct sent {
+	char		*text;		/* "name+0x1f", or an inlined name */
+	char		*src;		/* "file.c:12", or NULL */
+};
+
+struct sres {
+	uint32_t	 n;		/* 0: unresolved; else n-1 inlined + 1 */
+	uint32_t	 nocu;		/* no DWARF function holds it (nor an
+					   assembler's unit): inlined frames
+					   were looked for and missed */
+	struct sent	 e[];
+};
+
+struct cslot {
+	uint64_t	 addr;
+	uint32_t	 file;
+	uint32_t	 ret;
+	struct sres	*res;
+};
+
+struct sym {
+	struct sym_opts	 o;
+	struct sfile	**files;
+	size_t		 nfiles, filecap;
+	struct hashtab	 fileidx;	/* XXH3 of the DSO string -> file */
+	struct cslot	*cache;		/* in the order resolved */
+	size_t		 cn, ccap;
+	struct hashtab	 cacheidx;	/* see cache_hash() */
+	struct kallsyms	*ks;
+	int		 ks_state;	/* 1 loaded, -1 failed, 0 not yet */
+	unsigned long	 frames, unresolved, samples, badlines;
+	unsigned long	 oneline;	/* one-line samples left [unknown] */
+	unsigned	 nmissing;	/* files found missing: ten are named */
+	int		 any_bad;
+	int		 kernel_other;	/* recorded under another kernel */
+	/* progress */
+	struct timespec	 t0, tlast;
+	int		 progress_shown;
+	unsigned long	 loaded;
+};
+
+/* The progress line's state is the process's: see sym.c. */
+void	 progress_clear(void);
+/* warnx(3) and warn(3), after clearing the progress line. */
+void	 sym_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void	 sym_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The result of every frame that found no name: static, never freed. */
+extern struct sres sym_unresolved;
+
+/* symfile.c */
+
+/* Returns the file number of dso[0..len), adding it (not opened) when new. */
+uint32_t file_get(struct sym *s, const char *dso, size_t len);
+/*
+ * Opens an ELF file's headers and build ID, checked against the recorded
+ * one: f->opened 1, or -1 (said once) when it cannot be used.
+ */
+void	 sfile_open(struct sym *s, struct sfile *f);
+/* Opens the vDSO of this process for f: f->opened and f->loaded. */
+void	 sfile_vdso_open(struct sym *s, struct sfile *f);
+/* Reports f to libdwfl, builds its symbol table: f->loaded 1 or -1. */
+void	 sfile_load(struct sym *s, struct sfile *f);
+/* How to get f's debug info (elf: its ELF), in a few words; caller frees. */
+char	*sfile_debug_fix(const struct sfile *f, Elf *elf, int stripped);
+/* The function of f that holds vaddr, and *off in it; or NULL. Borrowed. */
+const char *sfile_symbol(const struct sfile *f, uint64_t vaddr, uint64_t *off);
+/*
+ * Converts the address perf script printed for a frame of f to *vaddr:
+ * 0, or -1 when it fits no segment.
+ */
+int	 sfile_perf_addr(struct sfile *f, uint64_t addr, uint64_t *vaddr);
+/* Checks once that this is the kernel that recorded the stream. */
+void	 sym_kernel_check(struct sym *s);
+
+/* resolve.c */
+
+/*
+ * The text of the frame at vaddr in file fn (ret: a return address,
+ * looked up at vaddr-1), resolved on the first call and cached: borrowed
+ * until sym_free. Never NULL; sym_unresolved when nothing names it.
+ */
+struct sres *sym_lookup(struct sym *s, uint32_t fn, uint64_t vaddr, int ret);
+
+#endif

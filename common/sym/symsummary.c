@@ -1,0 +1,123 @@
+/*
+ * symsummary: what fgsym says at the end (sym_finish, sym.h): the share
+ * of frames resolved, the files that held the rest, the files whose
+ * sampled code no DWARF holds, and its exit status.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <elfutils/libdwfl.h>
+
+#include "elf/elfdwarf.h"
+#include "base/xalloc.h"
+#include "stream/dso.h"
+#include "sym/sym.h"
+#include "sym/symstate.h"
+
+static int
+cmp_unres(const void *a, const void *b)
+{
+	const struct sfile *x = *(struct sfile *const *)a;
+	const struct sfile *y = *(struct sfile *const *)b;
+
+	if (x->unresolved != y->unresolved)
+		return x->unresolved > y->unresolved ? -1 : 1;
+	return strcmp(x->dso, y->dso);
+}
+
+/*
+ * Says, once per file whose code on enough of the samples (with
+ * --srcline: on any; elfdwarf_lack_matters) no DWARF unit holds, that its
+ * inlined functions are drawn as their callers, and how to get the DWARF:
+ * the file has none, or only some of its units (Rust's standard library,
+ * one object built with -g) have it. A stripped file, or one whose debug
+ * file was refused, was said already, in its own words; with --no-inline
+ * and no --srcline nothing is looked for, and nothing is missed.
+ */
+static void
+nodwarf_say(struct sym *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++) {
+		struct sfile *f = s->files[i];
+		double share = s->samples ? 100.0 * f->nocu / s->samples : 0;
+		Dwarf_Addr bias;
+		char *fix;
+
+		if (f->kind != DSO_FILE || f->loaded <= 0 || f->nocu == 0 ||
+		    f->nodwarf_warned || (!s->o.srcline &&
+		    !elfdwarf_lack_matters(f->nocu, s->samples)))
+			continue;
+		f->nodwarf_warned = 1;
+		fix = sfile_debug_fix(f, dwfl_module_getelf(f->mod, &bias), 0);
+		fprintf(stderr, "%s: '%s' has no DWARF debug info%s: its "
+		    "inlined functions are drawn as their callers%s, on %.1f%% "
+		    "of the samples; %s\n", program_invocation_short_name,
+		    f->dso, f->nodwarf ? "" : " for the sampled code (only "
+		    "some of its units have it)", s->o.srcline ? ", with no "
+		    "source lines" : "", share, fix);
+		free(fix);
+	}
+}
+
+int
+sym_finish(struct sym *s)
+{
+	struct sfile **v;
+	size_t i, n = 0;
+
+	progress_clear();
+	/*
+	 * Exit status 1 means malformed or unreadable input: bad stream
+	 * lines, and files that exist but cannot be read or parsed (not a
+	 * regular file, not ELF, truncated, corrupt DWARF, bad perf map
+	 * lines). Frames that merely stay [unknown] (a missing, stripped or
+	 * rebuilt file, another kernel) were said on stderr and are no error.
+	 */
+	for (i = 0; i < s->nfiles; i++) {
+		const struct sfile *f = s->files[i];
+
+		if (((f->kind == DSO_FILE || f->kind == DSO_PERFMAP) &&
+		    !f->missing && !f->rebuilt &&
+		    (f->opened < 0 || f->loaded < 0)) || f->dwarf_bad)
+			s->any_bad = 1;
+	}
+	if (s->oneline > 0)
+		fprintf(stderr, "%s: %lu one-line sample%s (perf record "
+		    "without -g) left [unknown]: perf script gives such an "
+		    "address as the process saw it, which no file places; "
+		    "record with -g, or with fgrecord\n",
+		    program_invocation_short_name, s->oneline,
+		    s->oneline == 1 ? "" : "s");
+	if (s->frames == 0)
+		return s->any_bad;
+	nodwarf_say(s);
+	if (s->unresolved == 0) {
+		fprintf(stderr, "%s: resolved all %lu frames\n",
+		    program_invocation_short_name, s->frames);
+		return s->any_bad;
+	}
+	v = xcalloc(s->nfiles + 1, sizeof(*v));
+	for (i = 0; i < s->nfiles; i++)
+		if (s->files[i]->unresolved > 0)
+			v[n++] = s->files[i];
+	qsort(v, n, sizeof(*v), cmp_unres);
+	fprintf(stderr, "%s: resolved %lu of %lu frames (%.1f%%); unresolved "
+	    "frames are in", program_invocation_short_name,
+	    s->frames - s->unresolved, s->frames,
+	    100.0 * (s->frames - s->unresolved) / s->frames);
+	for (i = 0; i < n && i < 5; i++)
+		fprintf(stderr, "%s %s (%lu)", i ? "," : "",
+		    v[i]->dsolen ? v[i]->dso : "''", v[i]->unresolved);
+	if (n > 5)
+		fprintf(stderr, " and %zu more files", n - 5);
+	if (s->badlines > 0)
+		fprintf(stderr, "%s lines with a bad address (%lu)",
+		    n ? "," : "", s->badlines);
+	fputc('\n', stderr);
+	free(v);
+	return s->any_bad;
+}

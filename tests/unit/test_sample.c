@@ -1,0 +1,176 @@
+/*
+ * test_sample: stream/sample, a stream as structs: the stream writer as a
+ * sink writes a sample and every kind of header line with the same bytes
+ * as writer.h's functions called one by one, and its flush says when the
+ * output failed; through a samplepipe, from another thread, the same.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream/sample.h"
+#include "stream/samplepipe.h"
+#include "stream/stream.h"
+#include "stream/writer.h"
+#include "unit.h"
+
+static const struct sample_frame frames[] = {
+	{ 0x1f3a, "/usr/bin/prog" },
+	{ 0xffffffff81000010ULL, STREAM_KERNEL },
+	{ 0x7f00, STREAM_UNKNOWN },
+};
+
+/* What the session handed over before: writer.h, call by call. */
+static void
+by_hand(FILE *o, const struct stream_start *st, const struct stream_event *ev,
+    const struct stream_head *h, int truncated)
+{
+	size_t i;
+
+	stream_write_begin(o, st);
+	stream_write_header(o, "cmdline", "prog -x\tb");
+	stream_write_event(o, ev);
+	stream_write_buildid(o, "00ab", "/usr/bin/prog");
+	stream_write_fence(o);
+	stream_write_headeru(o, "lost", 12);
+	stream_write_head(o, h);
+	for (i = 0; i < sizeof(frames) / sizeof(frames[0]); i++)
+		stream_write_frame(o, frames[i].addr, NULL, frames[i].dso);
+	if (truncated)
+		stream_write_truncated(o);
+	stream_write_end(o);
+}
+
+/* The same through a sink. */
+static void
+by_sink(const struct sample_sink *k, const struct stream_start *st,
+    const struct stream_event *ev, const struct stream_head *h, int truncated)
+{
+	struct sample_hdr hd[] = {
+		{ .kind = SAMPLE_HDR_BEGIN, .start = st },
+		{ .kind = SAMPLE_HDR_TEXT, .key = "cmdline", .value = "prog -x\tb" },
+		{ .kind = SAMPLE_HDR_EVENT, .event = ev },
+		{ .kind = SAMPLE_HDR_BUILDID, .key = "/usr/bin/prog", .value = "00ab" },
+		{ .kind = SAMPLE_HDR_FENCE },
+		{ .kind = SAMPLE_HDR_NUMBER, .key = "lost", .n = 12 },
+	};
+	struct sample s = { *h, frames, sizeof(frames) / sizeof(frames[0]),
+	    truncated };
+	size_t i;
+
+	for (i = 0; i < sizeof(hd) / sizeof(hd[0]); i++)
+		k->ops->header(k->arg, &hd[i]);
+	k->ops->sample(k->arg, &s);
+}
+
+static void
+test_same_bytes(int truncated)
+{
+	struct stream_start st = { 1700000000123456789ULL, 42000000001ULL };
+	struct stream_event ev = { "cpu-clock", STREAM_RATE_FREQ, 999, 1, 8192 };
+	struct stream_head h = { "wo rk", 12, 13, 1, 42000000001ULL, 1001001,
+	    "cpu-clock" };
+	struct sample_sink k;
+	char *a = NULL, *b = NULL;
+	size_t alen = 0, blen = 0;
+	FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+
+	by_hand(fa, &st, &ev, &h, truncated);
+	sample_sink_file(&k, fb);
+	by_sink(&k, &st, &ev, &h, truncated);
+	CHECK(k.ops->flush(k.arg) == 0, "the file sink flushes");
+	fclose(fa);
+	fclose(fb);
+	CHECK_MEM(b, blen, a, alen, truncated ? "a truncated sample: the "
+	    "writer's bytes" : "a sample and each header: the writer's bytes");
+	free(a);
+	free(b);
+}
+
+/* A full device: the sink's flush fails, and says so. */
+static void
+test_flush_fails(void)
+{
+	struct sample_sink k;
+	FILE *f = fopen("/dev/full", "w");
+
+	if (f == NULL) {
+		CHECK(1, "no /dev/full: nothing to check");
+		return;
+	}
+	sample_sink_file(&k, f);
+	stream_write_comment(f, "x");
+	CHECK(k.ops->flush(k.arg) == -1, "a failed write: flush is -1");
+	fclose(f);
+}
+
+struct producer {
+	struct samplepipe *p;
+	int		 rounds;
+	int		 flushed;
+};
+
+/* Many batches' worth of headers and samples, a flush among them. */
+static void *
+produce(void *arg)
+{
+	struct producer *pr = arg;
+	struct stream_start st = { 1, 2 };
+	struct stream_event ev = { "task-clock", STREAM_RATE_PERIOD, 7, 0, 0 };
+	struct stream_head h = { "t", 1, 2, 3, 4, 5, "task-clock" };
+	int i;
+
+	for (i = 0; i < pr->rounds; i++) {
+		h.time = (uint64_t)i;
+		by_sink(&pr->p->sink, &st, &ev, &h, i & 1);
+		if (i == pr->rounds / 2)
+			pr->flushed = pr->p->sink.ops->flush(pr->p->sink.arg);
+	}
+	samplepipe_close(pr->p);
+	return NULL;
+}
+
+static void
+test_pipe(void)
+{
+	struct stream_start st = { 1, 2 };
+	struct stream_event ev = { "task-clock", STREAM_RATE_PERIOD, 7, 0, 0 };
+	struct stream_head h = { "t", 1, 2, 3, 4, 5, "task-clock" };
+	struct sample_sink k;
+	struct samplepipe p;
+	struct producer pr = { &p, 3000, -1 };
+	pthread_t t;
+	char *a = NULL, *b = NULL;
+	size_t alen = 0, blen = 0;
+	FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+	int i;
+
+	for (i = 0; i < pr.rounds; i++) {
+		h.time = (uint64_t)i;
+		by_hand(fa, &st, &ev, &h, i & 1);
+	}
+	sample_sink_file(&k, fb);
+	samplepipe_init(&p, &k);
+	CHECK(pthread_create(&t, NULL, produce, &pr) == 0, "a producer thread");
+	samplepipe_run(&p);
+	pthread_join(t, NULL);
+	samplepipe_release(&p);
+	fclose(fa);
+	fclose(fb);
+	CHECK(pr.flushed == 0, "the pipe's flush is the consumer's");
+	CHECK_MEM(b, blen, a, alen, "through a pipe, 18,000 items in "
+	    "order: the writer's bytes");
+	free(a);
+	free(b);
+}
+
+int
+main(void)
+{
+	test_pipe();
+	test_same_bytes(0);
+	test_same_bytes(1);
+	test_flush_fails();
+	return unit_done();
+}

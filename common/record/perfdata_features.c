@@ -9,58 +9,24 @@
 
 #include "base/buf.h"
 #include "base/xalloc.h"
+#include "record/cursor.h"
 #include "record/perfdata_impl.h"
 
 /* ---- feature sections (and pipe mode's HEADER_FEATURE) ---- */
 
-struct rd {
-	const unsigned char *p, *end;
-	int	 bad;
-};
-
-static uint32_t
-rd32(struct rd *r)
-{
-	uint32_t v = 0;
-
-	if (r->bad || r->end - r->p < 4) {
-		r->bad = 1;
-		return 0;
-	}
-	memcpy(&v, r->p, 4);
-	r->p += 4;
-	return v;
-}
-
-static uint64_t
-rd64(struct rd *r)
-{
-	uint64_t v = 0;
-
-	if (r->bad || r->end - r->p < 8) {
-		r->bad = 1;
-		return 0;
-	}
-	memcpy(&v, r->p, 8);
-	r->p += 8;
-	return v;
-}
-
 /* A perf_header_string: u32 len, then len bytes, NUL-padded. Owned. */
 static char *
-rdstr(struct rd *r)
+rdstr(struct cursor *r)
 {
-	uint32_t len = rd32(r);
+	uint32_t len = cursor_u32(r);
+	const unsigned char *at = cursor_skip(r, len);
 	char *s;
 
-	if (r->bad || (size_t)(r->end - r->p) < len) {
-		r->bad = 1;
+	if (at == NULL)
 		return NULL;
-	}
 	s = xmalloc((size_t)len + 1);
-	memcpy(s, r->p, len);
+	memcpy(s, at, len);
 	s[len] = '\0';
-	r->p += len;
 	return s;
 }
 
@@ -93,9 +59,9 @@ pd_buildid_record(struct perfdata *pd, const unsigned char *p, size_t n)
 
 /* EVENT_DESC: the events' names, matched by id, else by order. */
 static void
-event_desc(struct perfdata *pd, struct rd *r)
+event_desc(struct perfdata *pd, struct cursor *r)
 {
-	uint32_t nre = rd32(r), sz = rd32(r), i, nid, k;
+	uint32_t nre = cursor_u32(r), sz = cursor_u32(r), i, nid, k;
 	uint64_t id;
 	char *name;
 	int ev;
@@ -103,17 +69,14 @@ event_desc(struct perfdata *pd, struct rd *r)
 	if (sz < ATTR_SIZE_VER0)
 		r->bad = 1;
 	for (i = 0; i < nre && !r->bad; i++) {
-		if ((size_t)(r->end - r->p) < sz) {
-			r->bad = 1;
+		if (cursor_skip(r, sz) == NULL)
 			break;
-		}
-		r->p += sz;
-		nid = rd32(r);
+		nid = cursor_u32(r);
 		if ((name = rdstr(r)) == NULL)
 			break;
 		ev = i < pd->nevents ? (int)i : -1;
 		for (k = 0; k < nid && !r->bad; k++) {
-			id = rd64(r);
+			id = cursor_u64(r);
 			if (k == 0 && pd_id_find(pd, id) >= 0)
 				ev = pd_id_find(pd, id);
 		}
@@ -127,7 +90,7 @@ event_desc(struct perfdata *pd, struct rd *r)
 int
 pd_feature(struct perfdata *pd, int feat, const unsigned char *p, size_t n)
 {
-	struct rd r = { p, p + n, 0 };
+	struct cursor r = { p, p + n, 0 };
 	struct buf b;
 	uint32_t nr, i;
 	char *s;
@@ -152,7 +115,7 @@ pd_feature(struct perfdata *pd, int feat, const unsigned char *p, size_t n)
 		*(feat == FEAT_HOSTNAME ? &pd->hostname : &pd->osrelease) = s;
 		return 0;
 	case FEAT_CMDLINE:
-		nr = rd32(&r);
+		nr = cursor_u32(&r);
 		buf_init(&b);
 		for (i = 0; i < nr && !r.bad; i++) {
 			if ((s = rdstr(&r)) == NULL)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "record/cursor.h"
 #include "record/perfdecode.h"
 #include "unit.h"
 
@@ -388,9 +389,41 @@ test_sideband(void)
 	perf_decoder_release(&d);
 }
 
+/* The one bounds-checked reader of records and feature sections. */
+static void
+test_cursor(void)
+{
+	unsigned char b[14];
+	uint64_t w = 0x1122334455667788ULL;
+	uint32_t v = 0xdeadbeef;
+	struct cursor c;
+
+	memcpy(b, &v, 4);
+	memcpy(b + 4, &w, 8);
+	b[12] = 'x';
+	b[13] = 'y';
+	cursor_init(&c, b, sizeof(b));
+	CHECK_UINT(cursor_u32(&c), 0xdeadbeef, "cursor: a word of 4 bytes");
+	CHECK_UINT(cursor_u64(&c), w, "cursor: a word of 8 bytes, unaligned");
+	CHECK_UINT(cursor_left(&c), 2, "cursor: 2 bytes left");
+	CHECK(!c.bad, "cursor: not bad while within its range");
+	CHECK_UINT(cursor_u32(&c), 0, "cursor: a word past the end reads 0");
+	CHECK(c.bad, "cursor: ... and marks it bad");
+	CHECK_UINT(cursor_left(&c), 0, "cursor: a bad one has nothing left");
+	CHECK(c.p == b + 12, "cursor: ... and did not move");
+	CHECK(cursor_skip(&c, 0) == NULL, "cursor: bad stays bad");
+	cursor_init(&c, b, sizeof(b));
+	CHECK(cursor_skip(&c, 12) == b, "cursor: a skip returns where it starts");
+	CHECK(cursor_skip(&c, 2) == b + 12 && !c.bad,
+	    "cursor: a skip to the very end is within it");
+	CHECK(cursor_skip(&c, UINT64_MAX) == NULL && c.bad,
+	    "cursor: a skip of any length past the end is bad");
+}
+
 int
 main(void)
 {
+	test_cursor();
 	test_fp();
 	test_dwarf();
 	test_sideband();

@@ -75,6 +75,7 @@ perfdata_open(int fd, const char *name, const void *head, size_t headlen,
 	pd->headlen = headlen;
 	hashtab_init(&pd->ididx, 64);
 	hashtab_init(&pd->bididx, 64);
+	perfqueue_init(&pd->queue, PERFDATA_QUEUE_MAX);
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		pd->seekable = 1;
 		pd->file_size = (uint64_t)st.st_size;
@@ -296,8 +297,7 @@ perfdata_free(struct perfdata *pd)
 	free(pd->kernel_buildid);
 	free(pd->buf);
 	free(pd->meta);
-	free(pd->q);
-	free(pd->arena);
+	perfqueue_release(&pd->queue);
 	if (pd->zs)
 		ZSTD_freeDStream(pd->zs);
 	free(pd->zbuf);

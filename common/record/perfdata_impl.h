@@ -88,13 +88,6 @@ struct perfdata_bid {
 	size_t		 len;
 };
 
-struct perfdata_rec {
-	uint64_t	 time, seq;
-	uint64_t	 off;		/* in the input, for messages */
-	size_t		 at;		/* in the arena */
-	uint32_t	 len;
-	int32_t		 event;
-};
 
 /* perfdata.c: messages */
 

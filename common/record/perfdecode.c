@@ -321,6 +321,39 @@ decode_sample(struct perf_decoder *d, const struct perf_event_header *h,
 	return 1;
 }
 
+/*
+ * Reads a sample's identity, its fields from the first up to its CPU,
+ * from c (at the sample's body) with the layout t.
+ */
+static void
+sample_ids(uint64_t t, struct cursor *c, struct perf_record_ids *ids)
+{
+	if (t & PERF_SAMPLE_IDENTIFIER) {
+		ids->id = cursor_u64(c);
+		ids->has_id = 1;
+	}
+	if (t & PERF_SAMPLE_IP)
+		cursor_u64(c);
+	if (t & PERF_SAMPLE_TID)
+		get32x2(c, &ids->pid, &ids->tid);
+	if (t & PERF_SAMPLE_TIME) {
+		ids->time = cursor_u64(c);
+		ids->has_time = 1;
+	}
+	if (t & PERF_SAMPLE_ADDR)
+		cursor_u64(c);
+	if ((t & PERF_SAMPLE_ID) && !ids->has_id) {
+		ids->id = cursor_u64(c);
+		ids->has_id = 1;
+	} else if (t & PERF_SAMPLE_ID) {
+		cursor_u64(c);
+	}
+	if (t & PERF_SAMPLE_STREAM_ID)
+		cursor_u64(c);
+	if (t & PERF_SAMPLE_CPU)
+		get32x2(c, &ids->cpu, NULL);
+}
+
 int
 perf_decode_ids(const struct perf_decoder *d,
     const struct perf_event_header *rec, struct perf_record_ids *ids)
@@ -338,30 +371,7 @@ perf_decode_ids(const struct perf_decoder *d,
 	c.bad = 0;
 	if (h.type == PERF_RECORD_SAMPLE) {
 		c.p = body;
-		if (t & PERF_SAMPLE_IDENTIFIER) {
-			ids->id = cursor_u64(&c);
-			ids->has_id = 1;
-		}
-		if (t & PERF_SAMPLE_IP)
-			cursor_u64(&c);
-		if (t & PERF_SAMPLE_TID)
-			get32x2(&c, &ids->pid, &ids->tid);
-		if (t & PERF_SAMPLE_TIME) {
-			ids->time = cursor_u64(&c);
-			ids->has_time = 1;
-		}
-		if (t & PERF_SAMPLE_ADDR)
-			cursor_u64(&c);
-		if ((t & PERF_SAMPLE_ID) && !ids->has_id) {
-			ids->id = cursor_u64(&c);
-			ids->has_id = 1;
-		} else if (t & PERF_SAMPLE_ID) {
-			cursor_u64(&c);
-		}
-		if (t & PERF_SAMPLE_STREAM_ID)
-			cursor_u64(&c);
-		if (t & PERF_SAMPLE_CPU)
-			get32x2(&c, &ids->cpu, NULL);
+		sample_ids(t, &c, ids);
 		return c.bad ? -1 : 0;
 	}
 	if (!d->sample_id_all || h.type >= PERF_RECORD_MAX)
@@ -408,6 +418,53 @@ perf_record_time(const struct perf_event_header *rec)
 	if (perf_decode_ids(&fg, rec, &ids) != 0)
 		return 0;
 	return ids.time;
+}
+
+int
+perf_sample_period(const struct perf_decoder *d,
+    const struct perf_event_header *rec, uint64_t *period)
+{
+	struct perf_event_header h;
+	struct perf_record_ids ids;
+	struct cursor c;
+
+	memcpy(&h, rec, sizeof(h));
+	*period = 0;
+	if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof(h) ||
+	    !(d->sample_type & PERF_SAMPLE_PERIOD))
+		return -1;
+	cursor_init(&c, (const unsigned char *)rec + sizeof(h),
+	    h.size - sizeof(h));
+	memset(&ids, 0, sizeof(ids));
+	sample_ids(d->sample_type, &c, &ids);
+	*period = cursor_u64(&c);
+	return c.bad ? -1 : 0;
+}
+
+pid_t
+perf_record_tid(const struct perf_decoder *d,
+    const struct perf_event_header *rec)
+{
+	struct perf_event_header h;
+	struct perf_record_ids ids;
+	struct task_head task;
+
+	memcpy(&h, rec, sizeof(h));
+	switch (h.type) {
+	case PERF_RECORD_SAMPLE:
+	case PERF_RECORD_SWITCH:
+		/* the sample's own, or the switch's sample_id; 0 if cut */
+		perf_decode_ids(d, rec, &ids);
+		return (pid_t)ids.tid;
+	case PERF_RECORD_EXIT:
+		/* the thread that exits, not the trailer's */
+		if (h.size < sizeof(h) + offsetof(struct task_head, ptid))
+			return 0;
+		memcpy(&task, (const unsigned char *)rec + sizeof(h),
+		    offsetof(struct task_head, ptid));
+		return (pid_t)task.tid;
+	}
+	return 0;
 }
 
 /* Is there a NUL in [s, end)? */

@@ -686,31 +686,9 @@ is_switch_sample(const struct perf_source *ps,
 {
 	uint64_t period;
 
-	if (h->size < sizeof(*h) + 40)
+	if (perf_sample_period(&ps->dec, h, &period) != 0)
 		return 0;
-	if (ps->cfg.mode == RECORD_OFFCPU)
-		return 1;
-	memcpy(&period, (const char *)(h + 1) + 32, 8);
-	return period == 1;
-}
-
-/* The thread a sample, a switch or an exit record is about (0: none). */
-static pid_t
-record_tid(const struct perf_event_header *h)
-{
-	uint32_t tid;
-	size_t off;
-
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:	off = 12; break;	/* after the IP */
-	case PERF_RECORD_SWITCH:	off = 4; break;		/* sample_id */
-	case PERF_RECORD_EXIT:		off = 8; break;		/* pid, ppid, tid */
-	default:			return 0;
-	}
-	if (h->size < sizeof(*h) + off + 4)
-		return 0;
-	memcpy(&tid, (const char *)(h + 1) + off, 4);
-	return (pid_t)tid;
+	return ps->cfg.mode == RECORD_OFFCPU || period == 1;
 }
 
 /* Hands the sink what record h means, off-CPU time included. */
@@ -728,7 +706,7 @@ decode(struct perf_source *ps, const struct perf_event_header *h,
 		perf_decode(&ps->dec, h, sink);
 		return;
 	}
-	tid = record_tid(h);
+	tid = perf_record_tid(&ps->dec, h);
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		if (is_switch_sample(ps, h)) {

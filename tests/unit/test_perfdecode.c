@@ -420,10 +420,61 @@ test_cursor(void)
 	    "cursor: a skip of any length past the end is bad");
 }
 
+/* The thread and period the perf source asks of a record. */
+static void
+test_thread(void)
+{
+	struct perf_decoder d;
+	struct rec r;
+	const struct perf_event_header *h;
+	uint64_t period;
+
+	perf_decoder_init(&d, 0, "cpu-clock");
+	sample_head(&r, 0);
+	h = rec_end(&r, 0, 0);
+	CHECK_INT(perf_record_tid(&d, h), 101, "a sample's thread");
+	CHECK(perf_sample_period(&d, h, &period) == 0 && period == 250000,
+	    "a sample's period");
+	r.len = 8 + 16;
+	h = rec_end(&r, 0, 0);
+	CHECK_INT(perf_record_tid(&d, h), 101,
+	    "a sample cut after its thread still says it");
+	CHECK(perf_sample_period(&d, h, &period) == -1 && period == 0,
+	    "... but has no period");
+	r.len = 8 + 12;
+	h = rec_end(&r, 0, 0);
+	CHECK_INT(perf_record_tid(&d, h), 0, "a sample cut in its thread: 0");
+	rec_start(&r, PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT);
+	h = rec_end(&r, 1, 555);
+	CHECK_INT(perf_record_tid(&d, h), 8, "a switch's thread, its sample_id's");
+	CHECK(perf_sample_period(&d, h, &period) == -1,
+	    "a switch has no period");
+	rec_start(&r, PERF_RECORD_EXIT, 0);
+	put32(&r, 60);
+	put32(&r, 1);
+	put32(&r, 61);
+	put32(&r, 1);
+	put64(&r, 555);
+	h = rec_end(&r, 1, 555);
+	CHECK_INT(perf_record_tid(&d, h), 61,
+	    "an exit's thread is the one that exits, not the trailer's");
+	r.len = 8 + 8;
+	h = rec_end(&r, 0, 0);
+	CHECK_INT(perf_record_tid(&d, h), 0, "an exit cut before its thread: 0");
+	rec_start(&r, PERF_RECORD_COMM, 0);
+	put32(&r, 50);
+	put32(&r, 51);
+	put64(&r, 0);
+	h = rec_end(&r, 1, 555);
+	CHECK_INT(perf_record_tid(&d, h), 0, "other records: 0");
+	perf_decoder_release(&d);
+}
+
 int
 main(void)
 {
 	test_cursor();
+	test_thread();
 	test_fp();
 	test_dwarf();
 	test_sideband();

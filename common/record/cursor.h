@@ -58,15 +58,25 @@ cursor_skip(struct cursor *c, uint64_t n)
 	return at;
 }
 
+/* Copies the next n bytes to v. Returns 0, or -1 (c is then bad). */
+static inline int
+cursor_copy(struct cursor *c, void *v, size_t n)
+{
+	const unsigned char *at = cursor_skip(c, n);
+
+	if (at == NULL)
+		return -1;
+	memcpy(v, at, n);
+	return 0;
+}
+
 /* The next 4 bytes as a word, or 0 (c is then bad). */
 static inline uint32_t
 cursor_u32(struct cursor *c)
 {
-	const unsigned char *at = cursor_skip(c, 4);
 	uint32_t v = 0;
 
-	if (at)
-		memcpy(&v, at, 4);
+	cursor_copy(c, &v, 4);
 	return v;
 }
 
@@ -74,11 +84,9 @@ cursor_u32(struct cursor *c)
 static inline uint64_t
 cursor_u64(struct cursor *c)
 {
-	const unsigned char *at = cursor_skip(c, 8);
 	uint64_t v = 0;
 
-	if (at)
-		memcpy(&v, at, 8);
+	cursor_copy(c, &v, 8);
 	return v;
 }
 

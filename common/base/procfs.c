@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -278,4 +279,67 @@ procfs_alive(pid_t pid)
 	}
 	procfs_walk_release(&w);
 	return alive;
+}
+
+/* ---- a process's mappings ---- */
+
+int
+procfs_maps_open(struct procfs_maps *ms, pid_t pid, pid_t tid)
+{
+	char path[64];
+	int fd;
+
+	memset(ms, 0, sizeof(*ms));
+	if (tid)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/maps", (int)pid,
+		    (int)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((fd = open_proc(path)) < 0)
+		return -1;
+	if ((ms->f = fdopen(fd, "r")) == NULL) {
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A line is "START-END PERMS OFFSET DEV INODE NAME", the name after any
+ * number of spaces, and none for an anonymous mapping.
+ */
+int
+procfs_maps_next(struct procfs_maps *ms, struct procfs_map *m)
+{
+	unsigned long long lo, hi, off;
+	char *name;
+	size_t l;
+	int n;
+
+	while (getline(&ms->line, &ms->cap, ms->f) > 0) {
+		n = 0;
+		if (sscanf(ms->line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi,
+		    m->perms, &off, &n) < 4 || n == 0 || hi < lo)
+			continue;
+		name = ms->line + n;
+		l = strlen(name);
+		while (l && (name[l - 1] == '\n' || name[l - 1] == ' '))
+			name[--l] = '\0';
+		m->start = lo;
+		m->end = hi;
+		m->pgoff = off;
+		m->name = name;
+		m->line = ms->line;
+		return 1;
+	}
+	return 0;
+}
+
+void
+procfs_maps_release(struct procfs_maps *ms)
+{
+	if (ms->f)
+		fclose(ms->f);
+	free(ms->line);
+	memset(ms, 0, sizeof(*ms));
 }

@@ -14,6 +14,14 @@
  *	struct procfs_status st;
  *	if (procfs_status(pid, &st) == 0 && st.nuid == 3) ... st.uid[1] ...
  *
+ *	struct procfs_maps ms;
+ *	struct procfs_map m;
+ *	if (procfs_maps_open(&ms, pid, 0) == 0) {
+ *		while (procfs_maps_next(&ms, &m))
+ *			... m.start, m.end, m.perms, m.name ...
+ *		procfs_maps_release(&ms);
+ *	}
+ *
  * These run as root on processes that may be hostile: a thread names
  * itself (its comm may hold anything but a NUL), threads come and go
  * between a listing and a read, and a read may be interrupted. So every
@@ -28,6 +36,7 @@
 #include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /*
@@ -125,5 +134,42 @@ int	 procfs_stat_state(char *buf, char **field3);
  * may have called pthread_exit (a zombie) while the others work on.
  */
 int	 procfs_alive(pid_t pid);
+
+/* One line of a /proc/PID/maps file: a mapping. */
+struct procfs_map {
+	uint64_t	 start, end;	/* its addresses, [start, end) */
+	uint64_t	 pgoff;		/* its offset in the file */
+	char		 perms[8];	/* "r-xp": 'x' when executable */
+	const char	*name;		/* borrowed until the next line: the
+					   file, "[vdso]", "[heap]", or "" */
+	const char	*line;		/* borrowed likewise: the whole line,
+					   ending where the name ends */
+};
+
+/* A reading of a maps file, line by line. */
+struct procfs_maps {
+	FILE		*f;		/* owned, until procfs_maps_release */
+	char		*line;		/* owned: the current line */
+	size_t		 cap;
+};
+
+/*
+ * Starts reading the mappings of process pid (/proc/PID/maps), or, when
+ * tid is not 0, those its thread tid lists (/proc/PID/task/TID/maps: a
+ * main thread that has left with pthread_exit lists none, its threads
+ * still do). Returns 0, or -1 with errno set (ENOENT: it is gone); then
+ * there is nothing to release.
+ */
+int	 procfs_maps_open(struct procfs_maps *, pid_t pid, pid_t tid);
+
+/*
+ * Reads the next mapping into *m. Returns 1, or 0 at the end. A line not
+ * in the kernel's format is skipped. A line is as long as the kernel
+ * makes it (a path of up to PATH_MAX bytes): the buffer grows to it.
+ */
+int	 procfs_maps_next(struct procfs_maps *, struct procfs_map *m);
+
+/* Ends a reading that procfs_maps_open started. */
+void	 procfs_maps_release(struct procfs_maps *);
 
 #endif

@@ -5,29 +5,29 @@
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include "elf/vdso.h"
+#include "base/procfs.h"
 #include "base/xalloc.h"
+#include "elf/vdso.h"
 
 void *
 vdso_copy(pid_t pid, size_t *size)
 {
-	char path[64], *line = NULL;
-	size_t cap = 0;
-	unsigned long long s = 0, e = 0;
+	struct procfs_maps ms;
+	struct procfs_map m;
+	uint64_t s = 0, e = 0;
 	int found = 0;
 	struct iovec local, remote;
 	void *img;
-	FILE *mf;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	if ((mf = fopen(path, "re")) == NULL)
+	if (procfs_maps_open(&ms, pid, 0) != 0)
 		return NULL;
-	while (!found && getline(&line, &cap, mf) > 0)
-		found = strstr(line, " [vdso]") != NULL &&
-		    sscanf(line, "%llx-%llx", &s, &e) == 2 && e > s &&
-		    e - s <= (1 << 20);
-	free(line);
-	fclose(mf);
+	while (!found && procfs_maps_next(&ms, &m)) {
+		found = strcmp(m.name, "[vdso]") == 0 && m.end > m.start &&
+		    m.end - m.start <= (1 << 20);
+		s = m.start;
+		e = m.end;
+	}
+	procfs_maps_release(&ms);
 	if (!found)
 		return NULL;
 	img = xmalloc(e - s);

@@ -267,63 +267,38 @@ maps_exit(struct maps *m, pid_t pid)
 	}
 }
 
-int
-maps_parse_line(char *line, uint64_t *start, uint64_t *len, uint64_t *pgoff,
-    char **name)
-{
-	unsigned long long lo, hi, off;
-	char perms[8];
-	int n = 0;
-	size_t l;
-
-	if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms,
-	    &off, &n) < 4 || n == 0 || hi < lo)
-		return 0;
-	if (strchr(perms, 'x') == NULL)
-		return 0;
-	*name = line + n;
-	l = strlen(*name);
-	while (l && ((*name)[l - 1] == '\n' || (*name)[l - 1] == ' '))
-		(*name)[--l] = '\0';
-	*start = lo;
-	*len = hi - lo;
-	*pgoff = off;
-	return 1;
-}
-
-/* Adds the executable mappings listed in path; returns how many, or -1. */
+/*
+ * Adds the executable mappings of pid that its maps file lists (tid's
+ * when tid is not 0); returns how many, or -1.
+ */
 static long
-read_maps_file(struct maps *m, pid_t pid, const char *path)
+read_maps(struct maps *m, pid_t pid, pid_t tid)
 {
-	char *line = NULL, *name;
-	size_t cap = 0;
+	struct procfs_maps ms;
+	struct procfs_map pm;
 	long count = 0;
-	uint64_t start, len, off;
-	FILE *f;
 
-	if ((f = fopen(path, "re")) == NULL)
+	if (procfs_maps_open(&ms, pid, tid) != 0)
 		return -1;
-	while (getline(&line, &cap, f) > 0) {
-		if (!maps_parse_line(line, &start, &len, &off, &name))
+	while (procfs_maps_next(&ms, &pm)) {
+		if (strchr(pm.perms, 'x') == NULL)
 			continue;
-		maps_add(m, pid, start, len, off, name, NULL, 0);
+		maps_add(m, pid, pm.start, pm.end - pm.start, pm.pgoff, pm.name,
+		    NULL, 0);
 		count++;
 	}
-	free(line);
-	fclose(f);
+	procfs_maps_release(&ms);
 	return count;
 }
 
 int
 maps_read_proc(struct maps *m, pid_t pid)
 {
-	char path[320];
 	struct procfs_walk w;
 	pid_t tid;
 	long n;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	if ((n = read_maps_file(m, pid, path)) < 0)
+	if ((n = read_maps(m, pid, 0)) < 0)
 		return -1;
 	if (n > 0)
 		return 0;
@@ -336,9 +311,7 @@ maps_read_proc(struct maps *m, pid_t pid)
 	while (n <= 0 && (tid = procfs_walk_next(&w)) > 0) {
 		if (tid == pid)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/maps", (int)pid,
-		    (int)tid);
-		n = read_maps_file(m, pid, path);
+		n = read_maps(m, pid, tid);
 	}
 	procfs_walk_release(&w);
 	return 0;

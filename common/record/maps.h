@@ -131,14 +131,6 @@ void	 maps_exit(struct maps *, pid_t pid);
  */
 int	 maps_read_proc(struct maps *, pid_t pid);
 
-/*
- * Parses one line of a /proc/PID/maps file. Returns 1 for an executable
- * mapping, with its start, length, file offset and name (pointing into
- * line, whose trailing newline is cut; "" when anonymous); else 0.
- */
-int	 maps_parse_line(char *line, uint64_t *start, uint64_t *len,
-	    uint64_t *pgoff, char **name);
-
 /* Returns the mapping of pid that holds addr, or NULL. Borrowed. */
 struct mapping *maps_find(struct maps *, pid_t pid, uint64_t addr);
 

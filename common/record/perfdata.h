@@ -45,6 +45,7 @@
 
 #include "base/hashtab.h"
 #include "record/perfdecode.h"
+#include "record/perfqueue.h"
 #include "record/source.h"
 
 /*
@@ -64,7 +65,6 @@ struct perfdata_event {
 };
 
 struct perfdata_bid;
-struct perfdata_rec;
 
 struct perfdata {
 	const char	*name;		/* borrowed: for messages */
@@ -106,11 +106,8 @@ struct perfdata {
 	int		 init_done;	/* pipe mode: the header records are read */
 
 	/* the ordering queue */
-	struct perfdata_rec *q;		/* owned */
-	size_t		 nq, qcap;
-	unsigned char	*arena;		/* owned: the queued records' bytes */
-	size_t		 alen, acap;
-	uint64_t	 seq, last_time, round_max, flush_limit;
+	struct perfqueue queue;		/* bounded by PERFDATA_QUEUE_MAX */
+	uint64_t	 last_time, flush_limit;
 	int		 cur_event;	/* of the record being handed over */
 	const struct source_sink *sink;	/* borrowed, in perfdata_read */
 

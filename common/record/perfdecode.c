@@ -5,6 +5,7 @@
 
 #include "record/perfdecode.h"
 #include "base/xalloc.h"
+#include "record/cursor.h"
 
 /* PERF_RECORD_MMAP's fixed part, before the file name. */
 struct mmap_head {
@@ -79,51 +80,17 @@ perf_decoder_release(struct perf_decoder *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* A cursor over a record's body: every read checks the end. */
-struct cur {
-	const unsigned char *p, *end;
-	int	 bad;		/* a read went past the end */
-};
-
-static uint64_t
-get64(struct cur *c)
-{
-	uint64_t v = 0;
-
-	if (c->bad || c->end - c->p < 8) {
-		c->bad = 1;
-		return 0;
-	}
-	memcpy(&v, c->p, 8);
-	c->p += 8;
-	return v;
-}
-
 /* Two u32 (pid and tid, cpu and res) in one u64. */
 static void
-get32x2(struct cur *c, uint32_t *a, uint32_t *b)
+get32x2(struct cursor *c, uint32_t *a, uint32_t *b)
 {
-	uint64_t v = get64(c);
+	uint64_t v = cursor_u64(c);
 	uint32_t w[2];
 
 	memcpy(w, &v, 8);
 	*a = w[0];
 	if (b)
 		*b = w[1];
-}
-
-/* Skips n bytes; returns where they start, or NULL (c->bad). */
-static const unsigned char *
-skip(struct cur *c, uint64_t n)
-{
-	const unsigned char *at = c->p;
-
-	if (c->bad || (uint64_t)(c->end - c->p) < n) {
-		c->bad = 1;
-		return NULL;
-	}
-	c->p += n;
-	return at;
 }
 
 static int
@@ -134,7 +101,7 @@ nbits(uint64_t v)
 
 /* Skips a PERF_SAMPLE_READ value, laid out as read_format says. */
 static void
-skip_read(const struct perf_decoder *d, struct cur *c)
+skip_read(const struct perf_decoder *d, struct cursor *c)
 {
 	uint64_t f = d->read_format, each = 8, nr = 1;
 
@@ -143,23 +110,23 @@ skip_read(const struct perf_decoder *d, struct cur *c)
 	if (f & PERF_FORMAT_LOST)
 		each += 8;
 	if (f & PERF_FORMAT_GROUP)
-		nr = get64(c);
-	skip(c, 8 * (uint64_t)(((f & PERF_FORMAT_TOTAL_TIME_ENABLED) != 0) +
+		nr = cursor_u64(c);
+	cursor_skip(c, 8 * (uint64_t)(((f & PERF_FORMAT_TOTAL_TIME_ENABLED) != 0) +
 	    ((f & PERF_FORMAT_TOTAL_TIME_RUNNING) != 0)));
 	if (nr > (uint64_t)(c->end - c->p) / each)
 		c->bad = 1;
 	else
-		skip(c, nr * each);
+		cursor_skip(c, nr * each);
 }
 
 /* Skips an { abi; regs[weight(mask)] } block, returning regs or NULL. */
 static const unsigned char *
-get_regs(struct cur *c, uint64_t mask, uint64_t *abi)
+get_regs(struct cursor *c, uint64_t mask, uint64_t *abi)
 {
-	*abi = get64(c);
+	*abi = cursor_u64(c);
 	if (*abi == PERF_SAMPLE_REGS_ABI_NONE)
 		return NULL;
-	return skip(c, 8 * (uint64_t)nbits(mask));
+	return cursor_skip(c, 8 * (uint64_t)nbits(mask));
 }
 
 /*
@@ -235,52 +202,52 @@ decode_sample(struct perf_decoder *d, const struct perf_event_header *h,
 {
 	uint64_t t = d->sample_type, ip = 0, nr = 0, nlbr = 0, abi, size;
 	const unsigned char *chain = NULL, *lbr = NULL, *regs = NULL;
-	struct cur c = { p, end, 0 };
+	struct cursor c = { p, end, 0 };
 	struct source_event ev;
 	struct source_sample *s = &ev.u.sample;
 	uint32_t pid = 0, tid = 0;
 
 	memset(&ev, 0, sizeof(ev));
 	if (t & PERF_SAMPLE_IDENTIFIER)
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_IP)
-		ip = get64(&c);
+		ip = cursor_u64(&c);
 	if (t & PERF_SAMPLE_TID)
 		get32x2(&c, &pid, &tid);
 	if (t & PERF_SAMPLE_TIME)
-		ev.time = get64(&c);
+		ev.time = cursor_u64(&c);
 	if (t & PERF_SAMPLE_ADDR)
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_ID)
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_STREAM_ID)
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_CPU)
 		get32x2(&c, &s->cpu, NULL);
 	if (t & PERF_SAMPLE_PERIOD)
-		s->period = get64(&c);
+		s->period = cursor_u64(&c);
 	if (t & PERF_SAMPLE_READ)
 		skip_read(d, &c);
 	if (t & PERF_SAMPLE_CALLCHAIN) {
-		nr = get64(&c);
+		nr = cursor_u64(&c);
 		if (nr > (uint64_t)(end - c.p) / 8)
 			return 0;
-		chain = skip(&c, nr * 8);
+		chain = cursor_skip(&c, nr * 8);
 	}
 	if (t & PERF_SAMPLE_RAW) {
 		uint32_t rsz = 0;
 
-		if ((p = skip(&c, 4)) != NULL)
+		if ((p = cursor_skip(&c, 4)) != NULL)
 			memcpy(&rsz, p, 4);
-		skip(&c, rsz);
+		cursor_skip(&c, rsz);
 	}
 	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		nlbr = get64(&c);
+		nlbr = cursor_u64(&c);
 		if (d->branch_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			get64(&c);
+			cursor_u64(&c);
 		if (nlbr > (uint64_t)(end - c.p) / 24)
 			return 0;
-		lbr = skip(&c, nlbr * 24);
+		lbr = cursor_skip(&c, nlbr * 24);
 	}
 	if (t & PERF_SAMPLE_REGS_USER) {
 		regs = get_regs(&c, d->regs_user, &abi);
@@ -288,33 +255,33 @@ decode_sample(struct perf_decoder *d, const struct perf_event_header *h,
 			regs = NULL;	/* none, or a 32-bit process's */
 	}
 	if (t & PERF_SAMPLE_STACK_USER) {
-		size = get64(&c);
+		size = cursor_u64(&c);
 		if (size) {
 			uint64_t dyn;
 
-			s->stack = skip(&c, size);
-			dyn = get64(&c);
+			s->stack = cursor_skip(&c, size);
+			dyn = cursor_u64(&c);
 			s->stack_len = dyn > size ? size : dyn;
 		}
 	}
 	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_DATA_SRC)
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_TRANSACTION)
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_REGS_INTR)
 		get_regs(&c, d->regs_intr, &abi);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_CGROUP)
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_AUX)
-		skip(&c, get64(&c));
+		cursor_skip(&c, cursor_u64(&c));
 	if (c.bad)
 		return 0;
 	ev.kind = SOURCE_SAMPLE;
@@ -354,6 +321,39 @@ decode_sample(struct perf_decoder *d, const struct perf_event_header *h,
 	return 1;
 }
 
+/*
+ * Reads a sample's identity, its fields from the first up to its CPU,
+ * from c (at the sample's body) with the layout t.
+ */
+static void
+sample_ids(uint64_t t, struct cursor *c, struct perf_record_ids *ids)
+{
+	if (t & PERF_SAMPLE_IDENTIFIER) {
+		ids->id = cursor_u64(c);
+		ids->has_id = 1;
+	}
+	if (t & PERF_SAMPLE_IP)
+		cursor_u64(c);
+	if (t & PERF_SAMPLE_TID)
+		get32x2(c, &ids->pid, &ids->tid);
+	if (t & PERF_SAMPLE_TIME) {
+		ids->time = cursor_u64(c);
+		ids->has_time = 1;
+	}
+	if (t & PERF_SAMPLE_ADDR)
+		cursor_u64(c);
+	if ((t & PERF_SAMPLE_ID) && !ids->has_id) {
+		ids->id = cursor_u64(c);
+		ids->has_id = 1;
+	} else if (t & PERF_SAMPLE_ID) {
+		cursor_u64(c);
+	}
+	if (t & PERF_SAMPLE_STREAM_ID)
+		cursor_u64(c);
+	if (t & PERF_SAMPLE_CPU)
+		get32x2(c, &ids->cpu, NULL);
+}
+
 int
 perf_decode_ids(const struct perf_decoder *d,
     const struct perf_event_header *rec, struct perf_record_ids *ids)
@@ -361,7 +361,7 @@ perf_decode_ids(const struct perf_decoder *d,
 	struct perf_event_header h;
 	uint64_t t = d->sample_type;
 	const unsigned char *body = (const unsigned char *)rec + sizeof(h);
-	struct cur c;
+	struct cursor c;
 
 	memcpy(&h, rec, sizeof(h));
 	memset(ids, 0, sizeof(*ids));
@@ -371,30 +371,7 @@ perf_decode_ids(const struct perf_decoder *d,
 	c.bad = 0;
 	if (h.type == PERF_RECORD_SAMPLE) {
 		c.p = body;
-		if (t & PERF_SAMPLE_IDENTIFIER) {
-			ids->id = get64(&c);
-			ids->has_id = 1;
-		}
-		if (t & PERF_SAMPLE_IP)
-			get64(&c);
-		if (t & PERF_SAMPLE_TID)
-			get32x2(&c, &ids->pid, &ids->tid);
-		if (t & PERF_SAMPLE_TIME) {
-			ids->time = get64(&c);
-			ids->has_time = 1;
-		}
-		if (t & PERF_SAMPLE_ADDR)
-			get64(&c);
-		if ((t & PERF_SAMPLE_ID) && !ids->has_id) {
-			ids->id = get64(&c);
-			ids->has_id = 1;
-		} else if (t & PERF_SAMPLE_ID) {
-			get64(&c);
-		}
-		if (t & PERF_SAMPLE_STREAM_ID)
-			get64(&c);
-		if (t & PERF_SAMPLE_CPU)
-			get32x2(&c, &ids->cpu, NULL);
+		sample_ids(t, &c, ids);
 		return c.bad ? -1 : 0;
 	}
 	if (!d->sample_id_all || h.type >= PERF_RECORD_MAX)
@@ -413,19 +390,19 @@ perf_decode_ids(const struct perf_decoder *d,
 	if (t & PERF_SAMPLE_TID)
 		get32x2(&c, &ids->pid, &ids->tid);
 	if (t & PERF_SAMPLE_TIME) {
-		ids->time = get64(&c);
+		ids->time = cursor_u64(&c);
 		ids->has_time = 1;
 	}
 	if (t & PERF_SAMPLE_ID) {
-		ids->id = get64(&c);
+		ids->id = cursor_u64(&c);
 		ids->has_id = 1;
 	}
 	if (t & PERF_SAMPLE_STREAM_ID)
-		get64(&c);
+		cursor_u64(&c);
 	if (t & PERF_SAMPLE_CPU)
 		get32x2(&c, &ids->cpu, NULL);
 	if (t & PERF_SAMPLE_IDENTIFIER) {
-		ids->id = get64(&c);
+		ids->id = cursor_u64(&c);
 		ids->has_id = 1;
 	}
 	return 0;
@@ -441,6 +418,53 @@ perf_record_time(const struct perf_event_header *rec)
 	if (perf_decode_ids(&fg, rec, &ids) != 0)
 		return 0;
 	return ids.time;
+}
+
+int
+perf_sample_period(const struct perf_decoder *d,
+    const struct perf_event_header *rec, uint64_t *period)
+{
+	struct perf_event_header h;
+	struct perf_record_ids ids;
+	struct cursor c;
+
+	memcpy(&h, rec, sizeof(h));
+	*period = 0;
+	if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof(h) ||
+	    !(d->sample_type & PERF_SAMPLE_PERIOD))
+		return -1;
+	cursor_init(&c, (const unsigned char *)rec + sizeof(h),
+	    h.size - sizeof(h));
+	memset(&ids, 0, sizeof(ids));
+	sample_ids(d->sample_type, &c, &ids);
+	*period = cursor_u64(&c);
+	return c.bad ? -1 : 0;
+}
+
+pid_t
+perf_record_tid(const struct perf_decoder *d,
+    const struct perf_event_header *rec)
+{
+	struct perf_event_header h;
+	struct perf_record_ids ids;
+	struct task_head task;
+
+	memcpy(&h, rec, sizeof(h));
+	switch (h.type) {
+	case PERF_RECORD_SAMPLE:
+	case PERF_RECORD_SWITCH:
+		/* the sample's own, or the switch's sample_id; 0 if cut */
+		perf_decode_ids(d, rec, &ids);
+		return (pid_t)ids.tid;
+	case PERF_RECORD_EXIT:
+		/* the thread that exits, not the trailer's */
+		if (h.size < sizeof(h) + offsetof(struct task_head, ptid))
+			return 0;
+		memcpy(&task, (const unsigned char *)rec + sizeof(h),
+		    offsetof(struct task_head, ptid));
+		return (pid_t)task.tid;
+	}
+	return 0;
 }
 
 /* Is there a NUL in [s, end)? */

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/perf_event.h>
 
 #include "record/source.h"
@@ -91,6 +92,22 @@ int	 perf_decode_ids(const struct perf_decoder *d,
  */
 int	 perf_decode(struct perf_decoder *, const struct perf_event_header *h,
 	    const struct source_sink *sink);
+
+/*
+ * Reads the period of sample h (h->size readable bytes) with d's layout
+ * into *period. Returns 0, or -1 (*period 0) when h is no sample, the
+ * layout has no period or the sample is too short for it.
+ */
+int	 perf_sample_period(const struct perf_decoder *d,
+	    const struct perf_event_header *h, uint64_t *period);
+
+/*
+ * Returns the thread record h is about, read with d's layout: a
+ * sample's, a context switch's (its sample_id), the exiting thread of an
+ * exit; 0 for other records and for one too short to say.
+ */
+pid_t	 perf_record_tid(const struct perf_decoder *d,
+	    const struct perf_event_header *h);
 
 /*
  * Returns the time of a record of fgrecord's own layout (the sample's, or

@@ -31,16 +31,9 @@
 #include "record/offcpu.h"
 #include "record/perf.h"
 #include "record/perfdecode.h"
+#include "record/perfqueue.h"
 #include "record/source.h"
 #include "base/xalloc.h"
-
-/* A record waiting in the queue for its turn. */
-struct qent {
-	uint64_t	 time;
-	uint64_t	 seq;		/* ties keep the order they came in */
-	size_t		 off;		/* into the arena */
-	int		 cpu;
-};
 
 struct perf_source {
 	struct source	*src;		/* borrowed: the owner */
@@ -55,13 +48,7 @@ struct perf_source {
 	size_t		 ring_pages;
 	size_t		 want_pages;	/* asked for, when the mlock limit cut them */
 	int		 lost;		/* a LOST record came: the cut mattered */
-	unsigned char	*arena;		/* copied records, pending */
-	size_t		 arena_len, arena_cap;
-	unsigned char	*spare;		/* the other arena: what is kept moves there */
-	size_t		 spare_cap;
-	struct qent	*queue;
-	size_t		 nqueue, queue_cap;
-	uint64_t	 seq;
+	struct perfqueue queue;		/* records of all CPUs, to be put in order */
 	struct pollfd	*pfd;		/* wait's scratch: one per CPU */
 	int		*pcpu;		/* pfd[k] is CPU pcpu[k]'s ring */
 	int		*hup;		/* hup[cpu]: its event reported POLLHUP */
@@ -468,6 +455,7 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 	perf_decoder_init(&ps->dec, cfg->dwarf, cfg->event->name);
 	perf_decoder_init(&ps->offdec, cfg->dwarf, STREAM_OFFCPU_EVENT);
 	offcpu_init(&ps->offcpu, cfg->mode == RECORD_WALL);
+	perfqueue_init(&ps->queue, 0);	/* a drain hands back all it may */
 	ps->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (ps->ncpus < 1)
 		ps->ncpus = 1;
@@ -649,21 +637,8 @@ static void
 enqueue(void *arg, const struct perf_event_header *h, int cpu)
 {
 	struct perf_source *ps = arg;
-	struct qent *q;
-	size_t sz = ((size_t)h->size + 7) & ~(size_t)7;
 
-	if (ps->arena_cap < ps->arena_len + sz) {
-		ps->arena_cap = (ps->arena_len + sz) * 2;
-		ps->arena = xrealloc(ps->arena, ps->arena_cap);
-	}
-	memcpy(ps->arena + ps->arena_len, h, h->size);
-	GROW(ps->queue, ps->nqueue + 1, ps->queue_cap);
-	q = &ps->queue[ps->nqueue++];
-	q->time = perf_record_time(h);
-	q->seq = ps->seq++;
-	q->off = ps->arena_len;
-	q->cpu = cpu;
-	ps->arena_len += sz;
+	perfqueue_add(&ps->queue, h, h->size, perf_record_time(h), 0, cpu);
 }
 
 /* ---- off-CPU time: switch out, switch in ---- */
@@ -715,31 +690,9 @@ is_switch_sample(const struct perf_source *ps,
 {
 	uint64_t period;
 
-	if (h->size < sizeof(*h) + 40)
+	if (perf_sample_period(&ps->dec, h, &period) != 0)
 		return 0;
-	if (ps->cfg.mode == RECORD_OFFCPU)
-		return 1;
-	memcpy(&period, (const char *)(h + 1) + 32, 8);
-	return period == 1;
-}
-
-/* The thread a sample, a switch or an exit record is about (0: none). */
-static pid_t
-record_tid(const struct perf_event_header *h)
-{
-	uint32_t tid;
-	size_t off;
-
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:	off = 12; break;	/* after the IP */
-	case PERF_RECORD_SWITCH:	off = 4; break;		/* sample_id */
-	case PERF_RECORD_EXIT:		off = 8; break;		/* pid, ppid, tid */
-	default:			return 0;
-	}
-	if (h->size < sizeof(*h) + off + 4)
-		return 0;
-	memcpy(&tid, (const char *)(h + 1) + off, 4);
-	return (pid_t)tid;
+	return ps->cfg.mode == RECORD_OFFCPU || period == 1;
 }
 
 /* Hands the sink what record h means, off-CPU time included. */
@@ -757,7 +710,7 @@ decode(struct perf_source *ps, const struct perf_event_header *h,
 		perf_decode(&ps->dec, h, sink);
 		return;
 	}
-	tid = record_tid(h);
+	tid = perf_record_tid(&ps->dec, h);
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		if (is_switch_sample(ps, h)) {
@@ -792,75 +745,18 @@ decode(struct perf_source *ps, const struct perf_event_header *h,
 	perf_decode(&ps->dec, h, sink);
 }
 
-static int
-qent_cmp(const void *a, const void *b)
-{
-	const struct qent *x = a, *y = b;
+struct drain {
+	struct perf_source *ps;
+	const struct source_sink *sink;
+};
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/*
- * Decodes the queued records up to time limit (all when limit is
- * UINT64_MAX) in time order, and keeps the rest for the next round.
- */
 static void
-process_queue(struct perf_source *ps, uint64_t limit,
-    const struct source_sink *sink)
+on_queued(void *arg, const void *rec, const struct perfqueue_rec *r)
 {
-	size_t i, keep = 0, newlen = 0, tcap;
-	unsigned char *t;
+	struct drain *d = arg;
 
-	if (ps->nqueue > 0)	/* qsort of a NULL array is undefined */
-		qsort(ps->queue, ps->nqueue, sizeof(*ps->queue), qent_cmp);
-	for (i = 0; i < ps->nqueue; i++) {
-		if (ps->queue[i].time > limit)
-			break;
-		decode(ps, (const void *)(ps->arena + ps->queue[i].off), sink);
-	}
-	if (i < ps->nqueue) {
-		size_t j;
-
-		for (j = i; j < ps->nqueue; j++) {
-			const struct perf_event_header *h =
-			    (const void *)(ps->arena + ps->queue[j].off);
-
-			newlen += (h->size + 7) & ~(size_t)7;
-		}
-		/*
-		 * Into the spare arena, which is then swapped with the full one:
-		 * at tens of thousands of records a second, a fresh allocation
-		 * each round costs more in page faults than the copying.
-		 */
-		if (ps->spare_cap < newlen) {
-			free(ps->spare);
-			ps->spare_cap = newlen * 2;
-			ps->spare = xmalloc(ps->spare_cap);
-		}
-		newlen = 0;
-		for (j = i; j < ps->nqueue; j++) {
-			const struct perf_event_header *h =
-			    (const void *)(ps->arena + ps->queue[j].off);
-
-			memcpy(ps->spare + newlen, h, h->size);
-			ps->queue[keep] = ps->queue[j];
-			ps->queue[keep].off = newlen;
-			newlen += (h->size + 7) & ~(size_t)7;
-			keep++;
-		}
-	}
-	if (keep) {
-		t = ps->arena;
-		ps->arena = ps->spare;
-		ps->spare = t;
-		tcap = ps->arena_cap;
-		ps->arena_cap = ps->spare_cap;
-		ps->spare_cap = tcap;
-	}
-	ps->arena_len = newlen;
-	ps->nqueue = keep;
+	(void)r;
+	decode(d->ps, rec, d->sink);
 }
 
 static void
@@ -876,7 +772,12 @@ perf_source_drain(struct source *src, uint64_t limit,
 		perf_ring_drain(&ps->rings[cpu], enqueue, ps);
 		src->bytes += ps->rings[cpu].bytes - before;
 	}
-	process_queue(ps, limit, sink);
+	/* the records up to limit, in time order; the rest wait */
+	{
+		struct drain d = { ps, sink };
+
+		perfqueue_flush(&ps->queue, limit, 0, on_queued, &d);
+	}
 	/* The end: threads still away count their wait up to it. */
 	if (limit == UINT64_MAX && ps->cfg.mode != RECORD_CPU) {
 		struct wait_sink ws = { ps, sink, 0 };
@@ -903,9 +804,7 @@ perf_source_close(struct source *src)
 	perf_decoder_release(&ps->offdec);
 	offcpu_release(&ps->offcpu);
 	free(ps->online);
-	free(ps->arena);
-	free(ps->spare);
-	free(ps->queue);
+	perfqueue_release(&ps->queue);
 	free(ps->pfd);
 	free(ps->pcpu);
 	free(ps->hup);

@@ -23,7 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/maps.h"
 #include "base/procfs.h"
 #include "record/ptsample.h"
 #include "record/source.h"
@@ -159,36 +158,34 @@ proc_drop(struct ptsrc *p, pid_t pid)
 static void
 read_maps(struct ptsrc *p, struct pproc *pp, int force)
 {
-	char path[64], *line = NULL, *name;
-	size_t cap = 0, i, n = 0, ncap = 0;
-	uint64_t start, len, off, h = 1469598103934665603ULL;
+	struct procfs_maps ms;
+	struct procfs_map m;
+	size_t i, n = 0, ncap = 0;
+	uint64_t h = 1469598103934665603ULL;
 	uint64_t (*r)[2] = NULL;
 	struct {
 		uint64_t start, len, off;
 		char	*name;
 	} *v = NULL;
-	FILE *f;
 
 	pp->read_at = procfs_now_ns();
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pp->pid);
-	if ((f = fopen(path, "re")) == NULL)
+	if (procfs_maps_open(&ms, pp->pid, 0) != 0)
 		return;
-	while (getline(&line, &cap, f) > 0) {
+	while (procfs_maps_next(&ms, &m)) {
 		const char *c;
 
-		if (!maps_parse_line(line, &start, &len, &off, &name))
+		if (strchr(m.perms, 'x') == NULL)
 			continue;
-		for (c = line; *c; c++)
+		for (c = m.line; *c; c++)
 			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
 		GROW(v, n + 1, ncap);
-		v[n].start = start;
-		v[n].len = len;
-		v[n].off = off;
-		v[n].name = xstrdup(name);
+		v[n].start = m.start;
+		v[n].len = m.end - m.start;
+		v[n].off = m.pgoff;
+		v[n].name = xstrdup(m.name);
 		n++;
 	}
-	free(line);
-	fclose(f);
+	procfs_maps_release(&ms);
 	if (force || h != pp->hash) {
 		pp->hash = h;
 		r = n ? xmalloc(n * sizeof(*r)) : NULL;

@@ -4,11 +4,13 @@
  * sample handed over, in time order where the disorder is local. The
  * data (pdbuild.h's samples, 160 MiB of them in pipe mode) is written
  * by a child into a pipe as it is made, so that only the reader's memory
- * is in this process: its peak resident set is the measure.
+ * is in this process: its peak resident set is the measure. First, the
+ * queue itself (record/perfqueue), which fgrecord's perf source uses too.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +18,7 @@
 #include "unit.h"
 #include "pdbuild.h"
 #include "record/perfdata.h"
+#include "record/perfqueue.h"
 
 #define DATA_BYTES	(160u << 20)
 #define SAMPLE_BYTES	72	/* pdb_sample's */
@@ -75,6 +78,60 @@ writer(int fd)
 	_exit(0);
 }
 
+struct got {
+	char	 s[64];
+	size_t	 n;
+};
+
+static void
+on_rec(void *arg, const void *rec, const struct perfqueue_rec *r)
+{
+	struct got *g = arg;
+
+	if (g->n + r->len < sizeof(g->s)) {
+		memcpy(g->s + g->n, rec, r->len);
+		g->n += r->len;
+		g->s[g->n] = '\0';
+	}
+}
+
+/* Records of any length, added out of order, come back in time order. */
+static void
+test_queue(void)
+{
+	struct perfqueue q;
+	struct got g = { "", 0 };
+
+	perfqueue_init(&q, 0);
+	perfqueue_add(&q, "c", 1, 30, 0, 0);
+	perfqueue_add(&q, "aa", 2, 10, 0, 0);
+	perfqueue_add(&q, "d", 1, 40, 0, 0);
+	perfqueue_add(&q, "b", 1, 20, 0, 0);
+	perfqueue_add(&q, "B", 1, 20, 0, 0);
+	CHECK(!perfqueue_full(&q, 1 << 30), "queue: no bound, never full");
+	perfqueue_flush(&q, 20, 0, on_rec, &g);
+	CHECK_STR(g.s, "aabB", "queue: up to the limit, in time order, "
+	    "ties in the order they came");
+	CHECK_UINT(q.n, 2, "queue: the later ones wait");
+	CHECK_UINT(q.alen, 2, "queue: ... their bytes moved to the front");
+	perfqueue_add(&q, "e", 1, 25, 0, 0);
+	perfqueue_flush(&q, 0, 1, on_rec, &g);
+	CHECK_STR(g.s, "aabBec",
+	    "queue: half (two of three), the older ones first");
+	perfqueue_flush(&q, UINT64_MAX, 0, on_rec, &g);
+	CHECK_STR(g.s, "aabBecd", "queue: all of the rest, in time order");
+	CHECK_UINT(q.n, 0, "queue: empty after all");
+	perfqueue_release(&q);
+	perfqueue_init(&q, 100);
+	CHECK(!perfqueue_full(&q, 1000), "queue: an empty one is never full");
+	perfqueue_add(&q, "x", 1, 1, 0, 0);
+	CHECK(perfqueue_full(&q, 100 - 1 - 2 * sizeof(struct perfqueue_rec) + 1),
+	    "queue: full when the bytes and entries would pass the bound");
+	CHECK(!perfqueue_full(&q, 100 - 1 - 2 * sizeof(struct perfqueue_rec)),
+	    "queue: not full when they reach it");
+	perfqueue_release(&q);
+}
+
 int
 main(void)
 {
@@ -85,6 +142,7 @@ main(void)
 	int pfd[2], st, rc = -1;
 	pid_t pid;
 
+	test_queue();
 	if (pipe(pfd) != 0)
 		abort();
 	if ((pid = fork()) < 0)

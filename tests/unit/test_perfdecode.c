@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "record/cursor.h"
 #include "record/perfdecode.h"
 #include "unit.h"
 
@@ -388,9 +389,92 @@ test_sideband(void)
 	perf_decoder_release(&d);
 }
 
+/* The one bounds-checked reader of records and feature sections. */
+static void
+test_cursor(void)
+{
+	unsigned char b[14];
+	uint64_t w = 0x1122334455667788ULL;
+	uint32_t v = 0xdeadbeef;
+	struct cursor c;
+
+	memcpy(b, &v, 4);
+	memcpy(b + 4, &w, 8);
+	b[12] = 'x';
+	b[13] = 'y';
+	cursor_init(&c, b, sizeof(b));
+	CHECK_UINT(cursor_u32(&c), 0xdeadbeef, "cursor: a word of 4 bytes");
+	CHECK_UINT(cursor_u64(&c), w, "cursor: a word of 8 bytes, unaligned");
+	CHECK_UINT(cursor_left(&c), 2, "cursor: 2 bytes left");
+	CHECK(!c.bad, "cursor: not bad while within its range");
+	CHECK_UINT(cursor_u32(&c), 0, "cursor: a word past the end reads 0");
+	CHECK(c.bad, "cursor: ... and marks it bad");
+	CHECK_UINT(cursor_left(&c), 0, "cursor: a bad one has nothing left");
+	CHECK(c.p == b + 12, "cursor: ... and did not move");
+	CHECK(cursor_skip(&c, 0) == NULL, "cursor: bad stays bad");
+	cursor_init(&c, b, sizeof(b));
+	CHECK(cursor_skip(&c, 12) == b, "cursor: a skip returns where it starts");
+	CHECK(cursor_skip(&c, 2) == b + 12 && !c.bad,
+	    "cursor: a skip to the very end is within it");
+	CHECK(cursor_skip(&c, UINT64_MAX) == NULL && c.bad,
+	    "cursor: a skip of any length past the end is bad");
+}
+
+/* The thread and period the perf source asks of a record. */
+static void
+test_thread(void)
+{
+	struct perf_decoder d;
+	struct rec r;
+	const struct perf_event_header *h;
+	uint64_t period;
+
+	perf_decoder_init(&d, 0, "cpu-clock");
+	sample_head(&r, 0);
+	h = rec_end(&r, 0, 0);
+	CHECK_INT(perf_record_tid(&d, h), 101, "a sample's thread");
+	CHECK(perf_sample_period(&d, h, &period) == 0 && period == 250000,
+	    "a sample's period");
+	r.len = 8 + 16;
+	h = rec_end(&r, 0, 0);
+	CHECK_INT(perf_record_tid(&d, h), 101,
+	    "a sample cut after its thread still says it");
+	CHECK(perf_sample_period(&d, h, &period) == -1 && period == 0,
+	    "... but has no period");
+	r.len = 8 + 12;
+	h = rec_end(&r, 0, 0);
+	CHECK_INT(perf_record_tid(&d, h), 0, "a sample cut in its thread: 0");
+	rec_start(&r, PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT);
+	h = rec_end(&r, 1, 555);
+	CHECK_INT(perf_record_tid(&d, h), 8, "a switch's thread, its sample_id's");
+	CHECK(perf_sample_period(&d, h, &period) == -1,
+	    "a switch has no period");
+	rec_start(&r, PERF_RECORD_EXIT, 0);
+	put32(&r, 60);
+	put32(&r, 1);
+	put32(&r, 61);
+	put32(&r, 1);
+	put64(&r, 555);
+	h = rec_end(&r, 1, 555);
+	CHECK_INT(perf_record_tid(&d, h), 61,
+	    "an exit's thread is the one that exits, not the trailer's");
+	r.len = 8 + 8;
+	h = rec_end(&r, 0, 0);
+	CHECK_INT(perf_record_tid(&d, h), 0, "an exit cut before its thread: 0");
+	rec_start(&r, PERF_RECORD_COMM, 0);
+	put32(&r, 50);
+	put32(&r, 51);
+	put64(&r, 0);
+	h = rec_end(&r, 1, 555);
+	CHECK_INT(perf_record_tid(&d, h), 0, "other records: 0");
+	perf_decoder_release(&d);
+}
+
 int
 main(void)
 {
+	test_cursor();
+	test_thread();
 	test_fp();
 	test_dwarf();
 	test_sideband();

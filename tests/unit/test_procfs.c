@@ -3,12 +3,14 @@
  * while a thread the test started runs (and named itself, with a tab
  * and a newline in the name, as a hostile thread may); its status fields are
  * its own IDs; a pid that has been reaped reads as gone everywhere; the
- * clock moves forward and agrees with clock_gettime.
+ * clock moves forward and agrees with clock_gettime; its mappings hold
+ * its code.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +251,49 @@ test_clock(void)
 	CHECK(a <= b && b <= c, "procfs_now_ns is CLOCK_MONOTONIC in ns");
 }
 
+/*
+ * The one maps reader: this process's mappings hold this function's
+ * code (executable, in this test's file) and the vDSO; its thread's
+ * list the same; a reaped pid has none.
+ */
+static void
+test_maps(void)
+{
+	struct procfs_maps ms;
+	struct procfs_map m;
+	uint64_t here = (uint64_t)(uintptr_t)&test_maps;
+	int n = 0, code = 0, vdso = 0, named = 0, tid_n = 0;
+
+	check_int(procfs_maps_open(&ms, getpid(), 0), 0, "maps: opens its own");
+	while (procfs_maps_next(&ms, &m)) {
+		n++;
+		if (m.start <= here && here < m.end)
+			code = strchr(m.perms, 'x') != NULL &&
+			    strstr(m.name, "test_procfs") != NULL &&
+			    m.name[0] == '/' && strstr(m.line, m.name) != NULL;
+		if (strcmp(m.name, "[vdso]") == 0)
+			vdso = m.end > m.start && m.pgoff == 0;
+		if (m.name[0] != '\0' && (strchr(m.name, '\n') != NULL ||
+		    m.name[strlen(m.name) - 1] == ' '))
+			named = -1;
+	}
+	procfs_maps_release(&ms);
+	CHECK(n > 5, "maps: lists the mappings");
+	CHECK(code, "maps: this code is in an executable mapping of this file");
+	CHECK(vdso, "maps: the vDSO is there, by name");
+	check_int(named, 0, "maps: no name ends in a newline or a space");
+	check_int(procfs_maps_open(&ms, getpid(), worker_tid), 0,
+	    "maps: a thread's list opens");
+	while (procfs_maps_next(&ms, &m))
+		tid_n++;
+	procfs_maps_release(&ms);
+	CHECK(tid_n > 5, "maps: a thread lists the process's mappings");
+	errno = 0;
+	check_int(procfs_maps_open(&ms, vanished_pid(), 0), -1,
+	    "maps: none for a reaped pid");
+	check_int(errno, ENOENT, "maps: and errno says ENOENT");
+}
+
 int
 main(void)
 {
@@ -271,6 +316,7 @@ main(void)
 	test_tracer();
 	test_stat();
 	test_vanished();
+	test_maps();
 	test_clock();
 
 	pthread_mutex_lock(&mu);

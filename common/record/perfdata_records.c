@@ -1,0 +1,264 @@
+/*
+ * perfdata_records: what each type of record of a perf.data means to the
+ * reader.
+ */
+#include <string.h>
+
+#include "base/xalloc.h"
+#include "record/perfdata_impl.h"
+
+/* PERF_RECORD_HEADER_ATTR (pipe mode): an attribute and its ids. */
+static void
+header_attr(struct perfdata *pd, const unsigned char *p, uint32_t len,
+    uint64_t off)
+{
+	uint32_t asz;
+	size_t i;
+	int ev;
+
+	if (len < 8 + ATTR_SIZE_VER0) {
+		pd_bad_at(pd, off, "an attribute record of %u bytes: skipped", len);
+		return;
+	}
+	memcpy(&asz, p + 8 + offsetof(struct perf_event_attr, size), 4);
+	if (asz == 0)
+		asz = ATTR_SIZE_VER0;
+	if (asz < ATTR_SIZE_VER0 || asz > len - 8u || (len - 8 - asz) % 8) {
+		pd_bad_at(pd, off, "an attribute record of %u bytes holds an "
+		    "attribute of %u: skipped", len, asz);
+		return;
+	}
+	if ((ev = pd_event_add(pd, p + 8, asz)) < 0)
+		return;
+	for (i = 0; i < (len - 8 - asz) / 8; i++) {
+		uint64_t id;
+
+		memcpy(&id, p + 8 + asz + 8 * i, 8);
+		pd_id_add(pd, id, ev);
+	}
+}
+
+/* PERF_RECORD_EVENT_UPDATE: an event's name, in pipe mode. */
+static void
+event_update(struct perfdata *pd, const unsigned char *p, uint32_t len)
+{
+	uint64_t type, id;
+	int ev;
+
+	if (len < 25)
+		return;
+	memcpy(&type, p + 8, 8);
+	memcpy(&id, p + 16, 8);
+	if (type != EVENT_UPDATE_NAME || (ev = pd_id_find(pd, id)) < 0 ||
+	    memchr(p + 24, '\0', len - 24) == NULL || p[24] == '\0')
+		return;
+	pd_event_set_name(&pd->events[ev], (const char *)p + 24);
+}
+
+/*
+ * The identity of side-band record h: its trailer read with the layout
+ * of the event its id names (the first event's when it names none).
+ * Returns 0, or -1 when the record is too short for it.
+ */
+static int
+side_ids(const struct perfdata *pd, const struct perf_event_header *h,
+    struct perf_record_ids *ids)
+{
+	int ev;
+
+	if (perf_decode_ids(&pd->events[0].dec, h, ids) != 0)
+		return -1;
+	if (pd->nevents > 1 && ids->has_id && (ev = pd_id_find(pd, ids->id)) > 0)
+		return perf_decode_ids(&pd->events[ev].dec, h, ids);
+	return 0;
+}
+
+/*
+ * LOST_SAMPLES: the kernel's, where it dropped samples (queued as any
+ * record), or perf record's closing count of an event's losses, written
+ * at its end with no time (time 0): those count what LOST records count,
+ * and are kept for the end (lost_closing).
+ */
+static void
+lost_samples(struct perfdata *pd, const unsigned char *p, uint32_t len,
+    uint64_t off)
+{
+	struct perf_event_header h;
+	struct perf_record_ids ids;
+	uint64_t n;
+
+	memcpy(&h, p, sizeof(h));
+	if (h.misc & MISC_LOST_SAMPLES_BPF)
+		return;		/* left out on purpose by perf record --filter */
+	if (len >= 16 && side_ids(pd, (const void *)p, &ids) == 0 &&
+	    (!ids.has_time || ids.time == 0)) {
+		memcpy(&n, p + 8, 8);
+		pd->lost_closing += n;
+		return;
+	}
+	pd_enqueue(pd, p, len, off);
+}
+
+/*
+ * THROTTLE and UNTHROTTLE (time, id, stream_id): the time between the
+ * two of an event's id is time the kernel did not sample it.
+ */
+static void
+throttle(struct perfdata *pd, const unsigned char *p, uint32_t len, int on)
+{
+	uint64_t time, id;
+	size_t i;
+
+	if (len < 24)
+		return;
+	memcpy(&time, p + 8, 8);
+	memcpy(&id, p + 16, 8);
+	for (i = 0; i < pd->nthrottles; i++)
+		if (pd->throttles[i].id == id)
+			break;
+	if (on) {
+		if (i == pd->nthrottles) {
+			GROW(pd->throttles, pd->nthrottles + 1,
+			    pd->throttles_cap);
+			pd->nthrottles++;
+		}
+		pd->throttles[i].id = id;
+		pd->throttles[i].since = time;
+		return;
+	}
+	pd->unthrottles++;
+	if (i == pd->nthrottles)
+		return;		/* throttled before the recording began */
+	if (time > pd->throttles[i].since)
+		pd->throttled_ns += time - pd->throttles[i].since;
+	pd->throttles[i] = pd->throttles[--pd->nthrottles];
+}
+
+static void
+skip_type(struct perfdata *pd, unsigned type)
+{
+	pd->skipped[type < PD_TYPES ? type : PD_TYPES - 1]++;
+}
+
+/*
+ * One record of len bytes (whole, at any alignment) found at input offset
+ * off; nested: inside a compressed one.
+ */
+void
+pd_handle(struct perfdata *pd, const unsigned char *p, uint32_t len,
+    uint64_t off, int nested)
+{
+	struct perf_event_header h;
+
+	memcpy(&h, p, sizeof(h));
+	switch (h.type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+	case PERF_RECORD_SAMPLE:
+		pd->init_done = 1;
+		pd_enqueue(pd, p, len, off);
+		break;
+	case PERF_RECORD_LOST:
+		if (len >= 24) {	/* id, lost */
+			uint64_t n;
+
+			memcpy(&n, p + 16, 8);
+			pd->lost_said += n;
+		}
+		pd->init_done = 1;
+		pd_enqueue(pd, p, len, off);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		pd->init_done = 1;
+		if (pd->nevents > 0)
+			lost_samples(pd, p, len, off);
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		pd->init_done = 1;
+		throttle(pd, p, len, h.type == PERF_RECORD_THROTTLE);
+		if (h.type == PERF_RECORD_THROTTLE)
+			pd_enqueue(pd, p, len, off);
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/*
+		 * --switch-events: when a thread left the CPU and came back,
+		 * without its stack; the waits a flame graph could draw need
+		 * one (fgrecord --off-cpu takes it)
+		 */
+		pd->init_done = 1;
+		break;
+	case PD_HEADER_ATTR:
+		header_attr(pd, p, len, off);
+		break;
+	case PD_HEADER_BUILD_ID:
+		pd_buildid_record(pd, p, len);
+		break;
+	case PD_HEADER_FEATURE:
+		if (len >= 16) {
+			uint64_t feat;
+
+			memcpy(&feat, p + 8, 8);
+			if (feat < FEAT_BITS && pd_feature_wanted((int)feat) &&
+			    pd_feature(pd, (int)feat, p + 16, len - 16) != 0)
+				pd_bad_at(pd, off, "the %s feature record is "
+				    "corrupt: ignored", pd_feature_name((int)feat));
+		}
+		break;
+	case PD_EVENT_UPDATE:
+		event_update(pd, p, len);
+		break;
+	case PD_FINISHED_ROUND:
+		/*
+		 * perf writes a round after reading every buffer: a record of
+		 * the next round may be older than this round's newest, not
+		 * older than the round before's.
+		 */
+		pd_flush(pd, pd->flush_limit, 0);
+		pd->flush_limit = pd->last_time;
+		break;
+	case PD_FINISHED_INIT:
+		pd->init_done = 1;
+		break;
+	case PD_COMPRESSED:
+	case PD_COMPRESSED2:
+		if (nested)
+			skip_type(pd, h.type);
+		else
+			pd_compressed(pd, p, len, off, h.type == PD_COMPRESSED2);
+		break;
+	case PD_HEADER_EVENT_TYPE:
+	case PD_ID_INDEX:
+	case PD_THREAD_MAP:
+	case PD_CPU_MAP:
+	case PD_TIME_CONV:
+		break;
+	default:
+		skip_type(pd, h.type);
+		break;
+	}
+}
+
+/* What follows a record outside its size: AUXTRACE's and tracing data. */
+uint64_t
+pd_trailing_bytes(const struct perfdata *pd, const unsigned char *p,
+    uint32_t len)
+{
+	struct perf_event_header h;
+	uint64_t n = 0;
+	uint32_t sz;
+
+	memcpy(&h, p, sizeof(h));
+	if (h.type == PD_AUXTRACE && len >= 16)
+		memcpy(&n, p + 8, 8);
+	if (h.type == PD_HEADER_TRACING_DATA && pd->pipe && len >= 12) {
+		memcpy(&sz, p + 8, 4);
+		n = ((uint64_t)sz + 7) & ~7ULL;
+	}
+	return n;
+}
+

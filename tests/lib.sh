@@ -145,3 +145,56 @@ for_nobody() {
 		mkdir -p -m 755 "${_to%/*}" && cp "$_f" "$_to" && chmod 755 "$_to" || return 1
 	done
 }
+
+# symfold STREAM FOLDED [FGFOLD-OPTION...]: fgsym STREAM >STREAM.sym, then
+# fgfold OPTIONS STREAM.sym >FOLDED: each must exit 0, fgsym say nothing
+# but its summary (fgsym: resolved ...) and fgfold nothing at all (stderr
+# kept in STREAM.sym.err and FOLDED.err, shown when it fails). The two
+# steps of the README's pipeline through files, for a test that wants the
+# folded stacks of a recording and is not a test of the pipe.
+symfold() {
+	_in=$1 _out=$2; shift 2
+	expect_status 0 fgsym "$_in" >"$_in.sym" 2>"$_in.sym.err" &&
+	expect_status 0 fgfold "$@" "$_in.sym" >"$_out" 2>"$_out.err" || {
+		cat "$_in.sym.err" "$_out.err" 2>/dev/null; return 1; }
+	! grep -v "^fgsym: resolved " "$_in.sym.err" >"$_in.sym.said" ||
+		{ echo "fgsym said more than its summary:"; head -20 "$_in.sym.said"; return 1; }
+	[ ! -s "$_out.err" ] || { echo "fgfold said:"; head -20 "$_out.err"; return 1; }
+}
+
+# pipeline OUT 'CMD' 'CMD'...: runs CMD | CMD | ... (each a shell snippet)
+# with the last one's stdout in OUT, stage N's stderr in OUT.N.err and its
+# exit status in OUT.N.rc; fails, saying which and showing its stderr,
+# unless every stage exited 0. For a test of the pipe itself, where a
+# plain pipe would keep only the last stage's status.
+pipeline() {
+	_out=$1; shift
+	_i=0 _cmd=
+	for _s in "$@"; do
+		_i=$((_i + 1))
+		_cmd="$_cmd${_cmd:+ | }{ { $_s; } 2>\"$_out.$_i.err\"; echo \$? >\"$_out.$_i.rc\"; }"
+	done
+	eval "$_cmd" >"$_out"
+	_bad=0 _j=0
+	for _s in "$@"; do
+		_j=$((_j + 1))
+		_rc=$(cat "$_out.$_j.rc")
+		[ "$_rc" = 0 ] || { echo "stage $_j exited $_rc: $_s"; head -20 "$_out.$_j.err"; _bad=1; }
+	done
+	return $_bad
+}
+
+# running PID NAME [N]: PID has exec'd NAME and runs N threads at least
+# (1 if not given): the condition to wait for before signalling a program
+# started in the background.
+running() {
+	[ "$(cat /proc/"$1"/comm 2>/dev/null)" = "$2" ] &&
+	[ "$(ls /proc/"$1"/task 2>/dev/null | wc -l)" -ge "${3:-1}" ]
+}
+
+# traced_by PID TRACER: every thread of PID is traced by TRACER.
+traced_by() {
+	for _s in /proc/"$1"/task/*/status; do
+		grep -q "^TracerPid:	$2\$" "$_s" 2>/dev/null || return 1
+	done
+}

@@ -27,7 +27,7 @@ nsamples() { grep -c "^[^#	].* [0-9]*/[0-9]* \[.*: [0-9]* ${2:-[a-z-]*}:\$" "$1"
 tids() { awk '/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split($2, p, "/"); print p[2] }' "$1" | sort -u; }
 # fshare STREAM FUNC: percentage of samples with FUNC on the stack, symbolized
 fshare() {
-	fgsym "$1" >"$1.sym" 2>/dev/null; fgfold <"$1.sym" >"$1.folded" &&
+	symfold "$1" "$1.folded" >&2 &&
 	awk -v f="$2" '{ n = $NF; t += n; if ((";" $0) ~ (";" f "[; ]")) h += n }
 	END { printf "%d\n", t ? 100 * h / t : -1 }' "$1.folded"
 }
@@ -38,6 +38,11 @@ untraced() {
 		grep -q "^State:	[tT]" "$s" && { echo "stopped: $s"; grep State "$s"; return 1; }
 	done
 	return 0
+}
+# traced_child PID NAME N: a child of PID runs NAME with N threads, each
+# traced by PID (fgrecord has it in hand)
+traced_child() {
+	_c=$(pgrep -P "$1") && running "$_c" "$2" "$3" && traced_by "$_c" "$1"
 }
 # main_samples STREAM: "PERIOD EVENT:" of each sample of the main thread
 # (the one whose TID is the PID of the first sample)
@@ -158,7 +163,7 @@ check '--wall: idle threads are sampled where they wait, without being woken' '
 	w=$(awk "/^work / { print \$2 }" err) &&
 	s=$(awk "/^idle-switches / { print \$2 }" err) &&
 	test "$s" -lt $((32 * 40)) &&
-	{ fgsym out 2>/dev/null | fgfold --event-filter=offcpu-time >folded; } &&
+	symfold out folded --event-filter=offcpu-time &&
 	ms=$(awk "/pool_idle/ { t += \$NF } END { printf \"%d\", t / 32 / 1e6 }" folded) &&
 	lo=$(awk "/^idle-wait / { print \$2 }" err) && hi=$(awk "/^idle-wait / { print \$3 }" err) &&
 	echo "each idle thread: $ms ms off-CPU in pool_idle; it waited $lo s to the wake-up, $hi s to its return (the work took $w s)" &&
@@ -173,12 +178,14 @@ check 'a forked child is followed, with its own pid and function' '
 	within "$(fshare out child_work)" 25 75
 '
 
+# The programs run in the background are waited for (their threads
+# started, fgrecord attached to them) before a signal or an attach, never
+# slept for; each runs longer than any wait and is killed at the end.
 check '-p: every thread of a running process, then it runs on untraced' '
-	threads 3 2>/dev/null & pid=$!
-	sleep 0.3
+	threads 60 2>/dev/null & pid=$!
+	wait_for 30 running $pid threads 3
 	noperf fgrecord -q -p $pid -d 0.6 -o out; st=$?
-	sleep 0.05
-	untraced $pid; u=$?
+	wait_for 5 untraced $pid; u=$?
 	kill $pid; wait $pid
 	test $st = 0 && test $u = 0 &&
 	wellformed out &&
@@ -186,8 +193,8 @@ check '-p: every thread of a running process, then it runs on untraced' '
 '
 
 check 'Ctrl-C: the command gets it, the stream ends whole, its status is passed on' '
-	noperf fgrecord -q -o out threads 5 & f=$!
-	sleep 0.6
+	noperf fgrecord -q -o out threads 60 & f=$!
+	wait_for 30 traced_child $f threads 3
 	kill -INT $f; wait $f; st=$?
 	test $st = 130 &&
 	wellformed out
@@ -201,12 +208,12 @@ check '-d: the command is ended with SIGTERM, the stream ends whole' '
 check 'SIGKILL of fgrecord: the command runs on, untraced, never stopped' '
 	ok=0 &&
 	for i in 1 2 3 4 5; do
-		noperf fgrecord -q -F 2999 -o out threads 3 & f=$!
-		sleep 0.$((i + 2))
+		noperf fgrecord -q -F 2999 -o out threads 60 & f=$!
+		wait_for 30 traced_child $f threads 3
 		c=$(pgrep -P $f)
+		sleep 0.$i
 		kill -KILL $f; wait $f
-		sleep 0.05
-		if [ -n "$c" ] && untraced $c; then ok=$((ok + 1)); fi
+		if [ -n "$c" ] && wait_for 5 untraced $c; then ok=$((ok + 1)); fi
 		grep -q "^State:	[RS]" /proc/$c/status || echo "not running: $(grep State /proc/$c/status)"
 		kill $c 2>/dev/null
 	done
@@ -214,13 +221,12 @@ check 'SIGKILL of fgrecord: the command runs on, untraced, never stopped' '
 '
 
 check 'SIGKILL of fgrecord -p: the process runs on, untraced' '
-	threads 3 2>/dev/null & pid=$!
-	sleep 0.2
+	threads 60 2>/dev/null & pid=$!
+	wait_for 30 running $pid threads 3
 	noperf fgrecord -q -F 2999 -p $pid -o out & f=$!
-	sleep 0.5
+	wait_for 30 traced_by $pid $f
 	kill -KILL $f; wait $f
-	sleep 0.05
-	untraced $pid; u=$?
+	wait_for 5 untraced $pid; u=$?
 	kill $pid; wait $pid
 	test $u = 0
 '
@@ -237,8 +243,8 @@ check 'as nobody: a command, its threads and -p of its own process' '
 	test "$(tids nb/out | wc -l)" -ge 2 &&
 	within "$(fshare nb/out alpha_work)" 10 90 || return 1
 	# Not as_nobody: $! must be the pid of threads, not of a subshell.
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$NOBODY/threads" 3 2>/dev/null & pid=$!
-	sleep 0.3
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$NOBODY/threads" 60 2>/dev/null & pid=$!
+	wait_for 30 running $pid threads 3
 	as_nobody noperf fgrecord -q -p $pid -d 0.5 -o nb/out2; st=$?
 	if [ -e /proc/sys/kernel/yama/ptrace_scope ] &&
 	    [ "$(cat /proc/sys/kernel/yama/ptrace_scope)" -ge 1 ]; then
@@ -268,7 +274,7 @@ wallrun() {
 	ms=$(awk "{ s += \$1 } END { printf \"%d\", s / 1e6 }" main.s) &&
 	echo "its periods add up to $ms ms" && within "$ms" 800 1150 &&
 	grep -q "cpu-clock:" nb/out &&
-	{ fgsym nb/out >sym 2>/dev/null; fgfold --event-filter=offcpu-time <sym >folded; } &&
+	symfold nb/out folded --event-filter=offcpu-time &&
 	grep -q "main;[^ ]*join" folded
 }
 check 'as nobody at paranoid 2: --wall falls back to ptrace, off-CPU stacks included' '

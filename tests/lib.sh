@@ -147,18 +147,17 @@ for_nobody() {
 }
 
 # symfold STREAM FOLDED [FGFOLD-OPTION...]: fgsym STREAM >STREAM.sym, then
-# fgfold OPTIONS STREAM.sym >FOLDED: each must exit 0, fgsym say nothing
-# but its summary (fgsym: resolved ...) and fgfold nothing at all (stderr
-# kept in STREAM.sym.err and FOLDED.err, shown when it fails). The two
-# steps of the README's pipeline through files, for a test that wants the
-# folded stacks of a recording and is not a test of the pipe.
+# fgfold OPTIONS STREAM.sym >FOLDED: each must exit 0, and fgfold say
+# nothing. What fgsym says (its summary; a judgement on the DWARF of the
+# sampled code, which depends on where the samples landed) is kept in
+# STREAM.sym.err and shown when a step fails. The two steps of the
+# README's pipeline through files, for a test that wants the folded
+# stacks of a recording and is not a test of the pipe.
 symfold() {
 	_in=$1 _out=$2; shift 2
 	expect_status 0 fgsym "$_in" >"$_in.sym" 2>"$_in.sym.err" &&
 	expect_status 0 fgfold "$@" "$_in.sym" >"$_out" 2>"$_out.err" || {
 		cat "$_in.sym.err" "$_out.err" 2>/dev/null; return 1; }
-	! grep -v "^fgsym: resolved " "$_in.sym.err" >"$_in.sym.said" ||
-		{ echo "fgsym said more than its summary:"; head -20 "$_in.sym.said"; return 1; }
 	[ ! -s "$_out.err" ] || { echo "fgfold said:"; head -20 "$_out.err"; return 1; }
 }
 

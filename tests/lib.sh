@@ -171,7 +171,7 @@ pipeline() {
 	_i=0 _cmd=
 	for _s in "$@"; do
 		_i=$((_i + 1))
-		_cmd="$_cmd${_cmd:+ | }{ { $_s; } 2>\"$_out.$_i.err\"; echo \$? >\"$_out.$_i.rc\"; }"
+		_cmd="$_cmd${_cmd:+ | }{ ( $_s ) 2>\"$_out.$_i.err\"; echo \$? >\"$_out.$_i.rc\"; }"
 	done
 	eval "$_cmd" >"$_out"
 	_bad=0 _j=0

@@ -197,3 +197,13 @@ traced_by() {
 		grep -q "^TracerPid:	$2\$" "$_s" 2>/dev/null || return 1
 	done
 }
+
+# started STREAM: STREAM without the samples of main threads (those whose
+# TID is their PID): the samples of the threads the programs started. A
+# program that runs for wall time gives its threads less CPU on a busy
+# machine, and its main thread's start (exec, the loader, the clones) a
+# larger share of the samples; the shares of the started threads' own
+# functions do not move.
+started() {
+	awk '/^[^#\t]/ { split($2, p, "/"); main = p[1] == p[2] } !main' "$1"
+}

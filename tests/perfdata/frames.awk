@@ -1,7 +1,8 @@
 # frames.awk: perf script's frames (REF) against fgsym's (GOT), sample by
 # sample and frame by frame, for t420 and t421.
 #
-#	awk -f frames.awk [-v aliases=FILE] [-v event=EV] [-v comm=COMM] REF GOT
+#	awk -f names.awk -f frames.awk [-v aliases=FILE] [-v event=EV] [-v comm=COMM] \
+#	    REF GOT
 #
 # Samples are paired by thread, time and event (the nth sample of a key in
 # REF with the nth of GOT); with event or comm, only the samples of that
@@ -14,7 +15,8 @@
 #
 # A frame at one address is named alike or not: exact, where the names are
 # the files' (bare names, as share.awk compares them: no return type,
-# parameters, version or Rust hash; aliases of one address one name). It
+# parameters, version or Rust hash; aliases of one address one name:
+# bare, names.awk). It
 # is counted apart, not judged, where chance decides: a frame either tool
 # left unnamed ([unknown], fgsym's [truncated]); a frame of [vdso], of the
 # dynamic loader or of an [unknown] DSO (what each tool knows of those
@@ -27,61 +29,12 @@
 # samples, those paired, REF's frames in them, the frames compared, and
 # how these were judged; then a line "diff ADDR REF-NAME | GOT-NAME (DSO)"
 # for each of the first 20 named differently.
-function bare(s,    i, c, d, sp, n) {
-	sub(/\+0x[0-9a-f]+$/, "", s)
-	sub(/@@?[A-Za-z_][A-Za-z0-9_.]*$/, "", s)
-	sub(/::h[0-9a-f]{16}$/, "", s)
-	n = length(s)
-	if (substr(s, n) == ")") {
-		d = 0
-		for (i = n; i > 0; i--) {
-			c = substr(s, i, 1)
-			if (c == ")") d++
-			else if (c == "(" && --d == 0) break
-		}
-		if (i > 1)
-			s = substr(s, 1, i - 1)
-	}
-	d = 0; sp = 0
-	for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		if (c == "<" || c == "(" || c == "{" || c == "[") d++
-		else if (c == ">" || c == ")" || c == "}" || c == "]") d--
-		else if (c == " " && d == 0) sp = i
-	}
-	if (sp > 0 && substr(s, 1, sp - 1) !~ /^operator|::operator$/)
-		s = substr(s, sp + 1)
-	if (s in canon)
-		s = canon[s]
-	return s
-}
-BEGIN {
-	if (aliases != "")
-		while ((getline l < aliases) > 0) {
-			split(l, a, " ")
-			canon[a[1]] = a[2]
-		}
-}
 # key: the key of a sample's head line, "thread time event", or "" when
 # it is no sample head or not of the event and command asked for
-function key(    i, t, tid, ev) {
-	t = 0
-	for (i = NF; i > 1; i--)
-		if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = i; break }
-	if (t == 0)
+function key() {
+	if (!head() || (event != "" && H_EV != event) || (comm != "" && $1 != comm))
 		return ""
-	i = t - 1
-	while (i > 1 && $i ~ /^\[[0-9]+\]$/)
-		i--
-	tid = $i
-	sub(/^.*\//, "", tid)
-	if (tid == "4294967295")
-		tid = -1
-	ev = $NF
-	sub(/:.*$/, "", ev)
-	if ((event != "" && ev != event) || (comm != "" && $1 != comm))
-		return ""
-	return tid " " $t " " ev
+	return H_TID " " H_TIME " " H_EV
 }
 FNR == 1 { side = FILENAME == ARGV[1] ? "r" : "g"; cur = "" }
 /^#/ { next }

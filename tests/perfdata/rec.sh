@@ -61,9 +61,9 @@ ref() {
 
 # counts NAME: fgsym's samples per event and thread are perf script's.
 counts() {
-	awk -f "$PD/counts.awk" "$FIX/$1.ref" | sort >want &&
+	awk -f "$PD/names.awk" -f "$PD/counts.awk" "$FIX/$1.ref" | sort >want &&
 	test -s want &&
-	awk -f "$PD/counts.awk" "$FIX/$1.got" | sort >got &&
+	awk -f "$PD/names.awk" -f "$PD/counts.awk" "$FIX/$1.got" | sort >got &&
 	test_cmp want got
 }
 
@@ -83,7 +83,7 @@ counts() {
 share() {
 	sh "$PD/aliases.sh" "$FIX/$1.ref" >aliases &&
 	awk -v aliases=aliases -v event="${2:-}" -v comm="${share_comm:-}" \
-	    -f "$PD/frames.awk" "$FIX/$1.ref" "$FIX/$1.got" >frames &&
+	    -f "$PD/names.awk" -f "$PD/frames.awk" "$FIX/$1.ref" "$FIX/$1.got" >frames &&
 	read -r s p r f m d a <frames &&
 	echo "$p of $s samples paired; $f of their $r frames compared: $m named alike, $d not, $a apart" &&
 	sed 1d frames &&
@@ -97,7 +97,7 @@ share() {
 		grep "^${share_comm:+$share_comm;}" sc.all >sc.f &&
 		{ fgfold --period $s_ev "$FIX/$1.got" >gotp.all 2>gotp.err; test $? -le 1; } &&
 		grep "^${share_comm:+$share_comm;}" gotp.all >gotp.f &&
-		awk -v suffix=$s_suf -v aliases=aliases -f "$PD/share.awk" sc.f gotp.f >share2 &&
+		awk -v suffix=$s_suf -v aliases=aliases -f "$PD/names.awk" -f "$PD/share.awk" sc.f gotp.f >share2 &&
 		read -r m t p <share2 &&
 		echo "stackcollapse-perf.pl: $m of $t samples named alike ($p%)" &&
 		awk -v p="$p" 'BEGIN { exit !(p >= 99) }'

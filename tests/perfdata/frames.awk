@@ -8,10 +8,13 @@
 # REF with the nth of GOT); with event or comm, only the samples of that
 # event (modifiers aside) or command are. The frames of a pair are
 # compared innermost first for as long as both have one at the same
-# address (a caller's may be one more in GOT: perf script writes a DWARF
-# unwinding's return addresses less one); where the two unwindings part
-# ways (fgsym's DWARF unwinding finds a caller perf's skipped), the rest
-# is not compared.
+# address of the same DSO; where the two unwindings part ways (fgsym's
+# DWARF unwinding finds a caller perf's skipped), the rest is not
+# compared. The same address: perf script may write a file offset where
+# fgsym writes the ELF address (a Rust binary whose text is mapped 0x1000
+# above its offset), so each DSO's difference is learned from the leaf
+# frames of the pairs, and a caller's may be one more in GOT (perf script
+# writes a DWARF unwinding's return addresses less one).
 #
 # A frame at one address is named alike or not: exact, where the names are
 # the files' (bare names, as share.awk compares them: no return type,
@@ -70,10 +73,46 @@ function inc(h,    i, d) {
 	}
 	return "1" substr("0000000000000000", 1, length(h))
 }
+# hexval HEX: its value (exact up to 13 digits, which user addresses are)
+function hexval(h,    i, v) {
+	v = 0
+	for (i = 1; i <= length(h); i++)
+		v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+	return v
+}
+# at C G I: frame I of the REF sample C and of the GOT sample G is at one
+# address of one DSO
+function at(c, g, i,    d) {
+	if (D[c, i] != D[g, i])
+		return 0
+	if (A[c, i] == A[g, i] || (i > 1 && inc(A[c, i]) == A[g, i]))
+		return 1
+	if (length(A[c, i]) > 13 || !(D[c, i] in delta))
+		return 0
+	d = hexval(A[g, i]) - hexval(A[c, i]) - delta[D[c, i]]
+	return d == 0 || (i > 1 && d == 1)
+}
 function chance(d) {
 	return d == "[vdso]" || d == "[unknown]" || d ~ /\/ld-linux[^\/]*$/ || d ~ /\/ld\.so[^\/]*$/
 }
 END {
+	# each DSO's difference between the two tools' addresses, from the
+	# leaf frames: the one most pairs show
+	for (c in n) {
+		split(c, p, SUBSEP)
+		g = "g" SUBSEP p[2] SUBSEP p[3]
+		if (p[1] != "r" || !(g in n) || n[c] < 1 || n[g] < 1 ||
+		    D[c, 1] != D[g, 1] || length(A[c, 1]) > 13 || length(A[g, 1]) > 13)
+			continue
+		votes[D[c, 1], hexval(A[g, 1]) - hexval(A[c, 1])]++
+	}
+	for (k in votes) {
+		split(k, p, SUBSEP)
+		if (!(p[1] in most) || votes[k] > most[p[1]]) {
+			most[p[1]] = votes[k]
+			delta[p[1]] = p[2]
+		}
+	}
 	for (c in n) {
 		split(c, p, SUBSEP)
 		if (p[1] != "r")
@@ -84,7 +123,7 @@ END {
 		paired++
 		reff += n[c]
 		for (i = 1; i <= n[c] && i <= n[g]; i++) {
-			if (A[c, i] != A[g, i] && (i == 1 || inc(A[c, i]) != A[g, i]))
+			if (!at(c, g, i))
 				break
 			frames++
 			rn = N[c, i]; gn = N[g, i]

@@ -145,3 +145,65 @@ for_nobody() {
 		mkdir -p -m 755 "${_to%/*}" && cp "$_f" "$_to" && chmod 755 "$_to" || return 1
 	done
 }
+
+# symfold STREAM FOLDED [FGFOLD-OPTION...]: fgsym STREAM >STREAM.sym, then
+# fgfold OPTIONS STREAM.sym >FOLDED: each must exit 0, and fgfold say
+# nothing. What fgsym says (its summary; a judgement on the DWARF of the
+# sampled code, which depends on where the samples landed) is kept in
+# STREAM.sym.err and shown when a step fails. The two steps of the
+# README's pipeline through files, for a test that wants the folded
+# stacks of a recording and is not a test of the pipe.
+symfold() {
+	_in=$1 _out=$2; shift 2
+	expect_status 0 fgsym "$_in" >"$_in.sym" 2>"$_in.sym.err" &&
+	expect_status 0 fgfold "$@" "$_in.sym" >"$_out" 2>"$_out.err" || {
+		cat "$_in.sym.err" "$_out.err" 2>/dev/null; return 1; }
+	[ ! -s "$_out.err" ] || { echo "fgfold said:"; head -20 "$_out.err"; return 1; }
+}
+
+# pipeline OUT 'CMD' 'CMD'...: runs CMD | CMD | ... (each a shell snippet)
+# with the last one's stdout in OUT, stage N's stderr in OUT.N.err and its
+# exit status in OUT.N.rc; fails, saying which and showing its stderr,
+# unless every stage exited 0. For a test of the pipe itself, where a
+# plain pipe would keep only the last stage's status.
+pipeline() {
+	_out=$1; shift
+	_i=0 _cmd=
+	for _s in "$@"; do
+		_i=$((_i + 1))
+		_cmd="$_cmd${_cmd:+ | }{ ( $_s ) 2>\"$_out.$_i.err\"; echo \$? >\"$_out.$_i.rc\"; }"
+	done
+	eval "$_cmd" >"$_out"
+	_bad=0 _j=0
+	for _s in "$@"; do
+		_j=$((_j + 1))
+		_rc=$(cat "$_out.$_j.rc")
+		[ "$_rc" = 0 ] || { echo "stage $_j exited $_rc: $_s"; head -20 "$_out.$_j.err"; _bad=1; }
+	done
+	return $_bad
+}
+
+# running PID NAME [N]: PID has exec'd NAME and runs N threads at least
+# (1 if not given): the condition to wait for before signalling a program
+# started in the background.
+running() {
+	[ "$(cat /proc/"$1"/comm 2>/dev/null)" = "$2" ] &&
+	[ "$(ls /proc/"$1"/task 2>/dev/null | wc -l)" -ge "${3:-1}" ]
+}
+
+# traced_by PID TRACER: every thread of PID is traced by TRACER.
+traced_by() {
+	for _s in /proc/"$1"/task/*/status; do
+		grep -q "^TracerPid:	$2\$" "$_s" 2>/dev/null || return 1
+	done
+}
+
+# started STREAM: STREAM without the samples of main threads (those whose
+# TID is their PID): the samples of the threads the programs started. A
+# program that runs for wall time gives its threads less CPU on a busy
+# machine, and its main thread's start (exec, the loader, the clones) a
+# larger share of the samples; the shares of the started threads' own
+# functions do not move.
+started() {
+	awk '/^[^#\t]/ { split($2, p, "/"); main = p[1] == p[2] } !main' "$1"
+}

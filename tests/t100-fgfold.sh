@@ -5,20 +5,34 @@
 D=$TESTS/fgfold
 
 # Golden files are named INPUT.expect--OPT--OPT: the options are the suffix.
-# The exit status must be 0, or what GOLDEN.status holds (an input meant to
-# be partial, whose status is 1).
+# Beside each, GOLDEN.status holds its exit status when that is not 0 (an
+# input meant to be partial exits 1), and GOLDEN.err its stderr when that is
+# not empty (edge.expect.err: the message fgfold gives of edge.txt). With no
+# .err file the case must say nothing. fgfold runs on a copy of the input in
+# the scratch directory, so that its messages name the bare file name.
 for exp in "$D"/*.expect*; do
-	case $exp in *.status) continue ;; esac
+	case $exp in *.status|*.err) continue ;; esac
 	base=$(basename "$exp")
-	input=$D/${base%%.expect*}.txt
+	name=${base%%.expect*}.txt
 	opts=$(echo "${base#*.expect}" | sed 's/--/ --/g')
 	want=0
 	[ ! -f "$exp.status" ] || want=$(cat "$exp.status")
-	check "golden: fgfold$opts $(basename "$input"), exit $want" "
-		expect_status $want fgfold $opts '$input' >actual 2>err &&
-		test_cmp '$exp' actual
+	err=/dev/null said='no stderr'
+	[ ! -f "$exp.err" ] || { err=$exp.err; said="stderr as $(basename "$err")"; }
+	check "golden: fgfold$opts $name, exit $want, $said" "
+		cp '$D/$name' . &&
+		expect_status $want fgfold $opts '$name' >actual 2>err &&
+		test_cmp '$exp' actual &&
+		test_cmp '$err' err
 	"
 done
+
+check 'every .status and .err file belongs to a golden case' '
+	for f in "$D"/*.expect*.status "$D"/*.expect*.err; do
+		[ -e "$f" ] || continue
+		[ -f "${f%.*}" ] || { echo "no golden case for $f"; exit 1; }
+	done
+'
 
 check 'counts add up to the samples kept' '
 	fgfold $D/perf-cxx.txt >out &&
@@ -105,7 +119,8 @@ check '--top --own: own functions first, inlined leaves counted in their holder'
 	sed -n 3p leaves | grep -q "  core::intrinsics::likely\$" &&
 	fgfold --inline-mark in >marked && grep -q "_\[i\]" marked &&
 	fgfold --folded --top=3 --own=my_app marked >out2 && sed 1d out >a && sed 1d out2 >b && test_cmp a b &&
-	fgfold --top=4 --own=my_app in | grep -q "<alloc::Vec<T> as my_app::Walk>::walk" &&
+	expect_status 0 fgfold --top=4 --own=my_app in >top4 2>err && test ! -s err &&
+	grep_q "<alloc::Vec<T> as my_app::Walk>::walk" top4 &&
 	expect_status 2 fgfold --own=x in 2>err && grep_q "own goes with --top" err
 '
 
@@ -231,7 +246,8 @@ check '--folded --top: stacks with [off-cpu] are time, in ms' '
 	fgfold --folded --top=2 oc >out && cat out &&
 	grep_q "^3.000 ms, " out && grep_q "self ms" out &&
 	grep_q "^ 66.67%      2.000 " out &&
-	printf "app;main;spin 10\n" | fgfold --folded --top=1 >out &&
+	printf "app;main;spin 10\n" >ten && expect_status 0 fgfold --folded --top=1 ten >out 2>err &&
+	test ! -s err &&
 	grep_q "^10 samples, " out
 '
 

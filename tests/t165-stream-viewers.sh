@@ -31,14 +31,14 @@ cc -O2 -g -fno-omit-frame-pointer -o "$FIX/sleepy" "$TESTS/pprof/sleepy.c"
 rec=
 if perf_ok || fgrecord --sampler=ptrace -q -o /dev/null true >/dev/null 2>&1; then
 	fgrecord -q -o "$FIX/raw" "$FIX/sleepy" >/dev/null 2>&1 &&
-	    fgsym "$FIX/raw" >"$FIX/symbolized" 2>/dev/null &&
-	    fgsym --srcline "$FIX/raw" >"$FIX/srcline" 2>/dev/null && rec=yes
+	    fgsym "$FIX/raw" >"$FIX/symbolized" 2>"$FIX/symbolized.err" &&
+	    fgsym --srcline "$FIX/raw" >"$FIX/srcline" 2>"$FIX/srcline.err" && rec=yes
 	for s in "" --sampler=ptrace; do
 		if fgrecord -q --wall $s -o "$FIX/w" "$FIX/sleepy" >/dev/null 2>&1 &&
 		    grep -q " offcpu-time:\$" "$FIX/w" &&
 		    fgrecord -q --off-cpu $s -o "$FIX/o" "$FIX/sleepy" >/dev/null 2>&1; then
-			fgsym "$FIX/w" >"$FIX/wall" 2>/dev/null
-			fgsym "$FIX/o" >"$FIX/offcpu" 2>/dev/null
+			fgsym "$FIX/w" >"$FIX/wall" 2>"$FIX/wall.err"
+			fgsym "$FIX/o" >"$FIX/offcpu" 2>"$FIX/offcpu.err"
 			break
 		fi
 	done

@@ -270,7 +270,8 @@ check '--countname=ns prints time; another --countname keeps counts' '
 '
 check '--diff of off-CPU profiles: differential colours, time in tooltips' '
 	fgfold "$TESTS/fgfold/offcpu.txt" >before &&
-	sed "s/2000000000 offcpu/3000000000 offcpu/" "$TESTS/fgfold/offcpu.txt" | fgfold >after &&
+	sed "s/2000000000 offcpu/3000000000 offcpu/" "$TESTS/fgfold/offcpu.txt" >after.txt &&
+	expect_status 0 fgfold after.txt >after 2>err && test ! -s err &&
 	fgfold --diff before after >d.folded && fgsvg d.folded >out.svg &&
 	grep_q "<title>\[off-cpu\] (3.00 s, 99.93%; +33.31%; self 3.00 s, 99.93%)</title><rect [^>]*fill=\"rgb(255,0,0)\"" out.svg &&
 	grep_q "<title>spin (2.00 ms, 0.07%; 0.00%; self 2.00 ms, 0.07%)</title><rect [^>]*fill=\"rgb(255,255,255)\"" out.svg

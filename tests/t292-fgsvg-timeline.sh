@@ -89,7 +89,8 @@ check 'big profile: within the budget, frames of 0.05% of the run and 200 bins; 
 	pc=$(grep -o "frames under [0-9.e-]*%" "$big/big.svg" | sed "s/frames under //; s/%//") &&
 	echo "big profile: $nb bins, frames under $pc% of the run counted in their callers" >>"$big/size" &&
 	test "$nb" -ge 200 && awk -v p="$pc" "BEGIN { exit !(p <= 0.05) }" &&
-	"$big/timeline-big" | fgsvg --timeline-budget 0.1 >tight.svg &&
+	pipeline tight.svg "$big/timeline-big" "fgsvg --timeline-budget 0.1" &&
+	test ! -s tight.svg.2.err &&
 	nb=$(grep -o "nb:[0-9]*" tight.svg | cut -d: -f2) &&
 	pc=$(grep -o "frames under [0-9.e-]*%" tight.svg | sed "s/frames under //; s/%//") &&
 	echo "big profile, --timeline-budget 0.1: $nb bins, frames under $pc%" >>"$big/size" &&
@@ -179,11 +180,11 @@ check 'record the phases (CPU and --wall) and draw them' '
 	cd "$out" &&
 	expect_status 0 fgrecord "$B/phases" 0.6 "$out/known" >p.stream 2>p.err &&
 	cat known &&
-	expect_status 0 fgsym p.stream >p.sym 2>/dev/null &&
+	expect_status 0 fgsym p.stream >p.sym 2>p.sym.err &&
 	expect_status 0 fgsvg p.sym >p.svg &&
 	expect_status 0 fgsvg --timeline-budget 0.001 p.sym >n.svg &&
 	expect_status 0 fgrecord --wall "$B/phases" 0.6 >w.stream 2>w.err &&
-	expect_status 0 fgsym w.stream >w.sym 2>/dev/null &&
+	expect_status 0 fgsym w.stream >w.sym 2>w.sym.err &&
 	expect_status 0 fgsvg w.sym >w.svg &&
 	timeout 600 node "$TESTS/fgsvg/timeline-browser.js" p.svg p.sym w.svg known n.svg \
 		"$big/big.svg" "$big/bigf.svg" >results 2>stderr;

@@ -212,32 +212,39 @@ check 'without privilege: user space only, said once, still recording' '
 '
 fi
 
+# The process is found by its pid, under the name it has when the
+# recording starts: fgrecord starts once hot has exec'd (not after a
+# sleep a busy machine can outlast), and hot spins until it is killed.
 check '-a samples the whole system, a process of ours among the rest' '
-	hot 60 2>/dev/null & pid=$! &&
-	sleep 0.2 &&
+	hot 600 2>/dev/null & pid=$! &&
+	wait_for 30 running $pid hot &&
 	fgrecord -a -d 0.5 -o out 2>err; st=$?
 	kill $pid 2>/dev/null; wait $pid
 	test $st -le 1 && wellformed out &&
-	grep -q "^hot $pid/$pid " out
+	grep_q "^hot $pid/$pid " out
 '
 
+# threads runs for a second of wall time: the shares are of the samples
+# of the threads it starts (started, lib.sh), which are all alpha's or
+# beta's however busy the machine.
 check 'two threads: both are sampled, each in its own hot function' '
 	fgrecord -o out threads 1 2>err &&
 	wellformed out &&
 	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[2] }" out | sort -u >tids &&
 	test "$(wc -l <tids)" -ge 2 &&
-	a=$(share out threads alpha_work) && b=$(share out threads beta_work) &&
+	started out >started &&
+	a=$(share started threads alpha_work) && b=$(share started threads beta_work) &&
 	echo "alpha $a% beta $b%" &&
 	within "$a" 5 95 && within "$b" 5 95 &&
-	a=$(share out threads alpha) && b=$(share out threads beta) &&
+	a=$(share started threads alpha) && b=$(share started threads beta) &&
 	within $((a + b)) 95 100
 '
 
 check 'a forked child is followed, with its own pid and function' '
 	fgrecord -o out forker 1 2>err &&
-	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[1] }" out | sort -u >pids &&
+	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); if (!(p[1] in s)) print p[1]; s[p[1]] }" out >pids &&
 	test "$(wc -l <pids)" = 2 &&
-	parent=$(head -1 pids) && child=$(tail -1 pids) &&
+	parent=$(sed -n 1p pids) && child=$(sed -n 2p pids) &&
 	within "$(share out forker parent_work "$parent")" 80 100 &&
 	within "$(share out forker child_work "$child")" 80 100
 '
@@ -283,7 +290,7 @@ check '-d stops the recording and the command (SIGTERM, exit 143)' '
 
 check '-p attaches to a running process and its threads' '
 	threads 60 2>/dev/null & pid=$! &&
-	sleep 0.3 &&
+	wait_for 30 running $pid threads 3 &&
 	fgrecord -p $pid -d 1 -o out 2>err &&
 	wellformed out &&
 	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[1] }" out | sort -u >pids &&
@@ -293,9 +300,9 @@ check '-p attaches to a running process and its threads' '
 '
 
 check '-p stops by itself when the processes exit' '
-	hot 3 2>/dev/null & pid=$! &&
-	sleep 0.2 &&
-	timeout 60 fgrecord -p $pid -o out 2>err &&
+	hot 0.5 2>/dev/null & pid=$! &&
+	wait_for 30 running $pid hot &&
+	expect_status 0 timeout 600 fgrecord -p $pid -o out 2>err &&
 	wellformed out
 '
 
@@ -308,7 +315,7 @@ check 'the command keeps the priority fgrecord was started with' '
 check '-p A,B where B has exited: a warning, A recorded, exit 1' '
 	hot 60 2>/dev/null & pid=$! &&
 	gone=$(sh -c "echo \$\$") &&
-	sleep 0.2 &&
+	wait_for 30 running $pid hot &&
 	expect_status 1 fgrecord -p $pid,$gone -d 0.5 -o out 2>err &&
 	kill $pid; wait $pid
 	grep_q "process $gone: no such process (it may have exited): recording the others" err &&
@@ -321,7 +328,7 @@ check '-p A,B where B has exited: a warning, A recorded, exit 1' '
 
 check '-p follows a process whose main thread has exited, without spinning' '
 	leader_exit 3 2>/dev/null & pid=$! &&
-	sleep 0.1 &&
+	wait_for 30 grep -q "^State:	Z" /proc/$pid/task/$pid/status &&
 	fgrecord -p $pid -o out 2>err &&
 	wait $pid &&
 	secs=$(sed -n "s/.* samples in \([0-9.]*\) s .*/\1/p" err) &&

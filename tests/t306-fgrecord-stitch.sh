@@ -25,7 +25,7 @@ done
 PATH=$B:$PATH
 
 # folded STREAM: symbolizes and folds STREAM into STREAM.folded
-folded() { fgsym "$1" >"$1.sym" 2>/dev/null && fgfold <"$1.sym" >"$1.folded"; }
+folded() { symfold "$1" "$1.folded"; }
 
 # chainstat FOLDED: prints "total main deep bad": the samples in the
 # chain (a frame fN, or cut short), samples that reach main untruncated,

@@ -15,10 +15,13 @@
 #   left is its waits for a CPU after a tick's stop, which a busy
 #   machine gives bare too: measured 0.9% to 3.3% quiet, 0.1% to 2.7%
 #   beside four busy loops, 6.5% once), and it creates threads at least
-#   a twentieth as fast as bare (rates measured side by side in this
-#   run). Binaries of 1fd6a73: 13% to 37%, more on a busy machine; of
-#   before it: half the main thread's time in clone3, and a fortieth of
-#   the rate.
+#   a twentieth as fast as bare. The rates are wall-clock ones, so each
+#   side is the best of three runs, bare and traced taking turns: a load
+#   that comes and goes slows some runs of both, and a steady one slows
+#   both alike (measured: traced 0.55 to 0.75 of bare quiet, 0.65 to 1.9
+#   beside four busy loops). Binaries of 1fd6a73: 13% to 37%, more on a
+#   busy machine; of before it: half the main thread's time in clone3,
+#   and a fortieth of the rate.
 # serial: the thread-creation rates are compared within one run.
 # - -p of a process that another tracer holds (a second fgrecord, gdb)
 #   names that tracer; -p of a zombie says it has exited.
@@ -93,7 +96,7 @@ for s in $samplers; do
 	done
 	# The waits are in the off-CPU profile, in the functions that wait.
 	check "--sampler=$s --off-cpu: the waits are seen in wait_epoll and wait_signal" "
-		{ fgsym $R/$s.off >sym 2>/dev/null; fgfold <sym >folded; } &&
+		cp $R/$s.off off && symfold off folded &&
 		awk '{ t += \$NF } /;main;wait_epoll;/ { e += \$NF } /;main;wait_signal;/ { g += \$NF }
 		END { printf \"%.0f%% in wait_epoll, %.0f%% in wait_signal\\n\", 100 * e / t, 100 * g / t
 			exit !(e * 100 >= t * 35 && g * 100 >= t * 35) }' folded
@@ -102,18 +105,21 @@ done
 
 # ---- thread creation under --wall with the ptrace sampler ----
 
-# rate FILE: the threads a second spawner printed
-rate() { awk '/^rate / { print $2 }' "$1"; }
+# rate FILE...: the most threads a second spawner printed in FILEs
+rate() { awk '/^rate / { if ($2 > r) r = $2 } END { print r + 0 }' "$@"; }
 
 if echo "$samplers" | grep -q ptrace; then
 check '--wall, ptrace: clone stops are not off-CPU time, and threads come at least 1/20 as fast as bare' '
-	spawner 20000 2>bare.err && b=$(rate bare.err) &&
-	fgrecord --sampler=ptrace --wall -o out spawner 20000 2>err && p=$(rate err) &&
-	spawner 20000 2>bare2.err && b2=$(rate bare2.err) &&
-	if [ "$b2" -gt "$b" ]; then b=$b2; fi &&
-	echo "bare $b threads/s, --sampler=ptrace --wall $p threads/s" &&
-	test $((p * 20)) -ge "$b" &&
-	{ fgsym out 2>/dev/null | fgfold --tid >folded; } &&
+	for i in 1 2 3; do
+		expect_status 0 spawner 20000 2>bare$i.err &&
+		expect_status 0 fgrecord --sampler=ptrace --wall -o out$i spawner 20000 2>err$i ||
+		exit 1
+	done &&
+	b=$(rate bare?.err) && p=$(rate err?) &&
+	echo "bare $b threads/s, --sampler=ptrace --wall $p threads/s (best of 3 each)" &&
+	test "$b" -gt 0 && test $((p * 20)) -ge "$b" &&
+	mv out1 out && mv err1 err &&
+	symfold out folded --tid &&
 	pid=$(awk "/^[^#\t].* [0-9]+\/[0-9]+ \[/ { split(\$2, q, \"/\"); print q[1]; exit }" out) &&
 	awk -v m="-$pid/$pid;" "index(\$0, m) { t += \$NF; if (\$0 ~ /;clone3;\[off-cpu\] /) c += \$NF }
 		END { printf \"main thread: %.3f s, %.3f s of it off-CPU in clone3\\n\", t / 1e9, c / 1e9

@@ -3,10 +3,11 @@
 # recordings of programs built here: -g, --call-graph dwarf, -z, pipe mode
 # (-o -), -a with kernel frames, two events, a multi-threaded C program and
 # the Rust example alloc-loop. On each, fgsym's samples per event and per
-# thread are perf script's, and `fgsym perf.data | fgfold` names at least
-# 99% of the frame weight as `perf script | fgfold` does (and as
-# stackcollapse-perf.pl does, with FLAMEGRAPH_DIR set): share.awk measures
-# it, frame names compared by fgsym's naming rules. Both sides leave
+# thread are perf script's, and fgsym names each frame as perf script
+# does, sample by sample: frames.awk compares them by fgsym's naming
+# rules, exact where the names are the files', frames in the vDSO, the
+# loader or nothing counted apart (and 99% of the folded weight is named
+# as stackcollapse-perf.pl does, with FLAMEGRAPH_DIR set). Both sides leave
 # inlined frames out (--no-inline), so that what is compared is the
 # reader: its samples, its stacks, its file names. DWARF recordings reach
 # main. A binary rebuilt after the recording is refused as fgsym refuses

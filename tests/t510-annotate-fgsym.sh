@@ -93,8 +93,8 @@ check 'bad annotate values are usage errors' '
 
 if command -v fgrecord >/dev/null && fgrecord -q true >/dev/null 2>&1; then
 	check 'fgrecord | fgsym --annotate: the division or its skid in the top 3' '
-		fgrecord -q "$FX/hot" 20000000 >rec.txt 2>/dev/null &&
-		fgsym --annotate <rec.txt >out &&
+		expect_status 0 fgrecord -q "$FX/hot" 20000000 >rec.txt 2>rec.err &&
+		expect_status 0 fgsym --annotate <rec.txt >out 2>err &&
 		div_in_top3 out divide_loop
 	'
 else

@@ -3,25 +3,7 @@
 # fgsym does (`comm pid/tid [cpu] time: period event:`): one line
 # "EVENT TID N" per pair, sorted by the caller. An event's modifiers
 # (cpu-clock:ppp) are not part of its name. t420-perfdata.sh compares the
-# two.
+# two. Given after names.awk (head).
 /^[#\t ]/ || /^$/ { next }
-{
-	t = 0
-	for (i = NF; i > 1; i--)
-		if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = i; break }
-	if (t == 0)
-		next
-	i = t - 1
-	while (i > 1 && $i ~ /^\[[0-9]+\]$/)
-		i--
-	tid = $i
-	sub(/^.*\//, "", tid)
-	# A sample of no task (perf script: -1) has the kernel's u32 -1 in
-	# fgsym's stream, whose heads carry digits only.
-	if (tid == "4294967295")
-		tid = -1
-	ev = $NF
-	sub(/:.*$/, "", ev)
-	n[ev " " tid]++
-}
+head() { n[H_EV " " H_TID]++ }
 END { for (k in n) print k, n[k] }

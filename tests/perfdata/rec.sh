@@ -1,8 +1,8 @@
 # rec.sh: the helpers of t420-perfdata.sh and t421-perfdata-more.sh: a
 # recording made with perf record, perf script's text of it
 # (--no-inline, like fgsym's side) and fgsym's stream, and the two checks
-# made of each: samples per event and per thread (counts.awk), and 99% of
-# the frame weight named alike (share.awk). Sourced after lib.sh: sets PD
+# made of each: samples per event and per thread (counts.awk), and every
+# frame named alike (frames.awk). Sourced after lib.sh: sets PD
 # (this folder), FIX (the recordings), CC; FG_TEST_BIN=DIR puts another
 # build's fgsym and fgfold first on PATH (a build of main).
 
@@ -28,7 +28,7 @@ rec_setup() {
 # skip_each NAME WHY: the two checks of each recording, skipped.
 skip_each() {
 	skip "$1: samples per event and per thread are perf script's" "$2"
-	skip "$1: at least 99% of the frame weight named as perf script names it" "$2"
+	skip "$1: each frame named as perf script names it" "$2"
 }
 
 # rec NAME PERF-RECORD-OPTIONS... -- PROGRAM ARGS: $FIX/NAME.data, its
@@ -61,41 +61,43 @@ ref() {
 
 # counts NAME: fgsym's samples per event and thread are perf script's.
 counts() {
-	awk -f "$PD/counts.awk" "$FIX/$1.ref" | sort >want &&
+	awk -f "$PD/names.awk" -f "$PD/counts.awk" "$FIX/$1.ref" | sort >want &&
 	test -s want &&
-	awk -f "$PD/counts.awk" "$FIX/$1.got" | sort >got &&
+	awk -f "$PD/names.awk" -f "$PD/counts.awk" "$FIX/$1.got" | sort >got &&
 	test_cmp want got
 }
 
-# share NAME [EVENT] [suffix]: at least 99% of perf script's frame weight
-# named alike by fgsym; against stackcollapse-perf.pl too when
-# FLAMEGRAPH_DIR has it (which weighs each sample by its period, so
-# fgsym's side is folded with fgfold --period for it). With $share_comm set, only the stacks of that
-# command count: a system-wide recording also holds whatever else the
-# machine ran (a busy one runs JITs and deleted memfd code, named by
-# neither tool, and different from run to run).
+# share NAME [EVENT] [suffix]: fgsym names every frame as perf script
+# does, sample by sample and frame by frame (frames.awk): every sample of
+# perf script's paired with one of fgsym's, no frame at one address
+# named differently where the names are the files', and at least 90% of
+# perf script's frames compared (where the unwindings part ways the rest
+# is not: a floor so that the check is never empty, not a share that a
+# few samples in the vDSO or the loader can sink). With $share_comm set,
+# only the samples of that command count: a system-wide recording also
+# holds whatever else the machine ran. Against stackcollapse-perf.pl too
+# when FLAMEGRAPH_DIR has it: 99% of the folded weight (share.awk, which
+# weighs each sample by its period, so fgsym's side is folded with
+# fgfold --period for it; suffix: a DWARF recording's stacks that fgsym
+# completed further toward main match).
 share() {
-	s_ev=${2:+--event-filter=$2}
-	fgfold $s_ev "$FIX/$1.ref" >ref.f 2>ref.err &&
-	{ fgfold $s_ev "$FIX/$1.got" >got.f 2>got.err; test $? -le 1; } &&
-	if [ -n "${share_comm:-}" ]; then
-		for f in ref.f got.f; do
-			grep "^$share_comm;" $f >$f.comm; mv $f.comm $f
-		done
-	fi &&
-	s_suf=0 && { [ "${3:-}" != suffix ] || s_suf=1; } &&
 	sh "$PD/aliases.sh" "$FIX/$1.ref" >aliases &&
-	awk -v suffix=$s_suf -v aliases=aliases -f "$PD/share.awk" ref.f got.f >share &&
-	read -r m t p <share &&
-	echo "fgfold: $m of $t samples named alike ($p%)" &&
-	test "$t" -gt 100 && awk -v p="$p" 'BEGIN { exit !(p >= 99) }' ||
-		{ diff ref.f got.f | head -30; false; } &&
+	awk -v aliases=aliases -v event="${2:-}" -v comm="${share_comm:-}" \
+	    -f "$PD/names.awk" -f "$PD/frames.awk" "$FIX/$1.ref" "$FIX/$1.got" >frames &&
+	read -r s p r f m d a <frames &&
+	echo "$p of $s samples paired; $f of their $r frames compared: $m named alike, $d not, $a apart" &&
+	sed 1d frames &&
+	test "$s" -gt 100 && test "$p" = "$s" && test "$d" = 0 &&
+	test $((f * 10)) -ge $((r * 9)) &&
 	if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -x "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
+		s_ev=${2:+--event-filter=$2} &&
+		s_suf=0 && { [ "${3:-}" != suffix ] || s_suf=1; } &&
 		"$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ${2:+--event-filter=$2} \
-		    "$FIX/$1.ref" | grep "^${share_comm:+$share_comm;}" >sc.f &&
-		{ fgfold --period $s_ev "$FIX/$1.got" 2>/dev/null; test $? -le 1; } |
-		    grep "^${share_comm:+$share_comm;}" >gotp.f &&
-		awk -v suffix=$s_suf -v aliases=aliases -f "$PD/share.awk" sc.f gotp.f >share2 &&
+		    "$FIX/$1.ref" >sc.all 2>sc.err &&
+		grep "^${share_comm:+$share_comm;}" sc.all >sc.f &&
+		{ fgfold --period $s_ev "$FIX/$1.got" >gotp.all 2>gotp.err; test $? -le 1; } &&
+		grep "^${share_comm:+$share_comm;}" gotp.all >gotp.f &&
+		awk -v suffix=$s_suf -v aliases=aliases -f "$PD/names.awk" -f "$PD/share.awk" sc.f gotp.f >share2 &&
 		read -r m t p <share2 &&
 		echo "stackcollapse-perf.pl: $m of $t samples named alike ($p%)" &&
 		awk -v p="$p" 'BEGIN { exit !(p >= 99) }'
@@ -129,11 +131,11 @@ each() {
 		got "$e_name" && counts "$e_name"
 	'
 	if [ -z "$e_events" ]; then
-		check "$e_name: at least 99% of the frame weight named as perf script names it" '
+		check "$e_name: each frame named as perf script names it" '
 			share "$e_name" "" $e_suf
 		'
 	else
-		check "$e_name: at least 99% of the frame weight named as perf script names it" '
+		check "$e_name: each frame named as perf script names it" '
 			for ev in $e_events; do
 				echo "event $ev:" && share "$e_name" "$ev" $e_suf || exit 1
 			done

@@ -1,7 +1,7 @@
 # share.awk: how much of the weight of the folded stacks REF (perf script
 # | fgfold) the folded stacks GOT (fgsym perf.data | fgfold) name alike.
 #
-#	awk -f share.awk [-v suffix=1] [-v aliases=FILE] REF GOT
+#	awk -f names.awk -f share.awk [-v suffix=1] [-v aliases=FILE] REF GOT
 #
 # prints "MATCHED TOTAL PERCENT": the weight (a folded line's count) that
 # both have on the same stack, the weight of REF, and the share. Frame
@@ -14,41 +14,6 @@
 # REF stack not counted yet also matches a GOT stack of the same first
 # frame (the command) that ends with it: GOT reached further toward main.
 
-# bare NAME: the name without return type, parameters, version or hash.
-function bare(s,    i, c, d, sp, n) {
-	sub(/@@?[A-Za-z_][A-Za-z0-9_.]*$/, "", s)
-	sub(/::h[0-9a-f]{16}$/, "", s)
-	n = length(s)
-	if (substr(s, n) == ")") {
-		d = 0
-		for (i = n; i > 0; i--) {
-			c = substr(s, i, 1)
-			if (c == ")") d++
-			else if (c == "(" && --d == 0) break
-		}
-		if (i > 1)
-			s = substr(s, 1, i - 1)
-	}
-	d = 0; sp = 0
-	for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		if (c == "<" || c == "(" || c == "{" || c == "[") d++
-		else if (c == ">" || c == ")" || c == "}" || c == "]") d--
-		else if (c == " " && d == 0) sp = i
-	}
-	if (sp > 0 && substr(s, 1, sp - 1) !~ /^operator|::operator$/)
-		s = substr(s, sp + 1)
-	if (s in canon)
-		s = canon[s]
-	return s
-}
-BEGIN {
-	if (aliases != "")
-		while ((getline l < aliases) > 0) {
-			split(l, a, " ")
-			canon[a[1]] = a[2]
-		}
-}
 # norm STACK: its frames' bare names. Frames that name nothing are left
 # out: "[unknown]" on both sides (perf script also writes as [unknown] the
 # addresses in no mapping that a broken frame-pointer chain yields past

@@ -8,6 +8,7 @@
 #include "base/procfs.h"
 #include "base/xalloc.h"
 #include "elf/vdso.h"
+#include "stream/stream.h"
 
 void *
 vdso_copy(pid_t pid, size_t *size)
@@ -22,7 +23,7 @@ vdso_copy(pid_t pid, size_t *size)
 	if (procfs_maps_open(&ms, pid, 0) != 0)
 		return NULL;
 	while (!found && procfs_maps_next(&ms, &m)) {
-		found = strcmp(m.name, "[vdso]") == 0 && m.end > m.start &&
+		found = strcmp(m.name, STREAM_VDSO) == 0 && m.end > m.start &&
 		    m.end - m.start <= (1 << 20);
 		s = m.start;
 		e = m.end;

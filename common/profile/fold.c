@@ -229,19 +229,12 @@ frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 		buf_add(&f->fbuf, ";", 1);
 	start = f->fbuf.len;
 	if (str_is(func, flen, STREAM_UNKNOWN)) {
-		const char *base = "unknown";
-		size_t blen = 7;
+		const char *base;
+		size_t blen;
 
-		if (!str_is(dso, dlen, STREAM_UNKNOWN)) {
-			const char *slash;
-
-			/* A file replaced since it was mapped is still itself. */
-			if (str_ends(dso, dlen, " (deleted)"))
-				dlen -= 10;
-			slash = memrchr(dso, '/', dlen);
-			base = slash ? slash + 1 : dso;
-			blen = dlen - (base - dso);
-		} else
+		/* the one rule fgpprof names such frames by too */
+		dso_unknown_base(dso, dlen, &base, &blen);
+		if (str_is(dso, dlen, STREAM_UNKNOWN))
 			*is_unknown = 1;
 		buf_add(&f->fbuf, "[", 1);
 		buf_add(&f->fbuf, base, blen);
@@ -268,8 +261,8 @@ frame_piece(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 	if (piece > 0) {
 		if (!str_has(out, n, "_[i]"))
 			buf_add(&f->fbuf, "_[i]", 4);
-	} else if (f->opts.inline_mark && dlen == 7 &&
-	    memcmp(dso, "inlined", 7) == 0) {
+	} else if (f->opts.inline_mark &&
+	    str_is(dso, dlen, STREAM_INLINED)) {
 		if (!str_has(out, n, "_[i]"))
 			buf_add(&f->fbuf, "_[i]", 4);
 	} else if (f->opts.kernel && dso_fold_kernel(dso, dlen)) {

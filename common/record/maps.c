@@ -17,6 +17,7 @@
 #include "elf/buildcache.h"
 #include "elf/vdso.h"
 #include "base/xalloc.h"
+#include "stream/stream.h"
 
 void
 maps_init(struct maps *m)
@@ -91,7 +92,7 @@ is_anon_name(const char *path)
 		return 1;
 	if (strncmp(path, "//anon", 6) == 0)
 		return 1;
-	if (path[0] == '[' && strcmp(path, "[vdso]") != 0)
+	if (path[0] == '[' && strcmp(path, STREAM_VDSO) != 0)
 		return 1;
 	return 0;
 }
@@ -165,7 +166,7 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 		hex = NULL;
 	}
 	free(hex);
-	if (nm.file->kind == MAPFILE_ELF && strcmp(path, "[vdso]") == 0 &&
+	if (nm.file->kind == MAPFILE_ELF && strcmp(path, STREAM_VDSO) == 0 &&
 	    !m->offline)
 		vdso_snapshot(nm.file, pid);
 
@@ -465,7 +466,7 @@ mapfile_open(struct mapfile *f)
 	f->opened = 1;
 	if (f->kind != MAPFILE_ELF || elf_version(EV_CURRENT) == EV_NONE)
 		return 0;
-	if (strcmp(f->path, "[vdso]") == 0) {
+	if (strcmp(f->path, STREAM_VDSO) == 0) {
 		f->usable = mapfile_load(f, NULL, 0);
 		return f->usable;
 	}

@@ -22,6 +22,7 @@
 #include "record/summary.h"
 #include "record/source.h"
 #include "base/xalloc.h"
+#include "stream/stream.h"
 
 static volatile sig_atomic_t got_signal;
 static volatile sig_atomic_t forward_signal;
@@ -148,10 +149,10 @@ write_recorded_header(struct record *r)
 
 	header(r, &h);
 	if (in->cmdline)
-		header_text(r, SAMPLE_HDR_TEXT, "cmdline", in->cmdline);
+		header_text(r, SAMPLE_HDR_TEXT, STREAM_KEY_CMDLINE, in->cmdline);
 	for (i = 0; i < in->nevents; i++)
 		header_event(r, &in->events[i]);
-	header_text(r, SAMPLE_HDR_TEXT, "kernel", r->src.user_only ?
+	header_text(r, SAMPLE_HDR_TEXT, STREAM_KEY_KERNEL, r->src.user_only ?
 	    "excluded" : "included");
 	if (!r->src.user_only && in->kernel_buildid)
 		header_text(r, SAMPLE_HDR_BUILDID, STREAM_KERNEL,
@@ -177,14 +178,14 @@ write_header(struct record *r)
 	st.clock_ns = procfs_now_ns();
 	st.wall_ns = (uint64_t)ts.tv_sec * 1000000000U + (uint64_t)ts.tv_nsec;
 	header(r, &h);
-	header_text(r, SAMPLE_HDR_TEXT, "cmdline", r->opts.cmdline);
+	header_text(r, SAMPLE_HDR_TEXT, STREAM_KEY_CMDLINE, r->opts.cmdline);
 	if (r->opts.cfg.mode != RECORD_OFFCPU)
 		write_event(r, r->opts.cfg.event->name, r->opts.cfg.period ?
 		    STREAM_RATE_PERIOD : STREAM_RATE_FREQ, r->opts.cfg.period ?
 		    r->opts.cfg.period : r->opts.cfg.freq);
 	if (r->opts.cfg.mode != RECORD_CPU)
 		write_event(r, STREAM_OFFCPU_EVENT, STREAM_RATE_NONE, 0);
-	header_text(r, SAMPLE_HDR_TEXT, "kernel", r->src.user_only ?
+	header_text(r, SAMPLE_HDR_TEXT, STREAM_KEY_KERNEL, r->src.user_only ?
 	    "excluded" : "included");
 	/* so that fgsym can tell a stream recorded under another kernel */
 	if (!r->src.user_only && (kid = kallsyms_buildid("/sys/kernel/notes"))) {
@@ -478,7 +479,7 @@ on_event(void *arg, const struct source_event *ev)
 		break;
 	case SOURCE_LOST: {
 		struct sample_hdr h = { .kind = SAMPLE_HDR_NUMBER,
-		    .key = "lost", .n = ev->u.lost };
+		    .key = STREAM_KEY_LOST, .n = ev->u.lost };
 
 		r->stats.lost += ev->u.lost;
 		r->stats.lost_records++;

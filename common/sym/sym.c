@@ -29,45 +29,6 @@
 /* The lowest kernel address on x86-64 (and arm64): the upper half. */
 #define KERNEL_START	0xffff800000000000ULL
 
-/*
- * The progress line is on the terminal (stderr) until something else is
- * written there: warnings clear it first. The state of the screen is one
- * thing per process, hence a file-static flag.
- */
-static int progress_on_screen;
-
-void
-progress_clear(void)
-{
-	if (progress_on_screen) {
-		fputs("\r\033[K", stderr);
-		progress_on_screen = 0;
-	}
-}
-
-void __attribute__((format(printf, 1, 2)))
-sym_warnx(const char *fmt, ...)
-{
-	va_list ap;
-
-	progress_clear();
-	va_start(ap, fmt);
-	vwarnx(fmt, ap);
-	va_end(ap);
-}
-
-void __attribute__((format(printf, 1, 2)))
-sym_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	progress_clear();
-	va_start(ap, fmt);
-	vwarn(fmt, ap);
-	va_end(ap);
-}
-
-
 struct sym *
 sym_new(const struct sym_opts *opts)
 {
@@ -173,8 +134,7 @@ progress(struct sym *s)
 		return;
 	s->tlast = now;
 	s->progress_shown = 1;
-	progress_on_screen = 1;
-	fprintf(stderr, "\r%s: %lu samples, %lu files loaded\033[K",
+	progress_show("%s: %lu samples, %lu files loaded",
 	    program_invocation_short_name, s->samples, s->loaded);
 }
 

@@ -107,8 +107,13 @@ struct sym {
 	unsigned long	 loaded;
 };
 
-/* The progress line's state is the process's: see sym.c. */
+/*
+ * symwarn.c: the progress line and the warnings that clear it. Its state is
+ * the process's (the terminal). progress_clear removes the line when it is
+ * on the screen; progress_show writes it anew, from fmt.
+ */
 void	 progress_clear(void);
+void	 progress_show(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* warnx(3) and warn(3), after clearing the progress line. */
 void	 sym_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void	 sym_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

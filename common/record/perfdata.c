@@ -36,28 +36,6 @@ static const char *const type_names[PD_TYPES] = {
 	[PD_STAT_ROUND] = "STAT_ROUND",
 };
 
-/* ---- messages ---- */
-
-const char *
-pd_qname(const struct perfdata *pd, char *q)
-{
-	return stream_quote(q, DIAG_QUOTE_SIZE, pd->name, strlen(pd->name), 80);
-}
-
-/* Says what is wrong at offset off, in one line. */
-void __attribute__((format(printf, 3, 4)))
-pd_bad_at(struct perfdata *pd, uint64_t off, const char *fmt, ...)
-{
-	char q[DIAG_QUOTE_SIZE], msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	warnx("'%s':%" PRIu64 ": %s", pd_qname(pd, q), off, msg);
-	pd->bad = 1;
-}
-
 struct perfdata *
 perfdata_open(int fd, const char *name, const void *head, size_t headlen,
     int *status)

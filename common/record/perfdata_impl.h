@@ -206,9 +206,17 @@ uint64_t pd_trailing_bytes(const struct perfdata *pd, const unsigned char *p,
 
 /* perfdata_zstd.c */
 
-/* A COMPRESSED (two: COMPRESSED2) record: its records, handled. */
+/* What a record is handed to: pd_handle's shape. */
+typedef void pd_record_fn(struct perfdata *pd, const unsigned char *p,
+	    uint32_t len, uint64_t off, int nested);
+
+/*
+ * A COMPRESSED (two: COMPRESSED2) record: decompressed as it comes, each
+ * whole record in it handed to each (pd_handle, nested set), so that this
+ * file calls no other part of the reader back.
+ */
 void	 pd_compressed(struct perfdata *pd, const unsigned char *p,
-	    uint32_t len, uint64_t off, int two);
+	    uint32_t len, uint64_t off, int two, pd_record_fn *each);
 
 /* perfdata_resync.c */
 

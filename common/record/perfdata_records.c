@@ -229,7 +229,8 @@ pd_handle(struct perfdata *pd, const unsigned char *p, uint32_t len,
 		if (nested)
 			skip_type(pd, h.type);
 		else
-			pd_compressed(pd, p, len, off, h.type == PD_COMPRESSED2);
+			pd_compressed(pd, p, len, off, h.type == PD_COMPRESSED2,
+			    pd_handle);
 		break;
 	case PD_HEADER_EVENT_TYPE:
 	case PD_ID_INDEX:

@@ -11,7 +11,7 @@
 
 /* Hands over the whole records in zbuf; keeps a part cut at its end. */
 static void
-zrecords(struct perfdata *pd, uint64_t off)
+zrecords(struct perfdata *pd, uint64_t off, pd_record_fn *each)
 {
 	struct perf_event_header h;
 	size_t at = 0;
@@ -26,7 +26,7 @@ zrecords(struct perfdata *pd, uint64_t off)
 		}
 		if (pd->zlen - at < h.size)
 			break;
-		pd_handle(pd, pd->zbuf + at, h.size, off, 1);
+		each(pd, pd->zbuf + at, h.size, off, 1);
 		at += h.size;
 	}
 	memmove(pd->zbuf, pd->zbuf + at, pd->zlen - at);
@@ -36,7 +36,7 @@ zrecords(struct perfdata *pd, uint64_t off)
 /* COMPRESSED (perf record -z): zstd frames of records. */
 void
 pd_compressed(struct perfdata *pd, const unsigned char *p, uint32_t len,
-    uint64_t off, int two)
+    uint64_t off, int two, pd_record_fn *each)
 {
 	ZSTD_inBuffer in;
 	size_t r;
@@ -77,7 +77,7 @@ pd_compressed(struct perfdata *pd, const unsigned char *p, uint32_t len,
 			return;
 		}
 		pd->zlen += out.pos;
-		zrecords(pd, off);
+		zrecords(pd, off, each);
 		/* all read, and no more output waiting */
 		if (in.pos == in.size && out.pos < out.size)
 			break;

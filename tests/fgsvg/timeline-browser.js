@@ -267,11 +267,18 @@ const close = (a, b) => Math.abs(a - b) <= 0.05 * Math.max(b, 0.01);
 			const c = tllib.cells(fgtl.R[row][5]);
 			// per bin: weight under nap, and under after_nap
 			const under = (id) => { const u = new Uint8Array(T.n); for (let i = 0; i < T.n; i++) u[i] = T.M[i] === id || (T.P[i] >= 0 && u[T.P[i]]) ? 1 : 0; return u; };
-			const un = under(nap), ua = under(after), bins = [];
+			// on a busy machine the clock can tick while nap enters or
+			// leaves its syscall: on-CPU time under nap, outside [off-cpu]
+			const un = under(nap), ua = under(after), uo = under(fgtl.N.indexOf('[off-cpu]')), bins = [];
 			for (let i = 0; i < c.b.length; i++) {
-				let n = 0, a = 0;
-				for (let j = c.e0[i]; j < c.e1[i]; j++) { if (un[c.node[j]]) n += c.nw[j]; if (ua[c.node[j]]) a += c.nw[j]; }
-				bins.push({ b: c.b[i], nap: n, after: a, off: c.off[i], w: c.w[i] });
+				let n = 0, a = 0, on = 0;
+				for (let j = c.e0[i]; j < c.e1[i]; j++) {
+					const k = c.node[j];
+					if (un[k]) n += c.nw[j];
+					if (un[k] && !uo[k]) on += c.nw[j];
+					if (ua[k]) a += c.nw[j];
+				}
+				bins.push({ b: c.b[i], nap: n, napon: on, after: a, off: c.off[i], w: c.w[i] });
 			}
 			const blue = Array.from(document.querySelectorAll('#timeline path')).filter((p) => p.getAttribute('fill') === 'rgb(70,110,220)').length;
 			return { bins, blue, bw: fgtl.bw };
@@ -291,9 +298,19 @@ const close = (a, b) => Math.abs(a - b) <= 0.05 * Math.max(b, 0.01);
 		const lo = napb[0].b, hi = napb[napb.length - 1].b + 1;
 		await page.evaluate(([lo, hi]) => { location.hash = 't=' + tllib.rangestr(lo, hi, fgtl.bw); }, [lo, hi]);
 		await page.waitForFunction(() => fg.frames.some((f) => f.name === 'nap'));
-		const f = await page.evaluate(() => { const f = fg.frames.find((x) => x.name === 'nap'); return f.fill; });
-		const m = /^#(..)(..)(..)$/.exec(f);
-		if (!m || !(parseInt(m[3], 16) > parseInt(m[1], 16))) return 'nap drawn in ' + f;
+		const f = await page.evaluate(() => {
+			const f = fg.frames.find((x) => x.name === 'nap');
+			const o = fg.frames.find((x) => x.name === '[off-cpu]' && x.d > f.d && x.x >= f.x && x.x < f.x + f.w);
+			return { nap: f.fill, off: o ? o.fill : null };
+		});
+		const isblue = (c) => { const m = /^#(..)(..)(..)$/.exec(c || ''); return !!m && parseInt(m[3], 16) > parseInt(m[1], 16); };
+		// nap is blue when all its time in the range is off-CPU; with a
+		// tick on-CPU it is warm, and the sleep above it blue
+		const on = napb.reduce((a, x) => a + x.napon, 0);
+		if (!isblue(f.off)) return 'the [off-cpu] frame above nap drawn in ' + f.off;
+		if (on === 0 && !isblue(f.nap)) return 'nap drawn in ' + f.nap + ', all of its time off-CPU';
+		if (on > 0 && isblue(f.nap)) return 'nap drawn in ' + f.nap + ', ' + on + ' of its weight on-CPU';
+		if (on > 0) info('nap has ' + on + ' of ' + (napw / 1000) + ' on-CPU: drawn warm, the sleep above it blue');
 	});
 	if (bigPath) await require('./timeline-big.js').steps(ctx, step, info, bigPath, bigfPath);
 	await ctx.close();

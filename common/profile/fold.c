@@ -799,90 +799,55 @@ fold_finish(struct fold *f, int quiet)
 	return 1;
 }
 
+/* A folded line: its stack counted in the slots the reader chose. */
+static void
+folded_line(void *arg, const struct folded_item *it)
+{
+	struct fold *f = arg;
+	struct stacktab_entry *e;
+	const char *key = it->fl.stack;
+	size_t klen = it->fl.stack_len;
+	int c;
+
+	if (f->opts.strip_hex) {
+		buf_reset(&f->key);
+		buf_grow(&f->key, klen * 2);
+		klen = tidy_strip_hex(key, klen, f->key.p);
+		key = f->key.p;
+	}
+	e = stacktab_get(&f->tab, key, klen);
+	for (c = 0; c < it->fl.ncounts; c++) {
+		const struct folded_count *cnt = &it->fl.count[c];
+
+		if (cnt->decimal) {
+			e->d[it->to[c]] += cnt->d;
+			e->decimal = 1;
+		} else
+			e->u[it->to[c]] += cnt->u;
+	}
+	f->samples++;
+}
+
 int
 fold_folded(struct fold *f, int fd, const char *name, int slot)
 {
+	struct folded_reader_opts o = {
+		.tool = "fgfold", .slot = slot, .totals = f->total,
+		.fewer = "fold fewer files at a time",
+		.on_line = folded_line, .arg = f
+	};
+	struct folded_reader r;
 	struct lineread lr;
-	struct folded_line fl;
-	enum folded_status st;
-	char q[DIAG_QUOTE_SIZE];
-	unsigned long bad = 0, overflow = 0;
-	struct buf tmp;
-	char *line;
-	ssize_t len;
-	int rv = 0, seen[FOLDED_NOSTACK + 1] = { 0 };
+	unsigned long bad;
+	int rv;
 
+	folded_reader_init(&r, &o);
 	lineread_init(&lr, fd, name);
-	if (sniff_refuse(&lr, SNIFF_FOLDED, "fgfold") != 0) {
-		lineread_release(&lr);
-		return SNIFF_REFUSED;
-	}
-	buf_init(&tmp);
-	while ((len = lineread_next(&lr, &line)) >= 0) {
-		struct stacktab_entry *e;
-		const char *key;
-		size_t klen;
-		int c;
-
-		st = folded_parse(line, len, &fl);
-		if (st == FOLDED_BLANK)
-			continue;
-		if (st != FOLDED_OK) {
-			bad++;
-			if (!seen[st]++)
-				warnx("%s:%lu: %s: '%s'", name, lr.lineno,
-				    folded_strerror(st), stream_quote(q,
-				    sizeof(q), line, len, 60));
-			continue;
-		}
-		/* Every stack's count is at most the total: one check covers both. */
-		for (c = 0; c < fl.ncounts; c++) {
-			int to = fl.ncounts == 2 ? c : slot;
-
-			if (!fl.count[c].decimal &&
-			    f->total[to] > UINT64_MAX - fl.count[c].u)
-				break;
-		}
-		if (c < fl.ncounts) {
-			bad++;
-			if (!overflow++)
-				warnx("%s:%lu: the counts add up past 2^64-1 here: "
-				    "skipped the line; fold fewer files at a time",
-				    name, lr.lineno);
-			continue;
-		}
-		key = fl.stack;
-		klen = fl.stack_len;
-		if (f->opts.strip_hex) {
-			buf_reset(&tmp);
-			buf_grow(&tmp, klen * 2);
-			klen = tidy_strip_hex(key, klen, tmp.p);
-			key = tmp.p;
-		}
-		e = stacktab_get(&f->tab, key, klen);
-		/* A differential line adds both sides; a plain one adds to slot. */
-		for (c = 0; c < fl.ncounts; c++) {
-			int to = fl.ncounts == 2 ? c : slot;
-			const struct folded_count *cnt = &fl.count[c];
-
-			if (cnt->decimal) {
-				e->d[to] += cnt->d;
-				e->decimal = 1;
-			} else {
-				e->u[to] += cnt->u;
-				f->total[to] += cnt->u;
-			}
-		}
-		f->samples++;
-	}
-	if (bad > 0) {
+	rv = folded_read(&r, &lr);
+	lineread_release(&lr);
+	/* one reader an input: what it says once is said once an input */
+	if ((bad = r.bad + r.skipped) > 0)
 		warnx("%s: %lu malformed line%s skipped", name, bad,
 		    bad == 1 ? "" : "s");
-		rv = 1;
-	}
-	if ((len = read_status(&lr, name)) != 0)
-		rv = len;
-	lineread_release(&lr);
-	buf_release(&tmp);
 	return rv;
 }

@@ -152,7 +152,9 @@ int	fold_finish(struct fold *, int quiet);
 
 /*
  * Adds the folded stacks read from fd to slot (0, or 1 for the AFTER side of
- * --diff). Returns 0, 1 or 2 as fold_stream does.
+ * --diff), through the folded reader (stream/folded.h) with fgfold's
+ * wording: each kind of bad line said once an input, the line quoted, and
+ * "NAME: N malformed lines skipped". Returns 0, 1 or 2 as fold_stream does.
  */
 int	fold_folded(struct fold *, int fd, const char *name, int slot);
 

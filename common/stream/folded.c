@@ -1,8 +1,12 @@
+#include <err.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmdfile.h"
 #include "base/num.h"
+#include "stream/diag.h"
 #include "stream/folded.h"
+#include "stream/sniff.h"
 
 static int
 isspc(char c)
@@ -108,4 +112,105 @@ folded_strerror(enum folded_status st)
 	case FOLDED_NOSTACK:	return "count with no stack";
 	}
 	return "unknown error";
+}
+
+void
+folded_reader_init(struct folded_reader *r,
+    const struct folded_reader_opts *opts)
+{
+	memset(r, 0, sizeof(*r));
+	r->opts = *opts;
+}
+
+/* Counts a bad line, saying the first of each kind. */
+static void
+bad_line(struct folded_reader *r, enum folded_status st,
+    const struct folded_item *it, const char *name)
+{
+	char q[DIAG_QUOTE_SIZE];
+
+	r->bad++;
+	if (r->seen[st]++ != 0)
+		return;
+	if (r->opts.say_forms)
+		warnx("%s:%lu: %s; expected \"STACK COUNT\" or "
+		    "\"STACK BEFORE AFTER\"", name, it->lineno,
+		    folded_strerror(st));
+	else
+		warnx("%s:%lu: %s: '%s'", name, it->lineno, folded_strerror(st),
+		    stream_quote(q, sizeof(q), it->line, it->len, 60));
+}
+
+/*
+ * Adds the line's integer counts to the sums and returns 0; or, when that
+ * would take a sum past 2^64-1, leaves them, says so the first time and
+ * returns -1. Every stack's count is at most its slot's sum: one check
+ * covers both.
+ */
+static int
+add_totals(struct folded_reader *r, const struct folded_item *it,
+    const char *name)
+{
+	const struct folded_line *fl = &it->fl;
+	uint64_t *t = r->opts.totals;
+	int c;
+
+	for (c = 0; c < fl->ncounts; c++)
+		if (!fl->count[c].decimal &&
+		    t[it->to[c]] > UINT64_MAX - fl->count[c].u)
+			break;
+	if (c == fl->ncounts) {
+		for (c = 0; c < fl->ncounts; c++)
+			if (!fl->count[c].decimal)
+				t[it->to[c]] += fl->count[c].u;
+		return 0;
+	}
+	if (r->skipped++ == 0)
+		warnx("%s:%lu: the counts add up past 2^64-1 here: skipped the "
+		    "line; %s", name, it->lineno, r->opts.fewer);
+	return -1;
+}
+
+int
+folded_read(struct folded_reader *r, struct lineread *lr)
+{
+	struct folded_item it;
+	enum folded_status st;
+	unsigned long bad = r->bad, skipped = r->skipped;
+	const char *name = lr->name;
+	char *line;
+	ssize_t len;
+
+	if (sniff_refuse(lr, SNIFF_FOLDED, r->opts.tool) != 0)
+		return SNIFF_REFUSED;
+	memset(&it, 0, sizeof(it));
+	it.kept = lr->map != NULL;
+	for (;;) {
+		if (it.kept)
+			len = lineread_next_kept(lr, &it.line);
+		else if ((len = lineread_next(lr, &line)) >= 0)
+			it.line = line;
+		if (len < 0)
+			break;
+		it.len = (size_t)len;
+		it.lineno = lr->lineno;
+		st = folded_parse(it.line, it.len, &it.fl);
+		if (st == FOLDED_BLANK)
+			continue;
+		if (st != FOLDED_OK) {
+			bad_line(r, st, &it, name);
+			continue;
+		}
+		it.to[0] = it.fl.ncounts == 2 ? 0 : r->opts.slot;
+		it.to[1] = 1;
+		if (add_totals(r, &it, name) != 0)
+			continue;
+		r->opts.on_line(r->opts.arg, &it);
+	}
+	if (lr->error != 0) {
+		cmdfile_read_failed(name, lr->error);
+		r->read_failed = 1;
+		return 1;
+	}
+	return r->bad > bad || r->skipped > skipped;
 }

@@ -76,7 +76,7 @@ draw_read(struct draw *d, int fd, const char *name)
 		lineread_release(&lr);
 		flameread_fd(&d->fr, fd, name);
 	} else {
-		flameread_lines(&d->fr, &lr, name);
+		flameread_lines(&d->fr, &lr);
 		lineread_release(&lr);
 	}
 	return d->fr.refused ? 2 : 0;

@@ -1,6 +1,7 @@
 /*
  * flameread: fgsvg's inputs, folded stacks (fg-stream(5): "STACK COUNT"
- * or "STACK BEFORE AFTER"), read into a flame. A bad line is warned about
+ * or "STACK BEFORE AFTER"), read into a flame through the folded reader
+ * (stream/folded.h) with fgsvg's wording. A bad line is warned about
  * (the first of each kind, "NAME:LINE: what; expected ..."), counted and
  * skipped; so is a line that would take the integer counts' sum past
  * 2^64-1 (said once), as fgfold does, rather than rounded silently. A
@@ -31,11 +32,10 @@ struct flameread {
 	uint64_t	 totals[2];	/* the integer counts summed, BEFORE
 					   and AFTER (a plain line's count is
 					   AFTER) */
-	unsigned long	 bad;		/* malformed lines, all inputs */
-	int		 seen[FOLDED_NOSTACK + 1]; /* per status: lines so far */
-	int		 said_overflow;	/* the 2^64-1 warning was given */
-	int		 failed;	/* a read error, or a line skipped for
-					   its sum: the exit status is 1 */
+	struct folded_reader rd;	/* one for all inputs: a kind of bad
+					   line is said once in all; it points
+					   at totals, so fr stays where
+					   flameread_init set it up */
 	int		 refused;	/* an input was no text (stream/sniff.h
 					   said what): the exit status is 2 */
 	struct lineread	*maps;		/* owned: the mapped inputs */
@@ -55,10 +55,11 @@ void	 flameread_fd(struct flameread *fr, int fd, const char *name);
 
 /*
  * As flameread_fd, from lr (borrowed: the caller made it and releases it;
- * what a peek looked at is read too), the lines copied.
+ * what a peek looked at is read too, and lr->name names it), the lines
+ * copied unless lr is a mapping. Returns -1 when the input was refused
+ * (said: fr->refused is set), else 0.
  */
-void	 flameread_lines(struct flameread *fr, struct lineread *lr,
-	    const char *name);
+int	 flameread_lines(struct flameread *fr, struct lineread *lr);
 
 /*
  * Ends the reading: warns "skipped N malformed lines" when there were

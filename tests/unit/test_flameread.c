@@ -34,7 +34,7 @@ read_text(int fd, int *status, unsigned long *bad)
 	flameread_fd(&fr, fd, "test");
 	close(fd);
 	*status = flameread_finish(&fr);
-	*bad = fr.bad;
+	*bad = fr.rd.bad;
 	flame_build(&fl);
 	t = fl.time;
 	flame_release(&fl);

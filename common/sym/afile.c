@@ -221,7 +221,7 @@ afile_elf_checks(struct afile *f, const GElf_Ehdr *eh)
 }
 
 void
-afile_open(struct afile *f, const char *path, const struct afile_lend *lend)
+afile_init(struct afile *f, const char *path, const struct afile_lend *lend)
 {
 	static const uint64_t zero = 0;
 	struct elfsym_file ef;

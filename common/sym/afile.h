@@ -8,7 +8,7 @@
  * not read again (struct afile_lend).
  *
  *	struct afile f;
- *	afile_open(&f, path, &lend);
+ *	afile_init(&f, path, &lend);
  *	if (f.problem != NULL)
  *		warnx("%s", f.problem);
  *	s = afile_lookup(&f, addr, 1);
@@ -51,7 +51,7 @@ struct afile_lend {
 enum afile_kind { AF_ELF, AF_KERNEL, AF_PERFMAP, AF_NONE };
 
 struct afile {
-	const char	*path;		/* borrowed from afile_open's caller */
+	const char	*path;		/* borrowed from afile_init's caller */
 	const char	*base;		/* its last component */
 	enum afile_kind	 kind;
 	char		*problem;	/* owned; why nothing or only part can be shown */
@@ -85,7 +85,7 @@ struct afile {
  * and f->noscope. Whatever happened, the caller releases f with
  * afile_release.
  */
-void	afile_open(struct afile *f, const char *path,
+void	afile_init(struct afile *f, const char *path,
 	    const struct afile_lend *lend);
 
 /* Frees what f owns (what was lent stays); f is then closed. */

@@ -128,7 +128,8 @@ afile_kernel(struct afile *f, const struct afile_lend *lend)
 	/* fgsym's table when it has read one, else a read of our own. */
 	if (lend->kallsyms == NULL ||
 	    (ks = lend->kallsyms(lend->arg)) == NULL) {
-		f->ks = kallsyms_new();
+		f->ks = xmalloc(sizeof(*f->ks));
+		kallsyms_init(f->ks);
 		rc = kallsyms_load(f->ks, path);
 		ks = f->ks;
 	}

@@ -183,7 +183,8 @@ afile_perfmap(struct afile *f)
 
 	f->kind = AF_PERFMAP;
 	f->noscope = xasprintf("JIT code: its bytes are in no file");
-	f->pm = perfmap_new();
+	f->pm = xmalloc(sizeof(*f->pm));
+	perfmap_init(f->pm);
 	if ((rc = perfmap_load(f->pm, f->path)) != 0) {
 		f->problem = xasprintf("cannot read '%s': %s", f->path,
 		    perfmap_strerror(f->pm, rc));

@@ -334,7 +334,8 @@ resolve_perfmap(struct sym *s, struct sfile *f, uint64_t addr, uint64_t a)
 	if (f->loaded == 0) {
 		int rc;
 
-		f->pm = perfmap_new();
+		f->pm = xmalloc(sizeof(*f->pm));
+		perfmap_init(f->pm);
 		rc = perfmap_load(f->pm, f->dso);
 		if (rc != 0) {
 			if (rc == -1)

@@ -78,17 +78,20 @@ struct afile {
 };
 
 /*
- * Opens the file path (borrowed: it must outlive f) into f: the kernel
- * ("[kernel.kallsyms]"), a perf map, or an ELF file, lent by lend or
- * opened through elf/elffile. Problems go to f->problem (and f->bad when
- * the file is unreadable or corrupt, f->missing when it is not there)
- * and f->noscope. Whatever happened, the caller releases f with
- * afile_release.
+ * Makes f, which the caller holds, the opened file path (borrowed: it
+ * must outlive f): the kernel ("[kernel.kallsyms]"), a perf map, or an
+ * ELF file, lent by lend or opened through elf/elffile. Problems go to
+ * f->problem (and f->bad when the file is unreadable or corrupt,
+ * f->missing when it is not there) and f->noscope. Whatever happened,
+ * the caller releases f with afile_release.
  */
 void	afile_init(struct afile *f, const char *path,
 	    const struct afile_lend *lend);
 
-/* Frees what f owns (what was lent stays); f is then closed. */
+/*
+ * Frees what f owns (what was lent stays), not f itself; afile_init
+ * makes it usable again.
+ */
 void	afile_release(struct afile *f);
 
 /*

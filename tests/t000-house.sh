@@ -31,6 +31,21 @@ for t in fgrecord fgsym fgfold fgsvg fgpprof; do
 	"
 done
 
+# Lifecycle names (HACKING.md, "Lifecycle"): a struct its header defines
+# is the caller's to hold, so no function there returns a new one
+# (x_new, x_open, x_create, x_alloc); x_new is for opaque types only, and
+# no header says x_create or x_destroy.
+check 'lifecycle: no heap constructor for a struct its header defines; no x_create, x_destroy' '
+	for h in $TOP/common/*/*.h; do
+		sed -n "s/^struct \([a-z_0-9]*\) *\*\1_\(new\|open\|create\|alloc\)(.*/\1 &/p" "$h" |
+		while read -r t line; do
+			! grep -q "^struct $t {" "$h" || echo "${h#$TOP/}: $line"
+		done
+		grep -H "^[a-z].*[a-z_0-9]_\(create\|destroy\)(" "$h" | sed "s|^$TOP/||"
+	done >bad &&
+	test ! -s bad || { cat bad; false; }
+'
+
 # An input that cannot be opened or read: one message format everywhere.
 for t in fgsym fgfold fgsvg fgpprof; do
 	check "$t: open and read errors say 'cannot open/read FILE: reason', exit 1" "

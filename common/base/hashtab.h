@@ -45,6 +45,7 @@ struct hashtab_probe {
 
 /* Makes an empty table with room for n items before it first grows. */
 void	hashtab_init(struct hashtab *, size_t n);
+/* Frees the slots, not the table itself nor the caller's items. */
 void	hashtab_release(struct hashtab *);
 
 /* Starts a look-up of hash h. */

@@ -36,8 +36,10 @@ struct lineread {
 	size_t		 mapsize;
 };
 
+/* fd and name are borrowed: the caller closes fd after lineread_release. */
 void	 lineread_init(struct lineread *, int fd, const char *name);
 ssize_t	 lineread_next(struct lineread *, char **line);	/* -1 at end or error */
+/* Frees the buffer (lines borrowed from it go with it), not lr itself. */
 void	 lineread_release(struct lineread *);
 
 /*

@@ -12,13 +12,13 @@
 #include "base/xalloc.h"
 #include "base/upper.h"
 
-struct kallsyms *
-kallsyms_new(void)
+void
+kallsyms_init(struct kallsyms *k)
 {
-	return xcalloc(1, sizeof(struct kallsyms));
+	memset(k, 0, sizeof(*k));
 }
 
-static void
+void
 kallsyms_release(struct kallsyms *k)
 {
 	free(k->syms);

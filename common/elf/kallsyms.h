@@ -2,10 +2,11 @@
  * kallsyms: the kernel's symbol table, as /proc/kallsyms lists it, for
  * naming [kernel.kallsyms] and kernel module frames.
  *
- *	struct kallsyms *k = kallsyms_new();
- *	if (kallsyms_load(k, "/proc/kallsyms") == 0)
- *		name = kallsyms_lookup(k, addr, &off);
- *	kallsyms_free(k);
+ *	struct kallsyms k;
+ *	kallsyms_init(&k);
+ *	if (kallsyms_load(&k, "/proc/kallsyms") == 0)
+ *		name = kallsyms_lookup(&k, addr, &off, NULL);
+ *	kallsyms_release(&k);
  *
  * The table keeps every symbol of a code type (t, T, w, W) sorted by
  * address. A kernel with kernel.kptr_restrict set shows every address as
@@ -29,8 +30,12 @@ struct kallsyms {
 	char		*text;		/* the file's bytes, names point into it */
 };
 
-/* Returns a new, empty table; never NULL. The caller frees it with kallsyms_free(). */
-struct kallsyms *kallsyms_new(void);
+/*
+ * Makes *k, which the caller holds (on the stack, in a struct of its own,
+ * or allocated), an empty table. Nothing is allocated until
+ * kallsyms_load().
+ */
+void	kallsyms_init(struct kallsyms *k);
 
 /*
  * Reads path (normally "/proc/kallsyms") into the table, replacing what it
@@ -46,12 +51,21 @@ int	kallsyms_load(struct kallsyms *k, const char *path);
  * start address not above it) and sets *off to addr minus that start, or
  * returns NULL when addr is below the first symbol. When modp is not NULL
  * it gets the module name or NULL. The name is borrowed until
- * kallsyms_free() or the next kallsyms_load().
+ * kallsyms_release() or the next kallsyms_load().
  */
 const char *kallsyms_lookup(const struct kallsyms *k, uint64_t addr,
 	    uint64_t *off, const char **modp);
 
-/* Frees k and everything it owns; k may be NULL. */
+/*
+ * Frees what k owns (its symbols and their names), not k itself;
+ * kallsyms_init() makes it usable again.
+ */
+void	kallsyms_release(struct kallsyms *k);
+
+/*
+ * kallsyms_release(), then free(k): for a table the caller allocated
+ * and kallsyms_init()ed. k may be NULL.
+ */
 void	kallsyms_free(struct kallsyms *k);
 
 /*

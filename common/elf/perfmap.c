@@ -17,22 +17,29 @@
 #include "base/xalloc.h"
 #include "base/upper.h"
 
-struct perfmap *
-perfmap_new(void)
+void
+perfmap_init(struct perfmap *m)
 {
-	return xcalloc(1, sizeof(struct perfmap));
+	memset(m, 0, sizeof(*m));
+}
+
+void
+perfmap_release(struct perfmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->syms[i].name);
+	free(m->syms);
+	perfmap_init(m);
 }
 
 void
 perfmap_free(struct perfmap *m)
 {
-	size_t i;
-
 	if (m == NULL)
 		return;
-	for (i = 0; i < m->n; i++)
-		free(m->syms[i].name);
-	free(m->syms);
+	perfmap_release(m);
 	free(m);
 }
 

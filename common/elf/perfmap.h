@@ -27,8 +27,11 @@ struct perfmap {
 	unsigned long	 uid;		/* the file's owner, once opened */
 };
 
-/* Returns a new, empty map; never NULL. The caller frees it with perfmap_free(). */
-struct perfmap *perfmap_new(void);
+/*
+ * Makes *m, which the caller holds (on the stack, in a struct of its own,
+ * or allocated), an empty map. Nothing is allocated until perfmap_load().
+ */
+void	perfmap_init(struct perfmap *m);
 
 #define PERFMAP_MAX	((uint64_t)256 << 20)	/* bytes read at most */
 #define PERFMAP_NOTREG	(-2)	/* a FIFO, a device, a directory */
@@ -61,11 +64,20 @@ const char *perfmap_strerror(const struct perfmap *m, int rc);
 /*
  * Returns the name of the entry with start <= addr < start + size and sets
  * *off to addr - start, or returns NULL. The name is borrowed until
- * perfmap_free().
+ * perfmap_release().
  */
 const char *perfmap_lookup(const struct perfmap *m, uint64_t addr, uint64_t *off);
 
-/* Frees m and everything it owns; m may be NULL. */
+/*
+ * Frees what m owns (its entries and their names), not m itself;
+ * perfmap_init() makes it usable again.
+ */
+void	perfmap_release(struct perfmap *m);
+
+/*
+ * perfmap_release(), then free(m): for a map the caller allocated and
+ * perfmap_init()ed. m may be NULL.
+ */
 void	perfmap_free(struct perfmap *m);
 
 #endif

@@ -115,7 +115,9 @@ struct pprof {
 	size_t		 vals_cap;
 };
 
+/* Makes an empty profile in *p, which the caller holds. */
 void	pprof_init(struct pprof *);
+/* Frees everything p owns, not p itself. */
 void	pprof_release(struct pprof *);
 
 /*

@@ -101,7 +101,9 @@ struct timebins_range {
 	uint64_t	 pieces;	/* samples, a wait counted once per bin */
 };
 
+/* Makes empty bins in *tb, which the caller holds. */
 void	timebins_init(struct timebins *);
+/* Frees the threads, cells and waits tb owns, not tb itself. */
 void	timebins_release(struct timebins *);
 
 /* Adds one sample: s and its strings are borrowed for the call. */

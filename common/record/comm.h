@@ -34,7 +34,9 @@ struct comm {
 	struct hashtab	 idx;		/* hashtab_int(tid) -> v */
 };
 
+/* Makes an empty table in *c, which the caller holds. */
 void	 comm_init(struct comm *);
+/* Frees the entries and the index, not c itself. */
 void	 comm_release(struct comm *);
 
 /*

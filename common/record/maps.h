@@ -99,7 +99,9 @@ struct maps {
 					   not the recorded processes now) */
 };
 
+/* Makes an empty table in *m, which the caller holds. */
 void	 maps_init(struct maps *);
+/* Frees the processes, their mappings and the files, not m itself. */
 void	 maps_release(struct maps *);
 
 /*

@@ -46,7 +46,9 @@ struct offcpu {
 	uint64_t	 dropped;	/* samples let go by offcpu_drop */
 };
 
+/* Makes an empty pairing in *oc, which the caller holds. */
 void	 offcpu_init(struct offcpu *, int count_preempted);
+/* Frees the threads and the samples they hold, not oc itself. */
 void	 offcpu_release(struct offcpu *);
 
 /*

@@ -11,7 +11,6 @@
 
 #include "base/buf.h"
 #include "base/str.h"
-#include "base/xalloc.h"
 #include "record/perf.h"
 #include "record/perfdata.h"
 #include "record/perfdata_impl.h"
@@ -36,19 +35,19 @@ static const char *const type_names[PD_TYPES] = {
 	[PD_STAT_ROUND] = "STAT_ROUND",
 };
 
-struct perfdata *
-perfdata_open(int fd, const char *name, const void *head, size_t headlen,
-    int *status)
+int
+perfdata_init(struct perfdata *pd, int fd, const char *name, const void *head,
+    size_t headlen)
 {
-	struct perfdata *pd = xcalloc(1, sizeof(*pd));
 	unsigned char h0[FILE_HEADER_SIZE];
 	char q[DIAG_QUOTE_SIZE];
 	struct stat st;
 	uint64_t hsize;
 	ssize_t n;
 	size_t i;
+	int status = 2;
 
-	*status = 2;
+	memset(pd, 0, sizeof(*pd));
 	pd->name = name;
 	pd->fd = fd;
 	pd->head = head;
@@ -80,7 +79,7 @@ perfdata_open(int fd, const char *name, const void *head, size_t headlen,
 		    pd_qname(pd, q));
 		goto fail;
 	}
-	*status = 1;	/* perf data, bad */
+	status = 1;	/* perf data, bad */
 	if (n < PIPE_HEADER_SIZE) {
 		pd_bad_at(pd, (uint64_t)n, "the file ends in its header: nothing "
 		    "to read (cut short?)");
@@ -119,10 +118,10 @@ perfdata_open(int fd, const char *name, const void *head, size_t headlen,
 	}
 	for (i = 0; i < pd->nevents; i++)
 		pd->events[i].dec.event = pd->events[i].name;
-	return pd;
+	return 0;
 fail:
-	perfdata_free(pd);
-	return NULL;
+	perfdata_release(pd);
+	return status;
 }
 
 int
@@ -254,12 +253,10 @@ perfdata_summary(const struct perfdata *pd)
 }
 
 void
-perfdata_free(struct perfdata *pd)
+perfdata_release(struct perfdata *pd)
 {
 	size_t i;
 
-	if (pd == NULL)
-		return;
 	for (i = 0; i < pd->nevents; i++) {
 		perf_decoder_release(&pd->events[i].dec);
 		free(pd->events[i].name);
@@ -282,6 +279,7 @@ perfdata_free(struct perfdata *pd)
 		ZSTD_freeDStream(pd->zs);
 	free(pd->zbuf);
 	free(pd->throttles);
-	free(pd);
+	memset(pd, 0, sizeof(*pd));
+	pd->fd = -1;
 }
 

@@ -6,13 +6,13 @@
  * hands the records perfdecode knows to a sink as source events, in time
  * order, each decoded with the layout of the event it belongs to.
  *
- *	pd = perfdata_open(fd, "perf.data", head, headlen, &status);
- *	if (pd == NULL)
+ *	struct perfdata pd;
+ *	if ((status = perfdata_init(&pd, fd, "perf.data", head, headlen)))
  *		exit(status);		(said: 2 no perf data it reads, 1 bad)
- *	pd->events[i].name ...		(what was recorded, for the header)
- *	rc = perfdata_read(pd, &sink);	(0, or 1 when a bad part was said)
- *	perfdata_summary(pd);		(what was skipped, in one line)
- *	perfdata_free(pd);
+ *	pd.events[i].name ...		(what was recorded, for the header)
+ *	rc = perfdata_read(&pd, &sink);	(0, or 1 when a bad part was said)
+ *	perfdata_summary(&pd);		(what was skipped, in one line)
+ *	perfdata_release(&pd);
  *
  * Input is read once, from the front: a pipe never seeks. A regular file
  * has its header, attributes and features read with pread first, then
@@ -133,18 +133,21 @@ struct perfdata {
 };
 
 /*
- * Reads the header of the perf data on fd (named name in messages), whose
- * first headlen bytes were already read into head (borrowed until
- * perfdata_free; fd may be -1 when head is all of it): in a file the
- * attributes, their ids and the features; in pipe mode the records up to
- * the first of the data. Returns the reader, with at least one event;
- * or NULL when it cannot be read at all, said in one line, with *status
- * 2 when it is no perf data this reads (big-endian, the old PERFFILE
- * format, a read error), 1 when it is perf data gone bad (no attributes,
- * a header cut short or corrupt).
+ * Makes *pd, which the caller holds, a reader of the perf data on fd
+ * (borrowed: the caller closes it after perfdata_release; -1 when head
+ * is all of it), named name in messages (borrowed likewise), whose first
+ * headlen bytes were already read into head (borrowed likewise), and
+ * reads its header: in a file the attributes, their ids and the
+ * features; in pipe mode the records up to the first of the data.
+ * Returns 0, with at least one event, and pd to be released with
+ * perfdata_release; or, when it cannot be read at all, said in one line
+ * and with nothing left to release, 2 when it is no perf data this reads
+ * (big-endian, the old PERFFILE format, a read error) and 1 when it is
+ * perf data gone bad (no attributes, a header cut short or corrupt):
+ * the exit status.
  */
-struct perfdata *perfdata_open(int fd, const char *name, const void *head,
-	    size_t headlen, int *status);
+int	 perfdata_init(struct perfdata *pd, int fd, const char *name,
+	    const void *head, size_t headlen);
 
 /*
  * Reads the data and hands the events to sink in time order. Returns 0,
@@ -160,6 +163,10 @@ int	 perfdata_read(struct perfdata *, const struct source_sink *sink);
  */
 void	 perfdata_summary(const struct perfdata *);
 
-void	 perfdata_free(struct perfdata *);
+/*
+ * Frees what pd owns (events, ids, features, buffers, the queue, the
+ * zstd stream), not pd itself, and closes nothing: fd is the caller's.
+ */
+void	 perfdata_release(struct perfdata *);
 
 #endif

@@ -111,7 +111,7 @@ void	 ptsample_init(struct ptsample *, const struct ptsample_opts *opts,
  */
 void	 ptsample_detach(struct ptsample *);
 
-/* Detaches, and frees everything. */
+/* Detaches, and frees everything ps owns, not ps itself. */
 void	 ptsample_release(struct ptsample *);
 
 /*

@@ -150,6 +150,7 @@ int	 record_opts_check(struct record_opts *o, char **why);
  * have passed them.
  */
 void	 record_init(struct record *, const struct record_opts *opts);
+/* Closes the source and frees what r owns, not r itself. */
 void	 record_release(struct record *);
 
 /*

@@ -19,7 +19,7 @@
 #include "stream/stream.h"
 
 struct replay {
-	struct perfdata	*pd;
+	struct perfdata	 pd;
 	struct source_info info;
 	struct stream_event *events;	/* owned: one per event */
 	int		 drained;
@@ -64,12 +64,12 @@ pd_open(struct source *src, const struct source_config *cfg)
 	size_t i, kernel = 0;
 	int status;
 
-	pd = perfdata_open(cfg->replay_fd, cfg->replay_name,
-	    cfg->replay_head, cfg->replay_headlen, &status);
-	if (pd == NULL)
-		exit(status);	/* said */
 	rp = xcalloc(1, sizeof(*rp));
-	rp->pd = pd;
+	pd = &rp->pd;
+	status = perfdata_init(pd, cfg->replay_fd, cfg->replay_name,
+	    cfg->replay_head, cfg->replay_headlen);
+	if (status != 0)
+		exit(status);	/* said */
 	rp->events = xcalloc(pd->nevents, sizeof(*rp->events));
 	for (i = 0; i < pd->nevents; i++) {
 		const struct perf_event_attr *a = &pd->events[i].attr;
@@ -116,16 +116,16 @@ pd_drain(struct source *src, uint64_t limit, const struct source_sink *sink)
 	if (rp->drained)
 		return;
 	rp->drained = 1;
-	if (perfdata_read(rp->pd, sink) != 0)
+	if (perfdata_read(&rp->pd, sink) != 0)
 		src->partial = 1;
-	src->bytes = rp->pd->pos;
+	src->bytes = rp->pd.pos;
 }
 
 static void
 pd_summary(const struct source *src, uint64_t throttled)
 {
 	const struct replay *rp = src->priv;
-	const struct perfdata *pd = rp->pd;
+	const struct perfdata *pd = &rp->pd;
 	char span[64] = "";
 
 	perfdata_summary(pd);
@@ -145,7 +145,7 @@ pd_close(struct source *src)
 {
 	struct replay *rp = src->priv;
 
-	perfdata_free(rp->pd);
+	perfdata_release(&rp->pd);
 	free(rp->events);
 	free(rp);
 }

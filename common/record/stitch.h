@@ -47,7 +47,9 @@ struct stitch {
 	uint64_t	 stitched;	/* stacks completed by stitch_complete */
 };
 
+/* Makes *st, which the caller holds, with no stack kept. */
 void	 stitch_init(struct stitch *);
+/* Frees the slots and the stacks they keep, not st itself. */
 void	 stitch_release(struct stitch *);
 
 /*

@@ -75,6 +75,7 @@ struct unwind {
 };
 
 void	 unwind_init(struct unwind *, struct maps *maps);	/* maps borrowed */
+/* Frees the rules and answers cached, not u itself nor the maps. */
 void	 unwind_release(struct unwind *);
 
 /*

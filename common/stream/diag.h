@@ -25,6 +25,7 @@ struct stream_diag {
 	unsigned long	 bad;		/* unrecognised lines so far */
 };
 
+/* name is borrowed; a diag owns nothing, so there is no release. */
 void	 stream_diag_init(struct stream_diag *, const char *name);
 
 /*

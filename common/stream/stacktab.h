@@ -34,7 +34,9 @@ struct stacktab {
 	size_t		 nblocks, blockcap;
 };
 
+/* Makes an empty table in *t, which the caller holds. */
 void	stacktab_init(struct stacktab *);
+/* Frees the entries and their keys (borrowed until then), not t itself. */
 void	stacktab_release(struct stacktab *);
 
 /*

@@ -41,6 +41,7 @@ int	 palette_scheme_ok(const char *name);
  * or -1 when opts->scheme is not a known scheme.
  */
 int	 palette_init(struct palette *, const struct palette_opts *);
+/* Frees what the palette owns, not the struct itself. */
 void	 palette_release(struct palette *);
 
 /*

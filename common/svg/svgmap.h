@@ -30,7 +30,9 @@ struct svgmap {
 	struct hashtab	 index;		/* of ents, by the key's XXH3 */
 };
 
+/* Makes an empty map in *m, which the caller holds. */
 void	 svgmap_init(struct svgmap *);
+/* Frees the entries (keys and values) and the index, not m itself. */
 void	 svgmap_release(struct svgmap *);
 
 /*

@@ -128,7 +128,8 @@ afile_kernel(struct afile *f, const struct afile_lend *lend)
 	/* fgsym's table when it has read one, else a read of our own. */
 	if (lend->kallsyms == NULL ||
 	    (ks = lend->kallsyms(lend->arg)) == NULL) {
-		f->ks = kallsyms_new();
+		f->ks = xmalloc(sizeof(*f->ks));
+		kallsyms_init(f->ks);
 		rc = kallsyms_load(f->ks, path);
 		ks = f->ks;
 	}
@@ -182,7 +183,8 @@ afile_perfmap(struct afile *f)
 
 	f->kind = AF_PERFMAP;
 	f->noscope = xasprintf("JIT code: its bytes are in no file");
-	f->pm = perfmap_new();
+	f->pm = xmalloc(sizeof(*f->pm));
+	perfmap_init(f->pm);
 	if ((rc = perfmap_load(f->pm, f->path)) != 0) {
 		f->problem = xasprintf("cannot read '%s': %s", f->path,
 		    perfmap_strerror(f->pm, rc));
@@ -221,7 +223,7 @@ afile_elf_checks(struct afile *f, const GElf_Ehdr *eh)
 }
 
 void
-afile_open(struct afile *f, const char *path, const struct afile_lend *lend)
+afile_init(struct afile *f, const char *path, const struct afile_lend *lend)
 {
 	static const uint64_t zero = 0;
 	struct elfsym_file ef;

@@ -8,7 +8,7 @@
  * not read again (struct afile_lend).
  *
  *	struct afile f;
- *	afile_open(&f, path, &lend);
+ *	afile_init(&f, path, &lend);
  *	if (f.problem != NULL)
  *		warnx("%s", f.problem);
  *	s = afile_lookup(&f, addr, 1);
@@ -51,7 +51,7 @@ struct afile_lend {
 enum afile_kind { AF_ELF, AF_KERNEL, AF_PERFMAP, AF_NONE };
 
 struct afile {
-	const char	*path;		/* borrowed from afile_open's caller */
+	const char	*path;		/* borrowed from afile_init's caller */
 	const char	*base;		/* its last component */
 	enum afile_kind	 kind;
 	char		*problem;	/* owned; why nothing or only part can be shown */
@@ -78,17 +78,20 @@ struct afile {
 };
 
 /*
- * Opens the file path (borrowed: it must outlive f) into f: the kernel
- * ("[kernel.kallsyms]"), a perf map, or an ELF file, lent by lend or
- * opened through elf/elffile. Problems go to f->problem (and f->bad when
- * the file is unreadable or corrupt, f->missing when it is not there)
- * and f->noscope. Whatever happened, the caller releases f with
- * afile_release.
+ * Makes f, which the caller holds, the opened file path (borrowed: it
+ * must outlive f): the kernel ("[kernel.kallsyms]"), a perf map, or an
+ * ELF file, lent by lend or opened through elf/elffile. Problems go to
+ * f->problem (and f->bad when the file is unreadable or corrupt,
+ * f->missing when it is not there) and f->noscope. Whatever happened,
+ * the caller releases f with afile_release.
  */
-void	afile_open(struct afile *f, const char *path,
+void	afile_init(struct afile *f, const char *path,
 	    const struct afile_lend *lend);
 
-/* Frees what f owns (what was lent stays); f is then closed. */
+/*
+ * Frees what f owns (what was lent stays), not f itself; afile_init
+ * makes it usable again.
+ */
 void	afile_release(struct afile *f);
 
 /*

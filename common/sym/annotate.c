@@ -208,7 +208,7 @@ annotate_write(struct annotate *a, FILE *out)
 		struct afile *f = &files[i];
 		size_t n = adso_sorted(d);
 
-		afile_open(f, d->path, &a->lend);
+		afile_init(f, d->path, &a->lend);
 		f->dmflags = a->opts.full_names ? FG_DEMANGLE_FULL : 0;
 		if (f->problem)
 			warnx("%s", f->problem);

@@ -37,8 +37,9 @@ struct annotate;
 
 /*
  * Returns a new, empty annotation table configured by *opts (copied; NULL
- * means the defaults). Never returns NULL. The caller frees it with
- * annotate_free().
+ * means the defaults; opts->kallsyms is borrowed until annotate_free()).
+ * Never returns NULL. The caller frees it with annotate_free(). struct
+ * annotate is opaque, so annotate makes it (HACKING.md, "Lifecycle").
  */
 struct annotate *annotate_new(const struct annotate_opts *opts);
 

@@ -295,7 +295,8 @@ resolve_kernel(struct sym *s, uint64_t addr, uint64_t a)
 	int rc;
 
 	if (s->ks_state == 0) {
-		s->ks = kallsyms_new();
+		s->ks = xmalloc(sizeof(*s->ks));
+		kallsyms_init(s->ks);
 		rc = kallsyms_load(s->ks, path);
 		s->ks_state = rc == 0 ? 1 : -1;
 		if (rc == -1) {
@@ -333,7 +334,8 @@ resolve_perfmap(struct sym *s, struct sfile *f, uint64_t addr, uint64_t a)
 	if (f->loaded == 0) {
 		int rc;
 
-		f->pm = perfmap_new();
+		f->pm = xmalloc(sizeof(*f->pm));
+		perfmap_init(f->pm);
 		rc = perfmap_load(f->pm, f->dso);
 		if (rc != 0) {
 			if (rc == -1)

@@ -75,7 +75,13 @@ struct sym_opts {
 
 struct sym;
 
-/* Returns a new symbolizer configured by *opts (copied). The caller frees it with sym_free(). */
+/*
+ * Returns a new symbolizer configured by *opts, never NULL; the caller
+ * frees it with sym_free(). struct sym is opaque (its fields are sym/'s,
+ * in symstate.h), so sym makes it (HACKING.md, "Lifecycle"). *opts is
+ * copied; the strings and leaf_arg it points to are borrowed until
+ * sym_free().
+ */
 struct sym *sym_new(const struct sym_opts *opts);
 
 /*

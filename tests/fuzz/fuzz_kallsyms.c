@@ -10,13 +10,14 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct kallsyms *k = kallsyms_new();
+	struct kallsyms ks, *k = &ks;
 	const char *name, *mod;
 	char path[64];
 	uint64_t off, a;
 	size_t i;
 	int fd;
 
+	kallsyms_init(k);
 	fd = fuzz_file(data, size, path, sizeof(path));
 	if (kallsyms_load(k, path) == 0) {
 		for (i = 0; i < k->n; i++) {
@@ -38,7 +39,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* A second load replaces the first. */
 	if (size > 0 && data[0] == '0')
 		kallsyms_load(k, path);
-	kallsyms_free(k);
+	kallsyms_release(k);
 	close(fd);
 	return 0;
 }

@@ -15,20 +15,18 @@ static void
 one(int fd, const uint8_t *data, size_t size)
 {
 	struct source_sink sink = { touch, NULL };
-	struct perfdata *pd;
+	struct perfdata pdata, *pd = &pdata;
 	size_t i;
-	int st;
 
-	pd = perfdata_open(fd, "fuzz.data", fd < 0 ? data : NULL,
-	    fd < 0 ? size : 0, &st);
-	if (pd == NULL)
+	if (perfdata_init(pd, fd, "fuzz.data", fd < 0 ? data : NULL,
+	    fd < 0 ? size : 0) != 0)
 		return;
 	for (i = 0; i < pd->nevents; i++)
 		if (strlen(pd->events[i].name) == (size_t)-1)
 			abort();
 	perfdata_read(pd, &sink);
 	perfdata_summary(pd);
-	perfdata_free(pd);
+	perfdata_release(pd);
 }
 
 int

@@ -11,12 +11,13 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct perfmap *m = perfmap_new();
+	struct perfmap pm, *m = &pm;
 	char path[64];
 	uint64_t off, a;
 	size_t i;
 	int fd;
 
+	perfmap_init(m);
 	fd = fuzz_file(data, size, path, sizeof(path));
 	if (perfmap_load(m, path) != 0)
 		abort();
@@ -36,7 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(&a, data + i, 8);
 		perfmap_lookup(m, a, &off);
 	}
-	perfmap_free(m);
+	perfmap_release(m);
 	close(fd);
 	return 0;
 }

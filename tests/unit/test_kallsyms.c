@@ -20,11 +20,12 @@ write_file(const char *text)
 int
 main(void)
 {
-	struct kallsyms *k = kallsyms_new();
+	struct kallsyms ks, *k = &ks;
 	const char *name, *mod;
 	uint64_t off = 0;
 	int fd = mkstemp(path);
 
+	kallsyms_init(k);
 	close(fd);
 	write_file("ffffffff81001000 t later\n"
 	    "0000000000000000 A fixed_percpu_data\n"
@@ -53,7 +54,7 @@ main(void)
 	CHECK(kallsyms_load(k, path) == -2, "all-zero addresses: -2");
 	CHECK(kallsyms_load(k, "/nonexistent/kallsyms") == -1,
 	    "missing file: -1");
-	kallsyms_free(k);
+	kallsyms_release(k);
 	unlink(path);
 	return unit_done();
 }

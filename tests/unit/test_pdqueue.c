@@ -136,7 +136,7 @@ int
 main(void)
 {
 	struct source_sink sink;
-	struct perfdata *pd;
+	struct perfdata pd;
 	struct rusage ru;
 	struct seen s = { 0 };
 	int pfd[2], st, rc = -1;
@@ -154,11 +154,11 @@ main(void)
 	close(pfd[1]);
 	sink.fn = on_ev;
 	sink.arg = &s;
-	pd = perfdata_open(pfd[0], "queue.data", NULL, 0, &st);
-	CHECK(pd != NULL, "the pipe's header reads");
-	if (pd != NULL) {
-		rc = perfdata_read(pd, &sink);
-		perfdata_free(pd);
+	st = perfdata_init(&pd, pfd[0], "queue.data", NULL, 0);
+	CHECK(st == 0, "the pipe's header reads");
+	if (st == 0) {
+		rc = perfdata_read(&pd, &sink);
+		perfdata_release(&pd);
 	}
 	close(pfd[0]);
 	waitpid(pid, &st, 0);

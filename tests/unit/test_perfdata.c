@@ -43,7 +43,7 @@ static int
 run(const void *p, size_t n, int as_file, struct seen *s, int *status)
 {
 	struct source_sink sink = { on_ev, s };
-	struct perfdata *pd;
+	struct perfdata pdata, *pd = &pdata;
 	int fd = -1, rc;
 
 	memset(s, 0, sizeof(*s));
@@ -52,16 +52,16 @@ run(const void *p, size_t n, int as_file, struct seen *s, int *status)
 		if (write(fd, p, n) != (ssize_t)n)
 			abort();
 	}
-	pd = perfdata_open(fd, "t.data", as_file ? NULL : p, as_file ? 0 : n,
-	    status);
-	if (pd == NULL) {
+	*status = perfdata_init(pd, fd, "t.data", as_file ? NULL : p,
+	    as_file ? 0 : n);
+	if (*status != 0) {
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	rc = perfdata_read(pd, &sink);
 	s->throttled_ns = pd->throttled_ns;
-	perfdata_free(pd);
+	perfdata_release(pd);
 	if (fd >= 0)
 		close(fd);
 	return rc;

@@ -10,12 +10,13 @@ int
 main(void)
 {
 	char path[] = "/tmp/test_perfmap.XXXXXX";
-	struct perfmap *m = perfmap_new();
+	struct perfmap pm, *m = &pm;
 	const char *name;
 	uint64_t off = 0;
 	int fd = mkstemp(path);
 	FILE *fp = fdopen(fd, "w");
 
+	perfmap_init(m);
 	fputs("7f0000001000 100 LazyCompile:~fib app.js:1\n"
 	    "0x7f0000002000 0x40 Interpreter\n"
 	    "\n"
@@ -37,10 +38,10 @@ main(void)
 	name = perfmap_lookup(m, 0x7f0000004001, &off);
 	CHECK_STR(name, "no newline", "last line without newline");
 	CHECK(perfmap_lookup(m, 0x1000, &off) == NULL, "below all: NULL");
-	perfmap_free(m);
-	m = perfmap_new();
+	perfmap_release(m);
+	CHECK(m->n == 0 && m->syms == NULL, "released: empty again");
 	CHECK(perfmap_load(m, "/nonexistent/perf-1.map") == -1, "missing: -1");
-	perfmap_free(m);
+	perfmap_release(m);
 	unlink(path);
 	return unit_done();
 }

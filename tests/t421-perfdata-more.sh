@@ -17,7 +17,8 @@
 cases="attach period freq stamps switch dwarf2 read addr lbr hw fork exec live"
 skip_all() {
 	for c in $cases; do skip_each "$c" "$1"; done
-	for c in "-F 999: the event's rate is the file's" \
+	for c in "-c 100000: each sample's period is perf script's, the fixed one" \
+	    "-F 999: the event's rate is the file's" \
 	    "lost: samples per event and per thread are perf script's" \
 	    "--switch-events: the switches are read, none becomes a sample" \
 	    "fork: the child's samples are its own thread's, in its own function" \
@@ -56,7 +57,24 @@ else
 	skip_each attach "$why"
 fi
 
-recorded period "" "" -c 100000 -g -- "$FIX/work" 0.3
+# -c: a fixed period, which perf's samples then do not carry (no
+# PERIOD in sample_type): each one's is the attribute's, as perf script
+# prints it
+if recorded period "" "" -c 100000 -g -- "$FIX/work" 0.3; then
+	check "-c 100000: each sample's period is perf script's, the fixed one" '
+		HOME=$FIX/home perf script -i "$FIX/period.data" -F time,period \
+		    >pp 2>pp.err &&
+		awk "NF { print \$1, \$2 }" pp | sort >want &&
+		grep_q "^[0-9.]*: 100000\$" want &&
+		awk "/^[^#\t]/ { print \$(NF - 2), \$(NF - 1) }" "$FIX/period.got" |
+		    sort >got &&
+		test_cmp want got &&
+		grep_q "^# event : cpu-clock[:a-z]* period 100000 callgraph fp\$" \
+		    "$FIX/period.got"
+	'
+else
+	skip "-c 100000: each sample's period is perf script's, the fixed one" "$why"
+fi
 if recorded freq "" "" -F 999 -g -- "$FIX/work" 0.3; then
 	check "-F 999: the event's rate is the file's" '
 		grep_q "^# event : cpu-clock[:a-z]* freq 999 callgraph fp\$" "$FIX/freq.got"

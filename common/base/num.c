@@ -1,5 +1,5 @@
 /*
- * num: option arguments read through the one decimal parser (see num.h).
+ * num: option arguments read through the one number parser (see num.h).
  */
 #include <string.h>
 

@@ -1,25 +1,29 @@
 /*
- * num: the one decimal parser. An unsigned decimal number read from a
- * string that carries its length (a field of a stream line, a pid in a
- * file name) or from a NUL-terminated option argument, with exact overflow
- * detection: 18446744073709551615 (2^64-1) is read, 18446744073709551616
- * (2^64) is out of range.
+ * num: the one number parser. An unsigned decimal or hex number read from
+ * a string that carries its length (a field of a stream line, a pid in a
+ * file name, an address in /proc/kallsyms) or from a NUL-terminated
+ * option argument, with exact overflow detection: 18446744073709551615
+ * (2^64-1) is read, 18446744073709551616 (2^64) is out of range, and so
+ * for ffffffffffffffff and 10000000000000000 in hex.
  *
  *	uint64_t v;
- *	switch (num_u64(s, len, &v, NULL)) {
+ *	switch (num_u64(s, len, &v, NULL)) {	(num_x64 for hex)
  *	case NUM_OK:	 ...	v is s's value
  *	case NUM_RANGE:	 ...	past 2^64-1; v is UINT64_MAX (saturated)
  *	case NUM_BAD:	 ...	empty, or not digits only; v is 0
  *	}
  *
  * Digits only: no sign, no space, no "0x", as strtoull would take. Each
- * caller decides what an overflow means to it (saturate, an error, 0).
+ * caller decides what an overflow means to it (saturate, an error, 0),
+ * and takes off a "0x" where its format has one.
  */
 #ifndef FG_NUM_H
 #define FG_NUM_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "base/str.h"
 
 #define NUM_OK		0
 #define NUM_BAD		(-1)	/* no digit, or (whole mode) a non-digit */
@@ -63,6 +67,33 @@ num_u64(const char *s, size_t len, uint64_t *v, size_t *used)
 			x = x * 10 + d;
 		}
 	*v = x;
+	return rc;
+}
+
+/*
+ * As num_u64, for the hex digits (either case) at s[0..len): more than 16
+ * of them after the leading zeros are out of range. Inline: every line of
+ * /proc/kallsyms is read through it.
+ */
+static inline int
+num_x64(const char *s, size_t len, uint64_t *v, size_t *used)
+{
+	uint64_t x = 0;
+	size_t n = 0;
+	int d, rc = NUM_OK;
+
+	for (; n < len && (d = str_hexval(s[n])) >= 0; n++) {
+		if ((x >> 60) != 0)
+			rc = NUM_RANGE;
+		x = x << 4 | (unsigned)d;
+	}
+	if (used != NULL)
+		*used = n;
+	if (n == 0 || (used == NULL && n != len)) {
+		*v = 0;
+		return NUM_BAD;
+	}
+	*v = rc == NUM_OK ? x : UINT64_MAX;
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "elf/kallsyms.h"
+#include "base/num.h"
 #include "base/str.h"
 #include "base/xalloc.h"
 #include "base/upper.h"
@@ -95,6 +96,7 @@ kallsyms_load(struct kallsyms *k, const char *path)
 	for (p = k->text; *p != '\0'; p = end) {
 		struct kallsyms_sym s;
 		char type, *name, *mod = NULL;
+		size_t n;
 
 		nl = strchr(p, '\n');
 		if (nl != NULL) {
@@ -103,10 +105,10 @@ kallsyms_load(struct kallsyms *k, const char *path)
 		} else
 			end = p + strlen(p);
 		/* "ffffffff81000000 T _stext" or "... t name\t[module]" */
-		errno = 0;
-		s.addr = strtoull(p, &name, 16);
-		if (name == p || *name != ' ' || errno != 0)
+		if (num_x64(p, (size_t)(end - p), &s.addr, &n) != NUM_OK ||
+		    p[n] != ' ')
 			continue;
+		name = p + n;
 		type = name[1];
 		if (type == '\0' || name[2] != ' ')
 			continue;

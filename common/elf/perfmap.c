@@ -43,23 +43,24 @@ perfmap_free(struct perfmap *m)
 	free(m);
 }
 
-/* Parses a hex number with an optional 0x; returns 0 on success. */
+/*
+ * Parses a hex number with an optional 0x, after blanks and before one;
+ * returns 0 on success.
+ */
 static int
 hexnum(char **pp, uint64_t *v)
 {
-	char *p = *pp, *e;
+	char *p = *pp;
+	size_t n;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
-	if (strchr("0123456789abcdefABCDEF", *p) == NULL || *p == '\0')
+	if (num_x64(p, strlen(p), v, &n) != NUM_OK ||
+	    (p[n] != ' ' && p[n] != '\t'))
 		return -1;
-	errno = 0;
-	*v = strtoull(p, &e, 16);
-	if (errno != 0 || (*e != ' ' && *e != '\t'))
-		return -1;
-	*pp = e;
+	*pp = p + n;
 	return 0;
 }
 

@@ -8,7 +8,6 @@
 
 #include "base/cmdfile.h"
 #include "base/lineread.h"
-#include "base/num.h"
 #include "base/str.h"
 #include "base/xalloc.h"
 #include "profile/fold.h"
@@ -468,27 +467,24 @@ sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e)
 	}
 }
 
-/* A digit string's value, 0 for none or past 2^64-1. */
-static uint64_t
-digits_value(struct stream_str s)
-{
-	uint64_t v;
-
-	return num_u64(s.p, s.len, &v, NULL) == NUM_OK ? v : 0;
-}
-
-/* opts.on_sample: keeps what the callback is told of the head just read. */
+/*
+ * opts.on_sample: keeps what the callback is told of the head just read,
+ * its PID and TID as the reader reads them (perf's -1 is -1).
+ */
 static void
-head_keep(struct foldin *in, const struct stream_sample *s, const char *line,
-    size_t len)
+head_keep(struct foldin *in, const struct stream_item *it)
 {
+	struct stream_head_values v;
+
+	stream_head_values(it, &v);
 	buf_reset(&in->comm);
-	buf_add(&in->comm, s->comm.p, s->comm.len);
+	buf_add(&in->comm, it->head.comm.p, it->head.comm.len);
 	in->head.comm = in->comm.p != NULL ? in->comm.p : "";
 	in->head.commlen = in->comm.len;
-	in->head.pid = digits_value(s->pid);
-	in->head.tid = digits_value(s->tid);
-	in->head.has_time = stream_sample_time(s, line, len, &in->head.time);
+	in->head.pid = v.has_pid ? v.pid : 0;
+	in->head.tid = v.tid;
+	in->head.has_time = v.has_time;
+	in->head.time = v.time;
 }
 
 void
@@ -725,7 +721,7 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 			}
 			sample_head(f, &in, &it.head, it.lineno);
 			if (in.in_sample && f->opts.on_sample != NULL)
-				head_keep(&in, &it.head, line, len);
+				head_keep(&in, &it);
 			if (in.in_sample && it.head.has_frame) {
 				/* perf record without -g: a one-frame stack */
 				frame_line(f, &in, &it.head.frame,

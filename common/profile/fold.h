@@ -36,7 +36,7 @@ struct fold_sample {
 	uint64_t	 time;		/* ns, when has_time */
 	int		 has_time;
 	int		 offcpu;	/* off-CPU time ([off-cpu] leaf) */
-	uint64_t	 pid, tid;	/* 0 when the head has none */
+	int64_t		 pid, tid;	/* 0 when the head has none; perf's -1 is -1 */
 	const char	*comm;		/* the head's COMM, as it is */
 	size_t		 commlen;
 };

@@ -50,7 +50,7 @@
 
 /* A thread, in the order first seen. */
 struct timebins_thread {
-	uint64_t	 pid, tid;	/* 0: none */
+	int64_t		 pid, tid;	/* 0: none; perf's -1 (no task) is -1 */
 	char		*comm;		/* the last COMM seen, owned */
 	uint64_t	 n;		/* samples */
 	uint64_t	 on[2], off[2];	/* weights: [0] counts, [1] periods */

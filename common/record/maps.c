@@ -13,6 +13,7 @@
 #include "base/hashtab.h"
 #include "base/procfs.h"
 #include "base/str.h"
+#include "base/upper.h"
 #include "record/maps.h"
 #include "elf/buildcache.h"
 #include "elf/vdso.h"
@@ -135,7 +136,7 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 	struct mapping nm, *v;
 	uint64_t end = start + len;
 	char *hex;
-	size_t i, lo, hi;
+	size_t i, lo;
 
 	if (len == 0)
 		return;
@@ -204,16 +205,8 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 			p->n--;
 		}
 	}
-	lo = 0;
-	hi = p->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (p->v[mid].start < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* None starts at start now: the first above it is where nm goes. */
+	lo = UPPER(p->v, p->n, start, start);
 	GROW(p->v, p->n + 1, p->cap);
 	v = p->v;
 	memmove(&v[lo + 1], &v[lo], (p->n - lo) * sizeof(*v));
@@ -318,20 +311,15 @@ maps_read_proc(struct maps *m, pid_t pid)
 	return 0;
 }
 
-/* Finds addr in the sorted mappings v[0..n). */
+/*
+ * Finds addr in the sorted mappings v[0..n): they do not overlap, so the
+ * first that ends above addr is the only one that may hold it.
+ */
 static struct mapping *
 find_in(struct mapping *v, size_t n, uint64_t addr)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = UPPER(v, n, addr, end);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (v[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < n && v[lo].start <= addr && addr < v[lo].end)
 		return &v[lo];
 	return NULL;

@@ -69,6 +69,8 @@ perf_decoder_init_attr(struct perf_decoder *d,
 	d->regs_intr = attr->sample_regs_intr;
 	d->branch_type = attr->branch_sample_type;
 	d->sample_id_all = attr->sample_id_all;
+	/* perf record -c N: every sample's period is N, and none says so */
+	d->period = attr->freq ? 0 : attr->sample_period;
 	d->dwarf = (attr->sample_type & PERF_SAMPLE_REGS_USER) &&
 	    (attr->sample_type & PERF_SAMPLE_STACK_USER);
 }
@@ -224,8 +226,7 @@ decode_sample(struct perf_decoder *d, const struct perf_event_header *h,
 		cursor_u64(&c);
 	if (t & PERF_SAMPLE_CPU)
 		get32x2(&c, &s->cpu, NULL);
-	if (t & PERF_SAMPLE_PERIOD)
-		s->period = cursor_u64(&c);
+	s->period = t & PERF_SAMPLE_PERIOD ? cursor_u64(&c) : d->period;
 	if (t & PERF_SAMPLE_READ)
 		skip_read(d, &c);
 	if (t & PERF_SAMPLE_CALLCHAIN) {

@@ -45,6 +45,8 @@ struct perf_decoder {
 	uint64_t	 regs_intr;	/* sample_regs_intr */
 	uint64_t	 branch_type;	/* branch_sample_type */
 	int		 sample_id_all;	/* side-band records end in a sample_id */
+	uint64_t	 period;	/* a sample's with no PERIOD field: the
+					   attr's fixed sample_period, else 0 */
 };
 
 /*

@@ -45,6 +45,15 @@ close_proc(struct pt_thread *t)
 	t->schedfd = t->statfd = t->sysfd = -1;
 }
 
+/* A field of the syscall file, "0x7ffd2f1c8a40": 0 and *v, or -1. */
+static int
+syscall_hex(const char *f, uint64_t *v)
+{
+	if (f[0] == '0' && f[1] == 'x')
+		f += 2;
+	return num_x64(f, strlen(f), v, NULL) == NUM_OK ? 0 : -1;
+}
+
 /*
  * Reads the user stack pointer and pc of a thread blocked in a system
  * call, the last two fields of its syscall file ("NR ARGS... SP PC");
@@ -63,9 +72,7 @@ pt_read_syscall(struct pt_thread *t, uint64_t *sp, uint64_t *pc)
 		f[k++] = p;
 	if (k != 9 || f[0][0] == '-')
 		return -1;
-	*sp = strtoull(f[7], NULL, 16);
-	*pc = strtoull(f[8], NULL, 16);
-	return 0;
+	return syscall_hex(f[7], sp) == 0 && syscall_hex(f[8], pc) == 0 ? 0 : -1;
 }
 
 /*

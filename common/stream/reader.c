@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "base/num.h"
 #include "base/str.h"
 #include "stream/reader.h"
 
@@ -29,18 +30,12 @@ before_say(struct stream_reader *r)
 static int
 dec_u64(struct stream_str s, uint64_t *v)
 {
-	uint64_t x = 0;
-	size_t i;
+	uint64_t x;
 
-	for (i = 0; i < s.len; i++) {
-		unsigned d = (unsigned)(s.p[i] - '0');
-
-		if (d > 9 || x > (UINT64_MAX - d) / 10)
-			return 0;
-		x = x * 10 + d;
-	}
+	if (num_u64(s.p, s.len, &x, NULL) != NUM_OK)
+		return 0;
 	*v = x;
-	return s.len > 0;
+	return 1;
 }
 
 /*
@@ -53,16 +48,12 @@ head_number(struct stream_str s)
 	int neg = s.len > 0 && s.p[0] == '-';
 	struct stream_str d;
 	uint64_t v = 0;
-	size_t i;
 
 	if (s.len == 0)
 		return 0;	/* absent (s.p may be NULL) */
 	d.p = s.p + neg;
 	d.len = s.len - neg;
-	if (d.len <= 18)
-		for (i = 0; i < d.len; i++)
-			v = v * 10 + (unsigned)(d.p[i] - '0');
-	else if (!dec_u64(d, &v) || v > INT64_MAX)
+	if (!dec_u64(d, &v) || v > INT64_MAX)
 		v = INT64_MAX;
 	return neg ? -(int64_t)v : (int64_t)v;
 }

@@ -65,6 +65,17 @@ line_u64(struct line *l, uint64_t v, int width, int hex)
 	l->n += (size_t)(b + sizeof(b) - p);
 }
 
+/* A PID or TID: perf's -1 (a sample of no task) as perf script prints it. */
+static void
+line_id(struct line *l, uint32_t v)
+{
+	if (v == UINT32_MAX) {
+		line_putc(l, '-');
+		line_putc(l, '1');
+	} else
+		line_u64(l, v, 0, 0);
+}
+
 void
 stream_write_clean(FILE *o, const char *s)
 {
@@ -174,9 +185,9 @@ stream_write_head(FILE *o, const struct stream_head *h)
 	line_clean(&l, comm);
 	/* " PID/TID [CPU] SECS.USECS: PERIOD EVENT:" */
 	line_putc(&l, ' ');
-	line_u64(&l, h->pid, 0, 0);
+	line_id(&l, h->pid);
 	line_putc(&l, '/');
-	line_u64(&l, h->tid, 0, 0);
+	line_id(&l, h->tid);
 	line_putc(&l, ' ');
 	line_putc(&l, '[');
 	line_u64(&l, h->cpu, 3, 0);

@@ -38,7 +38,7 @@
 /* A sample's head line. */
 struct stream_head {
 	const char	*comm;		/* the thread's name: cleaned */
-	uint32_t	 pid, tid;
+	uint32_t	 pid, tid;	/* UINT32_MAX, perf's -1 (no task), written -1 */
 	uint32_t	 cpu;		/* written as [%03u] */
 	uint64_t	 time;		/* ns; written as seconds and microseconds */
 	uint64_t	 period;

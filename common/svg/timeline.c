@@ -400,8 +400,8 @@ put_rows(struct buf *out, const struct cells *c, const struct tree *t,
 	for (th = 0; th < c->tb->nthreads; th++) {
 		const struct timebins_thread *x = c->threads[th];
 
-		buf_addf(out, "%s\n[%llu,%llu,", th ? "," : "",
-		    (unsigned long long)x->tid, (unsigned long long)x->pid);
+		buf_addf(out, "%s\n[%lld,%lld,", th ? "," : "",
+		    (long long)x->tid, (long long)x->pid);
 		xml_jsstr(out, x->comm, strlen(x->comm));
 		buf_addf(out, ",%llu,%llu,\"",
 		    (unsigned long long)qweight(thread_on(x, c->timed), q),

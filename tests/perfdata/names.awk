@@ -46,8 +46,7 @@ BEGIN {
 # event:` (perf script) or `comm pid/tid [cpu] time: period event:`
 # (fgsym): sets H_TID, H_TIME and H_EV (without its modifiers: cpu-clock
 # of cpu-clock:ppp) and returns 1, or returns 0 when it is no head. A
-# sample of no task (perf script: -1) has the kernel's u32 -1 in fgsym's
-# stream, whose heads carry digits only: both are -1.
+# sample of no task is -1 in both.
 function head(    i, t) {
 	t = 0
 	for (i = NF; i > 1; i--)
@@ -59,8 +58,6 @@ function head(    i, t) {
 		i--
 	H_TID = $i
 	sub(/^.*\//, "", H_TID)
-	if (H_TID == "4294967295")
-		H_TID = -1
 	H_TIME = $t
 	H_EV = $NF
 	sub(/:.*$/, "", H_EV)

@@ -222,9 +222,66 @@ test_peek(void)
 	unlink(path);
 }
 
+struct seen {
+	int64_t	 pid[4], tid[4];
+	int	 n;
+};
+
+static void
+seen_add(void *arg, const struct fold_sample *s)
+{
+	struct seen *v = arg;
+
+	if (v->n < 4) {
+		v->pid[v->n] = s->pid;
+		v->tid[v->n] = s->tid;
+	}
+	v->n++;
+}
+
+/*
+ * What on_sample is told of each head's thread: perf's -1/-1 (a sample
+ * of no task, as perf script and fgrecord write it) is -1, not 0, the
+ * swapper's; a TID alone has PID 0.
+ */
+static void
+test_onsample(void)
+{
+	static const char text[] =
+	    "  :-1    -1/-1     [000]     5.000001:       1 cpu-clock:\n"
+	    "\tffffffff81000000 do_idle+0x1 ([kernel.kallsyms])\n\n"
+	    ":-1 -1/-1 [000] 5.000002: 1 cpu-clock:\n"
+	    "\tffffffff81000000 do_idle+0x1 ([kernel.kallsyms])\n\n"
+	    "swapper 0/0 [000] 5.000003: 1 cpu-clock:\n"
+	    "\tffffffff81000000 do_idle+0x1 ([kernel.kallsyms])\n\n"
+	    "perf 77 [001] 5.000004: 1 cpu-clock:\n"
+	    "\t1000 main+0x1 (/bin/perf)\n\n";
+	char path[] = "/tmp/fgunitXXXXXX";
+	int fd = mkstemp(path);
+	struct fold_opts o = { 0 };
+	struct fold f;
+	struct seen v = { { 0 }, { 0 }, 0 };
+
+	CHECK(write(fd, text, sizeof(text) - 1) == sizeof(text) - 1, "write the file");
+	lseek(fd, 0, SEEK_SET);
+	o.on_sample = seen_add;
+	o.on_sample_arg = &v;
+	fold_init(&f, &o);
+	CHECK(fold_stream(&f, fd, path) == 0, "four samples folded");
+	CHECK(v.n == 4, "on_sample told of each");
+	CHECK(v.pid[0] == -1 && v.tid[0] == -1, "perf script's -1/-1 is -1/-1");
+	CHECK(v.pid[1] == -1 && v.tid[1] == -1, "fgrecord's -1/-1 is -1/-1");
+	CHECK(v.pid[2] == 0 && v.tid[2] == 0, "the swapper's 0/0 is 0/0");
+	CHECK(v.pid[3] == 0 && v.tid[3] == 77, "a TID alone: PID 0");
+	fold_release(&f);
+	close(fd);
+	unlink(path);
+}
+
 int
 main(void)
 {
+	test_onsample();
 	test_peek();
 	test_stream();
 	test_folded();

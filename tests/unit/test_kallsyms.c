@@ -33,6 +33,9 @@ main(void)
 	    "ffffffff81000000 T _text\n"
 	    "ffffffff81002000 D some_data\n"
 	    "garbage line\n"
+	    "10000000000000000 T past_2_64\n"
+	    "ffffffff81003000x T glued\n"
+	    "ffffffff81004000  T two_spaces\n"
 	    "ffffffffc0100000 t ext4_read\t[ext4]\n"
 	    "ffffffffc0200000 W weak_one");	/* no final newline */
 	CHECK(kallsyms_load(k, path) == 0, "loads a kallsyms file");

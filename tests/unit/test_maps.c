@@ -98,6 +98,38 @@ test_table(void)
 	maps_release(&m);
 }
 
+/*
+ * Mappings added out of order land sorted: each is found from its first
+ * byte to its last, and the gaps between them hold none.
+ */
+static void
+test_order(void)
+{
+	struct maps m;
+	struct mapping *mp;
+	int bad = 0;
+
+	maps_init(&m);
+	for (int i = 0; i < 61; i++) {
+		uint64_t k = (uint64_t)(i * 37 % 61);	/* 0..60, shuffled */
+
+		maps_add(&m, 7, 0x10000 + k * 0x3000, 0x2000, k, "/o", NULL, 0);
+	}
+	for (uint64_t k = 0; k < 61; k++) {
+		uint64_t start = 0x10000 + k * 0x3000;
+
+		mp = maps_find(&m, 7, start);
+		bad += mp == NULL || mp->start != start || mp->pgoff != k;
+		mp = maps_find(&m, 7, start + 0x1fff);
+		bad += mp == NULL || mp->start != start;
+		bad += maps_find(&m, 7, start + 0x2000) != NULL;
+		bad += maps_find(&m, 7, start - 1) != NULL;
+	}
+	CHECK(bad == 0, "61 mappings added out of order are each found, "
+	    "from first byte to last, and no gap is");
+	maps_release(&m);
+}
+
 static void
 test_self(void)
 {
@@ -139,6 +171,7 @@ int
 main(void)
 {
 	test_table();
+	test_order();
 	test_self();
 	(void)unit_marker(1);
 	return unit_done();

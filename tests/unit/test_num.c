@@ -2,7 +2,7 @@
  * Unit tests of common/base/num: the overflow edges 2^64-1 (read) and 2^64
  * (out of range, saturated), with and without leading zeros and on both
  * sides of the 19-digit fast path; digits only; the leading-digits mode
- * and its count; option arguments within [lo, hi].
+ * and its count; option arguments within [lo, hi]; the same for hex.
  */
 #include <stdint.h>
 #include <string.h>
@@ -42,6 +42,31 @@ static const struct {
 	{ "1.5", NUM_BAD, 0, "a decimal point: bad" },
 };
 
+static const struct {
+	const char	*s;
+	int		 rc;
+	uint64_t	 v;
+	const char	*what;
+} xcases[] = {
+	{ "0", NUM_OK, 0, "hex 0 is read" },
+	{ "1f", NUM_OK, 0x1f, "hex 1f is read" },
+	{ "DeadBeef", NUM_OK, 0xdeadbeef, "either case" },
+	{ "ffffffffffffffff", NUM_OK, UINT64_MAX, "hex 2^64-1 is read" },
+	{ "10000000000000000", NUM_RANGE, UINT64_MAX,
+	    "hex 2^64 is out of range, saturated at 2^64-1" },
+	{ "fffffffffffffffff", NUM_RANGE, UINT64_MAX,
+	    "seventeen f's are out of range" },
+	{ "0000ffffffffffffffff", NUM_OK, UINT64_MAX,
+	    "hex 2^64-1 after leading zeros is read" },
+	{ "ffffffff81000000", NUM_OK, 0xffffffff81000000ULL,
+	    "a kernel address is read" },
+	{ "", NUM_BAD, 0, "hex empty: bad, 0" },
+	{ "0x10", NUM_BAD, 0, "hex with 0x: bad (the caller takes it off)" },
+	{ "-1", NUM_BAD, 0, "hex with a sign: bad" },
+	{ " 1", NUM_BAD, 0, "hex after a space: bad" },
+	{ "1g", NUM_BAD, 0, "a letter past f: bad" },
+};
+
 /* num_u64 on all of the C string s. */
 static int
 whole(const char *s, uint64_t *v)
@@ -75,6 +100,27 @@ main(void)
 	CHECK_INT(num_u64("18446744073709551616:", 21, &v, &used), NUM_RANGE,
 	    "leading 2^64: out of range");
 	CHECK_UINT(used, 20, "every digit counted past an overflow");
+	CHECK_UINT(v, UINT64_MAX, "and saturated");
+
+	/* hex */
+	for (i = 0; i < sizeof(xcases) / sizeof(xcases[0]); i++) {
+		CHECK_INT(num_x64(xcases[i].s, strlen(xcases[i].s), &v, NULL),
+		    xcases[i].rc, xcases[i].what);
+		CHECK_UINT(v, xcases[i].v, xcases[i].what);
+	}
+	CHECK_INT(num_x64("abc", 2, &v, NULL), NUM_OK,
+	    "hex: only s[0..len) is read");
+	CHECK_UINT(v, 0xab, "its value");
+	CHECK_INT(num_x64("7f T _stext", 11, &v, &used), NUM_OK,
+	    "leading hex digits are read");
+	CHECK_UINT(v, 0x7f, "their value");
+	CHECK_UINT(used, 2, "their count");
+	CHECK_INT(num_x64(" 7f", 3, &v, &used), NUM_BAD,
+	    "no leading hex digit: bad");
+	CHECK_UINT(used, 0, "none counted");
+	CHECK_INT(num_x64("10000000000000000 x", 19, &v, &used), NUM_RANGE,
+	    "leading hex 2^64: out of range");
+	CHECK_UINT(used, 17, "every hex digit counted past an overflow");
 	CHECK_UINT(v, UINT64_MAX, "and saturated");
 
 	/* option arguments */

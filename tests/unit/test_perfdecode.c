@@ -470,9 +470,45 @@ test_thread(void)
 	perf_decoder_release(&d);
 }
 
+/*
+ * perf record -c N: a fixed sample_period and no PERIOD in sample_type.
+ * Each sample's period is the attribute's; with -F (freq) it is unknown.
+ */
+static void
+test_fixed_period(void)
+{
+	struct perf_event_attr a;
+	struct perf_decoder d;
+	struct rec r;
+	struct got g;
+	const struct perf_event_header *h;
+
+	memset(&a, 0, sizeof(a));
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.sample_period = 10000;
+	rec_start(&r, PERF_RECORD_SAMPLE, 0);
+	put64(&r, 0x401000);		/* ip */
+	put32(&r, 100);			/* pid */
+	put32(&r, 101);			/* tid */
+	put64(&r, 5000000123ULL);	/* time */
+	h = rec_end(&r, 0, 0);
+	perf_decoder_init_attr(&d, &a, "cpu-clock");
+	CHECK(decode(&d, h, &g) == 1 && g.ev.kind == SOURCE_SAMPLE &&
+	    g.ev.u.sample.period == 10000,
+	    "-c 10000: a sample with no period field has the attribute's");
+	perf_decoder_release(&d);
+	a.freq = 1;
+	a.sample_freq = 999;
+	perf_decoder_init_attr(&d, &a, "cpu-clock");
+	CHECK(decode(&d, h, &g) == 1 && g.ev.u.sample.period == 0,
+	    "-F 999 and no period field: 0, not the frequency");
+	perf_decoder_release(&d);
+}
+
 int
 main(void)
 {
+	test_fixed_period();
 	test_cursor();
 	test_thread();
 	test_fp();

@@ -21,6 +21,7 @@
 
 #include "record/maps.h"
 #include "record/ptsample.h"
+#include "record/ptsample_impl.h"
 #include "record/unwind.h"
 #include "unit.h"
 #include "testsym.h"
@@ -431,9 +432,49 @@ test_launch(void)
 	    "launch: nothing else is left to reap");
 }
 
+/* pt_read_syscall on syscall(5)-shaped text: "NR ARGS... SP PC". */
+static int
+syscall_of(const char *text, uint64_t *sp, uint64_t *pc)
+{
+	char path[] = "/tmp/test_ptsample.XXXXXX";
+	struct pt_thread t;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	t.sysfd = mkstemp(path);
+	if (t.sysfd < 0 || write(t.sysfd, text, strlen(text)) !=
+	    (ssize_t)strlen(text))
+		rc = -2;
+	else
+		rc = pt_read_syscall(&t, sp, pc);
+	if (t.sysfd >= 0)
+		close(t.sysfd);
+	unlink(path);
+	return rc;
+}
+
+static void
+test_syscall_file(void)
+{
+	uint64_t sp = 0, pc = 0;
+
+	CHECK(syscall_of("7 0x7ffd2f1c8b00 0x1 0xffffffff 0x0 0x0 0x0 "
+	    "0x7ffd2f1c8a40 0x7f3a12345678\n", &sp, &pc) == 0 &&
+	    sp == 0x7ffd2f1c8a40ULL && pc == 0x7f3a12345678ULL,
+	    "a thread in a system call: its SP and PC, in hex");
+	CHECK(syscall_of("-1 0x7ffd2f1c8a40 0x7f3a12345678\n", &sp, &pc) == -1,
+	    "blocked outside a system call: -1");
+	CHECK(syscall_of("running\n", &sp, &pc) == -1, "running: -1");
+	CHECK(syscall_of("7 0x0 0x0 0x0 0x0 0x0 0x0 0x10000000000000000 0x1\n",
+	    &sp, &pc) == -1, "an SP past 2^64-1: -1");
+	CHECK(syscall_of("7 0x0 0x0 0x0 0x0 0x0 0x0 0x7ffd 0xzz\n",
+	    &sp, &pc) == -1, "a PC that is no hex: -1");
+}
+
 int
 main(void)
 {
+	test_syscall_file();
 	test_attach();
 	test_wall();
 	test_launch();

@@ -235,6 +235,21 @@ main(void)
 	    it.hdr.u.start.clock_ns == 2000000001, "# start");
 	kinds("# lost : 12\n", 0, k, sizeof(k), &it);
 	CHECK(it.hdr.key == STREAM_HDR_LOST && it.hdr.u.lost == 12, "# lost");
+	kinds("# lost : 18446744073709551615\n", 0, k, sizeof(k), &it);
+	CHECK(it.hdr.key == STREAM_HDR_LOST && it.hdr.ok &&
+	    it.hdr.u.lost == UINT64_MAX, "# lost 2^64-1 is read");
+	kinds("# lost : 18446744073709551616\n", 0, k, sizeof(k), &it);
+	CHECK(it.hdr.key == STREAM_HDR_LOST && !it.hdr.ok,
+	    "# lost 2^64 is not");
+	kinds("a 9223372036854775807/12345678901234567890 [1] 1.0: 3 e:\n", 0,
+	    k, sizeof(k), &it);
+	stream_head_values(&it, &v);
+	CHECK(v.pid == INT64_MAX && v.tid == INT64_MAX,
+	    "a PID of 2^63-1 is read, a TID past it stays there");
+	kinds("a -123456789012345678/-1 [1] 1.0: 3 e:\n", 0, k, sizeof(k), &it);
+	stream_head_values(&it, &v);
+	CHECK(v.pid == -123456789012345678LL && v.tid == -1,
+	    "18 digits after a sign are read");
 	kinds("# kernel : excluded\n", 0, k, sizeof(k), &it);
 	CHECK(it.hdr.key == STREAM_HDR_KERNEL && it.hdr.ok, "# kernel");
 	kinds("# cmdline : ./a b\n", 0, k, sizeof(k), &it);

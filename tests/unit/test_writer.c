@@ -245,6 +245,17 @@ test_heads(void)
 	CHECK_STR(o.p, "alloc 12/13 [001] 5.000001: 1000 offcpu-time:\n",
 	    "a head as fgrecord writes it, byte for byte");
 	out_free(&o);
+
+	/* perf's -1 (a sample of no task, a u32 in perf.data) */
+	h.comm = ":-1";
+	h.pid = h.tid = UINT32_MAX;
+	h.event = "cpu-clock";
+	out_open(&o);
+	stream_write_head(o.f, &h);
+	out_close(&o);
+	CHECK_STR(o.p, ":-1 -1/-1 [001] 5.000001: 1000 cpu-clock:\n",
+	    "a PID and TID of -1 are written -1, as perf script prints them");
+	out_free(&o);
 }
 
 /* Writes a frame, and reads its address, symbol and DSO back. */

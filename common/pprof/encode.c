@@ -148,8 +148,7 @@ srcline(struct loc_line *l, const char *s, size_t len)
 }
 
 void
-pprof_location(struct pprof *p, struct stacktab_entry *e, const char *text,
-    size_t len)
+pprof_location(struct pprof *p, size_t id, const char *text, size_t len)
 {
 	struct loc_line lines[64], *more = NULL, *ls = lines;
 	size_t nl = 0, cap = 64, i, n;
@@ -252,8 +251,9 @@ pprof_location(struct pprof *p, struct stacktab_entry *e, const char *text,
 	free(dname);
 	/* The message's place in larena, and its mapping. It may be empty
 	   (an [unknown] frame at address 0). */
-	e->u[0] = p->larena.len;
-	e->u[1] = p->tmp.len | mid << 32;
+	p->locs[id - 1].off = p->larena.len;
+	p->locs[id - 1].len = p->tmp.len;
+	p->locs[id - 1].map = mid;
 	buf_add(&p->larena, p->tmp.p, p->tmp.len);
 }
 
@@ -277,23 +277,6 @@ label(struct pprof *p, uint64_t key, int is_num, uint64_t v)
 	pb_msg(&p->tmp, SAMPLE_LABEL, &p->tmp2);
 }
 
-/* Reads a varint of a sample key (written by pb_varint: well formed). */
-static uint64_t
-key_varint(const uint8_t **k)
-{
-	uint64_t v = 0;
-	int shift = 0;
-
-	while (**k & 0x80) {
-		v |= (uint64_t)(**k & 0x7f) << shift;
-		shift += 7;
-		(*k)++;
-	}
-	v |= (uint64_t)**k << shift;
-	(*k)++;
-	return v;
-}
-
 /*
  * pprof takes the first mapping for the main program: its name heads every
  * report, and its symbols are the ones looked for first. Returns the id of
@@ -304,6 +287,7 @@ key_varint(const uint8_t **k)
 static uint64_t
 main_mapping(struct pprof *p)
 {
+	const char *prog = p->prof.prog;
 	uint64_t first = 0;
 	size_t i;
 
@@ -316,8 +300,8 @@ main_mapping(struct pprof *p)
 		base = memrchr(f, '/', len);
 		base = base ? base + 1 : f;
 		blen = f + len - base;
-		if (p->prog != NULL && strlen(p->prog) == blen &&
-		    memcmp(p->prog, base, blen) == 0)
+		if (prog != NULL && strlen(prog) == blen &&
+		    memcmp(prog, base, blen) == 0)
 			return i + 1;
 		if (first == 0 && memmem(base, blen, ".so", 3) == NULL)
 			first = i + 1;
@@ -337,27 +321,30 @@ map_order(uint64_t main_map, uint64_t id)
 void
 pprof_encode(struct pprof *p, struct buf *out)
 {
-	int on_time = p->event != NULL && stream_event_is_clock(p->event, strlen(p->event));
+	const struct stacks *s = &p->prof;
+	const char *event = s->event;
+	int on_time = event != NULL && stream_event_is_clock(event, strlen(event));
 	int c_on = -1, c_off = -1, c_wall = -1, ncol = 1;
 	const char *deflt = "samples", *on_type = "samples";
 	uint64_t k_pid, k_tid, k_comm, main_map;
 	size_t i, j;
 
+	pprof_number(p);
 	/* The sample types: which columns the values have. */
 	value_type(p, out, PROFILE_SAMPLE_TYPE, "samples", "count");
-	if (p->has_weight) {
+	if (s->has_weight) {
 		c_on = ncol++;
 		on_type = on_time ? "cpu" :
-		    p->event[0] != '\0' ? p->event : "events";
+		    event[0] != '\0' ? event : "events";
 		value_type(p, out, PROFILE_SAMPLE_TYPE, on_type,
 		    on_time ? "nanoseconds" : "count");
 		deflt = on_type;
 	}
-	if (p->has_off) {
+	if (s->has_off) {
 		c_off = ncol++;
 		value_type(p, out, PROFILE_SAMPLE_TYPE, "off-cpu", "nanoseconds");
 		deflt = "off-cpu";
-		if (!p->has_on || (c_on >= 0 && on_time)) {
+		if (!s->has_on || (c_on >= 0 && on_time)) {
 			c_wall = ncol++;
 			value_type(p, out, PROFILE_SAMPLE_TYPE, "wall", "nanoseconds");
 			deflt = "wall";
@@ -367,11 +354,12 @@ pprof_encode(struct pprof *p, struct buf *out)
 	k_pid = cstr_id(p, "pid");
 	k_tid = cstr_id(p, "tid");
 	k_comm = cstr_id(p, "comm");
-	for (i = 0; i < p->samples.n; i++) {
-		const struct stacktab_entry *e = &p->samples.ents[i];
+	for (i = 0; i < s->stacks.n; i++) {
+		const struct stacktab_entry *e = &s->stacks.ents[i];
 		const uint8_t *k = (const uint8_t *)e->key, *end = k + e->len;
-		uint64_t kind = key_varint(&k);
-		const struct pprof_thread *t = &p->thr[key_varint(&k)];
+		int side = stacks_key_side(&k);
+		size_t th = stacks_key_thread(&k);
+		const struct stacks_thread *t = &s->thr[th];
 
 		buf_reset(&p->tmp);
 		/* The location ids in the key are already the packed field. */
@@ -379,9 +367,9 @@ pprof_encode(struct pprof *p, struct buf *out)
 			pb_bytes(&p->tmp, SAMPLE_LOCATION_ID, k, end - k);
 		memset(p->vals, 0, ncol * sizeof(*p->vals));
 		p->vals[0] = e->u[0];
-		if (kind == PPROF_ON && c_on >= 0)
+		if (side == STACKS_ON && c_on >= 0)
 			p->vals[c_on] = e->u[1];
-		if (kind == PPROF_OFF)
+		if (side == STACKS_OFF)
 			p->vals[c_off] = e->u[1];
 		if (c_wall >= 0)
 			p->vals[c_wall] = e->u[1];
@@ -389,7 +377,7 @@ pprof_encode(struct pprof *p, struct buf *out)
 		if (t->pid >= 0)
 			label(p, k_pid, 1, t->pid);
 		label(p, k_tid, 1, t->tid);
-		label(p, k_comm, 0, t->comm);
+		label(p, k_comm, 0, p->tcomm[th]);
 		pb_msg(out, PROFILE_SAMPLE, &p->tmp);
 	}
 	main_map = main_mapping(p);
@@ -398,13 +386,15 @@ pprof_encode(struct pprof *p, struct buf *out)
 		size_t i = j == 0 && main_map != 0 ? main_map - 1 :
 		    main_map != 0 && j < main_map ? j - 1 : j;
 		const struct stacktab_entry *e = &p->maps.ents[i];
-		const struct stacktab_entry *b = stacktab_find(&p->buildids, e->key, e->len);
+		const struct stacktab_entry *b = stacktab_find(&p->prof.buildids,
+		    e->key, e->len);
 
 		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, MAPPING_ID, map_order(main_map, i + 1));
 		pb_uint(&p->tmp, MAPPING_FILENAME, e->u[0]);
 		if (b != NULL)
-			pb_uint(&p->tmp, MAPPING_BUILD_ID, b->u[0]);
+			pb_uint(&p->tmp, MAPPING_BUILD_ID, pprof_str(p,
+			    s->bids.ents[b->u[0]].key, s->bids.ents[b->u[0]].len));
 		if (e->u[1] & MAP_FUNCS)
 			pb_uint(&p->tmp, MAPPING_HAS_FUNCTIONS, 1);
 		if (e->u[1] & MAP_FILES)
@@ -415,16 +405,16 @@ pprof_encode(struct pprof *p, struct buf *out)
 			pb_uint(&p->tmp, MAPPING_HAS_INLINE_FRAMES, 1);
 		pb_msg(out, PROFILE_MAPPING, &p->tmp);
 	}
-	for (i = 0; i < p->locs.n; i++) {
-		const struct stacktab_entry *e = &p->locs.ents[i];
+	for (i = 0; i < s->locs.n; i++) {
+		const struct pprof_loc *l = &p->locs[i];
 
 		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, LOCATION_ID, i + 1);
-		if (e->u[1] >> 32 != 0)
+		if (l->map != 0)
 			pb_uint(&p->tmp, LOCATION_MAPPING_ID,
-			    map_order(main_map, e->u[1] >> 32));
-		if ((e->u[1] & 0xffffffff) != 0)
-			buf_add(&p->tmp, p->larena.p + e->u[0], e->u[1] & 0xffffffff);
+			    map_order(main_map, l->map));
+		if (l->len != 0)
+			buf_add(&p->tmp, p->larena.p + l->off, l->len);
 		pb_msg(out, PROFILE_LOCATION, &p->tmp);
 	}
 	for (i = 0; i < p->funcs.n; i++) {
@@ -441,15 +431,15 @@ pprof_encode(struct pprof *p, struct buf *out)
 			pb_uint(&p->tmp, FUNCTION_FILENAME, e->u[1]);
 		pb_msg(out, PROFILE_FUNCTION, &p->tmp);
 	}
-	if (p->time_nanos > 0)
-		pb_uint(out, PROFILE_TIME_NANOS, p->time_nanos);
-	if (p->duration > 0)
-		pb_uint(out, PROFILE_DURATION_NANOS, p->duration);
+	if (s->time_nanos > 0)
+		pb_uint(out, PROFILE_TIME_NANOS, s->time_nanos);
+	if (s->duration > 0)
+		pb_uint(out, PROFILE_DURATION_NANOS, s->duration);
 	if (c_on >= 0 && on_time) {
 		value_type(p, out, PROFILE_PERIOD_TYPE, "cpu", "nanoseconds");
-		if (p->hdr_period > 0 || p->first_period > 0)
-			pb_uint(out, PROFILE_PERIOD, p->hdr_period > 0 ?
-			    p->hdr_period : p->first_period);
+		if (s->hdr_period > 0 || s->first_period > 0)
+			pb_uint(out, PROFILE_PERIOD, s->hdr_period > 0 ?
+			    s->hdr_period : s->first_period);
 	}
 	for (i = 0; i < p->ncomments; i++)
 		pb_uint(out, PROFILE_COMMENT, p->comments[i]);
@@ -501,7 +491,7 @@ pprof_write(struct pprof *p, FILE *out)
 	} while (zr != Z_STREAM_END);
 	deflateEnd(&z);
 	buf_release(&raw);
-	if (p->saturated)
+	if (p->prof.saturated)
 		warnx("a sum passed 2^63-1, the largest value a profile holds, "
 		    "and stopped there; convert fewer samples at a time");
 	return 0;

@@ -1,0 +1,381 @@
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "base/cmdfile.h"
+#include "base/lineread.h"
+#include "base/xalloc.h"
+#include "profile/stacks.h"
+#include "stream/diag.h"
+#include "stream/reader.h"
+#include "stream/sniff.h"
+#include "stream/stream.h"
+
+void
+stacks_init(struct stacks *s)
+{
+	memset(s, 0, sizeof(*s));
+	stacktab_init(&s->locs);
+	stacktab_init(&s->stacks);
+	stacktab_init(&s->threads);
+	stacktab_init(&s->bids);
+	stacktab_init(&s->buildids);
+	stacktab_init(&s->notes);
+	s->lcache = xcalloc(STACKS_LCACHE, sizeof(*s->lcache));
+}
+
+void
+stacks_release(struct stacks *s)
+{
+	stacktab_release(&s->locs);
+	stacktab_release(&s->stacks);
+	stacktab_release(&s->threads);
+	stacktab_release(&s->bids);
+	stacktab_release(&s->buildids);
+	stacktab_release(&s->notes);
+	buf_release(&s->ltext);
+	buf_release(&s->key);
+	buf_release(&s->grp);
+	free(s->thr);
+	free(s->seen);
+	free(s->event);
+	free(s->prog);
+	free(s->lcache);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Notes that the entry i of a table, new, is the next thing first seen. */
+static void
+seen_add(struct stacks *s, enum stacks_seen_kind kind, size_t i)
+{
+	GROW(s->seen, s->nseen + 1, s->seen_cap);
+	s->seen[s->nseen].kind = kind;
+	s->seen[s->nseen++].i = i;
+}
+
+/* A sum that stops at 2^63-1, the largest value profile.proto holds. */
+static uint64_t
+sat_add(struct stacks *s, uint64_t a, uint64_t b)
+{
+	if (b > (uint64_t)INT64_MAX - a) {
+		s->saturated = 1;
+		return INT64_MAX;
+	}
+	return a + b;
+}
+
+/* A note: kind, then the value. Each is kept once. */
+static void
+add_note(struct stacks *s, int kind, struct stream_str v)
+{
+	char *k = xmalloc(v.len + 1);
+	size_t n = s->notes.n;
+
+	k[0] = (char)kind;
+	if (v.len > 0)
+		memcpy(k + 1, v.p, v.len);
+	stacktab_get(&s->notes, k, v.len + 1);
+	free(k);
+	if (s->notes.n != n)
+		seen_add(s, STACKS_SEEN_NOTE, n);
+}
+
+/* "# buildid : FILE ID": the file's build ID is the last one said. */
+static void
+add_buildid(struct stacks *s, const struct stream_header_read *h)
+{
+	size_t n = s->bids.n;
+	uint64_t i = stacktab_get(&s->bids, h->u.buildid.id.p,
+	    h->u.buildid.id.len) - s->bids.ents;
+
+	if (s->bids.n != n)
+		seen_add(s, STACKS_SEEN_BUILDID, i);
+	stacktab_get(&s->buildids, h->u.buildid.path.p,
+	    h->u.buildid.path.len)->u[0] = i;
+}
+
+/*
+ * A header line: the event's period, build IDs, and the command line and
+ * lost samples as notes. Other keys pass.
+ */
+static void
+header_line(struct stacks *s, const struct stream_header_read *h)
+{
+	const struct stream_event_read *e = &h->u.event;
+	size_t n;
+
+	switch (h->key) {
+	case STREAM_HDR_BUILDID:
+		if (h->ok)
+			add_buildid(s, h);
+		break;
+	case STREAM_HDR_EVENT:
+		/* "cpu-clock freq 999 callgraph dwarf 16384" */
+		if (!stream_event_is_clock(e->name.p, e->name.len) ||
+		    e->rate == 0)
+			break;
+		if (e->rate_kind == STREAM_RATE_FREQ)
+			s->hdr_period = (1000000000 + e->rate / 2) / e->rate;
+		else if (e->rate_kind == STREAM_RATE_PERIOD)
+			s->hdr_period = e->rate;
+		break;
+	case STREAM_HDR_CMDLINE:
+		add_note(s, STACKS_NOTE_CMDLINE, h->value);
+		if (s->prog == NULL && h->value.len > 0) {
+			/* The program's file name: the first word's last part. */
+			const char *v = h->value.p, *w = memchr(v, ' ',
+			    h->value.len), *slash;
+
+			n = w ? (size_t)(w - v) : h->value.len;
+			slash = memrchr(v, '/', n);
+			w = slash ? slash + 1 : v;
+			s->prog = xmemdup0(w, v + n - w);
+		}
+		break;
+	case STREAM_HDR_LOST:
+		add_note(s, STACKS_NOTE_LOST, h->value);
+		break;
+	case STREAM_HDR_START:
+		if (!h->ok)
+			break;
+		if (h->u.start.wall_ns <= INT64_MAX && (s->time_nanos == 0 ||
+		    h->u.start.wall_ns < s->time_nanos))
+			s->time_nanos = h->u.start.wall_ns;
+		s->in_start = h->u.start.clock_ns;
+		s->in_has_start = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Closes the open frame group: its location's id joins the sample's key.
+ * A location is known by the 128-bit hash of its text (as fgfold's sample
+ * cache knows a sample), which keeps the table small; the recent ones are
+ * found in lcache first, which stays in the processor's cache where the
+ * table, with a million locations, does not.
+ */
+static void
+group_close(struct stacks *s)
+{
+	struct stacktab_entry *e;
+	struct stacks_lcache *c;
+	XXH128_hash_t h;
+	size_t n = s->locs.n;
+	uint64_t id;
+
+	if (s->grp.len == 0)
+		return;
+	h = XXH3_128bits(s->grp.p, s->grp.len);
+	c = &s->lcache[h.low64 & (STACKS_LCACHE - 1)];
+	if (c->id != 0 && c->lo == h.low64 && c->hi == h.high64)
+		id = c->id;
+	else {
+		e = stacktab_get(&s->locs, (const char *)&h, sizeof(h));
+		id = e - s->locs.ents + 1;
+		if (s->locs.n != n) {
+			e->u[0] = s->ltext.len;
+			e->u[1] = s->grp.len;
+			buf_add(&s->ltext, s->grp.p, s->grp.len);
+			seen_add(s, STACKS_SEEN_LOC, n);
+		}
+		c->lo = h.low64;
+		c->hi = h.high64;
+		c->id = id;
+	}
+	buf_varint(&s->key, id);
+	buf_reset(&s->grp);
+	s->grp_phys = 0;
+}
+
+static void
+group_add(struct stacks *s, const char *line, size_t len)
+{
+	buf_add(&s->grp, line, len);
+	buf_addc(&s->grp, '\n');
+}
+
+/* The index of the thread (COMM, PID, TID) of a sample head. */
+static uint64_t
+thread_id(struct stacks *s, const struct stream_sample *h,
+    const struct stream_head_values *v)
+{
+	size_t klen = h->comm.len + h->pid.len + h->tid.len + 2, n = s->threads.n;
+	char *k = xmalloc(klen);
+	uint64_t id;
+
+	memcpy(k, h->comm.p, h->comm.len);
+	k[h->comm.len] = '\0';
+	if (h->pid.len > 0)	/* NULL when perf printed only a TID */
+		memcpy(k + h->comm.len + 1, h->pid.p, h->pid.len);
+	k[h->comm.len + 1 + h->pid.len] = '\0';
+	memcpy(k + h->comm.len + 2 + h->pid.len, h->tid.p, h->tid.len);
+	id = stacktab_get(&s->threads, k, klen) - s->threads.ents;
+	free(k);
+	if (s->threads.n != n) {
+		struct stacks_thread *t;
+
+		GROW(s->thr, id + 1, s->thr_cap);
+		t = &s->thr[id];
+		t->commlen = h->comm.len;
+		t->pid = v->has_pid ? v->pid : -1;
+		t->tid = v->tid;
+		seen_add(s, STACKS_SEEN_THREAD, id);
+	}
+	return id;
+}
+
+static void
+sample_head(struct stacks *s, const struct stream_item *it, const char *name)
+{
+	const struct stream_sample *h = &it->head;
+	struct stream_head_values v;
+
+	s->in_sample = 0;
+	buf_reset(&s->grp);
+	s->grp_phys = 0;
+	if (h->event.len > 0 && stream_str_eq(h->event, STREAM_OFFCPU_EVENT)) {
+		s->side = STACKS_OFF;
+		s->weight = h->has_period ? h->period : 0;
+	} else {
+		/* A head with no event has an empty one (and event.p NULL). */
+		if (s->event == NULL)
+			s->event = h->event.len > 0 ?
+			    xmemdup0(h->event.p, h->event.len) : xstrdup("");
+		else if (strlen(s->event) != h->event.len || (h->event.len > 0 &&
+		    !stream_str_eq(h->event, s->event))) {
+			if (!s->event_warned)
+				warnx("%s:%lu: several events in the input; converting "
+				    "only '%s' (and " STREAM_OFFCPU_EVENT ")", name,
+				    it->lineno, s->event);
+			s->event_warned = 1;
+			return;
+		}
+		s->side = STACKS_ON;
+		s->weight = h->has_period ? h->period : s->hdr_period;
+		if (s->first_period == 0 && h->has_period)
+			s->first_period = h->period;
+	}
+	stream_head_values(it, &v);
+	s->has_time = v.has_time;
+	s->time = v.time;
+	buf_reset(&s->key);
+	buf_varint(&s->key, s->side);
+	buf_varint(&s->key, thread_id(s, h, &v));
+	s->in_sample = 1;
+}
+
+/* The end of a sample: it is counted under its key. */
+static void
+sample_end(struct stacks *s)
+{
+	struct stacktab_entry *e;
+
+	if (!s->in_sample)
+		return;
+	group_close(s);
+	s->in_sample = 0;
+	e = stacktab_get(&s->stacks, s->key.p, s->key.len);
+	e->u[0] = sat_add(s, e->u[0], 1);
+	e->u[1] = sat_add(s, e->u[1], s->weight);
+	s->nsamples++;
+	if (s->has_time) {
+		/* an off-CPU sample's time is when its thread blocked */
+		uint64_t end = sat_add(s, s->time, s->side == STACKS_OFF ?
+		    s->weight : 0);
+
+		if (!s->in_has_time || s->time < s->t_first)
+			s->t_first = s->time;
+		if (!s->in_has_time || end > s->t_end)
+			s->t_end = end;
+		s->in_has_time = 1;
+	}
+	if (s->side == STACKS_OFF)
+		s->has_off = 1;
+	else {
+		s->has_on = 1;
+		if (s->weight > 0)
+			s->has_weight = 1;
+	}
+}
+
+int
+stacks_stream(struct stacks *s, int fd, const char *name)
+{
+	struct lineread lr;
+	struct stream_diag diag;
+	struct stream_reader r;
+	struct stream_item it;
+	const char *f;
+	int rv = 0;
+
+	stream_diag_init(&diag, name);
+	s->in_sample = 0;
+	buf_reset(&s->grp);
+	s->grp_phys = 0;
+	s->in_has_time = 0;
+	s->in_has_start = 0;
+	lineread_init(&lr, fd, name);
+	if (sniff_refuse(&lr, SNIFF_STREAM, "fgpprof") != 0) {
+		lineread_release(&lr);
+		return SNIFF_REFUSED;
+	}
+	stream_reader_init(&r, &lr, &diag, NULL);
+	while (stream_reader_next(&r, &it) != STREAM_ITEM_EOF) {
+		switch (it.kind) {
+		case STREAM_ITEM_BLANK:
+			sample_end(s);
+			break;
+		case STREAM_ITEM_HEADER:
+			header_line(s, &it.hdr);
+			break;
+		case STREAM_ITEM_HEAD:
+			/* A head with no empty line before it: keep both. */
+			sample_end(s);
+			sample_head(s, &it, name);
+			if (s->in_sample && it.head.has_frame) {
+				/* perf record without -g: a one-frame stack */
+				f = it.head.frame.indent.p;
+				group_add(s, f, it.line + it.len - f);
+				sample_end(s);
+			}
+			break;
+		case STREAM_ITEM_FRAME:
+			if (!s->in_sample)
+				break;		/* of an event not kept */
+			if (s->grp_phys)
+				group_close(s);
+			group_add(s, it.line, it.len);
+			if (!it.inlined)
+				s->grp_phys = 1;
+			break;
+		case STREAM_ITEM_SRCLINE:
+			if (s->in_sample && s->grp.len > 0)
+				group_add(s, it.line, it.len);
+			break;
+		default:
+			break;
+		}
+	}
+	if (stream_reader_finish(&r))
+		rv = 1;
+	s->in_sample = 0;
+	if (lr.error) {
+		cmdfile_read_failed(name, lr.error);
+		rv = 1;
+	}
+	lineread_release(&lr);
+	if (s->in_has_time) {
+		uint64_t from = s->in_has_start && s->in_start < s->t_first ?
+		    s->in_start : s->t_first;
+
+		s->duration = sat_add(s, s->duration, s->t_end - from);
+	}
+	if (diag.bad > 0)
+		rv = 1;
+	return rv;
+}

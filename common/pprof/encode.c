@@ -4,7 +4,6 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "base/num.h"
 #include "base/str.h"
 #include "base/xalloc.h"
 #include "pprof/encode.h"
@@ -47,16 +46,6 @@ static uint64_t
 cstr_id(struct pprof *p, const char *s)
 {
 	return pprof_str(p, s, strlen(s));
-}
-
-/* The leading digits of s[0..len), saturated at 2^64-1; *used says how many. */
-static uint64_t
-parse_u64(const char *s, size_t len, size_t *used)
-{
-	uint64_t v;
-
-	num_u64(s, len, &v, used);
-	return v;
 }
 
 static uint64_t
@@ -114,114 +103,77 @@ is_symbol(const char *s, size_t len)
 	return len > 0;
 }
 
-/* One line of a location: a function, and where in it. */
-struct loc_line {
-	const char	*name, *file;
-	size_t		 nlen, flen;
-	uint64_t	 line;
-	int		 noline;	/* an [unknown] frame that pprof may symbolize */
-};
-
 /*
- * A source line "  FILE:LINE": sets l's file and line. "??:0" and text
- * without a line number leave them unset.
+ * The function of a location's line f: its name, or for an [unknown] last
+ * line of a location with a non-inlined frame pf, the DSO's name where the
+ * DSO is not a file ([kernel.kallsyms], [vdso], [unknown]: "[[vdso]]", as
+ * fgfold names it), and none (NOLINE: pprof may symbolize it) where it is;
+ * its file is its source file, else pf's DSO as a file name (bracketed:
+ * "[/usr/lib/libc.so.6]", "[kernel.kallsyms]").
  */
-static void
-srcline(struct loc_line *l, const char *s, size_t len)
+#define NOLINE	UINT64_MAX
+static uint64_t
+line_func(struct pprof *p, const struct stacks_frame *f,
+    const struct stacks_frame *pf, int last)
 {
-	const char *colon;
-	size_t used;
-	uint64_t n;
+	const char *name = f->name, *file = f->file;
+	size_t nlen = f->nlen, flen = f->flen;
+	char *dname = NULL, *dtmp = NULL;
+	uint64_t id;
 
-	while (len > 0 && (*s == ' ' || *s == '\t'))
-		s++, len--;
-	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-		len--;
-	if ((colon = memrchr(s, ':', len)) == NULL || colon == s)
-		return;
-	n = parse_u64(colon + 1, s + len - (colon + 1), &used);
-	if (used == 0 || str_is(s, colon - s, "??"))
-		return;
-	l->file = s;
-	l->flen = colon - s;
-	l->line = n > INT64_MAX ? 0 : n;
+	if (pf != NULL && last && str_is(name, nlen, STREAM_UNKNOWN)) {
+		if (pf->dlen > 0 && pf->dso[0] == '/')
+			return NOLINE;
+		else {
+			const char *b;
+			size_t bl;
+
+			dso_unknown_base(pf->dso, pf->dlen, &b, &bl);
+			dname = xasprintf("[%.*s]", (int)bl, b);
+			name = dname;
+			nlen = strlen(dname);
+		}
+	}
+	if (flen == 0 && pf != NULL) {
+		if (pf->dlen > 0 && pf->dso[0] == '[') {
+			file = pf->dso;
+			flen = pf->dlen;
+		} else {
+			dtmp = xasprintf("[%.*s]", (int)pf->dlen, pf->dso);
+			file = dtmp;
+			flen = strlen(dtmp);
+		}
+	}
+	id = func_id(p, name, nlen, file, flen);
+	free(dname);
+	free(dtmp);
+	return id;
 }
 
 void
-pprof_location(struct pprof *p, size_t id, const char *text, size_t len)
+pprof_location(struct pprof *p, size_t id)
 {
-	struct loc_line lines[64], *more = NULL, *ls = lines;
-	size_t nl = 0, cap = 64, i, n;
-	const char *l = text, *end = text + len, *nl_at;
-	struct stream_frame fr, phys = { 0 };
-	uint64_t mid = 0, addr = 0, flags = 0;
-	const char *dfile = NULL;	/* the DSO as a file name */
-	size_t dflen = 0;
-	char *dtmp = NULL, *dname = NULL;
-	int has_phys = 0, has_addr = 0;
+	const struct stacks *s = &p->prof;
+	const struct stacks_frame *f, *pf = NULL;
+	const uint8_t *ids;
+	uint64_t addr, mid = 0, flags = 0, func;
+	size_t nl = stacks_loc(s, id, &addr, &ids), i, phys = 0;
 
-	for (; l < end; l = nl_at + 1) {
-		nl_at = memchr(l, '\n', end - l);
-		n = nl_at - l;
-		switch (stream_classify(l, n, NULL, &fr)) {
-		case STREAM_FRAME:
-			if (nl == cap) {
-				more = xrealloc(more, 2 * cap * sizeof(*more));
-				if (ls == lines)
-					memcpy(more, lines, sizeof(lines));
-				ls = more;
-				cap *= 2;
-			}
-			memset(&ls[nl], 0, sizeof(ls[nl]));
-			ls[nl].name = fr.sym.p;
-			ls[nl].nlen = stream_sym_len(fr.sym.p, fr.sym.len);
-			if (!has_addr)
-				addr = fr.addrval;
-			has_addr = 1;
-			if (!str_is(fr.dso.p, fr.dso.len, STREAM_INLINED)) {
-				phys = fr;
-				has_phys = 1;
-				addr = fr.addrval;
-			} else
-				flags |= MAP_INLINE;
-			nl++;
-			break;
-		case STREAM_SRCLINE:
-			if (nl > 0)
-				srcline(&ls[nl - 1], l, n);
-			break;
-		default:
-			break;
-		}
+	GROW(p->fids, nl + 1, p->fids_cap);
+	for (i = 0; i < nl; i++) {
+		p->fids[i] = (uint32_t)buf_varint_get(&ids);
+		if (!s->frm[p->fids[i]].inlined) {
+			phys = i;
+			pf = &s->frm[p->fids[i]];
+		} else
+			flags |= MAP_INLINE;
 	}
-	if (has_phys) {
-		struct loc_line *pl = &ls[nl - 1];
+	if (pf != NULL) {
+		struct pprof_fmemo *m = &p->fmemo[p->fids[phys]];
 
-		mid = map_id(p, phys.dso.p, phys.dso.len);
-		if (str_is(pl->name, pl->nlen, STREAM_UNKNOWN)) {
-			/* Named after the DSO where the DSO is not a file:
-			 * [kernel.kallsyms], [vdso], [unknown]. */
-			if (phys.dso.len > 0 && phys.dso.p[0] == '/')
-				pl->noline = 1;
-			else {
-				const char *b;
-				size_t bl;
-
-				/* "[[vdso]]", as fgfold names it */
-				dso_unknown_base(phys.dso.p, phys.dso.len, &b, &bl);
-				dname = xasprintf("[%.*s]", (int)bl, b);
-				pl->name = dname;
-				pl->nlen = strlen(dname);
-			}
-		}
-		if (phys.dso.len > 0 && phys.dso.p[0] == '[') {
-			dfile = phys.dso.p;
-			dflen = phys.dso.len;
-		} else {
-			dtmp = xasprintf("[%.*s]", (int)phys.dso.len, phys.dso.p);
-			dfile = dtmp;
-			dflen = strlen(dtmp);
-		}
+		if (m->map == 0)
+			m->map = map_id(p, pf->dso, pf->dlen);
+		mid = m->map;
 	}
 	/* The id and mapping id are written by pprof_encode, which puts the
 	   main program's mapping first. */
@@ -229,26 +181,32 @@ pprof_location(struct pprof *p, size_t id, const char *text, size_t len)
 	if (addr != 0)
 		pb_uint(&p->tmp, LOCATION_ADDRESS, addr);
 	for (i = 0; i < nl; i++) {
-		if (ls[i].noline)
+		f = &s->frm[p->fids[i]];
+		if (pf != NULL && i == nl - 1 && phys == i) {
+			/* The usual last line: its function depends on
+			   nothing but the frame. */
+			struct pprof_fmemo *m = &p->fmemo[p->fids[i]];
+
+			if (m->func == 0)
+				m->func = line_func(p, f, pf, 1);
+			func = m->func;
+		} else
+			func = line_func(p, f, pf, i == nl - 1);
+		if (func == NOLINE)
 			continue;
 		buf_reset(&p->tmp2);
-		pb_uint(&p->tmp2, LINE_FUNCTION_ID, ls[i].flen > 0 ?
-		    func_id(p, ls[i].name, ls[i].nlen, ls[i].file, ls[i].flen) :
-		    func_id(p, ls[i].name, ls[i].nlen, dfile, dflen));
-		if (ls[i].line > 0)
-			pb_uint(&p->tmp2, LINE_LINE, ls[i].line);
+		pb_uint(&p->tmp2, LINE_FUNCTION_ID, func);
+		if (f->line > 0)
+			pb_uint(&p->tmp2, LINE_LINE, f->line);
 		pb_msg(&p->tmp, LOCATION_LINE, &p->tmp2);
 		flags |= MAP_FUNCS;
-		if (ls[i].flen > 0)
+		if (f->flen > 0)
 			flags |= MAP_FILES;
-		if (ls[i].line > 0)
+		if (f->line > 0)
 			flags |= MAP_LINES;
 	}
 	if (mid != 0)
 		p->maps.ents[mid - 1].u[1] |= flags;
-	free(more);
-	free(dtmp);
-	free(dname);
 	/* The message's place in larena, and its mapping. It may be empty
 	   (an [unknown] frame at address 0). */
 	p->locs[id - 1].off = p->larena.len;

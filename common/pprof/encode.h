@@ -19,13 +19,11 @@
 uint64_t pprof_str(struct pprof *, const char *s, size_t len);
 
 /*
- * Makes the Location id for the frame group text[0..len) (inlined frame
- * lines, the frame line holding them, their source lines; each ending in
- * '\n', borrowed for the call): appends its message, but for its id and
- * mapping id, to p->larena, and records its place and its mapping in
- * p->locs[id - 1].
+ * Makes the Location id of p->prof: appends its message, but for its id
+ * and mapping id, to p->larena, and records its place and its mapping in
+ * p->locs[id - 1]; its mapping and functions are numbered when new.
  */
-void	 pprof_location(struct pprof *, size_t id, const char *text, size_t len);
+void	 pprof_location(struct pprof *, size_t id);
 
 /*
  * Makes the string, function and mapping tables, the comments and the

@@ -28,6 +28,8 @@ pprof_release(struct pprof *p)
 	buf_release(&p->tmp2);
 	free(p->locs);
 	free(p->tcomm);
+	free(p->fmemo);
+	free(p->fids);
 	free(p->comments);
 	free(p->vals);
 	memset(p, 0, sizeof(*p));
@@ -64,8 +66,7 @@ void
 pprof_number(struct pprof *p)
 {
 	const struct stacks *s = &p->prof;
-	size_t i, len;
-	const char *text;
+	size_t i, loc = 0;
 
 	stacktab_release(&p->strs);
 	stacktab_release(&p->funcs);
@@ -78,17 +79,20 @@ pprof_number(struct pprof *p)
 	stacktab_get(&p->strs, "", 0);	/* string 0 is the empty string */
 	GROW(p->locs, s->locs.n + 1, p->locs_cap);
 	GROW(p->tcomm, s->threads.n + 1, p->tcomm_cap);
-	for (i = 0; i < s->nseen; i++) {
-		const struct stacks_seen *w = &s->seen[i];
+	GROW(p->fmemo, s->frames.n + 1, p->fmemo_cap);
+	memset(p->fmemo, 0, s->frames.n * sizeof(*p->fmemo));
+	for (i = 0; i <= s->nseen; i++) {
+		const struct stacks_seen *w = i < s->nseen ? &s->seen[i] : NULL;
 
+		/* the locations met before it, in id order */
+		while (loc < (w != NULL ? w->locs : s->locs.n))
+			pprof_location(p, ++loc);
+		if (w == NULL)
+			break;
 		switch (w->kind) {
 		case STACKS_SEEN_THREAD:
 			p->tcomm[w->i] = pprof_str(p, s->threads.ents[w->i].key,
 			    s->thr[w->i].commlen);
-			break;
-		case STACKS_SEEN_LOC:
-			text = stacks_loc_text(s, w->i + 1, &len);
-			pprof_location(p, w->i + 1, text, len);
 			break;
 		case STACKS_SEEN_BUILDID:
 			pprof_str(p, s->bids.ents[w->i].key, s->bids.ents[w->i].len);

@@ -59,6 +59,13 @@
 #include "profile/stacks.h"
 #include "stream/stacktab.h"
 
+/* What a raw frame of the profile became, once known (0: not yet). */
+struct pprof_fmemo {
+	uint64_t	 map;		/* the mapping of its DSO */
+	uint64_t	 func;		/* its function as a location's last,
+					   non-inlined line */
+};
+
 /* Where a location's message is in larena, and its mapping. */
 struct pprof_loc {
 	uint64_t	 off;		/* in larena */
@@ -74,6 +81,9 @@ struct pprof {
 	struct stacktab	 maps;		/* DSO -> u[0] name, u[1] MAP_ flags */
 	struct pprof_loc *locs;		/* by location id - 1 */
 	size_t		 locs_cap;
+	struct pprof_fmemo *fmemo;	/* by index in prof.frm */
+	uint32_t	*fids;		/* scratch: a location's frames */
+	size_t		 fmemo_cap, fids_cap;
 	uint64_t	*tcomm;		/* each thread's COMM, a string index */
 	size_t		 tcomm_cap;
 	struct buf	 larena;	/* the encoded Location messages */

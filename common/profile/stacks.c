@@ -7,6 +7,8 @@
 
 #include "base/cmdfile.h"
 #include "base/lineread.h"
+#include "base/num.h"
+#include "base/str.h"
 #include "base/xalloc.h"
 #include "profile/stacks.h"
 #include "stream/diag.h"
@@ -24,6 +26,7 @@ stacks_init(struct stacks *s)
 	stacktab_init(&s->bids);
 	stacktab_init(&s->buildids);
 	stacktab_init(&s->notes);
+	stacktab_init(&s->frames);
 	s->lcache = xcalloc(STACKS_LCACHE, sizeof(*s->lcache));
 }
 
@@ -36,7 +39,10 @@ stacks_release(struct stacks *s)
 	stacktab_release(&s->bids);
 	stacktab_release(&s->buildids);
 	stacktab_release(&s->notes);
-	buf_release(&s->ltext);
+	stacktab_release(&s->frames);
+	buf_release(&s->lframes);
+	buf_release(&s->fkey);
+	free(s->frm);
 	buf_release(&s->key);
 	buf_release(&s->grp);
 	free(s->thr);
@@ -53,7 +59,8 @@ seen_add(struct stacks *s, enum stacks_seen_kind kind, size_t i)
 {
 	GROW(s->seen, s->nseen + 1, s->seen_cap);
 	s->seen[s->nseen].kind = kind;
-	s->seen[s->nseen++].i = i;
+	s->seen[s->nseen].i = i;
+	s->seen[s->nseen++].locs = s->locs.n;
 }
 
 /* A sum that stops at 2^63-1, the largest value profile.proto holds. */
@@ -152,6 +159,124 @@ header_line(struct stacks *s, const struct stream_header_read *h)
 	}
 }
 
+/* One line of a frame group as it is parsed. */
+struct gline {
+	const char	*name, *dso, *file;
+	size_t		 nlen, dlen, flen;
+	uint64_t	 line, addr;
+};
+
+/*
+ * A source line "  FILE:LINE": sets l's file and line. "??:0" and text
+ * without a line number leave them unset.
+ */
+static void
+srcline(struct gline *l, const char *p, size_t len)
+{
+	const char *colon;
+	size_t used;
+	uint64_t n;
+
+	while (len > 0 && (*p == ' ' || *p == '\t'))
+		p++, len--;
+	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+		len--;
+	if ((colon = memrchr(p, ':', len)) == NULL || colon == p)
+		return;
+	num_u64(colon + 1, p + len - (colon + 1), &n, &used);
+	if (used == 0 || str_is(p, colon - p, "??"))
+		return;
+	l->file = p;
+	l->flen = colon - p;
+	l->line = n > INT64_MAX ? 0 : n;
+}
+
+/* The id of the raw frame l, added when new. */
+static uint32_t
+frame_id(struct stacks *s, const struct gline *l)
+{
+	uint64_t head[4] = { l->nlen, l->dlen, l->flen, l->line };
+	size_t n = s->frames.n;
+	struct stacktab_entry *e;
+	struct stacks_frame *f;
+
+	buf_reset(&s->fkey);
+	buf_add(&s->fkey, head, sizeof(head));
+	buf_add(&s->fkey, l->name, l->nlen);
+	buf_add(&s->fkey, l->dso, l->dlen);
+	buf_add(&s->fkey, l->file, l->flen);
+	e = stacktab_get(&s->frames, s->fkey.p, s->fkey.len);
+	if (s->frames.n != n) {
+		GROW(s->frm, n + 1, s->frm_cap);
+		f = &s->frm[n];
+		f->name = e->key + sizeof(head);
+		f->nlen = l->nlen;
+		f->dso = f->name + l->nlen;
+		f->dlen = l->dlen;
+		f->file = l->flen > 0 ? f->dso + l->dlen : NULL;
+		f->flen = l->flen;
+		f->line = l->line;
+		f->inlined = str_is(l->dso, l->dlen, STREAM_INLINED);
+	}
+	return (uint32_t)(e - s->frames.ents);
+}
+
+/*
+ * A new location, the frame group text[0..len): its frame lines (the
+ * function's name without its offset, the DSO, the address) and the
+ * source line after each, as raw frames; its address is the non-inlined
+ * frame's (else the first's). Its entry e gets u[0], its frame ids' place
+ * in lframes, and u[1], its address.
+ */
+static void
+location_new(struct stacks *s, struct stacktab_entry *e, const char *text,
+    size_t len)
+{
+	struct gline lines[64], *more = NULL, *ls = lines;
+	size_t nl = 0, cap = 64, i, n;
+	const char *l = text, *end = text + len, *nl_at;
+	struct stream_frame fr;
+	uint64_t addr = 0;
+	int has_addr = 0;
+
+	for (; l < end; l = nl_at + 1) {
+		nl_at = memchr(l, '\n', end - l);
+		n = nl_at - l;
+		switch (stream_classify(l, n, NULL, &fr)) {
+		case STREAM_FRAME:
+			if (nl == cap) {
+				more = xrealloc(more, 2 * cap * sizeof(*more));
+				if (ls == lines)
+					memcpy(more, lines, sizeof(lines));
+				ls = more;
+				cap *= 2;
+			}
+			memset(&ls[nl], 0, sizeof(ls[nl]));
+			ls[nl].name = fr.sym.p;
+			ls[nl].nlen = stream_sym_len(fr.sym.p, fr.sym.len);
+			ls[nl].dso = fr.dso.p;
+			ls[nl].dlen = fr.dso.len;
+			if (!has_addr || !str_is(fr.dso.p, fr.dso.len, STREAM_INLINED))
+				addr = fr.addrval;
+			has_addr = 1;
+			nl++;
+			break;
+		case STREAM_SRCLINE:
+			if (nl > 0)
+				srcline(&ls[nl - 1], l, n);
+			break;
+		default:
+			break;
+		}
+	}
+	e->u[0] = s->lframes.len;
+	e->u[1] = addr;
+	buf_varint(&s->lframes, nl);
+	for (i = 0; i < nl; i++)
+		buf_varint(&s->lframes, frame_id(s, &ls[i]));
+	free(more);
+}
+
 /*
  * Closes the open frame group: its location's id joins the sample's key.
  * A location is known by the 128-bit hash of its text (as fgfold's sample
@@ -177,12 +302,8 @@ group_close(struct stacks *s)
 	else {
 		e = stacktab_get(&s->locs, (const char *)&h, sizeof(h));
 		id = e - s->locs.ents + 1;
-		if (s->locs.n != n) {
-			e->u[0] = s->ltext.len;
-			e->u[1] = s->grp.len;
-			buf_add(&s->ltext, s->grp.p, s->grp.len);
-			seen_add(s, STACKS_SEEN_LOC, n);
-		}
+		if (s->locs.n != n)
+			location_new(s, e, s->grp.p, s->grp.len);
 		c->lo = h.low64;
 		c->hi = h.high64;
 		c->id = id;

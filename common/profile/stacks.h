@@ -15,10 +15,15 @@
  * What it holds:
  *   locations	one per frame group of the stream: the inlined frame
  *		lines, the frame line holding them, and the source lines
- *		after each, as the stream wrote them, each line ending in
- *		'\n' (stacks_loc_text). Known by the 128-bit hash of that
- *		text, so that the table stays small; ids from 1, in the
- *		order first seen.
+ *		after each. Known by the 128-bit hash of that text, so
+ *		that the table stays small; ids from 1, in the order first
+ *		seen. Each is an address (the non-inlined frame's, else
+ *		the first frame's) and raw frames, innermost first
+ *		(stacks_loc).
+ *   frames	one per unique raw frame: a frame line's function name
+ *		(its symbol without "+0xOFF"), its DSO as written
+ *		(STREAM_INLINED for an inlined frame), and the file and line
+ *		of the source line after it.
  *   stacks	one per unique (side, thread, location ids, leaf first):
  *		u[0] the samples, u[1] the summed weights (the period, or
  *		the "# event" header's for a sample with none; an off-CPU
@@ -38,9 +43,11 @@
  *		"# start", or its first sample, to the end of its last
  *		sample (an off-CPU sample ends its period after its time
  *		stamp), summed.
- *   seen	the order in which threads, locations, build IDs and notes
- *		were first seen, for an output that numbers things as it
- *		meets them (profile.proto's string table).
+ *   seen	the order in which threads, build IDs and notes were first
+ *		seen, each with the number of locations seen before it
+ *		(the locations come in id order), for an output that
+ *		numbers things as it meets them (profile.proto's string
+ *		table).
  * Memory grows with the unique locations, stacks and threads, never with
  * repeated samples.
  */
@@ -62,7 +69,6 @@ enum { STACKS_NOTE_CMDLINE = 1, STACKS_NOTE_LOST };
 /* What an entry of seen is. */
 enum stacks_seen_kind {
 	STACKS_SEEN_THREAD,		/* index in threads */
-	STACKS_SEEN_LOC,		/* index in locs (its id - 1) */
 	STACKS_SEEN_BUILDID,		/* index in bids */
 	STACKS_SEEN_NOTE		/* index in notes */
 };
@@ -70,6 +76,16 @@ enum stacks_seen_kind {
 struct stacks_seen {
 	enum stacks_seen_kind kind;
 	size_t		 i;
+	size_t		 locs;		/* the locations seen before it */
+};
+
+/* A raw frame. The strings are in frames' keys, not NUL-terminated. */
+struct stacks_frame {
+	const char	*name, *dso;
+	const char	*file;		/* NULL when no source line said one */
+	size_t		 nlen, dlen, flen;
+	uint64_t	 line;		/* 0 when none */
+	int		 inlined;	/* its DSO is STREAM_INLINED */
 };
 
 /* A thread: its COMM is its key's first commlen bytes in threads. */
@@ -88,8 +104,13 @@ struct stacks_lcache {
 
 struct stacks {
 	struct stacktab	 locs;		/* XXH3-128 of a frame group's text ->
-					   u[0] its offset in ltext, u[1] its length */
-	struct buf	 ltext;		/* the locations' texts */
+					   u[0] its frames' offset in lframes,
+					   u[1] its address */
+	struct buf	 lframes;	/* each location's frame count and
+					   frame ids, varints */
+	struct stacktab	 frames;	/* raw frames (their key is internal) */
+	struct stacks_frame *frm;	/* by index in frames */
+	size_t		 frm_cap;
 	struct stacktab	 stacks;	/* side, thread, location ids ->
 					   u[0] samples, u[1] weight */
 	struct stacktab	 threads;	/* "COMM\0PID\0TID" -> nothing */
@@ -126,6 +147,7 @@ struct stacks {
 	struct buf	 grp;		/* the open frame's lines, '\n' after each */
 	int		 grp_phys;	/* it has its non-inlined frame line */
 	struct stacks_lcache *lcache;	/* STACKS_LCACHE recent locations */
+	struct buf	 fkey;		/* scratch for a frame's key */
 };
 
 void	stacks_init(struct stacks *);
@@ -142,14 +164,21 @@ void	stacks_release(struct stacks *);
  */
 int	stacks_stream(struct stacks *, int fd, const char *name);
 
-/* The text of location id (from 1), borrowed until stacks_release. */
-static inline const char *
-stacks_loc_text(const struct stacks *s, size_t id, size_t *len)
+/*
+ * Location id (from 1): sets *addr to its address and *ids to its frames'
+ * indexes in frm, innermost first, varints (read each with
+ * buf_varint_get), and returns how many there are. Borrowed until the next
+ * stacks_stream or stacks_release.
+ */
+static inline size_t
+stacks_loc(const struct stacks *s, size_t id, uint64_t *addr,
+    const uint8_t **ids)
 {
 	const struct stacktab_entry *e = &s->locs.ents[id - 1];
 
-	*len = e->u[1];
-	return s->ltext.p + e->u[0];
+	*addr = e->u[1];
+	*ids = (const uint8_t *)s->lframes.p + e->u[0];
+	return (size_t)buf_varint_get(ids);
 }
 
 /*

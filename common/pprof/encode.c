@@ -122,17 +122,15 @@ line_func(struct pprof *p, const struct stacks_frame *f,
 	uint64_t id;
 
 	if (pf != NULL && last && str_is(name, nlen, STREAM_UNKNOWN)) {
+		const char *b;
+		size_t bl;
+
 		if (pf->dlen > 0 && pf->dso[0] == '/')
 			return NOLINE;
-		else {
-			const char *b;
-			size_t bl;
-
-			dso_unknown_base(pf->dso, pf->dlen, &b, &bl);
-			dname = xasprintf("[%.*s]", (int)bl, b);
-			name = dname;
-			nlen = strlen(dname);
-		}
+		dso_unknown_base(pf->dso, pf->dlen, &b, &bl);
+		dname = xasprintf("[%.*s]", (int)bl, b);
+		name = dname;
+		nlen = strlen(dname);
 	}
 	if (flen == 0 && pf != NULL) {
 		if (pf->dlen > 0 && pf->dso[0] == '[') {
@@ -207,11 +205,11 @@ pprof_location(struct pprof *p, size_t id)
 	}
 	if (mid != 0)
 		p->maps.ents[mid - 1].u[1] |= flags;
-	/* The message's place in larena, and its mapping. It may be empty
-	   (an [unknown] frame at address 0). */
-	p->locs[id - 1].off = p->larena.len;
-	p->locs[id - 1].len = p->tmp.len;
-	p->locs[id - 1].map = mid;
+	/* Its mapping, the message's length and the message, after the
+	   location before it. It may be empty (an [unknown] frame at
+	   address 0). */
+	buf_varint(&p->larena, mid);
+	buf_varint(&p->larena, p->tmp.len);
 	buf_add(&p->larena, p->tmp.p, p->tmp.len);
 }
 
@@ -285,6 +283,7 @@ pprof_encode(struct pprof *p, struct buf *out)
 	int c_on = -1, c_off = -1, c_wall = -1, ncol = 1;
 	const char *deflt = "samples", *on_type = "samples";
 	uint64_t k_pid, k_tid, k_comm, main_map;
+	const uint8_t *loc;
 	size_t i, j;
 
 	pprof_number(p);
@@ -363,16 +362,17 @@ pprof_encode(struct pprof *p, struct buf *out)
 			pb_uint(&p->tmp, MAPPING_HAS_INLINE_FRAMES, 1);
 		pb_msg(out, PROFILE_MAPPING, &p->tmp);
 	}
+	loc = (const uint8_t *)p->larena.p;
 	for (i = 0; i < s->locs.n; i++) {
-		const struct pprof_loc *l = &p->locs[i];
+		uint64_t map = buf_varint_get(&loc), len = buf_varint_get(&loc);
 
 		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, LOCATION_ID, i + 1);
-		if (l->map != 0)
+		if (map != 0)
 			pb_uint(&p->tmp, LOCATION_MAPPING_ID,
-			    map_order(main_map, l->map));
-		if (l->len != 0)
-			buf_add(&p->tmp, p->larena.p + l->off, l->len);
+			    map_order(main_map, map));
+		buf_add(&p->tmp, loc, len);
+		loc += len;
 		pb_msg(out, PROFILE_LOCATION, &p->tmp);
 	}
 	for (i = 0; i < p->funcs.n; i++) {

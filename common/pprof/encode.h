@@ -19,9 +19,10 @@
 uint64_t pprof_str(struct pprof *, const char *s, size_t len);
 
 /*
- * Makes the Location id of p->prof: appends its message, but for its id
- * and mapping id, to p->larena, and records its place and its mapping in
- * p->locs[id - 1]; its mapping and functions are numbered when new.
+ * Makes the Location id of p->prof, called in id order: appends its
+ * mapping id and its message's length (varints) and its message, but for
+ * its id and mapping id, to p->larena; its mapping and functions are
+ * numbered when new.
  */
 void	 pprof_location(struct pprof *, size_t id);
 

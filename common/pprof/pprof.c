@@ -26,7 +26,6 @@ pprof_release(struct pprof *p)
 	buf_release(&p->larena);
 	buf_release(&p->tmp);
 	buf_release(&p->tmp2);
-	free(p->locs);
 	free(p->tcomm);
 	free(p->fmemo);
 	free(p->fids);
@@ -77,7 +76,6 @@ pprof_number(struct pprof *p)
 	buf_reset(&p->larena);
 	p->ncomments = 0;
 	stacktab_get(&p->strs, "", 0);	/* string 0 is the empty string */
-	GROW(p->locs, s->locs.n + 1, p->locs_cap);
 	GROW(p->tcomm, s->threads.n + 1, p->tcomm_cap);
 	GROW(p->fmemo, s->frames.n + 1, p->fmemo_cap);
 	memset(p->fmemo, 0, s->frames.n * sizeof(*p->fmemo));

@@ -66,27 +66,19 @@ struct pprof_fmemo {
 					   non-inlined line */
 };
 
-/* Where a location's message is in larena, and its mapping. */
-struct pprof_loc {
-	uint64_t	 off;		/* in larena */
-	uint32_t	 len;
-	uint32_t	 map;		/* mapping id, 0 for none */
-};
-
 struct pprof {
 	struct stacks	 prof;		/* what the streams said */
 	/* The encoding's tables, made again by each pprof_encode. */
 	struct stacktab	 strs;		/* string -> its index (= entry index) */
 	struct stacktab	 funcs;		/* "NAME\0FILE" -> u[0] name, u[1] file */
 	struct stacktab	 maps;		/* DSO -> u[0] name, u[1] MAP_ flags */
-	struct pprof_loc *locs;		/* by location id - 1 */
-	size_t		 locs_cap;
 	struct pprof_fmemo *fmemo;	/* by index in prof.frm */
 	uint32_t	*fids;		/* scratch: a location's frames */
 	size_t		 fmemo_cap, fids_cap;
 	uint64_t	*tcomm;		/* each thread's COMM, a string index */
 	size_t		 tcomm_cap;
-	struct buf	 larena;	/* the encoded Location messages */
+	struct buf	 larena;	/* the Location messages, in id order:
+					   mapping id, length, message */
 	uint64_t	*comments;	/* string indexes */
 	size_t		 ncomments, comments_cap;
 	struct buf	 tmp, tmp2;	/* scratch for nested messages */

@@ -90,7 +90,7 @@ add_note(struct stacks *s, int kind, struct stream_str v)
 		seen_add(s, STACKS_SEEN_NOTE, n);
 }
 
-/* "# buildid : FILE ID": the file's build ID is the last one said. */
+/* "# buildid : ID FILE": the file's build ID is the last one said. */
 static void
 add_buildid(struct stacks *s, const struct stream_header_read *h)
 {

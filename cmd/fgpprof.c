@@ -62,12 +62,12 @@ main(int argc, char *argv[])
 		rval = r > rval ? r : rval;
 		cmdfile_close(fd);
 	}
-	if (rval == 0 && p.nsamples == 0)
+	if (rval == 0 && p.prof.nsamples == 0)
 		stream_diag_empty(NULL);	/* not bad input: exit 0 */
 	if (pprof_write(&p, stdout) == -1)
 		cmdfile_write_failed(CMDFILE_STDOUT);
 	cmdfile_finish(stdout, CMDFILE_STDOUT);
-	if (p.saturated)
+	if (p.prof.saturated)
 		rval = 1;
 	pprof_release(&p);
 	return rval;

@@ -117,6 +117,45 @@ buf_addu(struct buf *b, uint64_t v)
 	buf_add(b, d + i, sizeof(d) - i);
 }
 
+/*
+ * Appends v as a base-128 varint, low group first, the high bit set on
+ * every byte but the last: 1 to 10 bytes (protocol buffers' varint, and
+ * the ids of a profile's stack keys, profile/stacks.h).
+ */
+static inline void
+buf_varint(struct buf *b, uint64_t v)
+{
+	char tmp[10];
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		tmp[n++] = (char)(v | 0x80);
+		v >>= 7;
+	}
+	tmp[n++] = (char)v;
+	buf_add(b, tmp, n);
+}
+
+/*
+ * Reads a varint that buf_varint wrote (well formed: nothing checks it)
+ * at *p, and moves *p past it.
+ */
+static inline uint64_t
+buf_varint_get(const uint8_t **p)
+{
+	uint64_t v = 0;
+	int shift = 0;
+
+	while (**p & 0x80) {
+		v |= (uint64_t)(**p & 0x7f) << shift;
+		shift += 7;
+		(*p)++;
+	}
+	v |= (uint64_t)**p << shift;
+	(*p)++;
+	return v;
+}
+
 void	 buf_adds(struct buf *, const char *s);
 void	 buf_addf(struct buf *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -4,7 +4,6 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "base/num.h"
 #include "base/str.h"
 #include "base/xalloc.h"
 #include "pprof/encode.h"
@@ -47,16 +46,6 @@ static uint64_t
 cstr_id(struct pprof *p, const char *s)
 {
 	return pprof_str(p, s, strlen(s));
-}
-
-/* The leading digits of s[0..len), saturated at 2^64-1; *used says how many. */
-static uint64_t
-parse_u64(const char *s, size_t len, size_t *used)
-{
-	uint64_t v;
-
-	num_u64(s, len, &v, used);
-	return v;
 }
 
 static uint64_t
@@ -114,115 +103,75 @@ is_symbol(const char *s, size_t len)
 	return len > 0;
 }
 
-/* One line of a location: a function, and where in it. */
-struct loc_line {
-	const char	*name, *file;
-	size_t		 nlen, flen;
-	uint64_t	 line;
-	int		 noline;	/* an [unknown] frame that pprof may symbolize */
-};
-
 /*
- * A source line "  FILE:LINE": sets l's file and line. "??:0" and text
- * without a line number leave them unset.
+ * The function of a location's line f: its name, or for an [unknown] last
+ * line of a location with a non-inlined frame pf, the DSO's name where the
+ * DSO is not a file ([kernel.kallsyms], [vdso], [unknown]: "[[vdso]]", as
+ * fgfold names it), and none (NOLINE: pprof may symbolize it) where it is;
+ * its file is its source file, else pf's DSO as a file name (bracketed:
+ * "[/usr/lib/libc.so.6]", "[kernel.kallsyms]").
  */
-static void
-srcline(struct loc_line *l, const char *s, size_t len)
+#define NOLINE	UINT64_MAX
+static uint64_t
+line_func(struct pprof *p, const struct stacks_frame *f,
+    const struct stacks_frame *pf, int last)
 {
-	const char *colon;
-	size_t used;
-	uint64_t n;
+	const char *name = f->name, *file = f->file;
+	size_t nlen = f->nlen, flen = f->flen;
+	char *dname = NULL, *dtmp = NULL;
+	uint64_t id;
 
-	while (len > 0 && (*s == ' ' || *s == '\t'))
-		s++, len--;
-	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-		len--;
-	if ((colon = memrchr(s, ':', len)) == NULL || colon == s)
-		return;
-	n = parse_u64(colon + 1, s + len - (colon + 1), &used);
-	if (used == 0 || str_is(s, colon - s, "??"))
-		return;
-	l->file = s;
-	l->flen = colon - s;
-	l->line = n > INT64_MAX ? 0 : n;
+	if (pf != NULL && last && str_is(name, nlen, STREAM_UNKNOWN)) {
+		const char *b;
+		size_t bl;
+
+		if (pf->dlen > 0 && pf->dso[0] == '/')
+			return NOLINE;
+		dso_unknown_base(pf->dso, pf->dlen, &b, &bl);
+		dname = xasprintf("[%.*s]", (int)bl, b);
+		name = dname;
+		nlen = strlen(dname);
+	}
+	if (flen == 0 && pf != NULL) {
+		if (pf->dlen > 0 && pf->dso[0] == '[') {
+			file = pf->dso;
+			flen = pf->dlen;
+		} else {
+			dtmp = xasprintf("[%.*s]", (int)pf->dlen, pf->dso);
+			file = dtmp;
+			flen = strlen(dtmp);
+		}
+	}
+	id = func_id(p, name, nlen, file, flen);
+	free(dname);
+	free(dtmp);
+	return id;
 }
 
 void
-pprof_location(struct pprof *p, struct stacktab_entry *e, const char *text,
-    size_t len)
+pprof_location(struct pprof *p, size_t id)
 {
-	struct loc_line lines[64], *more = NULL, *ls = lines;
-	size_t nl = 0, cap = 64, i, n;
-	const char *l = text, *end = text + len, *nl_at;
-	struct stream_frame fr, phys = { 0 };
-	uint64_t mid = 0, addr = 0, flags = 0;
-	const char *dfile = NULL;	/* the DSO as a file name */
-	size_t dflen = 0;
-	char *dtmp = NULL, *dname = NULL;
-	int has_phys = 0, has_addr = 0;
+	const struct stacks *s = &p->prof;
+	const struct stacks_frame *f, *pf = NULL;
+	const uint8_t *ids;
+	uint64_t addr, mid = 0, flags = 0, func;
+	size_t nl = stacks_loc(s, id, &addr, &ids), i, phys = 0;
 
-	for (; l < end; l = nl_at + 1) {
-		nl_at = memchr(l, '\n', end - l);
-		n = nl_at - l;
-		switch (stream_classify(l, n, NULL, &fr)) {
-		case STREAM_FRAME:
-			if (nl == cap) {
-				more = xrealloc(more, 2 * cap * sizeof(*more));
-				if (ls == lines)
-					memcpy(more, lines, sizeof(lines));
-				ls = more;
-				cap *= 2;
-			}
-			memset(&ls[nl], 0, sizeof(ls[nl]));
-			ls[nl].name = fr.sym.p;
-			ls[nl].nlen = stream_sym_len(fr.sym.p, fr.sym.len);
-			if (!has_addr)
-				addr = fr.addrval;
-			has_addr = 1;
-			if (!str_is(fr.dso.p, fr.dso.len, STREAM_INLINED)) {
-				phys = fr;
-				has_phys = 1;
-				addr = fr.addrval;
-			} else
-				flags |= MAP_INLINE;
-			nl++;
-			break;
-		case STREAM_SRCLINE:
-			if (nl > 0)
-				srcline(&ls[nl - 1], l, n);
-			break;
-		default:
-			break;
-		}
+	GROW(p->fids, nl + 1, p->fids_cap);
+	for (i = 0; i < nl; i++) {
+		p->fids[i] = (uint32_t)buf_varint_get(&ids);
+		if (!s->frm[p->fids[i]].inlined) {
+			phys = i;
+			pf = &s->frm[p->fids[i]];
+		} else
+			flags |= MAP_INLINE;
 	}
-	if (has_phys) {
-		struct loc_line *pl = &ls[nl - 1];
+	if (pf != NULL) {
+		struct pprof_fmemo *m = &p->fmemo[p->fids[phys]];
 
-		mid = map_id(p, phys.dso.p, phys.dso.len);
-		if (str_is(pl->name, pl->nlen, STREAM_UNKNOWN)) {
-			/* Named after the DSO where the DSO is not a file:
-			 * [kernel.kallsyms], [vdso], [unknown]. */
-			if (phys.dso.len > 0 && phys.dso.p[0] == '/')
-				pl->noline = 1;
-			else {
-				const char *b;
-				size_t bl;
-
-				/* "[[vdso]]", as fgfold names it */
-				dso_unknown_base(phys.dso.p, phys.dso.len, &b, &bl);
-				dname = xasprintf("[%.*s]", (int)bl, b);
-				pl->name = dname;
-				pl->nlen = strlen(dname);
-			}
-		}
-		if (phys.dso.len > 0 && phys.dso.p[0] == '[') {
-			dfile = phys.dso.p;
-			dflen = phys.dso.len;
-		} else {
-			dtmp = xasprintf("[%.*s]", (int)phys.dso.len, phys.dso.p);
-			dfile = dtmp;
-			dflen = strlen(dtmp);
-		}
+		if (m->map == 0)
+			m->map = map_id(p, pf->dso, pf->dlen);
+		mid = m->map;
 	}
 	/* The id and mapping id are written by pprof_encode, which puts the
 	   main program's mapping first. */
@@ -230,30 +179,37 @@ pprof_location(struct pprof *p, struct stacktab_entry *e, const char *text,
 	if (addr != 0)
 		pb_uint(&p->tmp, LOCATION_ADDRESS, addr);
 	for (i = 0; i < nl; i++) {
-		if (ls[i].noline)
+		f = &s->frm[p->fids[i]];
+		if (pf != NULL && i == nl - 1 && phys == i) {
+			/* The usual last line: its function depends on
+			   nothing but the frame. */
+			struct pprof_fmemo *m = &p->fmemo[p->fids[i]];
+
+			if (m->func == 0)
+				m->func = line_func(p, f, pf, 1);
+			func = m->func;
+		} else
+			func = line_func(p, f, pf, i == nl - 1);
+		if (func == NOLINE)
 			continue;
 		buf_reset(&p->tmp2);
-		pb_uint(&p->tmp2, LINE_FUNCTION_ID, ls[i].flen > 0 ?
-		    func_id(p, ls[i].name, ls[i].nlen, ls[i].file, ls[i].flen) :
-		    func_id(p, ls[i].name, ls[i].nlen, dfile, dflen));
-		if (ls[i].line > 0)
-			pb_uint(&p->tmp2, LINE_LINE, ls[i].line);
+		pb_uint(&p->tmp2, LINE_FUNCTION_ID, func);
+		if (f->line > 0)
+			pb_uint(&p->tmp2, LINE_LINE, f->line);
 		pb_msg(&p->tmp, LOCATION_LINE, &p->tmp2);
 		flags |= MAP_FUNCS;
-		if (ls[i].flen > 0)
+		if (f->flen > 0)
 			flags |= MAP_FILES;
-		if (ls[i].line > 0)
+		if (f->line > 0)
 			flags |= MAP_LINES;
 	}
 	if (mid != 0)
 		p->maps.ents[mid - 1].u[1] |= flags;
-	free(more);
-	free(dtmp);
-	free(dname);
-	/* The message's place in larena, and its mapping. It may be empty
-	   (an [unknown] frame at address 0). */
-	e->u[0] = p->larena.len;
-	e->u[1] = p->tmp.len | mid << 32;
+	/* Its mapping, the message's length and the message, after the
+	   location before it. It may be empty (an [unknown] frame at
+	   address 0). */
+	buf_varint(&p->larena, mid);
+	buf_varint(&p->larena, p->tmp.len);
 	buf_add(&p->larena, p->tmp.p, p->tmp.len);
 }
 
@@ -277,23 +233,6 @@ label(struct pprof *p, uint64_t key, int is_num, uint64_t v)
 	pb_msg(&p->tmp, SAMPLE_LABEL, &p->tmp2);
 }
 
-/* Reads a varint of a sample key (written by pb_varint: well formed). */
-static uint64_t
-key_varint(const uint8_t **k)
-{
-	uint64_t v = 0;
-	int shift = 0;
-
-	while (**k & 0x80) {
-		v |= (uint64_t)(**k & 0x7f) << shift;
-		shift += 7;
-		(*k)++;
-	}
-	v |= (uint64_t)**k << shift;
-	(*k)++;
-	return v;
-}
-
 /*
  * pprof takes the first mapping for the main program: its name heads every
  * report, and its symbols are the ones looked for first. Returns the id of
@@ -304,6 +243,7 @@ key_varint(const uint8_t **k)
 static uint64_t
 main_mapping(struct pprof *p)
 {
+	const char *prog = p->prof.prog;
 	uint64_t first = 0;
 	size_t i;
 
@@ -316,8 +256,8 @@ main_mapping(struct pprof *p)
 		base = memrchr(f, '/', len);
 		base = base ? base + 1 : f;
 		blen = f + len - base;
-		if (p->prog != NULL && strlen(p->prog) == blen &&
-		    memcmp(p->prog, base, blen) == 0)
+		if (prog != NULL && strlen(prog) == blen &&
+		    memcmp(prog, base, blen) == 0)
 			return i + 1;
 		if (first == 0 && memmem(base, blen, ".so", 3) == NULL)
 			first = i + 1;
@@ -337,27 +277,31 @@ map_order(uint64_t main_map, uint64_t id)
 void
 pprof_encode(struct pprof *p, struct buf *out)
 {
-	int on_time = p->event != NULL && stream_event_is_clock(p->event, strlen(p->event));
+	const struct stacks *s = &p->prof;
+	const char *event = s->event;
+	int on_time = event != NULL && stream_event_is_clock(event, strlen(event));
 	int c_on = -1, c_off = -1, c_wall = -1, ncol = 1;
 	const char *deflt = "samples", *on_type = "samples";
 	uint64_t k_pid, k_tid, k_comm, main_map;
+	const uint8_t *loc;
 	size_t i, j;
 
+	pprof_number(p);
 	/* The sample types: which columns the values have. */
 	value_type(p, out, PROFILE_SAMPLE_TYPE, "samples", "count");
-	if (p->has_weight) {
+	if (s->has_weight) {
 		c_on = ncol++;
 		on_type = on_time ? "cpu" :
-		    p->event[0] != '\0' ? p->event : "events";
+		    event[0] != '\0' ? event : "events";
 		value_type(p, out, PROFILE_SAMPLE_TYPE, on_type,
 		    on_time ? "nanoseconds" : "count");
 		deflt = on_type;
 	}
-	if (p->has_off) {
+	if (s->has_off) {
 		c_off = ncol++;
 		value_type(p, out, PROFILE_SAMPLE_TYPE, "off-cpu", "nanoseconds");
 		deflt = "off-cpu";
-		if (!p->has_on || (c_on >= 0 && on_time)) {
+		if (!s->has_on || (c_on >= 0 && on_time)) {
 			c_wall = ncol++;
 			value_type(p, out, PROFILE_SAMPLE_TYPE, "wall", "nanoseconds");
 			deflt = "wall";
@@ -367,11 +311,12 @@ pprof_encode(struct pprof *p, struct buf *out)
 	k_pid = cstr_id(p, "pid");
 	k_tid = cstr_id(p, "tid");
 	k_comm = cstr_id(p, "comm");
-	for (i = 0; i < p->samples.n; i++) {
-		const struct stacktab_entry *e = &p->samples.ents[i];
+	for (i = 0; i < s->stacks.n; i++) {
+		const struct stacktab_entry *e = &s->stacks.ents[i];
 		const uint8_t *k = (const uint8_t *)e->key, *end = k + e->len;
-		uint64_t kind = key_varint(&k);
-		const struct pprof_thread *t = &p->thr[key_varint(&k)];
+		int side = stacks_key_side(&k);
+		size_t th = stacks_key_thread(&k);
+		const struct stacks_thread *t = &s->thr[th];
 
 		buf_reset(&p->tmp);
 		/* The location ids in the key are already the packed field. */
@@ -379,9 +324,9 @@ pprof_encode(struct pprof *p, struct buf *out)
 			pb_bytes(&p->tmp, SAMPLE_LOCATION_ID, k, end - k);
 		memset(p->vals, 0, ncol * sizeof(*p->vals));
 		p->vals[0] = e->u[0];
-		if (kind == PPROF_ON && c_on >= 0)
+		if (side == STACKS_ON && c_on >= 0)
 			p->vals[c_on] = e->u[1];
-		if (kind == PPROF_OFF)
+		if (side == STACKS_OFF)
 			p->vals[c_off] = e->u[1];
 		if (c_wall >= 0)
 			p->vals[c_wall] = e->u[1];
@@ -389,7 +334,7 @@ pprof_encode(struct pprof *p, struct buf *out)
 		if (t->pid >= 0)
 			label(p, k_pid, 1, t->pid);
 		label(p, k_tid, 1, t->tid);
-		label(p, k_comm, 0, t->comm);
+		label(p, k_comm, 0, p->tcomm[th]);
 		pb_msg(out, PROFILE_SAMPLE, &p->tmp);
 	}
 	main_map = main_mapping(p);
@@ -398,13 +343,15 @@ pprof_encode(struct pprof *p, struct buf *out)
 		size_t i = j == 0 && main_map != 0 ? main_map - 1 :
 		    main_map != 0 && j < main_map ? j - 1 : j;
 		const struct stacktab_entry *e = &p->maps.ents[i];
-		const struct stacktab_entry *b = stacktab_find(&p->buildids, e->key, e->len);
+		const struct stacktab_entry *b = stacktab_find(&p->prof.buildids,
+		    e->key, e->len);
 
 		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, MAPPING_ID, map_order(main_map, i + 1));
 		pb_uint(&p->tmp, MAPPING_FILENAME, e->u[0]);
 		if (b != NULL)
-			pb_uint(&p->tmp, MAPPING_BUILD_ID, b->u[0]);
+			pb_uint(&p->tmp, MAPPING_BUILD_ID, pprof_str(p,
+			    s->bids.ents[b->u[0]].key, s->bids.ents[b->u[0]].len));
 		if (e->u[1] & MAP_FUNCS)
 			pb_uint(&p->tmp, MAPPING_HAS_FUNCTIONS, 1);
 		if (e->u[1] & MAP_FILES)
@@ -415,16 +362,17 @@ pprof_encode(struct pprof *p, struct buf *out)
 			pb_uint(&p->tmp, MAPPING_HAS_INLINE_FRAMES, 1);
 		pb_msg(out, PROFILE_MAPPING, &p->tmp);
 	}
-	for (i = 0; i < p->locs.n; i++) {
-		const struct stacktab_entry *e = &p->locs.ents[i];
+	loc = (const uint8_t *)p->larena.p;
+	for (i = 0; i < s->locs.n; i++) {
+		uint64_t map = buf_varint_get(&loc), len = buf_varint_get(&loc);
 
 		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, LOCATION_ID, i + 1);
-		if (e->u[1] >> 32 != 0)
+		if (map != 0)
 			pb_uint(&p->tmp, LOCATION_MAPPING_ID,
-			    map_order(main_map, e->u[1] >> 32));
-		if ((e->u[1] & 0xffffffff) != 0)
-			buf_add(&p->tmp, p->larena.p + e->u[0], e->u[1] & 0xffffffff);
+			    map_order(main_map, map));
+		buf_add(&p->tmp, loc, len);
+		loc += len;
 		pb_msg(out, PROFILE_LOCATION, &p->tmp);
 	}
 	for (i = 0; i < p->funcs.n; i++) {
@@ -441,15 +389,15 @@ pprof_encode(struct pprof *p, struct buf *out)
 			pb_uint(&p->tmp, FUNCTION_FILENAME, e->u[1]);
 		pb_msg(out, PROFILE_FUNCTION, &p->tmp);
 	}
-	if (p->time_nanos > 0)
-		pb_uint(out, PROFILE_TIME_NANOS, p->time_nanos);
-	if (p->duration > 0)
-		pb_uint(out, PROFILE_DURATION_NANOS, p->duration);
+	if (s->time_nanos > 0)
+		pb_uint(out, PROFILE_TIME_NANOS, s->time_nanos);
+	if (s->duration > 0)
+		pb_uint(out, PROFILE_DURATION_NANOS, s->duration);
 	if (c_on >= 0 && on_time) {
 		value_type(p, out, PROFILE_PERIOD_TYPE, "cpu", "nanoseconds");
-		if (p->hdr_period > 0 || p->first_period > 0)
-			pb_uint(out, PROFILE_PERIOD, p->hdr_period > 0 ?
-			    p->hdr_period : p->first_period);
+		if (s->hdr_period > 0 || s->first_period > 0)
+			pb_uint(out, PROFILE_PERIOD, s->hdr_period > 0 ?
+			    s->hdr_period : s->first_period);
 	}
 	for (i = 0; i < p->ncomments; i++)
 		pb_uint(out, PROFILE_COMMENT, p->comments[i]);
@@ -501,7 +449,7 @@ pprof_write(struct pprof *p, FILE *out)
 	} while (zr != Z_STREAM_END);
 	deflateEnd(&z);
 	buf_release(&raw);
-	if (p->saturated)
+	if (p->prof.saturated)
 		warnx("a sum passed 2^63-1, the largest value a profile holds, "
 		    "and stopped there; convert fewer samples at a time");
 	return 0;

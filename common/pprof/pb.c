@@ -3,15 +3,7 @@
 void
 pb_varint(struct buf *b, uint64_t v)
 {
-	char tmp[10];
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		tmp[n++] = (char)(v | 0x80);
-		v >>= 7;
-	}
-	tmp[n++] = (char)v;
-	buf_add(b, tmp, n);
+	buf_varint(b, v);
 }
 
 size_t

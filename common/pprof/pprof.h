@@ -42,8 +42,9 @@
  *			sample, to the end of its last sample (an off-CPU
  *			sample ends a period after its time stamp), summed;
  *			"# cmdline" and "# lost" become comments.
- * The stream is read in pprof.c (through stream/reader), the profile
- * encoded in encode.c.
+ * The streams are read into a profile of raw stacks (profile/stacks.h);
+ * pprof.c numbers its strings, functions and mappings in the order they
+ * were first seen, and encode.c writes the messages.
  * Memory grows with the unique frames and unique (stack, thread) pairs,
  * never with repeated samples. The output is the same bytes for the same
  * input.
@@ -54,62 +55,32 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pprof/pb.h"
+#include "base/buf.h"
+#include "profile/stacks.h"
 #include "stream/stacktab.h"
 
-struct pprof_thread {
-	uint64_t	 comm;		/* string index */
-	int64_t		 pid;		/* -1 when the stream gave only a TID */
-	int64_t		 tid;
+/* What a raw frame of the profile became, once known (0: not yet). */
+struct pprof_fmemo {
+	uint64_t	 map;		/* the mapping of its DSO */
+	uint64_t	 func;		/* its function as a location's last,
+					   non-inlined line */
 };
-
-/* A recently seen location: the hash of its text, and its id. */
-struct pprof_lcache {
-	uint64_t	 lo, hi;
-	uint64_t	 id;		/* 0: empty */
-};
-#define PPROF_LCACHE	4096		/* entries, a power of two */
 
 struct pprof {
+	struct stacks	 prof;		/* what the streams said */
+	/* The encoding's tables, made again by each pprof_encode. */
 	struct stacktab	 strs;		/* string -> its index (= entry index) */
 	struct stacktab	 funcs;		/* "NAME\0FILE" -> u[0] name, u[1] file */
 	struct stacktab	 maps;		/* DSO -> u[0] name, u[1] MAP_ flags */
-	struct stacktab	 locs;		/* XXH3-128 of frame text -> u[0] offset in larena,
-					   u[1] length | mapping id << 32 */
-	struct stacktab	 samples;	/* kind, thread, location ids -> u[0] count, u[1] weight */
-	struct stacktab	 threads;	/* "COMM\0PID\0TID" -> index in thr */
-	struct stacktab	 buildids;	/* file -> u[0] its build ID's string index */
-	struct pprof_thread *thr;
-	size_t		 thr_cap;
-	struct buf	 larena;	/* the encoded Location messages */
-	struct pprof_lcache *lcache;	/* PPROF_LCACHE recent locations */
+	struct pprof_fmemo *fmemo;	/* by index in prof.frm */
+	uint32_t	*fids;		/* scratch: a location's frames */
+	size_t		 fmemo_cap, fids_cap;
+	uint64_t	*tcomm;		/* each thread's COMM, a string index */
+	size_t		 tcomm_cap;
+	struct buf	 larena;	/* the Location messages, in id order:
+					   mapping id, length, message */
 	uint64_t	*comments;	/* string indexes */
 	size_t		 ncomments, comments_cap;
-	char		*event;		/* the on-CPU event converted; NULL before the first */
-	char		*prog;		/* the program's file name, from "# cmdline" */
-	int		 event_warned;
-	int		 has_on, has_off, has_weight;
-	int		 saturated;	/* some sum stopped at 2^63-1 */
-	uint64_t	 hdr_period;	/* ns per sample from "# event", or 0 */
-	uint64_t	 first_period;	/* the first on-CPU sample's period, or 0 */
-	uint64_t	 duration;	/* ns, summed over inputs */
-	uint64_t	 time_nanos;	/* the earliest start, ns since the Epoch, or 0 */
-	uint64_t	 nsamples;
-
-	/* The sample being read. */
-	int		 in_sample;
-	int		 kind;		/* PPROF_ON or PPROF_OFF */
-	uint64_t	 weight;
-	uint64_t	 time;		/* its time in ns, when has_time */
-	int		 has_time;
-	uint64_t	 t_first, t_end;	/* this input's complete samples':
-					   the first time, the last end */
-	int		 in_has_time;
-	uint64_t	 in_start;	/* its "# start" on the samples' clock */
-	int		 in_has_start;
-	struct buf	 key;		/* kind, thread, location ids so far */
-	struct buf	 grp;		/* the open frame's lines, '\n' after each */
-	int		 grp_phys;	/* it has its non-inlined frame line */
 	struct buf	 tmp, tmp2;	/* scratch for nested messages */
 	uint64_t	*vals;
 	size_t		 vals_cap;

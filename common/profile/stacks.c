@@ -1,0 +1,502 @@
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "base/cmdfile.h"
+#include "base/lineread.h"
+#include "base/num.h"
+#include "base/str.h"
+#include "base/xalloc.h"
+#include "profile/stacks.h"
+#include "stream/diag.h"
+#include "stream/reader.h"
+#include "stream/sniff.h"
+#include "stream/stream.h"
+
+void
+stacks_init(struct stacks *s)
+{
+	memset(s, 0, sizeof(*s));
+	stacktab_init(&s->locs);
+	stacktab_init(&s->stacks);
+	stacktab_init(&s->threads);
+	stacktab_init(&s->bids);
+	stacktab_init(&s->buildids);
+	stacktab_init(&s->notes);
+	stacktab_init(&s->frames);
+	s->lcache = xcalloc(STACKS_LCACHE, sizeof(*s->lcache));
+}
+
+void
+stacks_release(struct stacks *s)
+{
+	stacktab_release(&s->locs);
+	stacktab_release(&s->stacks);
+	stacktab_release(&s->threads);
+	stacktab_release(&s->bids);
+	stacktab_release(&s->buildids);
+	stacktab_release(&s->notes);
+	stacktab_release(&s->frames);
+	buf_release(&s->lframes);
+	buf_release(&s->fkey);
+	free(s->frm);
+	buf_release(&s->key);
+	buf_release(&s->grp);
+	free(s->thr);
+	free(s->seen);
+	free(s->event);
+	free(s->prog);
+	free(s->lcache);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Notes that the entry i of a table, new, is the next thing first seen. */
+static void
+seen_add(struct stacks *s, enum stacks_seen_kind kind, size_t i)
+{
+	GROW(s->seen, s->nseen + 1, s->seen_cap);
+	s->seen[s->nseen].kind = kind;
+	s->seen[s->nseen].i = i;
+	s->seen[s->nseen++].locs = s->locs.n;
+}
+
+/* A sum that stops at 2^63-1, the largest value profile.proto holds. */
+static uint64_t
+sat_add(struct stacks *s, uint64_t a, uint64_t b)
+{
+	if (b > (uint64_t)INT64_MAX - a) {
+		s->saturated = 1;
+		return INT64_MAX;
+	}
+	return a + b;
+}
+
+/* A note: kind, then the value. Each is kept once. */
+static void
+add_note(struct stacks *s, int kind, struct stream_str v)
+{
+	char *k = xmalloc(v.len + 1);
+	size_t n = s->notes.n;
+
+	k[0] = (char)kind;
+	if (v.len > 0)
+		memcpy(k + 1, v.p, v.len);
+	stacktab_get(&s->notes, k, v.len + 1);
+	free(k);
+	if (s->notes.n != n)
+		seen_add(s, STACKS_SEEN_NOTE, n);
+}
+
+/* "# buildid : ID FILE": the file's build ID is the last one said. */
+static void
+add_buildid(struct stacks *s, const struct stream_header_read *h)
+{
+	size_t n = s->bids.n;
+	uint64_t i = stacktab_get(&s->bids, h->u.buildid.id.p,
+	    h->u.buildid.id.len) - s->bids.ents;
+
+	if (s->bids.n != n)
+		seen_add(s, STACKS_SEEN_BUILDID, i);
+	stacktab_get(&s->buildids, h->u.buildid.path.p,
+	    h->u.buildid.path.len)->u[0] = i;
+}
+
+/*
+ * A header line: the event's period, build IDs, and the command line and
+ * lost samples as notes. Other keys pass.
+ */
+static void
+header_line(struct stacks *s, const struct stream_header_read *h)
+{
+	const struct stream_event_read *e = &h->u.event;
+	size_t n;
+
+	switch (h->key) {
+	case STREAM_HDR_BUILDID:
+		if (h->ok)
+			add_buildid(s, h);
+		break;
+	case STREAM_HDR_EVENT:
+		/* "cpu-clock freq 999 callgraph dwarf 16384" */
+		if (!stream_event_is_clock(e->name.p, e->name.len) ||
+		    e->rate == 0)
+			break;
+		if (e->rate_kind == STREAM_RATE_FREQ)
+			s->hdr_period = (1000000000 + e->rate / 2) / e->rate;
+		else if (e->rate_kind == STREAM_RATE_PERIOD)
+			s->hdr_period = e->rate;
+		break;
+	case STREAM_HDR_CMDLINE:
+		add_note(s, STACKS_NOTE_CMDLINE, h->value);
+		if (s->prog == NULL && h->value.len > 0) {
+			/* The program's file name: the first word's last part. */
+			const char *v = h->value.p, *w = memchr(v, ' ',
+			    h->value.len), *slash;
+
+			n = w ? (size_t)(w - v) : h->value.len;
+			slash = memrchr(v, '/', n);
+			w = slash ? slash + 1 : v;
+			s->prog = xmemdup0(w, v + n - w);
+		}
+		break;
+	case STREAM_HDR_LOST:
+		add_note(s, STACKS_NOTE_LOST, h->value);
+		break;
+	case STREAM_HDR_START:
+		if (!h->ok)
+			break;
+		if (h->u.start.wall_ns <= INT64_MAX && (s->time_nanos == 0 ||
+		    h->u.start.wall_ns < s->time_nanos))
+			s->time_nanos = h->u.start.wall_ns;
+		s->in_start = h->u.start.clock_ns;
+		s->in_has_start = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+/* One line of a frame group as it is parsed. */
+struct gline {
+	const char	*name, *dso, *file;
+	size_t		 nlen, dlen, flen;
+	uint64_t	 line, addr;
+};
+
+/*
+ * A source line "  FILE:LINE": sets l's file and line. "??:0" and text
+ * without a line number leave them unset.
+ */
+static void
+srcline(struct gline *l, const char *p, size_t len)
+{
+	const char *colon;
+	size_t used;
+	uint64_t n;
+
+	while (len > 0 && (*p == ' ' || *p == '\t'))
+		p++, len--;
+	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+		len--;
+	if ((colon = memrchr(p, ':', len)) == NULL || colon == p)
+		return;
+	num_u64(colon + 1, p + len - (colon + 1), &n, &used);
+	if (used == 0 || str_is(p, colon - p, "??"))
+		return;
+	l->file = p;
+	l->flen = colon - p;
+	l->line = n > INT64_MAX ? 0 : n;
+}
+
+/* The id of the raw frame l, added when new. */
+static uint32_t
+frame_id(struct stacks *s, const struct gline *l)
+{
+	uint64_t head[4] = { l->nlen, l->dlen, l->flen, l->line };
+	size_t n = s->frames.n;
+	struct stacktab_entry *e;
+	struct stacks_frame *f;
+
+	buf_reset(&s->fkey);
+	buf_add(&s->fkey, head, sizeof(head));
+	buf_add(&s->fkey, l->name, l->nlen);
+	buf_add(&s->fkey, l->dso, l->dlen);
+	buf_add(&s->fkey, l->file, l->flen);
+	e = stacktab_get(&s->frames, s->fkey.p, s->fkey.len);
+	if (s->frames.n != n) {
+		GROW(s->frm, n + 1, s->frm_cap);
+		f = &s->frm[n];
+		f->name = e->key + sizeof(head);
+		f->nlen = l->nlen;
+		f->dso = f->name + l->nlen;
+		f->dlen = l->dlen;
+		f->file = l->flen > 0 ? f->dso + l->dlen : NULL;
+		f->flen = l->flen;
+		f->line = l->line;
+		f->inlined = str_is(l->dso, l->dlen, STREAM_INLINED);
+	}
+	return (uint32_t)(e - s->frames.ents);
+}
+
+/*
+ * A new location, the frame group text[0..len): its frame lines (the
+ * function's name without its offset, the DSO, the address) and the
+ * source line after each, as raw frames; its address is the non-inlined
+ * frame's (else the first's). Its entry e gets u[0], its frame ids' place
+ * in lframes, and u[1], its address.
+ */
+static void
+location_new(struct stacks *s, struct stacktab_entry *e, const char *text,
+    size_t len)
+{
+	struct gline lines[64], *more = NULL, *ls = lines;
+	size_t nl = 0, cap = 64, i, n;
+	const char *l = text, *end = text + len, *nl_at;
+	struct stream_frame fr;
+	uint64_t addr = 0;
+	int has_addr = 0;
+
+	for (; l < end; l = nl_at + 1) {
+		nl_at = memchr(l, '\n', end - l);
+		n = nl_at - l;
+		switch (stream_classify(l, n, NULL, &fr)) {
+		case STREAM_FRAME:
+			if (nl == cap) {
+				more = xrealloc(more, 2 * cap * sizeof(*more));
+				if (ls == lines)
+					memcpy(more, lines, sizeof(lines));
+				ls = more;
+				cap *= 2;
+			}
+			memset(&ls[nl], 0, sizeof(ls[nl]));
+			ls[nl].name = fr.sym.p;
+			ls[nl].nlen = stream_sym_len(fr.sym.p, fr.sym.len);
+			ls[nl].dso = fr.dso.p;
+			ls[nl].dlen = fr.dso.len;
+			if (!has_addr || !str_is(fr.dso.p, fr.dso.len, STREAM_INLINED))
+				addr = fr.addrval;
+			has_addr = 1;
+			nl++;
+			break;
+		case STREAM_SRCLINE:
+			if (nl > 0)
+				srcline(&ls[nl - 1], l, n);
+			break;
+		default:
+			break;
+		}
+	}
+	e->u[0] = s->lframes.len;
+	e->u[1] = addr;
+	buf_varint(&s->lframes, nl);
+	for (i = 0; i < nl; i++)
+		buf_varint(&s->lframes, frame_id(s, &ls[i]));
+	free(more);
+}
+
+/*
+ * Closes the open frame group: its location's id joins the sample's key.
+ * A location is known by the 128-bit hash of its text (as fgfold's sample
+ * cache knows a sample), which keeps the table small; the recent ones are
+ * found in lcache first, which stays in the processor's cache where the
+ * table, with a million locations, does not.
+ */
+static void
+group_close(struct stacks *s)
+{
+	struct stacktab_entry *e;
+	struct stacks_lcache *c;
+	XXH128_hash_t h;
+	size_t n = s->locs.n;
+	uint64_t id;
+
+	if (s->grp.len == 0)
+		return;
+	h = XXH3_128bits(s->grp.p, s->grp.len);
+	c = &s->lcache[h.low64 & (STACKS_LCACHE - 1)];
+	if (c->id != 0 && c->lo == h.low64 && c->hi == h.high64)
+		id = c->id;
+	else {
+		e = stacktab_get(&s->locs, (const char *)&h, sizeof(h));
+		id = e - s->locs.ents + 1;
+		if (s->locs.n != n)
+			location_new(s, e, s->grp.p, s->grp.len);
+		c->lo = h.low64;
+		c->hi = h.high64;
+		c->id = id;
+	}
+	buf_varint(&s->key, id);
+	buf_reset(&s->grp);
+	s->grp_phys = 0;
+}
+
+static void
+group_add(struct stacks *s, const char *line, size_t len)
+{
+	buf_add(&s->grp, line, len);
+	buf_addc(&s->grp, '\n');
+}
+
+/* The index of the thread (COMM, PID, TID) of a sample head. */
+static uint64_t
+thread_id(struct stacks *s, const struct stream_sample *h,
+    const struct stream_head_values *v)
+{
+	size_t klen = h->comm.len + h->pid.len + h->tid.len + 2, n = s->threads.n;
+	char *k = xmalloc(klen);
+	uint64_t id;
+
+	memcpy(k, h->comm.p, h->comm.len);
+	k[h->comm.len] = '\0';
+	if (h->pid.len > 0)	/* NULL when perf printed only a TID */
+		memcpy(k + h->comm.len + 1, h->pid.p, h->pid.len);
+	k[h->comm.len + 1 + h->pid.len] = '\0';
+	memcpy(k + h->comm.len + 2 + h->pid.len, h->tid.p, h->tid.len);
+	id = stacktab_get(&s->threads, k, klen) - s->threads.ents;
+	free(k);
+	if (s->threads.n != n) {
+		struct stacks_thread *t;
+
+		GROW(s->thr, id + 1, s->thr_cap);
+		t = &s->thr[id];
+		t->commlen = h->comm.len;
+		t->pid = v->has_pid ? v->pid : -1;
+		t->tid = v->tid;
+		seen_add(s, STACKS_SEEN_THREAD, id);
+	}
+	return id;
+}
+
+static void
+sample_head(struct stacks *s, const struct stream_item *it, const char *name)
+{
+	const struct stream_sample *h = &it->head;
+	struct stream_head_values v;
+
+	s->in_sample = 0;
+	buf_reset(&s->grp);
+	s->grp_phys = 0;
+	if (h->event.len > 0 && stream_str_eq(h->event, STREAM_OFFCPU_EVENT)) {
+		s->side = STACKS_OFF;
+		s->weight = h->has_period ? h->period : 0;
+	} else {
+		/* A head with no event has an empty one (and event.p NULL). */
+		if (s->event == NULL)
+			s->event = h->event.len > 0 ?
+			    xmemdup0(h->event.p, h->event.len) : xstrdup("");
+		else if (strlen(s->event) != h->event.len || (h->event.len > 0 &&
+		    !stream_str_eq(h->event, s->event))) {
+			if (!s->event_warned)
+				warnx("%s:%lu: several events in the input; converting "
+				    "only '%s' (and " STREAM_OFFCPU_EVENT ")", name,
+				    it->lineno, s->event);
+			s->event_warned = 1;
+			return;
+		}
+		s->side = STACKS_ON;
+		s->weight = h->has_period ? h->period : s->hdr_period;
+		if (s->first_period == 0 && h->has_period)
+			s->first_period = h->period;
+	}
+	stream_head_values(it, &v);
+	s->has_time = v.has_time;
+	s->time = v.time;
+	buf_reset(&s->key);
+	buf_varint(&s->key, s->side);
+	buf_varint(&s->key, thread_id(s, h, &v));
+	s->in_sample = 1;
+}
+
+/* The end of a sample: it is counted under its key. */
+static void
+sample_end(struct stacks *s)
+{
+	struct stacktab_entry *e;
+
+	if (!s->in_sample)
+		return;
+	group_close(s);
+	s->in_sample = 0;
+	e = stacktab_get(&s->stacks, s->key.p, s->key.len);
+	e->u[0] = sat_add(s, e->u[0], 1);
+	e->u[1] = sat_add(s, e->u[1], s->weight);
+	s->nsamples++;
+	if (s->has_time) {
+		/* an off-CPU sample's time is when its thread blocked */
+		uint64_t end = sat_add(s, s->time, s->side == STACKS_OFF ?
+		    s->weight : 0);
+
+		if (!s->in_has_time || s->time < s->t_first)
+			s->t_first = s->time;
+		if (!s->in_has_time || end > s->t_end)
+			s->t_end = end;
+		s->in_has_time = 1;
+	}
+	if (s->side == STACKS_OFF)
+		s->has_off = 1;
+	else {
+		s->has_on = 1;
+		if (s->weight > 0)
+			s->has_weight = 1;
+	}
+}
+
+int
+stacks_stream(struct stacks *s, int fd, const char *name)
+{
+	struct lineread lr;
+	struct stream_diag diag;
+	struct stream_reader r;
+	struct stream_item it;
+	const char *f;
+	int rv = 0;
+
+	stream_diag_init(&diag, name);
+	s->in_sample = 0;
+	buf_reset(&s->grp);
+	s->grp_phys = 0;
+	s->in_has_time = 0;
+	s->in_has_start = 0;
+	lineread_init(&lr, fd, name);
+	if (sniff_refuse(&lr, SNIFF_STREAM, "fgpprof") != 0) {
+		lineread_release(&lr);
+		return SNIFF_REFUSED;
+	}
+	stream_reader_init(&r, &lr, &diag, NULL);
+	while (stream_reader_next(&r, &it) != STREAM_ITEM_EOF) {
+		switch (it.kind) {
+		case STREAM_ITEM_BLANK:
+			sample_end(s);
+			break;
+		case STREAM_ITEM_HEADER:
+			header_line(s, &it.hdr);
+			break;
+		case STREAM_ITEM_HEAD:
+			/* A head with no empty line before it: keep both. */
+			sample_end(s);
+			sample_head(s, &it, name);
+			if (s->in_sample && it.head.has_frame) {
+				/* perf record without -g: a one-frame stack */
+				f = it.head.frame.indent.p;
+				group_add(s, f, it.line + it.len - f);
+				sample_end(s);
+			}
+			break;
+		case STREAM_ITEM_FRAME:
+			if (!s->in_sample)
+				break;		/* of an event not kept */
+			if (s->grp_phys)
+				group_close(s);
+			group_add(s, it.line, it.len);
+			if (!it.inlined)
+				s->grp_phys = 1;
+			break;
+		case STREAM_ITEM_SRCLINE:
+			if (s->in_sample && s->grp.len > 0)
+				group_add(s, it.line, it.len);
+			break;
+		default:
+			break;
+		}
+	}
+	if (stream_reader_finish(&r))
+		rv = 1;
+	s->in_sample = 0;
+	if (lr.error) {
+		cmdfile_read_failed(name, lr.error);
+		rv = 1;
+	}
+	lineread_release(&lr);
+	if (s->in_has_time) {
+		uint64_t from = s->in_has_start && s->in_start < s->t_first ?
+		    s->in_start : s->t_first;
+
+		s->duration = sat_add(s, s->duration, s->t_end - from);
+	}
+	if (diag.bad > 0)
+		rv = 1;
+	return rv;
+}

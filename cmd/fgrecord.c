@@ -5,19 +5,16 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/cmdfile.h"
 #include "base/num.h"
-#include "base/safeopen.h"
 #include "record/record.h"
 #include "base/version.h"
 #include "base/xalloc.h"
@@ -100,65 +97,6 @@ parse_pids(const char *s, pid_t **pids, size_t *npids)
 		warnx("-p '%s': expected a PID or a list of PIDs", s);
 		usage();
 	}
-}
-
-/*
- * Opens the output file name for writing, truncated, and returns its
- * descriptor. fgrecord often runs as root: it refuses a symbolic link
- * (whose target could be any file) and anything but a regular file or
- * /dev/null (a FIFO would block, a device would be written to), checked
- * before anything is opened and again on the file opened (base/safeopen's
- * policy), so that nothing can be swapped in between. Run
- * as root, it also refuses an existing file another user owns or one
- * with more than one link (fs.protected_regular=0 lets anyone leave one
- * in /tmp): that user would read a system-wide profile. The checks come
- * before the truncation, so a refused file is left as it was.
- */
-static int
-create_output(const char *name)
-{
-	struct stat st;
-	int fd;
-
-	fd = safeopen_flags(name, SAFEOPEN_CREATE | SAFEOPEN_NOFOLLOW, &st);
-	if (fd == -1 && errno == ELOOP)
-		errx(2, "cannot write to '%s': it is a symbolic link; name the "
-		    "file itself", name);
-	if (fd == SAFEOPEN_NOTREG)
-		errx(2, "cannot write to '%s': not a regular file; give a "
-		    "regular file, or write to stdout", name);
-	if (fd < 0)
-		err(2, "cannot create '%s'", name);
-	if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_uid != 0)
-		errx(2, "cannot write to '%s': it belongs to user %ju, and "
-		    "root's profile would be theirs to read; remove it or "
-		    "name a new file", name, (uintmax_t)st.st_uid);
-	if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1)
-		errx(2, "cannot write to '%s': it has %ju links, and another "
-		    "name could be anyone's; remove it or name a new file",
-		    name, (uintmax_t)st.st_nlink);
-	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
-		err(2, "cannot truncate '%s'", name);
-	return fd;
-}
-
-static char *
-join(char *const *argv, int argc)
-{
-	size_t len = 1;
-	char *s;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = xmalloc(len);
-	s[0] = '\0';
-	for (i = 0; i < argc; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
 }
 
 int
@@ -280,21 +218,10 @@ main(int argc, char *argv[])
 		usage();
 	}
 
-	if (outname && strcmp(outname, "-") != 0) {
-		int fd = create_output(outname);
-
-		if ((out = fdopen(fd, "w")) == NULL)
-			err(2, "cannot create '%s'", outname);
-		o.outname = outname;
-		o.cmd_stdout = STDOUT_FILENO;
-	} else {
-		out = stdout;
-		o.outname = CMDFILE_STDOUT;
-		o.cmd_stdout = STDERR_FILENO;
-	}
-	setvbuf(out, NULL, _IOFBF, 1 << 20);
-	sample_sink_file(&o.sink, out);
-	cmdline = o.argv ? join(argv, argc) : join(argv - optind, argc + optind);
+	if ((out = record_opts_output(&o, outname, &why)) == NULL)
+		errx(2, "%s", why);
+	cmdline = o.argv ? xjoin(argv, argc) : xjoin(argv - optind,
+	    argc + optind);
 	o.cmdline = cmdline;
 
 	record_init(&r, &o);

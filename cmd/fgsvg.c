@@ -4,14 +4,11 @@
  * the timeline above it (svg/timeline.h).
  */
 #include <err.h>
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -22,8 +19,6 @@
 #include "svg/nameattr.h"
 #include "svg/palette.h"
 #include "svg/svg.h"
-
-#define PALETTE_FILE	"palette.map"
 
 static void __attribute__((noreturn))
 usage(int status)
@@ -45,13 +40,9 @@ usage(int status)
 static double
 number(const char *opt, const char *s, double lo, double hi)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end != '\0' || errno != 0 || !isfinite(v) ||
-	    v < lo || v > hi)
+	if (num_real(s, lo, hi, &v) != 0)
 		errx(2, "--%s '%s' is not a number from %.15g to %.15g", opt, s,
 		    lo, hi);
 	return v;
@@ -95,82 +86,16 @@ static const struct option longopts[] = {
 	VERSION_LONGOPTS
 };
 
-/* A mapped input that shrank under us: say so, rather than die of it. */
-static void
-on_sigbus(int sig)
-{
-	static const char msg[] = "fgsvg: an input file shrank while it was "
-	    "being read; run again on a file that is not being written\n";
-
-	(void)sig;
-	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
-	_exit(2);
-}
-
-/* --random's seed: FGSVG_SEED when set (repeatable), else the clock. */
-static uint64_t
-random_seed(void)
-{
-	const char *env = getenv("FGSVG_SEED");
-	uint64_t seed;
-
-	if (env == NULL || *env == '\0')
-		return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
-	if (num_arg(env, 0, UINT64_MAX, &seed) != 0)
-		errx(2, "FGSVG_SEED='%s': expected a whole number", env);
-	return seed;
-}
-
-/* --cp: reads palette.map; exits 2 when it cannot, returns 1 for a bad line. */
+/* Says *why (freed) unless r is 0; exits 2 when r is 2, else returns r. */
 static int
-load_palette(struct palette *pal)
+said(int r, char **why)
 {
-	unsigned long bad;
-
-	if (palette_load(pal, PALETTE_FILE, &bad) != 0) {
-		if (errno == EINVAL || errno == ELOOP)
-			errx(2, "'%s' is not a regular file%s: move it away, or "
-			    "run --cp in another directory", PALETTE_FILE,
-			    errno == ELOOP ?
-			    " but a symbolic link, not followed" : "");
-		err(2, "cannot read the palette file '%s'", PALETTE_FILE);
-	}
-	if (bad == 0)
-		return 0;
-	warnx("%s:%lu: expected \"NAME->rgb(R,G,B)\"; line skipped",
-	    PALETTE_FILE, bad);
-	return 1;
-}
-
-/* --cp: writes palette.map back, or exits 2. */
-static void
-save_palette(struct palette *pal)
-{
-	if (palette_save(pal, PALETTE_FILE) == 0)
-		return;
-	if (errno == EINVAL || errno == ELOOP)
-		errx(2, "'%s' is no longer a regular file%s: not written; move "
-		    "it away", PALETTE_FILE, errno == ELOOP ?
-		    " but a symbolic link, not followed" : "");
-	cmdfile_write_failed(PALETTE_FILE);
-}
-
-/* --nameattr: reads path into na; exits 2 when it cannot or on an id,
-   returns 1 for a bad line. */
-static int
-load_nameattr(struct nameattr *na, const char *path)
-{
-	unsigned long bad;
-
-	if (nameattr_load(na, path, &bad) != 0)
-		err(2, "cannot read the --nameattr file '%s'", path);
-	if (bad == 0)
-		return 0;
-	if (na->fatal)
-		errx(2, "%s:%lu: %s", path, bad, na->why);
-	warnx("%s:%lu: %s; skipped (expected \"NAME<TAB>key=value...\")",
-	    path, bad, na->why);
-	return 1;
+	if (r != 0)
+		warnx("%s", *why);
+	free(*why);
+	if (r == 2)
+		exit(2);
+	return r;
 }
 
 int
@@ -186,6 +111,7 @@ main(int argc, char *argv[])
 	struct flame fl;
 	struct timeline_opts to = { .budget = 0 };
 	const char *bgcolors = NULL, *nameattr = NULL, *name;
+	char *why;
 	int ch, cp = 0, fd, rval = 0, i, r, notimeline = 0;
 	size_t n;
 
@@ -228,11 +154,7 @@ main(int argc, char *argv[])
 			break;
 		case OPT_NAMETYPE:	so.nametype = optarg; break;
 		case OPT_COLORS:
-			if (!palette_scheme_ok(optarg))
-				errx(2, "--colors '%s' is not a palette; use hot, "
-				    "mem, io, wakeup, chain, java, js, perl, "
-				    "rust, python, red, green, blue, aqua, "
-				    "yellow, purple or orange", optarg);
+			said(palette_scheme_check(optarg, &why), &why);
 			po.scheme = optarg;
 			break;
 		case OPT_BGCOLORS:	bgcolors = optarg; break;
@@ -279,27 +201,24 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 
-	if (palette_background(po.scheme, bgcolors, &so.bgcolor1,
-	    &so.bgcolor2) != 0)
-		errx(2, "--bgcolors '%s' is not a background; use yellow, "
-		    "blue, green, grey or #rrggbb", bgcolors);
+	said(palette_background(po.scheme, bgcolors, &so.bgcolor1, &so.bgcolor2,
+	    &why), &why);
 	fo.chain = strcmp(po.scheme, "chain") == 0;
-	po.seed = random_seed();
+	said(palette_seed(getenv("FGSVG_SEED"), &po.seed, &why), &why);
 	if (palette_init(&pal, &po) != 0)
 		errx(2, "--colors '%s' is not a palette", po.scheme);
-	if (cp && load_palette(&pal) != 0)
+	if (cp && said(palette_cp_load(&pal, PALETTE_CP_FILE, &why), &why))
 		rval = 1;
 	nameattr_init(&na);
 	if (nameattr != NULL) {
-		if (load_nameattr(&na, nameattr) != 0)
-			rval = 1;
+		rval |= said(nameattr_opt_load(&na, nameattr, &why), &why);
 		so.nameattr = &na;
 	}
 
 	fo.ends = !notimeline;
 	flame_init(&fl, &fo);
 	draw_init(&d, &fl, &to, notimeline);
-	signal(SIGBUS, on_sigbus);
+	signal(SIGBUS, draw_on_sigbus);
 	if (argc == 0 && draw_read(&d, STDIN_FILENO, CMDFILE_STDIN) == 2)
 		exit(2);
 	for (i = 0; i < argc; i++) {
@@ -316,19 +235,12 @@ main(int argc, char *argv[])
 	}
 	if (draw_finish(&d, rval != 0, &so, &pal) != 0)
 		rval = 1;
-	if (d.timeline_ok)
-		so.timeline = &d.tl;
-	if (so.total > 0 && so.total < fl.time) {
-		warnx("--total %g is less than the sum of the counts, %g; "
-		    "using the sum", so.total, fl.time);
-		so.total = 0;
-	}
 
 	buf_init_fd(&out, STDOUT_FILENO);
 	if (svg_write(&out, &fl, &so, &pal) != 0)
 		cmdfile_write_failed(CMDFILE_STDOUT);
 	if (cp)
-		save_palette(&pal);
+		said(palette_cp_save(&pal, PALETTE_CP_FILE, &why), &why);
 	buf_release(&out);
 	flame_release(&fl);
 	draw_release(&d);

@@ -6,7 +6,6 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +16,7 @@
 #include "base/lineread.h"
 #include "base/num.h"
 #include "base/version.h"
-#include "record/record.h"
-#include "stream/samplepipe.h"
+#include "record/replay.h"
 #include "stream/sniff.h"
 #include "sym/annotate.h"
 #include "sym/sym.h"
@@ -65,29 +63,11 @@ kallsyms_lend(void *arg)
 	return sym_kallsyms(arg);
 }
 
-struct replay {
-	struct record	 r;
-	struct samplepipe pipe;
-	int		 rc;
-};
-
-/* The replay's thread: the session, then the pipe's end. */
-static void *
-replay_run(void *arg)
-{
-	struct replay *rp = arg;
-
-	rp->rc = record_run(&rp->r);
-	samplepipe_close(&rp->pipe);
-	return NULL;
-}
-
 /*
  * Symbolizes the perf data (perf.data, or perf record -o -) on fd in this
- * process: fgrecord's session replays it (source_perfdata) in a thread of
- * its own and hands each sample, as a struct, through a samplepipe to the
- * symbolizer (sym_sink_init) in this one, so that reading and unwinding
- * run beside naming and writing. head is what was read of fd already.
+ * process: fgrecord's session replays it in a thread of its own
+ * (record/replay.h) and hands each sample, as a struct, to the symbolizer
+ * (sym_sink_init) in this one. head is what was read of fd already.
  * Returns the session's status: 0, 1 (part of the input bad, said), or 2
  * (the stream could not be written, said).
  */
@@ -95,34 +75,16 @@ static int
 perfdata_stream(struct sym *s, int fd, const char *name, const char *head,
     size_t headlen, FILE *out)
 {
-	struct record_opts o;
 	struct sample_sink symsink;
-	struct replay rp;
-	pthread_t t;
 	char *why;
-	int e;
+	int rc;
 
-	memset(&o, 0, sizeof(o));
-	o.cfg.event = perf_event_find("cpu-clock");
-	o.cfg.replay_name = name;
-	o.cfg.replay_fd = fd;
-	o.cfg.replay_head = head;
-	o.cfg.replay_headlen = headlen;
-	o.outname = CMDFILE_STDOUT;
-	if (record_opts_check(&o, &why) != 0)
-		errx(2, "%s", why);
 	sym_sink_init(s, out, &symsink);
-	samplepipe_init(&rp.pipe, &symsink);
-	o.sink = rp.pipe.sink;
-	record_init(&rp.r, &o);
-	if ((e = pthread_create(&t, NULL, replay_run, &rp)) != 0)
-		errx(2, "pthread_create: %s", strerror(e));
-	samplepipe_run(&rp.pipe);
-	pthread_join(t, NULL);
-	record_release(&rp.r);
-	samplepipe_release(&rp.pipe);
+	rc = replay_perfdata(fd, name, head, headlen, &symsink, &why);
+	if (rc == -1)
+		errx(2, "%s", why);
 	sym_sink_release(&symsink);
-	return rp.rc;
+	return rc;
 }
 
 int

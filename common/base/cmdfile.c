@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "base/cmdfile.h"
+#include "base/xalloc.h"
 
 int
 cmdfile_open(const char *path, const char **name)
@@ -38,10 +39,16 @@ cmdfile_read_failed(const char *name, int errnum)
 void
 cmdfile_write_failed(const char *name)
 {
+	errx(2, "%s", cmdfile_write_why(name, errno));
+}
+
+char *
+cmdfile_write_why(const char *name, int errnum)
+{
 	/* A stream that failed without an errno (ferror only). */
-	if (errno == 0)
-		errno = EIO;
-	err(2, "cannot write '%s'", name);
+	if (errnum == 0)
+		errnum = EIO;
+	return xasprintf("cannot write '%s': %s", name, strerror(errnum));
 }
 
 void

@@ -41,6 +41,13 @@ void	 cmdfile_read_failed(const char *name, int errnum);
 void	 cmdfile_write_failed(const char *name) __attribute__((noreturn));
 
 /*
+ * The same wording as a message, for a library that says why rather than
+ * exits: "cannot write 'NAME': reason" (errnum's; 0 is EIO, a stream that
+ * failed without an errno). The caller frees it.
+ */
+char	*cmdfile_write_why(const char *name, int errnum);
+
+/*
  * Flushes f and exits 2 through cmdfile_write_failed when that, or any
  * earlier write to f, failed.
  */

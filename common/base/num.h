@@ -105,4 +105,13 @@ num_x64(const char *s, size_t len, uint64_t *v, size_t *used)
  */
 int	num_arg(const char *s, uint64_t lo, uint64_t hi, uint64_t *v);
 
+/*
+ * Reads the option argument s (NUL-terminated, a number as strtod(3)
+ * reads it, all of s) into *v when it is finite and within [lo, hi].
+ * Returns 0, or -1 (*v untouched) when s is empty, not a number, has
+ * anything after it, overflows or underflows, or is out of range: the
+ * caller says so, quoting s, and exits 2. Borrows s.
+ */
+int	num_real(const char *s, double lo, double hi, double *v);
+
 #endif

@@ -89,3 +89,22 @@ xasprintf(const char *fmt, ...)
 		errx(2, "out of memory formatting a message");
 	return s;
 }
+
+char *
+xjoin(char *const *v, int n)
+{
+	size_t len = 1;
+	char *s;
+	int i;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	s = xmalloc(len);
+	s[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, v[i]);
+	}
+	return s;
+}

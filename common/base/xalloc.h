@@ -17,6 +17,9 @@ char	*xmemdup0(const void *, size_t);	/* copies n bytes, adds a NUL; caller free
 /* asprintf(3) that cannot fail; caller frees. */
 char	*xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The n strings of v joined by single spaces (a command line); caller frees. */
+char	*xjoin(char *const *v, int n);
+
 /* Exits 2 with "out of memory allocating N bytes". */
 void	 xnomem(size_t n) __attribute__((noreturn));
 

@@ -146,6 +146,20 @@ uint32_t record_stack_size(uint64_t freq, uint64_t period);
 int	 record_opts_check(struct record_opts *o, char **why);
 
 /*
+ * Opens where o's stream goes: the file name (borrowed), or standard
+ * output when name is NULL or "-". A file is created, or truncated, only
+ * when it is a regular file (or /dev/null) and no symbolic link, and, run
+ * as root, when it is root's and has one link (output.c says why). Sets
+ * o->outname (for messages: name, or CMDFILE_STDOUT), o->cmd_stdout (the
+ * command's standard output: fgrecord's own when the stream goes to a
+ * file, else its standard error) and o->sink (the stream writer on the
+ * FILE, buffered by 1 MiB). Returns the FILE (the caller fcloses it), or
+ * NULL with *why (the caller frees it) saying what was refused or failed.
+ */
+FILE	*record_opts_output(struct record_opts *o, const char *name,
+	    char **why);
+
+/*
  * Copies *opts (the pointers in it stay borrowed); record_opts_check must
  * have passed them.
  */

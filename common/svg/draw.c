@@ -104,7 +104,7 @@ default_budget(struct flame *fl, const struct svg_opts *so,
 }
 
 int
-draw_finish(struct draw *d, int quiet, const struct svg_opts *so,
+draw_finish(struct draw *d, int quiet, struct svg_opts *so,
     struct palette *pal)
 {
 	uint32_t *seq = NULL;
@@ -129,5 +129,23 @@ draw_finish(struct draw *d, int quiet, const struct svg_opts *so,
 		    d->fold.timed, pal) == 0;
 	}
 	free(seq);
+	if (d->timeline_ok)
+		so->timeline = &d->tl;
+	if (so->total > 0 && so->total < d->fl->time) {
+		warnx("--total %g is less than the sum of the counts, %g; "
+		    "using the sum", so->total, d->fl->time);
+		so->total = 0;
+	}
 	return rv;
+}
+
+void
+draw_on_sigbus(int sig)
+{
+	static const char msg[] = "fgsvg: an input file shrank while it was "
+	    "being read; run again on a file that is not being written\n";
+
+	(void)sig;
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	_exit(2);
 }

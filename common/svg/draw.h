@@ -6,9 +6,9 @@
  * timeline; never both kinds in one graph.
  *
  *	draw_init(&d, &fl, &tlopts, notimeline);
+ *	signal(SIGBUS, draw_on_sigbus);
  *	for each input: rv = draw_read(&d, fd, name);	2: exit 2, said
- *	rval |= draw_finish(&d, rval != 0);	builds the flame and timeline
- *	if (d.timeline_ok) so.timeline = &d.tl;
+ *	rval |= draw_finish(&d, rval != 0, &so, &pal);	the flame, timeline
  *	svg_write(...);
  *	flame_release(&fl);
  *	draw_release(&d);
@@ -55,11 +55,20 @@ int	draw_read(struct draw *, int fd, const char *name);
 /*
  * Ends the reading and builds the flame; for streams, the timeline too,
  * with pal and so (borrowed for the call) when its budget is 0 (30% of
- * the graph drawn without it, at least TIMELINE_BUDGET_MIN). quiet: an
- * error was said already. Returns 1 when some input was bad, else 0.
+ * the graph drawn without it, at least TIMELINE_BUDGET_MIN). Then
+ * completes so for svg_write: so->timeline is d's timeline when one was
+ * made (borrowed until draw_release), and a --total less than the sum of
+ * the counts is warned of and dropped. quiet: an error was said already.
+ * Returns 1 when some input was bad, else 0.
  */
-int	draw_finish(struct draw *, int quiet, const struct svg_opts *so,
+int	draw_finish(struct draw *, int quiet, struct svg_opts *so,
 	    struct palette *pal);
+
+/*
+ * A SIGBUS handler for fgsvg: a mapped input (flameread_fd) that shrank
+ * while it was read is said in one line, exit 2, rather than died of.
+ */
+void	draw_on_sigbus(int sig);
 
 /* Frees what d holds: after flame_release (the flame points into it). */
 void	draw_release(struct draw *);

@@ -8,6 +8,7 @@
 #include "base/buf.h"
 #include "base/lineread.h"
 #include "base/str.h"
+#include "base/xalloc.h"
 #include "svg/nameattr.h"
 #include "svg/xml.h"
 
@@ -207,4 +208,26 @@ nameattr_load(struct nameattr *na, const char *path, unsigned long *bad)
 		return -1;
 	}
 	return 0;
+}
+
+int
+nameattr_opt_load(struct nameattr *na, const char *path, char **why)
+{
+	unsigned long bad;
+
+	*why = NULL;
+	if (nameattr_load(na, path, &bad) != 0) {
+		*why = xasprintf("cannot read the --nameattr file '%s': %s",
+		    path, strerror(errno));
+		return 2;
+	}
+	if (bad == 0)
+		return 0;
+	if (na->fatal) {
+		*why = xasprintf("%s:%lu: %s", path, bad, na->why);
+		return 2;
+	}
+	*why = xasprintf("%s:%lu: %s; skipped (expected "
+	    "\"NAME<TAB>key=value...\")", path, bad, na->why);
+	return 1;
 }

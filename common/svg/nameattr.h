@@ -12,8 +12,8 @@
  *
  *	struct nameattr na;
  *	nameattr_init(&na);
- *	if (nameattr_load(&na, path, &bad) != 0)
- *		err(...);
+ *	if ((r = nameattr_opt_load(&na, path, &why)) != 0)
+ *		... say why, free it; r 2: exit 2, r 1: exit 1 at the end ...
  *	... svgmap_get(&na.attrs, name, len, NULL) ...
  *	nameattr_release(&na);
  */
@@ -47,5 +47,13 @@ void	 nameattr_release(struct nameattr *na);
  */
 int	 nameattr_load(struct nameattr *na, const char *path,
 	    unsigned long *bad);
+
+/*
+ * --nameattr: nameattr_load, with the line to say. Returns 0; 1 when a
+ * line was bad (its bad pairs skipped); 2 when the file cannot be read,
+ * or a line has an id (draw no graph). When not 0, *why (the caller frees
+ * it) is the message, else NULL.
+ */
+int	 nameattr_opt_load(struct nameattr *na, const char *path, char **why);
 
 #endif

@@ -3,14 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "base/cmdfile.h"
 #include "base/str.h"
 #include "base/lineread.h"
+#include "base/num.h"
 #include "base/safeopen.h"
 #include "svg/palette.h"
 #include "base/xalloc.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 enum basic { HOT, MEM, IO, RED, GREEN, BLUE, AQUA, YELLOW, PURPLE, ORANGE,
@@ -42,6 +46,24 @@ int
 palette_scheme_ok(const char *name)
 {
 	return scheme_index(name) >= 0;
+}
+
+int
+palette_scheme_check(const char *name, char **why)
+{
+	struct buf b;
+	int i;
+
+	*why = NULL;
+	if (name != NULL && palette_scheme_ok(name))
+		return 0;
+	buf_init(&b);
+	buf_addf(&b, "--colors '%s' is not a palette; use ", name);
+	for (i = 0; i < S_NSCHEMES; i++)
+		buf_addf(&b, "%s%s", i == 0 ? "" : i < S_NSCHEMES - 1 ? ", " :
+		    " or ", schemes[i]);
+	*why = buf_detach(&b, NULL);
+	return 2;
 }
 
 int
@@ -435,11 +457,12 @@ palette_diff(double value, double max, int negate, char out[PALETTE_COLORLEN])
 
 int
 palette_background(const char *scheme, const char *bg, const char **c1,
-    const char **c2)
+    const char **c2, char **why)
 {
 	int s = scheme_index(scheme);
 	size_t i;
 
+	*why = NULL;
 	if (bg == NULL || *bg == '\0') {
 		if (s == S_MEM)
 			bg = "green";
@@ -461,11 +484,15 @@ palette_background(const char *scheme, const char *bg, const char **c1,
 	else if (bg[0] == '#' && strlen(bg) == 7) {
 		for (i = 1; i < 7; i++)
 			if (strchr("0123456789abcdefABCDEF", bg[i]) == NULL)
-				return -1;
+				goto bad;
 		*c1 = *c2 = bg;
 	} else
-		return -1;
+		goto bad;
 	return 0;
+bad:
+	*why = xasprintf("--bgcolors '%s' is not a background; use yellow, "
+	    "blue, green, grey or #rrggbb", bg);
+	return 2;
 }
 
 /*
@@ -597,4 +624,58 @@ fail:
 	free(tmp);
 	errno = e;
 	return -1;
+}
+
+int
+palette_cp_load(struct palette *p, const char *path, char **why)
+{
+	unsigned long bad;
+
+	*why = NULL;
+	if (palette_load(p, path, &bad) != 0) {
+		if (errno == EINVAL || errno == ELOOP)
+			*why = xasprintf("'%s' is not a regular file%s: move it "
+			    "away, or run --cp in another directory", path,
+			    errno == ELOOP ?
+			    " but a symbolic link, not followed" : "");
+		else
+			*why = xasprintf("cannot read the palette file '%s': %s",
+			    path, strerror(errno));
+		return 2;
+	}
+	if (bad == 0)
+		return 0;
+	*why = xasprintf("%s:%lu: expected \"NAME->rgb(R,G,B)\"; line skipped",
+	    path, bad);
+	return 1;
+}
+
+int
+palette_cp_save(struct palette *p, const char *path, char **why)
+{
+	*why = NULL;
+	if (palette_save(p, path) == 0)
+		return 0;
+	if (errno == EINVAL || errno == ELOOP)
+		*why = xasprintf("'%s' is no longer a regular file%s: not "
+		    "written; move it away", path, errno == ELOOP ?
+		    " but a symbolic link, not followed" : "");
+	else
+		*why = cmdfile_write_why(path, errno);
+	return 2;
+}
+
+int
+palette_seed(const char *env, uint64_t *seed, char **why)
+{
+	*why = NULL;
+	if (env == NULL || *env == '\0') {
+		*seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+		return 0;
+	}
+	if (num_arg(env, 0, UINT64_MAX, seed) != 0) {
+		*why = xasprintf("FGSVG_SEED='%s': expected a whole number", env);
+		return 2;
+	}
+	return 0;
 }

@@ -17,6 +17,8 @@
 #include "svg/svgmap.h"
 
 #define PALETTE_COLORLEN	24	/* "rgb(255,255,255)" and its NUL fit */
+#define PALETTE_CP_FILE		"palette.map"	/* --cp's, in the working
+						   directory */
 
 struct palette_opts {
 	const char	*scheme;	/* borrowed; NULL means "hot" */
@@ -35,6 +37,12 @@ struct palette {
 
 /* Returns 1 when name is a known scheme, 0 otherwise. */
 int	 palette_scheme_ok(const char *name);
+
+/*
+ * --colors: returns 0 when name is a known scheme, else 2 with *why (the
+ * caller frees it) saying so and naming every scheme; *why is NULL on 0.
+ */
+int	 palette_scheme_check(const char *name, char **why);
 
 /*
  * Sets up a palette. opts is copied (its strings stay borrowed). Returns 0,
@@ -66,10 +74,11 @@ void	 palette_diff(double value, double max, int negate,
  * Stores the two stops of the background gradient for bgcolors ("yellow",
  * "blue", "green", "grey", or "#rrggbb"; NULL or "" picks the scheme's
  * default) in c1 and c2 (borrowed static strings, or pointers into
- * bgcolors). Returns 0, or -1 when bgcolors is not recognized.
+ * bgcolors). Returns 0, or 2 when bgcolors is not recognized, with *why
+ * (the caller frees it) the line --bgcolors says; *why is NULL on 0.
  */
 int	 palette_background(const char *scheme, const char *bgcolors,
-	    const char **c1, const char **c2);
+	    const char **c1, const char **c2, char **why);
 
 /*
  * --cp: reads the palette file at path ("NAME->rgb(R,G,B)" lines, the format
@@ -87,5 +96,28 @@ int	 palette_load(struct palette *, const char *path, unsigned long *bad);
  * replacing the file. Returns 0, or -1 with errno set.
  */
 int	 palette_save(struct palette *, const char *path);
+
+/*
+ * --cp: palette_load, with the line to say. Returns 0; 1 when a line was
+ * bad (skipped, the others kept); 2 when the file is no regular file or
+ * cannot be read (draw no graph). When not 0, *why (the caller frees it)
+ * is the message, else NULL.
+ */
+int	 palette_cp_load(struct palette *, const char *path, char **why);
+
+/*
+ * --cp: palette_save, with the line to say. Returns 0, or 2 with *why (the
+ * caller frees it) saying why the file was not written: no longer a
+ * regular file, or a write that failed (base/cmdfile.h's wording).
+ */
+int	 palette_cp_save(struct palette *, const char *path, char **why);
+
+/*
+ * --random's seed: env (FGSVG_SEED's value, borrowed) when it is set and
+ * not empty, so that a run can be repeated; else one from the clock and
+ * the process ID. Returns 0, or 2 with *why (the caller frees it) when
+ * env is not a whole number; *seed is then untouched.
+ */
+int	 palette_seed(const char *env, uint64_t *seed, char **why);
 
 #endif

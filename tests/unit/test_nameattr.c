@@ -233,6 +233,61 @@ bytes(void)
 	nameattr_release(&na);
 }
 
+/* Writes text as the --nameattr file and reads it with nameattr_opt_load. */
+static int
+opt_load(struct nameattr *na, const char *text, char **why)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL || fputs(text, f) == EOF || fclose(f) != 0) {
+		perror(path);
+		exit(2);
+	}
+	nameattr_init(na);
+	return nameattr_opt_load(na, path, why);
+}
+
+/* --nameattr's worded load: its status and the line it says. */
+static void
+worded(void)
+{
+	struct nameattr na;
+	char want[256], *why = (char *)"unset";
+
+	CHECK_INT(opt_load(&na, "a\tclass=x\n", &why), 0, "a good file: 0");
+	CHECK(why == NULL, "nothing to say");
+	nameattr_release(&na);
+
+	CHECK_INT(opt_load(&na, "a\tclass=x\nb\tstyle=y\n", &why), 1,
+	    "a bad line: 1");
+	snprintf(want, sizeof(want), "%s:2: %s; skipped (expected "
+	    "\"NAME<TAB>key=value...\")", path, na.why);
+	CHECK_STR(why, want, "the line, its reason and what was expected");
+	CHECK(strstr(why, "style") != NULL, "the reason names the key");
+	free(why);
+	nameattr_release(&na);
+
+	CHECK_INT(opt_load(&na, "a\tclass=x\nb\tid=y\n", &why), 2,
+	    "an id: 2, draw no graph");
+	snprintf(want, sizeof(want), "%s:2: %s", path, na.why);
+	CHECK_STR(why, want, "the id's line and its reason");
+	free(why);
+	nameattr_release(&na);
+}
+
+/* The worded load of a file that is not there: 2, strerror's words. */
+static void
+missing(struct nameattr *na)
+{
+	char want[256], *why = NULL;
+
+	CHECK_INT(nameattr_opt_load(na, path, &why), 2, "a missing file: 2");
+	snprintf(want, sizeof(want), "cannot read the --nameattr file '%s': %s",
+	    path, strerror(ENOENT));
+	CHECK_STR(why, want, "said with strerror's words");
+	free(why);
+}
+
 int
 main(void)
 {
@@ -252,11 +307,16 @@ main(void)
 	ids();
 	bytes();
 
+	worded();
+
 	unlink(path);
 	nameattr_init(&na);
 	errno = 0;
 	CHECK_INT(nameattr_load(&na, path, &bad), -1, "a missing file: -1");
 	CHECK_INT(errno, ENOENT, "with errno set");
+	nameattr_release(&na);
+	nameattr_init(&na);
+	missing(&na);
 	nameattr_release(&na);
 	return unit_done();
 }

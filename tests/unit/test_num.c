@@ -140,5 +140,27 @@ main(void)
 	CHECK_UINT(v, UINT64_MAX, "its value");
 	CHECK_INT(num_arg("18446744073709551616", 0, UINT64_MAX, &v), -1,
 	    "2^64: refused, not saturated into the range");
+
+	/* real option arguments, as fgsvg's --width or --minwidth */
+	{
+		double d = 7;
+
+		CHECK(num_real("0.59", 0.01, 100, &d) == 0 && d == 0.59,
+		    "0.59 within [0.01, 100]");
+		CHECK(num_real("1e3", 0.1, 1000, &d) == 0 && d == 1000,
+		    "an exponent; the upper bound is taken");
+		CHECK(num_real("21", 21, 1e6, &d) == 0 && d == 21,
+		    "the lower bound is taken");
+		d = 7;
+		CHECK_INT(num_real("20.99", 21, 1e6, &d), -1, "below: refused");
+		CHECK_INT(num_real("1000.5", 0, 1000, &d), -1, "above: refused");
+		CHECK_INT(num_real("", 0, 10, &d), -1, "empty: refused");
+		CHECK_INT(num_real("5x", 0, 10, &d), -1, "trailing text: refused");
+		CHECK_INT(num_real("nan", 0, 10, &d), -1, "nan: refused");
+		CHECK_INT(num_real("inf", 0, 1e300, &d), -1, "inf: refused");
+		CHECK_INT(num_real("1e999", 0, 1e300, &d), -1,
+		    "an overflow: refused");
+		CHECK(d == 7, "a refused argument leaves the value");
+	}
 	return unit_done();
 }

@@ -4,6 +4,7 @@
  * differential scale, the backgrounds, and the --cp palette file's round
  * trip. A failure prints what it got and what it wanted. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,19 @@ test_rules(void)
 	    !palette_scheme_ok("teal") && !palette_scheme_ok(""),
 	    "known schemes");
 	{
+		char *why = (char *)"unset";
+
+		CHECK(palette_scheme_check("java", &why) == 0 && why == NULL,
+		    "--colors java: known, nothing to say");
+		CHECK_INT(palette_scheme_check("teal", &why), 2,
+		    "--colors teal: refused");
+		CHECK_STR(why, "--colors 'teal' is not a palette; use hot, mem, "
+		    "io, wakeup, chain, java, js, perl, rust, python, red, "
+		    "green, blue, aqua, yellow, purple or orange",
+		    "the message names every scheme, the last after \"or\"");
+		free(why);
+	}
+	{
 		struct palette_opts o = { .scheme = "teal" };
 		struct palette p;
 
@@ -209,6 +223,7 @@ test_diff_background(void)
 {
 	char c[PALETTE_COLORLEN];
 	const char *c1, *c2;
+	char *why;
 
 	palette_diff(10, 10, 0, c);
 	CHECK_STR(c, "rgb(255,0,0)", "largest growth is red");
@@ -218,12 +233,20 @@ test_diff_background(void)
 	CHECK_STR(c, "rgb(255,105,105)", "negate swaps");
 	palette_diff(0, 10, 0, c);
 	CHECK_STR(c, "rgb(255,255,255)", "no change is white");
-	CHECK(palette_background("mem", NULL, &c1, &c2) == 0, "mem has a background");
+	CHECK(palette_background("mem", NULL, &c1, &c2, &why) == 0 &&
+	    why == NULL, "mem has a background");
 	CHECK_STR(c2, "#e0ffe0", "mem's is green");
-	CHECK(palette_background("hot", "#123456", &c1, &c2) == 0, "a flat background");
+	CHECK(palette_background("hot", "#123456", &c1, &c2, &why) == 0,
+	    "a flat background");
 	CHECK_STR(c1, "#123456", "a flat background is the colour given");
-	CHECK(palette_background("hot", "#12345", &c1, &c2) == -1 &&
-	    palette_background("hot", "pink", &c1, &c2) == -1, "bad backgrounds");
+	CHECK(palette_background("hot", "#12345", &c1, &c2, &why) == 2,
+	    "a short #rrggbb: refused");
+	CHECK_STR(why, "--bgcolors '#12345' is not a background; use yellow, "
+	    "blue, green, grey or #rrggbb", "what --bgcolors says of it");
+	free(why);
+	CHECK(palette_background("hot", "pink", &c1, &c2, &why) == 2 &&
+	    why != NULL, "an unknown name: refused");
+	free(why);
 }
 
 /* Writes text to path. */
@@ -251,6 +274,84 @@ get_file(const char *path, char *buf, size_t size)
 	buf[n] = '\0';
 	fclose(f);
 	return buf;
+}
+
+/*
+ * --cp's worded loads and saves (palette_cp_load, palette_cp_save): what
+ * each failure says, and its status. path holds a palette file with a bad
+ * second line; link is a free name in dir.
+ */
+static void
+test_cp(const char *dir, const char *path, const char *link)
+{
+	struct palette_opts o = { .scheme = "hot" };
+	struct palette p;
+	char want[256], *why = (char *)"unset";
+
+	palette_init(&p, &o);
+	CHECK_INT(palette_cp_load(&p, path, &why), 1, "a bad line: status 1");
+	snprintf(want, sizeof(want), "%s:2: expected \"NAME->rgb(R,G,B)\"; "
+	    "line skipped", path);
+	CHECK_STR(why, want, "the bad line, said");
+	free(why);
+	CHECK_INT(palette_cp_save(&p, path, &why), 0, "saved: status 0");
+	CHECK(why == NULL, "nothing to say");
+	CHECK_INT(palette_cp_load(&p, path, &why), 0, "read back: status 0");
+	CHECK(why == NULL, "nothing to say");
+	palette_release(&p);
+
+	palette_init(&p, &o);
+	CHECK_INT(palette_cp_load(&p, dir, &why), 2, "a directory: status 2");
+	snprintf(want, sizeof(want), "cannot read the palette file '%s': %s",
+	    dir, strerror(EISDIR));
+	CHECK_STR(why, want, "a directory, said with strerror's words");
+	free(why);
+	CHECK_INT(palette_cp_save(&p, dir, &why), 2,
+	    "saving over a directory: status 2");
+	snprintf(want, sizeof(want), "cannot write '%s': %s", dir,
+	    strerror(EISDIR));
+	CHECK_STR(why, want, "in base/cmdfile's words");
+	free(why);
+	if (symlink(path, link) == 0) {
+		CHECK_INT(palette_cp_load(&p, link, &why), 2,
+		    "a symbolic link: status 2");
+		snprintf(want, sizeof(want), "'%s' is not a regular file but a "
+		    "symbolic link, not followed: move it away, or run --cp "
+		    "in another directory", link);
+		CHECK_STR(why, want, "a symbolic link, said");
+		free(why);
+		CHECK_INT(palette_cp_save(&p, link, &why), 2,
+		    "saving through a symbolic link: status 2");
+		snprintf(want, sizeof(want), "'%s' is no longer a regular file "
+		    "but a symbolic link, not followed: not written; move it "
+		    "away", link);
+		CHECK_STR(why, want, "the link is left alone, said");
+		free(why);
+		unlink(link);
+	}
+	palette_release(&p);
+}
+
+/* --random's seed: FGSVG_SEED's value, or the clock's. */
+static void
+test_seed(void)
+{
+	uint64_t seed = 7;
+	char *why = (char *)"unset";
+
+	CHECK(palette_seed("42", &seed, &why) == 0 && why == NULL &&
+	    seed == 42, "FGSVG_SEED=42: the seed is 42");
+	CHECK(palette_seed("18446744073709551615", &seed, &why) == 0 &&
+	    seed == UINT64_MAX, "2^64-1 is a seed");
+	seed = 7;
+	CHECK_INT(palette_seed("4x", &seed, &why), 2, "FGSVG_SEED=4x: refused");
+	CHECK_STR(why, "FGSVG_SEED='4x': expected a whole number",
+	    "what it says");
+	free(why);
+	CHECK(seed == 7, "a refused seed leaves *seed");
+	CHECK(palette_seed("", &seed, &why) == 0 && why == NULL &&
+	    palette_seed(NULL, &seed, &why) == 0,
+	    "empty or unset: a seed from the clock");
 }
 
 static void
@@ -335,6 +436,7 @@ test_file(void)
 	CHECK(palette_load(&p, dir, NULL) == -1 && errno == EISDIR,
 	    "palette_load refuses a directory");
 	palette_release(&p);
+	test_cp(dir, path, link);
 	unlink(path);
 	rmdir(dir);
 }
@@ -346,5 +448,6 @@ main(void)
 	test_determinism();
 	test_diff_background();
 	test_file();
+	test_seed();
 	return unit_done();
 }

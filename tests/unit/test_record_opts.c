@@ -4,9 +4,13 @@
  * options that go together are completed (the stack copy's size) and get
  * their source (source_choose: --sampler, -a, events).
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/cmdfile.h"
 #include "record/record.h"
 #include "unit.h"
 
@@ -199,11 +203,103 @@ test_replay(void)
 	free(why);
 }
 
+/* Checks that record_opts_output refuses name with message want. */
+static void
+output_refused(const char *name, const char *want, const char *what)
+{
+	struct record_opts o;
+	char *why = NULL;
+
+	opts_default(&o);
+	CHECK(record_opts_output(&o, name, &why) == NULL, what);
+	CHECK_STR(why, want, what);
+	free(why);
+}
+
+/* -o: where the stream goes, and what is refused, in one line each. */
+static void
+test_output(void)
+{
+	struct record_opts o;
+	char dir[] = "/tmp/test_record_opts.XXXXXX", path[96], other[96];
+	char want[256], text[16], *why = (char *)"unset";
+	FILE *f;
+
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		exit(2);
+	}
+	snprintf(path, sizeof(path), "%s/rec.txt", dir);
+	snprintf(other, sizeof(other), "%s/link.txt", dir);
+
+	opts_default(&o);
+	CHECK(record_opts_output(&o, "-", &why) == stdout && why == NULL,
+	    "-: standard output");
+	CHECK_STR(o.outname, CMDFILE_STDOUT, "named <stdout>");
+	CHECK_INT(o.cmd_stdout, STDERR_FILENO,
+	    "the command's output goes to stderr, out of the stream's way");
+	CHECK(o.sink.ops != NULL, "a sink is set");
+
+	f = fopen(path, "w");
+	CHECK(f != NULL && fputs("old text", f) >= 0 && fclose(f) == 0,
+	    "an old file");
+	opts_default(&o);
+	f = record_opts_output(&o, path, &why);
+	CHECK(f != NULL && why == NULL, "a regular file is taken");
+	CHECK_STR(o.outname, path, "named by its name");
+	CHECK_INT(o.cmd_stdout, STDOUT_FILENO,
+	    "the command keeps fgrecord's stdout");
+	CHECK(f != NULL && fputs("new", f) >= 0 && fclose(f) == 0,
+	    "written and closed");
+	f = fopen(path, "r");
+	text[0] = '\0';
+	if (f != NULL) {
+		text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+		fclose(f);
+	}
+	CHECK_STR(text, "new", "truncated before it was written");
+
+	if (symlink(path, other) == 0) {
+		snprintf(want, sizeof(want), "cannot write to '%s': it is a "
+		    "symbolic link; name the file itself", other);
+		output_refused(other, want, "a symbolic link is refused");
+		unlink(other);
+	}
+	snprintf(want, sizeof(want), "cannot write to '%s': not a regular "
+	    "file; give a regular file, or write to stdout", dir);
+	output_refused(dir, want, "a directory is refused");
+	snprintf(want, sizeof(want), "cannot create '%s/no/such': %s", dir,
+	    strerror(ENOENT));
+	snprintf(other, sizeof(other), "%s/no/such", dir);
+	output_refused(other, want, "a missing directory: strerror's words");
+	if (geteuid() == 0) {
+		snprintf(other, sizeof(other), "%s/second", dir);
+		if (link(path, other) == 0) {
+			snprintf(want, sizeof(want), "cannot write to '%s': it "
+			    "has 2 links, and another name could be anyone's; "
+			    "remove it or name a new file", path);
+			output_refused(path, want,
+			    "root: a file with two links is refused");
+			unlink(other);
+		}
+		if (chown(path, 65534, 65534) == 0) {
+			snprintf(want, sizeof(want), "cannot write to '%s': it "
+			    "belongs to user 65534, and root's profile would be "
+			    "theirs to read; remove it or name a new file", path);
+			output_refused(path, want,
+			    "root: another user's file is refused");
+		}
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
 	test_conflicts();
 	test_accepted();
 	test_replay();
+	test_output();
 	return unit_done();
 }

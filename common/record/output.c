@@ -1,0 +1,90 @@
+/*
+ * output: where fgrecord's stream goes, -o's file or standard output, and
+ * where the command's own output goes then (record_opts_output, record.h).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/cmdfile.h"
+#include "base/safeopen.h"
+#include "base/xalloc.h"
+#include "record/record.h"
+
+/*
+ * Opens the output file name for writing, truncated, and returns its
+ * descriptor. fgrecord often runs as root: it refuses a symbolic link
+ * (whose target could be any file) and anything but a regular file or
+ * /dev/null (a FIFO would block, a device would be written to), checked
+ * before anything is opened and again on the file opened (base/safeopen's
+ * policy), so that nothing can be swapped in between. Run
+ * as root, it also refuses an existing file another user owns or one
+ * with more than one link (fs.protected_regular=0 lets anyone leave one
+ * in /tmp): that user would read a system-wide profile. The checks come
+ * before the truncation, so a refused file is left as it was. Returns -1
+ * with *why (the caller frees it) when it refuses or fails.
+ */
+static int
+create_output(const char *name, char **why)
+{
+	struct stat st;
+	int fd;
+
+	fd = safeopen_flags(name, SAFEOPEN_CREATE | SAFEOPEN_NOFOLLOW, &st);
+	if (fd == -1 && errno == ELOOP)
+		*why = xasprintf("cannot write to '%s': it is a symbolic link; "
+		    "name the file itself", name);
+	else if (fd == SAFEOPEN_NOTREG)
+		*why = xasprintf("cannot write to '%s': not a regular file; "
+		    "give a regular file, or write to stdout", name);
+	else if (fd < 0)
+		*why = xasprintf("cannot create '%s': %s", name,
+		    strerror(errno));
+	else if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_uid != 0)
+		*why = xasprintf("cannot write to '%s': it belongs to user %ju, "
+		    "and root's profile would be theirs to read; remove it or "
+		    "name a new file", name, (uintmax_t)st.st_uid);
+	else if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1)
+		*why = xasprintf("cannot write to '%s': it has %ju links, and "
+		    "another name could be anyone's; remove it or name a new "
+		    "file", name, (uintmax_t)st.st_nlink);
+	else if (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
+		*why = xasprintf("cannot truncate '%s': %s", name,
+		    strerror(errno));
+	else
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+FILE *
+record_opts_output(struct record_opts *o, const char *name, char **why)
+{
+	FILE *out;
+	int fd;
+
+	*why = NULL;
+	if (name != NULL && strcmp(name, "-") != 0) {
+		if ((fd = create_output(name, why)) == -1)
+			return NULL;
+		if ((out = fdopen(fd, "w")) == NULL) {
+			*why = xasprintf("cannot create '%s': %s", name,
+			    strerror(errno));
+			close(fd);
+			return NULL;
+		}
+		o->outname = name;
+		o->cmd_stdout = STDOUT_FILENO;
+	} else {
+		out = stdout;
+		o->outname = CMDFILE_STDOUT;
+		o->cmd_stdout = STDERR_FILENO;
+	}
+	setvbuf(out, NULL, _IOFBF, 1 << 20);
+	sample_sink_file(&o->sink, out);
+	return out;
+}

@@ -219,10 +219,8 @@ main(int argc, char *argv[])
 	flame_init(&fl, &fo);
 	draw_init(&d, &fl, &to, notimeline);
 	signal(SIGBUS, draw_on_sigbus);
-	if (argc == 0 && draw_read(&d, STDIN_FILENO, CMDFILE_STDIN) == 2)
-		exit(2);
-	for (i = 0; i < argc; i++) {
-		if ((fd = cmdfile_open(argv[i], &name)) == -1) {
+	for (i = 0; i < (argc > 0 ? argc : 1); i++) {	/* none: stdin */
+		if ((fd = cmdfile_open(argc > 0 ? argv[i] : "-", &name)) == -1) {
 			rval = 1;
 			continue;
 		}

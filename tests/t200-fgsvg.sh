@@ -212,6 +212,13 @@ check '"-" is standard input, named <stdin>; files and stdin together' '
 	grep_q "<title>c (2 samples" out.svg &&
 	grep_q "<title>a (3 samples" out.svg
 '
+check 'a stream with a bad line: exit 1 from stdin as from a file' '
+	printf "main 1/1 1.0: 1 cpu-clock:\n\t1 a (/x)\n\nbad\n\nmain 1/1 1.1: 1 cpu-clock:\n\t1 b (/x)\n\n" >s.txt &&
+	expect_status 1 fgsvg s.txt >f.svg 2>ferr &&
+	expect_status 1 fgsvg <s.txt >out.svg 2>err &&
+	grep_q "^fgsvg: <stdin>:4: unrecognised line" err &&
+	grep_q "<title>b (1 samples" out.svg
+'
 check 'a write error is reported as every tool words it, exit 2' '
 	if [ -w /dev/full ]; then
 		printf "a;b 1\n" >one &&

@@ -367,6 +367,14 @@ cache_hash(uint32_t fn, uint64_t vaddr, int ret)
 	    (uint64_t)fn << 1 | (ret != 0));
 }
 
+/* The front slot of (vaddr, key): a multiplicative hash's high bits. */
+static inline size_t
+front_slot(uint64_t vaddr, uint32_t key)
+{
+	return (size_t)(((vaddr ^ (uint64_t)key << 47) *
+	    0x9e3779b97f4a7c15ULL) >> (64 - SYM_FRONT_BITS));
+}
+
 /*
  * Returns the cached text for (file fn, vaddr, ret), resolving it on a miss.
  * Never returns NULL.
@@ -376,18 +384,25 @@ sym_lookup(struct sym *s, uint32_t fn, uint64_t vaddr, int ret)
 {
 	struct sfile *f = s->files[fn];
 	uint64_t a = ret && vaddr > 0 ? vaddr - 1 : vaddr;
+	uint32_t key = fn << 1 | (ret != 0);
+	struct cfront *fr = &s->front[front_slot(vaddr, key)];
 	struct hashtab_probe p;
 	struct cslot *c;
 	struct sres *r;
 	uint32_t i;
 
+	if (fr->res != NULL && fr->addr == vaddr && fr->key == key)
+		return fr->res;
 	/* resolving below never adds to the cache: the probe stays good */
 	hashtab_probe(&s->cacheidx, cache_hash(fn, vaddr, ret), &p);
 	while ((i = hashtab_next(&s->cacheidx, &p)) != HASHTAB_NONE) {
 		c = &s->cache[i];
 		if (c->addr == vaddr && c->file == fn &&
-		    c->ret == (uint32_t)ret)
-			return c->res;
+		    c->ret == (uint32_t)ret) {
+			fr->addr = vaddr;
+			fr->key = key;
+			return fr->res = c->res;
+		}
 	}
 again:
 	switch (f->kind) {
@@ -428,5 +443,7 @@ again:
 	c->ret = (uint32_t)ret;
 	c->res = r;
 	hashtab_add(&s->cacheidx, &p, s->cn++);
-	return r;
+	fr->addr = vaddr;
+	fr->key = key;
+	return fr->res = r;
 }

@@ -37,6 +37,7 @@ sym_new(const struct sym_opts *opts)
 	s->o = *opts;
 	hashtab_init(&s->fileidx, 32);
 	hashtab_init(&s->cacheidx, 1024);
+	s->front = xcalloc((size_t)1 << SYM_FRONT_BITS, sizeof(*s->front));
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	elf_version(EV_CURRENT);
 	return s;
@@ -85,6 +86,7 @@ sym_free(struct sym *s)
 		sfile_free(s->files[i]);
 	kallsyms_free(s->ks);
 	free(s->cache);
+	free(s->front);
 	hashtab_release(&s->cacheidx);
 	hashtab_release(&s->fileidx);
 	free(s->files);

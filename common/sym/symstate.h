@@ -86,6 +86,19 @@ struct cslot {
 	struct sres	*res;
 };
 
+/*
+ * The address cache's front: a few thousand of its slots, direct-mapped by
+ * the address, in 64 KiB. Most frames are a hot address seen a moment
+ * ago; this answers them from the CPU's cache, where the hash table's
+ * probe and the slot it finds are two misses each. res NULL: empty.
+ */
+#define SYM_FRONT_BITS	12
+struct cfront {
+	uint64_t	 addr;
+	uint32_t	 key;		/* file << 1 | ret */
+	struct sres	*res;
+};
+
 struct sym {
 	struct sym_opts	 o;
 	struct sfile	**files;
@@ -94,6 +107,7 @@ struct sym {
 	struct cslot	*cache;		/* in the order resolved */
 	size_t		 cn, ccap;
 	struct hashtab	 cacheidx;	/* see cache_hash() */
+	struct cfront	*front;		/* 1 << SYM_FRONT_BITS slots */
 	struct kallsyms	*ks;
 	int		 ks_state;	/* 1 loaded, -1 failed, 0 not yet */
 	unsigned long	 frames, unresolved, samples, badlines;

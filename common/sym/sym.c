@@ -207,6 +207,7 @@ struct symsink {
 	struct sym	*s;
 	FILE		*out;		/* or NULL: parsed only, as sym_stream */
 	struct sstate	 st;
+	uint64_t	 pid;		/* st.pid's number, or none (> 2^32) */
 };
 
 /*
@@ -266,7 +267,12 @@ sink_sample(void *arg, const struct sample *smp)
 
 	k->st.fi = 0;
 	k->st.drop_src = 0;
-	snprintf(k->st.pid, sizeof(k->st.pid), "%" PRIu32, smp->head.pid);
+	/* one snprintf per run of a process's samples, not per sample */
+	if (k->pid != smp->head.pid) {
+		k->pid = smp->head.pid;
+		snprintf(k->st.pid, sizeof(k->st.pid), "%" PRIu32,
+		    smp->head.pid);
+	}
 	if ((++s->samples & 255) == 0 && s->o.progress)
 		progress(s);
 	if (k->out != NULL)
@@ -327,6 +333,7 @@ sym_sink_init(struct sym *s, FILE *out, struct sample_sink *sink)
 	k->out = out;
 	k->st.fgrecord = 1;	/* a recording's addresses are the files' */
 	k->st.map_fn = -1;
+	k->pid = UINT64_MAX;
 	sink->ops = &sink_ops;
 	sink->arg = k;
 }

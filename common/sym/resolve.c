@@ -134,6 +134,7 @@ chain_add(struct chain *c, char *text, char *src)
 {
 	GROW(c->e, c->n + 1, c->cap);
 	c->e[c->n].text = text;
+	c->e[c->n].textlen = strlen(text);
 	c->e[c->n].src = src;
 	c->n++;
 }

@@ -68,6 +68,7 @@ struct sfile {
 /* The text of one resolved frame: entries innermost first. */
 struct sent {
 	char		*text;		/* "name+0x1f", or an inlined name */
+	size_t		 textlen;	/* strlen(text) */
 	char		*src;		/* "file.c:12", or NULL */
 };
 
@@ -104,6 +105,7 @@ struct sym {
 	struct sfile	**files;
 	size_t		 nfiles, filecap;
 	struct hashtab	 fileidx;	/* XXH3 of the DSO string -> file */
+	uint32_t	 last_file;	/* file_get's last find + 1, or 0 */
 	struct cslot	*cache;		/* in the order resolved */
 	size_t		 cn, ccap;
 	struct hashtab	 cacheidx;	/* see cache_hash() */

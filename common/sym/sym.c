@@ -36,7 +36,8 @@ sym_new(const struct sym_opts *opts)
 
 	s->o = *opts;
 	hashtab_init(&s->fileidx, 32);
-	hashtab_init(&s->cacheidx, 1024);
+	s->cmask = 2047;
+	s->cache = xcalloc(s->cmask + 1, sizeof(*s->cache));
 	s->front = xcalloc((size_t)1 << SYM_FRONT_BITS, sizeof(*s->front));
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	elf_version(EV_CURRENT);
@@ -80,14 +81,13 @@ sym_free(struct sym *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->cn; i++)
+	for (i = 0; i <= s->cmask; i++)
 		sres_free(s->cache[i].res);
 	for (i = 0; i < s->nfiles; i++)
 		sfile_free(s->files[i]);
 	kallsyms_free(s->ks);
 	free(s->cache);
 	free(s->front);
-	hashtab_release(&s->cacheidx);
 	hashtab_release(&s->fileidx);
 	free(s->files);
 	free(s);

@@ -10,7 +10,9 @@
  * the first lookup, its DWARF when a lookup needs inlines or lines. The
  * address cache maps (file, address, is-return) to the finished text of
  * that frame: the inlined names, the symbol with its offset, the source
- * lines. Both are arrays indexed by a struct hashtab keyed with xxHash.
+ * lines. The file table is an array indexed by a struct hashtab keyed
+ * with xxHash; the address cache is one table of slots, probed linearly,
+ * the address in the slot, so that a look-up is one cache miss, not two.
  */
 #ifndef FG_SYMSTATE_H
 #define FG_SYMSTATE_H
@@ -106,9 +108,8 @@ struct sym {
 	size_t		 nfiles, filecap;
 	struct hashtab	 fileidx;	/* XXH3 of the DSO string -> file */
 	uint32_t	 last_file;	/* file_get's last find + 1, or 0 */
-	struct cslot	*cache;		/* in the order resolved */
-	size_t		 cn, ccap;
-	struct hashtab	 cacheidx;	/* see cache_hash() */
+	struct cslot	*cache;		/* open addressing, res NULL: free */
+	size_t		 cn, cmask;	/* entries; slots - 1 (a power of 2) */
 	struct cfront	*front;		/* 1 << SYM_FRONT_BITS slots */
 	struct kallsyms	*ks;
 	int		 ks_state;	/* 1 loaded, -1 failed, 0 not yet */

@@ -81,17 +81,32 @@ line_clean(struct line *l, const char *s)
 			d[i] = '?';
 }
 
-/* Adds v in decimal, at least width digits (zero-padded). */
+/*
+ * Adds v in decimal, at least width digits (zero-padded), two digits per
+ * division: the head's six numbers were a tenth of a replay's work.
+ */
 static void
 line_dec(struct line *l, uint64_t v, int width)
 {
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "62636465666768697071727374757677787980818283848586878889909192"
+	    "93949596979899";
 	char b[24], *p = b + sizeof(b);
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-		width--;
-	} while (v != 0 || width > 0);
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * v, 2);
+	} else
+		*--p = (char)('0' + v);
+	while (b + sizeof(b) - p < width)
+		*--p = '0';
 	if (sizeof(l->b) - l->n < sizeof(b))
 		line_flush(l);
 	memcpy(l->b + l->n, p, (size_t)(b + sizeof(b) - p));

@@ -65,11 +65,10 @@ kallsyms_lend(void *arg)
 
 /*
  * Symbolizes the perf data (perf.data, or perf record -o -) on fd in this
- * process: fgrecord's session replays it in a thread of its own
- * (record/replay.h) and hands each sample, as a struct, to the symbolizer
- * (sym_sink_init) in this one. head is what was read of fd already.
- * Returns the session's status: 0, 1 (part of the input bad, said), or 2
- * (the stream could not be written, said).
+ * process: fgrecord's session replays it (record/replay.h) and hands each
+ * sample, as a struct, to the symbolizer (sym_sink_init). head is what
+ * was read of fd already. Returns the session's status: 0, 1 (part of the
+ * input bad, said), or 2 (the stream could not be written, said).
  */
 static int
 perfdata_stream(struct sym *s, int fd, const char *name, const char *head,

@@ -25,10 +25,14 @@ void	 xnomem(size_t n) __attribute__((noreturn));
 
 /*
  * Grows *pbuf (holding *pcap elements of size elem) so that it can hold at
- * least need elements, doubling. Used as: GROW(arr, n + 1, cap).
+ * least need elements, doubling. Used as: GROW(arr, n + 1, cap); the macro
+ * tests need against cap before the call (it is on hot paths), so its
+ * arguments are evaluated more than once and must have no side effects.
  */
 void	 xgrow(void **pbuf, size_t *pcap, size_t need, size_t elem);
-#define GROW(arr, need, cap) \
-	xgrow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+#define GROW(arr, need, cap) do { \
+	if ((size_t)(need) > (size_t)(cap)) \
+		xgrow((void **)&(arr), &(cap), (need), sizeof(*(arr))); \
+} while (0)
 
 #endif

@@ -1,10 +1,10 @@
 /*
  * replay: a recording (perf.data, or perf record -o -'s pipe) replayed by
- * fgrecord's session (record.h, source_perfdata) in a thread of its own,
- * each header and sample handed as a struct through a samplepipe
- * (stream/samplepipe.h) to a sink run in the caller's thread: fgsym on
- * perf data, reading and unwinding on one CPU while naming and writing run
- * on the other.
+ * fgrecord's session (record.h, source_perfdata), each header and sample
+ * handed as a struct to a sink in the same thread: fgsym on perf data. A
+ * second thread behind a queue of copied samples overlapped reading and
+ * naming but cost 7-9% more CPU (the copies, and the caches crossing
+ * CPUs), so there is none.
  *
  *	sym_sink_init(s, stdout, &sink);
  *	rc = replay_perfdata(fd, name, head, headlen, &sink, &why);
@@ -21,7 +21,7 @@
 /*
  * Replays the perf data on fd (borrowed; name, borrowed, names it in
  * messages; head[0..headlen) is what was read of it already, borrowed)
- * into sink (borrowed, run in this thread). Returns the session's status:
+ * into sink (borrowed, called in this thread). Returns the session's status:
  * 0, 1 (part of the input bad, said) or 2 (no perf data it reads, or the
  * stream could not be written, said); or -1 with *why (the caller frees
  * it) when the session could not start (the options refused, no thread),

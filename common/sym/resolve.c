@@ -12,9 +12,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <xxhash.h>
 
-#include "base/hashtab.h"
 #include "base/xalloc.h"
 #include "elf/elfdwarf.h"
 #include "elf/elffile.h"
@@ -134,6 +132,7 @@ chain_add(struct chain *c, char *text, char *src)
 {
 	GROW(c->e, c->n + 1, c->cap);
 	c->e[c->n].text = text;
+	c->e[c->n].textlen = strlen(text);
 	c->e[c->n].src = src;
 	c->n++;
 }
@@ -361,12 +360,43 @@ resolve_perfmap(struct sym *s, struct sfile *f, uint64_t addr, uint64_t a)
 	return one_name(s, name, off + (addr - a), s->o.demangle);
 }
 
-/* The address seeded with the file number and the return bit. */
-static uint64_t
-cache_hash(uint32_t fn, uint64_t vaddr, int ret)
+/* The slot of (vaddr, key) in a table of mask + 1: a multiplicative hash. */
+static inline size_t
+cache_slot(uint64_t vaddr, uint32_t key, size_t mask)
 {
-	return XXH3_64bits_withSeed(&vaddr, sizeof(vaddr),
-	    (uint64_t)fn << 1 | (ret != 0));
+	uint64_t h = (vaddr ^ (uint64_t)key << 47) * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 32 ^ h) & mask;
+}
+
+/* Doubles the address cache's table, placing each entry anew. */
+static void
+cache_grow(struct sym *s)
+{
+	size_t n = s->cmask + 1, mask = 2 * n - 1, i, j;
+	struct cslot *t = xcalloc(2 * n, sizeof(*t));
+
+	for (i = 0; i < n; i++) {
+		const struct cslot *c = &s->cache[i];
+
+		if (c->res == NULL)
+			continue;
+		for (j = cache_slot(c->addr, c->file << 1 | c->ret, mask);
+		    t[j].res != NULL; j = (j + 1) & mask)
+			;
+		t[j] = *c;
+	}
+	free(s->cache);
+	s->cache = t;
+	s->cmask = mask;
+}
+
+/* The front slot of (vaddr, key): a multiplicative hash's high bits. */
+static inline size_t
+front_slot(uint64_t vaddr, uint32_t key)
+{
+	return (size_t)(((vaddr ^ (uint64_t)key << 47) *
+	    0x9e3779b97f4a7c15ULL) >> (64 - SYM_FRONT_BITS));
 }
 
 /*
@@ -378,18 +408,24 @@ sym_lookup(struct sym *s, uint32_t fn, uint64_t vaddr, int ret)
 {
 	struct sfile *f = s->files[fn];
 	uint64_t a = ret && vaddr > 0 ? vaddr - 1 : vaddr;
-	struct hashtab_probe p;
+	uint32_t key = fn << 1 | (ret != 0);
+	struct cfront *fr = &s->front[front_slot(vaddr, key)];
 	struct cslot *c;
 	struct sres *r;
-	uint32_t i;
+	size_t i;
 
-	/* resolving below never adds to the cache: the probe stays good */
-	hashtab_probe(&s->cacheidx, cache_hash(fn, vaddr, ret), &p);
-	while ((i = hashtab_next(&s->cacheidx, &p)) != HASHTAB_NONE) {
+	if (fr->res != NULL && fr->addr == vaddr && fr->key == key)
+		return fr->res;
+	/* resolving below never adds to the cache: the slot stays free */
+	for (i = cache_slot(vaddr, key, s->cmask); s->cache[i].res != NULL;
+	    i = (i + 1) & s->cmask) {
 		c = &s->cache[i];
 		if (c->addr == vaddr && c->file == fn &&
-		    c->ret == (uint32_t)ret)
-			return c->res;
+		    c->ret == (uint32_t)ret) {
+			fr->addr = vaddr;
+			fr->key = key;
+			return fr->res = c->res;
+		}
 	}
 again:
 	switch (f->kind) {
@@ -423,12 +459,14 @@ again:
 		a = vaddr;
 		goto again;
 	}
-	GROW(s->cache, s->cn + 1, s->ccap);
-	c = &s->cache[s->cn];
+	c = &s->cache[i];
 	c->addr = vaddr;
 	c->file = fn;
 	c->ret = (uint32_t)ret;
 	c->res = r;
-	hashtab_add(&s->cacheidx, &p, s->cn++);
-	return r;
+	if (++s->cn * 2 > s->cmask + 1)
+		cache_grow(s);
+	fr->addr = vaddr;
+	fr->key = key;
+	return fr->res = r;
 }

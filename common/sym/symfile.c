@@ -37,11 +37,19 @@ file_get(struct sym *s, const char *dso, size_t len)
 	struct sfile *f;
 	uint32_t n;
 
+	/* a sample's frames are mostly in the file of the frame before */
+	if (s->last_file > 0) {
+		f = s->files[s->last_file - 1];
+		if (f->dsolen == len && memcmp(f->dso, dso, len) == 0)
+			return s->last_file - 1;
+	}
 	hashtab_probe(&s->fileidx, XXH3_64bits(dso, len), &p);
 	while ((n = hashtab_next(&s->fileidx, &p)) != HASHTAB_NONE) {
 		f = s->files[n];
-		if (f->dsolen == len && memcmp(f->dso, dso, len) == 0)
+		if (f->dsolen == len && memcmp(f->dso, dso, len) == 0) {
+			s->last_file = n + 1;
 			return n;
+		}
 	}
 	f = xcalloc(1, sizeof(*f));
 	f->dso = xmemdup0(dso, len);

@@ -10,7 +10,9 @@
  * the first lookup, its DWARF when a lookup needs inlines or lines. The
  * address cache maps (file, address, is-return) to the finished text of
  * that frame: the inlined names, the symbol with its offset, the source
- * lines. Both are arrays indexed by a struct hashtab keyed with xxHash.
+ * lines. The file table is an array indexed by a struct hashtab keyed
+ * with xxHash; the address cache is one table of slots, probed linearly,
+ * the address in the slot, so that a look-up is one cache miss, not two.
  */
 #ifndef FG_SYMSTATE_H
 #define FG_SYMSTATE_H
@@ -68,6 +70,7 @@ struct sfile {
 /* The text of one resolved frame: entries innermost first. */
 struct sent {
 	char		*text;		/* "name+0x1f", or an inlined name */
+	size_t		 textlen;	/* strlen(text) */
 	char		*src;		/* "file.c:12", or NULL */
 };
 
@@ -86,14 +89,28 @@ struct cslot {
 	struct sres	*res;
 };
 
+/*
+ * The address cache's front: a few thousand of its slots, direct-mapped by
+ * the address, in 64 KiB. Most frames are a hot address seen a moment
+ * ago; this answers them from the CPU's cache, where the hash table's
+ * probe and the slot it finds are two misses each. res NULL: empty.
+ */
+#define SYM_FRONT_BITS	12
+struct cfront {
+	uint64_t	 addr;
+	uint32_t	 key;		/* file << 1 | ret */
+	struct sres	*res;
+};
+
 struct sym {
 	struct sym_opts	 o;
 	struct sfile	**files;
 	size_t		 nfiles, filecap;
 	struct hashtab	 fileidx;	/* XXH3 of the DSO string -> file */
-	struct cslot	*cache;		/* in the order resolved */
-	size_t		 cn, ccap;
-	struct hashtab	 cacheidx;	/* see cache_hash() */
+	uint32_t	 last_file;	/* file_get's last find + 1, or 0 */
+	struct cslot	*cache;		/* open addressing, res NULL: free */
+	size_t		 cn, cmask;	/* entries; slots - 1 (a power of 2) */
+	struct cfront	*front;		/* 1 << SYM_FRONT_BITS slots */
 	struct kallsyms	*ks;
 	int		 ks_state;	/* 1 loaded, -1 failed, 0 not yet */
 	unsigned long	 frames, unresolved, samples, badlines;

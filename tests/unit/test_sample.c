@@ -2,15 +2,13 @@
  * test_sample: stream/sample, a stream as structs: the stream writer as a
  * sink writes a sample and every kind of header line with the same bytes
  * as writer.h's functions called one by one, and its flush says when the
- * output failed; through a samplepipe, from another thread, the same.
+ * output failed.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stream/sample.h"
-#include "stream/samplepipe.h"
 #include "stream/stream.h"
 #include "stream/writer.h"
 #include "unit.h"
@@ -105,70 +103,9 @@ test_flush_fails(void)
 	fclose(f);
 }
 
-struct producer {
-	struct samplepipe *p;
-	int		 rounds;
-	int		 flushed;
-};
-
-/* Many batches' worth of headers and samples, a flush among them. */
-static void *
-produce(void *arg)
-{
-	struct producer *pr = arg;
-	struct stream_start st = { 1, 2 };
-	struct stream_event ev = { "task-clock", STREAM_RATE_PERIOD, 7, 0, 0 };
-	struct stream_head h = { "t", 1, 2, 3, 4, 5, "task-clock" };
-	int i;
-
-	for (i = 0; i < pr->rounds; i++) {
-		h.time = (uint64_t)i;
-		by_sink(&pr->p->sink, &st, &ev, &h, i & 1);
-		if (i == pr->rounds / 2)
-			pr->flushed = pr->p->sink.ops->flush(pr->p->sink.arg);
-	}
-	samplepipe_close(pr->p);
-	return NULL;
-}
-
-static void
-test_pipe(void)
-{
-	struct stream_start st = { 1, 2 };
-	struct stream_event ev = { "task-clock", STREAM_RATE_PERIOD, 7, 0, 0 };
-	struct stream_head h = { "t", 1, 2, 3, 4, 5, "task-clock" };
-	struct sample_sink k;
-	struct samplepipe p;
-	struct producer pr = { &p, 3000, -1 };
-	pthread_t t;
-	char *a = NULL, *b = NULL;
-	size_t alen = 0, blen = 0;
-	FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
-	int i;
-
-	for (i = 0; i < pr.rounds; i++) {
-		h.time = (uint64_t)i;
-		by_hand(fa, &st, &ev, &h, i & 1);
-	}
-	sample_sink_file(&k, fb);
-	samplepipe_init(&p, &k);
-	CHECK(pthread_create(&t, NULL, produce, &pr) == 0, "a producer thread");
-	samplepipe_run(&p);
-	pthread_join(t, NULL);
-	samplepipe_release(&p);
-	fclose(fa);
-	fclose(fb);
-	CHECK(pr.flushed == 0, "the pipe's flush is the consumer's");
-	CHECK_MEM(b, blen, a, alen, "through a pipe, 18,000 items in "
-	    "order: the writer's bytes");
-	free(a);
-	free(b);
-}
-
 int
 main(void)
 {
-	test_pipe();
 	test_same_bytes(0);
 	test_same_bytes(1);
 	test_flush_fails();

@@ -334,11 +334,47 @@ test_frames(void)
 	out_free(&o);
 }
 
+/*
+ * The cleaning reads eight bytes at a time: every byte value at every
+ * place in a word, in names short and longer than the writer's buffer
+ * (300 and 600 bytes), must come out as the byte loop made it.
+ */
+static void
+test_clean_bytes(void)
+{
+	static const size_t lens[] = { 1, 7, 8, 9, 16, 23, 300, 600 };
+	char in[601], want[601];
+	size_t li, len, pos, bad = 0;
+	int c;
+	struct out o;
+
+	for (li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+		len = lens[li];
+		for (pos = 0; pos < len && pos < 24; pos++)
+			for (c = 1; c < 256; c++) {
+				memset(in, 'a' + (int)(pos % 26), len);
+				in[len] = '\0';
+				in[pos] = (char)c;
+				memcpy(want, in, len + 1);
+				if (c < 0x20 || c == 0x7f)
+					want[pos] = '?';
+				out_open(&o);
+				stream_write_clean(o.f, in);
+				out_close(&o);
+				if (o.len != len || memcmp(o.p, want, len) != 0)
+					bad++;
+				out_free(&o);
+			}
+	}
+	CHECK_U64(bad, 0, "each byte at each place is cleaned as alone");
+}
+
 int
 main(void)
 {
 	test_headers();
 	test_heads();
 	test_frames();
+	test_clean_bytes();
 	return unit_done();
 }

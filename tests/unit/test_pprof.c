@@ -163,17 +163,6 @@ static const char stream[] =
     "app 10/12 [000] 3.000000: 1000 cpu-clock:\n"
     "\t20 main+0x1 (/bin/app)\n";
 
-static int
-stream_fd(const char *s)
-{
-	int fd = memfd_create("stream", 0);
-
-	if (fd == -1 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		abort();
-	lseek(fd, 0, SEEK_SET);
-	return fd;
-}
-
 static void
 test_profile(void)
 {
@@ -184,7 +173,7 @@ test_profile(void)
 	const uint8_t *q, *end;
 	uint64_t vals[8], total = 0, lines[8];
 	size_t i, nv, nl;
-	int fd = stream_fd(stream), rv, saw_tid12 = 0;
+	int fd = unit_memfd(stream, strlen(stream)), rv, saw_tid12 = 0;
 	FILE *devnull;
 
 	pprof_init(&p);
@@ -308,7 +297,7 @@ test_profile(void)
 		struct pprof p2;
 		struct buf out2;
 
-		fd = stream_fd(stream);
+		fd = unit_memfd(stream, strlen(stream));
 		pprof_init(&p2);
 		devnull = fopen("/dev/null", "w");
 		freopen("/dev/null", "w", stderr);	/* the warnings again */
@@ -336,8 +325,10 @@ test_modifiers(void)
 	struct prof pr;
 	struct buf out;
 	struct fld *f;
-	int fd = stream_fd("hotc 10570 10326.681158:     250000 cpu-clock:pppH: \n"
-	    "\tffffffff81677ab9 thp_get+0x29 ([kernel.kallsyms])\n\n");
+	static const char text[] =
+	    "hotc 10570 10326.681158:     250000 cpu-clock:pppH: \n"
+	    "\tffffffff81677ab9 thp_get+0x29 ([kernel.kallsyms])\n\n";
+	int fd = unit_memfd(text, strlen(text));
 
 	pprof_init(&p);
 	CHECK(pprof_stream(&p, fd, "perf") == 0, "a perf script sample converts");
@@ -443,7 +434,7 @@ test_names(void)
 
 	pprof_init(&p);
 	buf_init(&out);
-	fd = stream_fd(text);
+	fd = unit_memfd(text, strlen(text));
 	CHECK(pprof_stream(&p, fd, "names") == 0, "names: a clean stream");
 	close(fd);
 	pprof_encode(&p, &out);

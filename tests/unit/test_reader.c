@@ -19,19 +19,6 @@
 #include "unit.h"
 
 /* An fd that reads back s[0..n). */
-static int
-mem_fd(const char *s, size_t n)
-{
-	int fd = memfd_create("reader", 0);
-
-	if (fd == -1 || write(fd, s, n) != (ssize_t)n ||
-	    lseek(fd, 0, SEEK_SET) != 0) {
-		perror("memfd");
-		exit(2);
-	}
-	return fd;
-}
-
 /*
  * Reads s[0..n) and writes every item back; returns what was written
  * (caller frees) in *out, and the reader's finish in *cut.
@@ -47,7 +34,7 @@ rewrite(const char *s, size_t n, int pass, size_t *outlen, int *cut,
 	struct lineread lr;
 	char *p = NULL;
 	FILE *f = open_memstream(&p, outlen);
-	int fd = mem_fd(s, n);
+	int fd = unit_memfd(s, n);
 
 	lineread_init(&lr, fd, "test");
 	stream_diag_init(&d, "test");
@@ -83,7 +70,7 @@ kinds(const char *s, int pass, char *k, size_t ksz, struct stream_item *last)
 		lineread_release(&lr);
 		close(lr_fd);
 	}
-	lr_fd = mem_fd(s, strlen(s));
+	lr_fd = unit_memfd(s, strlen(s));
 	lineread_init(&lr, lr_fd, "test");
 	stream_diag_init(&d, "test");
 	stream_reader_init(&rd, &lr, &d, &o);

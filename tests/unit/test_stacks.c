@@ -11,20 +11,9 @@
 #include "unit.h"
 
 static int
-stream_fd(const char *s)
-{
-	int fd = memfd_create("stream", 0);
-
-	if (fd == -1 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		abort();
-	lseek(fd, 0, SEEK_SET);
-	return fd;
-}
-
-static int
 read_stream(struct stacks *s, const char *text, const char *name)
 {
-	int fd = stream_fd(text), rv = stacks_stream(s, fd, name);
+	int fd = unit_memfd(text, strlen(text)), rv = stacks_stream(s, fd, name);
 
 	close(fd);
 	return rv;

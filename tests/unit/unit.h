@@ -7,6 +7,7 @@
  *	CHECK_UINT(got, want, "what it shows");		unsigned, as uintmax_t
  *	CHECK_MEM(got, gotlen, want, wantlen, "what it shows");
  *	CHECK_EQ(got, want, "what it shows");		any of the three, by got's type
+ *	fd = unit_memfd(bytes, n);		an fd at offset 0 holding them
  *	return unit_done();
  *
  * Each CHECK_ but CHECK evaluates its arguments once and, when it fails,
@@ -18,9 +19,12 @@
 #define FG_UNIT_H
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static int unit_n, unit_failed;
 
@@ -128,6 +132,20 @@ unit_mem(const void *got, size_t glen, const void *want, size_t wlen,
 	unsigned int: unit_uint, unsigned long: unit_uint,		\
 	unsigned long long: unit_uint, _Bool: unit_uint,		\
 	default: unit_int)(got, want, what, __FILE__, __LINE__)
+
+/* An fd holding p[0..n), at offset 0; exits 2 when it cannot be made. */
+static inline int
+unit_memfd(const void *p, size_t n)
+{
+	int fd = memfd_create("unit", 0);
+
+	if (fd == -1 || write(fd, p, n) != (ssize_t)n ||
+	    lseek(fd, 0, SEEK_SET) != 0) {
+		perror("memfd");
+		exit(2);
+	}
+	return fd;
+}
 
 static inline int
 unit_done(void)

@@ -360,7 +360,7 @@ test_start(void)
 	struct buf out;
 	struct fld *f;
 	size_t i;
-	int fd = stream_fd("# ========\n# fgrecord 1\n"
+	static const char text[] = "# ========\n# fgrecord 1\n"
 	    "# start : 1000.250000000 50.000000000\n# ========\n"
 	    "app 7/7 [000] 51.000000: 1000000 cpu-clock:\n"
 	    "\tffffffff81000130 entry_SYSCALL_64+0x10 ([kernel.kallsyms])\n"
@@ -368,7 +368,8 @@ test_start(void)
 	    "\t1f000 _start+0x4 (/bin/app)\n"
 	    "\t1e000 app::run<int>+0x4 (/bin/app)\n\n"
 	    "app 7/7 [000] 52.000000: 2000000000 offcpu-time:\n"
-	    "\t1f3a4 main+0x4 (/bin/app)\n  app.c:7\n\n");
+	    "\t1f3a4 main+0x4 (/bin/app)\n  app.c:7\n\n";
+	int fd = unit_memfd(text, strlen(text));
 	int kern = 0, start = 0, main_ok = 0, sys = 0, cxx = 0;
 
 	pprof_init(&p);

@@ -17,8 +17,9 @@
  * records' bytes are kept in one arena, in the order they came, at any
  * alignment (a record's words are read with memcpy, or the records are
  * all multiples of 8 bytes long, as the kernel's ring buffer's are);
- * what a flush keeps moves down within it, so that no second arena is
- * needed and the memory is the bound's.
+ * what a flush keeps moves down within it when the arena would
+ * otherwise grow, so that no second arena is needed and the memory is
+ * the bound's (and two scratch copies of the entries, for sorting).
  */
 #ifndef FG_PERFQUEUE_H
 #define FG_PERFQUEUE_H
@@ -40,7 +41,10 @@ struct perfqueue {
 	struct perfqueue_rec *q;	/* owned: q[0..n) */
 	size_t		 n, cap;
 	unsigned char	*arena;		/* owned: the records' bytes */
-	size_t		 alen, acap;
+	size_t		 alen;		/* the bytes of the records held */
+	size_t		 aend, acap;	/* the arena's used end, its size */
+	struct perfqueue_rec *s, *t;	/* owned: scratch for a flush's sort */
+	size_t		 scap, tcap;
 	uint64_t	 seq;
 	size_t		 max;		/* the bound in bytes, or 0 for none */
 };

@@ -113,7 +113,7 @@ test_queue(void)
 	CHECK_STR(g.s, "aabB", "queue: up to the limit, in time order, "
 	    "ties in the order they came");
 	CHECK_UINT(q.n, 2, "queue: the later ones wait");
-	CHECK_UINT(q.alen, 2, "queue: ... their bytes moved to the front");
+	CHECK_UINT(q.alen, 2, "queue: ... their bytes counted");
 	perfqueue_add(&q, "e", 1, 25, 0, 0);
 	perfqueue_flush(&q, 0, 1, on_rec, &g);
 	CHECK_STR(g.s, "aabBec",

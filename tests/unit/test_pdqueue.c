@@ -109,6 +109,9 @@ test_queue(void)
 	perfqueue_add(&q, "b", 1, 20, 0, 0);
 	perfqueue_add(&q, "B", 1, 20, 0, 0);
 	CHECK(!perfqueue_full(&q, 1 << 30), "queue: no bound, never full");
+	perfqueue_flush(&q, 5, 0, on_rec, &g);
+	CHECK(g.s[0] == '\0' && q.n == 5, "queue: none up to the limit, "
+	    "none handed back");
 	perfqueue_flush(&q, 20, 0, on_rec, &g);
 	CHECK_STR(g.s, "aabB", "queue: up to the limit, in time order, "
 	    "ties in the order they came");

@@ -318,9 +318,13 @@ sink_sample(void *arg, const struct sample *smp)
 			break;
 		fr.addr.len = hex(addr, fr.addrval);
 		fr.sym.p = sym;
-		fr.sym.len = strlen(sym);
-		fr.dso.p = dso;
-		fr.dso.len = strlen(dso);
+		fr.sym.len = i < smp->nframes ? sizeof(STREAM_UNKNOWN) - 1 :
+		    sizeof(STREAM_TRUNCATED) - 1;
+		/* a sample's frames are mostly in the file of the one before */
+		if (dso != fr.dso.p) {
+			fr.dso.p = dso;
+			fr.dso.len = strlen(dso);
+		}
 		do_frame(s, &k->st, NULL, NULL, 0, &fr, k->out);
 	}
 	k->st.fi = 0;

@@ -266,15 +266,11 @@ sink_header(void *arg, const struct sample_hdr *h)
 static size_t
 hex(char *b, uint64_t v)
 {
-	char t[16];
-	size_t n = 0, i;
+	size_t n = (size_t)(64 - __builtin_clzll(v | 1) + 3) / 4, i;
 
-	do
-		t[n++] = "0123456789abcdef"[v & 15];
-	while ((v >>= 4) != 0);
-	for (i = 0; i < n; i++)
-		b[i] = t[n - 1 - i];
 	b[n] = '\0';
+	for (i = n; i > 0; v >>= 4)
+		b[--i] = "0123456789abcdef"[v & 15];
 	return n;
 }
 

@@ -5,7 +5,7 @@
 
 # bare NAME: the name without offset, return type, parameters, version or
 # Rust hash, and the canonical one of its aliases (canon, from the file
-# named by -v aliases: lines "NAME CANONICAL" of aliases.sh).
+# named by -v aliases: lines "NAME<tab>CANONICAL" of aliases.sh).
 function bare(s,    i, c, d, sp, n) {
 	sub(/\+0x[0-9a-f]+$/, "", s)
 	sub(/@@?[A-Za-z_][A-Za-z0-9_.]*$/, "", s)
@@ -37,7 +37,7 @@ function bare(s,    i, c, d, sp, n) {
 BEGIN {
 	if (aliases != "")
 		while ((getline l < aliases) > 0) {
-			split(l, a, " ")
+			split(l, a, "\t")
 			canon[a[1]] = a[2]
 		}
 }

@@ -77,6 +77,8 @@ comm_get(struct comm *c, pid_t pid, pid_t tid)
 	const char *name;
 	char buf[64];
 
+	if (tid < 0 && pid > 0)
+		tid = pid;	/* an exiting thread: the kernel gave no TID */
 	if (tid <= 0)
 		return "swapper";	/* the idle task, as perf names it */
 	if ((name = comm_find(c, tid)) != NULL)

@@ -57,6 +57,8 @@ const char *comm_set(struct comm *, pid_t tid, const char *name);
  * Returns the name of thread tid of process pid, for a sample: the one
  * learnt; else read from /proc (and learnt), or ":TID" when the thread
  * is gone; "swapper", as perf calls the idle task, for tid 0 or less.
+ * A tid of -1 with a pid (the kernel's for a thread that is exiting) is
+ * named by its process.
  * Never NULL; borrowed as comm_find's.
  */
 const char *comm_get(struct comm *, pid_t pid, pid_t tid);

@@ -14,7 +14,8 @@
  * error it prints how long each phase really took ("phase_sleep 0.401"),
  * which a loaded machine stretches, and how much of that it ran on a CPU
  * ("phase_sleep_cpu 0.000"; a loaded machine keeps phase_spin waiting
- * for a CPU part of the time).
+ * for a CPU part of the time), and how long it waited on a run queue
+ * ("phase_sleep_delay 0.000").
  *
  * With "exit" as argv[2], the helper blocks in read(2) on a pipe nobody
  * writes (helper_block) and the main thread spins for one unit and
@@ -122,15 +123,38 @@ thread_cpu(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Runs phase fn and says how long it took, and how much of it on a CPU. */
+/*
+ * The time this thread has waited on a run queue, ready to run but not
+ * running (the second field of its schedstat), in seconds; 0 when the
+ * kernel does not keep it.
+ */
+static double
+run_delay(void)
+{
+	unsigned long long cpu, wait;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	int n;
+
+	if (f == NULL)
+		return 0;
+	n = fscanf(f, "%llu %llu", &cpu, &wait);
+	fclose(f);
+	return n == 2 ? wait / 1e9 : 0;
+}
+
+/*
+ * Runs phase fn and says how long it took, how much of it on a CPU, and
+ * how long it waited for one: a busy machine's share, which a sampler
+ * may place at either side of a phase's edge.
+ */
 static void
 timed(const char *name, void (*fn)(void))
 {
-	double t0 = spin_now(), c0 = thread_cpu();
+	double t0 = spin_now(), c0 = thread_cpu(), d0 = run_delay();
 
 	fn();
-	fprintf(stderr, "%s %.4f\n%s_cpu %.4f\n", name, spin_now() - t0, name,
-	    thread_cpu() - c0);
+	fprintf(stderr, "%s %.4f\n%s_cpu %.4f\n%s_delay %.4f\n", name,
+	    spin_now() - t0, name, thread_cpu() - c0, name, run_delay() - d0);
 }
 
 int

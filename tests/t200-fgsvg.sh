@@ -266,6 +266,17 @@ check 'off-CPU stacks: blue shades, tooltips in time; on-CPU ones keep the palet
 	grep_q "<title>spin (2.00 ms, 0.10%; self 2.00 ms, 0.10%)</title>" out.svg &&
 	! grep -q " samples" out.svg
 '
+# A wait whose time and period pass 2^64-1 ns wrapped its end below its
+# start: the timeline then made fewer cells than it wrote, past the end of
+# its array (malloc aborted, or worse).
+check 'an off-CPU wait past 2^64-1 ns among 30 others: drawn whole, no crash' '
+	{ printf "p 1/1 [000] 1000.000000: 18446743573709551616 offcpu-time:\n\t1 main (/x)\n\n" &&
+	  for i in $(seq 1 30); do
+		printf "p 1/1 [000] %d.000000: 2 offcpu-time:\n\t1 f%d (/x)\n\n" $i $i
+	  done; } >wrap.txt &&
+	{ fgsvg wrap.txt >out.svg 2>err; test $? -le 1 || { cat err; false; }; } &&
+	grep_q "<title>main " out.svg && test "$(tail -1 out.svg)" = "</svg>"
+'
 check '--countname=ns prints time; another --countname keeps counts' '
 	printf "a;b 1500\na;c 2500000\n" >ns &&
 	fgsvg --countname=ns ns >out.svg &&

@@ -205,7 +205,7 @@ timebins_add(struct timebins *tb, const struct fold_sample *s)
 {
 	struct timebins_thread *t;
 	uint32_t th;
-	uint64_t end;
+	uint64_t end, per;
 
 	if (tb->finished)
 		abort();	/* a caller's mistake: the index is gone */
@@ -223,15 +223,22 @@ timebins_add(struct timebins *tb, const struct fold_sample *s)
 		t->on[0] += s->count;
 		t->on[1] += s->period;
 	}
-	/* an off-CPU sample's time is when the wait began */
-	end = s->time + (s->offcpu && s->period > 0 ? s->period - 1 : 0);
+	/*
+	 * An off-CPU sample's time is when the wait began; a wait that would
+	 * pass 2^64-1 ns (hostile, or a clock gone wrong) ends there, so that
+	 * no sum of a time and a period below wraps.
+	 */
+	per = s->period;
+	if (per > UINT64_MAX - s->time)
+		per = UINT64_MAX - s->time;
+	end = s->time + (s->offcpu && per > 0 ? per - 1 : 0);
 	if (s->time < tb->tmin)
 		tb->tmin = s->time;
 	if (end > tb->tmax)
 		tb->tmax = end;
 	tb->samples++;
-	if (s->offcpu && s->period > 1) {
-		struct timebins_wait w = { .time = s->time, .period = s->period,
+	if (s->offcpu && per > 1) {
+		struct timebins_wait w = { .time = s->time, .period = per,
 		    .stack = s->stack, .thread = th, .count = s->count };
 
 		if (tb->spread)

@@ -299,7 +299,8 @@ stitch_stack(struct record *r, const struct source_event *ev, size_t n,
 
 /*
  * A thread's name: as learnt, else from /proc while recording; a replay's
- * pids are not the recorded processes now: ":TID", as perf says it.
+ * pids are not the recorded processes now: ":TID", as perf says it, and
+ * it never reads /proc. Borrowed until the next call.
  */
 static const char *
 comm_name(struct record *r, pid_t pid, pid_t tid)
@@ -307,8 +308,17 @@ comm_name(struct record *r, pid_t pid, pid_t tid)
 	const char *name;
 	char buf[32];
 
-	if (!r->src.ops->offline || tid <= 0)
+	if (!r->src.ops->offline)
 		return comm_get(&r->comms, pid, tid);
+	if (tid == 0)
+		return "swapper";	/* the idle task, as perf names it */
+	if (tid < 0) {
+		/* an exiting thread, no TID: its process's name, if known */
+		if (pid > 0 && (name = comm_find(&r->comms, pid)) != NULL)
+			return name;
+		snprintf(r->notid, sizeof(r->notid), ":%d", (int)tid);
+		return r->notid;
+	}
 	if ((name = comm_find(&r->comms, tid)) != NULL)
 		return name;
 	snprintf(buf, sizeof(buf), ":%d", (int)tid);
@@ -855,6 +865,8 @@ record_run(struct record *r)
 	if (!r->opts.source->offline)
 		raise_priority();
 	open_source(r);
+	if (r->src.failed)
+		return r->src.failed;	/* a replay's file: said */
 	write_header(r);
 	t0 = now_mono();
 	start(r, go_fd, err_fd);

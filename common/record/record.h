@@ -106,6 +106,7 @@ struct record {
 		uint64_t checked;	/* stats.samples at the last look */
 		char	 name[64];	/* its path */
 	} perfmap;			/* anonymous code's DSO: see anon_dso */
+	char		 notid[24];	/* ":TID" of a replay's negative TID */
 	int		 write_failed;
 	int		 rval;		/* 1 when something was unresolved */
 	uint64_t	 t_first, t_last;	/* the first and last sample's time */

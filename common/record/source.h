@@ -239,6 +239,8 @@ struct source {
 	void		*priv;		/* owned by the source */
 	int		 user_only;	/* kernel stacks excluded */
 	int		 partial;	/* a target could not be sampled (warned) */
+	int		 failed;	/* open could not start: the exit status
+					   (said), and src->priv is not set */
 	uint64_t	 bytes;		/* read from the kernel, for statistics */
 	uint64_t	 preempted;	/* off-CPU: switches out while runnable */
 	uint64_t	 waits_dropped;	/* off-CPU: waits let go after a loss */

@@ -68,8 +68,12 @@ pd_open(struct source *src, const struct source_config *cfg)
 	pd = &rp->pd;
 	status = perfdata_init(pd, cfg->replay_fd, cfg->replay_name,
 	    cfg->replay_head, cfg->replay_headlen);
-	if (status != 0)
-		exit(status);	/* said */
+	if (status != 0) {
+		/* said; the caller goes on with its other inputs */
+		free(rp);
+		src->failed = status;
+		return;
+	}
 	rp->events = xcalloc(pd->nevents, sizeof(*rp->events));
 	for (i = 0; i < pd->nevents; i++) {
 		const struct perf_event_attr *a = &pd->events[i].attr;

@@ -6,6 +6,8 @@
 #   pdedit.py near FILE BYTES         the first record less than BYTES before the data's end
 #   pdedit.py ids FILE                the first event's ids changed (no sample matches)
 #   pdedit.py attrsize FILE SIZE      the header's attr_size set to SIZE
+#   pdedit.py tid FILE N PID TID      the Nth sample's PID and TID (of the
+#                                     first event's layout; -1 is -1)
 #   pdedit.py hostname FILE NAME      the HOSTNAME feature's string set to NAME
 #   pdedit.py osrelease FILE NAME     the OSRELEASE feature's string set to NAME
 #                                     (no longer than the one it replaces)
@@ -61,6 +63,15 @@ elif cmd in ('hostname', 'osrelease'):
     if len(new) >= n:
         sys.exit('pdedit.py: %s is longer than the %d bytes there' % (cmd, n))
     b[off + 4:off + 4 + n] = new + bytes(n - len(new))
+elif cmd == 'tid':
+    _, ao, _, _, _ = header(b)
+    st = struct.unpack_from('<Q', b, ao + 24)[0]
+    at = 8 + 8 * (st >> 16 & 1) + 8 * (st & 1)  # IDENTIFIER, IP
+    if not st & 2:
+        sys.exit('pdedit.py: the samples have no TID')
+    off = [o for o in records(b)
+           if struct.unpack_from('<I', b, o)[0] == 9][int(sys.argv[3])]
+    struct.pack_into('<ii', b, off + at, int(sys.argv[4]), int(sys.argv[5]))
 elif cmd == 'attrsize':
     struct.pack_into('<Q', b, 16, int(sys.argv[3]))
 else:

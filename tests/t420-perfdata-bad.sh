@@ -76,6 +76,37 @@ check 'a corrupt header (attribute size 7): one line with the offset, exit 1' '
 	expect_status 1 timeout 60 fgsym h.data >out 2>err &&
 	said_at h.data err && grep_q "header is corrupt" err
 '
+check 'a corrupt header in the first of two files: said, exit 1, every sample of the second kept, and the summary' '
+	cp "$TMP/g.data" h.data && python3 "$ED" attrsize h.data 7 &&
+	expect_status 1 timeout 60 fgsym h.data "$TMP/g.data" >out 2>err &&
+	said_at h.data err &&
+	test "$(samples out)" -eq "$(cat "$TMP/g.n")" &&
+	grep_q "^fgsym: resolved " err
+'
+# perf gives a TID of -1 to a thread that is exiting. A replay names the
+# sample from the recording, as perf script does: never from the /proc of
+# the machine that replays it (here pid 1, which runs now, is another
+# process than the recorded one).
+check 'a sample of TID -1 of a process the file does not name: ":-1", as perf script says, not /proc/1 of this machine' '
+	cp "$TMP/g.data" t.data && python3 "$ED" tid t.data 3 1 -1 &&
+	perf script -i t.data -F comm,pid,tid 2>/dev/null | sed -n 4p >perf.txt &&
+	grep_q "^ *:-1  *1/-1" perf.txt &&
+	expect_status 0 fgsym t.data >out 2>err &&
+	grep -a "^[^#	]" out | sed -n 4p >got &&
+	grep_q "^:-1 1/-1 \[" got
+'
+# A file name is the recorded program's choice: a newline in it must not
+# split a frame's line (the writer's '?' for each control character).
+check 'a program whose path holds a newline and an escape: its frames stay on their lines, the name with a ? for each' '
+	d="$TMP/nl
+dir" && mkdir -p "$d" && cp /bin/sh "$d/sh$(printf "\033")" &&
+	perf record -q -g -o nl.data -- "$d/sh$(printf "\033")" -c "$loop" \
+	    >/dev/null 2>perf.log &&
+	expect_status 0 fgsym nl.data >out 2>err &&
+	grep -aq "(.*/nl?dir/sh?)\$" out &&
+	! grep -a "$(printf "\033")" out err &&
+	expect_status 0 fgfold out >folded 2>ferr
+'
 # A record of bad size in a sound file: read on from the next good record
 # (the one after it), said with where, and every other sample kept.
 check 'a record of size 0 mid-way: one line with its offset and where reading resumed, exit 1, the samples before and after kept' '

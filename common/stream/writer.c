@@ -139,6 +139,19 @@ line_hex(struct line *l, uint64_t v)
 	l->n += (size_t)n;
 }
 
+int
+stream_clean(char *s)
+{
+	int changed = 0;
+
+	for (; *s != '\0'; s++)
+		if (is_control(*s)) {
+			*s = '?';
+			changed = 1;
+		}
+	return changed;
+}
+
 void
 stream_write_clean(FILE *o, const char *s)
 {

@@ -77,6 +77,12 @@ struct stream_start {
 void	 stream_write_clean(FILE *, const char *s);
 
 /*
+ * Cleans s in place as the writer writes it (control characters become
+ * '?'); returns whether it changed anything.
+ */
+int	 stream_clean(char *s);
+
+/*
  * Writes the lines a stream opens with: STREAM_FENCE, the first line of
  * perf script --header's output, by which the Firefox Profiler tells perf
  * text from folded stacks (its test reads the first line only); then

@@ -231,7 +231,36 @@ struct symsink {
 	FILE		*out;		/* or NULL: parsed only, as sym_stream */
 	struct sstate	 st;
 	uint64_t	 pid;		/* st.pid's number, or none (> 2^32) */
+	const char	*rawdso;	/* the last frame's DSO as handed over */
+	char		*dso;		/* and as the stream writes it: owned */
+	size_t		 dsolen;
 };
+
+/*
+ * path as the writer writes it, control characters as '?' (a file name
+ * is the recorded program's choice): path itself when it is clean, else
+ * a copy in k->dso, good until the next call.
+ */
+static const char *
+clean_path(struct symsink *k, const char *path)
+{
+	static const char ctl[] = "\x01\x02\x03\x04\x05\x06\x07\x08\x09"
+	    "\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17"
+	    "\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f";
+	size_t n = strcspn(path, ctl);
+
+	if (path[n] == '\0')
+		return path;
+	n += strlen(path + n);
+	if (n >= k->dsolen) {
+		free(k->dso);
+		k->dsolen = n + 1;
+		k->dso = xmalloc(k->dsolen);
+	}
+	memcpy(k->dso, path, n + 1);
+	stream_clean(k->dso);
+	return k->dso;
+}
 
 /*
  * Takes note of the build ID a "# buildid" line gives the file path: the
@@ -254,8 +283,10 @@ sink_header(void *arg, const struct sample_hdr *h)
 {
 	struct symsink *k = arg;
 
-	if (h->kind == SAMPLE_HDR_BUILDID)
-		recorded_buildid(k->s, h->value, h->key);
+	if (h->kind == SAMPLE_HDR_BUILDID) {
+		recorded_buildid(k->s, h->value, clean_path(k, h->key));
+		k->rawdso = NULL;	/* k->dso is no longer its copy */
+	}
 	k->st.fi = 0;
 	k->st.drop_src = 0;
 	if (k->out != NULL)
@@ -289,14 +320,16 @@ sink_sample(void *arg, const struct sample *smp)
 	/* one snprintf per run of a process's samples, not per sample */
 	if (k->pid != smp->head.pid) {
 		k->pid = smp->head.pid;
-		snprintf(k->st.pid, sizeof(k->st.pid), "%" PRIu32,
-		    smp->head.pid);
+		/* as the stream writes it: -1 for none */
+		snprintf(k->st.pid, sizeof(k->st.pid), "%d",
+		    (int)smp->head.pid);
 	}
 	if ((++s->samples & 255) == 0 && s->o.progress)
 		progress(s);
 	if (k->out != NULL)
 		stream_write_head(k->out, &smp->head);
 	memset(&fr, 0, sizeof(fr));
+	k->rawdso = NULL;	/* fr.dso is set anew below */
 	fr.indent.p = "\t";
 	fr.indent.len = 1;
 	fr.addr.p = addr;
@@ -317,9 +350,10 @@ sink_sample(void *arg, const struct sample *smp)
 		fr.sym.len = i < smp->nframes ? sizeof(STREAM_UNKNOWN) - 1 :
 		    sizeof(STREAM_TRUNCATED) - 1;
 		/* a sample's frames are mostly in the file of the one before */
-		if (dso != fr.dso.p) {
-			fr.dso.p = dso;
-			fr.dso.len = strlen(dso);
+		if (dso != k->rawdso) {
+			k->rawdso = dso;
+			fr.dso.p = clean_path(k, dso);
+			fr.dso.len = strlen(fr.dso.p);
 		}
 		do_frame(s, &k->st, NULL, NULL, 0, &fr, k->out);
 	}
@@ -364,6 +398,10 @@ sym_sink_init(struct sym *s, FILE *out, struct sample_sink *sink)
 void
 sym_sink_release(struct sample_sink *sink)
 {
+	struct symsink *k = sink->arg;
+
+	if (k != NULL)
+		free(k->dso);
 	free(sink->arg);
 	sink->arg = NULL;
 }

@@ -344,8 +344,8 @@ test_clean_bytes(void)
 {
 	static const size_t lens[] = { 1, 7, 8, 9, 16, 23, 300, 600 };
 	char in[601], want[601];
-	size_t li, len, pos, bad = 0;
-	int c;
+	size_t li, len, pos, bad = 0, badinplace = 0;
+	int c, changed;
 	struct out o;
 
 	for (li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
@@ -364,9 +364,16 @@ test_clean_bytes(void)
 				if (o.len != len || memcmp(o.p, want, len) != 0)
 					bad++;
 				out_free(&o);
+				/* stream_clean, in place, does the same */
+				changed = stream_clean(in);
+				if (memcmp(in, want, len + 1) != 0 ||
+				    changed != (c < 0x20 || c == 0x7f))
+					badinplace++;
 			}
 	}
 	CHECK_U64(bad, 0, "each byte at each place is cleaned as alone");
+	CHECK_U64(badinplace, 0, "stream_clean cleans in place the same, "
+	    "and says when it changed a byte");
 }
 
 int

@@ -438,7 +438,7 @@ say_method(struct compare *c, size_t nnorm)
 		buf_addf(&b, " per unit of work (%g a run)", c->opts.per);
 	else
 		buf_addf(&b, " per run");
-	buf_addf(&b, " in %s", unit_name[c->unit]);
+	buf_addf(&b, ", in %s", unit_name[c->unit]);
 	if (c->opts.norm == COMPARE_MEDIAN && nnorm > 0)
 		buf_addf(&b, ", each run scaled by the median of ratios of "
 		    "%zu functions", nnorm);
@@ -449,9 +449,10 @@ say_method(struct compare *c, size_t nnorm)
 		    c->nside[0] == 1 ? "before" : "after");
 	else
 		buf_addf(&b, "; Welch 95%% intervals over the runs");
-	buf_addf(&b, ", Benjamini-Hochberg at q %g, changes under %.3g %s "
-	    "(%g%% of the whole) same", c->opts.q, c->min_abs,
-	    unit_name[c->unit], c->opts.min_change);
+	buf_addf(&b, ", Benjamini-Hochberg at q %g over the %zu rows that "
+	    "could change by %.3g %s (%g%% of the whole); a smaller change "
+	    "is same", c->opts.q, c->tested, c->min_abs, unit_name[c->unit],
+	    c->opts.min_change);
 	c->method = buf_detach(&b, NULL);
 	buf_release(&b);
 }
@@ -459,7 +460,7 @@ say_method(struct compare *c, size_t nnorm)
 int
 compare_finish(struct compare *c)
 {
-	size_t nf = c->funcs.n, id, i, nnorm = 0;
+	size_t nf = c->funcs.n, id, i, n, nnorm = 0;
 	double *p;
 	struct buf bb = { 0 }, ba = { 0 };
 
@@ -509,19 +510,29 @@ compare_finish(struct compare *c)
 	}
 	c->whole_before = c->rows[0].before;
 	c->min_abs = c->opts.min_change / 100 * c->whole_before;
+	/*
+	 * The family: the rows that could change by min_abs. A row under it
+	 * before and after (never negative) cannot, and is same whatever
+	 * its p-value: testing it would only make the others' bar higher.
+	 */
 	p = xcalloc(c->nrows, sizeof(double));
-	for (i = 0; i < c->nrows; i++)
-		p[i] = c->rows[i].p;
-	stats_bh(p, c->nrows, p);
-	for (i = 0; i < c->nrows; i++) {
+	for (i = n = 0; i < c->nrows; i++)
+		if (fmax(c->rows[i].before, c->rows[i].after) >= c->min_abs)
+			p[n++] = c->rows[i].p;
+	stats_bh(p, n, p);
+	for (i = n = 0; i < c->nrows; i++) {
 		struct compare_row *row = &c->rows[i];
 
-		row->q = p[i];
+		row->q = 1;
+		if (fmax(row->before, row->after) < c->min_abs)
+			continue;
+		row->q = p[n++];
 		if (row->q <= c->opts.q && fabs(row->change) >= c->min_abs &&
 		    row->change != 0)
 			row->verdict = row->change > 0 ? COMPARE_SLOWER :
 			    COMPARE_FASTER;
 	}
+	c->tested = n;
 	free(p);
 	qsort(c->rows + 1, c->nrows - 1, sizeof(*c->rows), row_order);
 	say_method(c, nnorm);

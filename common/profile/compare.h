@@ -26,7 +26,9 @@
  * mean and a variance (never below the counting noise, Poisson, of one
  * run); their difference gets a Welch interval at 95%; with one run on a
  * side, that side's variance is the counting noise alone. The rows'
- * p-values are adjusted by Benjamini-Hochberg, and a row is slower or
+ * p-values are adjusted by Benjamini-Hochberg (over the rows at least
+ * min_change before or after: no other can change by as much), and a
+ * row is slower or
  * faster when its adjusted p-value is at most opts.q and its change at
  * least opts.min_change percent of the before runs' whole time.
  */
@@ -106,6 +108,8 @@ struct compare {
 	size_t		 nrows;
 	double		 whole_before;	/* before's mean whole time */
 	double		 min_abs;	/* opts.min_change in the unit */
+	size_t		 tested;	/* rows in the family: over min_abs
+					   before or after */
 	int		 counting_only;	/* a side has one run */
 	char		*method;	/* what was compared, how: one line */
 };

@@ -96,7 +96,6 @@ compare(const struct compare_opts *o, char **runs[2], double fail)
 			cmdfile_close(fd);
 		}
 	if (r == 0 && (r = compare_finish(&c)) == 0) {
-		warnx("%s", c.method);
 		if (cmptable_write(&c, stdout, isatty(STDOUT_FILENO)) == -1)
 			cmdfile_write_failed(CMDFILE_STDOUT);
 		cmdfile_finish(stdout, CMDFILE_STDOUT);

@@ -421,6 +421,43 @@ side_names(const struct compare *c, int side, struct buf *b)
 
 static const char *const unit_name[] = { "ms", "samples", "%" };
 
+/*
+ * A drift within one side: its runs' whole time, in the order given,
+ * trends (p under 0.01) by at least min_abs from the first to the last.
+ * Said, and kept in c->drift[side].
+ */
+static void
+find_drift(struct compare *c, int side)
+{
+	double *y = xcalloc(c->nside[side], sizeof(double)), floor = 0;
+	const char *first = NULL, *last = NULL;
+	struct stats_trend t;
+	size_t j, n = 0;
+
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_run *r = &c->runs[j];
+
+		if (r->side != side)
+			continue;
+		y[n++] = run_value(c, r, SIZE_MAX);
+		floor += y[n - 1] * (r->whole / r->scale / r->samples) /
+		    c->nside[side];
+		if (first == NULL)
+			first = r->name;
+		last = r->name;
+	}
+	stats_trend(y, n, floor, &t);
+	free(y);
+	if (t.p >= 0.01 || fabs(t.slope) * (n - 1) < c->min_abs)
+		return;
+	c->drift[side] = t.slope * (n - 1);
+	warnx("the runs %s drift: their whole time moves by %+.3g %s from "
+	    "the first ('%s') to the last ('%s'), more than their noise; "
+	    "record before and after in turns, or try --normalize=median",
+	    side ? "after" : "before", c->drift[side], unit_name[c->unit],
+	    first, last);
+}
+
 /* c->method: what was compared and how, in one line. */
 static void
 say_method(struct compare *c, size_t nnorm)
@@ -536,6 +573,9 @@ compare_finish(struct compare *c)
 	free(p);
 	qsort(c->rows + 1, c->nrows - 1, sizeof(*c->rows), row_order);
 	say_method(c, nnorm);
+	warnx("%s", c->method);
+	find_drift(c, 0);
+	find_drift(c, 1);
 	return 0;
 }
 

@@ -30,7 +30,9 @@
  * min_change before or after: no other can change by as much), and a
  * row is slower or
  * faster when its adjusted p-value is at most opts.q and its change at
- * least opts.min_change percent of the before runs' whole time.
+ * least opts.min_change percent of the before runs' whole time. A side
+ * whose runs' whole time trends, in the order they were read, by more
+ * than that and more than their noise is said to drift.
  */
 #ifndef FG_COMPARE_H
 #define FG_COMPARE_H
@@ -111,6 +113,9 @@ struct compare {
 	size_t		 tested;	/* rows in the family: over min_abs
 					   before or after */
 	int		 counting_only;	/* a side has one run */
+	double		 drift[2];	/* a side's runs' trend, first to
+					   last (0: none found, or fewer
+					   than 3 runs) */
 	char		*method;	/* what was compared, how: one line */
 };
 
@@ -127,8 +132,9 @@ void	 compare_release(struct compare *);
 int	 compare_read(struct compare *, int side, int fd, const char *name);
 
 /*
- * Compares the runs read (at least one a side): fills rows, min_abs and
- * method. Returns 0, or 2 when the sides have no function in common
+ * Compares the runs read (at least one a side): fills rows, min_abs,
+ * method and drift, and says the method and a drift on stderr, a line
+ * each. Returns 0, or 2 when the sides have no function in common
  * (said).
  */
 int	 compare_finish(struct compare *);

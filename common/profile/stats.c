@@ -1,6 +1,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/xalloc.h"
 #include "profile/stats.h"
@@ -166,6 +167,41 @@ stats_bh(const double *p, size_t m, double *q)
 		q[ord[i] - p] = adj[i];
 	free(ord);
 	free(adj);
+}
+
+void
+stats_trend(const double *y, size_t n, double var_floor,
+    struct stats_trend *t)
+{
+	double xm = (n - 1) / 2.0, ym = 0, sxx = 0, sxy = 0, ss = 0, r, v;
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->p = 1;
+	if (n < 3)
+		return;
+	for (i = 0; i < n; i++)
+		ym += y[i] / n;
+	for (i = 0; i < n; i++) {
+		sxx += (i - xm) * (i - xm);
+		sxy += (i - xm) * (y[i] - ym);
+	}
+	t->slope = sxy / sxx;
+	for (i = 0; i < n; i++) {
+		r = y[i] - ym - t->slope * (i - xm);
+		ss += r * r;
+	}
+	t->df = n - 2;
+	v = ss / t->df;
+	if (v < var_floor)
+		v = var_floor;
+	t->se = sqrt(v / sxx);
+	if (t->se > 0)
+		t->p = 2 * t_tail(fabs(t->slope) / t->se, t->df);
+	else
+		t->p = t->slope == 0 ? 1 : 0;
+	if (t->p > 1)
+		t->p = 1;
 }
 
 static int

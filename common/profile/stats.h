@@ -2,13 +2,15 @@
  * stats: the statistics a comparison of two sets of runs needs, and
  * nothing else: Student's t distribution (its tails and quantiles), the
  * normal one as its limit, the interval of a difference of two means
- * (Welch), and Benjamini-Hochberg's adjusted p-values. Pure functions of
+ * (Welch), Benjamini-Hochberg's adjusted p-values, a trend's slope and
+ * the median. Pure functions of
  * numbers: no allocation but the caller's, no state.
  *
  *	struct stats_side b = { mean_b, var_b, n_b }, a = { ... };
  *	struct stats_diff d;
  *	stats_welch(&b, &a, 0.95, &d);	d.diff, d.low, d.high, d.p
  *	stats_bh(p, m, q);		q[i]: p[i] adjusted
+ *	stats_trend(y, n, floor, &t);	a drift across runs: t.slope, t.p
  */
 #ifndef FG_STATS_H
 #define FG_STATS_H
@@ -63,6 +65,20 @@ void	 stats_welch(const struct stats_side *before,
  * p_(j) m / j, at most 1. q may be p. Ties get the same value.
  */
 void	 stats_bh(const double *p, size_t m, double *q);
+
+/*
+ * The least-squares slope of y[0..n) over 0, 1, ... n-1 (a trend across
+ * runs in the order they were given), its standard error from the
+ * residuals' variance (at least var_floor: the noise no run escapes),
+ * n-2 degrees of freedom, and the two-sided p-value of "no trend". For
+ * n < 3 there is no residual to tell: p is 1.
+ */
+struct stats_trend {
+	double	 slope, se, df, p;
+};
+
+void	 stats_trend(const double *y, size_t n, double var_floor,
+	    struct stats_trend *t);
 
 /* The median of v[0..n), reordering v; NAN when n is 0. */
 double	 stats_median(double *v, size_t n);

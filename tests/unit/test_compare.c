@@ -100,6 +100,20 @@ test_verdicts(void)
 	    "fails at 5% (b grew 8%), not at 10%");
 	CHECK(!c.counting_only && strstr(c.method, "Welch") != NULL,
 	    "the method says Welch");
+	CHECK(c.drift[0] == 0 && c.drift[1] == 0, "no drift in runs that do not trend");
+	compare_release(&c);
+
+	/* before's runs grow 1000, 1100, ... 1400: a drift of 400 */
+	compare_init(&c, &dflt);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < 5; i++) {
+			snprintf(text, sizeof(text), "main;a %d\n",
+			    s ? 1100 + (i % 2) * 10 : 1000 + 100 * i);
+			readstr(&c, s, text, s ? "A" : "B");
+		}
+	CHECK_EQ(compare_finish(&c), 0, "a drift: compared all the same");
+	CHECK(fabs(c.drift[0] - 400) < 1e-9 && c.drift[1] == 0,
+	    "a drift: before's, 400 from first to last, found");
 	compare_release(&c);
 
 	/* --self: main is never a leaf, and has no row */

@@ -132,6 +132,32 @@ test_bh(void)
 }
 
 static void
+test_trend(void)
+{
+	/*
+	 * y 10 12 11 15 14 over 0..4: x mean 2, y mean 12.4, Sxy 11, Sxx
+	 * 10: slope 1.1; residuals -0.2 0.7 -1.4 1.5 -0.6, their squares 5.1,
+	 * over 3 df 1.7; se sqrt(1.7/10) = 0.412311; t 2.667892 on 3 df,
+	 * between the tables' 95% (2.353) and 97.5% (3.182) points.
+	 */
+	double y[] = { 10, 12, 11, 15, 14 }, flat[] = { 5, 5, 5 };
+	struct stats_trend t;
+
+	stats_trend(y, 5, 0, &t);
+	CHECK(near(t.slope, 1.1, 1e-12) && near(t.se, sqrt(0.17), 1e-12) &&
+	    t.df == 3, "trend: slope, se and df by hand");
+	CHECK(near(t.p, 2 * (1 - stats_t_cdf(1.1 / sqrt(0.17), 3)), 1e-12) &&
+	    t.p > 0.05 && t.p < 0.1, "trend: its p-value, between the table's");
+	stats_trend(y, 5, 100, &t);
+	CHECK(near(t.se, sqrt(10.0), 1e-12) && t.p > 0.5,
+	    "trend: the residuals' variance is at least the floor");
+	stats_trend(flat, 3, 0, &t);
+	CHECK(t.slope == 0 && t.p == 1, "trend: none");
+	stats_trend(y, 2, 0, &t);
+	CHECK(t.p == 1, "trend: two runs tell none");
+}
+
+static void
 test_median(void)
 {
 	double odd[] = { 3, 1, 2 }, even[] = { 4, 1, 3, 2 };
@@ -147,6 +173,7 @@ main(void)
 	test_t();
 	test_welch();
 	test_bh();
+	test_trend();
 	test_median();
 	return unit_done();
 }

@@ -16,6 +16,7 @@
 #define LEVEL		0.95	/* of the intervals */
 #define NORM_MIN	20	/* samples a function needs in every run to
 				   tell the median of ratios */
+#define DRIFT_MIN	3	/* a drift said: min_abs times this */
 
 void
 compare_init(struct compare *c, const struct compare_opts *opts)
@@ -304,11 +305,18 @@ median_scales(struct compare *c)
 	return nuse;
 }
 
-/* One side of the row of function id (SIZE_MAX: [all]). */
+/*
+ * One side of the row of function id (SIZE_MAX: [all]). Its variance is
+ * never below the counting noise of one run, for the runs cannot be
+ * steadier than where the ticks fell: a count c of a run's n samples
+ * varies as c (1 - c/n) (binomial), in the unit squared. With one run,
+ * nothing tells the noise between runs: the count's variance is taken
+ * as c (Poisson), which for the whole run stands in for it.
+ */
 static void
 side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
 {
-	double sum = 0, sq = 0, poisson = 0, v;
+	double sum = 0, sq = 0, counting = 0, v, unit, share;
 	size_t j;
 
 	s->n = c->nside[side];
@@ -319,11 +327,12 @@ side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
 			continue;
 		v = run_value(c, r, id);
 		sum += v;
-		/* a count's variance is itself: times the unit, squared */
-		poisson += v * (r->whole / r->scale / r->samples);
+		unit = r->whole / r->scale / r->samples;
+		share = s->n >= 2 ? v / (r->whole / r->scale) : 0;
+		counting += v * unit * (1 - share);
 	}
 	s->mean = sum / s->n;
-	poisson /= s->n;
+	counting /= s->n;
 	for (j = 0; j < c->nruns; j++)
 		if (c->runs[j].side == side) {
 			v = run_value(c, &c->runs[j], id) - s->mean;
@@ -336,9 +345,8 @@ side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
 		s->var = 0;
 		s->df = INFINITY;
 	}
-	/* Never below the counting noise: the runs cannot be steadier. */
-	if (s->var < poisson)
-		s->var = poisson;
+	if (s->var < counting)
+		s->var = counting;
 }
 
 static void
@@ -423,13 +431,16 @@ static const char *const unit_name[] = { "ms", "samples", "%" };
 
 /*
  * A drift within one side: its runs' whole time, in the order given,
- * trends (p under 0.01) by at least min_abs from the first to the last.
- * Said, and kept in c->drift[side].
+ * trends (p under 0.01) by DRIFT_MIN times min_abs or more from the
+ * first to the last. Said, and kept in c->drift[side]. A smaller trend
+ * is common (the runs' start-up costs move with the machine's load: 2%
+ * of 0.2 s runs of tests/record/weights.c, seen in one A/A split in
+ * ten), and Welch's variance holds it already.
  */
 static void
 find_drift(struct compare *c, int side)
 {
-	double *y = xcalloc(c->nside[side], sizeof(double)), floor = 0;
+	double *y = xcalloc(c->nside[side], sizeof(double));
 	const char *first = NULL, *last = NULL;
 	struct stats_trend t;
 	size_t j, n = 0;
@@ -440,15 +451,13 @@ find_drift(struct compare *c, int side)
 		if (r->side != side)
 			continue;
 		y[n++] = run_value(c, r, SIZE_MAX);
-		floor += y[n - 1] * (r->whole / r->scale / r->samples) /
-		    c->nside[side];
 		if (first == NULL)
 			first = r->name;
 		last = r->name;
 	}
-	stats_trend(y, n, floor, &t);
+	stats_trend(y, n, &t);
 	free(y);
-	if (t.p >= 0.01 || fabs(t.slope) * (n - 1) < c->min_abs)
+	if (t.p >= 0.01 || fabs(t.slope) * (n - 1) < DRIFT_MIN * c->min_abs)
 		return;
 	c->drift[side] = t.slope * (n - 1);
 	warnx("the runs %s drift: their whole time moves by %+.3g %s from "

@@ -23,16 +23,16 @@
  * inlined frames are functions of their own.
  *
  * The statistics (profile/stats.h): each side's per-run values give a
- * mean and a variance (never below the counting noise, Poisson, of one
- * run); their difference gets a Welch interval at 95%; with one run on a
- * side, that side's variance is the counting noise alone. The rows'
- * p-values are adjusted by Benjamini-Hochberg (over the rows at least
- * min_change before or after: no other can change by as much), and a
- * row is slower or
+ * mean and a variance, never below one run's counting noise (binomial:
+ * c (1 - c/n) for c of n samples); their difference gets a Welch
+ * interval at 95%. With one run on a side, that side's variance is the
+ * counting noise alone, Poisson (c). The rows' p-values are adjusted by
+ * Benjamini-Hochberg (over the rows at least min_change before or
+ * after: no other can change by as much), and a row is slower or
  * faster when its adjusted p-value is at most opts.q and its change at
  * least opts.min_change percent of the before runs' whole time. A side
- * whose runs' whole time trends, in the order they were read, by more
- * than that and more than their noise is said to drift.
+ * whose runs' whole time trends, in the order they were read, by three
+ * times that and more than their noise is said to drift.
  */
 #ifndef FG_COMPARE_H
 #define FG_COMPARE_H

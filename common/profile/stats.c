@@ -170,8 +170,7 @@ stats_bh(const double *p, size_t m, double *q)
 }
 
 void
-stats_trend(const double *y, size_t n, double var_floor,
-    struct stats_trend *t)
+stats_trend(const double *y, size_t n, struct stats_trend *t)
 {
 	double xm = (n - 1) / 2.0, ym = 0, sxx = 0, sxy = 0, ss = 0, r, v;
 	size_t i;
@@ -193,8 +192,6 @@ stats_trend(const double *y, size_t n, double var_floor,
 	}
 	t->df = n - 2;
 	v = ss / t->df;
-	if (v < var_floor)
-		v = var_floor;
 	t->se = sqrt(v / sxx);
 	if (t->se > 0)
 		t->p = 2 * t_tail(fabs(t->slope) / t->se, t->df);

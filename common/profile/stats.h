@@ -10,7 +10,7 @@
  *	struct stats_diff d;
  *	stats_welch(&b, &a, 0.95, &d);	d.diff, d.low, d.high, d.p
  *	stats_bh(p, m, q);		q[i]: p[i] adjusted
- *	stats_trend(y, n, floor, &t);	a drift across runs: t.slope, t.p
+ *	stats_trend(y, n, &t);		a drift across runs: t.slope, t.p
  */
 #ifndef FG_STATS_H
 #define FG_STATS_H
@@ -69,16 +69,14 @@ void	 stats_bh(const double *p, size_t m, double *q);
 /*
  * The least-squares slope of y[0..n) over 0, 1, ... n-1 (a trend across
  * runs in the order they were given), its standard error from the
- * residuals' variance (at least var_floor: the noise no run escapes),
- * n-2 degrees of freedom, and the two-sided p-value of "no trend". For
+ * residuals' variance, n-2 degrees of freedom, and the two-sided p-value of "no trend". For
  * n < 3 there is no residual to tell: p is 1.
  */
 struct stats_trend {
 	double	 slope, se, df, p;
 };
 
-void	 stats_trend(const double *y, size_t n, double var_floor,
-	    struct stats_trend *t);
+void	 stats_trend(const double *y, size_t n, struct stats_trend *t);
 
 /* The median of v[0..n), reordering v; NAN when n is 0. */
 double	 stats_median(double *v, size_t n);

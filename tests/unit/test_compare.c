@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "profile/compare.h"
+#include "profile/stats.h"
 #include "unit.h"
 
 static int
@@ -133,6 +134,45 @@ test_verdicts(void)
 	}
 }
 
+/*
+ * The counting noise: none in the whole run's count of its own samples
+ * (binomial, c (1 - c/n)), half of a's count for a at half the run; with
+ * one run a side, Poisson's c for both.
+ */
+static void
+test_counting(void)
+{
+	struct compare c;
+	const struct compare_row *r;
+	int i, s;
+
+	compare_init(&c, &dflt);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < 5; i++)
+			readstr(&c, s, s ? "m;a 100\nm;b 110\n" : "m;a 100\nm;b 100\n", "r");
+	compare_finish(&c);
+	r = row(&c, "[all]");
+	CHECK(r->low == 10 && r->high == 10 && r->verdict == COMPARE_SLOWER,
+	    "five steady runs a side: the whole run's count has no noise");
+	r = row(&c, "a");
+	/*
+	 * var 100 (1 - 100/200) = 50 before, 100 (1 - 100/210) = 1100/21
+	 * after; over 5 runs 10 and 220/21; Welch's df from those, 4 a side.
+	 */
+	CHECK(fabs(r->high - stats_t_quantile(0.975, pow(10 + 220.0 / 21, 2) /
+	    (25 + pow(220.0 / 21, 2) / 4)) * sqrt(10 + 220.0 / 21)) < 1e-9,
+	    "a at half the run: its binomial variance, c (1 - c/n)");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	readstr(&c, 0, "m;a 100\nm;b 100\n", "r");
+	readstr(&c, 1, "m;a 100\nm;b 110\n", "r");
+	compare_finish(&c);
+	r = row(&c, "[all]");
+	CHECK(fabs(r->high - 10 - 1.959963985 * sqrt(410)) < 1e-6,
+	    "one run a side: Poisson, the count's variance is the count");
+	compare_release(&c);
+}
+
 /* A cpu-clock stream: each sample its period, in ms. */
 static void
 test_stream(void)
@@ -223,6 +263,7 @@ main(void)
 {
 	test_names();
 	test_verdicts();
+	test_counting();
 	test_stream();
 	test_median();
 	return unit_done();

@@ -143,17 +143,14 @@ test_trend(void)
 	double y[] = { 10, 12, 11, 15, 14 }, flat[] = { 5, 5, 5 };
 	struct stats_trend t;
 
-	stats_trend(y, 5, 0, &t);
+	stats_trend(y, 5, &t);
 	CHECK(near(t.slope, 1.1, 1e-12) && near(t.se, sqrt(0.17), 1e-12) &&
 	    t.df == 3, "trend: slope, se and df by hand");
 	CHECK(near(t.p, 2 * (1 - stats_t_cdf(1.1 / sqrt(0.17), 3)), 1e-12) &&
 	    t.p > 0.05 && t.p < 0.1, "trend: its p-value, between the table's");
-	stats_trend(y, 5, 100, &t);
-	CHECK(near(t.se, sqrt(10.0), 1e-12) && t.p > 0.5,
-	    "trend: the residuals' variance is at least the floor");
-	stats_trend(flat, 3, 0, &t);
+	stats_trend(flat, 3, &t);
 	CHECK(t.slope == 0 && t.p == 1, "trend: none");
-	stats_trend(y, 2, 0, &t);
+	stats_trend(y, 2, &t);
 	CHECK(t.p == 1, "trend: two runs tell none");
 }
 

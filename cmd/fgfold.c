@@ -212,7 +212,8 @@ main(int argc, char *argv[])
 			    "runs after");
 		co.event = opts.event;
 		runs[0] = argv;
-		return compare(&co, runs, fail);
+		rval = compare(&co, runs, fail);
+		goto done;
 	}
 	if (co.self || co.per > 0 || co.norm || fail >= 0 || co.min_change != 1)
 		errx(2, "--self, --per, --normalize=HOW, --min-change and "
@@ -240,6 +241,7 @@ main(int argc, char *argv[])
 		cmdfile_write_failed(CMDFILE_STDOUT);
 	cmdfile_finish(stdout, CMDFILE_STDOUT);
 	fold_release(&f);
+done:
 	free(opts.skip_after);
 	free(opts.own);
 	return rval;

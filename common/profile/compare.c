@@ -170,11 +170,12 @@ same_event(struct compare *c, const char *name, const char *event, int timed)
 	}
 	if (strcmp(c->event, event) == 0)
 		return 0;
-	warnx("'%s' %s%s%s, and '%s' %s%s%s: compare runs of one event "
-	    "(choose it with --event-filter=EVENT)", name,
+	warnx("'%s' %s%s%s, and '%s' %s%s%s: %s", name,
 	    *event ? "records '" : "is folded stacks", event, *event ? "'" : "",
 	    c->event_run, *c->event ? "records '" : "is folded stacks",
-	    c->event, *c->event ? "'" : "");
+	    c->event, *c->event ? "'" : "", *event && *c->event ?
+	    "compare runs of one event (choose it with --event-filter=EVENT)" :
+	    "compare streams with streams, folded stacks with folded stacks");
 	return 2;
 }
 
@@ -226,8 +227,8 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	/* The stamps name stacks of this run only. */
 	if (c->stampcap > 0)
 		memset(c->stamp, 0, c->stampcap * sizeof(size_t));
-	rv = same_event(c, name, folded || f.event == NULL ? "" : f.event,
-	    timed);
+	rv = same_event(c, name, folded ? "" : f.event != NULL ? f.event :
+	    "no event named", timed);
 	fold_release(&f);
 	if (rv != 0)
 		return rv;

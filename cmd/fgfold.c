@@ -1,6 +1,7 @@
 /*
  * fgfold: collapse sample streams (perf script, fgrecord, fgsym) into
- * folded stacks; merge folded files; make differential folded files.
+ * folded stacks; merge folded files; make differential folded files;
+ * compare two sets of runs.
  */
 #include <err.h>
 #include <errno.h>
@@ -9,13 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/cmdfile.h"
 #include "base/num.h"
 #include "base/version.h"
 #include "base/xalloc.h"
+#include "fold/cmptable.h"
 #include "fold/top.h"
 #include "fold/write.h"
+#include "profile/compare.h"
 #include "profile/fold.h"
 #include "stream/sniff.h"
 
@@ -30,13 +34,17 @@ usage(int status)
 	    "              [--top=N [--own=CRATE ...]] [file ...]\n"
 	    "       fgfold --folded [--top=N [--own=CRATE ...]] [file ...]\n"
 	    "       fgfold --diff [-n] [-s] before after\n"
+	    "       fgfold --compare [--self] [--per=N] [--normalize=share|median]\n"
+	    "              [--min-change=PCT] [--fail-slower=PCT]\n"
+	    "              [--event-filter=EVENT] before ... -- after ...\n"
 	    "       fgfold -V | --version\n");
 }
 
 enum {
 	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS,
 	OPT_EVENT, OPT_SRCLINE, OPT_INLINE_MARK, OPT_PERIOD, OPT_SKIP_AFTER,
-	OPT_NO_COMM, OPT_FOLDED, OPT_DIFF, OPT_TOP, OPT_OWN
+	OPT_NO_COMM, OPT_FOLDED, OPT_DIFF, OPT_TOP, OPT_OWN, OPT_COMPARE,
+	OPT_SELF, OPT_PER, OPT_MIN_CHANGE, OPT_FAIL_SLOWER
 };
 
 static const struct option longopts[] = {
@@ -54,23 +62,62 @@ static const struct option longopts[] = {
 	{ "no-comm",		no_argument,		NULL, OPT_NO_COMM },
 	{ "folded",		no_argument,		NULL, OPT_FOLDED },
 	{ "diff",		no_argument,		NULL, OPT_DIFF },
-	{ "normalize",		no_argument,		NULL, 'n' },
+	{ "normalize",		optional_argument,	NULL, 'n' },
 	{ "strip-hex",		no_argument,		NULL, 's' },
 	{ "top",		required_argument,	NULL, OPT_TOP },
 	{ "own",		required_argument,	NULL, OPT_OWN },
+	{ "compare",		no_argument,		NULL, OPT_COMPARE },
+	{ "self",		no_argument,		NULL, OPT_SELF },
+	{ "per",		required_argument,	NULL, OPT_PER },
+	{ "min-change",		required_argument,	NULL, OPT_MIN_CHANGE },
+	{ "fail-slower",	required_argument,	NULL, OPT_FAIL_SLOWER },
 	VERSION_LONGOPTS
 };
+
+/*
+ * fgfold --compare: reads the runs before and after, writes the table.
+ * Returns 0, 1 when fail (>= 0) is passed, or 2 (said).
+ */
+static int
+compare(const struct compare_opts *o, char **runs[2], double fail)
+{
+	struct compare c;
+	const char *name;
+	char **p;
+	int side, fd, r = 0;
+
+	compare_init(&c, o);
+	for (side = 0; side < 2 && r == 0; side++)
+		for (p = runs[side]; *p != NULL && r == 0; p++) {
+			if ((fd = cmdfile_open(*p, &name)) == -1)
+				r = 2;
+			else
+				r = compare_read(&c, side, fd, name);
+			cmdfile_close(fd);
+		}
+	if (r == 0 && (r = compare_finish(&c)) == 0) {
+		if (cmptable_write(&c, stdout, isatty(STDOUT_FILENO)) == -1)
+			cmdfile_write_failed(CMDFILE_STDOUT);
+		cmdfile_finish(stdout, CMDFILE_STDOUT);
+		r = fail >= 0 && compare_fails(&c, fail);
+	}
+	compare_release(&c);
+	return r;
+}
 
 int
 main(int argc, char *argv[])
 {
 	struct fold_opts opts;
+	struct compare_opts co = { .min_change = 1, .q = 0.05 };
 	struct fold f;
 	static char obuf[1 << 20];
 	char *stdin_only[] = { "-", NULL }, *end;
 	const char *name;
 	size_t nskip = 0, nown = 0, top = 0;
-	int ch, folded = 0, diff = 0, rval = 0, i, fd, r;
+	char **runs[2] = { NULL, NULL };
+	double fail = -1;
+	int ch, folded = 0, diff = 0, cmp = 0, rval = 0, i, fd, r;
 
 	/*
 	 * When the reader of the output goes away (| head), die of SIGPIPE
@@ -78,6 +125,14 @@ main(int argc, char *argv[])
 	 */
 	signal(SIGPIPE, SIG_DFL);
 	memset(&opts, 0, sizeof(opts));
+	/* --compare's "--" is ours: getopt would take it away. */
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		cmp |= strcmp(argv[i], "--compare") == 0;
+	if (cmp && i < argc) {
+		runs[1] = argv + i + 1;
+		argv[i] = NULL;
+		argc = i;
+	}
 	opts.skip_after = xcalloc(argc + 1, sizeof(char *));
 	opts.own = xcalloc(argc + 1, sizeof(char *));
 	while ((ch = getopt_long(argc, argv, "hnsV", longopts, NULL)) != -1) {
@@ -106,7 +161,28 @@ main(int argc, char *argv[])
 		case OPT_NO_COMM:	opts.no_comm = 1; break;
 		case OPT_FOLDED:	folded = 1; break;
 		case OPT_DIFF:		diff = 1; break;
-		case 'n':		opts.normalize = 1; break;
+		case 'n':
+			if (optarg == NULL)
+				opts.normalize = 1;
+			else if ((co.norm = strcmp(optarg, "share") == 0 ?
+			    COMPARE_SHARE : strcmp(optarg, "median") == 0 ?
+			    COMPARE_MEDIAN : COMPARE_TIME) == COMPARE_TIME)
+				errx(2, "--normalize: '%s' is neither 'share' nor "
+				    "'median'", optarg);
+			break;
+		case OPT_COMPARE:	break;	/* seen above */
+		case OPT_SELF:		co.self = 1; break;
+		case OPT_PER:
+			if (num_real(optarg, 1e-9, 1e18, &co.per) != 0)
+				errx(2, "--per: '%s' is not a positive number", optarg);
+			break;
+		case OPT_MIN_CHANGE:
+		case OPT_FAIL_SLOWER:
+			if (num_real(optarg, 0, 1e6, ch == OPT_FAIL_SLOWER ?
+			    &fail : &co.min_change) != 0)
+				errx(2, "--%s: '%s' is not a percentage", ch ==
+				    OPT_FAIL_SLOWER ? "fail-slower" : "min-change", optarg);
+			break;
 		case 's':		opts.strip_hex = 1; break;
 		case OPT_TOP: {
 			uint64_t n;
@@ -130,6 +206,18 @@ main(int argc, char *argv[])
 		errx(2, "-n and -s go with --diff");
 	if (diff && argc != 2)
 		errx(2, "--diff takes two folded files, BEFORE and AFTER");
+	if (cmp) {
+		if (runs[1] == NULL || argc == 0 || *runs[1] == NULL)
+			errx(2, "--compare takes the runs before, '--', and the "
+			    "runs after");
+		co.event = opts.event;
+		runs[0] = argv;
+		rval = compare(&co, runs, fail);
+		goto done;
+	}
+	if (co.self || co.per > 0 || co.norm || fail >= 0 || co.min_change != 1)
+		errx(2, "--self, --per, --normalize=HOW, --min-change and "
+		    "--fail-slower go with --compare");
 	if (argc == 0)
 		argv = stdin_only;
 
@@ -153,6 +241,7 @@ main(int argc, char *argv[])
 		cmdfile_write_failed(CMDFILE_STDOUT);
 	cmdfile_finish(stdout, CMDFILE_STDOUT);
 	fold_release(&f);
+done:
 	free(opts.skip_after);
 	free(opts.own);
 	return rval;

@@ -827,23 +827,32 @@ folded_line(void *arg, const struct folded_item *it)
 int
 fold_folded(struct fold *f, int fd, const char *name, int slot)
 {
+	struct lineread lr;
+	int rv;
+
+	lineread_init(&lr, fd, name);
+	rv = fold_folded_lines(f, &lr, slot);
+	lineread_release(&lr);
+	return rv;
+}
+
+int
+fold_folded_lines(struct fold *f, struct lineread *lr, int slot)
+{
 	struct folded_reader_opts o = {
 		.tool = "fgfold", .slot = slot, .totals = f->total,
 		.fewer = "fold fewer files at a time",
 		.on_line = folded_line, .arg = f
 	};
 	struct folded_reader r;
-	struct lineread lr;
 	unsigned long bad;
 	int rv;
 
 	folded_reader_init(&r, &o);
-	lineread_init(&lr, fd, name);
-	rv = folded_read(&r, &lr);
-	lineread_release(&lr);
+	rv = folded_read(&r, lr);
 	/* one reader an input: what it says once is said once an input */
 	if ((bad = r.bad + r.skipped) > 0)
-		warnx("%s: %lu malformed line%s skipped", name, bad,
+		warnx("%s: %lu malformed line%s skipped", lr->name, bad,
 		    bad == 1 ? "" : "s");
 	return rv;
 }

@@ -158,6 +158,9 @@ int	fold_finish(struct fold *, int quiet);
  */
 int	fold_folded(struct fold *, int fd, const char *name, int slot);
 
+/* As fold_folded, from lr (borrowed: the caller made it and releases it). */
+int	fold_folded_lines(struct fold *, struct lineread *lr, int slot);
+
 /*
  * Makes the counts final: in a stream of off-CPU time the sums of periods
  * become the counts. fold_write and fold_top call it; once is enough, and

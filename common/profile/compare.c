@@ -1,0 +1,602 @@
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/lineread.h"
+#include "base/xalloc.h"
+#include "profile/compare.h"
+#include "profile/fold.h"
+#include "profile/stats.h"
+#include "stream/sniff.h"
+#include "stream/stream.h"
+
+#define ALL_NAME	"[all]"
+#define LEVEL		0.95	/* of the intervals */
+#define NORM_MIN	20	/* samples a function needs in every run to
+				   tell the median of ratios */
+#define DRIFT_MIN	3	/* a drift said: min_abs times this */
+
+void
+compare_init(struct compare *c, const struct compare_opts *opts)
+{
+	memset(c, 0, sizeof(*c));
+	c->opts = *opts;
+	stacktab_init(&c->funcs);
+}
+
+void
+compare_release(struct compare *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nruns; i++) {
+		free(c->runs[i].name);
+		free(c->runs[i].incl);
+		free(c->runs[i].self);
+	}
+	free(c->runs);
+	stacktab_release(&c->funcs);
+	free(c->event);
+	free(c->stamp);
+	free(c->rows);
+	free(c->method);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Whether s[0..len) ends in ".word", the dot at s[at]; 0 or the dot's place. */
+static size_t
+ends_word(const char *s, size_t len, const char *word)
+{
+	size_t wl = strlen(word);
+
+	if (len < wl + 2 || s[len - wl - 1] != '.' ||
+	    memcmp(s + len - wl, word, wl) != 0)
+		return 0;
+	return len - wl - 1;
+}
+
+size_t
+compare_name_len(const char *s, size_t len)
+{
+	static const char *const clones[] = {
+		"constprop", "isra", "part", "cold", "lto_priv", "localalias",
+		"clone", "llvm", "specialized", NULL
+	};
+	size_t n, m, at;
+	int i;
+
+	for (;;) {
+		/* GCC's demangled form: "f(int) [clone .constprop.0]" */
+		if (len > 9 && s[len - 1] == ']') {
+			const char *open = memmem(s, len, " [clone .", 9);
+
+			if (open != NULL && open > s) {
+				len = open - s;
+				continue;
+			}
+		}
+		/* ".WORD" or ".WORD.N", N digits */
+		for (m = len; m > 0 && s[m - 1] >= '0' && s[m - 1] <= '9'; m--)
+			;
+		n = m < len && m > 1 && s[m - 1] == '.' ? m - 1 : len;
+		for (i = 0; clones[i] != NULL; i++)
+			if ((at = ends_word(s, n, clones[i])) > 0)
+				break;
+		if (clones[i] == NULL)
+			return len;
+		len = at;
+	}
+}
+
+/* A run's values, grown to the functions known: new ones 0. */
+static void
+run_grow(struct compare_run *r, size_t n)
+{
+	if (n <= r->n)
+		return;
+	r->incl = xrealloc(r->incl, n * sizeof(double));
+	r->self = xrealloc(r->self, n * sizeof(double));
+	memset(r->incl + r->n, 0, (n - r->n) * sizeof(double));
+	memset(r->self + r->n, 0, (n - r->n) * sizeof(double));
+	r->n = n;
+}
+
+/* The id of the function named s[0..len), clones folded: new ones 0. */
+static size_t
+func_id(struct compare *c, const char *s, size_t len)
+{
+	struct stacktab_entry *e;
+	size_t id;
+
+	len = compare_name_len(s, len);
+	e = stacktab_get(&c->funcs, s, len);
+	id = (size_t)(e - c->funcs.ents);
+	if (c->funcs.n > c->stampcap) {
+		size_t old = c->stampcap;
+
+		GROW(c->stamp, c->funcs.n, c->stampcap);
+		memset(c->stamp + old, 0, (c->stampcap - old) * sizeof(size_t));
+	}
+	return id;
+}
+
+/*
+ * Adds one unique stack's weight w to the run: to each function on it
+ * once (its total), and to its leaf (its self time). Returns how many of
+ * its frames have a name (not "[dso]", a frame with no symbol).
+ */
+static size_t
+add_stack(struct compare *c, struct compare_run *r, size_t stackno,
+    const char *key, size_t len, double w)
+{
+	const char *p = key, *end = key + len, *semi;
+	size_t id = 0, named = 0;
+
+	while (p < end) {
+		semi = memchr(p, ';', end - p);
+		if (semi == NULL)
+			semi = end;
+		if (semi > p) {
+			id = func_id(c, p, semi - p);
+			run_grow(r, c->funcs.n);
+			if (c->stamp[id] != stackno + 1) {
+				c->stamp[id] = stackno + 1;
+				r->incl[id] += w;
+			}
+			named += *p != '[';
+		}
+		p = semi + 1;
+	}
+	if (len > 0)
+		r->self[id] += w;
+	return named;
+}
+
+/*
+ * The run's event: "" for folded stacks. Says the first run of another
+ * event and returns 2; else 0.
+ */
+static int
+same_event(struct compare *c, const char *name, const char *event, int timed)
+{
+	if (c->event == NULL) {
+		c->event = xstrdup(event);
+		c->event_run = c->runs[c->nruns - 1].name;
+		c->timed = timed;
+		c->unit = timed ? COMPARE_MS : COMPARE_SAMPLES;
+		return 0;
+	}
+	if (strcmp(c->event, event) == 0)
+		return 0;
+	warnx("'%s' %s%s%s, and '%s' %s%s%s: %s", name,
+	    *event ? "records '" : "is folded stacks", event, *event ? "'" : "",
+	    c->event_run, *c->event ? "records '" : "is folded stacks",
+	    c->event, *c->event ? "'" : "", *event && *c->event ?
+	    "compare runs of one event (choose it with --event-filter=EVENT)" :
+	    "compare streams with streams, folded stacks with folded stacks");
+	return 2;
+}
+
+int
+compare_read(struct compare *c, int side, int fd, const char *name)
+{
+	struct fold_opts fo = { .no_comm = 1, .event = c->opts.event };
+	struct compare_run *r;
+	struct fold f;
+	struct lineread lr;
+	const char *p;
+	size_t n, i, named = 0;
+	int folded, rv, timed;
+
+	GROW(c->runs, c->nruns + 1, c->runcap);
+	r = &c->runs[c->nruns++];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->side = side;
+	r->scale = 1;
+	c->nside[side]++;
+
+	fold_init(&f, &fo);
+	lineread_init(&lr, fd, name);
+	n = lineread_peek(&lr, SNIFF_BLOCK, &p);
+	folded = n > 0 && sniff(p, n, SNIFF_FOLDED, NULL) == SNIFF_TEXT;
+	rv = folded ? fold_folded_lines(&f, &lr, 0) :
+	    fold_lines(&f, &lr, "fgfold");
+	lineread_release(&lr);
+	if (rv != 0) {
+		if (rv != SNIFF_REFUSED)
+			warnx("'%s': a run with a bad line, or cut short, is no "
+			    "run to compare: record it again, or leave it out",
+			    name);
+		fold_release(&f);
+		return 2;
+	}
+	timed = !folded && (f.timed || (f.event != NULL &&
+	    stream_event_is_clock(f.event, strlen(f.event))));
+	for (i = 0; i < f.tab.n; i++) {
+		const struct stacktab_entry *e = &f.tab.ents[i];
+		double cnt = (double)e->u[0] + e->d[0];
+		double w = timed ? (double)e->u[1] / 1e6 : cnt;
+
+		r->samples += cnt;
+		r->whole += w;
+		named += add_stack(c, r, i, e->key, e->len, w);
+	}
+	/* The stamps name stacks of this run only. */
+	if (c->stampcap > 0)
+		memset(c->stamp, 0, c->stampcap * sizeof(size_t));
+	rv = same_event(c, name, folded ? "" : f.event != NULL ? f.event :
+	    "no event named", timed);
+	fold_release(&f);
+	if (rv != 0)
+		return rv;
+	if (!(r->samples > 0) || !(r->whole > 0)) {
+		warnx("'%s': no sample in this run: record it again, or leave "
+		    "it out", name);
+		return 2;
+	}
+	if (named == 0)
+		warnx("'%s': no frame has a name: symbolize it first (fgsym)",
+		    name);
+	run_grow(r, c->funcs.n);
+	return 0;
+}
+
+static double
+run_value(const struct compare *c, const struct compare_run *r, size_t id)
+{
+	if (id == SIZE_MAX)
+		return r->whole / r->scale;
+	if (id >= r->n)
+		return 0;
+	return (c->opts.self ? r->self[id] : r->incl[id]) / r->scale;
+}
+
+/*
+ * The median-of-ratios scales (as count-data methods size their
+ * samples): each function with NORM_MIN samples of self time in every
+ * run has a typical time, the geometric mean over the runs; a run's
+ * scale is the median of its functions' ratios to theirs, most functions
+ * having not changed. The before runs' scales are then made 1 on
+ * (geometric) average. Returns how many functions told it, or 0 when
+ * fewer than 3 could (the scales left 1).
+ */
+static size_t
+median_scales(struct compare *c)
+{
+	size_t nf = c->funcs.n, f, j, nuse = 0;
+	double *ratio = xcalloc(nf, sizeof(double)), *logg, gb = 0;
+	char *use = xcalloc(nf, 1);
+
+	logg = xcalloc(nf, sizeof(double));
+	for (f = 0; f < nf; f++) {
+		use[f] = 1;
+		for (j = 0; j < c->nruns && use[f]; j++) {
+			const struct compare_run *r = &c->runs[j];
+			double per = r->whole / r->samples;
+
+			if (f >= r->n || r->self[f] / per < NORM_MIN)
+				use[f] = 0;
+			else
+				logg[f] += log(r->self[f]) / c->nruns;
+		}
+		nuse += use[f];
+	}
+	if (nuse >= 3) {
+		for (j = 0; j < c->nruns; j++) {
+			struct compare_run *r = &c->runs[j];
+			size_t k = 0;
+
+			for (f = 0; f < nf; f++)
+				if (use[f])
+					ratio[k++] = r->self[f] / exp(logg[f]);
+			r->scale = stats_median(ratio, k);
+			if (r->side == 0)
+				gb += log(r->scale) / c->nside[0];
+		}
+		for (j = 0; j < c->nruns; j++)
+			c->runs[j].scale /= exp(gb);
+	} else
+		nuse = 0;
+	free(ratio);
+	free(logg);
+	free(use);
+	return nuse;
+}
+
+/*
+ * One side of the row of function id (SIZE_MAX: [all]). Its variance is
+ * never below the counting noise of one run, for the runs cannot be
+ * steadier than where the ticks fell: a count c of a run's n samples
+ * varies as c (1 - c/n) (binomial), in the unit squared. With one run,
+ * nothing tells the noise between runs: the count's variance is taken
+ * as c (Poisson), which for the whole run stands in for it.
+ */
+static void
+side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
+{
+	double sum = 0, sq = 0, counting = 0, v, unit, share;
+	size_t j;
+
+	s->n = c->nside[side];
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_run *r = &c->runs[j];
+
+		if (r->side != side)
+			continue;
+		v = run_value(c, r, id);
+		sum += v;
+		unit = r->whole / r->scale / r->samples;
+		share = s->n >= 2 ? v / (r->whole / r->scale) : 0;
+		counting += v * unit * (1 - share);
+	}
+	s->mean = sum / s->n;
+	counting /= s->n;
+	for (j = 0; j < c->nruns; j++)
+		if (c->runs[j].side == side) {
+			v = run_value(c, &c->runs[j], id) - s->mean;
+			sq += v * v;
+		}
+	if (s->n >= 2) {
+		s->var = sq / (s->n - 1);
+		s->df = s->n - 1;
+	} else {
+		s->var = 0;
+		s->df = INFINITY;
+	}
+	if (s->var < counting)
+		s->var = counting;
+}
+
+static void
+row_fill(const struct compare *c, size_t id, struct compare_row *row)
+{
+	struct stats_side b, a;
+	struct stats_diff d;
+
+	side_stats(c, 0, id, &b);
+	side_stats(c, 1, id, &a);
+	stats_welch(&b, &a, LEVEL, &d);
+	row->before = b.mean;
+	row->after = a.mean;
+	row->change = d.diff;
+	row->low = d.low;
+	row->high = d.high;
+	row->p = d.p;
+	if (id == SIZE_MAX) {
+		row->name = ALL_NAME;
+		row->len = sizeof(ALL_NAME) - 1;
+	} else {
+		row->name = c->funcs.ents[id].key;
+		row->len = c->funcs.ents[id].len;
+	}
+}
+
+/*
+ * The order of the rows after [all]: the changes called first, the
+ * biggest first; then the rest, the biggest time first; then by name.
+ */
+static int
+row_order(const void *x, const void *y)
+{
+	const struct compare_row *a = x, *b = y;
+	int ca = a->verdict != COMPARE_SAME, cb = b->verdict != COMPARE_SAME;
+	double ka, kb;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int r;
+
+	if (ca != cb)
+		return cb - ca;
+	ka = ca ? fabs(a->change) : fmax(a->before, a->after);
+	kb = cb ? fabs(b->change) : fmax(b->before, b->after);
+	if (ka != kb)
+		return ka < kb ? 1 : -1;
+	if ((r = memcmp(a->name, b->name, n)) != 0)
+		return r;
+	return (a->len > b->len) - (a->len < b->len);
+}
+
+/* Whether function id is in a run of each side. */
+static int
+in_both(const struct compare *c, size_t id)
+{
+	int seen[2] = { 0, 0 };
+	size_t j;
+
+	for (j = 0; j < c->nruns; j++)
+		if (id < c->runs[j].n && c->runs[j].incl[id] > 0)
+			seen[c->runs[j].side] = 1;
+	return seen[0] && seen[1];
+}
+
+/* Says the runs' names, the first two and how many more, into b. */
+static void
+side_names(const struct compare *c, int side, struct buf *b)
+{
+	size_t j, k = 0;
+
+	for (j = 0; j < c->nruns; j++) {
+		if (c->runs[j].side != side)
+			continue;
+		if (k < 2)
+			buf_addf(b, "%s'%s'", k ? ", " : "", c->runs[j].name);
+		k++;
+	}
+	if (k > 2)
+		buf_addf(b, " and %zu more", k - 2);
+}
+
+static const char *const unit_name[] = { "ms", "samples", "%" };
+
+/*
+ * A drift within one side: its runs' whole time, in the order given,
+ * trends (p under 0.01) by DRIFT_MIN times min_abs or more from the
+ * first to the last. Said, and kept in c->drift[side]. A smaller trend
+ * is common (the runs' start-up costs move with the machine's load: 2%
+ * of 0.2 s runs of tests/record/weights.c, seen in one A/A split in
+ * ten), and Welch's variance holds it already.
+ */
+static void
+find_drift(struct compare *c, int side)
+{
+	double *y = xcalloc(c->nside[side], sizeof(double));
+	const char *first = NULL, *last = NULL;
+	struct stats_trend t;
+	size_t j, n = 0;
+
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_run *r = &c->runs[j];
+
+		if (r->side != side)
+			continue;
+		y[n++] = run_value(c, r, SIZE_MAX);
+		if (first == NULL)
+			first = r->name;
+		last = r->name;
+	}
+	stats_trend(y, n, &t);
+	free(y);
+	if (t.p >= 0.01 || fabs(t.slope) * (n - 1) < DRIFT_MIN * c->min_abs)
+		return;
+	c->drift[side] = t.slope * (n - 1);
+	warnx("the runs %s drift: their whole time moves by %+.3g %s from "
+	    "the first ('%s') to the last ('%s'), more than their noise; "
+	    "record before and after in turns, or try --normalize=median",
+	    side ? "after" : "before", c->drift[side], unit_name[c->unit],
+	    first, last);
+}
+
+/* c->method: what was compared and how, in one line. */
+static void
+say_method(struct compare *c, size_t nnorm)
+{
+	struct buf b = { 0 };
+
+	buf_addf(&b, "%zu run%s before, %zu after", c->nside[0],
+	    c->nside[0] == 1 ? "" : "s", c->nside[1]);
+	if (*c->event)
+		buf_addf(&b, " of %s", c->event);
+	buf_addf(&b, ": %s time", c->opts.self ? "self" : "total");
+	if (c->opts.norm == COMPARE_SHARE)
+		buf_addf(&b, " as a share of the run's");
+	else if (c->opts.per > 0)
+		buf_addf(&b, " per unit of work (%g a run)", c->opts.per);
+	else
+		buf_addf(&b, " per run");
+	buf_addf(&b, ", in %s", unit_name[c->unit]);
+	if (c->opts.norm == COMPARE_MEDIAN && nnorm > 0)
+		buf_addf(&b, ", each run scaled by the median of ratios of "
+		    "%zu functions", nnorm);
+	if (c->counting_only)
+		buf_addf(&b, "; with one run %s, the intervals count sampling "
+		    "noise only, not the noise between runs: record 5 runs a "
+		    "side", c->nside[0] == 1 && c->nside[1] == 1 ? "a side" :
+		    c->nside[0] == 1 ? "before" : "after");
+	else
+		buf_addf(&b, "; Welch 95%% intervals over the runs");
+	buf_addf(&b, ", Benjamini-Hochberg at q %g over the %zu rows that "
+	    "could change by %.3g %s (%g%% of the whole); a smaller change "
+	    "is same", c->opts.q, c->tested, c->min_abs, unit_name[c->unit],
+	    c->opts.min_change);
+	c->method = buf_detach(&b, NULL);
+	buf_release(&b);
+}
+
+int
+compare_finish(struct compare *c)
+{
+	size_t nf = c->funcs.n, id, i, n, nnorm = 0;
+	double *p;
+	struct buf bb = { 0 }, ba = { 0 };
+
+	for (id = 0; id < nf && !in_both(c, id); id++)
+		;
+	if (id == nf) {
+		side_names(c, 0, &bb);
+		side_names(c, 1, &ba);
+		warnx("no function of the runs before (%.*s) is in the runs "
+		    "after (%.*s): compare runs of one program", (int)bb.len,
+		    bb.p, (int)ba.len, ba.p);
+		buf_release(&bb);
+		buf_release(&ba);
+		return 2;
+	}
+	for (i = 0; i < c->nruns; i++) {
+		struct compare_run *r = &c->runs[i];
+
+		run_grow(r, nf);
+		if (c->opts.norm == COMPARE_SHARE)
+			r->scale = r->whole / 100;
+		else if (c->opts.per > 0)
+			r->scale = c->opts.per;
+	}
+	if (c->opts.norm == COMPARE_SHARE)
+		c->unit = COMPARE_PERCENT;
+	if (c->opts.norm == COMPARE_MEDIAN) {
+		nnorm = median_scales(c);
+		if (nnorm == 0)
+			warnx("fewer than 3 functions have %d samples in every "
+			    "run: no median of ratios to scale the runs by; "
+			    "compared the time as it is", NORM_MIN);
+		else if (c->opts.per > 0)
+			for (i = 0; i < c->nruns; i++)
+				c->runs[i].scale *= c->opts.per;
+	}
+	c->counting_only = c->nside[0] < 2 || c->nside[1] < 2;
+
+	c->rows = xcalloc(nf + 1, sizeof(*c->rows));
+	row_fill(c, SIZE_MAX, &c->rows[c->nrows++]);
+	for (id = 0; id < nf; id++) {
+		struct compare_row *row = &c->rows[c->nrows];
+
+		row_fill(c, id, row);
+		if (row->before > 0 || row->after > 0)
+			c->nrows++;
+	}
+	c->whole_before = c->rows[0].before;
+	c->min_abs = c->opts.min_change / 100 * c->whole_before;
+	/*
+	 * The family: the rows that could change by min_abs. A row under it
+	 * before and after (never negative) cannot, and is same whatever
+	 * its p-value: testing it would only make the others' bar higher.
+	 */
+	p = xcalloc(c->nrows, sizeof(double));
+	for (i = n = 0; i < c->nrows; i++)
+		if (fmax(c->rows[i].before, c->rows[i].after) >= c->min_abs)
+			p[n++] = c->rows[i].p;
+	stats_bh(p, n, p);
+	for (i = n = 0; i < c->nrows; i++) {
+		struct compare_row *row = &c->rows[i];
+
+		row->q = 1;
+		if (fmax(row->before, row->after) < c->min_abs)
+			continue;
+		row->q = p[n++];
+		if (row->q <= c->opts.q && fabs(row->change) >= c->min_abs &&
+		    row->change != 0)
+			row->verdict = row->change > 0 ? COMPARE_SLOWER :
+			    COMPARE_FASTER;
+	}
+	c->tested = n;
+	free(p);
+	qsort(c->rows + 1, c->nrows - 1, sizeof(*c->rows), row_order);
+	say_method(c, nnorm);
+	warnx("%s", c->method);
+	find_drift(c, 0);
+	find_drift(c, 1);
+	return 0;
+}
+
+int
+compare_fails(const struct compare *c, double pct)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++)
+		if (c->rows[i].verdict == COMPARE_SLOWER &&
+		    c->rows[i].change > pct / 100 * c->whole_before)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,156 @@
+/*
+ * compare: two sets of runs of a program, before and after a change,
+ * compared function by function, with intervals that tell a real change
+ * from sampling noise (fgfold --compare).
+ *
+ *	struct compare c;
+ *	compare_init(&c, &opts);
+ *	for each run: rc = compare_read(&c, side, fd, name);	(0 before,
+ *						 1 after; 2: said, stop)
+ *	rc = compare_finish(&c);		(the rows, c.rows; 2: said)
+ *	cmptable_write(&c, stdout, aligned);	(fold/cmptable.h)
+ *	fails = compare_fails(&c, pct);
+ *	compare_release(&c);
+ *
+ * A run is one file: a sample stream (fg-stream(5), symbolized or not) or
+ * folded stacks, folded by profile/fold.h with no process-name frame.
+ * Per run and per function it keeps the total (inclusive) time, each
+ * sample counted once per function however often the function is on its
+ * stack, and the self time (the leaf's). Time is milliseconds of the
+ * event's time for clock events and off-CPU time (the samples' periods,
+ * in ns, summed), samples otherwise. Functions are matched by name;
+ * compiler clones (f.constprop.0, f.isra.0, f.part.0, f.cold, ...) are f;
+ * inlined frames are functions of their own.
+ *
+ * The statistics (profile/stats.h): each side's per-run values give a
+ * mean and a variance, never below one run's counting noise (binomial:
+ * c (1 - c/n) for c of n samples); their difference gets a Welch
+ * interval at 95%. With one run on a side, that side's variance is the
+ * counting noise alone, Poisson (c). The rows' p-values are adjusted by
+ * Benjamini-Hochberg (over the rows at least min_change before or
+ * after: no other can change by as much), and a row is slower or
+ * faster when its adjusted p-value is at most opts.q and its change at
+ * least opts.min_change percent of the before runs' whole time. A side
+ * whose runs' whole time trends, in the order they were read, by three
+ * times that and more than their noise is said to drift.
+ */
+#ifndef FG_COMPARE_H
+#define FG_COMPARE_H
+
+#include <stddef.h>
+
+#include "stream/stacktab.h"
+
+enum compare_norm {
+	COMPARE_TIME,		/* time (or samples) per run, or per unit */
+	COMPARE_SHARE,		/* percent of the run's whole time */
+	COMPARE_MEDIAN		/* time per run, each run scaled by the
+				   median of its functions' ratios to their
+				   typical time: a machine-wide drift taken out */
+};
+
+enum compare_unit {
+	COMPARE_MS,
+	COMPARE_SAMPLES,
+	COMPARE_PERCENT
+};
+
+enum compare_verdict {
+	COMPARE_SAME,
+	COMPARE_SLOWER,
+	COMPARE_FASTER
+};
+
+struct compare_opts {
+	int		 self;		/* rows of self time, not total */
+	enum compare_norm norm;
+	double		 per;		/* > 0: the units of work of a run */
+	double		 min_change;	/* percent of before's whole time */
+	double		 q;		/* the false discovery rate */
+	const char	*event;		/* fold only this event; NULL: the first */
+};
+
+/* One run as read: per function, its total and self time. */
+struct compare_run {
+	char		*name;		/* owned */
+	int		 side;		/* 0 before, 1 after */
+	double		 whole;		/* all its time, in the unit */
+	double		 samples;	/* all its samples */
+	double		*incl, *self;	/* per function id, n of them (a
+					   function found later has 0) */
+	size_t		 n;
+	double		 scale;		/* its values are divided by it */
+};
+
+struct compare_row {
+	const char	*name;		/* borrowed from c->funcs; "[all]" */
+	size_t		 len;
+	double		 before, after;	/* means per run */
+	double		 change, low, high;
+	double		 p, q;		/* the p-value, and adjusted */
+	enum compare_verdict verdict;
+};
+
+struct compare {
+	struct compare_opts opts;	/* copied; event borrowed */
+	struct stacktab	 funcs;		/* function names; an entry's index
+					   is its id */
+	struct compare_run *runs;
+	size_t		 nruns, runcap;
+	size_t		 nside[2];
+	char		*event;		/* the runs' event, owned; "" for
+					   folded stacks */
+	const char	*event_run;	/* the run that said it first */
+	int		 timed;		/* the event's periods are time */
+	enum compare_unit unit;
+	size_t		*stamp;		/* per function: the stack that last
+					   counted it, plus 1 */
+	size_t		 stampcap;
+	struct compare_row *rows;	/* rows[0] is "[all]"; sorted */
+	size_t		 nrows;
+	double		 whole_before;	/* before's mean whole time */
+	double		 min_abs;	/* opts.min_change in the unit */
+	size_t		 tested;	/* rows in the family: over min_abs
+					   before or after */
+	int		 counting_only;	/* a side has one run */
+	double		 drift[2];	/* a side's runs' trend, first to
+					   last (0: none found, or fewer
+					   than 3 runs) */
+	char		*method;	/* what was compared, how: one line */
+};
+
+/* opts is copied; its event is borrowed until compare_release. */
+void	 compare_init(struct compare *, const struct compare_opts *);
+void	 compare_release(struct compare *);
+
+/*
+ * Reads one run from fd (name for messages) into side 0 (before) or 1
+ * (after). Returns 0, or 2 when the run cannot be compared, said in one
+ * line naming it: no text (a perf.data), a bad line or a stream cut
+ * short, no sample, another event than the runs before it.
+ */
+int	 compare_read(struct compare *, int side, int fd, const char *name);
+
+/*
+ * Compares the runs read (at least one a side): fills rows, min_abs,
+ * method and drift, and says the method and a drift on stderr, a line
+ * each. Returns 0, or 2 when the sides have no function in common
+ * (said).
+ */
+int	 compare_finish(struct compare *);
+
+/*
+ * Whether [all] or a function is slower by more than pct percent of the
+ * before runs' whole time: its verdict slower and its change above that.
+ */
+int	 compare_fails(const struct compare *, double pct);
+
+/*
+ * The length of the function name s[0..len) without compiler clone
+ * suffixes (".constprop.0", ".isra.0", ".part.0", ".cold", ".lto_priv.0",
+ * ".llvm.123", " [clone .constprop.0]", ...), which name the same
+ * function.
+ */
+size_t	 compare_name_len(const char *s, size_t len);
+
+#endif

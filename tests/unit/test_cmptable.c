@@ -1,0 +1,67 @@
+/*
+ * Unit tests of fold/cmptable: the --compare table's bytes, tab-separated
+ * and aligned, for fgfold(1)'s worked example.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fold/cmptable.h"
+#include "profile/compare.h"
+#include "unit.h"
+
+/* The table of c, as written to a memory stream; the caller frees it. */
+static char *
+table(const struct compare *c, int aligned)
+{
+	char *p = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&p, &n);
+
+	if (f == NULL || cmptable_write(c, f, aligned) != 0 || fclose(f) != 0)
+		return NULL;
+	return p;
+}
+
+int
+main(void)
+{
+	static const int parse[2][5] = { { 4120, 3980, 4050, 4200, 4010 },
+	    { 3710, 3800, 3660, 3750, 3680 } };
+	static const int render[2][5] = { { 5980, 6060, 6010, 5900, 6030 },
+	    { 6040, 5970, 6020, 5950, 6000 } };
+	struct compare_opts o = { .min_change = 1, .q = 0.05 };
+	struct compare c;
+	char text[128], *t;
+	int s, i, fd;
+
+	compare_init(&c, &o);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < 5; i++) {
+			snprintf(text, sizeof(text), "parse %d\nrender %d\n",
+			    parse[s][i], render[s][i]);
+			fd = unit_memfd(text, strlen(text));
+			compare_read(&c, s, fd, "run");
+			close(fd);
+		}
+	CHECK_EQ(compare_finish(&c), 0, "the worked example compared");
+	t = table(&c, 0);
+	CHECK_STR(t,
+	    "function\tbefore\tafter\tchange\tlow\thigh\tverdict\n"
+	    "[all]\t10068.000\t9716.000\t-352.000\t-405.964\t-298.036\tfaster\n"
+	    "parse\t4072.000\t3720.000\t-352.000\t-463.816\t-240.184\tfaster\n"
+	    "render\t5996.000\t5996.000\t0.000\t-80.849\t80.849\tsame\n",
+	    "tab-separated: the header, [all], the change called, the rest");
+	free(t);
+	t = table(&c, 1);
+	CHECK_STR(t,
+	    "function  before samples  after samples  change samples  low samples  high samples  verdict\n"
+	    "[all]            10068.0         9716.0          -352.0       -406.0        -298.0  faster\n"
+	    "parse             4072.0         3720.0          -352.0       -463.8        -240.2  faster\n"
+	    "render            5996.0         5996.0             0.0        -80.8          80.8  same\n",
+	    "aligned: the unit in the header, numbers to the right");
+	free(t);
+	compare_release(&c);
+	return unit_done();
+}

@@ -1,0 +1,270 @@
+/*
+ * Unit tests of profile/compare: runs read from folded stacks and sample
+ * streams, functions matched across clones, total and self time, the
+ * verdicts, and the inputs refused.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profile/compare.h"
+#include "profile/stats.h"
+#include "unit.h"
+
+static int
+readstr(struct compare *c, int side, const char *text, const char *name)
+{
+	int fd = unit_memfd(text, strlen(text)), rv;
+
+	rv = compare_read(c, side, fd, name);
+	close(fd);
+	return rv;
+}
+
+static const struct compare_row *
+row(const struct compare *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++)
+		if (c->rows[i].len == strlen(name) &&
+		    memcmp(c->rows[i].name, name, c->rows[i].len) == 0)
+			return &c->rows[i];
+	return NULL;
+}
+
+static const struct compare_opts dflt = { .min_change = 1, .q = 0.05 };
+
+static size_t
+base(const char *s)
+{
+	return compare_name_len(s, strlen(s));
+}
+
+static void
+test_names(void)
+{
+	CHECK_EQ(base("foo.constprop.0"), 3, "a clone: .constprop.0");
+	CHECK_EQ(base("foo.isra.0.part.1"), 3, "clones of clones");
+	CHECK_EQ(base("foo.cold"), 3, "a cold part, no number");
+	CHECK_EQ(base("foo.llvm.1234567"), 3, "clang's .llvm.N");
+	CHECK_EQ(base("f(int) [clone .constprop.0]"), 6, "demangled [clone ...]");
+	CHECK_EQ(base("foo.1"), 5, "a number alone is the name's");
+	CHECK_EQ(base("v1.2"), 4, "a version is the name's");
+	CHECK_EQ(base(".cold"), 5, "a suffix alone is a name");
+	CHECK_EQ(base("Vec::push"), 9, "a plain name");
+}
+
+/* Five runs a side, folded; b grows by a half after, a stays. */
+static void
+test_verdicts(void)
+{
+	static const int a[2][5] = { { 1000, 1010, 990, 1005, 995 },
+	    { 1003, 992, 1008, 997, 1000 } };
+	static const int b[2][5] = { { 200, 205, 195, 202, 198 },
+	    { 300, 310, 290, 305, 295 } };
+	struct compare c;
+	const struct compare_row *r;
+	char text[256], name[16];
+	int s, i, rv = 0;
+
+	compare_init(&c, &dflt);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < 5; i++) {
+			snprintf(text, sizeof(text), "main;a %d\nmain;b;b.part.0 %d\n"
+			    "main;x.cold;x 10\n", a[s][i], b[s][i]);
+			snprintf(name, sizeof(name), "%c.%d", s ? 'A' : 'B', i);
+			rv |= readstr(&c, s, text, name);
+		}
+	CHECK_EQ(rv, 0, "ten folded runs read");
+	CHECK_EQ(compare_finish(&c), 0, "compared");
+	CHECK_EQ(c.unit, COMPARE_SAMPLES, "folded stacks count samples");
+	CHECK(c.nrows == 5, "[all], main, a, b, x");
+	CHECK(c.rows[0].len == 5 && memcmp(c.rows[0].name, "[all]", 5) == 0,
+	    "[all] first");
+	r = row(&c, "b");
+	CHECK(r != NULL && r->before == 200 && r->after == 300,
+	    "b's clone is b, counted once a stack: 200 -> 300");
+	CHECK(r != NULL && r->verdict == COMPARE_SLOWER && r->low > 0,
+	    "b is slower, its interval above 0");
+	CHECK(c.rows[1].name == r->name || c.rows[2].name == r->name,
+	    "the changes called come first");
+	r = row(&c, "a");
+	CHECK(r != NULL && r->verdict == COMPARE_SAME, "a is the same");
+	r = row(&c, "x");
+	CHECK(r != NULL && r->before == 10 && r->verdict == COMPARE_SAME,
+	    "x.cold;x is x once");
+	CHECK(row(&c, "[all]")->verdict == COMPARE_SLOWER, "[all] is slower");
+	CHECK(fabs(c.min_abs - 12.1) < 1e-9, "min change: 1% of before's whole");
+	CHECK(compare_fails(&c, 5) == 1 && compare_fails(&c, 10) == 0,
+	    "fails at 5% (b grew 8%), not at 10%");
+	CHECK(!c.counting_only && strstr(c.method, "Welch") != NULL,
+	    "the method says Welch");
+	CHECK(c.drift[0] == 0 && c.drift[1] == 0, "no drift in runs that do not trend");
+	compare_release(&c);
+
+	/* before's runs grow 1000, 1100, ... 1400: a drift of 400 */
+	compare_init(&c, &dflt);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < 5; i++) {
+			snprintf(text, sizeof(text), "main;a %d\n",
+			    s ? 1100 + (i % 2) * 10 : 1000 + 100 * i);
+			readstr(&c, s, text, s ? "A" : "B");
+		}
+	CHECK_EQ(compare_finish(&c), 0, "a drift: compared all the same");
+	CHECK(fabs(c.drift[0] - 400) < 1e-9 && c.drift[1] == 0,
+	    "a drift: before's, 400 from first to last, found");
+	compare_release(&c);
+
+	/* --self: main is never a leaf, and has no row */
+	{
+		struct compare_opts o = dflt;
+
+		o.self = 1;
+		compare_init(&c, &o);
+		readstr(&c, 0, "main;a 10\nmain;a;b 5\n", "s0");
+		readstr(&c, 1, "main;a 10\nmain;a;b 5\n", "s1");
+		CHECK_EQ(compare_finish(&c), 0, "self: compared");
+		CHECK(row(&c, "main") == NULL && row(&c, "a")->before == 10 &&
+		    row(&c, "b")->before == 5, "self time is the leaf's");
+		CHECK(c.counting_only && strstr(c.method, "one run a side") != NULL,
+		    "one run a side: counting noise only, said");
+		compare_release(&c);
+	}
+}
+
+/*
+ * The counting noise: none in the whole run's count of its own samples
+ * (binomial, c (1 - c/n)), half of a's count for a at half the run; with
+ * one run a side, Poisson's c for both.
+ */
+static void
+test_counting(void)
+{
+	struct compare c;
+	const struct compare_row *r;
+	int i, s;
+
+	compare_init(&c, &dflt);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < 5; i++)
+			readstr(&c, s, s ? "m;a 100\nm;b 110\n" : "m;a 100\nm;b 100\n", "r");
+	compare_finish(&c);
+	r = row(&c, "[all]");
+	CHECK(r->low == 10 && r->high == 10 && r->verdict == COMPARE_SLOWER,
+	    "five steady runs a side: the whole run's count has no noise");
+	r = row(&c, "a");
+	/*
+	 * var 100 (1 - 100/200) = 50 before, 100 (1 - 100/210) = 1100/21
+	 * after; over 5 runs 10 and 220/21; Welch's df from those, 4 a side.
+	 */
+	CHECK(fabs(r->high - stats_t_quantile(0.975, pow(10 + 220.0 / 21, 2) /
+	    (25 + pow(220.0 / 21, 2) / 4)) * sqrt(10 + 220.0 / 21)) < 1e-9,
+	    "a at half the run: its binomial variance, c (1 - c/n)");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	readstr(&c, 0, "m;a 100\nm;b 100\n", "r");
+	readstr(&c, 1, "m;a 100\nm;b 110\n", "r");
+	compare_finish(&c);
+	r = row(&c, "[all]");
+	CHECK(fabs(r->high - 10 - 1.959963985 * sqrt(410)) < 1e-6,
+	    "one run a side: Poisson, the count's variance is the count");
+	compare_release(&c);
+}
+
+/* A cpu-clock stream: each sample its period, in ms. */
+static void
+test_stream(void)
+{
+	static const char s2[] =
+	    "p 1/1 [000] 1.000000: 2000000 cpu-clock:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n"
+	    "p 1/1 [000] 1.002000: 2000000 cpu-clock:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n";
+	static const char cut[] =
+	    "p 1/1 [000] 1.000000: 2000000 cpu-clock:\n"
+	    "\t10 f+0x1 (/bin/p)\n";
+	static const char other[] =
+	    "p 1/1 [000] 1.000000: 1 offcpu-time:\n"
+	    "\t10 f+0x1 (/bin/p)\n\n";
+	struct compare c;
+
+	compare_init(&c, &dflt);
+	CHECK_EQ(readstr(&c, 0, s2, "s2"), 0, "a stream read");
+	CHECK_EQ(readstr(&c, 1, s2, "s2b"), 0, "another");
+	CHECK_EQ(compare_finish(&c), 0, "two streams compared");
+	CHECK(c.unit == COMPARE_MS && row(&c, "f")->before == 4,
+	    "cpu-clock: 2 samples of 2 ms, 4 ms");
+	CHECK(row(&c, "[all]")->verdict == COMPARE_SAME, "the same run is the same");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	CHECK_EQ(readstr(&c, 0, cut, "cut"), 2, "a stream cut short: 2");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	CHECK_EQ(readstr(&c, 0, "", "empty"), 2, "an empty run: 2");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	readstr(&c, 0, s2, "s2");
+	CHECK_EQ(readstr(&c, 1, other, "off"), 2, "another event: 2");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	readstr(&c, 0, s2, "s2");
+	CHECK_EQ(readstr(&c, 1, "main;f 3\n", "folded"), 2,
+	    "folded stacks beside a stream: 2");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	readstr(&c, 0, "a;b 3\n", "one");
+	readstr(&c, 1, "c;d 3\n", "two");
+	CHECK_EQ(compare_finish(&c), 2, "no function in common: 2");
+	compare_release(&c);
+}
+
+/* The same work on a machine 10% slower after: the median of ratios. */
+static void
+test_median(void)
+{
+	struct compare_opts o = dflt;
+	struct compare c;
+	char text[256];
+	int s, i;
+
+	for (int norm = 0; norm < 2; norm++) {
+		o.norm = norm ? COMPARE_MEDIAN : COMPARE_TIME;
+		compare_init(&c, &o);
+		for (s = 0; s < 2; s++)
+			for (i = 0; i < 3; i++) {
+				double k = (s ? 1.1 : 1.0) * (1 + 0.01 * i);
+
+				snprintf(text, sizeof(text), "m;a %d\nm;b %d\nm;c %d\nm;d %d\n",
+				    (int)(1000 * k), (int)(2000 * k), (int)(500 * k),
+				    (int)(800 * k) * (s ? 2 : 1));
+				readstr(&c, s, text, "r");
+			}
+		compare_finish(&c);
+		if (norm) {
+			CHECK(row(&c, "a")->verdict == COMPARE_SAME &&
+			    row(&c, "b")->verdict == COMPARE_SAME,
+			    "median: the drift taken out, a and b the same");
+			CHECK(row(&c, "d")->verdict == COMPARE_SLOWER,
+			    "median: d, twice the work, slower");
+			CHECK(strstr(c.method, "median of ratios of 4") != NULL,
+			    "median: the method said");
+		} else
+			CHECK(row(&c, "a")->verdict == COMPARE_SLOWER,
+			    "time: the drift makes a slower");
+		compare_release(&c);
+	}
+}
+
+int
+main(void)
+{
+	test_names();
+	test_verdicts();
+	test_counting();
+	test_stream();
+	test_median();
+	return unit_done();
+}

@@ -149,7 +149,9 @@ int	 record_opts_check(struct record_opts *o, char **why);
  * Opens where o's stream goes: the file name (borrowed), or standard
  * output when name is NULL or "-". A file is created, or truncated, only
  * when it is a regular file (or /dev/null) and no symbolic link, and, run
- * as root, when it is root's and has one link (output.c says why). Sets
+ * as root, when it is root's and has one link (output.c says why); it
+ * is made 0600, or an old file of the user's loses its group's and
+ * others' permissions (the stream holds kernel addresses). Sets
  * o->outname (for messages: name, or CMDFILE_STDOUT), o->cmd_stdout (the
  * command's standard output: fgrecord's own when the stream goes to a
  * file, else its standard error) and o->sink (the stream writer on the

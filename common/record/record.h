@@ -36,6 +36,7 @@
 #include "record/maps.h"
 #include "record/perf.h"
 #include "record/source.h"
+#include "record/spool.h"
 #include "record/stitch.h"
 #include "record/unwind.h"
 
@@ -54,6 +55,12 @@ struct record_opts {
 	 * arg borrowed.
 	 */
 	struct sample_sink sink;
+	/*
+	 * Borrowed, or NULL: the spool (spool.h) the sink writes into,
+	 * emptied at the end before the summary, which says how far the
+	 * output lagged.
+	 */
+	struct spool	*spool;
 	const char	*outname;	/* for messages */
 	int		 cmd_stdout;	/* the command's stdout: a descriptor */
 	const char	*cmdline;	/* borrowed: for the # cmdline header */

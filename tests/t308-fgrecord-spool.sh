@@ -67,6 +67,16 @@ check 'as nobody, with smaller rings: no sample lost either' '
 '
 fi
 
+if [ -w /dev/full ]; then
+check 'a full output behind the spool: said as before, exit 2' '
+	expect_status 2 fgrecord hot 0.2 >/dev/full 2>err &&
+	grep_q "^fgrecord: cannot write .<stdout>.: No space left on device\$" err &&
+	grep_q "^fgrecord: [0-9]* samples in" err
+'
+else
+	skip 'a full output behind the spool: said as before, exit 2' 'no writable /dev/full'
+fi
+
 check '-o: a new file is 0600, whatever the umask' '
 	(umask 0 && fgrecord -q -o rec hot 0.1 2>err) &&
 	wellformed rec &&

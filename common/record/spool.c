@@ -382,7 +382,7 @@ spool_cookie_write(void *arg, const char *p, size_t n)
 	struct spool_seg *g;
 	size_t k, left = n;
 	uint64_t t0;
-	int e;
+	int e, waited = 0;
 
 	pthread_mutex_lock(&s->lock);
 	if (!s->running && !s->sync && s->error == 0)
@@ -397,7 +397,8 @@ spool_cookie_write(void *arg, const char *p, size_t n)
 			g = seg_new(s);
 		if (g == NULL) {
 			/* full: the output's pace sets the session's now */
-			s->stats.waits++;
+			s->stats.waits += !waited;
+			waited = 1;
 			t0 = procfs_now_ns();
 			pthread_cond_wait(&s->room, &s->lock);
 			s->stats.wait_ns += procfs_now_ns() - t0;

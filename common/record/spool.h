@@ -17,7 +17,9 @@
  * The bytes go, in order, into a queue of segments of SPOOL_SEGMENT
  * bytes: in memory up to SPOOL_MEMORY, then in a temporary file, unlinked
  * (O_TMPFILE, or mkstemp then unlink), in $TMPDIR or /tmp, up to
- * SPOOL_DISK; a writer thread, which blocks every signal (they are the
+ * SPOOL_DISK (the rest of the memory is a few buffers: a spare segment,
+ * the stream writer's 256 KiB, the writer's segment read back from the
+ * file); a writer thread, which blocks every signal (they are the
  * session's: SIGCHLD, ^C, the ptrace sampler's SIGALRM), writes them to
  * the output at the output's pace. Only when both are full (or the file
  * cannot be made or written) does the session wait for the output, as it
@@ -44,7 +46,7 @@ struct spool_stats {
 	uint64_t	 max_held;	/* bytes not yet written out, at worst */
 	uint64_t	 max_lag_ns;	/* a byte's wait to be written, at worst */
 	uint64_t	 spilled;	/* bytes that went through the file */
-	uint64_t	 waits;		/* times the session waited for room */
+	uint64_t	 waits;		/* writes that waited for room */
 	uint64_t	 wait_ns;	/* how long, in all */
 };
 

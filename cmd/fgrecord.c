@@ -16,6 +16,7 @@
 #include "base/cmdfile.h"
 #include "base/num.h"
 #include "record/record.h"
+#include "record/spool.h"
 #include "base/version.h"
 #include "base/xalloc.h"
 
@@ -124,6 +125,7 @@ main(int argc, char *argv[])
 	};
 	struct record_opts o;
 	struct record r;
+	struct spool sp;
 	const char *outname = NULL;
 	FILE *out;
 	char *cmdline, *end, *why;
@@ -220,6 +222,10 @@ main(int argc, char *argv[])
 
 	if ((out = record_opts_output(&o, outname, &why)) == NULL)
 		errx(2, "%s", why);
+	/* the kernel's rings drained at their pace, not the reader's */
+	spool_init(&sp, fileno(out), o.outname);
+	spool_sink(&sp, &o.sink);
+	o.spool = &sp;
 	cmdline = o.argv ? xjoin(argv, argc) : xjoin(argv - optind,
 	    argc + optind);
 	o.cmdline = cmdline;
@@ -227,6 +233,7 @@ main(int argc, char *argv[])
 	record_init(&r, &o);
 	status = record_run(&r);
 	record_release(&r);
+	spool_release(&sp);
 	if (fclose(out) != 0 && status != 2)
 		cmdfile_write_failed(o.outname);
 	free(cmdline);

@@ -34,12 +34,12 @@ accepted(const struct stat *st, int flags)
  * the descriptor, -1 with errno, or -2 when path appeared meanwhile.
  */
 static int
-create(const char *path, struct stat *stp)
+create(const char *path, int flags, struct stat *stp)
 {
 	int fd, e;
 
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY |
-	    O_CLOEXEC, 0666);
+	    O_CLOEXEC, flags & SAFEOPEN_PRIVATE ? 0600 : 0666);
 	if (fd == -1)
 		return errno == EEXIST ? -2 : -1;
 	if (stp != NULL && fstat(fd, stp) == -1) {
@@ -70,7 +70,7 @@ safeopen_flags(const char *path, int flags, struct stat *stp)
 		pfd = open(path, O_PATH | O_CLOEXEC | nofollow);
 		if (pfd != -1 || errno != ENOENT || !(flags & SAFEOPEN_CREATE))
 			break;
-		if ((fd = create(path, stp)) != -2)
+		if ((fd = create(path, flags, stp)) != -2)
 			return fd;
 		/* Made meanwhile (or a dangling link): check it as it is. */
 		if (tries == 3) {

@@ -39,6 +39,7 @@ int	safeopen(const char *path, struct stat *st);
 
 #define SAFEOPEN_NOFOLLOW 1	/* path a symbolic link: -1, errno ELOOP */
 #define SAFEOPEN_CREATE	2	/* for writing; created (0666 & ~umask) if missing */
+#define SAFEOPEN_PRIVATE 4	/* with CREATE: created 0600, for its owner only */
 
 /*
  * safeopen with flags, an OR of the above; safeopen(path, st) is

@@ -23,9 +23,13 @@
  * policy), so that nothing can be swapped in between. Run
  * as root, it also refuses an existing file another user owns or one
  * with more than one link (fs.protected_regular=0 lets anyone leave one
- * in /tmp): that user would read a system-wide profile. The checks come
- * before the truncation, so a refused file is left as it was. Returns -1
- * with *why (the caller frees it) when it refuses or fails.
+ * in /tmp): that user would read a system-wide profile. The stream holds
+ * kernel addresses (a KASLR leak) and, with -a, every process's command
+ * line: a new file is made 0600, as perf makes perf.data, and an old one
+ * of the user's loses its group's and others' bits before it is
+ * truncated. The checks come before the truncation, so a refused file is
+ * left as it was. Returns -1 with *why (the caller frees it) when it
+ * refuses or fails.
  */
 static int
 create_output(const char *name, char **why)
@@ -33,7 +37,8 @@ create_output(const char *name, char **why)
 	struct stat st;
 	int fd;
 
-	fd = safeopen_flags(name, SAFEOPEN_CREATE | SAFEOPEN_NOFOLLOW, &st);
+	fd = safeopen_flags(name, SAFEOPEN_CREATE | SAFEOPEN_NOFOLLOW |
+	    SAFEOPEN_PRIVATE, &st);
 	if (fd == -1 && errno == ELOOP)
 		*why = xasprintf("cannot write to '%s': it is a symbolic link; "
 		    "name the file itself", name);
@@ -51,6 +56,10 @@ create_output(const char *name, char **why)
 		*why = xasprintf("cannot write to '%s': it has %ju links, and "
 		    "another name could be anyone's; remove it or name a new "
 		    "file", name, (uintmax_t)st.st_nlink);
+	else if (S_ISREG(st.st_mode) && (st.st_mode & 077) &&
+	    st.st_uid == geteuid() && fchmod(fd, st.st_mode & 0700) != 0)
+		*why = xasprintf("cannot make '%s' private: %s", name,
+		    strerror(errno));
 	else if (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
 		*why = xasprintf("cannot truncate '%s': %s", name,
 		    strerror(errno));

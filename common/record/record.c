@@ -520,6 +520,20 @@ check_output(struct record *r)
 	}
 }
 
+/*
+ * Writes out all that the session handed its sink: the spool emptied,
+ * however long its reader takes, then any failure said.
+ */
+static void
+drain_output(struct record *r)
+{
+	check_output(r);
+	if (r->opts.spool != NULL && !r->write_failed) {
+		spool_finish(r->opts.spool);
+		check_output(r);
+	}
+}
+
 /* ---- the session ---- */
 
 /*
@@ -718,7 +732,7 @@ start(struct record *r, int go_fd, int err_fd)
 		close(err_fd);
 		if (n == sizeof(e)) {
 			waitpid(r->child, NULL, 0);
-			check_output(r);
+			drain_output(r);
 			if (e == ENOENT)
 				errx(127, "'%s': command not found",
 				    r->opts.argv[0]);
@@ -846,7 +860,7 @@ finish(struct record *r, double t0)
 	r->stats.ring_bytes = r->src.bytes;
 	if (r->src.partial)
 		r->rval = 1;
-	check_output(r);
+	drain_output(r);
 	record_summary(r);
 }
 

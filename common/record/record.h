@@ -36,6 +36,7 @@
 #include "record/maps.h"
 #include "record/perf.h"
 #include "record/source.h"
+#include "record/spool.h"
 #include "record/stitch.h"
 #include "record/unwind.h"
 
@@ -54,6 +55,12 @@ struct record_opts {
 	 * arg borrowed.
 	 */
 	struct sample_sink sink;
+	/*
+	 * Borrowed, or NULL: the spool (spool.h) the sink writes into,
+	 * emptied at the end before the summary, which says how far the
+	 * output lagged.
+	 */
+	struct spool	*spool;
 	const char	*outname;	/* for messages */
 	int		 cmd_stdout;	/* the command's stdout: a descriptor */
 	const char	*cmdline;	/* borrowed: for the # cmdline header */
@@ -150,7 +157,9 @@ int	 record_opts_check(struct record_opts *o, char **why);
  * Opens where o's stream goes: the file name (borrowed), or standard
  * output when name is NULL or "-". A file is created, or truncated, only
  * when it is a regular file (or /dev/null) and no symbolic link, and, run
- * as root, when it is root's and has one link (output.c says why). Sets
+ * as root, when it is root's and has one link (output.c says why); it
+ * is made 0600, or an old file of the user's loses its group's and
+ * others' permissions (the stream holds kernel addresses). Sets
  * o->outname (for messages: name, or CMDFILE_STDOUT), o->cmd_stdout (the
  * command's standard output: fgrecord's own when the stream goes to a
  * file, else its standard error) and o->sink (the stream writer on the

@@ -94,6 +94,38 @@ nodwarf_line(const struct record *r)
 	    "their");
 }
 
+/*
+ * Says how far the output lagged when it did (a second or more behind,
+ * or the spool's file used, or the spool full): a reader slow to start
+ * costs no samples, but the user should know where the time went.
+ */
+static void
+spool_line(const struct record *r)
+{
+	const struct spool_stats *st;
+
+	if (r->opts.spool == NULL)
+		return;
+	st = &r->opts.spool->stats;
+	if (st->max_lag_ns < 1000000000U && st->spilled == 0 && st->waits == 0)
+		return;
+	fprintf(stderr, "%s: '%s' was read slowly: the stream was at worst "
+	    "%.1f s and %.1f MiB behind the recording, held %s",
+	    program_invocation_short_name, r->opts.outname,
+	    st->max_lag_ns / 1e9, st->max_held / 1048576.0, st->spilled ?
+	    "in memory and in a temporary file" : "in memory");
+	if (st->spilled)
+		fprintf(stderr, " (%.1f MiB through the file)",
+		    st->spilled / 1048576.0);
+	if (st->waits)
+		fprintf(stderr, "; the spool was full %" PRIu64 " time%s and the "
+		    "recording waited %.2f s for the reader: samples may have "
+		    "been lost then; write to a file with -o\n", st->waits,
+		    st->waits == 1 ? "" : "s", st->wait_ns / 1e9);
+	else
+		fprintf(stderr, ": no sample was lost for it\n");
+}
+
 void
 record_summary(const struct record *r)
 {
@@ -131,6 +163,7 @@ record_summary(const struct record *r)
 		    s->seconds, rate, s->lost, trunc,
 		    s->truncated ? " (mostly: " : "", why,
 		    s->truncated ? ")" : "", stitched, s->cpu_seconds);
+	spool_line(r);
 	if (r->opts.cfg.mode != RECORD_CPU)
 		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "
 		    "in all; %" PRIu64 " preemptions %s\n", s->waits,

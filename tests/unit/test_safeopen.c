@@ -107,6 +107,16 @@ main(void)
 	    "SAFEOPEN_CREATE creates a missing file");
 	CHECK_INT(write(fd, "x", 1), 1, "for writing");
 	close(fd);
+	{
+		mode_t old = umask(0);
+
+		fd = safeopen_flags(at(made, "private"), SAFEOPEN_CREATE |
+		    SAFEOPEN_PRIVATE, &st);
+		umask(old);
+	}
+	CHECK_UINT(fd >= 0 ? st.st_mode & 07777 : 1, 0600,
+	    "SAFEOPEN_PRIVATE creates it 0600, whatever the umask");
+	close(fd);
 	fd = safeopen_flags(file, SAFEOPEN_CREATE | SAFEOPEN_NOFOLLOW, &st);
 	CHECK(fd >= 0 && st.st_size == 6,
 	    "an existing file is opened, not truncated");
@@ -136,6 +146,7 @@ main(void)
 	unlink(fifo);
 	unlink(dangling);
 	unlink(at(made, "new"));
+	unlink(at(made, "private"));
 	rmdir(dir);
 	return unit_done();
 }

@@ -69,4 +69,14 @@ check 'a compressed record of one sample repeated: cut at 1024 times its size' '
 	test "$n" -lt $((size * 1024 / 64 + 16384 + 2)) && test "$n" -gt 2
 '
 
+# 20,000 mappings then 5,000 forks (shared, not copied); 120,000
+# mappings of one process in a shuffled order (no quadratic insertion)
+for args in 'forks 20000 5000' 'mmaps 120000'; do
+	check "mappings: pdgen $args, the samples all there" '
+		"$B/pdgen" '"$args"' >m.data &&
+		expect_status 1 bounded fgsym m.data >out 2>err &&
+		test "$(grep -c "^app 42/42 " out)" = 2
+	'
+done
+
 done_testing

@@ -47,8 +47,8 @@ pd_event_add(struct perfdata *pd, const unsigned char *a, size_t size,
 	if (pd->nevents >= EVENTS_MAX) {
 		if (!pd->events_full)
 			pd_bad_at(pd, off, "more than %d events: the rest and "
-			    "their samples are skipped (perf record -e names "
-			    "fewer)", EVENTS_MAX);
+			    "their samples are skipped; record fewer events (-e)",
+			    EVENTS_MAX);
 		pd->events_full = 1;
 		return -1;
 	}
@@ -77,7 +77,8 @@ pd_id_add(struct perfdata *pd, uint64_t id, int ev, uint64_t off)
 		if (!pd->ids_full)
 			pd_bad_at(pd, off, "more than %u event ids (one per "
 			    "event and CPU or thread): the rest and their "
-			    "samples are skipped", IDS_MAX);
+			    "samples are skipped; record fewer events or CPUs "
+			    "(-e, -C)", IDS_MAX);
 		pd->ids_full = 1;
 		return -1;
 	}

@@ -52,7 +52,8 @@ file_attrs(struct perfdata *pd, const struct file_header *fh)
 		if (ids_sec.size % 8 == 0 && ids_sec.size / 8 > IDS_MAX - nids) {
 			pd_bad_at(pd, ids_sec.offset, "the ids of event %zu make "
 			    "more than %u in all: the rest and their samples "
-			    "are skipped", i, IDS_MAX);
+			    "are skipped; record fewer events or CPUs (-e, -C)",
+			    i, IDS_MAX);
 			break;
 		}
 		nids += (size_t)ids_sec.size / 8;

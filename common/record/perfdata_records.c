@@ -25,10 +25,11 @@ header_attr(struct perfdata *pd, const unsigned char *p, uint32_t len,
 	if (nested || !pd->pipe || pd->init_done) {
 		if (!pd->late_attr)
 			pd_bad_at(pd, off, "an event attribute record %s: "
-			    "ignored, and any more (perf writes them before "
-			    "the data, never compressed)", nested ?
-			    "inside a compressed record" : !pd->pipe ?
-			    "in a file's data section" : "after the data began");
+			    "ignored, and any more like it (perf writes them "
+			    "only before the data, uncompressed: the file was "
+			    "made otherwise)", nested ? "inside a compressed "
+			    "record" : !pd->pipe ? "in a file's data section" :
+			    "after the data began");
 		pd->late_attr = 1;
 		return;
 	}

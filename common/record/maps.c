@@ -13,7 +13,6 @@
 #include "base/hashtab.h"
 #include "base/procfs.h"
 #include "base/str.h"
-#include "base/upper.h"
 #include "record/maps.h"
 #include "elf/buildcache.h"
 #include "elf/vdso.h"
@@ -52,8 +51,8 @@ maps_release(struct maps *m)
 	size_t i;
 
 	for (i = 0; i < m->nprocs; i++) {
-		free(m->procs[i]->v);
-		free(m->procs[i]->prev);
+		maptab_release(&m->procs[i]->v);
+		maptab_release(&m->procs[i]->prev);
 		free(m->procs[i]);
 	}
 	for (i = 0; i < m->nfiles; i++)
@@ -81,6 +80,8 @@ proc_get(struct maps *m, pid_t pid, int create)
 	hashtab_add(&m->procidx, &hp, m->nprocs);
 	p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
+	maptab_init(&p->v);
+	maptab_init(&p->prev);
 	GROW(m->procs, m->nprocs + 1, m->procs_cap);
 	m->procs[m->nprocs++] = p;
 	return p;
@@ -133,10 +134,9 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
     uint64_t pgoff, const char *path, const unsigned char *bid, size_t bidlen)
 {
 	struct mapproc *p = proc_get(m, pid, 1);
-	struct mapping nm, *v;
+	struct mapping nm;
 	uint64_t end = start + len;
 	char *hex;
-	size_t i, lo;
 
 	if (len == 0)
 		return;
@@ -171,47 +171,7 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 	    !m->offline)
 		vdso_snapshot(nm.file, pid);
 
-	/* Cut away whatever the new mapping overlaps. */
-	for (i = 0; i < p->n; ) {
-		struct mapping *o = &p->v[i];
-
-		if (o->end <= start || o->start >= end) {
-			i++;
-			continue;
-		}
-		if (o->start < start && o->end > end) {
-			/* Split in two around the new one. */
-			struct mapping tail = *o;
-
-			tail.pgoff += end - o->start;
-			tail.start = end;
-			o->end = start;
-			GROW(p->v, p->n + 1, p->cap);
-			memmove(&p->v[i + 2], &p->v[i + 1],
-			    (p->n - i - 1) * sizeof(*p->v));
-			p->v[i + 1] = tail;
-			p->n++;
-			i += 2;
-		} else if (o->start < start) {
-			o->end = start;
-			i++;
-		} else if (o->end > end) {
-			o->pgoff += end - o->start;
-			o->start = end;
-			i++;
-		} else {
-			memmove(&p->v[i], &p->v[i + 1],
-			    (p->n - i - 1) * sizeof(*p->v));
-			p->n--;
-		}
-	}
-	/* None starts at start now: the first above it is where nm goes. */
-	lo = UPPER(p->v, p->n, start, start);
-	GROW(p->v, p->n + 1, p->cap);
-	v = p->v;
-	memmove(&v[lo + 1], &v[lo], (p->n - lo) * sizeof(*v));
-	v[lo] = nm;
-	p->n++;
+	maptab_add(&p->v, &nm);
 }
 
 void
@@ -225,13 +185,8 @@ maps_fork(struct maps *m, pid_t parent, pid_t child)
 		return;
 	cp = proc_get(m, child, 1);
 	pp = proc_get(m, parent, 0);	/* the table may have grown */
-	free(cp->v);
-	free(cp->prev);
-	cp->prev = NULL;
-	cp->nprev = 0;
-	cp->n = cp->cap = pp->n;
-	cp->v = xmalloc((pp->n ? pp->n : 1) * sizeof(*cp->v));
-	memcpy(cp->v, pp->v, pp->n * sizeof(*cp->v));
+	maptab_release(&cp->prev);
+	maptab_share(&cp->v, &pp->v);
 }
 
 void
@@ -241,11 +196,9 @@ maps_exec(struct maps *m, pid_t pid)
 
 	if (p == NULL)
 		return;
-	free(p->prev);
+	maptab_release(&p->prev);
 	p->prev = p->v;
-	p->nprev = p->n;
-	p->v = NULL;
-	p->n = p->cap = 0;
+	maptab_init(&p->v);
 }
 
 void
@@ -254,10 +207,8 @@ maps_exit(struct maps *m, pid_t pid)
 	struct mapproc *p = proc_get(m, pid, 0);
 
 	if (p) {
-		free(p->v);
-		free(p->prev);
-		p->v = p->prev = NULL;
-		p->n = p->cap = p->nprev = 0;
+		maptab_release(&p->v);
+		maptab_release(&p->prev);
 	}
 }
 
@@ -311,26 +262,12 @@ maps_read_proc(struct maps *m, pid_t pid)
 	return 0;
 }
 
-/*
- * Finds addr in the sorted mappings v[0..n): they do not overlap, so the
- * first that ends above addr is the only one that may hold it.
- */
-static struct mapping *
-find_in(struct mapping *v, size_t n, uint64_t addr)
-{
-	size_t lo = UPPER(v, n, addr, end);
-
-	if (lo < n && v[lo].start <= addr && addr < v[lo].end)
-		return &v[lo];
-	return NULL;
-}
-
 struct mapping *
 maps_find(struct maps *m, pid_t pid, uint64_t addr)
 {
 	struct mapproc *p = proc_get(m, pid, 0);
 
-	return p ? find_in(p->v, p->n, addr) : NULL;
+	return p ? maptab_find(&p->v, addr) : NULL;
 }
 
 struct mapping *
@@ -338,7 +275,7 @@ maps_find_prev(struct maps *m, pid_t pid, uint64_t addr)
 {
 	struct mapproc *p = proc_get(m, pid, 0);
 
-	return p ? find_in(p->prev, p->nprev, addr) : NULL;
+	return p ? maptab_find(&p->prev, addr) : NULL;
 }
 
 /*

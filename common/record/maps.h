@@ -8,9 +8,9 @@
  * from it: its PT_LOAD segments (to turn a file offset into an ELF
  * address), its build ID, and its CFI, for the unwinder.
  *
- * A process's mappings are kept sorted by start address. A new mapping
- * replaces whatever it overlaps, as mmap(2) does. fork copies the parent's
- * table; exec empties it.
+ * A process's mappings are a maptab: sorted by start address, a new
+ * mapping replacing whatever it overlaps, as mmap(2) does. fork shares the
+ * parent's table (copied on write); exec empties it.
  *
  *	struct maps m;
  *	maps_init(&m);
@@ -31,6 +31,7 @@
 
 #include "base/hashtab.h"
 #include "elf/elffile.h"
+#include "record/maptab.h"
 
 enum mapfile_kind {
 	MAPFILE_ELF,		/* a file on disk, or [vdso] read from memory */
@@ -71,19 +72,10 @@ struct mapfile {
 	char		 why[192];	/* why it is unusable: strerror, elf_errmsg */
 };
 
-struct mapping {
-	uint64_t	 start;
-	uint64_t	 end;		/* one past the last byte */
-	uint64_t	 pgoff;		/* file offset of start */
-	struct mapfile	*file;		/* borrowed from struct maps */
-};
-
 struct mapproc {
 	pid_t		 pid;
-	struct mapping	*v;		/* owned, sorted by start */
-	size_t		 n, cap;
-	struct mapping	*prev;		/* owned: the mappings before the last exec */
-	size_t		 nprev;
+	struct maptab	 v;		/* owned: its mappings */
+	struct maptab	 prev;		/* owned: the mappings before the last exec */
 };
 
 struct maps {
@@ -114,7 +106,10 @@ void	 maps_add(struct maps *, pid_t pid, uint64_t start, uint64_t len,
 	    uint64_t pgoff, const char *path, const unsigned char *buildid,
 	    size_t bidlen);
 
-/* Gives child a copy of parent's mappings (a new process from fork). */
+/*
+ * Gives child parent's mappings (a new process from fork): shared until
+ * either maps something, so a fork costs no copy.
+ */
 void	 maps_fork(struct maps *, pid_t parent, pid_t child);
 
 /*

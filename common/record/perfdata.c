@@ -54,6 +54,7 @@ perfdata_init(struct perfdata *pd, int fd, const char *name, const void *head,
 	pd->headlen = headlen;
 	hashtab_init(&pd->ididx, 64);
 	hashtab_init(&pd->bididx, 64);
+	hashtab_init(&pd->throttleidx, 16);
 	perfqueue_init(&pd->queue, PERFDATA_QUEUE_MAX);
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		pd->seekable = 1;
@@ -246,6 +247,10 @@ perfdata_summary(const struct perfdata *pd)
 	if (pd->unknown_id > 1)
 		warnx("'%s': %" PRIu64 " samples of ids no event lists were "
 		    "skipped", pd_qname(pd, q), pd->unknown_id);
+	if (pd->zbad > 1)
+		warnx("'%s': %" PRIu64 " more compressed records could not be "
+		    "read whole: the rest of each was skipped", pd_qname(pd, q),
+		    pd->zbad - 1);
 	if (pd->undecoded > 1)
 		warnx("'%s': %" PRIu64 " samples that did not hold their "
 		    "event's layout were skipped", pd_qname(pd, q), pd->undecoded);
@@ -279,6 +284,7 @@ perfdata_release(struct perfdata *pd)
 		ZSTD_freeDStream(pd->zs);
 	free(pd->zbuf);
 	free(pd->throttles);
+	hashtab_release(&pd->throttleidx);
 	memset(pd, 0, sizeof(*pd));
 	pd->fd = -1;
 }

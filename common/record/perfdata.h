@@ -56,6 +56,16 @@
  */
 #define PERFDATA_QUEUE_MAX	(32u << 20)
 
+/*
+ * The most a compressed record (perf record -z) may decompress to: this
+ * many times its compressed bytes, and at least PERFDATA_ZFLOOR. perf
+ * compresses a ring buffer's worth at a time, 3 to 30 times; a record
+ * that holds more (zeros, or one sample repeated: a zip bomb) has the
+ * rest of its data skipped, said once.
+ */
+#define PERFDATA_ZRATIO		1024u
+#define PERFDATA_ZFLOOR		(1u << 20)
+
 /* One event (attribute) of the recording. */
 struct perfdata_event {
 	char		*name;		/* owned: EVENT_DESC's, or from the attribute */
@@ -89,6 +99,9 @@ struct perfdata {
 	}		*ids;		/* owned: the events' ids */
 	size_t		 nids, ids_cap;
 	struct hashtab	 ididx;		/* of ids */
+	int		 events_full;	/* EVENTS_MAX reached (said) */
+	int		 ids_full;	/* IDS_MAX reached (said) */
+	int		 late_attr;	/* an attribute in the data (said) */
 
 	char		*cmdline;	/* owned, or NULL: CMDLINE */
 	char		*hostname;	/* owned, or NULL */
@@ -115,14 +128,16 @@ struct perfdata {
 	void		*zs;		/* owned ZSTD_DStream, or NULL */
 	unsigned char	*zbuf;		/* owned: decompressed, not yet a record */
 	size_t		 zlen, zcap;
+	uint64_t	 zbad;		/* compressed records skipped (one said) */
 
 	/* what was met */
 	uint64_t	 lost_said;	/* samples LOST records said were lost */
 	uint64_t	 lost_closing;	/* perf record's closing LOST_SAMPLES */
 	struct perfdata_throttle {
-		uint64_t id, since;
-	}		*throttles;	/* owned: events throttled now */
+		uint64_t id, since;	/* since: when throttled, or 0: not now */
+	}		*throttles;	/* owned: each id ever throttled */
 	size_t		 nthrottles, throttles_cap;
+	struct hashtab	 throttleidx;	/* of throttles, by id */
 	uint64_t	 unthrottles;	/* UNTHROTTLE records */
 	uint64_t	 throttled_ns;	/* between THROTTLE and UNTHROTTLE */
 	int		 kernel_frames;	/* a sample had a kernel part */

@@ -38,14 +38,20 @@ event_default_name(struct perfdata_event *e)
 	pd_event_set_name(e, n);
 }
 
-/* Adds an event from an attribute of size bytes as the file holds it. */
 int
-pd_event_add(struct perfdata *pd, const unsigned char *a, size_t size)
+pd_event_add(struct perfdata *pd, const unsigned char *a, size_t size,
+    uint64_t off)
 {
 	struct perfdata_event *e;
 
-	if (pd->nevents >= HASHTAB_NONE / 2)
+	if (pd->nevents >= EVENTS_MAX) {
+		if (!pd->events_full)
+			pd_bad_at(pd, off, "more than %d events: the rest and "
+			    "their samples are skipped; record fewer events (-e)",
+			    EVENTS_MAX);
+		pd->events_full = 1;
 		return -1;
+	}
 	GROW(pd->events, pd->nevents + 1, pd->events_cap);
 	e = &pd->events[pd->nevents++];
 	memset(e, 0, sizeof(*e));
@@ -55,8 +61,8 @@ pd_event_add(struct perfdata *pd, const unsigned char *a, size_t size)
 	return (int)(pd->nevents - 1);
 }
 
-void
-pd_id_add(struct perfdata *pd, uint64_t id, int ev)
+int
+pd_id_add(struct perfdata *pd, uint64_t id, int ev, uint64_t off)
 {
 	struct hashtab_probe hp;
 	uint32_t i;
@@ -65,12 +71,22 @@ pd_id_add(struct perfdata *pd, uint64_t id, int ev)
 	while ((i = hashtab_next(&pd->ididx, &hp)) != HASHTAB_NONE)
 		if (pd->ids[i].id == id) {
 			pd->ids[i].event = (uint32_t)ev;
-			return;
+			return 0;
 		}
+	if (pd->nids >= IDS_MAX) {
+		if (!pd->ids_full)
+			pd_bad_at(pd, off, "more than %u event ids (one per "
+			    "event and CPU or thread): the rest and their "
+			    "samples are skipped; record fewer events or CPUs "
+			    "(-e, -C)", IDS_MAX);
+		pd->ids_full = 1;
+		return -1;
+	}
 	GROW(pd->ids, pd->nids + 1, pd->ids_cap);
 	pd->ids[pd->nids].id = id;
 	pd->ids[pd->nids].event = (uint32_t)ev;
 	hashtab_add(&pd->ididx, &hp, (uint32_t)pd->nids++);
+	return 0;
 }
 
 /* The event of id, or -1. */

@@ -16,7 +16,7 @@ static int
 file_attrs(struct perfdata *pd, const struct file_header *fh)
 {
 	unsigned char *attrs, *ids;
-	size_t n, i, k, got;
+	size_t n, i, k, got, nids = 0;
 	int back;
 
 	if (fh->attr_size < ATTR_SIZE_VER0 + sizeof(struct section) ||
@@ -45,11 +45,19 @@ file_attrs(struct perfdata *pd, const struct file_header *fh)
 		memcpy(&ids_sec, a + fh->attr_size - sizeof(ids_sec),
 		    sizeof(ids_sec));
 		if ((ev = pd_event_add(pd, a, (size_t)fh->attr_size -
-		    sizeof(ids_sec))) < 0)
+		    sizeof(ids_sec), fh->attrs.offset + i * fh->attr_size)) < 0)
 			break;
 		if (ids_sec.size == 0)
 			continue;
-		if (ids_sec.size % 8 != 0 || ids_sec.size > META_MAX ||
+		if (ids_sec.size % 8 == 0 && ids_sec.size / 8 > IDS_MAX - nids) {
+			pd_bad_at(pd, ids_sec.offset, "the ids of event %zu make "
+			    "more than %u in all: the rest and their samples "
+			    "are skipped; record fewer events or CPUs (-e, -C)",
+			    i, IDS_MAX);
+			break;
+		}
+		nids += (size_t)ids_sec.size / 8;
+		if (ids_sec.size % 8 != 0 ||
 		    (ids = pd_get(pd, ids_sec.offset, (size_t)ids_sec.size,
 		    &got, &back)) == NULL) {
 			pd_bad_at(pd, ids_sec.offset, "the ids of event %zu "
@@ -61,7 +69,8 @@ file_attrs(struct perfdata *pd, const struct file_header *fh)
 			uint64_t id;
 
 			memcpy(&id, ids + 8 * k, 8);
-			pd_id_add(pd, id, ev);
+			if (pd_id_add(pd, id, ev, ids_sec.offset + 8 * k) != 0)
+				break;
 		}
 		free(ids);
 	}

@@ -68,6 +68,8 @@ enum {
 #define PIPE_HEADER_SIZE	16
 #define ATTR_SIZE_VER0		64	/* the first perf_event_attr */
 #define META_MAX		(256u << 20)	/* attributes, ids, a feature */
+#define EVENTS_MAX		4096		/* perf record -e 'syscalls:*' is 700 */
+#define IDS_MAX			(1u << 22)	/* events x CPUs, or x threads */
 #define READ_CHUNK		(1u << 20)
 
 struct section {
@@ -130,12 +132,17 @@ void	 pd_event_set_name(struct perfdata_event *e, const char *name);
 
 /*
  * Adds an event from an attribute of size bytes as the input holds it
- * (copied). Returns its index, or -1 when there are too many.
+ * (copied), found at input offset off. Returns its index, or -1 when
+ * there are EVENTS_MAX already (said once).
  */
-int	 pd_event_add(struct perfdata *pd, const unsigned char *a, size_t size);
+int	 pd_event_add(struct perfdata *pd, const unsigned char *a, size_t size,
+	    uint64_t off);
 
-/* Says that id is of event ev (the last word wins). */
-void	 pd_id_add(struct perfdata *pd, uint64_t id, int ev);
+/*
+ * Says that id, found at input offset off, is of event ev (the last word
+ * wins). Returns 0, or -1 when there are IDS_MAX already (said once).
+ */
+int	 pd_id_add(struct perfdata *pd, uint64_t id, int ev, uint64_t off);
 
 /* The event of id, or -1. */
 int	 pd_id_find(const struct perfdata *pd, uint64_t id);

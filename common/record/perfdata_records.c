@@ -4,18 +4,35 @@
  */
 #include <string.h>
 
+#include "base/hashtab.h"
 #include "base/xalloc.h"
 #include "record/perfdata_impl.h"
 
-/* PERF_RECORD_HEADER_ATTR (pipe mode): an attribute and its ids. */
+/*
+ * PERF_RECORD_HEADER_ATTR (pipe mode): an attribute and its ids. perf
+ * writes them before the data and never compresses them; one elsewhere
+ * (a file's data section, a compressed record, after the first sample)
+ * is refused, or a small file could name millions of events.
+ */
 static void
 header_attr(struct perfdata *pd, const unsigned char *p, uint32_t len,
-    uint64_t off)
+    uint64_t off, int nested)
 {
 	uint32_t asz;
 	size_t i;
 	int ev;
 
+	if (nested || !pd->pipe || pd->init_done) {
+		if (!pd->late_attr)
+			pd_bad_at(pd, off, "an event attribute record %s: "
+			    "ignored, and any more like it (perf writes them "
+			    "only before the data, uncompressed: the file was "
+			    "made otherwise)", nested ? "inside a compressed "
+			    "record" : !pd->pipe ? "in a file's data section" :
+			    "after the data began");
+		pd->late_attr = 1;
+		return;
+	}
 	if (len < 8 + ATTR_SIZE_VER0) {
 		pd_bad_at(pd, off, "an attribute record of %u bytes: skipped", len);
 		return;
@@ -28,13 +45,14 @@ header_attr(struct perfdata *pd, const unsigned char *p, uint32_t len,
 		    "attribute of %u: skipped", len, asz);
 		return;
 	}
-	if ((ev = pd_event_add(pd, p + 8, asz)) < 0)
+	if ((ev = pd_event_add(pd, p + 8, asz, off)) < 0)
 		return;
 	for (i = 0; i < (len - 8 - asz) / 8; i++) {
 		uint64_t id;
 
 		memcpy(&id, p + 8 + asz + 8 * i, 8);
-		pd_id_add(pd, id, ev);
+		if (pd_id_add(pd, id, ev, off) != 0)
+			break;
 	}
 }
 
@@ -101,37 +119,45 @@ lost_samples(struct perfdata *pd, const unsigned char *p, uint32_t len,
 
 /*
  * THROTTLE and UNTHROTTLE (time, id, stream_id): the time between the
- * two of an event's id is time the kernel did not sample it.
+ * two of an event's id is time the kernel did not sample it. The ids are
+ * found by hash: a file of a million throttled ids takes no longer than
+ * a million records.
  */
 static void
 throttle(struct perfdata *pd, const unsigned char *p, uint32_t len, int on)
 {
+	struct perfdata_throttle *t;
+	struct hashtab_probe hp;
 	uint64_t time, id;
-	size_t i;
+	uint32_t i;
 
 	if (len < 24)
 		return;
 	memcpy(&time, p + 8, 8);
 	memcpy(&id, p + 16, 8);
-	for (i = 0; i < pd->nthrottles; i++)
+	if (!on)
+		pd->unthrottles++;
+	hashtab_probe(&pd->throttleidx, hashtab_int(id), &hp);
+	while ((i = hashtab_next(&pd->throttleidx, &hp)) != HASHTAB_NONE)
 		if (pd->throttles[i].id == id)
 			break;
-	if (on) {
-		if (i == pd->nthrottles) {
-			GROW(pd->throttles, pd->nthrottles + 1,
-			    pd->throttles_cap);
-			pd->nthrottles++;
-		}
+	if (i == HASHTAB_NONE) {
+		if (!on || pd->nthrottles >= IDS_MAX)
+			return;		/* throttled before the recording began */
+		GROW(pd->throttles, pd->nthrottles + 1, pd->throttles_cap);
+		i = (uint32_t)pd->nthrottles++;
 		pd->throttles[i].id = id;
-		pd->throttles[i].since = time;
-		return;
+		pd->throttles[i].since = 0;
+		hashtab_add(&pd->throttleidx, &hp, i);
 	}
-	pd->unthrottles++;
-	if (i == pd->nthrottles)
-		return;		/* throttled before the recording began */
-	if (time > pd->throttles[i].since)
-		pd->throttled_ns += time - pd->throttles[i].since;
-	pd->throttles[i] = pd->throttles[--pd->nthrottles];
+	t = &pd->throttles[i];
+	if (on)
+		t->since = time ? time : 1;
+	else if (t->since) {
+		if (time > t->since)
+			pd->throttled_ns += time - t->since;
+		t->since = 0;
+	}
 }
 
 static void
@@ -193,7 +219,7 @@ pd_handle(struct perfdata *pd, const unsigned char *p, uint32_t len,
 		pd->init_done = 1;
 		break;
 	case PD_HEADER_ATTR:
-		header_attr(pd, p, len, off);
+		header_attr(pd, p, len, off, nested);
 		break;
 	case PD_HEADER_BUILD_ID:
 		pd_buildid_record(pd, p, len);

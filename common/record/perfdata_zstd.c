@@ -3,14 +3,42 @@
  * come.
  */
 #include <err.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <zstd.h>
 
 #include "base/xalloc.h"
 #include "record/perfdata_impl.h"
 
-/* Hands over the whole records in zbuf; keeps a part cut at its end. */
-static void
+/*
+ * Says that the compressed record at off "what" and its samples are
+ * skipped: the first such record with its place, the others counted for
+ * perfdata_summary.
+ */
+static void __attribute__((format(printf, 3, 4)))
+zbad(struct perfdata *pd, uint64_t off, const char *fmt, ...)
+{
+	char what[128];
+	va_list ap;
+
+	if (pd->zbad++ > 0) {
+		pd->bad = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	pd_bad_at(pd, off, "a compressed record %s: the rest of it is "
+	    "skipped, the records before kept", what);
+}
+
+/*
+ * Hands over the whole records in zbuf; keeps a part cut at its end.
+ * Returns 0, or -1 when a record's size is impossible: what follows
+ * cannot be told apart.
+ */
+static int
 zrecords(struct perfdata *pd, uint64_t off, pd_record_fn *each)
 {
 	struct perf_event_header h;
@@ -19,10 +47,8 @@ zrecords(struct perfdata *pd, uint64_t off, pd_record_fn *each)
 	while (pd->zlen - at >= sizeof(h)) {
 		memcpy(&h, pd->zbuf + at, sizeof(h));
 		if (h.size < sizeof(h)) {
-			pd_bad_at(pd, off, "a compressed record holds a record of "
-			    "size %u: the rest of its data is skipped", h.size);
-			at = pd->zlen;
-			break;
+			zbad(pd, off, "holds a record of size %u", h.size);
+			return -1;
 		}
 		if (pd->zlen - at < h.size)
 			break;
@@ -31,6 +57,7 @@ zrecords(struct perfdata *pd, uint64_t off, pd_record_fn *each)
 	}
 	memmove(pd->zbuf, pd->zbuf + at, pd->zlen - at);
 	pd->zlen -= at;
+	return 0;
 }
 
 /* COMPRESSED (perf record -z): zstd frames of records. */
@@ -39,6 +66,7 @@ pd_compressed(struct perfdata *pd, const unsigned char *p, uint32_t len,
     uint64_t off, int two, pd_record_fn *each)
 {
 	ZSTD_inBuffer in;
+	uint64_t made = 0, most;
 	size_t r;
 
 	in.src = p + 8;
@@ -56,6 +84,9 @@ pd_compressed(struct perfdata *pd, const unsigned char *p, uint32_t len,
 		in.src = p + 16;
 		in.size = dsz < (uint64_t)len - 16 ? (size_t)dsz : len - 16;
 	}
+	most = (uint64_t)in.size * PERFDATA_ZRATIO;
+	if (most < PERFDATA_ZFLOOR)
+		most = PERFDATA_ZFLOOR;
 	if (pd->zs == NULL)
 		pd->zs = ZSTD_createDStream();
 	if (pd->zs == NULL)
@@ -67,20 +98,29 @@ pd_compressed(struct perfdata *pd, const unsigned char *p, uint32_t len,
 		GROW(pd->zbuf, pd->zlen + READ_CHUNK, pd->zcap);
 		out.dst = pd->zbuf + pd->zlen;
 		out.size = pd->zcap - pd->zlen;
+		if (out.size > most - made)
+			out.size = (size_t)(most - made);
 		out.pos = 0;
 		r = ZSTD_decompressStream(pd->zs, &out, &in);
 		if (ZSTD_isError(r)) {
-			pd_bad_at(pd, off, "cannot decompress a compressed record "
-			    "(%s): its samples are skipped", ZSTD_getErrorName(r));
-			ZSTD_initDStream(pd->zs);
-			pd->zlen = 0;
-			return;
+			zbad(pd, off, "cannot be decompressed (%s)",
+			    ZSTD_getErrorName(r));
+			break;
 		}
 		pd->zlen += out.pos;
-		zrecords(pd, off, each);
+		made += out.pos;
+		if (zrecords(pd, off, each) != 0)
+			break;
 		/* all read, and no more output waiting */
 		if (in.pos == in.size && out.pos < out.size)
+			return;
+		if (made == most) {
+			zbad(pd, off, "decompresses to more than %u times its "
+			    "size (a zip bomb?)", PERFDATA_ZRATIO);
 			break;
+		}
 	}
+	/* the rest of this record is lost: start afresh at the next */
+	ZSTD_initDStream(pd->zs);
+	pd->zlen = 0;
 }
-

@@ -172,15 +172,21 @@ var tllib = (function () {
 		}
 		return out;
 	}
-	/* Which nodes are off-CPU time: [off-cpu] (name id off) and above it,
-	   and those all of whose weight is. */
-	function offcpu(t, self, tot, off) {
+	/* Per node: whether it is [off-cpu] (name id off) or above it (u),
+	   and its off-CPU weight, its own and its descendants' (ow). */
+	function offweights(t, self, off) {
 		var under = new Uint8Array(t.n), ow = new Float64Array(t.n), i;
 		for (i = 0; i < t.n; i++) {
 			under[i] = t.M[i] === off || (t.P[i] >= 0 && under[t.P[i]]) ? 1 : 0;
 			if (under[i]) ow[i] = self[i];
 		}
 		for (i = t.n - 1; i > 0; i--) ow[t.P[i]] += ow[i];
+		return { u: under, ow: ow };
+	}
+	/* Which nodes are off-CPU time: [off-cpu] (name id off) and above it,
+	   and those all of whose weight is. */
+	function offcpu(t, self, tot, off) {
+		var x = offweights(t, self, off), under = x.u, ow = x.ow, i;
 		for (i = 0; i < t.n; i++)
 			if (!under[i] && tot[i] > 0 && ow[i] >= tot[i] * (1 - 1e-9)) under[i] = 1;
 		return under;
@@ -203,7 +209,7 @@ var tllib = (function () {
 		return (b0 * bw / 1e9).toFixed(dec) + "-" + (b1 * bw / 1e9).toFixed(dec);
 	}
 	return { vlq: vlq, unvlq: unvlq, tree: tree, cells: cells, select: select, totals: totals,
-	    layout: layout, offcpu: offcpu, tick: tick, range: range, rangestr: rangestr };
+	    layout: layout, offweights: offweights, offcpu: offcpu, tick: tick, range: range, rangestr: rangestr };
 })();
 if (typeof module === "object" && module && module.exports)
 	module.exports = tllib;
@@ -352,12 +358,18 @@ else (function () {
 		var maxd = Math.floor((H - pad2 - top) / C.fh) - 1;
 		var L = tllib.layout(T, self, tot, C.xpad, C.W - 2 * C.xpad, 0.1, maxd, TL.sw);
 		var off = tllib.offcpu(T, self, tot, offid), q = TL.q, fr = [];
+		/* a graph of on- and off-CPU time (--wall): each frame's share of each */
+		var ow = null;
+		if (offid >= 0 && tot[0] > 0) {
+			ow = tllib.offweights(T, self, offid).ow;
+			if (!(ow[0] > 0 && ow[0] < tot[0])) ow = null;
+		}
 		for (i = 0; i < L.length; i++) {
 			var f = L[i], id = T.M[f.node], col = off[f.node] && TL.B ? TL.B : TL.C, Ls = f.L;
 			if (Ls !== null) for (var j = 2; j < Ls.length; j += 3) Ls[j] *= q;
 			fr.push({ name: TL.N[id], n: f.v * q, s: f.s * q, d: f.d, x: f.x, w: f.w,
 			    y: C.inv ? top + f.d * C.fh : H - pad2 - (f.d + 1) * C.fh + 1,
-			    fill: "#" + col.substr(6 * id, 6), L: Ls });
+			    fill: "#" + col.substr(6 * id, 6), L: Ls, o: ow ? ow[f.node] * q : undefined });
 		}
 		var what = [], share = grand > 0 ? 100 * tot[0] / grand : 0;
 		if (sel.b0 > 0 || sel.b1 < TL.nb) what.push(fmt(secs(sel.b0)) + " to " + fmt(secs(sel.b1)));

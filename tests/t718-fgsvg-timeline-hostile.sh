@@ -89,6 +89,16 @@ check '80,000 threads each waiting the whole run: fewer bins, rows within the bu
 	test $(($(wc -c <out.svg) - $(wc -c <no.svg))) -le $((262144 + $(wc -c <"$TOP/common/svg/timeline.js") + 4096))
 '
 
+check '8,000 threads waiting the whole run beside a busy one: fewer bins, said in the page' '
+	awk "BEGIN { for (i = 0; i < 4000; i++) { t = 1000000 + i * 250;
+		printf \"app 1/99999 %d.%06d: 1000 cpu-clock:\n\t1 f (/bin/app)\n\t2 main (/bin/app)\n\n\", t / 1000000, t % 1000000 }
+		for (i = 0; i < 8000; i++) { t = 1000000 + i;
+		printf \"app 1/%d %d.%06d: 1000000000 offcpu-time:\n\t1 w (/bin/app)\n\t2 main (/bin/app)\n\n\", i + 1, t / 1000000, t % 1000000 } }" >in &&
+	expect_status 0 bounded 200000 fgsvg --timeline-budget 100 in >out.svg 2>err && test ! -s err &&
+	grep_q "nb:200, " out.svg &&
+	grep_q "note:\"200 bins: the off-CPU waits of so many threads span too many\"" out.svg
+'
+
 # The threads past what half the budget holds share one row, said in the
 # page's note; before, 100,000 threads were 3 MB of rows whatever the
 # budget (6 MB with longer names).

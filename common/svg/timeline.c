@@ -676,14 +676,22 @@ fit_budget(const struct timeline *tl, const struct flame *fl, struct tree *t,
 	buf_release(&scratch);
 }
 
-/* The page's note of what the budget reduced, or none. */
+/*
+ * The page's note of what the budget reduced, or none; and of fewer bins
+ * than asked, when the waits would make too many pieces (r->fewer).
+ */
 static void
-put_note(struct timeline *tl, const struct fit *f, double total)
+put_note(struct timeline *tl, const struct fit *f, double total,
+    const struct timebins_range *r)
 {
 	int reduced = f->thr > 0 || f->sh > 0 || f->merged > 0;
-	char w[64] = "", m[64] = "";
+	char w[64] = "", m[64] = "", b[96] = "";
 
-	if (!reduced && !f->over)
+	if (r->fewer)
+		snprintf(b, sizeof(b), "%s%d bins: the off-CPU waits of so many "
+		    "threads span too many", reduced || f->over ? "; " : "",
+		    ((r->nb - 1) >> f->sh) + 1);
+	if (!reduced && !f->over && !r->fewer)
 		return;
 	if (f->merged > 0)
 		snprintf(m, sizeof(m), ": %zu threads in one row", f->merged);
@@ -692,11 +700,16 @@ put_note(struct timeline *tl, const struct fit *f, double total)
 		    "counted in their callers", f->merged > 0 ? "," : ":",
 		    100 * f->thr / total);
 	free(tl->note);
+	if (!reduced && !f->over) {
+		tl->note = xstrdup(b);
+		return;
+	}
 	tl->note = xasprintf("timeline detail %s %.3g MiB "
-	    "(--timeline-budget)%s%s%s%s", reduced ? "reduced to fit" :
+	    "(--timeline-budget)%s%s%s%s%s", reduced ? "reduced to fit" :
 	    "over", (double)tl->opts.budget / 1048576, m, w,
 	    f->sh > 0 ? (f->thr > 0 || f->merged > 0 ? ", bins made wider" :
-	    ": bins made wider") : "", reduced && f->over ? "; still over it" : "");
+	    ": bins made wider") : "", reduced && f->over ? "; still over it" : "",
+	    b);
 }
 
 /* The data's head: the bins, the weights' unit, the note. */
@@ -743,7 +756,7 @@ timeline_build(struct timeline *tl, const struct timebins *tb,
 		fprintf(stderr, "timebins: shift %d, %zu cells, cap %zu, "
 		    "%zu waits, span %llu\n", tb->shift, tb->ncells, tb->cap,
 		    tb->nwaits, (unsigned long long)(tb->tmax - tb->tmin));
-	put_note(tl, &f, fl->time);
+	put_note(tl, &f, fl->time, &r);
 	put_head(tl, fl, tb, &r, &f, q, timed);
 	if (c.anyoff)
 		palette_init(&blue, &(struct palette_opts){ .scheme = "blue",

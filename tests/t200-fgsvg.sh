@@ -262,8 +262,8 @@ check 'off-CPU stacks: blue shades, tooltips in time; on-CPU ones keep the palet
 		if [ "$fn" = spin ]; then [ "$r" -gt "$b" ]; else [ "$b" -gt "$r" ]; fi ||
 		{ echo "$fn: rgb($rgb)"; false; }
 	done &&
-	grep_q "<title>nap (2.00 s, 99.90%; self 0 ns, 0.00%)</title>" out.svg &&
-	grep_q "<title>spin (2.00 ms, 0.10%; self 2.00 ms, 0.10%)</title>" out.svg &&
+	grep_q "<title>nap (2.00 s, 99.90%; on-CPU 0 ns, off-CPU 2.00 s; self 0 ns, 0.00%)</title>" out.svg &&
+	grep_q "<title>spin (2.00 ms, 0.10%; on-CPU 2.00 ms, off-CPU 0 ns; self 2.00 ms, 0.10%)</title>" out.svg &&
 	! grep -q " samples" out.svg
 '
 # A wait whose time and period pass 2^64-1 ns wrapped its end below its
@@ -291,8 +291,8 @@ check '--diff of off-CPU profiles: differential colours, time in tooltips' '
 	sed "s/2000000000 offcpu/3000000000 offcpu/" "$TESTS/fgfold/offcpu.txt" >after.txt &&
 	expect_status 0 fgfold after.txt >after 2>err && test ! -s err &&
 	fgfold --diff before after >d.folded && fgsvg d.folded >out.svg &&
-	grep_q "<title>\[off-cpu\] (3.00 s, 99.93%; +33.31%; self 3.00 s, 99.93%)</title><rect [^>]*fill=\"rgb(255,0,0)\"" out.svg &&
-	grep_q "<title>spin (2.00 ms, 0.07%; 0.00%; self 2.00 ms, 0.07%)</title><rect [^>]*fill=\"rgb(255,255,255)\"" out.svg
+	grep_q "<title>\[off-cpu\] (3.00 s, 99.93%; +33.31%; on-CPU 0 ns, off-CPU 3.00 s; self 3.00 s, 99.93%)</title><rect [^>]*fill=\"rgb(255,0,0)\"" out.svg &&
+	grep_q "<title>spin (2.00 ms, 0.07%; 0.00%; on-CPU 2.00 ms, off-CPU 0 ns; self 2.00 ms, 0.07%)</title><rect [^>]*fill=\"rgb(255,255,255)\"" out.svg
 '
 check 'stdin a file: read from where the shell left it, and once' '
 	printf "a;b 1\na;c 2\n" >in &&

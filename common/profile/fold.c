@@ -485,6 +485,7 @@ head_keep(struct foldin *in, const struct stream_item *it)
 	in->head.tid = v.tid;
 	in->head.has_time = v.has_time;
 	in->head.time = v.time;
+	in->head.line = it->lineno;
 }
 
 void
@@ -668,6 +669,7 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 
 	memset(&in, 0, sizeof(in));
 	in.headless = 1;
+	in.head.name = name;
 	stream_diag_init(&in.diag, name);
 	sample_reset(f);
 	if (sniff_refuse(&lr, SNIFF_STREAM, tool) != 0) {

@@ -39,6 +39,8 @@ struct fold_sample {
 	int64_t		 pid, tid;	/* 0 when the head has none; perf's -1 is -1 */
 	const char	*comm;		/* the head's COMM, as it is */
 	size_t		 commlen;
+	const char	*name;		/* the input's name, for messages */
+	unsigned long	 line;		/* the head's line in it */
 };
 
 struct fold_opts {

@@ -24,6 +24,8 @@ timebins_release(struct timebins *tb)
 	for (i = 0; i < tb->nthreads; i++)
 		free(tb->threads[i].comm);
 	free(tb->threads);
+	free(tb->clamped.name);
+	free(tb->overlap.name);
 	free(tb->cells);
 	free(tb->waits);
 	hashtab_release(&tb->tindex);
@@ -165,7 +167,11 @@ bound(struct timebins *tb)
  * A wait over the fine bins it spans, each bin its share of the time.
  * The fine bins are first made wide enough that the run so far spans at
  * most TIMEBINS_SPREAD of them: a thread's waits, which do not overlap,
- * then make about that many cells at most, however long each is.
+ * then make about that many cells at most, however long each is. A wait
+ * over more than TIMEBINS_LONG of them is kept exact instead (its 40
+ * bytes, not a cell per bin: many threads each waiting long make no
+ * more cells than waits); a thread has at most TIMEBINS_SPREAD /
+ * TIMEBINS_LONG such waits.
  */
 static void
 spread_fine(struct timebins *tb, const struct timebins_wait *w)
@@ -174,6 +180,11 @@ spread_fine(struct timebins *tb, const struct timebins_wait *w)
 
 	while (((tb->tmax - tb->tmin) >> tb->shift) >= TIMEBINS_SPREAD)
 		coarsen(tb, 1);
+	if (((end - 1) >> tb->shift) - (w->time >> tb->shift) >= TIMEBINS_LONG) {
+		GROW(tb->waits, tb->nwaits + 1, tb->waitcap);
+		tb->waits[tb->nwaits++] = *w;
+		return;
+	}
 	for (b = w->time >> tb->shift; b <= (end - 1) >> tb->shift; b++) {
 		from = b << tb->shift;
 		if (from < w->time)
@@ -186,18 +197,32 @@ spread_fine(struct timebins *tb, const struct timebins_wait *w)
 	}
 }
 
-/* Too many waits kept exact: from now on they go to the fine bins. */
+/*
+ * Too many waits kept exact: from now on they go to the fine bins, but
+ * for the long ones.
+ */
 static void
 spread_all(struct timebins *tb)
 {
-	size_t i;
+	struct timebins_wait *v = tb->waits;
+	size_t i, n = tb->nwaits;
 
 	tb->spread = 1;
-	for (i = 0; i < tb->nwaits; i++)
-		spread_fine(tb, &tb->waits[i]);
-	free(tb->waits);
 	tb->waits = NULL;
 	tb->nwaits = tb->waitcap = 0;
+	for (i = 0; i < n; i++)
+		spread_fine(tb, &v[i]);
+	free(v);
+}
+
+/* Counts one bad sample of a kind, keeping the first's place. */
+static void
+bad_add(struct timebins_bad *b, const struct fold_sample *s)
+{
+	if (b->n++ == 0) {
+		b->name = xstrdup(s->name != NULL ? s->name : "<stdin>");
+		b->line = s->line;
+	}
 }
 
 void
@@ -205,7 +230,8 @@ timebins_add(struct timebins *tb, const struct fold_sample *s)
 {
 	struct timebins_thread *t;
 	uint32_t th;
-	uint64_t end, per;
+	uint64_t end, period = s->period;
+	int spread;
 
 	if (tb->finished)
 		abort();	/* a caller's mistake: the index is gone */
@@ -223,22 +249,30 @@ timebins_add(struct timebins *tb, const struct fold_sample *s)
 		t->on[0] += s->count;
 		t->on[1] += s->period;
 	}
-	/*
-	 * An off-CPU sample's time is when the wait began; a wait that would
-	 * pass 2^64-1 ns (hostile, or a clock gone wrong) ends there, so that
-	 * no sum of a time and a period below wraps.
-	 */
-	per = s->period;
-	if (per > UINT64_MAX - s->time)
-		per = UINT64_MAX - s->time;
-	end = s->time + (s->offcpu && per > 0 ? per - 1 : 0);
+	/* an off-CPU sample's time is when the wait began; it ends by
+	   2^64-1 ns, whatever its period says */
+	if (s->offcpu && period > UINT64_MAX - s->time) {
+		period = UINT64_MAX - s->time;
+		bad_add(&tb->clamped, s);
+	}
+	end = s->time + (s->offcpu && period > 0 ? period - 1 : 0);
+	/* a thread's waits span the run once: one that began before an
+	   earlier one ended is weighed where it began (times are written
+	   in microseconds: a microsecond's overlap is none) */
+	spread = s->offcpu && period > 1;
+	if (spread && t->wait_end > 1000 && s->time < t->wait_end - 1000) {
+		spread = 0;
+		end = s->time;
+		bad_add(&tb->overlap, s);
+	} else if (spread)
+		t->wait_end = end;
 	if (s->time < tb->tmin)
 		tb->tmin = s->time;
 	if (end > tb->tmax)
 		tb->tmax = end;
 	tb->samples++;
-	if (s->offcpu && per > 1) {
-		struct timebins_wait w = { .time = s->time, .period = per,
+	if (spread) {
+		struct timebins_wait w = { .time = s->time, .period = period,
 		    .stack = s->stack, .thread = th, .count = s->count };
 
 		if (tb->spread)
@@ -251,7 +285,7 @@ timebins_add(struct timebins *tb, const struct fold_sample *s)
 		}
 	} else
 		cell_add(tb, s->time >> tb->shift, s->stack, th, s->offcpu != 0,
-		    s->count, s->period);
+		    s->count, period);
 	bound(tb);
 }
 
@@ -269,22 +303,13 @@ timebins_on_sample(void *arg, const struct fold_sample *s)
 	timebins_add(arg, s);
 }
 
-int
-timebins_range(const struct timebins *tb, int bins, int minbins,
-    struct timebins_range *r)
+/* The drawn bins of r for at most nb bins over the run. */
+static void
+range_of(const struct timebins *tb, int nb, struct timebins_range *r)
 {
-	uint64_t busiest = 0, fw = (uint64_t)1 << tb->shift, bw;
+	uint64_t fw = (uint64_t)1 << tb->shift, bw;
 	size_t i;
-	int nb = bins;
 
-	if (tb->samples == 0)
-		return -1;
-	for (i = 0; i < tb->nthreads; i++)
-		if (tb->threads[i].n > busiest)
-			busiest = tb->threads[i].n;
-	/* bins of 8 samples or more of the busiest thread: a bar is no noise */
-	if (busiest / 8 < (uint64_t)nb)
-		nb = busiest / 8 < (uint64_t)minbins ? minbins : (int)(busiest / 8);
 	bw = (tb->tmax - tb->tmin) / (uint64_t)nb + 1;
 	/* whole fine bins, from the first sample's */
 	r->bw = (bw + fw - 1) / fw * fw;
@@ -296,6 +321,33 @@ timebins_range(const struct timebins *tb, int bins, int minbins,
 
 		r->pieces += (w->time + w->period - 1 - r->t0) / r->bw -
 		    (w->time - r->t0) / r->bw;
+	}
+}
+
+int
+timebins_range(const struct timebins *tb, int bins, int minbins,
+    struct timebins_range *r)
+{
+	uint64_t busiest = 0;
+	size_t i;
+	int nb = bins;
+
+	if (tb->samples == 0)
+		return -1;
+	for (i = 0; i < tb->nthreads; i++)
+		if (tb->threads[i].n > busiest)
+			busiest = tb->threads[i].n;
+	/* bins of 8 samples or more of the busiest thread: a bar is no noise */
+	if (busiest / 8 < (uint64_t)nb)
+		nb = busiest / 8 < (uint64_t)minbins ? minbins : (int)(busiest / 8);
+	range_of(tb, nb, r);
+	r->fewer = 0;
+	/* the waits' pieces within bounds: fewer, wider bins */
+	while (r->pieces - tb->samples + tb->nwaits > TIMEBINS_PIECES &&
+	    nb > minbins) {
+		nb = nb / 2 > minbins ? nb / 2 : minbins;
+		range_of(tb, nb, r);
+		r->fewer = 1;
 	}
 	return 0;
 }

@@ -23,7 +23,16 @@
  * the drawn bins at the end; past that they are spread over the fine bins
  * as they come, the shift made large enough that the run so far spans at
  * most TIMEBINS_SPREAD of them (so each thread's waits make at most about
- * that many cells: they do not overlap).
+ * that many cells: they do not overlap), but for those longer than
+ * TIMEBINS_LONG fine bins, still kept exact.
+ *
+ * Hostile or broken streams are bounded so: a wait whose time and period
+ * pass 2^64-1 ns ends there (clamped); a wait that begins before the end
+ * of an earlier wait of its thread (a thread waits for one thing at a
+ * time: overlapping, or out of order) is not spread but weighed where it
+ * began, so that a thread's waits span the run at most once; and when the
+ * waits kept exact would make more than TIMEBINS_PIECES pieces over the
+ * drawn bins, fewer bins are drawn. The first of each is kept to be said.
  *
  *	timebins_init(&tb);
  *	fold opts.on_sample = timebins_on_sample, on_sample_arg = &tb
@@ -47,6 +56,10 @@
 #define TIMEBINS_WAITS		65536	/* waits kept exact, at most */
 #define TIMEBINS_SPREAD		(4 * TIMEBINS_FINE_MIN)	/* fine bins over the run, at most,
 					   once waits are spread on reading */
+#define TIMEBINS_LONG		16	/* fine bins of a wait kept exact
+					   once waits are spread on reading */
+#define TIMEBINS_PIECES		((uint64_t)1 << 21)	/* waits' pieces over the drawn
+					   bins, at most, while bins can be fewer */
 
 /* A thread, in the order first seen. */
 struct timebins_thread {
@@ -54,6 +67,14 @@ struct timebins_thread {
 	char		*comm;		/* the last COMM seen, owned */
 	uint64_t	 n;		/* samples */
 	uint64_t	 on[2], off[2];	/* weights: [0] counts, [1] periods */
+	uint64_t	 wait_end;	/* the latest end of its waits, ns */
+};
+
+/* Where the first of some bad samples was: its input and line. */
+struct timebins_bad {
+	uint64_t	 n;		/* how many */
+	char		*name;		/* the first's input, owned */
+	unsigned long	 line;
 };
 
 /* The weights of one thread's samples of one stack in one fine bin. */
@@ -91,6 +112,9 @@ struct timebins {
 	uint64_t	 samples;	/* timed samples binned */
 	uint64_t	 untimed;	/* samples with no time: not binned */
 	int		 finished;	/* timebins_finish was called */
+	struct timebins_bad clamped;	/* waits ending past 2^64-1 ns */
+	struct timebins_bad overlap;	/* waits not spread: they began
+					   before an earlier one ended */
 };
 
 /* The drawn bins over the run (timebins_range's result). */
@@ -99,6 +123,8 @@ struct timebins_range {
 	uint64_t	 bw;		/* a bin's width, ns: whole fine bins */
 	int		 nb;		/* bins */
 	uint64_t	 pieces;	/* samples, a wait counted once per bin */
+	int		 fewer;		/* fewer bins than asked: the waits'
+					   pieces passed TIMEBINS_PIECES */
 };
 
 /* Makes empty bins in *tb, which the caller holds. */
@@ -106,7 +132,12 @@ void	timebins_init(struct timebins *);
 /* Frees the threads, cells and waits tb owns, not tb itself. */
 void	timebins_release(struct timebins *);
 
-/* Adds one sample: s and its strings are borrowed for the call. */
+/*
+ * Adds one sample: s and its strings are borrowed for the call. A wait
+ * that passes 2^64-1 ns, or begins before an earlier one of its thread
+ * ended, is counted in clamped or overlap (the first's place copied), for
+ * the caller to say.
+ */
 void	timebins_add(struct timebins *, const struct fold_sample *s);
 
 /*
@@ -121,8 +152,9 @@ void	timebins_on_sample(void *arg, const struct fold_sample *s);
 
 /*
  * Chooses the drawn bins: at most bins of them over the run, each at least
- * 8 samples of the busiest thread, and no fewer than minbins. Returns -1
- * when no sample had a time.
+ * 8 samples of the busiest thread, and no fewer than minbins; fewer still
+ * (down to minbins, r->fewer set) while the waits kept exact would make
+ * more than TIMEBINS_PIECES pieces. Returns -1 when no sample had a time.
  */
 int	timebins_range(const struct timebins *, int bins, int minbins,
 	    struct timebins_range *r);

@@ -46,7 +46,8 @@ is_svg(const char *p, size_t n)
 
 /*
  * Whether the first lines of p[0..n) that are no comment are a sample head
- * and a frame (perf script's output), which no folded line is.
+ * and a frame (perf script's output), which no folded line is. A line may
+ * end in CR LF, as fg-stream(5) allows.
  */
 static int
 starts_stream(const char *p, size_t n)
@@ -58,7 +59,10 @@ starts_stream(const char *p, size_t n)
 	while (k < 2 && p < e && (nl = memchr(p, '\n', e - p)) != NULL) {
 		if (*p != '#') {
 			l[k] = p;
-			len[k++] = nl - p;
+			len[k] = nl - p;
+			if (len[k] > 0 && p[len[k] - 1] == '\r')
+				len[k]--;
+			k++;
 		}
 		p = nl + 1;
 	}
@@ -122,7 +126,8 @@ sniff(const char *p, size_t n, enum sniff_want want, size_t *at)
 		return SNIFF_BINARY;
 	}
 	if (want == SNIFF_FOLDED && (starts(p, n, STREAM_FENCE "\n",
-	    sizeof(STREAM_FENCE)) || starts(p, n, STREAM_MAGIC,
+	    sizeof(STREAM_FENCE)) || starts(p, n, STREAM_FENCE "\r\n",
+	    sizeof(STREAM_FENCE) + 1) || starts(p, n, STREAM_MAGIC,
 	    sizeof(STREAM_MAGIC) - 1) || starts_stream(p, n)))
 		return SNIFF_STREAM_TEXT;
 	return SNIFF_TEXT;

@@ -103,6 +103,30 @@ default_budget(struct flame *fl, const struct svg_opts *so,
 	return n > TIMELINE_BUDGET_MIN ? n : TIMELINE_BUDGET_MIN;
 }
 
+/*
+ * Says what the time bins could not take as it was (profile/timebins.h):
+ * waits that pass 2^64-1 ns, waits that overlap. Returns 1 when any.
+ */
+static int
+say_bins(const struct timebins *tb)
+{
+	const struct timebins_bad *c = &tb->clamped, *o = &tb->overlap;
+
+	if (c->n > 0)
+		warnx("%s:%lu: an off-CPU wait ends past 2^64-1 ns (its time "
+		    "plus its period): the timeline cuts it there (%llu wait%s "
+		    "so); the time or the period is wrong", c->name, c->line,
+		    (unsigned long long)c->n, c->n == 1 ? "" : "s");
+	if (o->n > 0)
+		warnx("%s:%lu: an off-CPU wait begins before its thread's "
+		    "previous one ended (a thread waits for one thing at a "
+		    "time): the timeline weighs it where it began (%llu wait%s "
+		    "so); give each thread's waits in time order, apart",
+		    o->name, o->line, (unsigned long long)o->n,
+		    o->n == 1 ? "" : "s");
+	return c->n > 0 || o->n > 0;
+}
+
 int
 draw_finish(struct draw *d, int quiet, struct svg_opts *so,
     struct palette *pal)
@@ -117,6 +141,8 @@ draw_finish(struct draw *d, int quiet, struct svg_opts *so,
 			rv = 1;
 		seq = flameread_fold(&d->fr, &d->fold);
 		timebins_finish(&d->tb);
+		if (say_bins(&d->tb))
+			rv = 1;
 	}
 	/* not bad input: exit 0 (fold_finish says it of a stream) */
 	if (!quiet && rv == 0 && d->fl->nlines == 0 && d->stream == NULL)

@@ -283,6 +283,9 @@ struct geom {
 	struct buf	 cn;		/* " COUNTNAME", escaped once */
 	int		 timens;	/* counts are ns: print time */
 	unsigned char	*off;		/* per node: drawn as off-CPU */
+	double		*offt;		/* per node: its off-CPU time, when the
+					   graph has on- and off-CPU time (--wall),
+					   else NULL */
 	struct palette	*blue;		/* off-CPU frames' shades */
 };
 
@@ -318,11 +321,13 @@ put_amount(struct buf *b, double v, const struct geom *g, double *shown)
  * Marks the nodes drawn as off-CPU: an [off-cpu] node and what lies above
  * it (under --reverse it is near the root), and a node all of whose time
  * lies in [off-cpu] nodes. Returns how many [off-cpu] nodes there are.
+ * When the graph holds both on- and off-CPU time (--wall), *offt is each
+ * node's off-CPU time (the caller frees it), else NULL.
  */
 static size_t
-mark_offcpu(const struct flame *fl, unsigned char *off)
+mark_offcpu(const struct flame *fl, unsigned char *off, double **offt)
 {
-	double *t = xcalloc(fl->nnodes + 1, sizeof(*t));
+	double *t = xcalloc(fl->nnodes + 1, sizeof(*t)), root;
 	size_t i, n = 0;
 
 	for (i = 0; i < fl->nnodes; i++) {
@@ -339,14 +344,41 @@ mark_offcpu(const struct flame *fl, unsigned char *off)
 	for (i = fl->nnodes; i-- > 1; )
 		if (fl->nodes[i].parent != FLAME_NONE)
 			t[fl->nodes[i].parent] += t[i];
+	root = fl->nodes[0].etime - fl->nodes[0].stime;
+	*offt = n > 0 && t[0] > 0 && t[0] < root * (1 - 1e-9) ? t : NULL;
 	for (i = 0; i < fl->nnodes; i++) {
 		double w = fl->nodes[i].etime - fl->nodes[i].stime;
 
-		if (n > 0 && !off[i] && w > 0 && t[i] >= w * (1 - 1e-9))
+		/* above an [off-cpu] node: all of it */
+		if (off[i])
+			t[i] = w;
+		else if (n > 0 && w > 0 && t[i] >= w * (1 - 1e-9))
 			off[i] = 1;
 	}
-	free(t);
+	if (*offt == NULL)
+		free(t);
 	return n;
+}
+
+/*
+ * Appends "; on-CPU T, off-CPU T" for a frame of a graph of both (--wall),
+ * so that a blue frame under a warm one is explained where it is seen.
+ */
+static void
+put_onoff(struct buf *b, const struct flame *fl, const struct flame_frame *f,
+    const struct svg_opts *o, const struct geom *g)
+{
+	const struct flame_node *n = &fl->nodes[f->node];
+	double w = n->etime - n->stime, v, off, shown;
+
+	v = (f->etime - f->stime) * o->factor;
+	off = w > 0 ? v * (g->offt[f->node] / w) : 0;
+	if (off > v)
+		off = v;
+	BUF_ADDL(b, "; on-CPU ");
+	put_amount(b, v - off, g, &shown);
+	BUF_ADDL(b, ", off-CPU ");
+	put_amount(b, off, g, &shown);
 }
 
 /* Appends " (N samples, P%[; +D%][; self S samples, Q%])" for a frame. */
@@ -362,7 +394,10 @@ put_info(struct buf *b, const struct flame *fl, const struct flame_frame *f,
 	BUF_ADDL(b, " (");
 	put_amount(b, (f->etime - f->stime) * o->factor, g, &samples);
 	if (f->depth == 0 && n != NULL) {
-		BUF_ADDL(b, ", 100%)");
+		BUF_ADDL(b, ", 100%");
+		if (g->offt != NULL)
+			put_onoff(b, fl, f, o, g);
+		BUF_ADDL(b, ")");
 		return;
 	}
 	BUF_ADDL(b, ", ");
@@ -375,6 +410,8 @@ put_info(struct buf *b, const struct flame *fl, const struct flame_frame *f,
 		put_fixed(b, 100 * d / g->tscaled, 2);
 		BUF_ADDL(b, "%");
 	}
+	if (n != NULL && g->offt != NULL)
+		put_onoff(b, fl, f, o, g);
 	if (n != NULL) {
 		BUF_ADDL(b, "; self ");
 		put_amount(b, f->self * o->factor, g, &self);
@@ -762,7 +799,8 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	flame_layout(fl, timemax, mintime);
 	mdata_build(&md, fl, o->search_budget);
 	g.off = xmalloc(fl->nnodes + 1);
-	g.timens = mark_offcpu(fl, g.off) > 0 ? o->timens != 0 : o->timens > 0;
+	g.timens = mark_offcpu(fl, g.off, &g.offt) > 0 ? o->timens != 0 :
+	    o->timens > 0;
 	fh = o->frameheight;
 	height = (fl->depthmax + 1) * fh + ypad1 + ypad2;
 	if (sub)
@@ -868,6 +906,7 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	buf_release(&name);
 	buf_release(&g.cn);
 	free(g.off);
+	free(g.offt);
 	palette_release(&blue);
 	mdata_release(&md);
 	BUF_ADDL(b, "</g>\n</svg>\n<g id=\"labels\">\n");

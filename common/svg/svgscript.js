@@ -698,7 +698,8 @@ else (function () {
 	/*
 	 * The timeline's hook (timeline.js): frames fr, each {name, n, s (own
 	 * time), d, x, w, y, fill, L (the search data of what it hides, in
-	 * parsel's form, ids into N) or null}, in preorder, drawn in place of
+	 * parsel's form, ids into N) or null, o (its off-CPU time, in a graph
+	 * of on- and off-CPU time) or undefined}, in preorder, drawn in place of
 	 * the graph the file holds, titled ttl; fr null: that graph again.
 	 * Zoom, search, the function view and the link then work on them;
 	 * with h (a link's fragment) their state comes from it.
@@ -733,9 +734,11 @@ else (function () {
 				    x: f.x, w: f.w, x0: f.x.toFixed(2), w0: f.w.toFixed(2), y: f.y,
 				    d: f.d, l: f.L !== null, L: f.L, hid: null, tip: false,
 				    fill: f.fill };
+				/* f.o: its off-CPU part, in a graph of both (--wall) */
 				o.info = f.name + " (" + amount(f.n) + ", " +
-				    (100 * f.n / fr[0].n).toFixed(2) + "%" + (j > 0 ? "; self " +
-				    amount(f.s) + ", " + (100 * f.s / fr[0].n).toFixed(2) + "%" : "") + ")";
+				    (100 * f.n / fr[0].n).toFixed(2) + "%" + (f.o !== undefined ?
+				    "; on-CPU " + amount(Math.max(0, f.n - f.o)) + ", off-CPU " + amount(f.o) : "") +
+				    (j > 0 ? "; self " + amount(f.s) + ", " + (100 * f.s / fr[0].n).toFixed(2) + "%" : "") + ")";
 				putframe(g, lb, o, j);
 				V.push(o);
 			}

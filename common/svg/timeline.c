@@ -36,6 +36,10 @@ struct cells {
 	const uint32_t	*seq;		/* per stack: its flame line */
 	struct tl_cell	*v;
 	size_t		 n;
+	size_t		 kept;		/* threads with a row of their own; the
+					   rest share the row after them */
+	size_t		 nrows;		/* rows written */
+	double		 rest[2];	/* the rest's on- and off-CPU weights */
 	int		 timed;
 	int		 anyoff;
 };
@@ -379,6 +383,35 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 }
 
 /*
+ * The head of row th: "[TID,PID,COMM,ON,OFF,", or for the threads that
+ * share the last row "[null,null,"N other threads",ON,OFF,".
+ */
+static void
+put_head_row(struct buf *out, const struct cells *c, size_t th, uint64_t q)
+{
+	const struct timebins_thread *x = c->threads[th];
+	double on, off;
+	char what[64];
+
+	if (th < c->kept) {
+		buf_addf(out, "%s\n[%lld,%lld,", th ? "," : "",
+		    (long long)x->tid, (long long)x->pid);
+		xml_jsstr(out, x->comm, strlen(x->comm));
+		on = thread_on(x, c->timed);
+		off = thread_off(x, c->timed);
+	} else {
+		snprintf(what, sizeof(what), "%zu other threads",
+		    c->tb->nthreads - c->kept);
+		buf_addf(out, "%s\n[null,null,", th ? "," : "");
+		xml_jsstr(out, what, strlen(what));
+		on = c->rest[0];
+		off = c->rest[1];
+	}
+	buf_addf(out, ",%llu,%llu,\"", (unsigned long long)qweight(on, q),
+	    (unsigned long long)qweight(off, q));
+}
+
+/*
  * Each thread's row: "[TID, PID, COMM, ON, OFF, CELLS]", into out (the
  * budget's measure, then tl->data), with bins shifted right by sh;
  * CELLS is per bin with samples, in VLQ: the bin's step from the cell
@@ -397,15 +430,8 @@ put_rows(struct buf *out, const struct cells *c, const struct tree *t,
 	uint32_t prevb, prevn;
 
 	BUF_ADDL(out, "R:[");
-	for (th = 0; th < c->tb->nthreads; th++) {
-		const struct timebins_thread *x = c->threads[th];
-
-		buf_addf(out, "%s\n[%lld,%lld,", th ? "," : "",
-		    (long long)x->tid, (long long)x->pid);
-		xml_jsstr(out, x->comm, strlen(x->comm));
-		buf_addf(out, ",%llu,%llu,\"",
-		    (unsigned long long)qweight(thread_on(x, c->timed), q),
-		    (unsigned long long)qweight(thread_off(x, c->timed), q));
+	for (th = 0; th < c->nrows; th++) {
+		put_head_row(out, c, th, q);
 		prevb = 0;
 		while (i < c->n && c->v[i].thread == th) {
 			uint32_t b = c->v[i].bin >> sh;
@@ -494,6 +520,67 @@ cells_make(struct cells *c, const struct timebins *tb,
 	    1) * sizeof(*c->v));
 	timebins_each(tb, r, cell_add, c);
 	qsort(c->v, c->n, sizeof(*c->v), cmp_cell);
+	c->kept = c->nrows = tb->nthreads;
+}
+
+/*
+ * Keeps rows of their own for the kept busiest threads only: the others'
+ * cells go into one row after them (a thread, bin and node made one by
+ * put_rows, once sorted again).
+ */
+static void
+cells_merge(struct cells *c, size_t kept)
+{
+	size_t i, i0 = c->n;
+
+	if (kept >= c->kept)
+		return;
+	for (i = kept; i < c->kept; i++) {
+		c->rest[0] += thread_on(c->threads[i], c->timed);
+		c->rest[1] += thread_off(c->threads[i], c->timed);
+	}
+	/* sorted by thread: those merged are the tail */
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].thread >= kept) {
+			if (i0 == c->n)
+				i0 = i;
+			c->v[i].thread = (uint32_t)kept;
+		}
+	qsort(c->v + i0, c->n - i0, sizeof(*c->v), cmp_cell);
+	c->kept = kept;
+	c->nrows = kept + 1;
+}
+
+/*
+ * The threads kept as rows of their own, busiest first, while their rows
+ * take at most half the budget (and TIMELINE_ROWS - 1 at least), each
+ * measured as its head and 5 bytes for each of its bins with samples
+ * once they are made as wide as the budget makes them (BINS_MIN over the
+ * run): a hundred thousand threads would be megabytes of heads alone.
+ */
+static size_t
+rows_fit(const struct cells *c, size_t budget, int nb, uint64_t q)
+{
+	struct buf b;
+	size_t th, i = 0, nbins, bytes = 0;
+	uint32_t prev;
+
+	buf_init(&b);
+	for (th = 0; th < c->kept; th++) {
+		buf_reset(&b);
+		put_head_row(&b, c, th, q);
+		for (nbins = 0, prev = UINT32_MAX; i < c->n &&
+		    c->v[i].thread == th; i++)
+			if (c->v[i].bin != prev) {
+				nbins++;
+				prev = c->v[i].bin;
+			}
+		bytes += b.len + 5 * ((nbins * BINS_MIN + nb - 1) / nb);
+		if (bytes > budget / 2 && th >= TIMELINE_ROWS - 1)
+			break;
+	}
+	buf_release(&b);
+	return th;
 }
 
 static void
@@ -520,27 +607,36 @@ line_nodes(const struct flame *fl, const struct tree *t)
 struct fit {
 	double		 thr;		/* nodes narrower are in their callers */
 	int		 sh;		/* bins shifted right by it */
+	size_t		 merged;	/* threads in the row of the rest */
 	size_t		 nkept;
 	int		 over;		/* still over the budget */
 };
 
 /*
- * The budget: first the nodes too narrow for the whole run's graph to
+ * The budget: first the threads past what half of it holds go into one
+ * row; then the nodes too narrow for the whole run's graph to
  * show (a pixel) are counted in their callers, from the narrowest up;
  * then the bins are made wider, down to BINS_MIN; then wider nodes go, up
- * to a twentieth of the run. Still over: the smallest seen (wider bins
- * can hold more stacks each than the narrow ones did).
+ * to a twentieth of the run; then half the threads left go into the one
+ * row, until TIMELINE_ROWS - 1 have rows of their own. Still over: the
+ * smallest seen (wider bins can hold more stacks each than the narrow
+ * ones did).
  */
 static void
 fit_budget(const struct timeline *tl, const struct flame *fl, struct tree *t,
-    const struct cells *c, int nb, uint64_t q, struct fit *f)
+    struct cells *c, int nb, uint64_t q, struct fit *f)
 {
 	struct buf scratch;
-	size_t best = SIZE_MAX, bytes;
+	size_t best = SIZE_MAX, bytes, kept;
 	double total = fl->time, px = total / 1180, bthr = 0;
 	int bsh = 0;
 
 	memset(f, 0, sizeof(*f));
+	kept = rows_fit(c, tl->opts.budget, nb, q);
+	if (kept < c->kept) {
+		f->merged = c->kept - kept;
+		cells_merge(c, kept);
+	}
 	buf_init(&scratch);
 	for (;;) {
 		bytes = tree_prune(t, fl, f->thr, &f->nkept);
@@ -559,7 +655,14 @@ fit_budget(const struct timeline *tl, const struct flame *fl, struct tree *t,
 			f->sh++;
 		else if (f->thr < total / 20)
 			f->thr *= 2;	/* the widest bins: wider frames */
-		else {
+		else if (c->kept > TIMELINE_ROWS - 1) {
+			/* fewer rows of their own, half as many each time */
+			kept = c->kept / 2 > TIMELINE_ROWS - 1 ? c->kept / 2 :
+			    TIMELINE_ROWS - 1;
+			f->merged += c->kept - kept;
+			cells_merge(c, kept);
+			best = SIZE_MAX;
+		} else {
 			f->over = 1;
 			f->thr = bthr;
 			f->sh = bsh;
@@ -573,24 +676,40 @@ fit_budget(const struct timeline *tl, const struct flame *fl, struct tree *t,
 	buf_release(&scratch);
 }
 
-/* The page's note of what the budget reduced, or none. */
+/*
+ * The page's note of what the budget reduced, or none; and of fewer bins
+ * than asked, when the waits would make too many pieces (r->fewer).
+ */
 static void
-put_note(struct timeline *tl, const struct fit *f, double total)
+put_note(struct timeline *tl, const struct fit *f, double total,
+    const struct timebins_range *r)
 {
-	int reduced = f->thr > 0 || f->sh > 0;
-	char w[64] = "";
+	int reduced = f->thr > 0 || f->sh > 0 || f->merged > 0;
+	char w[64] = "", m[64] = "", b[96] = "";
 
-	if (!reduced && !f->over)
+	if (r->fewer)
+		snprintf(b, sizeof(b), "%s%d bins: the off-CPU waits of so many "
+		    "threads span too many", reduced || f->over ? "; " : "",
+		    ((r->nb - 1) >> f->sh) + 1);
+	if (!reduced && !f->over && !r->fewer)
 		return;
+	if (f->merged > 0)
+		snprintf(m, sizeof(m), ": %zu threads in one row", f->merged);
 	if (f->thr > 0)
-		snprintf(w, sizeof(w), ": frames under %.3g%% of the run "
-		    "counted in their callers", 100 * f->thr / total);
+		snprintf(w, sizeof(w), "%s frames under %.3g%% of the run "
+		    "counted in their callers", f->merged > 0 ? "," : ":",
+		    100 * f->thr / total);
 	free(tl->note);
+	if (!reduced && !f->over) {
+		tl->note = xstrdup(b);
+		return;
+	}
 	tl->note = xasprintf("timeline detail %s %.3g MiB "
-	    "(--timeline-budget)%s%s%s", reduced ? "reduced to fit" :
-	    "over", (double)tl->opts.budget / 1048576, w,
-	    f->sh > 0 ? (f->thr > 0 ? ", bins made wider" : ": bins made wider") :
-	    "", reduced && f->over ? "; still over it" : "");
+	    "(--timeline-budget)%s%s%s%s%s", reduced ? "reduced to fit" :
+	    "over", (double)tl->opts.budget / 1048576, m, w,
+	    f->sh > 0 ? (f->thr > 0 || f->merged > 0 ? ", bins made wider" :
+	    ": bins made wider") : "", reduced && f->over ? "; still over it" : "",
+	    b);
 }
 
 /* The data's head: the bins, the weights' unit, the note. */
@@ -637,7 +756,7 @@ timeline_build(struct timeline *tl, const struct timebins *tb,
 		fprintf(stderr, "timebins: shift %d, %zu cells, cap %zu, "
 		    "%zu waits, span %llu\n", tb->shift, tb->ncells, tb->cap,
 		    tb->nwaits, (unsigned long long)(tb->tmax - tb->tmin));
-	put_note(tl, &f, fl->time);
+	put_note(tl, &f, fl->time, &r);
 	put_head(tl, fl, tb, &r, &f, q, timed);
 	if (c.anyoff)
 		palette_init(&blue, &(struct palette_opts){ .scheme = "blue",
@@ -647,8 +766,7 @@ timeline_build(struct timeline *tl, const struct timebins *tb,
 	if (c.anyoff)
 		palette_release(&blue);
 	put_rows(&tl->data, &c, &t, f.nkept, f.sh, q);
-	tl->rows = tb->nthreads < TIMELINE_ROWS ? (int)tb->nthreads :
-	    TIMELINE_ROWS;
+	tl->rows = c.nrows < TIMELINE_ROWS ? (int)c.nrows : TIMELINE_ROWS;
 	cells_free(&c);
 	free(nodeof);
 	tree_free(&t);

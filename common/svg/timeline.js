@@ -172,15 +172,21 @@ var tllib = (function () {
 		}
 		return out;
 	}
-	/* Which nodes are off-CPU time: [off-cpu] (name id off) and above it,
-	   and those all of whose weight is. */
-	function offcpu(t, self, tot, off) {
+	/* Per node: whether it is [off-cpu] (name id off) or above it (u),
+	   and its off-CPU weight, its own and its descendants' (ow). */
+	function offweights(t, self, off) {
 		var under = new Uint8Array(t.n), ow = new Float64Array(t.n), i;
 		for (i = 0; i < t.n; i++) {
 			under[i] = t.M[i] === off || (t.P[i] >= 0 && under[t.P[i]]) ? 1 : 0;
 			if (under[i]) ow[i] = self[i];
 		}
 		for (i = t.n - 1; i > 0; i--) ow[t.P[i]] += ow[i];
+		return { u: under, ow: ow };
+	}
+	/* Which nodes are off-CPU time: [off-cpu] (name id off) and above it,
+	   and those all of whose weight is. */
+	function offcpu(t, self, tot, off) {
+		var x = offweights(t, self, off), under = x.u, ow = x.ow, i;
 		for (i = 0; i < t.n; i++)
 			if (!under[i] && tot[i] > 0 && ow[i] >= tot[i] * (1 - 1e-9)) under[i] = 1;
 		return under;
@@ -203,7 +209,7 @@ var tllib = (function () {
 		return (b0 * bw / 1e9).toFixed(dec) + "-" + (b1 * bw / 1e9).toFixed(dec);
 	}
 	return { vlq: vlq, unvlq: unvlq, tree: tree, cells: cells, select: select, totals: totals,
-	    layout: layout, offcpu: offcpu, tick: tick, range: range, rangestr: rangestr };
+	    layout: layout, offweights: offweights, offcpu: offcpu, tick: tick, range: range, rangestr: rangestr };
 })();
 if (typeof module === "object" && module && module.exports)
 	module.exports = tllib;
@@ -213,8 +219,10 @@ else (function () {
 	var bpx = (X1 - X0) / TL.nb;
 	/* the fragment when the page opened: svgscript's first save drops t= */
 	var hash0 = location.hash;
-	var T = null, rows = null, grand = 0, offid = -1;
-	var sel = { b0: 0, b1: TL.nb, th: null };	/* th: the tids kept, or null */
+	var T = null, rows = null, grand = 0, offid = -1, tidrow = null;
+	/* th: the tids kept, or null; a new array whenever it changes, so
+	   that its set (inth) is made once per selection */
+	var sel = { b0: 0, b1: TL.nb, th: null }, thset = { th: null, s: null };
 	var page = 0, per = TL.R.length > TL.rows ? TL.rows - 1 : TL.rows;
 	var G, details, drag = null, selRect, resetBtn, rowsG;
 
@@ -233,7 +241,23 @@ else (function () {
 	}
 	function secs(b) { return (b * TL.bw / 1e9); }
 	function fmt(s) { return s.toFixed(TL.bw * TL.nb < 1e10 ? 2 : 1) + " s"; }
-	function label(r) { return TL.R[r][2] + " " + TL.R[r][0]; }
+	/* a thread's row, or the row of the threads past the budget (tid null) */
+	function label(r) { return TL.R[r][0] === null ? TL.R[r][2] : TL.R[r][2] + " " + TL.R[r][0]; }
+	/* the row of each tid, made once: links and labels look threads up by it */
+	function rowof(tid) {
+		if (tidrow === null) {
+			tidrow = new Map();
+			for (var i = 0; i < TL.R.length; i++)
+				if (TL.R[i][0] !== null && !tidrow.has(TL.R[i][0])) tidrow.set(TL.R[i][0], i);
+		}
+		var r = tidrow.get(tid);
+		return r === undefined ? -1 : r;
+	}
+	/* whether tid is in the selection: a set, not a search of the list per row */
+	function inth(tid) {
+		if (thset.th !== sel.th) thset = { th: sel.th, s: new Set(sel.th || []) };
+		return sel.th === null || thset.s.has(tid);
+	}
 	/* the rows on show: thread indexes, and -1 for the rest folded */
 	function shown() {
 		var v = [], i;
@@ -267,7 +291,7 @@ else (function () {
 		if (TL.tn) max = TL.bw / TL.q;
 		for (r = 0; r < v.length; r++) {
 			y = TL.y + 4 + r * RH;
-			var keep = sel.th === null || agg[r].ids.some(function (j) { return sel.th.indexOf(TL.R[j][0]) >= 0; });
+			var keep = sel.th === null || agg[r].ids.some(function (j) { return inth(TL.R[j][0]); });
 			var lt = el("text", { x: C.xpad, y: y + RH - 3, "class": "tlname" + (keep ? "" : " tloff") }, rowsG);
 			lt.textContent = v[r] >= 0 ? label(v[r]) : "+" + agg[r].ids.length + " other threads";
 			lt.fgrow = v[r];
@@ -307,14 +331,15 @@ else (function () {
 		selRect.setAttribute("width", on ? ((sel.b1 - sel.b0) * bpx).toFixed(2) : "0");
 		resetBtn.classList.toggle("hide", !on && sel.th === null);
 	}
-	/* The thread names of the selection, for the title. */
+	/* The thread names of the selection, for the title: the first few. */
 	function whose() {
 		if (sel.th === null) return "";
-		var n = sel.th.map(function (tid) {
-			for (var i = 0; i < TL.R.length; i++) if (TL.R[i][0] === tid) return label(i);
-			return String(tid);
+		var n = sel.th.slice(0, 5).map(function (tid) {
+			var r = rowof(tid);
+			return r >= 0 ? label(r) : String(tid);
 		});
-		return (n.length === 1 ? "thread " : "threads ") + n.join(", ");
+		if (sel.th.length > n.length) n.push("and " + (sel.th.length - n.length) + " more");
+		return (sel.th.length === 1 ? "thread " : "threads ") + n.join(", ");
 	}
 	/* Draws the graph from the selection, or the file's graph for the whole run. */
 	function apply(h) {
@@ -326,19 +351,25 @@ else (function () {
 		}
 		var ids = [];
 		for (var i = 0; i < TL.R.length; i++)
-			if (sel.th === null || sel.th.indexOf(TL.R[i][0]) >= 0) ids.push(rows[i]);
+			if (inth(TL.R[i][0])) ids.push(rows[i]);
 		var self = tllib.select(ids, T.n, sel.b0, sel.b1), tot = tllib.totals(T, self);
 		var H = +document.documentElement.getAttribute("height"), pad2 = C.fs * 2 + 10;
 		var top = C.fs * 3 + (document.getElementById("subtitle") ? C.fs * 2 : 0) + (C.tt || 0);
 		var maxd = Math.floor((H - pad2 - top) / C.fh) - 1;
 		var L = tllib.layout(T, self, tot, C.xpad, C.W - 2 * C.xpad, 0.1, maxd, TL.sw);
 		var off = tllib.offcpu(T, self, tot, offid), q = TL.q, fr = [];
+		/* a graph of on- and off-CPU time (--wall): each frame's share of each */
+		var ow = null;
+		if (offid >= 0 && tot[0] > 0) {
+			ow = tllib.offweights(T, self, offid).ow;
+			if (!(ow[0] > 0 && ow[0] < tot[0])) ow = null;
+		}
 		for (i = 0; i < L.length; i++) {
 			var f = L[i], id = T.M[f.node], col = off[f.node] && TL.B ? TL.B : TL.C, Ls = f.L;
 			if (Ls !== null) for (var j = 2; j < Ls.length; j += 3) Ls[j] *= q;
 			fr.push({ name: TL.N[id], n: f.v * q, s: f.s * q, d: f.d, x: f.x, w: f.w,
 			    y: C.inv ? top + f.d * C.fh : H - pad2 - (f.d + 1) * C.fh + 1,
-			    fill: "#" + col.substr(6 * id, 6), L: Ls });
+			    fill: "#" + col.substr(6 * id, 6), L: Ls, o: ow ? ow[f.node] * q : undefined });
 		}
 		var what = [], share = grand > 0 ? 100 * tot[0] / grand : 0;
 		if (sel.b0 > 0 || sel.b1 < TL.nb) what.push(fmt(secs(sel.b0)) + " to " + fmt(secs(sel.b1)));
@@ -360,9 +391,16 @@ else (function () {
 			var i = kv.indexOf("=");
 			if (i < 0) return;
 			if (kv.slice(0, i) === "t") t = tllib.range(kv.slice(i + 1), TL.bw, TL.nb);
-			else if (kv.slice(0, i) === "th") th = kv.slice(i + 1).split(",").map(Number).filter(function (x) {
-				return TL.R.some(function (r) { return r[0] === x; });
-			});
+			else if (kv.slice(0, i) === "th") {
+				/* the threads the graph has, each once: a set and a map,
+				   however long the link */
+				var seen = new Set();
+				th = kv.slice(i + 1).split(",").map(Number).filter(function (x) {
+					if (seen.has(x) || rowof(x) < 0) return false;
+					seen.add(x);
+					return true;
+				});
+			}
 		});
 		if (th !== null && !th.length) th = null;
 		var n = { b0: t ? t[0] : 0, b1: t ? t[1] : TL.nb, th: th };
@@ -405,7 +443,7 @@ else (function () {
 		}
 		var top = -1, bw = 0;
 		best.forEach(function (v, n) { if (v > bw) { bw = v; top = n; } });
-		var who = r >= 0 ? "thread " + label(r) : ids.length + " other threads";
+		var who = r >= 0 ? (TL.R[r][0] === null ? "" : "thread ") + label(r) : ids.length + " other threads";
 		details.textContent = fmt(secs(bin)) + " to " + fmt(secs(bin + 1)) + ", " + who + ": " +
 		    (w > 0 ? (TL.tn ? (100 * (w - off) / w).toFixed(0) + "% on-CPU, " : (w * TL.q) + " " + C.cn + ", ") +
 		    "top of stack " + TL.N[T.M[top]] : "no samples");
@@ -435,9 +473,10 @@ else (function () {
 			return;
 		}
 		var tid = TL.R[r][0];
+		if (tid === null) return;	/* the threads past the budget: no one thread */
 		if ((ev.ctrlKey || ev.metaKey) && sel.th !== null) {
 			var i = sel.th.indexOf(tid);
-			if (i < 0) sel.th.push(tid); else sel.th.splice(i, 1);
+			sel.th = i < 0 ? sel.th.concat([tid]) : sel.th.filter(function (x) { return x !== tid; });
 			if (!sel.th.length) sel.th = null;
 		} else sel.th = sel.th !== null && sel.th.length === 1 && sel.th[0] === tid ? null : [tid];
 		drawrows();

@@ -4,38 +4,23 @@
 // A pattern that backtracks for ever freezes the tab: the page then never
 // answers, and the caller's timeout fails the test.
 'use strict';
-const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { chromium } = require('playwright-core');
+const { withChromium } = require('./headless.js');
 
 const svg = process.argv[2];
 const patterns = process.argv.slice(3);
 
-(async () => {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fgsvg-regex-'));
-	const ctx = await chromium.launchPersistentContext(dir, {
-		executablePath: '/usr/bin/chromium',
-		headless: true,
-		args: ['--headless', '--no-sandbox', '--disable-gpu',
-			'--no-first-run', '--disable-background-networking',
-			'--disable-component-update', '--disable-sync'],
-	});
-	try {
-		for (const p of patterns) {
-			const page = await ctx.newPage();
-			const t0 = Date.now();
-			await page.goto('file://' + path.resolve(svg) + '#s=' +
-			    encodeURIComponent(p), { timeout: 20000 });
-			await page.waitForFunction(() => window.fg && window.fg.frames.length > 0,
-			    null, { timeout: 20000 });
-			const m = await page.evaluate(() =>
-			    document.getElementById('matched').textContent, null);
-			console.log(`${p}\t${m}\t${Date.now() - t0}`);
-			await page.close();
-		}
-	} finally {
-		await ctx.close();
-		fs.rmSync(dir, { recursive: true, force: true });
+withChromium(async (ctx) => {
+	for (const p of patterns) {
+		const page = await ctx.newPage();
+		const t0 = Date.now();
+		await page.goto('file://' + path.resolve(svg) + '#s=' +
+		    encodeURIComponent(p), { timeout: 20000 });
+		await page.waitForFunction(() => window.fg && window.fg.frames.length > 0,
+		    null, { timeout: 20000 });
+		const m = await page.evaluate(() =>
+		    document.getElementById('matched').textContent, null);
+		console.log(`${p}\t${m}\t${Date.now() - t0}`);
+		await page.close();
 	}
-})().catch((e) => { console.error(String(e && e.message || e)); process.exit(1); });
+});

@@ -155,6 +155,59 @@ test_many_waits(void)
 	timebins_release(&tb);
 }
 
+/* Waits that pass 2^64-1 ns, overlap, or span the run in many threads. */
+static void
+test_hostile(void)
+{
+	struct timebins tb;
+	struct timebins_range r;
+	struct sums s;
+	uint64_t i, n = 2 * TIMEBINS_WAITS;
+
+	timebins_init(&tb);
+	add(&tb, 1, 1000000000, 0, 1, 0);
+	add(&tb, 1, UINT64_MAX - 999, 1, 5000, 1);
+	CHECK_UINT(tb.clamped.n, 1, "a wait past 2^64-1 ns: cut");
+	CHECK_UINT(tb.tmax, UINT64_MAX - 1, "its last ns is 2^64-2");
+	CHECK(timebins_range(&tb, 400, 25, &r) == 0, "a range");
+	CHECK_INT(r.nb, 25, "25 bins, not 2^64");
+	memset(&s, 0, sizeof(s));
+	timebins_each(&tb, &r, sum, &s);
+	CHECK_UINT(s.side[1], 999, "the wait's time to 2^64-1 ns");
+	timebins_release(&tb);
+
+	timebins_init(&tb);
+	add(&tb, 1, 1000, 0, 1000000, 1);
+	add(&tb, 1, 2000, 1, 1000000, 1);	/* inside the first */
+	add(&tb, 1, 1000998, 1, 1000, 1);	/* a microsecond's overlap */
+	add(&tb, 2, 2000, 1, 1000000, 1);	/* another thread */
+	CHECK_UINT(tb.overlap.n, 1, "one wait overlaps its thread's");
+	CHECK_UINT(tb.overlap.line, 0, "its place kept");
+	CHECK_UINT(tb.nwaits, 3, "the others kept exact, to spread");
+	memset(&s, 0, sizeof(s));
+	CHECK(timebins_range(&tb, 400, 25, &r) == 0, "a range");
+	timebins_each(&tb, &r, sum, &s);
+	CHECK_UINT(s.side[1], 3001000, "no time lost or doubled");
+	/* bw = (1001999 - 1000) / 25 + 1 = 40040 */
+	CHECK_UINT(s.bin[1][0], 40040 + 1000000 + 39040,
+	    "the overlapping wait weighed where it began");
+	timebins_release(&tb);
+
+	/* a thread each, each waiting the whole run: past the waits kept
+	   exact, long ones are still kept exact, and fewer bins drawn */
+	timebins_init(&tb);
+	for (i = 0; i < 4000; i++)	/* a busy thread: 400 bins asked */
+		add(&tb, n + 1, 1000000000 + i * 250000, 0, 1, 0);
+	for (i = 0; i < n; i++)
+		add(&tb, i + 1, 1000000000 + i, 0, 1000000000, 1);
+	CHECK(tb.spread && tb.nwaits == n, "long waits stay exact");
+	CHECK(tb.ncells <= 4000, "no cell per fine bin of a wait");
+	CHECK(timebins_range(&tb, 400, 25, &r) == 0, "a range");
+	CHECK(r.fewer && r.nb <= 26, "fewer bins drawn");
+	CHECK(r.pieces - tb.samples + tb.nwaits <= 26 * n, "pieces bounded");
+	timebins_release(&tb);
+}
+
 static void
 test_build(void)
 {
@@ -206,6 +259,7 @@ main(void)
 	test_wait();
 	test_merge();
 	test_many_waits();
+	test_hostile();
 	test_build();
 	return unit_done();
 }

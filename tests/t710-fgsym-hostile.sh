@@ -243,6 +243,38 @@ check 'bad lines passed on: each said once with FILE:LINE, exit 1; fgsym twice i
 	grep_q "leaf+0x0" once
 '
 
+# Issue 33.6: one file under many names (/a/./b, /a//b, a link) is opened
+# and indexed once, not once per name: a file without DWARF, said once
+# per file loaded with --srcline, is said once. Each frame keeps its name.
+check 'one file under 300 names: loaded once, said once, each frame its own name' '
+	objcopy --strip-debug "$B/prog" prog && ln -s prog link &&
+	{ echo "# fgrecord 1"; sample "$PWD/link"; p=$PWD/prog i=0
+	  while [ $i -lt 150 ]; do sample "$p"; sample "$(echo "$p" | sed "s|/prog\$|//prog|")"
+		p=$(echo "$p" | sed "s|/prog\$|/./prog|"); i=$((i + 1)); done; } >in &&
+	expect_status 0 fgsym --srcline in >out 2>err &&
+	test "$(grep -c "has no DWARF debug info" err)" = 1 &&
+	grep_q "^fgsym: resolved all 301 frames\$" err &&
+	test "$(grep -c -F "leaf+0x0 ($PWD/./././prog)" out)" = 1 &&
+	test "$(grep -c "leaf.*(.*//prog)\$" out)" = 150 &&
+	test "$(grep -c "leaf.*(.*/link)\$" out)" = 1
+'
+
+check 'a name that is a link to a file opened before, recorded as another build: checked all the same' '
+	cp "$B/prog" prog && ln -s prog link &&
+	{ echo "# fgrecord 1"; echo "# buildid : 0123456789abcdef $PWD/link"; sample "$PWD/prog"; sample "$PWD/link"; } >in &&
+	expect_status 0 fgsym in >out 2>err &&
+	grep_q "link. was rebuilt after the recording" err &&
+	test "$(grep -c "leaf+0x0" out)" = 1
+'
+
+check 'more names than the file table holds: the rest left [unknown], said once, memory bounded' '
+	awk "BEGIN { print \"# fgrecord 1\"; for (i = 0; i < 66000; i++)
+		printf \"a 1/1 [000] 1.0: 1 cpu-clock:\\n\\t10 [unknown] (/nonexist/%d)\\n\\n\", i }" >in &&
+	expect_status 0 fgsym in >out 2>err &&
+	test "$(grep -c "more than 65536 files named" err)" = 1 &&
+	grep_q "unresolved frames are in \[more files than fgsym holds\] (464)" err
+'
+
 # Issue 22.12: perf's end-of-stack markers are no kernel frames.
 check 'perf end-of-stack markers: passed on, never counted as kernel frames' '
 	printf "prog 42 1.000000: 1 cpu-clock:\n\t%s [unknown] (%s)\n\tffffffffffffffff [unknown] ([unknown])\n\n" $addr "$B/prog" >in &&

@@ -178,6 +178,8 @@ elffile_open(struct elffile *ef, const char *path)
 		return fail(ef, ELFFILE_ERRNO, "%s", strerror(ef->errnum));
 	}
 	ef->size = (uint64_t)st.st_size;
+	ef->dev = (uint64_t)st.st_dev;
+	ef->ino = (uint64_t)st.st_ino;
 	if (ef->size > ELFFILE_MAX_SIZE)
 		return fail(ef, ELFFILE_TOOBIG, "larger than %" PRIu64 " GiB",
 		    ELFFILE_MAX_SIZE >> 30);

@@ -59,6 +59,7 @@ struct elffile {
 	Elf		*elf;		/* owned; NULL when closed */
 	GElf_Ehdr	 ehdr;		/* valid once opened */
 	uint64_t	 size;		/* bytes of the file (or the image) */
+	uint64_t	 dev, ino;	/* the file's st_dev and st_ino; 0 in memory */
 	struct elffile_load *loads;	/* owned; in program header order */
 	size_t		 nloads;
 	int		 status;	/* of the last open: ELFFILE_OK or not */

@@ -275,6 +275,21 @@ check 'more names than the file table holds: the rest left [unknown], said once,
 	grep_q "unresolved frames are in \[more files than fgsym holds\] (464)" err
 '
 
+# Issue 33.8: ESC, BEL and CR in a file name set the terminal's title and
+# cleared the screen from fgsym's warnings: they are quoted, \xHH.
+check 'control bytes in a DSO name: quoted in every warning, never raw' '
+	n=$(printf "/nonexist/a\033]0;PWNED\007b\033[2Jc\rd") &&
+	{ echo "# fgrecord 1"; sample "$n"; sample "$n$n"; } >in &&
+	printf "just text" >"notelf$(printf "\033[2J")" &&
+	sample "$PWD/notelf$(printf "\033[2J")" >>in &&
+	expect_status 1 fgsym in >out 2>err &&
+	! grep -q "$(printf "[\033\007\r]")" err &&
+	test "$(grep -c -F "a\x1b]0;PWNED\x07b\x1b[2Jc\x0dd" err)" = 3 &&
+	grep_q "notelf.x1b\[2J. is not an ELF file" err &&
+	expect_status 1 fgsym --annotate in >out 2>err &&
+	! grep -q "$(printf "[\033\007\r]")" err && grep_q "x1b" err
+'
+
 # Issue 22.12: perf's end-of-stack markers are no kernel frames.
 check 'perf end-of-stack markers: passed on, never counted as kernel frames' '
 	printf "prog 42 1.000000: 1 cpu-clock:\n\t%s [unknown] (%s)\n\tffffffffffffffff [unknown] ([unknown])\n\n" $addr "$B/prog" >in &&

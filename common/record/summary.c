@@ -1,10 +1,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "elf/elfdwarf.h"
 #include "record/summary.h"
+#include "stream/diag.h"
 
 /*
  * Whether the mapped file f has symbols (.symtab) but no DWARF debug
@@ -76,11 +78,15 @@ nodwarf_line(const struct record *r)
 		if (n == 0)
 			fprintf(stderr, "%s: no DWARF debug info in",
 			    program_invocation_short_name);
-		if (n < 5)
+		if (n < 5) {
+			char *q = stream_quoted(f->path, strlen(f->path));
+
 			fprintf(stderr, "%s '%s' (%.1f%% of the samples%s)",
-			    n ? "," : "", f->path, 100.0 * f->samples / total,
+			    n ? "," : "", q, 100.0 * f->samples / total,
 			    why == NODWARF_SAMPLED ? "; only some of its units "
 			    "have it, none of the sampled code" : "");
+			free(q);
+		}
 		n++;
 	}
 	if (n == 0)

@@ -12,6 +12,7 @@
 
 #include "elf/elfdwarf.h"
 #include "base/xalloc.h"
+#include "stream/diag.h"
 #include "stream/dso.h"
 #include "sym/sym.h"
 #include "sym/symstate.h"
@@ -53,12 +54,11 @@ nodwarf_say(struct sym *s)
 			continue;
 		f->nodwarf_warned = 1;
 		fix = sfile_debug_fix(f, dwfl_module_getelf(f->mod, &bias), 0);
-		fprintf(stderr, "%s: '%s' has no DWARF debug info%s: its "
-		    "inlined functions are drawn as their callers%s, on %.1f%% "
-		    "of the samples; %s\n", program_invocation_short_name,
-		    f->dso, f->nodwarf ? "" : " for the sampled code (only "
-		    "some of its units have it)", s->o.srcline ? ", with no "
-		    "source lines" : "", share, fix);
+		stream_warnx("'%s' has no DWARF debug info%s: its inlined "
+		    "functions are drawn as their callers%s, on %.1f%% of the "
+		    "samples; %s", f->dso, f->nodwarf ? "" : " for the sampled "
+		    "code (only some of its units have it)", s->o.srcline ?
+		    ", with no source lines" : "", share, fix);
 		free(fix);
 	}
 }
@@ -109,9 +109,13 @@ sym_finish(struct sym *s)
 	    "frames are in", program_invocation_short_name,
 	    s->frames - s->unresolved, s->frames,
 	    100.0 * (s->frames - s->unresolved) / s->frames);
-	for (i = 0; i < n && i < 5; i++)
+	for (i = 0; i < n && i < 5; i++) {
+		char *q = stream_quoted(v[i]->dso, v[i]->dsolen);
+
 		fprintf(stderr, "%s %s (%lu)", i ? "," : "",
-		    v[i]->dsolen ? v[i]->dso : "''", v[i]->unresolved);
+		    v[i]->dsolen ? q : "''", v[i]->unresolved);
+		free(q);
+	}
 	if (n > 5)
 		fprintf(stderr, " and %zu more files", n - 5);
 	if (s->badlines > 0)

@@ -290,6 +290,57 @@ check 'control bytes in a DSO name: quoted in every warning, never raw' '
 	! grep -q "$(printf "[\033\007\r]")" err && grep_q "x1b" err
 '
 
+# Issue 33.12: perf's build-ID cache is a name like any other. A copy
+# there is used when it is a regular ELF file of the recorded build ID,
+# owned by the user or root and writable by no one else; one refused is
+# said as refused, with the reason, never as "no such file".
+id=$(readelf -n "$B/prog" 2>/dev/null | awk '/Build ID:/ { print $3 }')
+export id
+# cached WHAT: a stream of /gone/prog recorded as $id, and the cache's
+# directory for it in ./c, with WHAT ("copy", "fifo", "dir") as its elf
+cached() {
+	d=c/.build-id/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-) &&
+	mkdir -p "$d" && case $1 in
+	copy) cp "$B/prog" "$d/elf" && chmod 644 "$d/elf" ;;
+	fifo) mkfifo "$d/elf" ;;
+	esac &&
+	{ echo "# fgrecord 1"; echo "# buildid : $id /gone/prog"; sample /gone/prog; } >in
+}
+if [ -z "$id" ]; then
+	skip 'the build-ID cache (four checks)' 'cc wrote no build ID into prog'
+else
+check 'a copy in the build-ID cache: used for a file gone' '
+	cached copy && PERF_BUILDID_DIR=$PWD/c expect_status 0 fgsym in >out 2>err &&
+	grep_q "gone/prog. is gone: its frames are named from the recorded build.s copy" err &&
+	grep_q "leaf+0x0" out
+'
+
+check 'a FIFO in the build-ID cache: refused as such, never "no such file", never opened' '
+	cached fifo &&
+	PERF_BUILDID_DIR=$PWD/c expect_status 1 timeout 10 "$B/openwatch" "$d/elf" fgsym in >out 2>err &&
+	grep_q "gone/prog. is gone, and the copy of its recorded build in perf.s build-ID cache is not used: .*/elf. is not a regular file: its frames stay \[unknown\]; remove that copy" err &&
+	! grep -q "no such file" err && test "$(wc -l <err)" = 2
+'
+
+check 'a copy in the build-ID cache writable by anyone: refused, said' '
+	cached copy && chmod 666 "$d/elf" &&
+	PERF_BUILDID_DIR=$PWD/c expect_status 1 fgsym in >out 2>err &&
+	grep_q "is not used: .*/elf. is writable by anyone: its frames stay" err &&
+	! grep -q "leaf" out
+'
+
+if [ "$(id -u)" = 0 ]; then
+check 'a copy in the build-ID cache owned by another user: refused by root, said' '
+	cached copy && chown 65534 "$d/elf" &&
+	PERF_BUILDID_DIR=$PWD/c expect_status 1 fgsym in >out 2>err &&
+	grep_q "is not used: .*/elf. belongs to user 65534, neither you nor root" err &&
+	! grep -q "leaf" out
+'
+else
+	skip 'a copy in the build-ID cache owned by another user' 'not root: cannot give a file away'
+fi
+fi
+
 # Issue 22.12: perf's end-of-stack markers are no kernel frames.
 check 'perf end-of-stack markers: passed on, never counted as kernel frames' '
 	printf "prog 42 1.000000: 1 cpu-clock:\n\t%s [unknown] (%s)\n\tffffffffffffffff [unknown] ([unknown])\n\n" $addr "$B/prog" >in &&

@@ -256,6 +256,8 @@ elffile_failure(const struct elffile *ef, const char *subject)
 	case ELFFILE_NOTELF:
 		return xasprintf("'%s' is not an ELF file (%s)", subject,
 		    ef->why);
+	case ELFFILE_REFUSED:
+		return xstrdup(ef->why);
 	case ELFFILE_TRUNCATED:
 		return xasprintf("'%s' is truncated: %s", subject, ef->why);
 	default:

@@ -42,6 +42,8 @@ enum elffile_status {
 	ELFFILE_TOOBIG,		/* larger than ELFFILE_MAX_SIZE */
 	ELFFILE_NOTELF,		/* not ELF, or libelf cannot read its headers */
 	ELFFILE_TRUNCATED,	/* its headers need more bytes than it has */
+	ELFFILE_REFUSED,	/* refused by its reader (buildcache_open):
+				   why says why, naming it */
 };
 
 /* A PT_LOAD program header: what turns a file offset into an address. */

@@ -92,14 +92,28 @@ file_get(struct sym *s, const char *dso, size_t len)
 /*
  * Opens instead the copy of the recorded build that perf's build-ID cache
  * holds (elf/buildcache), for a file gone from its path or rebuilt since
- * (what says which); says so. Returns 1 when f->ef is that copy, else 0
- * with f->ef closed.
+ * (what says which); says so. Returns 1 when f->ef is that copy; 0 when
+ * the cache holds none; -1 when it holds one that is refused (another
+ * user's, a FIFO, ...), said, and the input counted bad. f->ef is closed
+ * but on 1.
  */
 static int
-file_cached(struct sfile *f, const char *what)
+file_cached(struct sym *s, struct sfile *f, const char *what)
 {
-	if (f->recorded == NULL ||
-	    buildcache_open(&f->ef, f->recorded) != ELFFILE_OK)
+	int rc;
+
+	if (f->recorded == NULL)
+		return 0;
+	if ((rc = buildcache_open(&f->ef, f->recorded)) == ELFFILE_REFUSED) {
+		sym_warnx("'%s' %s, and the copy of its recorded build in "
+		    "perf's build-ID cache is not used: %s: its frames stay "
+		    "[unknown]; remove that copy, or add the file again as "
+		    "yourself (perf buildid-cache --add FILE)", f->dso, what,
+		    f->ef.why);
+		s->any_bad = 1;
+		return -1;
+	}
+	if (rc != ELFFILE_OK)
 		return 0;
 	sym_warnx("'%s' %s: its frames are named from the recorded build's copy "
 	    "in perf's build-ID cache, '%s'", f->dso, what, f->ef.path);
@@ -193,10 +207,13 @@ sfile_open(struct sym *s, uint32_t fn)
 	case ELFFILE_OK:
 		break;
 	case ELFFILE_ERRNO: {
-		int e = f->ef.errnum;
+		int e = f->ef.errnum, c;
 
-		if (e == ENOENT && file_cached(f, "is gone"))
-			break;
+		if (e == ENOENT && (c = file_cached(s, f, "is gone")) != 0) {
+			if (c > 0)
+				break;
+			return;
+		}
 		f->missing = e == ENOENT;
 		/* Named one by one up to ten; a stream from another machine
 		 * may name thousands, and the summary sums them up. */
@@ -223,10 +240,17 @@ sfile_open(struct sym *s, uint32_t fn)
 	}
 	f->buildid = elffile_buildid(&f->ef);
 	if (f->recorded != NULL && (f->buildid == NULL ||
-	    strcasecmp(f->recorded, f->buildid) != 0) &&
-	    file_cached(f, "was rebuilt after the recording")) {
-		free(f->buildid);
-		f->buildid = elffile_buildid(&f->ef);
+	    strcasecmp(f->recorded, f->buildid) != 0)) {
+		int c = file_cached(s, f, "was rebuilt after the recording");
+
+		if (c < 0) {
+			f->rebuilt = 1;
+			return;
+		}
+		if (c > 0) {
+			free(f->buildid);
+			f->buildid = elffile_buildid(&f->ef);
+		}
 	}
 
 	if (f->recorded != NULL && f->buildid != NULL &&

@@ -54,6 +54,15 @@ check 'the fixture resolves (sanity)' '
 	grep_q "leaf+0x0 (" out
 '
 
+# Issue 33: "resolved 39627 of 39628 frames (100.0%)" while listing the
+# one left: a share short of all is never rounded up to all.
+check 'one frame unresolved of 2001: not 100.0% resolved' '
+	{ sample /nonexist/lib.so; i=0; while [ $i -lt 2000 ]; do sample "$B/prog"
+		i=$((i + 1)); done; } >in &&
+	expect_status 0 fgsym in >out 2>err &&
+	grep_q "^fgsym: resolved 2000 of 2001 frames (>99.9%); unresolved frames are in /nonexist/lib.so (1)\$" err
+'
+
 check 'empty input: nothing out, nothing said, exit 0' '
 	: >empty && fgsym empty >out 2>err && test ! -s out && test ! -s err
 '

@@ -336,4 +336,21 @@ else
 	fi
 fi
 
+# Issue 33: a stream straight from fgrecord (fgsym forgotten) draws
+# [app] and [libc.so.6] boxes: fgfold and fgsvg say, the same way, to put
+# fgsym between, and exit 0. A stream mostly named says nothing.
+check 'fgsym forgotten: fgfold, fgfold --top and fgsvg say to put it between' '
+	{ echo "# fgrecord 1"; sample 1 leaf main; i=0; while [ $i -lt 3 ]; do
+		sample 1 "[unknown]" "[unknown]"; i=$((i + 1)); done; } >raw &&
+	expect_status 0 fgfold raw >out 2>err && one_clean_line err &&
+	grep_q "^fgfold: most frames have no function names (in 3 of 4 samples): put fgsym between, as in .fgrecord ./app | fgsym | fgfold.\$" err &&
+	expect_status 0 fgfold --top 5 raw >out 2>err && one_clean_line err &&
+	grep_q "put fgsym between" err &&
+	expect_status 0 fgsvg raw >out 2>err && one_clean_line err &&
+	grep_q "^fgsvg: most frames have no function names (in 3 of 4 samples): put fgsym between, as in .fgrecord ./app | fgsym | fgsvg.\$" err &&
+	{ sample 1 leaf main; sample 1 leaf main; sample 1 "[unknown]" main; sample 1 "[unknown]" "[unknown]"; } >named &&
+	expect_status 0 fgfold named >out 2>err && test ! -s err &&
+	expect_status 0 fgsvg named >out 2>err && test ! -s err
+'
+
 done_testing

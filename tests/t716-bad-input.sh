@@ -353,4 +353,15 @@ check 'fgsym forgotten: fgfold, fgfold --top and fgsvg say to put it between' '
 	expect_status 0 fgsvg named >out 2>err && test ! -s err
 '
 
+# Issue 33.8: an event's name with ESC and BEL in it is quoted in the
+# warnings of every reader, never written raw to the terminal.
+check 'an event name with control bytes: quoted in fgfold, fgsvg and fgpprof warnings' '
+	printf "a 1/1 [000] 1.0: 1 cyc\033]0;X\007les:\n\t1 f (/x)\n\na 1/1 [000] 1.0: 1 other:\n\t1 g (/x)\n\n" >ev &&
+	fgfold ev >out 2>err && one_clean_line err &&
+	grep_q "folding only .cyc.x1b]0;X.x07les." err &&
+	fgsvg ev >out 2>err && one_clean_line err &&
+	fgpprof ev >out 2>err && one_clean_line err &&
+	grep_q "converting only .cyc.x1b]0;X.x07les." err
+'
+
 done_testing

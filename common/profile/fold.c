@@ -179,9 +179,10 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 		    !time_pair(f, s->event, off)) {
 			f->heads_other++;
 			if (f->event_defaulted && !f->event_warned) {
-				warnx("%s:%lu: several events in the input; folding only "
-				    "'%s' (choose one with --event-filter=EVENT)",
-				    in->diag.name, lineno, f->event);
+				stream_warnx("%s:%lu: several events in the "
+				    "input; folding only '%s' (choose one with "
+				    "--event-filter=EVENT)", in->diag.name,
+				    lineno, f->event);
 				f->event_warned = 1;
 			}
 			return;
@@ -799,7 +800,7 @@ fold_finish(struct fold *f, int quiet)
 		return 0;
 	}
 	if (f->heads_other == f->heads)
-		warnx("no samples of the event '%s' in the input: %llu of "
+		stream_warnx("no samples of the event '%s' in the input: %llu of "
 		    "other events; choose one with --event-filter=EVENT",
 		    f->event, (unsigned long long)f->heads_other);
 	else if (f->noframes > 0)

@@ -154,7 +154,8 @@ file_known(struct sym *s, uint32_t fn)
 	struct stat st;
 	uint32_t n;
 
-	if (s->inoidx.count == 0 || stat(f->dso, &st) != 0 ||
+	if (s->inoidx.count == 0 || strlen(f->dso) != f->dsolen ||
+	    stat(f->dso, &st) != 0 ||
 	    !S_ISREG(st.st_mode) || (n = file_inode(s, (uint64_t)st.st_dev,
 	    (uint64_t)st.st_ino, &p)) == HASHTAB_NONE)
 		return 0;

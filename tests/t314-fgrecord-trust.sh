@@ -85,7 +85,7 @@ else
 		fgsym out >sym 2>symerr && fgfold sym >folded &&
 		awk "/;main;/ { m += \$NF } { n += \$NF } END { print m \" of \" n \" reach main\"; exit !(n > 0 && m >= n * 0.95) }" folded &&
 		! grep "depth limit" err &&
-		t=$(sed -n "s/^fgrecord: .* lost, \([0-9.]*\)% truncated.*/\1/p" err) &&
+		t=$(sed -n "s/^fgrecord: .* lost, [<>]\{0,1\}\([0-9.]*\)% truncated.*/\1/p" err) &&
 		awk -v t="$t" "BEGIN { exit !(t != \"\" && t <= 2) }"
 	'
 	check '--max-depth 100 keeps 100 user frames and says depth limit' '

@@ -336,4 +336,32 @@ else
 	fi
 fi
 
+# Issue 33: a stream straight from fgrecord (fgsym forgotten) draws
+# [app] and [libc.so.6] boxes: fgfold and fgsvg say, the same way, to put
+# fgsym between, and exit 0. A stream mostly named says nothing.
+check 'fgsym forgotten: fgfold, fgfold --top and fgsvg say to put it between' '
+	{ echo "# fgrecord 1"; sample 1 leaf main; i=0; while [ $i -lt 3 ]; do
+		sample 1 "[unknown]" "[unknown]"; i=$((i + 1)); done; } >raw &&
+	expect_status 0 fgfold raw >out 2>err && one_clean_line err &&
+	grep_q "^fgfold: most frames have no function names (in 3 of 4 samples): put fgsym between, as in .fgrecord ./app | fgsym | fgfold.\$" err &&
+	expect_status 0 fgfold --top 5 raw >out 2>err && one_clean_line err &&
+	grep_q "put fgsym between" err &&
+	expect_status 0 fgsvg raw >out 2>err && one_clean_line err &&
+	grep_q "^fgsvg: most frames have no function names (in 3 of 4 samples): put fgsym between, as in .fgrecord ./app | fgsym | fgsvg.\$" err &&
+	{ sample 1 leaf main; sample 1 leaf main; sample 1 "[unknown]" main; sample 1 "[unknown]" "[unknown]"; } >named &&
+	expect_status 0 fgfold named >out 2>err && test ! -s err &&
+	expect_status 0 fgsvg named >out 2>err && test ! -s err
+'
+
+# Issue 33.8: an event's name with ESC and BEL in it is quoted in the
+# warnings of every reader, never written raw to the terminal.
+check 'an event name with control bytes: quoted in fgfold, fgsvg and fgpprof warnings' '
+	printf "a 1/1 [000] 1.0: 1 cyc\033]0;X\007les:\n\t1 f (/x)\n\na 1/1 [000] 1.0: 1 other:\n\t1 g (/x)\n\n" >ev &&
+	fgfold ev >out 2>err && one_clean_line err &&
+	grep_q "folding only .cyc.x1b]0;X.x07les." err &&
+	fgsvg ev >out 2>err && one_clean_line err &&
+	fgpprof ev >out 2>err && one_clean_line err &&
+	grep_q "converting only .cyc.x1b]0;X.x07les." err
+'
+
 done_testing

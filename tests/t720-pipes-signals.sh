@@ -102,7 +102,7 @@ signalled() {
 	wait $rp; st=$?
 	wait $fp
 	echo "fgrecord exited $st" && test "$st" = "$2" &&
-	test "$(cat frc)" = 0 && test ! -s ferr &&
+	test "$(cat frc)" = 0 && ! grep -v "put fgsym between" ferr &&
 	grep_q "^fds;" folded &&
 	grep_q "^fgrecord: [0-9]* samples in" err &&
 	cpid=$(cat pidfile) && ! kill -0 "$cpid" 2>/dev/null &&

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/safeopen.h"
 #include "base/xalloc.h"
@@ -82,21 +84,46 @@ buildcache_dir(void)
 	return dir;
 }
 
-/* Opens path into ef if it is ELF with build ID id: ELFFILE_OK or not. */
+/*
+ * Opens path into ef if it is a copy fit to use: ELF of build ID id,
+ * owned by you or root, and writable by no one else (root would read
+ * what any user wrote there). Returns 1; 0 when nothing is at path (or,
+ * at the old layout's name, the new layout's directory); -1 when what is
+ * there is refused, ef->why saying why, and naming it.
+ */
 static int
 try_copy(struct elffile *ef, const char *path, const char *id)
 {
-	char *mine;
-	int ok;
+	struct stat st;
+	char *mine = NULL, *why = NULL;
+	int rc = elffile_open(ef, path);
 
-	if (elffile_open(ef, path) != ELFFILE_OK)
+	if (rc == ELFFILE_ERRNO && (ef->errnum == ENOENT ||
+	    ef->errnum == ENOTDIR))
 		return 0;
-	mine = elffile_buildid(ef);
-	ok = mine != NULL && strcasecmp(mine, id) == 0;
+	if (rc == ELFFILE_NOTREG && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	if (rc != ELFFILE_OK)
+		why = elffile_failure(ef, path);
+	else if (fstat(ef->fd, &st) != 0)
+		why = xasprintf("'%s': %s", path, strerror(errno));
+	else if (st.st_uid != geteuid() && st.st_uid != 0)
+		why = xasprintf("'%s' belongs to user %lu, neither you nor root",
+		    path, (unsigned long)st.st_uid);
+	else if (st.st_mode & S_IWOTH)
+		why = xasprintf("'%s' is writable by anyone", path);
+	else if ((mine = elffile_buildid(ef)) == NULL ||
+	    strcasecmp(mine, id) != 0)
+		why = xasprintf("'%s' holds build ID %s", path, mine != NULL ?
+		    mine : "none");
 	free(mine);
-	if (!ok)
-		elffile_release(ef);
-	return ok;
+	if (why == NULL)
+		return 1;
+	elffile_release(ef);
+	ef->status = ELFFILE_REFUSED;
+	snprintf(ef->why, sizeof(ef->why), "%s", why);
+	free(why);
+	return -1;
 }
 
 int
@@ -104,23 +131,25 @@ buildcache_open(struct elffile *ef, const char *id)
 {
 	char *dir, *path;
 	size_t n = strlen(id), i;
-	int k, ok = 0;
+	int k, r = 0;
 
 	elffile_release(ef);
 	/* As libdw's build-id paths: 3 to 64 bytes, hex only. */
 	for (i = 0; i < n && isxdigit((unsigned char)id[i]); i++)
 		;
 	if (i == n && n >= 6 && n <= 128 && (dir = buildcache_dir()) != NULL) {
-		for (k = 0; !ok && k < 2; k++) {
+		for (k = 0; r == 0 && k < 2; k++) {
 			path = xasprintf("%s/.build-id/%.2s/%s%s", dir, id,
 			    id + 2, k == 0 ? "/elf" : "");
-			ok = try_copy(ef, path, id);
+			r = try_copy(ef, path, id);
 			free(path);
 		}
 		free(dir);
 	}
-	if (ok)
+	if (r > 0)
 		return ELFFILE_OK;
+	if (r < 0)
+		return ELFFILE_REFUSED;
 	elffile_release(ef);
 	ef->status = ELFFILE_ERRNO;
 	ef->errnum = ENOENT;

@@ -14,7 +14,9 @@
  *
  * A copy is opened through elffile_open (regular files only, checked
  * before the open), and is used only when its own build ID is the one
- * asked for: a cache entry is a name like any other in the input.
+ * asked for, and it is yours or root's and writable by no one else: a
+ * cache entry is a name like any other in the input, and root (sudo
+ * keeps $HOME) must not read what another user put there.
  *
  *	struct elffile ef;
  *	elffile_init(&ef);
@@ -35,10 +37,12 @@ char	*buildcache_dir(void);
 /*
  * Opens the cached copy of the binary whose build ID is id (hex, any
  * case) into ef (an elffile_init'ed one; an open one is released first).
- * Returns ELFFILE_OK with ef open on the copy (ef->path its path); else
- * ELFFILE_ERRNO with ef->errnum ENOENT when the cache has no usable copy
- * (none, not a regular ELF file, or another build ID under that name),
- * ef->why saying which, and nothing left open.
+ * Returns ELFFILE_OK with ef open on the copy (ef->path its path);
+ * ELFFILE_ERRNO with ef->errnum ENOENT when the cache holds nothing under
+ * that build ID; ELFFILE_REFUSED when what it holds is not used (not a
+ * regular file, not ELF, another build ID, another user's, writable by
+ * anyone), ef->why saying which in a phrase that names its path. Nothing
+ * is left open but on ELFFILE_OK.
  */
 int	 buildcache_open(struct elffile *ef, const char *id);
 

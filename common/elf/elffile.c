@@ -178,6 +178,8 @@ elffile_open(struct elffile *ef, const char *path)
 		return fail(ef, ELFFILE_ERRNO, "%s", strerror(ef->errnum));
 	}
 	ef->size = (uint64_t)st.st_size;
+	ef->dev = (uint64_t)st.st_dev;
+	ef->ino = (uint64_t)st.st_ino;
 	if (ef->size > ELFFILE_MAX_SIZE)
 		return fail(ef, ELFFILE_TOOBIG, "larger than %" PRIu64 " GiB",
 		    ELFFILE_MAX_SIZE >> 30);
@@ -254,6 +256,8 @@ elffile_failure(const struct elffile *ef, const char *subject)
 	case ELFFILE_NOTELF:
 		return xasprintf("'%s' is not an ELF file (%s)", subject,
 		    ef->why);
+	case ELFFILE_REFUSED:
+		return xstrdup(ef->why);
 	case ELFFILE_TRUNCATED:
 		return xasprintf("'%s' is truncated: %s", subject, ef->why);
 	default:

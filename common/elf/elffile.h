@@ -42,6 +42,8 @@ enum elffile_status {
 	ELFFILE_TOOBIG,		/* larger than ELFFILE_MAX_SIZE */
 	ELFFILE_NOTELF,		/* not ELF, or libelf cannot read its headers */
 	ELFFILE_TRUNCATED,	/* its headers need more bytes than it has */
+	ELFFILE_REFUSED,	/* refused by its reader (buildcache_open):
+				   why says why, naming it */
 };
 
 /* A PT_LOAD program header: what turns a file offset into an address. */
@@ -59,6 +61,7 @@ struct elffile {
 	Elf		*elf;		/* owned; NULL when closed */
 	GElf_Ehdr	 ehdr;		/* valid once opened */
 	uint64_t	 size;		/* bytes of the file (or the image) */
+	uint64_t	 dev, ino;	/* the file's st_dev and st_ino; 0 in memory */
 	struct elffile_load *loads;	/* owned; in program header order */
 	size_t		 nloads;
 	int		 status;	/* of the last open: ELFFILE_OK or not */

@@ -73,6 +73,7 @@ sample_reset(struct fold *f)
 	buf_reset(&f->pname);
 	buf_reset(&f->fbuf);
 	f->nframes = 0;
+	f->nnoname = 0;
 }
 
 /* The state of one input while it is folded. */
@@ -178,9 +179,10 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 		    !time_pair(f, s->event, off)) {
 			f->heads_other++;
 			if (f->event_defaulted && !f->event_warned) {
-				warnx("%s:%lu: several events in the input; folding only "
-				    "'%s' (choose one with --event-filter=EVENT)",
-				    in->diag.name, lineno, f->event);
+				stream_warnx("%s:%lu: several events in the "
+				    "input; folding only '%s' (choose one with "
+				    "--event-filter=EVENT)", in->diag.name,
+				    lineno, f->event);
 				f->event_warned = 1;
 			}
 			return;
@@ -286,6 +288,7 @@ skip_after_match(const struct fold *f, const char *func, size_t len)
 
 #define CF_UNKNOWN	1	/* the frame had no symbol and no DSO */
 #define CF_SKIP_AFTER	2	/* the frame matches --skip-after */
+#define CF_NONAME	4	/* the frame had no symbol */
 
 /*
  * Processes one frame line's symbol into fbuf, as the pieces split on "->",
@@ -308,6 +311,8 @@ frame_process(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 	}
 	if (is_unknown)
 		flags |= CF_UNKNOWN;
+	if (str_is(sym, len, STREAM_UNKNOWN))
+		flags |= CF_NONAME;
 	if (f->opts.nskip_after > 0 && skip_after_match(f, sym, len))
 		flags |= CF_SKIP_AFTER;
 	return flags;
@@ -356,6 +361,7 @@ frame_cached(struct fold *f, struct foldin *in, const struct stacktab_entry *ce)
 	if ((ce->u[1] & 0xffffffff) != 0)
 		buf_add(&f->fbuf, f->ctext.p + ce->u[0], ce->u[1] & 0xffffffff);
 	frame_end(f);
+	f->nnoname += (flags & CF_NONAME) != 0;
 	if (f->opts.srcline && !(flags & CF_UNKNOWN))
 		in->want_srcline = 1;
 	if (flags & CF_SKIP_AFTER)
@@ -437,7 +443,8 @@ srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
  * stream turns out to hold off-CPU time (fold_settle).
  */
 static void
-sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e)
+sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e,
+    int noname)
 {
 	uint64_t w = f->opts.period ? in->period : 1, p = in->period;
 	int tover = !f->opts.period && f->total[1] > UINT64_MAX - p;
@@ -458,6 +465,7 @@ sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e)
 	e->u[0] += w;
 	f->total[0] += w;
 	f->samples++;
+	f->unnamed += noname != 0;
 	if (f->opts.on_sample != NULL) {
 		in->head.stack = (size_t)(e - f->tab.ents);
 		in->head.count = w;
@@ -504,6 +512,7 @@ fold_settle(struct fold *f)
 	f->total[1] = 0;
 }
 
+#define SC_NONAME	(1ULL << 61)	/* most of its frames are [unknown] */
 #define SC_STACK	(1ULL << 62)	/* the sample folded into a stack */
 #define SC_VALID	(1ULL << 63)
 #define SC_LINES	0xffffffffULL
@@ -516,7 +525,7 @@ sample_end(struct fold *f, struct foldin *in)
 	struct stacktab_entry *e;
 	size_t need = f->pname.len + 1, n = 0, i;
 	char *key;
-	int first = 1;
+	int first = 1, noname = f->nnoname * 2 > f->nframes;
 
 	if (!in->in_sample)
 		return;
@@ -557,11 +566,12 @@ sample_end(struct fold *f, struct foldin *in)
 		struct stacktab_entry *se = stacktab_get(&f->scache, f->skey.p, f->skey.len);
 
 		se->u[0] = e ? (uint64_t)(e - f->tab.ents) : 0;
-		se->u[1] = in->block_lines | (e ? SC_STACK : 0) | SC_VALID;
+		se->u[1] = in->block_lines | (e ? SC_STACK : 0) |
+		    (noname ? SC_NONAME : 0) | SC_VALID;
 		in->block_pending = 0;
 	}
 	if (e != NULL)
-		sample_count(f, in, e);
+		sample_count(f, in, e, noname);
 }
 
 /*
@@ -602,7 +612,8 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 	se = stacktab_find(&f->scache, f->skey.p, f->skey.len);
 	if (se != NULL) {
 		if (se->u[1] & SC_STACK)
-			sample_count(f, in, &f->tab.ents[se->u[0]]);
+			sample_count(f, in, &f->tab.ents[se->u[0]],
+			    (se->u[1] & SC_NONAME) != 0);
 		lineread_skip(lr, n, se->u[1] & SC_LINES);
 		in->in_sample = 0;
 		in->headless = 1;
@@ -776,6 +787,12 @@ fold_finish(struct fold *f, int quiet)
 		    "some samples weigh 1; fold fewer samples at a time");
 		return 1;
 	}
+	if (f->samples > 0 && f->unnamed * 2 > f->samples && !quiet)
+		warnx("most frames have no function names (in %llu of %llu "
+		    "samples): put fgsym between, as in 'fgrecord ./app | "
+		    "fgsym | %s'", (unsigned long long)f->unnamed,
+		    (unsigned long long)f->samples,
+		    program_invocation_short_name);
 	if (f->samples > 0 || quiet)
 		return 0;
 	if (f->heads == 0) {
@@ -785,7 +802,7 @@ fold_finish(struct fold *f, int quiet)
 		return 0;
 	}
 	if (f->heads_other == f->heads)
-		warnx("no samples of the event '%s' in the input: %llu of "
+		stream_warnx("no samples of the event '%s' in the input: %llu of "
 		    "other events; choose one with --event-filter=EVENT",
 		    f->event, (unsigned long long)f->heads_other);
 	else if (f->noframes > 0)

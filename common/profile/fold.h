@@ -87,11 +87,14 @@ struct fold {
 	uint64_t	 total[2];	/* integer count sums per slot */
 	int		 overflowed;	/* a sample was not counted: its stack may be 0 */
 	unsigned long	 bad;		/* unrecognised lines, all inputs */
+	uint64_t	 unnamed;	/* samples kept most of whose frames
+					   are [unknown] (no fgsym before?) */
 	/* scratch for the sample being read */
 	struct buf	 pname;		/* its root frame, COMM[-PID[/TID]] */
 	struct buf	 fbuf;		/* processed frame texts */
 	size_t		*fofs;		/* frame i: fbuf.p[fofs[i]..fofs[i+1]) */
 	size_t		 nframes, fofs_cap;
+	size_t		 nnoname;	/* of them, [unknown] ones */
 	struct buf	 key;		/* its stack, root first */
 	/*
 	 * Frame cache: the raw symbol, DSO (and address, for --addrs) of a

@@ -370,9 +370,10 @@ sample_head(struct stacks *s, const struct stream_item *it, const char *name)
 		else if (strlen(s->event) != h->event.len || (h->event.len > 0 &&
 		    !stream_str_eq(h->event, s->event))) {
 			if (!s->event_warned)
-				warnx("%s:%lu: several events in the input; converting "
-				    "only '%s' (and " STREAM_OFFCPU_EVENT ")", name,
-				    it->lineno, s->event);
+				stream_warnx("%s:%lu: several events in the "
+				    "input; converting only '%s' (and "
+				    STREAM_OFFCPU_EVENT ")", name, it->lineno,
+				    s->event);
 			s->event_warned = 1;
 			return;
 		}

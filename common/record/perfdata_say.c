@@ -29,6 +29,6 @@ pd_bad_at(struct perfdata *pd, uint64_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	warnx("'%s':%" PRIu64 ": %s", pd_qname(pd, q), off, msg);
+	stream_warnx("'%s':%" PRIu64 ": %s", pd_qname(pd, q), off, msg);
 	pd->bad = 1;
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stream/diag.h"
 #include "stream/dso.h"
 #include "stream/writer.h"
 #include "elf/kallsyms.h"
@@ -255,13 +256,14 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 	if (!mp->file->warned && !mp->file->usable) {
 		mp->file->warned = 1;
 		if (mp->file->buildid_mismatch)
-			warnx("'%s' was rebuilt after the program mapped it (%s): "
-			    "its frames are written as [unknown]; record again",
-			    mp->file->path, mp->file->why);
+			stream_warnx("'%s' was rebuilt after the program mapped "
+			    "it (%s): its frames are written as [unknown]; "
+			    "record again", mp->file->path, mp->file->why);
 		else
-			warnx("cannot read '%s' (%s): its frames are written as "
-			    "[unknown] absolute addresses", mp->file->path,
-			    mp->file->why[0] ? mp->file->why : "not ELF");
+			stream_warnx("cannot read '%s' (%s): its frames are "
+			    "written as [unknown] absolute addresses",
+			    mp->file->path, mp->file->why[0] ? mp->file->why :
+			    "not ELF");
 	}
 	r->stats.unknown++;
 	if (!mp->file->usable)

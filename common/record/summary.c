@@ -1,10 +1,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/share.h"
 #include "elf/elfdwarf.h"
 #include "record/summary.h"
+#include "stream/diag.h"
 
 /*
  * Whether the mapped file f has symbols (.symtab) but no DWARF debug
@@ -76,11 +79,16 @@ nodwarf_line(const struct record *r)
 		if (n == 0)
 			fprintf(stderr, "%s: no DWARF debug info in",
 			    program_invocation_short_name);
-		if (n < 5)
-			fprintf(stderr, "%s '%s' (%.1f%% of the samples%s)",
-			    n ? "," : "", f->path, 100.0 * f->samples / total,
+		if (n < 5) {
+			char *q = stream_quoted(f->path, strlen(f->path));
+			char pct[SHARE_SIZE];
+
+			fprintf(stderr, "%s '%s' (%s%% of the samples%s)",
+			    n ? "," : "", q, share(pct, f->samples, total),
 			    why == NODWARF_SAMPLED ? "; only some of its units "
 			    "have it, none of the sampled code" : "");
+			free(q);
+		}
 		n++;
 	}
 	if (n == 0)
@@ -132,7 +140,7 @@ record_summary(const struct record *r)
 	const struct record_stats *s = &r->stats;
 	double rate = s->seconds > 0 ? s->samples / s->seconds : 0;
 	double trunc = s->samples ? 100.0 * s->truncated / s->samples : 0;
-	char stitched[96] = "";
+	char stitched[96] = "", tpct[SHARE_SIZE], dpct[SHARE_SIZE];
 	const char *why;
 	int i, best = 1;
 
@@ -152,15 +160,17 @@ record_summary(const struct record *r)
 	if (r->src.info != NULL) {
 		/* a perf.data replayed: its time, not ours */
 		fprintf(stderr, "%s: %" PRIu64 " samples over %.2f s, %" PRIu64
-		    " lost, %.1f%% truncated%s%s%s%s\n",
+		    " lost, %s%% truncated%s%s%s%s\n",
 		    program_invocation_short_name, s->samples, s->seconds,
-		    s->lost, trunc, s->truncated ? " (mostly: " : "", why,
+		    s->lost, share(tpct, s->truncated, s->samples),
+		    s->truncated ? " (mostly: " : "", why,
 		    s->truncated ? ")" : "", stitched);
 	} else
 		fprintf(stderr, "%s: %" PRIu64 " samples in %.2f s (%.0f/s), "
-		    "%" PRIu64 " lost, %.1f%% truncated%s%s%s%s, own CPU "
+		    "%" PRIu64 " lost, %s%% truncated%s%s%s%s, own CPU "
 		    "%.2f s\n", program_invocation_short_name, s->samples,
-		    s->seconds, rate, s->lost, trunc,
+		    s->seconds, rate, s->lost, share(tpct, s->truncated,
+		    s->samples),
 		    s->truncated ? " (mostly: " : "", why,
 		    s->truncated ? ")" : "", stitched, s->cpu_seconds);
 	spool_line(r);
@@ -178,11 +188,11 @@ record_summary(const struct record *r)
 		    r->src.waits_dropped);
 	if (s->procs_denied)
 		fprintf(stderr, "%s: the maps of %" PRIu64 " of %" PRIu64
-		    " processes (%.1f%%) could not be read (other users' "
+		    " processes (%s%%) could not be read (other users' "
 		    "processes): their stacks stop at the first frame, 'pc in "
 		    "no known mapping'; run as root to read them\n",
 		    program_invocation_short_name, s->procs_denied, s->procs,
-		    100.0 * s->procs_denied / s->procs);
+		    share(dpct, s->procs_denied, s->procs));
 	if (r->src.ops->summary)
 		r->src.ops->summary(&r->src, s->throttled);
 	if (s->truncated && r->opts.cfg.dwarf) {

@@ -1,6 +1,12 @@
 #include <err.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "base/xalloc.h"
 #include "stream/diag.h"
 
 void
@@ -109,4 +115,65 @@ stream_quote(char *out, size_t outsize, const char *s, size_t len, size_t max)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+char *
+stream_quoted(const char *s, size_t len)
+{
+	size_t size = len * 4 + 4;
+	char *q;
+
+	if (len > (SIZE_MAX - 4) / 4)
+		size = SIZE_MAX;
+	q = xmalloc(size);
+	return stream_quote(q, size, s, len, len);
+}
+
+/* The message of fmt and ap, quoted (stream_quoted); the caller frees it. */
+static char *
+quoted_message(const char *fmt, va_list ap)
+{
+	va_list aq;
+	char *m, *q;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		n = 0;
+	m = xmalloc((size_t)n + 1);
+	vsnprintf(m, (size_t)n + 1, fmt, ap);
+	q = stream_quoted(m, (size_t)n);
+	free(m);
+	return q;
+}
+
+void
+stream_vwarnx(const char *fmt, va_list ap)
+{
+	char *q = quoted_message(fmt, ap);
+
+	warnx("%s", q);
+	free(q);
+}
+
+void
+stream_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	stream_vwarnx(fmt, ap);
+	va_end(ap);
+}
+
+void
+stream_vwarn(const char *fmt, va_list ap)
+{
+	int e = errno;
+	char *q = quoted_message(fmt, ap);
+
+	warnx("%s: %s", q, strerror(e));
+	free(q);
 }

@@ -15,6 +15,7 @@
 #ifndef FG_DIAG_H
 #define FG_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #define DIAG_BAD_SHOWN	10	/* unrecognised lines shown per input */
@@ -59,6 +60,26 @@ void	 stream_diag_empty(const char *why);
  */
 char	*stream_quote(char *out, size_t outsize, const char *s, size_t len,
 	    size_t max);
+
+/*
+ * All of s[0..len), quoted as stream_quote quotes (no byte that is no
+ * printable text, never cut): a new string, the caller frees it.
+ */
+char	*stream_quoted(const char *s, size_t len);
+
+/*
+ * warnx(3) and warn(3), the message whole but quoted as stream_quote
+ * quotes: an ESC, BEL or CR that a name from the input brings (a DSO, an
+ * MMAP2 file name, an event's name, a path inside a file) is written
+ * \x1b, \x07, \x0d, never to the terminal, where it would set its title
+ * or clear the screen. For every message that holds such a name.
+ */
+void	 stream_warnx(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2)));
+void	 stream_vwarnx(const char *fmt, va_list ap)
+	    __attribute__((format(printf, 1, 0)));
+void	 stream_vwarn(const char *fmt, va_list ap)
+	    __attribute__((format(printf, 1, 0)));
 
 /*
  * The number of bytes of a valid, printable UTF-8 character at s[0..len)

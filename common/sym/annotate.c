@@ -14,7 +14,6 @@
  *      instruction (sym/listing);
  *   4. print the five hottest source lines of all samples.
  */
-#include <err.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +22,7 @@
 #include "base/hashtab.h"
 #include "base/xalloc.h"
 #include "elf/elfsym.h"
+#include "stream/diag.h"
 #include "sym/afile.h"
 #include "sym/annotate.h"
 #include "sym/demangle.h"
@@ -211,7 +211,7 @@ annotate_write(struct annotate *a, FILE *out)
 		afile_init(f, d->path, &a->lend);
 		f->dmflags = a->opts.full_names ? FG_DEMANGLE_FULL : 0;
 		if (f->problem)
-			warnx("%s", f->problem);
+			stream_warnx("%s", f->problem);
 		/* A missing file is said, as a stripped one is, but it is
 		 * not bad input (fgsym(1), EXIT STATUS). */
 		if (f->bad && f->missing)

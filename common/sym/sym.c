@@ -36,6 +36,7 @@ sym_new(const struct sym_opts *opts)
 
 	s->o = *opts;
 	hashtab_init(&s->fileidx, 32);
+	hashtab_init(&s->inoidx, 32);
 	s->cmask = 2047;
 	s->cache = xcalloc(s->cmask + 1, sizeof(*s->cache));
 	s->front = xcalloc((size_t)1 << SYM_FRONT_BITS, sizeof(*s->front));
@@ -89,6 +90,7 @@ sym_free(struct sym *s)
 	free(s->cache);
 	free(s->front);
 	hashtab_release(&s->fileidx);
+	hashtab_release(&s->inoidx);
 	free(s->files);
 	free(s);
 }
@@ -490,9 +492,14 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 		sym_kernel_check(s);
 	if (f->kind == DSO_FILE || f->kind == DSO_VDSO) {
 		if (f->opened == 0 && f->kind == DSO_FILE)
-			sfile_open(s, f);
+			sfile_open(s, fn);
 		else if (f->opened == 0)
 			sfile_vdso_open(s, f);
+		/* another name of a file opened before: that one's tables */
+		if (f->same > 0) {
+			fn = f->same - 1;
+			f = s->files[fn];
+		}
 		if (f->opened > 0 && !st->fgrecord &&
 		    sfile_perf_addr(f, fr->addrval, &vaddr) != 0)
 			conv = 0;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -29,7 +30,28 @@
 #include "sym/sym.h"
 #include "sym/symstate.h"
 
-/* Returns the file number for dso[0..len), adding it when new. */
+/* Adds a file named dso[0..len), not opened, and returns its number. */
+static uint32_t
+file_add(struct sym *s, const char *dso, size_t len)
+{
+	struct sfile *f;
+
+	f = xcalloc(1, sizeof(*f));
+	f->dso = xmemdup0(dso, len);
+	f->dsolen = len;
+	elffile_init(&f->ef);
+	cuindex_init(&f->cus);
+	f->kind = dso_classify(dso, len);
+	GROW(s->files, s->nfiles + 1, s->filecap);
+	s->files[s->nfiles] = f;
+	return (uint32_t)s->nfiles++;
+}
+
+/*
+ * Returns the file number for dso[0..len), adding it when new; past
+ * SYM_FILES_MAX names, the number of the one file that stands for all the
+ * others, said once.
+ */
 uint32_t
 file_get(struct sym *s, const char *dso, size_t len)
 {
@@ -51,15 +73,18 @@ file_get(struct sym *s, const char *dso, size_t len)
 			return n;
 		}
 	}
-	f = xcalloc(1, sizeof(*f));
-	f->dso = xmemdup0(dso, len);
-	f->dsolen = len;
-	elffile_init(&f->ef);
-	cuindex_init(&f->cus);
-	f->kind = dso_classify(dso, len);
-	GROW(s->files, s->nfiles + 1, s->filecap);
-	n = s->nfiles++;
-	s->files[n] = f;
+	/* A name past the bound is one more of the one file that holds them. */
+	if (s->nfiles >= SYM_FILES_MAX) {
+		if (s->toomany == 0) {
+			sym_warnx("more than %d files named: the frames of the "
+			    "others stay [unknown]", SYM_FILES_MAX);
+			s->toomany = file_add(s, SYM_TOOMANY,
+			    strlen(SYM_TOOMANY)) + 1;
+			s->files[s->toomany - 1]->kind = DSO_NONE;
+		}
+		return s->toomany - 1;
+	}
+	n = file_add(s, dso, len);
 	hashtab_add(&s->fileidx, &p, n);
 	return n;
 }
@@ -67,18 +92,102 @@ file_get(struct sym *s, const char *dso, size_t len)
 /*
  * Opens instead the copy of the recorded build that perf's build-ID cache
  * holds (elf/buildcache), for a file gone from its path or rebuilt since
- * (what says which); says so. Returns 1 when f->ef is that copy, else 0
- * with f->ef closed.
+ * (what says which); says so. Returns 1 when f->ef is that copy; 0 when
+ * the cache holds none; -1 when it holds one that is refused (another
+ * user's, a FIFO, ...), said, and the input counted bad. f->ef is closed
+ * but on 1.
  */
 static int
-file_cached(struct sfile *f, const char *what)
+file_cached(struct sym *s, struct sfile *f, const char *what)
 {
-	if (f->recorded == NULL ||
-	    buildcache_open(&f->ef, f->recorded) != ELFFILE_OK)
+	int rc;
+
+	if (f->recorded == NULL)
+		return 0;
+	if ((rc = buildcache_open(&f->ef, f->recorded)) == ELFFILE_REFUSED) {
+		sym_warnx("'%s' %s, and the copy of its recorded build in "
+		    "perf's build-ID cache is not used: %s: its frames stay "
+		    "[unknown]; remove that copy, or add the file again as "
+		    "yourself (perf buildid-cache --add FILE)", f->dso, what,
+		    f->ef.why);
+		s->any_bad = 1;
+		return -1;
+	}
+	if (rc != ELFFILE_OK)
 		return 0;
 	sym_warnx("'%s' %s: its frames are named from the recorded build's copy "
 	    "in perf's build-ID cache, '%s'", f->dso, what, f->ef.path);
 	return 1;
+}
+
+/*
+ * The file opened first under device dev and inode ino, or HASHTAB_NONE;
+ * *p rests where a new one is filed.
+ */
+static uint32_t
+file_inode(struct sym *s, uint64_t dev, uint64_t ino, struct hashtab_probe *p)
+{
+	const struct sfile *g;
+	uint32_t n;
+
+	hashtab_probe(&s->inoidx, hashtab_int(hashtab_int(dev) ^ ino), p);
+	while ((n = hashtab_next(&s->inoidx, p)) != HASHTAB_NONE) {
+		g = s->files[n];
+		if (g->dev == dev && g->ino == ino)
+			return n;
+	}
+	return HASHTAB_NONE;
+}
+
+/*
+ * Is file fn's path a file that another name opened first (/a/./b, /a//b,
+ * a link), its recorded build ID none or that file's? Then that one's
+ * tables serve it (one libdwfl module, one DWARF index, however many
+ * names a stream gives a file; nothing is opened, nor read by this
+ * name): fn's same points there, and 1 is returned.
+ */
+static int
+file_known(struct sym *s, uint32_t fn)
+{
+	struct sfile *f = s->files[fn];
+	struct hashtab_probe p;
+	struct stat st;
+	uint32_t n;
+
+	if (s->inoidx.count == 0 || strlen(f->dso) != f->dsolen ||
+	    stat(f->dso, &st) != 0 ||
+	    !S_ISREG(st.st_mode) || (n = file_inode(s, (uint64_t)st.st_dev,
+	    (uint64_t)st.st_ino, &p)) == HASHTAB_NONE)
+		return 0;
+	if (f->recorded != NULL && (s->files[n]->buildid == NULL ||
+	    strcasecmp(f->recorded, s->files[n]->buildid) != 0))
+		return 0;
+	f->same = n + 1;
+	f->opened = 1;
+	return 1;
+}
+
+/*
+ * The same for file fn just opened and checked, by the file it opened:
+ * returns 1 with fn closed and its same set, or files fn under its device
+ * and inode and returns 0.
+ */
+static int
+file_same(struct sym *s, uint32_t fn)
+{
+	struct sfile *f = s->files[fn];
+	struct hashtab_probe p;
+	uint32_t n;
+
+	f->dev = f->ef.dev;
+	f->ino = f->ef.ino;
+	if ((n = file_inode(s, f->dev, f->ino, &p)) != HASHTAB_NONE) {
+		f->same = n + 1;
+		elffile_release(&f->ef);
+		return 1;
+	}
+	hashtab_add(&s->inoidx, &p, fn);
+	return 0;
 }
 
 /*
@@ -87,18 +196,25 @@ file_cached(struct sfile *f, const char *what)
  * the file unusable on failure.
  */
 void
-sfile_open(struct sym *s, struct sfile *f)
+sfile_open(struct sym *s, uint32_t fn)
 {
+	struct sfile *f = s->files[fn];
+
+	if (file_known(s, fn))
+		return;
 	f->opened = -1;
 	/* Only a regular file is opened: never a FIFO, never a device. */
 	switch (elffile_open(&f->ef, f->dso)) {
 	case ELFFILE_OK:
 		break;
 	case ELFFILE_ERRNO: {
-		int e = f->ef.errnum;
+		int e = f->ef.errnum, c;
 
-		if (e == ENOENT && file_cached(f, "is gone"))
-			break;
+		if (e == ENOENT && (c = file_cached(s, f, "is gone")) != 0) {
+			if (c > 0)
+				break;
+			return;
+		}
 		f->missing = e == ENOENT;
 		/* Named one by one up to ten; a stream from another machine
 		 * may name thousands, and the summary sums them up. */
@@ -125,10 +241,17 @@ sfile_open(struct sym *s, struct sfile *f)
 	}
 	f->buildid = elffile_buildid(&f->ef);
 	if (f->recorded != NULL && (f->buildid == NULL ||
-	    strcasecmp(f->recorded, f->buildid) != 0) &&
-	    file_cached(f, "was rebuilt after the recording")) {
-		free(f->buildid);
-		f->buildid = elffile_buildid(&f->ef);
+	    strcasecmp(f->recorded, f->buildid) != 0)) {
+		int c = file_cached(s, f, "was rebuilt after the recording");
+
+		if (c < 0) {
+			f->rebuilt = 1;
+			return;
+		}
+		if (c > 0) {
+			free(f->buildid);
+			f->buildid = elffile_buildid(&f->ef);
+		}
 	}
 
 	if (f->recorded != NULL && f->buildid != NULL &&
@@ -148,12 +271,14 @@ sfile_open(struct sym *s, struct sfile *f)
 		elffile_release(&f->ef);
 		return;
 	}
+	f->opened = 1;
+	if (file_same(s, fn))
+		return;
 	if (strstr(f->dso, "/target/debug/") != NULL)
 		sym_warnx("'%s' is a Cargo debug build: its profile will mislead "
 		    "(unoptimized code spends its time elsewhere); profile "
 		    "the release build (cargo build --release, with "
 		    "[profile.release] debug = true)", f->dso);
-	f->opened = 1;
 }
 
 /* Does the ELF file elf have a section of type SHT_SYMTAB? */
@@ -351,7 +476,9 @@ sym_file(struct sym *s, const char *dso, struct elfsym_file *ef)
 	if (f->kind != DSO_FILE)
 		return -1;
 	if (f->opened == 0)
-		sfile_open(s, f);
+		sfile_open(s, fn);
+	if (f->same > 0)
+		f = s->files[f->same - 1];
 	if (f->opened < 0 || f->rebuilt)
 		return -1;
 	if (f->loaded == 0)

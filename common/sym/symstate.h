@@ -35,6 +35,15 @@
 #include "sym/sym.h"
 
 
+/*
+ * The file table holds this many names at most (an entry is 600 bytes and
+ * its name): a stream that names more (a hostile one, or another machine
+ * of thousands of containers) has their frames left [unknown], in one
+ * file of this name.
+ */
+#define SYM_FILES_MAX	65536
+#define SYM_TOOMANY	"[more files than fgsym holds]"
+
 struct sfile {
 	char		*dso;		/* as printed in the stream, owned */
 	size_t		 dsolen;
@@ -58,6 +67,10 @@ struct sfile {
 	int		 dwarf_checked;
 	int		 dwarf_bad;	/* its DWARF is corrupt: not used */
 	int		 missing;	/* no such file: not an input error */
+	uint32_t	 same;		/* the file number + 1 of the spelling
+					   of this file opened first, whose
+					   tables serve it; 0: none */
+	uint64_t	 dev, ino;	/* of the file opened, once opened */
 	struct dwname	 dwn;		/* C++ scopes of unmangled DIEs */
 	struct perfmap	*pm;
 	unsigned long	 frames;	/* frames that needed a name */
@@ -107,7 +120,10 @@ struct sym {
 	struct sfile	**files;
 	size_t		 nfiles, filecap;
 	struct hashtab	 fileidx;	/* XXH3 of the DSO string -> file */
+	struct hashtab	 inoidx;	/* device and inode -> the file
+					   opened first under that inode */
 	uint32_t	 last_file;	/* file_get's last find + 1, or 0 */
+	uint32_t	 toomany;	/* SYM_TOOMANY's file number + 1, or 0 */
 	struct cslot	*cache;		/* open addressing, res NULL: free */
 	size_t		 cn, cmask;	/* entries; slots - 1 (a power of 2) */
 	struct cfront	*front;		/* 1 << SYM_FRONT_BITS slots */
@@ -143,10 +159,12 @@ extern struct sres sym_unresolved;
 /* Returns the file number of dso[0..len), adding it (not opened) when new. */
 uint32_t file_get(struct sym *s, const char *dso, size_t len);
 /*
- * Opens an ELF file's headers and build ID, checked against the recorded
- * one: f->opened 1, or -1 (said once) when it cannot be used.
+ * Opens the ELF headers and build ID of file fn, checked against the
+ * recorded one: its opened 1, or -1 (said once) when it cannot be used.
+ * When another name of the file (its device and inode) was opened
+ * first, its same says which, and that file's tables serve both.
  */
-void	 sfile_open(struct sym *s, struct sfile *f);
+void	 sfile_open(struct sym *s, uint32_t fn);
 /* Opens the vDSO of this process for f: f->opened and f->loaded. */
 void	 sfile_vdso_open(struct sym *s, struct sfile *f);
 /* Reports f to libdwfl, builds its symbol table: f->loaded 1 or -1. */

@@ -10,8 +10,10 @@
 
 #include <elfutils/libdwfl.h>
 
-#include "elf/elfdwarf.h"
+#include "base/share.h"
 #include "base/xalloc.h"
+#include "elf/elfdwarf.h"
+#include "stream/diag.h"
 #include "stream/dso.h"
 #include "sym/sym.h"
 #include "sym/symstate.h"
@@ -43,7 +45,7 @@ nodwarf_say(struct sym *s)
 
 	for (i = 0; i < s->nfiles; i++) {
 		struct sfile *f = s->files[i];
-		double share = s->samples ? 100.0 * f->nocu / s->samples : 0;
+		char pct[SHARE_SIZE];
 		Dwarf_Addr bias;
 		char *fix;
 
@@ -53,12 +55,12 @@ nodwarf_say(struct sym *s)
 			continue;
 		f->nodwarf_warned = 1;
 		fix = sfile_debug_fix(f, dwfl_module_getelf(f->mod, &bias), 0);
-		fprintf(stderr, "%s: '%s' has no DWARF debug info%s: its "
-		    "inlined functions are drawn as their callers%s, on %.1f%% "
-		    "of the samples; %s\n", program_invocation_short_name,
-		    f->dso, f->nodwarf ? "" : " for the sampled code (only "
-		    "some of its units have it)", s->o.srcline ? ", with no "
-		    "source lines" : "", share, fix);
+		stream_warnx("'%s' has no DWARF debug info%s: its inlined "
+		    "functions are drawn as their callers%s, on %s%% of the "
+		    "samples; %s", f->dso, f->nodwarf ? "" : " for the sampled "
+		    "code (only some of its units have it)", s->o.srcline ?
+		    ", with no source lines" : "", share(pct, f->nocu,
+		    s->samples), fix);
 		free(fix);
 	}
 }
@@ -67,6 +69,7 @@ int
 sym_finish(struct sym *s)
 {
 	struct sfile **v;
+	char pct[SHARE_SIZE];
 	size_t i, n = 0;
 
 	progress_clear();
@@ -105,13 +108,17 @@ sym_finish(struct sym *s)
 		if (s->files[i]->unresolved > 0)
 			v[n++] = s->files[i];
 	qsort(v, n, sizeof(*v), cmp_unres);
-	fprintf(stderr, "%s: resolved %lu of %lu frames (%.1f%%); unresolved "
+	fprintf(stderr, "%s: resolved %lu of %lu frames (%s%%); unresolved "
 	    "frames are in", program_invocation_short_name,
 	    s->frames - s->unresolved, s->frames,
-	    100.0 * (s->frames - s->unresolved) / s->frames);
-	for (i = 0; i < n && i < 5; i++)
+	    share(pct, s->frames - s->unresolved, s->frames));
+	for (i = 0; i < n && i < 5; i++) {
+		char *q = stream_quoted(v[i]->dso, v[i]->dsolen);
+
 		fprintf(stderr, "%s %s (%lu)", i ? "," : "",
-		    v[i]->dsolen ? v[i]->dso : "''", v[i]->unresolved);
+		    v[i]->dsolen ? q : "''", v[i]->unresolved);
+		free(q);
+	}
 	if (n > 5)
 		fprintf(stderr, " and %zu more files", n - 5);
 	if (s->badlines > 0)

@@ -5,10 +5,11 @@
  * resolution, the summary) all say things; this file is below them all,
  * so that none of them calls back into another for a message.
  */
-#include <err.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "stream/diag.h"
 #include "sym/symstate.h"
 
 /* The state of the screen is one thing per process, hence a file-static flag. */
@@ -43,17 +44,19 @@ sym_warnx(const char *fmt, ...)
 
 	progress_clear();
 	va_start(ap, fmt);
-	vwarnx(fmt, ap);
+	stream_vwarnx(fmt, ap);
 	va_end(ap);
 }
 
 void
 sym_warn(const char *fmt, ...)
 {
+	int e = errno;
 	va_list ap;
 
 	progress_clear();
+	errno = e;
 	va_start(ap, fmt);
-	vwarn(fmt, ap);
+	stream_vwarn(fmt, ap);
 	va_end(ap);
 }

@@ -3,7 +3,10 @@
  * bytes of an input say it is, and that a quoted line never holds raw
  * binary.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stream/diag.h"
 #include "stream/sniff.h"
@@ -71,5 +74,33 @@ main(void)
 	    "cut at max");
 	CHECK_STR(stream_quote(q, 8, S("\x01\x02\x03"), 80), "\\x01...",
 	    "a small buffer holds what fits, NUL-terminated");
+
+	/* Issue 33.8: a name's ESC, BEL and CR never reach the terminal. */
+	{
+		char *m = stream_quoted(S("/a\x1b]0;T\x07" "b\x1b[2J\rc"));
+		char got[512];
+		FILE *tmp = tmpfile();
+		int saved = dup(2);
+		size_t n;
+
+		CHECK_STR(m, "/a\\x1b]0;T\\x07b\\x1b[2J\\x0dc",
+		    "stream_quoted: all of it, every control byte as \\xHH");
+		free(m);
+		fflush(stderr);
+		dup2(fileno(tmp), 2);
+		stream_warnx("'%s': no such %s", "/x\x1b[2J\ry", "file\a");
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		rewind(tmp);
+		n = fread(got, 1, sizeof(got) - 1, tmp);
+		got[n] = '\0';
+		fclose(tmp);
+		CHECK_INT(strchr(got, '\x1b') == NULL && strchr(got, '\a') ==
+		    NULL && strchr(got, '\r') == NULL, 1,
+		    "stream_warnx writes no control byte");
+		CHECK_INT(strstr(got, ": '/x\\x1b[2J\\x0dy': no such "
+		    "file\\x07\n") != NULL, 1, "stream_warnx: the message quoted");
+	}
 	return unit_done();
 }

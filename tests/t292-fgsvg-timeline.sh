@@ -186,6 +186,7 @@ check 'record the phases (CPU and --wall) and draw them' '
 	expect_status 0 fgrecord --wall "$B/phases" 0.6 >w.stream 2>w.err &&
 	expect_status 0 fgsym w.stream >w.sym 2>w.sym.err &&
 	expect_status 0 fgsvg w.sym >w.svg &&
+	NAP_SECS=$(sed -n "s/^nap //p" w.err) \
 	timeout 600 node "$TESTS/fgsvg/timeline-browser.js" p.svg p.sym w.svg known n.svg \
 		"$big/big.svg" "$big/bigf.svg" >results 2>stderr;
 	cat results stderr && test -s results

@@ -140,6 +140,15 @@ line_hex(struct line *l, uint64_t v)
 }
 
 int
+stream_needs_clean(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (is_control(*s))
+			return 1;
+	return 0;
+}
+
+int
 stream_clean(char *s)
 {
 	int changed = 0;

@@ -78,9 +78,11 @@ void	 stream_write_clean(FILE *, const char *s);
 
 /*
  * Cleans s in place as the writer writes it (control characters become
- * '?'); returns whether it changed anything.
+ * '?'); returns whether it changed anything. stream_needs_clean says
+ * whether it would, without changing s.
  */
 int	 stream_clean(char *s);
+int	 stream_needs_clean(const char *s);
 
 /*
  * Writes the lines a stream opens with: STREAM_FENCE, the first line of

@@ -246,14 +246,11 @@ struct symsink {
 static const char *
 clean_path(struct symsink *k, const char *path)
 {
-	static const char ctl[] = "\x01\x02\x03\x04\x05\x06\x07\x08\x09"
-	    "\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17"
-	    "\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f";
-	size_t n = strcspn(path, ctl);
+	size_t n;
 
-	if (path[n] == '\0')
+	if (!stream_needs_clean(path))
 		return path;
-	n += strlen(path + n);
+	n = strlen(path);
 	if (n >= k->dsolen) {
 		free(k->dso);
 		k->dsolen = n + 1;

@@ -364,7 +364,11 @@ test_clean_bytes(void)
 				if (o.len != len || memcmp(o.p, want, len) != 0)
 					bad++;
 				out_free(&o);
-				/* stream_clean, in place, does the same */
+				/* stream_clean, in place, does the same,
+				   as stream_needs_clean foretells */
+				if (stream_needs_clean(in) !=
+				    (c < 0x20 || c == 0x7f))
+					badinplace++;
 				changed = stream_clean(in);
 				if (memcmp(in, want, len + 1) != 0 ||
 				    changed != (c < 0x20 || c == 0x7f))

@@ -126,13 +126,7 @@ main(int argc, char *argv[])
 	signal(SIGPIPE, SIG_DFL);
 	memset(&opts, 0, sizeof(opts));
 	/* --compare's "--" is ours: getopt would take it away. */
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		cmp |= strcmp(argv[i], "--compare") == 0;
-	if (cmp && i < argc) {
-		runs[1] = argv + i + 1;
-		argv[i] = NULL;
-		argc = i;
-	}
+	cmp = cmdfile_split(&argc, argv, "--compare", &runs[1]);
 	opts.skip_after = xcalloc(argc + 1, sizeof(char *));
 	opts.own = xcalloc(argc + 1, sizeof(char *));
 	while ((ch = getopt_long(argc, argv, "hnsV", longopts, NULL)) != -1) {

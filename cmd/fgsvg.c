@@ -1,7 +1,9 @@
 /*
  * fgsvg: draw folded stacks, or a sample stream folded as fgfold folds it,
  * as an interactive SVG flame graph; a stream's times and threads make
- * the timeline above it (svg/timeline.h).
+ * the timeline above it (svg/timeline.h). With --compare, two sets of
+ * runs compared as fgfold --compare compares them, drawn as one
+ * differential graph (svg/cmpdraw.h).
  */
 #include <err.h>
 #include <getopt.h>
@@ -15,6 +17,7 @@
 #include "base/cmdfile.h"
 #include "base/num.h"
 #include "base/version.h"
+#include "svg/cmpdraw.h"
 #include "svg/draw.h"
 #include "svg/nameattr.h"
 #include "svg/palette.h"
@@ -33,6 +36,8 @@ usage(int status)
 	    "             [--subtitle text] [--timeline-budget MiB] [--no-timeline]\n"
 	    "             [--title text] [--total n] [--width n]\n"
 	    "             [file ...]\n"
+	    "       fgsvg --compare [--self] [--per=N] [--normalize=share|median]\n"
+	    "             [--min-change=PCT] [option ...] before ... -- after ...\n"
 	    "       fgsvg -V | --version\n");
 }
 
@@ -52,7 +57,8 @@ enum { OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_F
 	OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE, OPT_COLORS, OPT_BGCOLORS,
 	OPT_HASH, OPT_RANDOM, OPT_CP, OPT_REVERSE, OPT_INVERTED, OPT_FLAMECHART, OPT_NEGATE,
 	OPT_NOTES, OPT_NAMEATTR, OPT_TOTAL, OPT_FACTOR, OPT_SORT, OPT_SEARCHBUDGET,
-	OPT_TLBUDGET, OPT_NOTIMELINE };
+	OPT_TLBUDGET, OPT_NOTIMELINE, OPT_COMPARE, OPT_SELF, OPT_PER,
+	OPT_NORMALIZE, OPT_MIN_CHANGE };
 
 static const struct option longopts[] = {
 	{ "title",	required_argument,	NULL,	OPT_TITLE },
@@ -83,6 +89,11 @@ static const struct option longopts[] = {
 	{ "search-budget", required_argument,	NULL,	OPT_SEARCHBUDGET },
 	{ "timeline-budget", required_argument,	NULL,	OPT_TLBUDGET },
 	{ "no-timeline", no_argument,		NULL,	OPT_NOTIMELINE },
+	{ "compare",	no_argument,		NULL,	OPT_COMPARE },
+	{ "self",	no_argument,		NULL,	OPT_SELF },
+	{ "per",	required_argument,	NULL,	OPT_PER },
+	{ "normalize",	required_argument,	NULL,	OPT_NORMALIZE },
+	{ "min-change",	required_argument,	NULL,	OPT_MIN_CHANGE },
 	VERSION_LONGOPTS
 };
 
@@ -98,6 +109,31 @@ said(int r, char **why)
 	return r;
 }
 
+/*
+ * --compare: reads the runs before and after (runs[0], runs[1]) into d,
+ * then builds its flame and completes so. Exits 2 when a run cannot be
+ * compared (said, nothing written).
+ */
+static void
+compare(struct cmpdraw *d, char **runs[2], struct svg_opts *so)
+{
+	const char *name;
+	char **p;
+	int side, fd, r;
+
+	for (side = 0; side < 2; side++)
+		for (p = runs[side]; *p != NULL; p++) {
+			if ((fd = cmdfile_open(*p, &name)) == -1)
+				exit(2);
+			r = cmpdraw_read(d, side, fd, name);
+			cmdfile_close(fd);
+			if (r != 0)
+				exit(2);
+		}
+	if (cmpdraw_finish(d, so) != 0)
+		exit(2);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -110,9 +146,11 @@ main(int argc, char *argv[])
 	struct draw d;
 	struct flame fl;
 	struct timeline_opts to = { .budget = 0 };
+	struct compare_opts co = { .min_change = 1, .q = 0.05 };
+	struct cmpdraw cd;
 	const char *bgcolors = NULL, *nameattr = NULL, *name;
-	char *why;
-	int ch, cp = 0, fd, rval = 0, i, r, notimeline = 0;
+	char *why, **runs[2] = { NULL, NULL };
+	int ch, cp = 0, fd, rval = 0, i, r, notimeline = 0, cmp = 0;
 	size_t n;
 
 	/*
@@ -121,6 +159,8 @@ main(int argc, char *argv[])
 	 */
 	signal(SIGPIPE, SIG_DFL);
 	svg_opts_default(&so);
+	/* --compare's "--" is ours: getopt would take it away. */
+	cmp = cmdfile_split(&argc, argv, "--compare", &runs[1]);
 	while ((ch = getopt_long(argc, argv, "V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_TITLE:		so.title = optarg; break;
@@ -194,12 +234,35 @@ main(int argc, char *argv[])
 				to.budget = 1;
 			break;
 		case OPT_NOTIMELINE:	notimeline = 1; break;
+		case OPT_COMPARE:	break;	/* seen above */
+		case OPT_SELF:		co.self = 1; break;
+		case OPT_PER:
+			co.per = number("per", optarg, 1e-9, 1e18);
+			break;
+		case OPT_NORMALIZE:
+			if (strcmp(optarg, "share") == 0)
+				co.norm = COMPARE_SHARE;
+			else if (strcmp(optarg, "median") == 0)
+				co.norm = COMPARE_MEDIAN;
+			else
+				errx(2, "--normalize '%s' is neither 'share' nor "
+				    "'median'", optarg);
+			break;
+		case OPT_MIN_CHANGE:
+			co.min_change = number("min-change", optarg, 0, 1e6);
+			break;
 		default:
 			version_or_usage(ch, usage);
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	if (cmp && (runs[1] == NULL || argc == 0 || *runs[1] == NULL))
+		errx(2, "--compare takes the runs before, '--', and the runs "
+		    "after");
+	if (!cmp && (co.self || co.per > 0 || co.norm || co.min_change != 1))
+		errx(2, "--self, --per, --normalize and --min-change go with "
+		    "--compare");
 
 	said(palette_background(po.scheme, bgcolors, &so.bgcolor1, &so.bgcolor2,
 	    &why), &why);
@@ -215,11 +278,16 @@ main(int argc, char *argv[])
 		so.nameattr = &na;
 	}
 
-	fo.ends = !notimeline;
+	fo.ends = !notimeline || cmp;
 	flame_init(&fl, &fo);
 	draw_init(&d, &fl, &to, notimeline);
+	cmpdraw_init(&cd, &co, &fl);
 	signal(SIGBUS, draw_on_sigbus);
-	for (i = 0; i < (argc > 0 ? argc : 1); i++) {	/* none: stdin */
+	if (cmp) {
+		runs[0] = argv;
+		compare(&cd, runs, &so);
+	}
+	for (i = 0; !cmp && i < (argc > 0 ? argc : 1); i++) {	/* none: stdin */
 		if ((fd = cmdfile_open(argc > 0 ? argv[i] : "-", &name)) == -1) {
 			rval = 1;
 			continue;
@@ -231,7 +299,7 @@ main(int argc, char *argv[])
 			rval = 1;
 		cmdfile_close(fd);
 	}
-	if (draw_finish(&d, rval != 0, &so, &pal) != 0)
+	if (!cmp && draw_finish(&d, rval != 0, &so, &pal) != 0)
 		rval = 1;
 
 	buf_init_fd(&out, STDOUT_FILENO);
@@ -242,6 +310,7 @@ main(int argc, char *argv[])
 	buf_release(&out);
 	flame_release(&fl);
 	draw_release(&d);
+	cmpdraw_release(&cd);
 	nameattr_release(&na);
 	palette_release(&pal);
 	return rval;

@@ -23,6 +23,21 @@ cmdfile_open(const char *path, const char **name)
 	return fd;
 }
 
+int
+cmdfile_split(int *argc, char **argv, const char *opt, char ***after)
+{
+	int i, seen = 0;
+
+	for (i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++)
+		seen |= strcmp(argv[i], opt) == 0;
+	if (seen && i < *argc) {
+		*after = argv + i + 1;
+		argv[i] = NULL;
+		*argc = i;
+	}
+	return seen;
+}
+
 void
 cmdfile_close(int fd)
 {

@@ -28,6 +28,16 @@
  */
 int	 cmdfile_open(const char *path, const char **name);
 
+/*
+ * Two lists of files on one command line, "opt ... BEFORE ... -- AFTER
+ * ...": returns 1 when opt (such as "--compare") is among the arguments
+ * before the first "--", else 0. When it is and a "--" follows, that
+ * "--" becomes the end of argv (NULL, *argc cut to it, so that getopt
+ * never takes it) and *after the list after it (in argv,
+ * NULL-terminated); else *after is left as it is.
+ */
+int	 cmdfile_split(int *argc, char **argv, const char *opt, char ***after);
+
 /* Closes what cmdfile_open gave, unless it is standard input. */
 void	 cmdfile_close(int fd);
 

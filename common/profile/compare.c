@@ -223,6 +223,9 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 		r->samples += cnt;
 		r->whole += w;
 		named += add_stack(c, r, i, e->key, e->len, w);
+		if (c->opts.on_stack != NULL)
+			c->opts.on_stack(c->opts.on_stack_arg, c->nruns - 1,
+			    e->key, e->len, w);
 	}
 	/* The stamps name stacks of this run only. */
 	if (c->stampcap > 0)
@@ -398,6 +401,70 @@ row_order(const void *x, const void *y)
 	return (a->len > b->len) - (a->len < b->len);
 }
 
+/*
+ * The rows of c->opts.self's kind into *rowsp (made; the caller frees
+ * it), [all] first, then the functions with time before or after, the
+ * verdicts set and sorted; *tested gets the size of the family. Returns
+ * how many rows.
+ */
+static size_t
+rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
+{
+	size_t nf = c->funcs.n, id, i, n, nrows = 0;
+	struct compare_row *rows = xcalloc(nf + 1, sizeof(*rows));
+	double *p;
+
+	row_fill(c, SIZE_MAX, &rows[nrows++]);
+	for (id = 0; id < nf; id++) {
+		struct compare_row *row = &rows[nrows];
+
+		row_fill(c, id, row);
+		if (row->before > 0 || row->after > 0)
+			nrows++;
+	}
+	c->whole_before = rows[0].before;
+	c->min_abs = c->opts.min_change / 100 * c->whole_before;
+	/*
+	 * The family: the rows that could change by min_abs. A row under it
+	 * before and after (never negative) cannot, and is same whatever
+	 * its p-value: testing it would only make the others' bar higher.
+	 */
+	p = xcalloc(nrows, sizeof(double));
+	for (i = n = 0; i < nrows; i++)
+		if (fmax(rows[i].before, rows[i].after) >= c->min_abs)
+			p[n++] = rows[i].p;
+	stats_bh(p, n, p);
+	for (i = n = 0; i < nrows; i++) {
+		struct compare_row *row = &rows[i];
+
+		row->q = 1;
+		if (fmax(row->before, row->after) < c->min_abs)
+			continue;
+		row->q = p[n++];
+		if (row->q <= c->opts.q && fabs(row->change) >= c->min_abs &&
+		    row->change != 0)
+			row->verdict = row->change > 0 ? COMPARE_SLOWER :
+			    COMPARE_FASTER;
+	}
+	*tested = n;
+	free(p);
+	qsort(rows + 1, nrows - 1, sizeof(*rows), row_order);
+	*rowsp = rows;
+	return nrows;
+}
+
+size_t
+compare_rows(struct compare *c, int self, struct compare_row **rows)
+{
+	int keep = c->opts.self;
+	size_t tested, n;
+
+	c->opts.self = self;
+	n = rows_make(c, rows, &tested);
+	c->opts.self = keep;
+	return n;
+}
+
 /* Whether function id is in a run of each side. */
 static int
 in_both(const struct compare *c, size_t id)
@@ -507,8 +574,7 @@ say_method(struct compare *c, size_t nnorm)
 int
 compare_finish(struct compare *c)
 {
-	size_t nf = c->funcs.n, id, i, n, nnorm = 0;
-	double *p;
+	size_t nf = c->funcs.n, id, i, nnorm = 0;
 	struct buf bb = { 0 }, ba = { 0 };
 
 	for (id = 0; id < nf && !in_both(c, id); id++)
@@ -546,42 +612,7 @@ compare_finish(struct compare *c)
 	}
 	c->counting_only = c->nside[0] < 2 || c->nside[1] < 2;
 
-	c->rows = xcalloc(nf + 1, sizeof(*c->rows));
-	row_fill(c, SIZE_MAX, &c->rows[c->nrows++]);
-	for (id = 0; id < nf; id++) {
-		struct compare_row *row = &c->rows[c->nrows];
-
-		row_fill(c, id, row);
-		if (row->before > 0 || row->after > 0)
-			c->nrows++;
-	}
-	c->whole_before = c->rows[0].before;
-	c->min_abs = c->opts.min_change / 100 * c->whole_before;
-	/*
-	 * The family: the rows that could change by min_abs. A row under it
-	 * before and after (never negative) cannot, and is same whatever
-	 * its p-value: testing it would only make the others' bar higher.
-	 */
-	p = xcalloc(c->nrows, sizeof(double));
-	for (i = n = 0; i < c->nrows; i++)
-		if (fmax(c->rows[i].before, c->rows[i].after) >= c->min_abs)
-			p[n++] = c->rows[i].p;
-	stats_bh(p, n, p);
-	for (i = n = 0; i < c->nrows; i++) {
-		struct compare_row *row = &c->rows[i];
-
-		row->q = 1;
-		if (fmax(row->before, row->after) < c->min_abs)
-			continue;
-		row->q = p[n++];
-		if (row->q <= c->opts.q && fabs(row->change) >= c->min_abs &&
-		    row->change != 0)
-			row->verdict = row->change > 0 ? COMPARE_SLOWER :
-			    COMPARE_FASTER;
-	}
-	c->tested = n;
-	free(p);
-	qsort(c->rows + 1, c->nrows - 1, sizeof(*c->rows), row_order);
+	c->nrows = rows_make(c, &c->rows, &c->tested);
 	say_method(c, nnorm);
 	warnx("%s", c->method);
 	find_drift(c, 0);

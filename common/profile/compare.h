@@ -68,6 +68,15 @@ struct compare_opts {
 	double		 min_change;	/* percent of before's whole time */
 	double		 q;		/* the false discovery rate */
 	const char	*event;		/* fold only this event; NULL: the first */
+	/*
+	 * NULL, or called with each unique stack of a run as it is read
+	 * (its index in runs, the stack borrowed for the call, its weight
+	 * in the unit, before any scale): a picture of the runs
+	 * (svg/cmpdraw.h) keeps them.
+	 */
+	void		(*on_stack)(void *arg, size_t run, const char *stack,
+			    size_t len, double w);
+	void		*on_stack_arg;
 };
 
 /* One run as read: per function, its total and self time. */
@@ -138,6 +147,15 @@ int	 compare_read(struct compare *, int side, int fd, const char *name);
  * (said).
  */
 int	 compare_finish(struct compare *);
+
+/*
+ * After compare_finish: the rows of total (self 0) or self time (1),
+ * made as c->rows is, with the same runs, scales and min_abs, into
+ * *rows (the caller frees it; the names are borrowed from c->funcs).
+ * Returns how many. A picture that shows both kinds calls it for the
+ * kind c->rows is not.
+ */
+size_t	 compare_rows(struct compare *, int self, struct compare_row **rows);
 
 /*
  * Whether [all] or a function is slower by more than pct percent of the

@@ -455,6 +455,24 @@ palette_diff(double value, double max, int negate, char out[PALETTE_COLORLEN])
 	fmt_rgb(out, r, g, b);
 }
 
+void
+palette_change(double strength, int slower, int negate,
+    char out[PALETTE_COLORLEN])
+{
+	/* weak and strong ends of each hue; black text reads on both */
+	static const int ramp[2][2][3] = {
+		{ { 190, 205, 250 }, { 80, 120, 235 } },	/* faster */
+		{ { 250, 195, 185 }, { 225, 75, 60 } }		/* slower */
+	};
+	const int (*c)[3] = ramp[(slower != 0) != (negate != 0)];
+	double s = strength < 0 ? 0 : strength > 1 ? 1 : strength;
+	int v[3], i;
+
+	for (i = 0; i < 3; i++)
+		v[i] = (int)(c[0][i] + s * (c[1][i] - c[0][i]) + 0.5);
+	fmt_rgb(out, v[0], v[1], v[2]);
+}
+
 int
 palette_background(const char *scheme, const char *bg, const char **c1,
     const char **c2, char **why)

@@ -71,6 +71,15 @@ void	 palette_diff(double value, double max, int negate,
 	    char out[PALETTE_COLORLEN]);
 
 /*
+ * Writes the colour of a change that a comparison called (svg/cmpdraw.h)
+ * to out: red for slower, blue for faster (negate swaps them), from a
+ * light shade at strength 0 to a deep one at 1, each light enough for
+ * black labels.
+ */
+void	 palette_change(double strength, int slower, int negate,
+	    char out[PALETTE_COLORLEN]);
+
+/*
  * Stores the two stops of the background gradient for bgcolors ("yellow",
  * "blue", "green", "grey", or "#rrggbb"; NULL or "" picks the scheme's
  * default) in c1 and c2 (borrowed static strings, or pointers into

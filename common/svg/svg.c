@@ -727,7 +727,10 @@ put_frame(struct buf *b, struct flame *fl, const struct flame_frame *f,
 	if (attrs != NULL)
 		buf_adds(b, attrs);
 	BUF_ADDL(b, "><title>");
-	if (ttl != NULL)
+	if (o->frame_info != NULL && n != NULL) {
+		xml_entities(b, name->p, name->len);
+		o->frame_info(o->frame_info_arg, fl, f->node, b, color);
+	} else if (ttl != NULL)
 		xml_escape(b, ttl, ttllen);
 	else {
 		xml_entities(b, name->p, name->len);
@@ -737,6 +740,8 @@ put_frame(struct buf *b, struct flame *fl, const struct flame_frame *f,
 
 	if (n == NULL)
 		strcpy(color, "rgb(176,176,176)");
+	else if (o->frame_info != NULL)
+		;	/* written with the tooltip */
 	else if (rawlen == 2 && raw[0] == '-' && raw[1] == '-')
 		strcpy(color, "rgb(160,160,160)");
 	else if (rawlen == 1 && raw[0] == '-')

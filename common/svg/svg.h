@@ -57,6 +57,18 @@ struct svg_opts {
 	struct nameattr	*nameattr;	/* borrowed; NULL: none */
 	const struct timeline *timeline; /* borrowed; NULL: none (folded
 					   input): drawn above the frames */
+	/*
+	 * NULL, or what a graph of another kind (svg/cmpdraw.h) says of
+	 * each node drawn, in place of the counts and the palette: it
+	 * appends the tooltip after the name to b, as XML text
+	 * (svg/xml.h), " (WIDTH UNIT, ...)" for the script to read the
+	 * width, and writes the node's colour (a --nameattr title is
+	 * not used).
+	 */
+	void		(*frame_info)(void *arg, const struct flame *,
+			    uint32_t node, struct buf *b,
+			    char color[PALETTE_COLORLEN]);
+	void		*frame_info_arg;
 };
 
 /* Fills o with flamegraph.pl's defaults. */

@@ -1,0 +1,319 @@
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/xalloc.h"
+#include "svg/cmpdraw.h"
+#include "svg/palette.h"
+#include "svg/xml.h"
+
+#define GREY		"rgb(210,210,210)"	/* same: lighter than a merge */
+
+static const char *const unit_name[] = { "ms", "samples", "%" };
+static const char *const verdict_name[] = { "same", "slower", "faster" };
+
+/* compare's hook: each unique stack of a run, kept for the picture. */
+static void
+on_stack(void *arg, size_t run, const char *stack, size_t len, double w)
+{
+	struct cmpdraw *d = arg;
+	struct stacktab_entry *e = stacktab_get(&d->stacks, stack, len);
+
+	GROW(d->ws, d->nws + 1, d->wscap);
+	d->ws[d->nws].stack = (size_t)(e - d->stacks.ents);
+	d->ws[d->nws].run = run;
+	d->ws[d->nws++].w = w;
+}
+
+void
+cmpdraw_init(struct cmpdraw *d, const struct compare_opts *opts,
+    struct flame *fl)
+{
+	struct compare_opts o = *opts;
+
+	memset(d, 0, sizeof(*d));
+	o.on_stack = on_stack;
+	o.on_stack_arg = d;
+	compare_init(&d->c, &o);
+	stacktab_init(&d->stacks);
+	d->fl = fl;
+}
+
+void
+cmpdraw_release(struct cmpdraw *d)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		free(d->incl[k]);
+		free(d->own[k]);
+		free(d->rowof[k]);
+		if (d->rows_owned[k])
+			free(d->rows[k]);
+	}
+	free(d->ws);
+	free(d->title);
+	free(d->subtitle);
+	stacktab_release(&d->stacks);
+	compare_release(&d->c);
+	memset(d, 0, sizeof(*d));
+}
+
+int
+cmpdraw_read(struct cmpdraw *d, int side, int fd, const char *name)
+{
+	return compare_read(&d->c, side, fd, name);
+}
+
+/* rowof[k]: each function's row in rows[k]. */
+static void
+index_rows(struct cmpdraw *d, int k)
+{
+	const struct compare *c = &d->c;
+	size_t i;
+
+	d->rowof[k] = xmalloc((c->funcs.n ? c->funcs.n : 1) * sizeof(size_t));
+	for (i = 0; i < c->funcs.n; i++)
+		d->rowof[k][i] = SIZE_MAX;
+	for (i = 1; i < d->nrows[k]; i++) {
+		const struct compare_row *r = &d->rows[k][i];
+		const struct stacktab_entry *e = stacktab_find(
+		    (struct stacktab *)&c->funcs, r->name, r->len);
+
+		if (e != NULL)
+			d->rowof[k][e - c->funcs.ents] = i;
+	}
+}
+
+/* The row of node's function in rows[k] ([all] for the root), or NULL. */
+static const struct compare_row *
+node_row(const struct cmpdraw *d, int k, uint32_t node)
+{
+	const struct stacktab_entry *e;
+	const char *name;
+	size_t len, i;
+
+	if (node == 0)
+		return &d->rows[k][0];
+	name = flame_name(d->fl, node, &len);
+	e = stacktab_find((struct stacktab *)&d->c.funcs, name,
+	    compare_name_len(name, len));
+	if (e == NULL || (i = d->rowof[k][e - d->c.funcs.ents]) == SIZE_MAX)
+		return NULL;
+	return &d->rows[k][i];
+}
+
+/*
+ * The verdict a node is drawn with: its function's, when the node's own
+ * change (*delta: its total, or self with opts.self; the root's whole)
+ * goes that way by min_abs and more; else same.
+ */
+static enum compare_verdict
+node_verdict(const struct cmpdraw *d, uint32_t node, double *delta)
+{
+	int k = d->c.opts.self && node != 0;
+	const struct compare_row *r = node_row(d, d->c.opts.self, node);
+	double *const *v = k ? d->own : d->incl;
+
+	*delta = v[1][node] - v[0][node];
+	if (r == NULL || r->verdict == COMPARE_SAME ||
+	    fabs(*delta) < d->c.min_abs || *delta == 0)
+		return COMPARE_SAME;
+	if ((r->verdict == COMPARE_SLOWER) != (*delta > 0))
+		return COMPARE_SAME;
+	return r->verdict;
+}
+
+/* v with one decimal (two for percent), never "-0.0". */
+static void
+put_v(struct buf *b, const struct cmpdraw *d, double v)
+{
+	int prec = d->c.unit == COMPARE_PERCENT ? 2 : 1;
+
+	if (fabs(v) < 0.5 * pow(10, -prec))
+		v = 0;
+	buf_addf(b, "%.*f", prec, v);
+}
+
+/* "B -> A UNIT a run, change C UNIT, 95% interval L to H: VERDICT" */
+static void
+put_row(struct buf *b, const struct cmpdraw *d, const struct compare_row *r)
+{
+	const char *u = unit_name[d->c.unit];
+
+	if (r == NULL) {
+		buf_addf(b, "0 -> 0 %s: same", u);
+		return;
+	}
+	put_v(b, d, r->before);
+	BUF_ADDL(b, " -> ");
+	put_v(b, d, r->after);
+	buf_addf(b, " %s a run, change ", u);
+	put_v(b, d, r->change);
+	buf_addf(b, " %s, 95%% interval ", u);
+	put_v(b, d, r->low);
+	BUF_ADDL(b, " to ");
+	put_v(b, d, r->high);
+	buf_addf(b, ": %s", verdict_name[r->verdict]);
+}
+
+/* svg_write's hook: a node's tooltip after its name, and its colour. */
+static void
+frame_info(void *arg, const struct flame *fl, uint32_t node, struct buf *b,
+    char color[PALETTE_COLORLEN])
+{
+	const struct cmpdraw *d = arg;
+	const struct flame_node *n = &fl->nodes[node];
+	double w = n->etime - n->stime, all = fl->nodes[0].etime -
+	    fl->nodes[0].stime, delta, s;
+	enum compare_verdict v = node_verdict(d, node, &delta);
+	const char *u = unit_name[d->c.unit];
+	struct buf t = { 0 };
+
+	BUF_ADDL(&t, " (");
+	put_v(&t, d, w);
+	buf_addf(&t, " %s wide, %.2f%%; ", u, all > 0 ? 100 * w / all : 0);
+	if (node == 0) {
+		BUF_ADDL(&t, "whole run ");
+		put_row(&t, d, &d->rows[0][0]);
+	} else {
+		BUF_ADDL(&t, "here ");
+		put_v(&t, d, d->incl[0][node]);
+		BUF_ADDL(&t, " -> ");
+		put_v(&t, d, d->incl[1][node]);
+		buf_addf(&t, " %s a run, self ", u);
+		put_v(&t, d, d->own[0][node]);
+		BUF_ADDL(&t, " -> ");
+		put_v(&t, d, d->own[1][node]);
+		buf_addf(&t, " %s; the function in all its frames: total ", u);
+		put_row(&t, d, node_row(d, 0, node));
+		BUF_ADDL(&t, "; self ");
+		put_row(&t, d, node_row(d, 1, node));
+	}
+	BUF_ADDL(&t, ")");
+	xml_escape(b, t.p, t.len);
+	buf_release(&t);
+	if (v == COMPARE_SAME) {
+		strcpy(color, GREY);
+		return;
+	}
+	s = fmin(1, fabs(delta) / d->maxd);
+	palette_change(s, v == COMPARE_SLOWER, d->negate, color);
+}
+
+/*
+ * The flame: each stack at the larger of its means per run before and
+ * after; and per node those means, its own (self) and its total.
+ */
+static void
+build(struct cmpdraw *d)
+{
+	const struct compare *c = &d->c;
+	double *mean = xcalloc(2 * (d->stacks.n + 1), sizeof(double));
+	size_t *lstack = xmalloc((d->stacks.n + 1) * sizeof(size_t));
+	size_t i, nl = 0, nn;
+	struct buf line = { 0 };
+	int k;
+
+	for (i = 0; i < d->nws; i++) {
+		const struct compare_run *r = &c->runs[d->ws[i].run];
+
+		mean[2 * d->ws[i].stack + r->side] += d->ws[i].w / r->scale /
+		    c->nside[r->side];
+	}
+	for (i = 0; i < d->stacks.n; i++) {
+		const struct stacktab_entry *e = &d->stacks.ents[i];
+		double w = fmax(mean[2 * i], mean[2 * i + 1]);
+		struct folded_line fl = { .stack = e->key, .stack_len = e->len,
+		    .ncounts = 1, .count[0] = { .d = w, .decimal = 1 } };
+
+		if (!(w > 0) || e->len == 0)
+			continue;
+		buf_reset(&line);
+		buf_add(&line, e->key, e->len);
+		buf_addf(&line, " %.6f", w);
+		flame_add(d->fl, line.p, line.len, &fl);
+		lstack[nl++] = i;
+	}
+	buf_release(&line);
+	flame_build(d->fl);
+	nn = d->fl->nnodes ? d->fl->nnodes : 1;
+	for (k = 0; k < 2; k++) {
+		d->incl[k] = xcalloc(nn, sizeof(double));
+		d->own[k] = xcalloc(nn, sizeof(double));
+		for (i = 0; i < nl && d->fl->ends != NULL; i++)
+			d->own[k][d->fl->ends[i]] += mean[2 * lstack[i] + k];
+		memcpy(d->incl[k], d->own[k], nn * sizeof(double));
+		for (i = d->fl->nnodes; i-- > 1; )
+			d->incl[k][d->fl->nodes[i].parent] += d->incl[k][i];
+	}
+	free(mean);
+	free(lstack);
+}
+
+/* The title and subtitle, unless so gave them. */
+static void
+titles(struct cmpdraw *d, struct svg_opts *so)
+{
+	const struct compare *c = &d->c;
+	const struct compare_row *all = &d->rows[0][0];
+	struct buf b = { 0 };
+
+	if (so->title == NULL) {
+		buf_addf(&b, "Comparison of %zu run%s before, %zu after: the "
+		    "whole run %s, ", c->nside[0], c->nside[0] == 1 ? "" : "s",
+		    c->nside[1], all->verdict == COMPARE_SAME ? "the same" :
+		    verdict_name[all->verdict]);
+		put_v(&b, d, all->before);
+		BUF_ADDL(&b, " -> ");
+		put_v(&b, d, all->after);
+		buf_addf(&b, " %s a run", unit_name[c->unit]);
+		so->title = d->title = buf_detach(&b, NULL);
+	}
+	if (so->subtitle == NULL) {
+		buf_reset(&b);
+		buf_addf(&b, "%s time%s; red slower, blue faster, grey the "
+		    "same: Welch 95%% intervals, Benjamini-Hochberg at q %g, "
+		    "a change of %.3g %s at least", c->opts.self ? "self" :
+		    "total", c->opts.norm == COMPARE_SHARE ? " as a share" :
+		    c->opts.per > 0 ? " per unit of work" : " per run",
+		    c->opts.q, c->min_abs, unit_name[c->unit]);
+		if (c->counting_only)
+			BUF_ADDL(&b, "; one run a side tells sampling noise "
+			    "only");
+		so->subtitle = d->subtitle = buf_detach(&b, NULL);
+	}
+	buf_release(&b);
+}
+
+int
+cmpdraw_finish(struct cmpdraw *d, struct svg_opts *so)
+{
+	struct compare *c = &d->c;
+	int self = c->opts.self, k;
+	uint32_t i;
+	double delta;
+
+	if (compare_finish(c) != 0)
+		return 2;
+	d->rows[self] = c->rows;
+	d->nrows[self] = c->nrows;
+	d->nrows[!self] = compare_rows(c, !self, &d->rows[!self]);
+	d->rows_owned[!self] = 1;
+	for (k = 0; k < 2; k++)
+		index_rows(d, k);
+	build(d);
+	d->negate = so->negate;
+	for (i = 0; i < d->fl->nnodes; i++)
+		if (node_verdict(d, i, &delta) != COMPARE_SAME &&
+		    fabs(delta) > d->maxd)
+			d->maxd = fabs(delta);
+	so->frame_info = frame_info;
+	so->frame_info_arg = d;
+	so->countname = unit_name[c->unit];
+	so->timens = 0;
+	titles(d, so);
+	return 0;
+}

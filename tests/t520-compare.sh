@@ -104,6 +104,9 @@ check 'an empty run, folded stacks beside streams: exit 2, the file named' '
 	: >empty &&
 	expect_status 2 fgfold --compare empty -- "$R/b.1.sym" >out 2>err &&
 	grep_q "^fgfold: .empty.: no sample in this run" err &&
+	expect_status 2 fgfold --compare "$R/a.1.sym" -- empty >out 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	grep_q "^fgfold: .empty.: no sample in this run" err &&
 	expect_status 0 fgfold "$R/b.2.sym" >b2.folded 2>ferr &&
 	expect_status 2 fgfold --compare "$R/a.1.sym" -- b2.folded >out 2>err &&
 	test ! -s out &&

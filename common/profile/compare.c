@@ -230,16 +230,18 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	/* The stamps name stacks of this run only. */
 	if (c->stampcap > 0)
 		memset(c->stamp, 0, c->stampcap * sizeof(size_t));
+	/* before its event: an empty run has none to tell */
+	if (!(r->samples > 0) || !(r->whole > 0)) {
+		warnx("'%s': no sample in this run: record it again, or leave "
+		    "it out", name);
+		fold_release(&f);
+		return 2;
+	}
 	rv = same_event(c, name, folded ? "" : f.event != NULL ? f.event :
 	    "no event named", timed);
 	fold_release(&f);
 	if (rv != 0)
 		return rv;
-	if (!(r->samples > 0) || !(r->whole > 0)) {
-		warnx("'%s': no sample in this run: record it again, or leave "
-		    "it out", name);
-		return 2;
-	}
 	if (named == 0)
 		warnx("'%s': no frame has a name: symbolize it first (fgsym)",
 		    name);

@@ -3,8 +3,9 @@
 # The runs are made up (tests/fgsvg/cmpruns.awk: cpu-clock streams of a
 # small program, five a side, whose counts vary from run to run as real
 # runs do), so every verdict is known: the change removed slow_search
-# (400 ms a run) and added hash_probe (40 ms); parse, render and
-# draw_text did not change. The SVG is checked as text (grey, red, blue,
+# (400 ms a run) and added hash_probe (90 ms, 80 of it in alloc, which
+# also runs under parse, 200 ms unchanged); parse, render and draw_text
+# did not change. The SVG is checked as text (grey, red, blue,
 # the tooltips against the table), then in Chromium (tests/browser/
 # compare.js): the removed function's frame hovered, zoomed, searched
 # and opened in the function view.
@@ -18,7 +19,8 @@ GREY='rgb(210,210,210)'
 # run SIDE SEED: one made-up run on stdout.
 run() { awk -v side="$1" -v seed="$2" -f "$TESTS/fgsvg/cmpruns.awk"; }
 
-# frames SVG: "NAME<TAB>FILL<TAB>TOOLTIP" for every frame drawn.
+# frames SVG: "NAME<TAB>FILL<TAB>TOOLTIP" for every frame drawn, in
+# preorder (the frames of a name in the order of their callers' names).
 frames() {
 	sed -n 's/^<g[^>]*><title>\(\([^ ]*\) .*\)<\/title><rect .* fill="\([^"]*\)"\/><\/g>$/\2	\3	\1/p' "$1" |
 		sed 's/&gt;/>/g'
@@ -43,7 +45,7 @@ interval() {
 check 'five made-up runs a side, and five more of the program unchanged' '
 	for i in 1 2 3 4 5; do
 		run before $i >"$R/before.$i" && run after $((i + 10)) >"$R/after.$i" &&
-		run before $((i + 20)) >"$R/again.$i" || exit 1
+		run before $((i + 20)) >"$R/again.$i" && run after $((i + 70)) >"$R/later.$i" || exit 1
 	done &&
 	test "$(grep -c cpu-clock "$R/before.1")" -gt 800
 '
@@ -64,7 +66,29 @@ check 'unchanged functions grey, the removed one drawn in blue, the new one red'
 	test "$(hue "$(fill list slow_search)")" = blue &&
 	test "$(hue "$(fill list lookup)")" = blue &&
 	test "$(hue "$(fill list hash_probe)")" = red &&
-	test "$(awk -F "\t" "\$2 != \"$GREY\"" list | wc -l)" = 5
+	test "$(awk -F "\t" "\$2 != \"$GREY\"" list | wc -l)" = 6
+'
+
+# alloc's frames, lookup's (new, red) first, then parse's (unchanged).
+check 'a slower function'"'"'s frame that did not move is grey' '
+	frames "$R/cmp.svg" >list &&
+	awk -F "\t" "\$1 == \"alloc\" { print \$2 }" list >fills &&
+	test "$(wc -l <fills)" = 2 &&
+	test "$(hue "$(sed -n 1p fills)")" = red &&
+	test "$(sed -n 2p fills)" = "$GREY" &&
+	grep_q "total .*: slower; self .*: slower)\$" list
+'
+
+# Runs "later" make parse;alloc 4.6 ms a run more by their noise alone:
+# with no practical size to stop it, only the frame'"'"'s own interval,
+# which holds 0, keeps it grey.
+check '--min-change=0: a frame moved only by its noise stays grey' '
+	expect_status 0 fgsvg --compare --min-change=0 "$R"/before.? -- "$R"/later.? >mc.svg 2>err &&
+	frames mc.svg >list &&
+	awk -F "\t" "\$1 == \"alloc\"" list >allocs &&
+	grep_q "here 206.2 -> 210.8 ms a run" allocs &&
+	test "$(hue "$(sed -n 1p allocs | cut -f 2)")" = red &&
+	test "$(sed -n 2p allocs | cut -f 2)" = "$GREY"
 '
 
 check 'the removed function keeps its before width; the bigger change the deeper' '
@@ -82,7 +106,7 @@ check 'tooltips carry the table'"'"'s intervals and verdicts, total and self' '
 	expect_status 0 fgfold --compare "$R"/before.? -- "$R"/after.? >total 2>err &&
 	expect_status 0 fgfold --compare --self "$R"/before.? -- "$R"/after.? >self 2>err &&
 	frames "$R/cmp.svg" >list &&
-	for f in slow_search hash_probe parse lookup; do
+	for f in slow_search hash_probe parse lookup alloc; do
 		tip list $f >t &&
 		grep_q "total .*95% interval $(interval total $f)" t &&
 		grep_q "; self .*95% interval $(interval self $f))\$" t || exit 1

@@ -5,6 +5,7 @@
 
 #include "base/buf.h"
 #include "base/xalloc.h"
+#include "profile/stats.h"
 #include "svg/cmpdraw.h"
 #include "svg/palette.h"
 #include "svg/xml.h"
@@ -53,6 +54,7 @@ cmpdraw_release(struct cmpdraw *d)
 		if (d->rows_owned[k])
 			free(d->rows[k]);
 	}
+	free(d->moved);
 	free(d->ws);
 	free(d->title);
 	free(d->subtitle);
@@ -118,7 +120,7 @@ node_verdict(const struct cmpdraw *d, uint32_t node, double *delta)
 	double *const *v = k ? d->own : d->incl;
 
 	*delta = v[1][node] - v[0][node];
-	if (r == NULL || r->verdict == COMPARE_SAME ||
+	if (r == NULL || r->verdict == COMPARE_SAME || !d->moved[node] ||
 	    fabs(*delta) < d->c.min_abs || *delta == 0)
 		return COMPARE_SAME;
 	if ((r->verdict == COMPARE_SLOWER) != (*delta > 0))
@@ -137,6 +139,15 @@ put_v(struct buf *b, const struct cmpdraw *d, double v)
 	buf_addf(b, "%.*f", prec, v);
 }
 
+/* What the means are of: "a run", "a unit" of work, "of the run". */
+static const char *
+per(const struct cmpdraw *d)
+{
+	if (d->c.opts.norm == COMPARE_SHARE)
+		return "of the run";
+	return d->c.opts.per > 0 ? "a unit" : "a run";
+}
+
 /* "B -> A UNIT a run, change C UNIT, 95% interval L to H: VERDICT" */
 static void
 put_row(struct buf *b, const struct cmpdraw *d, const struct compare_row *r)
@@ -150,7 +161,7 @@ put_row(struct buf *b, const struct cmpdraw *d, const struct compare_row *r)
 	put_v(b, d, r->before);
 	BUF_ADDL(b, " -> ");
 	put_v(b, d, r->after);
-	buf_addf(b, " %s a run, change ", u);
+	buf_addf(b, " %s %s, change ", u, per(d));
 	put_v(b, d, r->change);
 	buf_addf(b, " %s, 95%% interval ", u);
 	put_v(b, d, r->low);
@@ -183,7 +194,7 @@ frame_info(void *arg, const struct flame *fl, uint32_t node, struct buf *b,
 		put_v(&t, d, d->incl[0][node]);
 		BUF_ADDL(&t, " -> ");
 		put_v(&t, d, d->incl[1][node]);
-		buf_addf(&t, " %s a run, self ", u);
+		buf_addf(&t, " %s %s, self ", u, per(d));
 		put_v(&t, d, d->own[0][node]);
 		BUF_ADDL(&t, " -> ");
 		put_v(&t, d, d->own[1][node]);
@@ -201,6 +212,72 @@ frame_info(void *arg, const struct flame *fl, uint32_t node, struct buf *b,
 	}
 	s = fmin(1, fabs(delta) / d->maxd);
 	palette_change(s, v == COMPARE_SLOWER, d->negate, color);
+}
+
+/*
+ * The frames whose own change is beyond its noise (d->moved): per run,
+ * each node's value (its total, or its self time with opts.self); per
+ * side, their mean and variance, never below the counting noise (a
+ * value v of a run whose samples are u each varies as v u at least);
+ * Welch's 95% interval of the change (profile/stats.h), which must
+ * not hold 0. A gate, not a discovery: a frame is coloured only when
+ * its function's row, under Benjamini-Hochberg, is one too.
+ */
+static void
+frames_tested(struct cmpdraw *d, const size_t *lstack, size_t nl)
+{
+	const struct compare *c = &d->c;
+	size_t nn = d->fl->nnodes, nr = c->nruns, i, j, *snode;
+	double *v = xcalloc(nn * nr + 1, sizeof(double));
+
+	snode = xmalloc((d->stacks.n + 1) * sizeof(size_t));
+	for (i = 0; i < d->stacks.n; i++)
+		snode[i] = SIZE_MAX;
+	for (i = 0; i < nl && d->fl->ends != NULL; i++)
+		snode[lstack[i]] = d->fl->ends[i];
+	for (i = 0; i < d->nws; i++)
+		if (snode[d->ws[i].stack] != SIZE_MAX)
+			v[snode[d->ws[i].stack] * nr + d->ws[i].run] +=
+			    d->ws[i].w / c->runs[d->ws[i].run].scale;
+	/* totals, but for self time; the root's is the whole run's */
+	for (i = nn; i-- > 1; )
+		for (j = 0; j < nr; j++)
+			v[(c->opts.self ? 0 : d->fl->nodes[i].parent) * nr + j] +=
+			    v[i * nr + j];
+	d->moved = xcalloc(nn + 1, 1);
+	for (i = 0; i < nn; i++) {
+		struct stats_side sd[2];
+		struct stats_diff df;
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			double sum = 0, sq = 0, floor = 0, x;
+
+			for (j = 0; j < nr; j++)
+				if (c->runs[j].side == k) {
+					const struct compare_run *r = &c->runs[j];
+
+					sum += x = v[i * nr + j];
+					floor += x * (r->whole / r->scale /
+					    r->samples);
+				}
+			sd[k].n = c->nside[k];
+			sd[k].mean = sum / sd[k].n;
+			for (j = 0; j < nr; j++)
+				if (c->runs[j].side == k) {
+					x = v[i * nr + j] - sd[k].mean;
+					sq += x * x;
+				}
+			sd[k].df = sd[k].n >= 2 ? sd[k].n - 1 : INFINITY;
+			sd[k].var = sd[k].n >= 2 ? sq / (sd[k].n - 1) : 0;
+			if (sd[k].var < floor / sd[k].n)
+				sd[k].var = floor / sd[k].n;
+		}
+		stats_welch(&sd[0], &sd[1], 0.95, &df);
+		d->moved[i] = df.low > 0 || df.high < 0;
+	}
+	free(v);
+	free(snode);
 }
 
 /*
@@ -249,6 +326,7 @@ build(struct cmpdraw *d)
 		for (i = d->fl->nnodes; i-- > 1; )
 			d->incl[k][d->fl->nodes[i].parent] += d->incl[k][i];
 	}
+	frames_tested(d, lstack, nl);
 	free(mean);
 	free(lstack);
 }
@@ -269,7 +347,7 @@ titles(struct cmpdraw *d, struct svg_opts *so)
 		put_v(&b, d, all->before);
 		BUF_ADDL(&b, " -> ");
 		put_v(&b, d, all->after);
-		buf_addf(&b, " %s a run", unit_name[c->unit]);
+		buf_addf(&b, " %s %s", unit_name[c->unit], per(d));
 		so->title = d->title = buf_detach(&b, NULL);
 	}
 	if (so->subtitle == NULL) {

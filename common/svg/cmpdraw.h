@@ -22,9 +22,11 @@
  * moved that way: red for slower, blue for faster, when its function's
  * verdict says so and the frame's own change (its total, or its self
  * time with opts.self) goes the same way by at least the comparison's
- * min_abs; deeper as that change is bigger (from 30% to all of the
- * colour, the biggest change coloured being all of it). Any other frame
- * is grey, so that a function whose time moved elsewhere leaves a frame
+ * min_abs, with its own Welch interval over the runs clear of 0 (a
+ * gate, not a discovery: the function's row is the one tested under
+ * Benjamini-Hochberg); deeper as that change is bigger, the biggest
+ * change coloured the deepest (palette_change). Any other frame is
+ * grey, so that a function whose time moved elsewhere leaves a frame
  * that did not move grey. The root is [all]'s.
  *
  * The tooltip, after the name: " (WIDTH UNIT wide, P%; here B -> A UNIT
@@ -62,6 +64,8 @@ struct cmpdraw {
 	int		 rows_owned[2];	/* made here; else c.rows */
 	size_t		*rowof[2];	/* per function id: its row, or
 					   SIZE_MAX */
+	unsigned char	*moved;		/* per node: its own change is beyond
+					   its noise (Welch, 95%) */
 	double		 maxd;		/* the biggest change coloured */
 	int		 negate;	/* --negate: the hues swapped */
 	char		*title, *subtitle;	/* owned */

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -102,6 +103,25 @@ test_verdicts(void)
 	CHECK(!c.counting_only && strstr(c.method, "Welch") != NULL,
 	    "the method says Welch");
 	CHECK(c.drift[0] == 0 && c.drift[1] == 0, "no drift in runs that do not trend");
+	{
+		struct compare_row *same, *self;
+		size_t n = compare_rows(&c, 0, &same), ns, k;
+		int eq = n == c.nrows;
+
+		for (k = 0; eq && k < n; k++)
+			eq = same[k].name == c.rows[k].name &&
+			    same[k].change == c.rows[k].change &&
+			    same[k].low == c.rows[k].low &&
+			    same[k].verdict == c.rows[k].verdict;
+		CHECK(eq, "compare_rows of the table's kind: the table's rows");
+		ns = compare_rows(&c, 1, &self);
+		CHECK(ns == 4 && self[0].before == c.rows[0].before,
+		    "compare_rows of self time: [all], a, b, x (main no leaf)");
+		CHECK(c.opts.self == 0 && c.nrows == 5,
+		    "compare_rows leaves the comparison as it was");
+		free(same);
+		free(self);
+	}
 	compare_release(&c);
 
 	/* before's runs grow 1000, 1100, ... 1400: a drift of 400 */

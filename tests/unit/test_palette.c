@@ -233,6 +233,14 @@ test_diff_background(void)
 	CHECK_STR(c, "rgb(255,105,105)", "negate swaps");
 	palette_diff(0, 10, 0, c);
 	CHECK_STR(c, "rgb(255,255,255)", "no change is white");
+	palette_change(1, 1, 0, c);
+	CHECK_STR(c, "rgb(225,75,60)", "the deepest slower is red");
+	palette_change(0, 0, 0, c);
+	CHECK_STR(c, "rgb(190,205,250)", "the lightest faster is pale blue");
+	palette_change(0.5, 1, 1, c);
+	CHECK_STR(c, "rgb(135,163,243)", "negate: slower in blue, half way");
+	palette_change(7, 0, 0, c);
+	CHECK_STR(c, "rgb(80,120,235)", "a strength past 1 is 1");
 	CHECK(palette_background("mem", NULL, &c1, &c2, &why) == 0 &&
 	    why == NULL, "mem has a background");
 	CHECK_STR(c2, "#e0ffe0", "mem's is green");

@@ -167,6 +167,20 @@ check 'an empty run, a stream cut short: exit 2, nothing drawn, the file named' 
 	grep_q "^fgsvg: .cut.: a run with a bad line, or cut short, is no run to compare" err
 '
 
+check 'folded runs: drawn in samples; no function in common: exit 2, said' '
+	for i in 1 2 3; do
+		expect_status 0 fgfold "$R/before.$i" >b.$i 2>err &&
+		expect_status 0 fgfold "$R/after.$i" >a.$i 2>err || exit 1
+	done &&
+	expect_status 0 fgsvg --compare b.? -- a.? >f.svg 2>err &&
+	grep_q "samples a run, change" f.svg &&
+	frames f.svg >list && test "$(hue "$(fill list slow_search)")" = blue &&
+	echo "other;thing 10" >x &&
+	expect_status 2 fgsvg --compare b.1 -- x >out.svg 2>err &&
+	test ! -s out.svg && test "$(wc -l <err)" = 1 &&
+	grep_q "^fgsvg: no function of the runs before (.b.1.) is in the runs after (.x.)" err
+'
+
 check 'usage: --compare needs "--" and runs on each side; its options need it' '
 	expect_status 2 fgsvg --compare "$R/before.1" "$R/after.1" >out.svg 2>err &&
 	grep_q "^fgsvg: --compare takes the runs before, .--., and the runs after" err &&

@@ -41,6 +41,15 @@
 
 #include "stream/stacktab.h"
 
+/*
+ * The default practical size, percent of the whole run: half of 1%, so
+ * that a change of 1% of the run is found. At 1%, a change of exactly
+ * that size (a function at 5% of the run doing a fifth more) is called
+ * same whenever its estimate falls a hair short of it, about one time
+ * in two (bench/compare.sh).
+ */
+#define COMPARE_MIN_CHANGE	0.5
+
 enum compare_norm {
 	COMPARE_TIME,		/* time (or samples) per run, or per unit */
 	COMPARE_SHARE,		/* percent of the run's whole time */

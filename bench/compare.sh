@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/bin/sh
 # bench/compare.sh: how good fgfold --compare is, on tests/record/weights.c
 # recorded here (fgrecord, cpu-clock at its default 999 Hz, then fgsym):
 # four functions, render at 5% of a run of 1 s of CPU time, the others at
@@ -50,16 +50,20 @@ record() {
 echo "   load average at the start: $(load)"
 if [ -z "${COMPARE_RUNS:-}" ]; then
 	rm -f "$R"/*.sym
-	for ((i = 1; i <= ROUNDS; i++)); do
+	i=1
+	while [ $i -le "$ROUNDS" ]; do
 		record a.$i 1 && record b.$i 1.2 && record aa.$i 1 || {
 			echo "   fgrecord or fgsym failed:"; tail -3 "$T/rec.err" "$T/sym.err"; exit 1; }
+		i=$((i + 1))
 	done
 	echo "   recorded $ROUNDS rounds of a, b, aa; load average: $(load)"
 fi
 ng=$((ROUNDS / 5))
 
+# rounds SIDE FIRST STEP: the runs of SIDE in 5 rounds from FIRST by STEP.
+rounds() { _i=$2; while [ $_i -lt $(($2 + 5 * $3)) ]; do echo "$R/$1.$_i.sym"; _i=$((_i + $3)); done; }
 # group SIDE G: the runs of group G (0, 1, ...) of SIDE.
-group() { for ((i = 5 * $2 + 1; i <= 5 * $2 + 5; i++)); do echo "$R/$1.$i.sym"; done; }
+group() { rounds "$1" $((5 * $2 + 1)) 1; }
 
 aa_clean=0 aa_n=0 aa_rows=0
 ab_ok=0 ab_n=0 all_slow=0 all_fast=0
@@ -71,9 +75,8 @@ aa() {
 	aa_n=$((aa_n + 1)) aa_rows=$((aa_rows + n))
 	[ "$n" = 0 ] && aa_clean=$((aa_clean + 1))
 }
-# rounds SIDE FIRST STEP: the runs of SIDE in 5 rounds from FIRST by STEP.
-rounds() { for ((i = $2; i < $2 + 5 * $3; i += $3)); do echo "$R/$1.$i.sym"; done; }
-for ((g = 0; g < ng; g++)); do
+g=0
+while [ $g -lt $ng ]; do
 	aa "$(group a $g)" "$(group aa $g)"
 	if [ $((g % 2)) = 1 ]; then
 		k=$((5 * (g - 1) + 1))
@@ -95,6 +98,7 @@ for ((g = 0; g < ng; g++)); do
 	slower) all_slow=$((all_slow + 1)) ;;
 	faster) all_fast=$((all_fast + 1)) ;;
 	esac
+	g=$((g + 1))
 done
 echo "   A/A: $aa_clean of $aa_n comparisons call every row same ($aa_rows rows called in all; $T/aa.called)"
 echo "   A/B: $ab_ok of $ab_n call render slower, parse, encode and flush same, none faster ($T/ab.missed); [all] slower in $all_slow, faster in $all_fast"

@@ -109,7 +109,8 @@ int
 main(int argc, char *argv[])
 {
 	struct fold_opts opts;
-	struct compare_opts co = { .min_change = 1, .q = 0.05 };
+	struct compare_opts co = { .min_change = COMPARE_MIN_CHANGE,
+	    .q = 0.05 };
 	struct fold f;
 	static char obuf[1 << 20];
 	char *stdin_only[] = { "-", NULL }, *end;
@@ -209,7 +210,7 @@ main(int argc, char *argv[])
 		rval = compare(&co, runs, fail);
 		goto done;
 	}
-	if (co.self || co.per > 0 || co.norm || fail >= 0 || co.min_change != 1)
+	if (co.self || co.per > 0 || co.norm || fail >= 0 || co.min_change != COMPARE_MIN_CHANGE)
 		errx(2, "--self, --per, --normalize=HOW, --min-change and "
 		    "--fail-slower go with --compare");
 	if (argc == 0)

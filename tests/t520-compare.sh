@@ -51,7 +51,7 @@ check 'fifteen runs recorded and symbolized, a, aa and b in turns' '
 '
 
 # A/A at --min-change=5: BH holds the chance of a false alarm at 5% over
-# all the rows at the default 1%, which a test run on every commit may
+# all the rows at the default 0.5%, which a test run on every commit may
 # not take; a change of 5% of the run (10 ms, a fifth of a function)
 # must also be as improbable under the counting noise alone.
 check 'A/A: the same program, five runs a side: every row is same' '

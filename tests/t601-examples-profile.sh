@@ -5,7 +5,7 @@
 # frame before, and is gone after.
 . "$(dirname "$0")/lib.sh"
 EX=$TOP/examples
-export RUNS=3
+export RUNS=3 CMP_RUNS=3
 
 # pct LINE-PATTERN FILE: the first percentage on the line matching PATTERN.
 pct() { sed -n "s/.*$1 *\([0-9.]*\)%.*/\1/p" "$2" | head -n 1; }
@@ -25,6 +25,9 @@ check "alloc-loop (C): report, before/after/diff SVGs, the hot frame moves" '
 	grep_q "^  before .* find_pair_slow .*% of [0-9]* samples" report &&
 	grep_q "^  after .* find_pair_fast " report &&
 	grep_q "^  speed-up [0-9.]*x (CPU time [0-9.]*x)   out/{before,after,diff,diff-removed}.svg\$" report &&
+	grep_q "^  verdict, 3 runs a side: find_pair_slow: [0-9]* ms -> 0 ms (-[0-9]* ms ± [0-9]* ms): faster; whole run .* -> .* (-.*): faster\$" report &&
+	test "$(tail -n 1 report | cut -c 1-10)" = "  verdict," &&
+	test "$(sed -n "2s/	.*//p" out/compare.tsv)" = "[all]" &&
 	b=$(pct find_pair_slow report) &&
 	awk -v b="$b" "BEGIN { exit !(b >= 50) }" &&
 	for f in before after diff diff-removed; do

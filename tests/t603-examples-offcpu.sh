@@ -7,7 +7,7 @@
 # both paths are accepted.
 . "$(dirname "$0")/lib.sh"
 EX=$TOP/examples
-export RUNS=1
+export RUNS=1 CMP_RUNS=2
 
 # pct LINE-PATTERN FILE: the first percentage on the line matching PATTERN.
 pct() { sed -n "s/.*$1 *\([0-9.]*\)%.*/\1/p" "$2" | head -n 1; }

@@ -66,6 +66,19 @@ check "cargo fg: names and values reach cargo as they are, never evaluated" '
 	grep -qx -e "\$(./X) \`./X\`" cargo.args && grep -qx "x'"'"'y" cargo.args &&
 	grep -qx "CARGO_PROFILE_MY_PROF_1_DEBUG=true" cargo.env || { cat err cargo.args cargo.env; false; }
 '
+check "cargo fg --runs, --save, --compare, --against: usage errors in one line, exit 2" '
+	for a in "--runs 3" "--fail-slower=2" "--save a --compare b" "--save a --against HEAD" \
+	    "--runs 0 --save a" "--runs x --save a" "--save a/b" "--save current" "--compare against" \
+	    "--save a --fail-slower=2" "--compare a --fail-slower=x" "--save a --flamechart" \
+	    "--compare a --open" "--against="; do
+		expect_status 2 "$CFG" fg $a 2>err && test "$(wc -l <err)" = 1 ||
+			{ echo "cargo fg $a:"; cat err; exit 1; }
+	done &&
+	"$CFG" fg --runs 3 2>err; grep_q "^cargo fg: --runs N goes with --save NAME, --compare NAME or --against REV\$" err &&
+	"$CFG" fg --save a --compare b 2>err; grep_q "give one of --save, --compare and --against" err &&
+	"$CFG" fg --save current 2>err; grep_q "is the name of cargo fg.s own runs (target/fg/current)" err &&
+	"$CFG" fg --save a --flamechart 2>err; grep_q "^cargo fg: --flamechart draws one run: it does not go with --save\$" err
+'
 check "cargo fg: unknown option and stray argument are usage errors" '
 	expect_status 2 "$CFG" fg --frobnicate 2>err &&
 	grep_q "unknown option .--frobnicate." err &&
@@ -441,4 +454,60 @@ check "cargo fg: a build error stops it before recording" '
 	grep_q "cargo build failed" err &&
 	! grep -q "recording:" err
 '
+# Runs compared: a copy of the crate in a git repository of its own; the
+# working tree's crunch does twice the work of HEAD's. Three runs a side
+# of 20 million steps (about 40 ms of CPU time against 80).
+if perf_ok && command -v git >/dev/null 2>&1; then
+	cp -r "$TESTS/cargo-fixture" "$TMP/ab"
+	(cd "$TMP/ab" && git init -q . && git add -A &&
+		git -c user.name=t -c user.email=t@localhost commit -q -m base) >/dev/null 2>&1
+	# cab ARGS...: cargo fg in the copy, its own target folder.
+	cab() {
+		(cd "$TMP/ab" && CARGO_TARGET_DIR=$TMP/abtarget "$CFG" fg "$@") >out 2>err
+	}
+	check "cargo fg --save base, then --compare base after a change: crunch slower, --fail-slower exits 1" '
+		cab --runs 3 --save base --bin spin -- 20 || { cat err; false; } &&
+		for i in 1 2 3; do test -s "$TMP/abtarget/fg/base/run.$i" && test -f "$TMP/abtarget/fg/base/run.$i.log"; done &&
+		! test -e "$TMP/abtarget/fg/base/run.4" &&
+		grep_q "^cargo fg: saved 3 runs of .spin. in .*/abtarget/fg/base; after a change, compare: cargo fg --runs 3 --compare base\$" err &&
+		grep -q "^# event : cpu-clock" "$TMP/abtarget/fg/base/run.1" &&
+		grep -q "spin::crunch" "$TMP/abtarget/fg/base/run.1" &&
+		sed -i "s/for i in 0\.\.steps {/for i in 0..steps * 2 {/" "$TMP/ab/src/main.rs" &&
+		grep -q "0..steps \* 2" "$TMP/ab/src/main.rs" &&
+		{ cab --runs 3 --compare base --fail-slower=10 --bin spin -- 20; st=$?; } ;
+		cat out err && test "$st" = 1 &&
+		head -1 out | grep -q "^function  *before ms  *after ms  *change ms  *low ms  *high ms  *verdict\$" &&
+		sed -n 2p out | grep -q "^\[all\]  .* slower\$" &&
+		test "$(wc -l <out)" -le 12 &&
+		grep -q "^spin::crunch	.*	slower\$" "$TMP/abtarget/fg/compare.tsv" &&
+		grep_q "^fgfold: 3 runs before, 3 after of cpu-clock: total time per run" err &&
+		grep_q "^cargo fg: slower by more than 10% of the whole run (--fail-slower=10): exit 1\$" err &&
+		head -1 "$TMP/abtarget/fg/compare.tsv" | grep -q "^function	before	after	change	low	high	verdict\$" &&
+		if fgsvg --help 2>&1 | grep -q -e --compare; then
+			grep_q "^cargo fg: wrote compare.svg" err && head -c 300 "$TMP/ab/compare.svg" | grep -q "<svg"
+		else
+			grep_q "^cargo fg: this fgsvg has no --compare: no graph drawn" err
+		fi &&
+		expect_status 2 cab --compare nosuch --bin spin -- 20 &&
+		grep_q "^cargo fg: --compare: no runs saved as .nosuch. in .*/fg (save them first" err
+	'
+	check "cargo fg --against HEAD: HEAD built beside, runs in turns, crunch slower, the worktree removed" '
+		cab --runs 3 --against HEAD --bin spin -- 20 || { cat out err; false; } &&
+		cat out err &&
+		grep_q "^cargo fg: building .HEAD. ([0-9a-f]*) in a worktree of its own\$" err &&
+		grep_q "^cargo fg: recording 3 runs a side, in turns: .HEAD. into .*/fg/against, the working tree into .*/fg/current\$" err &&
+		grep -q "^spin::crunch	.*	slower\$" "$TMP/abtarget/fg/compare.tsv" &&
+		sed -n 2p out | grep -q "^\[all\]  .* slower\$" &&
+		test -s "$TMP/abtarget/fg/against/run.3" && test -s "$TMP/abtarget/fg/current/run.3" &&
+		test "$(git -C "$TMP/ab" worktree list | wc -l)" = 1 ||
+			{ git -C "$TMP/ab" worktree list; false; }
+	'
+	check "cargo fg --against a revision that is not there: one line, exit 2" '
+		expect_status 2 cab --against no-such-branch --bin spin -- 20 &&
+		grep_q "^cargo fg: --against: .no-such-branch. is no commit of this repository" err &&
+		! grep -q "building the" err
+	'
+else
+	skip "cargo fg --save, --compare, --against" "${why:-git not found (Debian: apt-get install git)}"
+fi
 done_testing

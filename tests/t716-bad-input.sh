@@ -364,4 +364,23 @@ check 'an event name with control bytes: quoted in fgfold, fgsvg and fgpprof war
 	grep_q "converting only .cyc.x1b]0;X.x07les." err
 '
 
+# Issue 32: fgfold --compare's bad runs, one line each naming the file,
+# exit 2 and no table: runs of different events (cpu-clock beside off-CPU),
+# an empty run, runs with no function in common, a stream cut short (the
+# stream reader's line with the place, then compare's).
+check 'fgfold --compare: another event, an empty run, nothing in common, a cut stream: one line, exit 2' '
+	printf "p 1/1 [000] 1.0: 2000000 cpu-clock:\n\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n" >on &&
+	printf "p 1/1 [000] 1.0: 5000 offcpu-time:\n\t10 f+0x1 (/bin/p)\n\n" >off &&
+	head -2 on >cut && : >empty &&
+	printf "x;y 3\n" >xy && printf "a;b 3\n" >ab &&
+	expect_status 2 fgfold --compare on -- off >out 2>err && test ! -s out && one_clean_line err &&
+	grep_q "^fgfold: .off. records .offcpu-time., and .on. records .cpu-clock.: compare runs of one event" err &&
+	expect_status 2 fgfold --compare empty -- on >out 2>err && test ! -s out && one_clean_line err &&
+	grep_q "^fgfold: .empty.: no sample in this run" err &&
+	expect_status 2 fgfold --compare ab -- xy >out 2>err && test ! -s out && one_clean_line err &&
+	grep_q "^fgfold: no function of the runs before (.ab.) is in the runs after (.xy.)" err &&
+	expect_status 2 fgfold --compare on -- cut >out 2>err && test ! -s out &&
+	grep_q "^fgfold: .cut.: a run with a bad line, or cut short" err
+'
+
 done_testing

@@ -312,17 +312,23 @@ median_scales(struct compare *c)
 }
 
 /*
- * One side of the row of function id (SIZE_MAX: [all]). Its variance is
- * never below the counting noise of one run, for the runs cannot be
- * steadier than where the ticks fell: a count c of a run's n samples
- * varies as c (1 - c/n) (binomial), in the unit squared. With one run,
- * nothing tells the noise between runs: the count's variance is taken
- * as c (Poisson), which for the whole run stands in for it.
+ * One side of the row of function id (SIZE_MAX: [all]). With two runs or
+ * more its variance is the runs' own: where the ticks fell is part of
+ * what moves a run's value, and the runs hold it. It is not floored at a
+ * binomial count's, c (1 - c/n): a sampler that ticks every period of
+ * the event's time is far steadier than that (a function of a fixed 50
+ * ms of CPU time gets 50 samples of cpu-clock at 1 kHz in every run, give
+ * or take one, where a binomial count would move by 7), and that floor
+ * hid a change of 20% in such a function (bench/compare.sh). The floor
+ * is one sample a run: no count is known closer, and runs that agree to
+ * the sample leave no spread to divide by. With one run, nothing tells
+ * the noise between runs: the count's variance is taken as c (Poisson),
+ * which for the whole run stands in for it.
  */
 static void
 side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
 {
-	double sum = 0, sq = 0, counting = 0, v, unit, share;
+	double sum = 0, sq = 0, floor = 0, v, unit;
 	size_t j;
 
 	s->n = c->nside[side];
@@ -334,11 +340,10 @@ side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
 		v = run_value(c, r, id);
 		sum += v;
 		unit = r->whole / r->scale / r->samples;
-		share = s->n >= 2 ? v / (r->whole / r->scale) : 0;
-		counting += v * unit * (1 - share);
+		floor += s->n >= 2 ? unit * unit : v * unit;
 	}
 	s->mean = sum / s->n;
-	counting /= s->n;
+	floor /= s->n;
 	for (j = 0; j < c->nruns; j++)
 		if (c->runs[j].side == side) {
 			v = run_value(c, &c->runs[j], id) - s->mean;
@@ -351,8 +356,8 @@ side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
 		s->var = 0;
 		s->df = INFINITY;
 	}
-	if (s->var < counting)
-		s->var = counting;
+	if (s->var < floor)
+		s->var = floor;
 }
 
 static void

@@ -23,9 +23,9 @@
  * inlined frames are functions of their own.
  *
  * The statistics (profile/stats.h): each side's per-run values give a
- * mean and a variance, never below one run's counting noise (binomial:
- * c (1 - c/n) for c of n samples); their difference gets a Welch
- * interval at 95%. With one run on a side, that side's variance is the
+ * mean and a variance, the runs' own (where the ticks fell is in it),
+ * never below one sample a run; their difference gets a Welch interval
+ * at 95%. With one run on a side, that side's variance is the
  * counting noise alone, Poisson (c). The rows' p-values are adjusted by
  * Benjamini-Hochberg (over the rows at least min_change before or
  * after: no other can change by as much), and a row is slower or
@@ -40,6 +40,15 @@
 #include <stddef.h>
 
 #include "stream/stacktab.h"
+
+/*
+ * The default practical size, percent of the whole run: half of 1%, so
+ * that a change of 1% of the run is found. At 1%, a change of exactly
+ * that size (a function at 5% of the run doing a fifth more) is called
+ * same whenever its estimate falls a hair short of it, about one time
+ * in two (bench/compare.sh).
+ */
+#define COMPARE_MIN_CHANGE	0.5
 
 enum compare_norm {
 	COMPARE_TIME,		/* time (or samples) per run, or per unit */

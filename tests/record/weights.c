@@ -1,7 +1,11 @@
 /*
  * weights: four functions of known CPU time, for fgfold --compare
- * (t520): parse, render, encode and flush each spin SECONDS/4 of CPU
- * time in ten rounds, render FACTOR times as long (1 unless given).
+ * (t520, bench/compare.sh): parse, render, encode and flush spin
+ * SECONDS of CPU time between them in ten rounds, render SHARE of it
+ * (0.25 unless given) and the others a third of the rest each; render
+ * then works FACTOR times as long (1 unless given).
+ *
+ *	weights [SECONDS [FACTOR [SHARE]]]
  */
 #include "spin.h"
 
@@ -17,14 +21,16 @@ WORK(flush)
 int
 main(int argc, char **argv)
 {
-	double s = spin_secs(argc, argv, 0.2) / 40;
+	double s = spin_secs(argc, argv, 0.2) / 10;
 	double k = argc > 2 ? atof(argv[2]) : 1;
+	double share = argc > 3 ? atof(argv[3]) : 0.25;
+	double rest = s * (1 - share) / 3;
 
 	for (int i = 0; i < 10; i++) {
-		parse(s);
-		render(k * s);
-		encode(s);
-		flush(s);
+		parse(rest);
+		render(k * share * s);
+		encode(rest);
+		flush(rest);
 	}
 	return 0;
 }

@@ -31,7 +31,7 @@ main(void)
 	    { 3710, 3800, 3660, 3750, 3680 } };
 	static const int render[2][5] = { { 5980, 6060, 6010, 5900, 6030 },
 	    { 6040, 5970, 6020, 5950, 6000 } };
-	struct compare_opts o = { .min_change = 1, .q = 0.05 };
+	struct compare_opts o = { .min_change = COMPARE_MIN_CHANGE, .q = 0.05 };
 	struct compare c;
 	char text[128], *t;
 	int s, i, fd;
@@ -51,7 +51,7 @@ main(void)
 	    "function\tbefore\tafter\tchange\tlow\thigh\tverdict\n"
 	    "[all]\t10068.000\t9716.000\t-352.000\t-405.964\t-298.036\tfaster\n"
 	    "parse\t4072.000\t3720.000\t-352.000\t-463.816\t-240.184\tfaster\n"
-	    "render\t5996.000\t5996.000\t0.000\t-80.849\t80.849\tsame\n",
+	    "render\t5996.000\t5996.000\t0.000\t-76.333\t76.333\tsame\n",
 	    "tab-separated: the header, [all], the change called, the rest");
 	free(t);
 	t = table(&c, 1);
@@ -59,7 +59,7 @@ main(void)
 	    "function  before samples  after samples  change samples  low samples  high samples  verdict\n"
 	    "[all]            10068.0         9716.0          -352.0       -406.0        -298.0  faster\n"
 	    "parse             4072.0         3720.0          -352.0       -463.8        -240.2  faster\n"
-	    "render            5996.0         5996.0             0.0        -80.8          80.8  same\n",
+	    "render            5996.0         5996.0             0.0        -76.3          76.3  same\n",
 	    "aligned: the unit in the header, numbers to the right");
 	free(t);
 	compare_release(&c);

@@ -155,15 +155,18 @@ test_verdicts(void)
 }
 
 /*
- * The counting noise: none in the whole run's count of its own samples
- * (binomial, c (1 - c/n)), half of a's count for a at half the run; with
- * one run a side, Poisson's c for both.
+ * The counting noise: with five runs a side, the runs' own spread, at
+ * least one sample a run (runs that agree to the sample: 1, over 5 runs
+ * 1/5 a side, 8 degrees of freedom), and never a binomial count's,
+ * which a periodic sampler does not have; with one run a side, Poisson's
+ * c for both.
  */
 static void
 test_counting(void)
 {
 	struct compare c;
 	const struct compare_row *r;
+	double half = stats_t_quantile(0.975, 8) * sqrt(0.4);
 	int i, s;
 
 	compare_init(&c, &dflt);
@@ -172,16 +175,15 @@ test_counting(void)
 			readstr(&c, s, s ? "m;a 100\nm;b 110\n" : "m;a 100\nm;b 100\n", "r");
 	compare_finish(&c);
 	r = row(&c, "[all]");
-	CHECK(r->low == 10 && r->high == 10 && r->verdict == COMPARE_SLOWER,
-	    "five steady runs a side: the whole run's count has no noise");
+	CHECK(fabs(r->low - (10 - half)) < 1e-9 && fabs(r->high - (10 + half)) < 1e-9 &&
+	    r->verdict == COMPARE_SLOWER,
+	    "five steady runs a side: one sample's noise a run, no more");
 	r = row(&c, "a");
-	/*
-	 * var 100 (1 - 100/200) = 50 before, 100 (1 - 100/210) = 1100/21
-	 * after; over 5 runs 10 and 220/21; Welch's df from those, 4 a side.
-	 */
-	CHECK(fabs(r->high - stats_t_quantile(0.975, pow(10 + 220.0 / 21, 2) /
-	    (25 + pow(220.0 / 21, 2) / 4)) * sqrt(10 + 220.0 / 21)) < 1e-9,
-	    "a at half the run: its binomial variance, c (1 - c/n)");
+	CHECK(fabs(r->high - half) < 1e-9 && r->verdict == COMPARE_SAME,
+	    "a at half the run: no binomial variance, one sample's");
+	r = row(&c, "b");
+	CHECK(fabs(r->low - (10 - half)) < 1e-9 && r->verdict == COMPARE_SLOWER,
+	    "b by 10 samples of 200: slower");
 	compare_release(&c);
 	compare_init(&c, &dflt);
 	readstr(&c, 0, "m;a 100\nm;b 100\n", "r");

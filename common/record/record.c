@@ -419,6 +419,10 @@ on_sample(struct record *r, const struct source_event *ev)
 			/* the code sampled in f, for the summary's DWARF check */
 			probe_add(f, r->frames[i].addr - (i > 0));
 		}
+		if (f && f->inside && !f->inside_written) {
+			f->inside_written = 1;
+			header_text(r, SAMPLE_HDR_INSIDE, f->path, f->inside);
+		}
 		if (f && f->buildid && !f->buildid_written) {
 			f->buildid_written = 1;
 			header_text(r, SAMPLE_HDR_BUILDID, f->path, f->buildid);

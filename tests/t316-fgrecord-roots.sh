@@ -14,8 +14,10 @@
 # fgrecord's root already: every frame named (its share of hot() varies
 # more with the machine's load, 81-93% here). A file only
 # inside the process's mounts (a tmpfs of its own) is named through
-# /proc/PID/root while it lives (fgrecord | fgsym), and fgsym says why
-# when it is gone. Another build put at the jail's path after the
+# /proc/PID/root while it lives (fgrecord | fgsym), and after it has
+# exited from the copy fgrecord kept in perf's build-ID cache (0600, in
+# 0700 directories; none through a link or into another user's
+# directory, said); with --no-buildid-cache fgsym says why it is gone. Another build put at the jail's path after the
 # recording is refused by its build ID, said, never used.
 # Binaries of next (24f8f1f): chroot, static 0% (the frames unnamed),
 # unshare with a bind mount 0%; these: 93-98%, as bare.
@@ -23,6 +25,9 @@
 
 B=$TMP/build
 mkdir -p "$B"
+# fgrecord's copies and fgsym's look-ups by build ID: here, never ~/.debug
+PERF_BUILDID_DIR=$TMP/buildid-cache
+export PERF_BUILDID_DIR
 cc=${CC:-cc}
 
 # share FOLDED FUNC: FUNC's share of the samples as the leaf, in percent
@@ -113,7 +118,8 @@ else
 		expect_status 0 fgsym rec.txt >sym 2>symerr &&
 		grep_q "^fgsym: .$PWD/jail/app/hot. was rebuilt after the recording" symerr &&
 		expect_status 0 fgfold sym >fold 2>folderr &&
-		test "$(share fold hot)" = 0
+		{ test "$(share fold hot)" = 0 ||
+		  { echo "hot() named on $(share fold hot)%:"; cat symerr; false; }; }
 	'
 fi
 
@@ -121,7 +127,9 @@ if ! unshare -m true 2>"$TMP/unshare.err"; then
 	skip 'unshare -m, a bind mount: named as bare' "unshare -m is refused here: $(cat "$TMP/unshare.err")"
 	skip 'unshare -m, a bind mount, attached with -p: named as bare' "unshare -m is refused here"
 	skip 'unshare -m, its own tmpfs: named through its root while it lives' "unshare -m is refused here"
-	skip 'unshare -m, its own tmpfs: after its exit, said' "unshare -m is refused here"
+	skip 'unshare -m, its own tmpfs: after its exit, from the copy kept by build ID' "unshare -m is refused here"
+	skip 'unshare -m, its own tmpfs, --no-buildid-cache: after its exit, said' "unshare -m is refused here"
+	skip 'a cache directory that is a link, or not ours: no copy, said' "unshare -m is refused here"
 else
 	check 'unshare -m, a bind mount over another build: named as bare, the inside name kept' '
 		mkdir src app && cp "$B/hot" src/hot && cp "$B/hotdyn" app/hot &&
@@ -150,13 +158,39 @@ else
 		expect_status 0 fgfold sym >fold 2>folderr &&
 		near "$(share fold hot)" "$BARE"
 	'
-	check 'unshare -m, its own tmpfs: after its exit, said' '
-		mkdir app &&
+	check 'unshare -m, its own tmpfs: after its exit, from the copy kept by build ID' '
+		mkdir app && PERF_BUILDID_DIR=$PWD/cache &&
 		expect_status 0 fgrecord -o rec.txt unshare -m sh -c \
+		    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 1" \
+		    >out 2>err &&
+		grep_q "^fgrecord: 1 file that only the program.s own mounts held kept in perf.s build-ID cache, .$PWD/cache." err &&
+		id=$(sed -n "s|^# buildid : \([0-9a-f]*\) /proc/.*/app/hot\$|\1|p" rec.txt) &&
+		cmp "$B/hot" "cache/.build-id/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-)/elf" &&
+		test "$(find cache -perm /077 | wc -l)" = 0 &&
+		symfold rec.txt fold && near "$(share fold hot)" "$BARE"
+	'
+	check 'unshare -m, its own tmpfs, --no-buildid-cache: after its exit, said' '
+		mkdir app && PERF_BUILDID_DIR=$PWD/cache &&
+		expect_status 0 fgrecord --no-buildid-cache -o rec.txt \
+		    unshare -m sh -c \
 		    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 0.3" \
 		    >out 2>err &&
+		test ! -e cache &&
 		expect_status 0 fgsym rec.txt >sym 2>symerr &&
 		grep_q "^fgsym: ./proc/[0-9]*/root$PWD/app/hot.: no such file: its process has exited" symerr
+	'
+	check 'a cache directory that is a link, or not ours: no copy, said' '
+		mkdir app elsewhere theirs && chown 65534 theirs &&
+		ln -s "$PWD/elsewhere" link &&
+		for d in link theirs; do
+			PERF_BUILDID_DIR=$PWD/$d expect_status 0 fgrecord \
+			    -o rec.$d unshare -m sh -c \
+			    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 0.3" \
+			    >out.$d 2>err.$d || return 1
+		done &&
+		test -z "$(ls -A elsewhere)" && test -z "$(ls -A theirs)" &&
+		grep_q "^fgrecord: no copy of .$PWD/app/hot. kept for fgsym (only the program.s own mounts held it): .$PWD/link.: a symbolic link\$" err.link &&
+		grep_q "^fgrecord: no copy of .$PWD/app/hot. kept for fgsym (only the program.s own mounts held it): .$PWD/theirs. belongs to user 65534, not you\$" err.theirs
 	'
 fi
 done_testing

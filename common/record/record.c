@@ -19,6 +19,7 @@
 #include "base/procfs.h"
 #include "record/caps.h"
 #include "record/comm.h"
+#include "record/keepcopy.h"
 #include "record/record.h"
 #include "record/summary.h"
 #include "record/source.h"
@@ -867,6 +868,8 @@ finish(struct record *r, double t0)
 	if (r->src.partial)
 		r->rval = 1;
 	drain_output(r);
+	if (!r->opts.no_buildid_cache && !r->src.ops->offline)
+		keepcopy_files(&r->maps, r->opts.cfg.quiet);
 	record_summary(r);
 }
 

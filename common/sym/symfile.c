@@ -239,10 +239,10 @@ sfile_open(struct sym *s, uint32_t fn)
 			sym_warnx("'%s': no such file: its process has exited, "
 			    "and the file was only in that process's root (a "
 			    "container's own mounts): its frames stay "
-			    "[unknown]; symbolize while the program runs "
-			    "(fgrecord ... | fgsym), or keep a copy by its build "
-			    "ID while it runs (perf buildid-cache --add '%s')",
-			    f->dso, f->dso);
+			    "[unknown]; fgrecord keeps a copy in perf's "
+			    "build-ID cache unless given --no-buildid-cache, or "
+			    "symbolize while the program runs (fgrecord ... | "
+			    "fgsym)", f->dso);
 		else if (e == ENOENT && s->nmissing <= 10)
 			sym_warnx("'%s': no such file: its frames stay [unknown] "
 			    "(recorded on another machine? copy the file to "

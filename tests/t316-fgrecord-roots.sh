@@ -6,7 +6,8 @@
 # then started through chroot(8) into a jail (a static build, and a
 # dynamic one with its libraries copied into the jail), through
 # unshare -m with its directory bind-mounted over one that holds another
-# build (which fgrecord must not take for it), and
+# build (which fgrecord must not take for it), through an overlay mounted
+# here and bound into the namespace (a container runtime's layout), and
 # attached to with -p there: each recording, symbolized by fgsym after
 # the program has exited, gives hot() its bare share within 10 points,
 # and says the name the process used on an "# inside" line. The ptrace
@@ -17,7 +18,8 @@
 # /proc/PID/root while it lives (fgrecord | fgsym), and after it has
 # exited from the copy fgrecord kept in perf's build-ID cache (0600, in
 # 0700 directories; none through a link or into another user's
-# directory, said); with --no-buildid-cache fgsym says why it is gone. Another build put at the jail's path after the
+# directory, said), as the overlay's file is once it is unmounted (a
+# container removed); with --no-buildid-cache fgsym says why it is gone. Another build put at the jail's path after the
 # recording is refused by its build ID, said, never used.
 # Binaries of next (24f8f1f): chroot, static 0% (the frames unnamed),
 # unshare with a bind mount 0%; these: 93-98%, as bare.
@@ -110,9 +112,9 @@ else
 		skip 'chroot, ptrace sampler: every frame in the jail named' "the ptrace sampler cannot run here: $(head -1 "$TMP/probe.err")"
 	fi
 	check 'another build at the path is refused by its build ID, said' '
-		jail "$PWD/jail" &&
-		expect_status 0 fgrecord -o rec.txt chroot jail /app/hot 1 \
-		    >out 2>err &&
+		jail "$PWD/jail" && PERF_BUILDID_DIR=$PWD/cache &&
+		expect_status 0 fgrecord --no-buildid-cache -o rec.txt \
+		    chroot jail /app/hot 1 >out 2>err &&
 		$cc -O2 -static -I"$TESTS/record" -o jail/app/hot \
 		    "$TESTS/record/hot.c" &&
 		expect_status 0 fgsym rec.txt >sym 2>symerr &&
@@ -125,6 +127,7 @@ fi
 
 if ! unshare -m true 2>"$TMP/unshare.err"; then
 	skip 'unshare -m, a bind mount: named as bare' "unshare -m is refused here: $(cat "$TMP/unshare.err")"
+	skip 'unshare -m, an overlay mounted here (as a container runtime does): named as bare' "unshare -m is refused here"
 	skip 'unshare -m, a bind mount, attached with -p: named as bare' "unshare -m is refused here"
 	skip 'unshare -m, its own tmpfs: named through its root while it lives' "unshare -m is refused here"
 	skip 'unshare -m, its own tmpfs: after its exit, from the copy kept by build ID' "unshare -m is refused here"
@@ -139,6 +142,24 @@ else
 		grep_q "^# inside : $PWD/src/hot	$PWD/app/hot\$" rec.txt &&
 		! grep -q "($PWD/app/hot)\$" rec.txt &&
 		symfold rec.txt fold && near "$(share fold hot)" "$BARE"
+	'
+	check 'unshare -m, an overlay mounted here (as a container runtime does): named as bare' '
+		mkdir lower upper work merged app && cp "$B/hot" lower/hot &&
+		if ! mount -t overlay overlay -o "lowerdir=$PWD/lower,upperdir=$PWD/upper,workdir=$PWD/work" \
+		    "$PWD/merged" 2>mount.err; then
+			echo "# SKIP: no overlay mount here: $(cat mount.err)"; exit 0
+		fi &&
+		PERF_BUILDID_DIR=$PWD/cache &&
+		fgrecord -o rec.txt unshare -m sh -c \
+		    "mount --bind $PWD/merged $PWD/app && exec $PWD/app/hot 1" \
+		    >out 2>err; st=$?
+		symfold rec.txt fold; sf=$?
+		umount "$PWD/merged" && test $st = 0 && test $sf = 0 &&
+		grep_q "^# inside : $PWD/merged/hot	$PWD/app/hot\$" rec.txt &&
+		near "$(share fold hot)" "$BARE" &&
+		symfold rec.txt fold2 &&
+		grep_q "^fgsym: .$PWD/merged/hot. is gone: its frames are named from the recorded build.s copy in perf.s build-ID cache, .$PWD/cache/" rec.txt.sym.err &&
+		near "$(share fold2 hot)" "$BARE"
 	'
 	check 'unshare -m, a bind mount, attached with -p: named as bare' '
 		mkdir src app && cp "$B/hot" src/hot &&
@@ -163,7 +184,7 @@ else
 		expect_status 0 fgrecord -o rec.txt unshare -m sh -c \
 		    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 1" \
 		    >out 2>err &&
-		grep_q "^fgrecord: 1 file that only the program.s own mounts held kept in perf.s build-ID cache, .$PWD/cache." err &&
+		grep_q "^fgrecord: 1 file of the program.s own root or mounts kept in perf.s build-ID cache, .$PWD/cache." err &&
 		id=$(sed -n "s|^# buildid : \([0-9a-f]*\) /proc/.*/app/hot\$|\1|p" rec.txt) &&
 		cmp "$B/hot" "cache/.build-id/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-)/elf" &&
 		test "$(find cache -perm /077 | wc -l)" = 0 &&
@@ -189,8 +210,8 @@ else
 			    >out.$d 2>err.$d || return 1
 		done &&
 		test -z "$(ls -A elsewhere)" && test -z "$(ls -A theirs)" &&
-		grep_q "^fgrecord: no copy of .$PWD/app/hot. kept for fgsym (only the program.s own mounts held it): .$PWD/link.: a symbolic link\$" err.link &&
-		grep_q "^fgrecord: no copy of .$PWD/app/hot. kept for fgsym (only the program.s own mounts held it): .$PWD/theirs. belongs to user 65534, not you\$" err.theirs
+		grep_q "^fgrecord: no copy of .$PWD/app/hot. kept for fgsym (a file of the program.s own root or mounts): .$PWD/link.: a symbolic link\$" err.link &&
+		grep_q "^fgrecord: no copy of .$PWD/app/hot. kept for fgsym (a file of the program.s own root or mounts): .$PWD/theirs. belongs to user 65534, not you\$" err.theirs
 	'
 fi
 done_testing

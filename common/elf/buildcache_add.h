@@ -1,9 +1,7 @@
 /*
  * buildcache_add: a copy of a file put into perf's build-ID cache
- * (elf/buildcache), for a file that will be gone when the recording is
- * read: one that only a process's own mounts held (a container's tmpfs,
- * a rootless container's overlay), named /proc/PID/root/... in the
- * stream.
+ * (elf/buildcache), for a file that may be gone when the recording is
+ * read: one of a process under another root (record/keepcopy).
  *
  *	DIR/.build-id/XX/REST/elf	(the copy: 0600, in directories 0700)
  *

@@ -2,19 +2,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "elf/buildcache.h"
 #include "elf/buildcache_add.h"
 #include "record/keepcopy.h"
 #include "record/maps.h"
-
-/* Is f a file that only its process's mounts held (hostpath's last name)? */
-static int
-only_inside(const struct mapfile *f)
-{
-	return f->inside != NULL && strncmp(f->path, "/proc/", 6) == 0;
-}
 
 void
 keepcopy_files(const struct maps *m, int quiet)
@@ -27,7 +19,7 @@ keepcopy_files(const struct maps *m, int quiet)
 	for (i = 0; i < m->nfiles; i++) {
 		const struct mapfile *f = m->files[i];
 
-		if (!only_inside(f) || f->samples == 0 || !f->usable ||
+		if (f->inside == NULL || f->samples == 0 || !f->usable ||
 		    f->ef.fd < 0 || f->buildid == NULL)
 			continue;
 		if (bytes + f->ef.size > KEEPCOPY_MAX) {
@@ -44,16 +36,16 @@ keepcopy_files(const struct maps *m, int quiet)
 			kept++;
 		else
 			fprintf(stderr, "%s: no copy of '%s' kept for fgsym "
-			    "(only the program's own mounts held it): %s\n",
+			    "(a file of the program's own root or mounts): %s\n",
 			    program_invocation_short_name, f->inside, msg);
 		free(msg);
 	}
 	if (kept == 0 || quiet)
 		return;
 	dir = buildcache_dir();
-	fprintf(stderr, "%s: %zu file%s that only the program's own mounts "
-	    "held kept in perf's build-ID cache, '%s', for fgsym once it has "
-	    "exited (--no-buildid-cache: none)\n", program_invocation_short_name,
+	fprintf(stderr, "%s: %zu file%s of the program's own root or mounts "
+	    "kept in perf's build-ID cache, '%s', for fgsym once they are gone "
+	    "(--no-buildid-cache: none)\n", program_invocation_short_name,
 	    kept, kept == 1 ? "" : "s", dir ? dir : "");
 	free(dir);
 }

@@ -1,10 +1,11 @@
 /*
  * keepcopy: at the end of a recording, a copy of each sampled file that
- * only its process's own mounts held (a container's tmpfs, a rootless
- * container's overlay: named /proc/PID/root/... in the stream, see
- * record/hostpath) put into perf's build-ID cache (elf/buildcache_add),
- * where fgsym finds it by its build ID once the process is gone, as
- * perf record keeps its copies. The file is read through the descriptor
+ * a process under another root or other mounts mapped (record/hostpath:
+ * a jail's, a container's overlay, which goes when the container is
+ * removed, a file only the process's own mounts held, named
+ * /proc/PID/root/... in the stream) put into perf's build-ID cache
+ * (elf/buildcache_add), where fgsym finds it by its build ID once the
+ * path is gone, as perf record keeps its copies. The file is read through the descriptor
  * fgrecord opened it by while the process lived; a file with no build
  * ID, or larger than BUILDCACHE_ADD_MAX, is not copied, nor more than
  * KEEPCOPY_MAX bytes in all.

@@ -5,10 +5,10 @@
  * removed, a file only the process's own mounts held, named
  * /proc/PID/root/... in the stream) put into perf's build-ID cache
  * (elf/buildcache_add), where fgsym finds it by its build ID once the
- * path is gone, as perf record keeps its copies. The file is read through the descriptor
- * fgrecord opened it by while the process lived; a file with no build
- * ID, or larger than BUILDCACHE_ADD_MAX, is not copied, nor more than
- * KEEPCOPY_MAX bytes in all.
+ * path is gone, as perf record keeps its copies. The file is read
+ * through the descriptor fgrecord opened it by while the process lived;
+ * a file with no build ID, or larger than BUILDCACHE_ADD_MAX, is not
+ * copied, nor more than KEEPCOPY_MAX bytes in all.
  */
 #ifndef FG_KEEPCOPY_H
 #define FG_KEEPCOPY_H

@@ -20,7 +20,8 @@
 #include "base/version.h"
 #include "base/xalloc.h"
 
-enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH, OPT_MAXDEPTH };
+enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH, OPT_MAXDEPTH,
+    OPT_NOBUILDIDCACHE };
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -30,8 +31,8 @@ usage_status(int status)
 	    "[--sampler perf | ptrace]\n                ";
 	static const char opts[] = "[-F hz | -c period] [-e event] "
 	    "[--call-graph fp | dwarf[,bytes]]\n"
-	    "                [--no-stitch] [--max-depth n] [-o file] "
-	    "[-d seconds]\n                ";
+	    "                [--no-stitch] [--no-buildid-cache] [--max-depth n]\n"
+	    "                [-o file] [-d seconds]\n                ";
 
 	usage_exit(status,
 	    "usage: fgrecord %s%scommand [arg ...]\n"
@@ -120,6 +121,7 @@ main(int argc, char *argv[])
 		{ "wall",	no_argument,	   NULL, OPT_WALL },
 		{ "sampler",	required_argument, NULL, OPT_SAMPLER },
 		{ "no-stitch",	no_argument,	   NULL, OPT_NOSTITCH },
+		{ "no-buildid-cache", no_argument, NULL, OPT_NOBUILDIDCACHE },
 		{ "max-depth",	required_argument, NULL, OPT_MAXDEPTH },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -201,6 +203,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_NOSTITCH:
 			o.no_stitch = 1;
+			break;
+		case OPT_NOBUILDIDCACHE:
+			o.no_buildid_cache = 1;
 			break;
 		case OPT_MAXDEPTH:	/* its range: record_opts_check */
 			o.max_depth = (unsigned)parse_u64(optarg, "--max-depth",

@@ -13,6 +13,7 @@
 #include "base/hashtab.h"
 #include "base/procfs.h"
 #include "base/str.h"
+#include "record/hostpath.h"
 #include "record/maps.h"
 #include "elf/buildcache.h"
 #include "elf/vdso.h"
@@ -41,6 +42,7 @@ mapfile_free(struct mapfile *f)
 	free(f->image);
 	free(f->buildid);
 	free(f->alt);
+	free(f->inside);
 	free(f->path);
 	free(f);
 }
@@ -129,14 +131,39 @@ file_get(struct maps *m, const char *path, const char *bid)
 	return f;
 }
 
-void
-maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
-    uint64_t pgoff, const char *path, const unsigned char *bid, size_t bidlen)
+/*
+ * The path by which fgrecord reaches the file that pid maps at [start,
+ * end) as path, when pid sees another root or other mounts (foreign: 1,
+ * 0, or -1 when not asked yet) and path here is not that file: a new
+ * string, or NULL to keep path.
+ */
+static char *
+host_name(pid_t pid, int foreign, uint64_t start, uint64_t end,
+    const char *path)
+{
+	struct hostpath_id id;
+	char mapped[96];
+
+	if (path[0] != '/' || foreign == 0 ||
+	    (foreign < 0 && !hostpath_foreign(pid)))
+		return NULL;
+	snprintf(mapped, sizeof(mapped), "/proc/%d/map_files/%" PRIx64 "-%"
+	    PRIx64, (int)pid, start, end);
+	if (hostpath_identity(&id, pid, path, mapped) != 0)
+		return NULL;
+	return hostpath_find(pid, path, &id);
+}
+
+/* maps_add, told whether pid is foreign as host_name is. */
+static void
+add_mapping(struct maps *m, pid_t pid, int foreign, uint64_t start,
+    uint64_t len, uint64_t pgoff, const char *path, const unsigned char *bid,
+    size_t bidlen)
 {
 	struct mapproc *p = proc_get(m, pid, 1);
 	struct mapping nm;
 	uint64_t end = start + len;
-	char *hex;
+	char *hex, *host = NULL;
 
 	if (len == 0)
 		return;
@@ -144,7 +171,13 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 	nm.end = end;
 	nm.pgoff = pgoff;
 	hex = bid && bidlen ? str_hexdup(bid, bidlen) : NULL;
-	nm.file = file_get(m, path, hex);
+	if (!m->offline && !is_anon_name(path))
+		host = host_name(pid, foreign, start, end, path);
+	nm.file = file_get(m, host ? host : path, hex);
+	if (host && nm.file->inside == NULL)
+		nm.file->inside = xstrdup(path);
+	free(host);
+	path = nm.file->path;
 	if (nm.file->alt == NULL && nm.file->kind == MAPFILE_ELF &&
 	    path[0] == '/' && !m->offline) {
 		char alt[96];
@@ -172,6 +205,13 @@ maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
 		vdso_snapshot(nm.file, pid);
 
 	maptab_add(&p->v, &nm);
+}
+
+void
+maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
+    uint64_t pgoff, const char *path, const unsigned char *bid, size_t bidlen)
+{
+	add_mapping(m, pid, -1, start, len, pgoff, path, bid, bidlen);
 }
 
 void
@@ -222,14 +262,17 @@ read_maps(struct maps *m, pid_t pid, pid_t tid)
 	struct procfs_maps ms;
 	struct procfs_map pm;
 	long count = 0;
+	int foreign = -1;
 
 	if (procfs_maps_open(&ms, pid, tid) != 0)
 		return -1;
 	while (procfs_maps_next(&ms, &pm)) {
 		if (strchr(pm.perms, 'x') == NULL)
 			continue;
-		maps_add(m, pid, pm.start, pm.end - pm.start, pm.pgoff, pm.name,
-		    NULL, 0);
+		if (foreign < 0 && pm.name[0] == '/')
+			foreign = hostpath_foreign(pid);
+		add_mapping(m, pid, foreign, pm.start, pm.end - pm.start,
+		    pm.pgoff, pm.name, NULL, 0);
 		count++;
 	}
 	procfs_maps_release(&ms);

@@ -43,6 +43,10 @@ enum mapfile_kind {
 
 struct mapfile {
 	char		*path;		/* owned; the DSO name written in the stream */
+	char		*inside;	/* owned: the name the process mapped it
+					   by, when path is another (hostpath), or
+					   NULL */
+	int		 inside_written;	/* the stream has its # inside line */
 	char		*alt;		/* owned; /proc/PID/map_files/... of its first
 					   mapping: the mapped file itself */
 	dev_t		 dev;		/* the mapped file's, when have_ino */
@@ -100,7 +104,10 @@ void	 maps_release(struct maps *);
  * Records that pid mapped [start, start+len) of path at file offset pgoff.
  * buildid (raw bytes, bidlen of them) comes from an MMAP2 record, or is
  * NULL. Names in brackets other than [vdso] ([heap], [stack]), and
- * "//anon" style names, make an anonymous mapping. path is copied.
+ * "//anon" style names, make an anonymous mapping. path is copied. When
+ * pid sees another root or other mounts than fgrecord (chroot, a mount
+ * namespace), the file is named by a path of fgrecord's that reaches the
+ * same file (record/hostpath), path being kept as its inside name.
  */
 void	 maps_add(struct maps *, pid_t pid, uint64_t start, uint64_t len,
 	    uint64_t pgoff, const char *path, const unsigned char *buildid,

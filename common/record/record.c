@@ -19,6 +19,7 @@
 #include "base/procfs.h"
 #include "record/caps.h"
 #include "record/comm.h"
+#include "record/keepcopy.h"
 #include "record/record.h"
 #include "record/summary.h"
 #include "record/source.h"
@@ -418,6 +419,10 @@ on_sample(struct record *r, const struct source_event *ev)
 			f->samples++;
 			/* the code sampled in f, for the summary's DWARF check */
 			probe_add(f, r->frames[i].addr - (i > 0));
+		}
+		if (f && f->inside && !f->inside_written) {
+			f->inside_written = 1;
+			header_text(r, SAMPLE_HDR_INSIDE, f->path, f->inside);
 		}
 		if (f && f->buildid && !f->buildid_written) {
 			f->buildid_written = 1;
@@ -863,6 +868,8 @@ finish(struct record *r, double t0)
 	if (r->src.partial)
 		r->rval = 1;
 	drain_output(r);
+	if (!r->opts.no_buildid_cache && !r->src.ops->offline)
+		keepcopy_files(&r->maps, r->opts.cfg.quiet);
 	record_summary(r);
 }
 

@@ -66,6 +66,8 @@ struct record_opts {
 	const char	*cmdline;	/* borrowed: for the # cmdline header */
 	int		 any_user;	/* -p on other users' processes by capability */
 	int		 no_stitch;	/* --no-stitch: leave deep stacks truncated */
+	int		 no_buildid_cache;	/* --no-buildid-cache: no copies
+					   of the files of another root */
 	unsigned	 max_depth;	/* --max-depth: user frames kept; 0 the default */
 	const char	*sampler;	/* --sampler: a source's name, or NULL */
 	int		 freq_given;	/* -F was given (it conflicts with -c) */

@@ -123,12 +123,30 @@ buildid_value(struct stream_str v, struct stream_str *id,
 	return id->len > 0 && path->len > 0;
 }
 
+/* "PATH<tab>INSIDE": neither holds a tab (the writer cleans them). */
+static int
+inside_value(struct stream_str v, struct stream_str *path,
+    struct stream_str *inside)
+{
+	const char *tab = memchr(v.p, '\t', v.len);
+
+	if (tab == NULL)
+		return 0;
+	path->p = v.p;
+	path->len = (size_t)(tab - v.p);
+	inside->p = tab + 1;
+	inside->len = v.len - path->len - 1;
+	return path->len > 0 && inside->len > 0 &&
+	    memchr(inside->p, '\t', inside->len) == NULL;
+}
+
 static const struct {
 	const char	*name;
 	enum stream_hdr	 key;
 } keys[] = {
 	{ STREAM_KEY_EVENT, STREAM_HDR_EVENT },
 	{ STREAM_KEY_BUILDID, STREAM_HDR_BUILDID },
+	{ STREAM_KEY_INSIDE, STREAM_HDR_INSIDE },
 	{ STREAM_KEY_CMDLINE, STREAM_HDR_CMDLINE },
 	{ STREAM_KEY_KERNEL, STREAM_HDR_KERNEL },
 	{ STREAM_KEY_LOST, STREAM_HDR_LOST },
@@ -163,6 +181,10 @@ comment(struct stream_reader *r, struct stream_item *it)
 	case STREAM_HDR_BUILDID:
 		h->ok = buildid_value(h->value, &h->u.buildid.id,
 		    &h->u.buildid.path);
+		break;
+	case STREAM_HDR_INSIDE:
+		h->ok = inside_value(h->value, &h->u.inside.path,
+		    &h->u.inside.inside);
 		break;
 	case STREAM_HDR_KERNEL:
 		h->ok = stream_str_eq(h->value, STREAM_KERNEL_INCLUDED) ||

@@ -73,6 +73,7 @@ enum stream_hdr {
 	STREAM_HDR_OTHER,	/* a key the reader does not know */
 	STREAM_HDR_EVENT,	/* u.event */
 	STREAM_HDR_BUILDID,	/* u.buildid */
+	STREAM_HDR_INSIDE,	/* u.inside */
 	STREAM_HDR_CMDLINE,	/* the value as it is */
 	STREAM_HDR_KERNEL,	/* STREAM_KERNEL_INCLUDED or _EXCLUDED */
 	STREAM_HDR_LOST,	/* u.lost */
@@ -101,6 +102,10 @@ struct stream_header_read {
 			struct stream_str id;	/* hex, as written */
 			struct stream_str path;	/* may hold spaces */
 		} buildid;
+		struct {
+			struct stream_str path;	/* as the frames name it */
+			struct stream_str inside;	/* as the process did */
+		} inside;
 		uint64_t	 lost;
 		struct stream_start start;
 	} u;

@@ -98,6 +98,18 @@ frame(FILE *o, const struct stream_item *it)
 	free(dso);
 }
 
+/* A header of two strings written again by its writer function. */
+static void
+two(FILE *o, void (*write)(FILE *, const char *, const char *),
+    struct stream_str x, struct stream_str y)
+{
+	char *a = cstr(x), *b = cstr(y);
+
+	write(o, a, b);
+	free(a);
+	free(b);
+}
+
 static void
 header(FILE *o, const struct stream_item *it)
 {
@@ -120,11 +132,10 @@ header(FILE *o, const struct stream_item *it)
 		break;
 	}
 	case STREAM_HDR_BUILDID:
-		a = cstr(h->u.buildid.id);
-		b = cstr(h->u.buildid.path);
-		stream_write_buildid(o, a, b);
-		free(a);
-		free(b);
+		two(o, stream_write_buildid, h->u.buildid.id, h->u.buildid.path);
+		break;
+	case STREAM_HDR_INSIDE:
+		two(o, stream_write_inside, h->u.inside.path, h->u.inside.inside);
 		break;
 	case STREAM_HDR_LOST:
 		stream_write_headeru(o, STREAM_KEY_LOST, h->u.lost);

@@ -25,6 +25,9 @@ sample_write_header(FILE *o, const struct sample_hdr *h)
 	case SAMPLE_HDR_BUILDID:
 		stream_write_buildid(o, h->value, h->key);
 		break;
+	case SAMPLE_HDR_INSIDE:
+		stream_write_inside(o, h->key, h->value);
+		break;
 	}
 }
 

@@ -44,16 +44,19 @@ enum sample_hdr_kind {
 	SAMPLE_HDR_TEXT,	/* stream_write_header(key, value) */
 	SAMPLE_HDR_NUMBER,	/* stream_write_headeru(key, n) */
 	SAMPLE_HDR_EVENT,	/* stream_write_event(event) */
-	SAMPLE_HDR_BUILDID	/* stream_write_buildid(value, key): before
+	SAMPLE_HDR_BUILDID,	/* stream_write_buildid(value, key): before
 				   the first sample with a frame in the file */
+	SAMPLE_HDR_INSIDE	/* stream_write_inside(key, value): before
+				   the file's build ID */
 };
 
 /* A header line; the fields its kind does not use are ignored. */
 struct sample_hdr {
 	enum sample_hdr_kind kind;
 	const struct stream_start *start;	/* BEGIN: or NULL */
-	const char	*key;		/* TEXT, NUMBER; BUILDID: the path */
-	const char	*value;		/* TEXT; BUILDID: the build ID, hex */
+	const char	*key;		/* TEXT, NUMBER; BUILDID, INSIDE: the path */
+	const char	*value;		/* TEXT; BUILDID: the build ID, hex;
+					   INSIDE: the path inside */
 	uint64_t	 n;		/* NUMBER */
 	const struct stream_event *event;	/* EVENT */
 };

@@ -61,6 +61,8 @@
 /* The keys of the header lines "# KEY : VALUE" that fgrecord writes. */
 #define STREAM_KEY_EVENT	"event"		/* NAME [freq N | period N] callgraph ... */
 #define STREAM_KEY_BUILDID	"buildid"	/* ID PATH */
+#define STREAM_KEY_INSIDE	"inside"	/* PATH<tab>INSIDE: PATH is the
+						   file the process mapped as INSIDE */
 #define STREAM_KEY_CMDLINE	"cmdline"	/* the command recorded */
 #define STREAM_KEY_KERNEL	"kernel"	/* STREAM_KERNEL_INCLUDED or _EXCLUDED */
 #define STREAM_KEY_LOST		"lost"		/* samples the kernel dropped */

@@ -255,6 +255,15 @@ stream_write_buildid(FILE *o, const char *buildid, const char *path)
 }
 
 void
+stream_write_inside(FILE *o, const char *path, const char *inside)
+{
+	fputs("# " STREAM_KEY_INSIDE " : ", o);
+	stream_write_clean(o, path);
+	putc('\t', o);
+	end_line(o, inside);
+}
+
+void
 stream_write_head(FILE *o, const struct stream_head *h)
 {
 	const char *comm = h->comm;

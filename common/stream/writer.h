@@ -124,6 +124,14 @@ void	 stream_write_event(FILE *, const struct stream_event *ev);
  */
 void	 stream_write_buildid(FILE *, const char *buildid, const char *path);
 
+/*
+ * Writes "# inside : PATH<tab>INSIDE": the file that the frames name path
+ * is the one that a process, under another root or other mounts, mapped
+ * as inside; both cleaned, so the tab is the one on the line. It comes
+ * before the file's "# buildid" line.
+ */
+void	 stream_write_inside(FILE *, const char *path, const char *inside);
+
 /* Writes the head line of a sample, *h's comm and event cleaned. */
 void	 stream_write_head(FILE *, const struct stream_head *h);
 

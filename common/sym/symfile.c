@@ -191,6 +191,23 @@ file_same(struct sym *s, uint32_t fn)
 }
 
 /*
+ * Is path a file seen through a process's root, /proc/PID/root/...:
+ * fgrecord's name for a file that only that process could reach
+ * (fg-stream(5), "Files under another root")?
+ */
+static int
+is_inside(const char *path)
+{
+	const char *p;
+
+	if (strncmp(path, "/proc/", 6) != 0)
+		return 0;
+	for (p = path + 6; *p >= '0' && *p <= '9'; p++)
+		;
+	return p > path + 6 && strncmp(p, "/root/", 6) == 0;
+}
+
+/*
  * Opens an ELF file's headers: its type, its PT_LOAD segments and its
  * build ID, and checks that against the recorded one. Warns once and marks
  * the file unusable on failure.
@@ -218,7 +235,15 @@ sfile_open(struct sym *s, uint32_t fn)
 		f->missing = e == ENOENT;
 		/* Named one by one up to ten; a stream from another machine
 		 * may name thousands, and the summary sums them up. */
-		if (e == ENOENT && ++s->nmissing <= 10)
+		if (e == ENOENT && ++s->nmissing <= 10 && is_inside(f->dso))
+			sym_warnx("'%s': no such file: its process has exited, "
+			    "and the file was only in that process's root (a "
+			    "container's own mounts): its frames stay "
+			    "[unknown]; fgrecord keeps a copy in perf's "
+			    "build-ID cache unless given --no-buildid-cache, or "
+			    "symbolize while the program runs (fgrecord ... | "
+			    "fgsym)", f->dso);
+		else if (e == ENOENT && s->nmissing <= 10)
 			sym_warnx("'%s': no such file: its frames stay [unknown] "
 			    "(recorded on another machine? copy the file to "
 			    "that path, or symbolize where it was recorded)",

@@ -119,6 +119,7 @@ written(size_t *len)
 	stream_write_header(f, STREAM_KEY_KERNEL, STREAM_KERNEL_INCLUDED);
 	stream_write_buildid(f, "5f0c1e", STREAM_KERNEL);
 	stream_write_fence(f);
+	stream_write_inside(f, "/srv/jail/my app", "/my app");
 	stream_write_buildid(f, "abcdef0123", "/home/u/my app (deleted)");
 	stream_write_comment(f, "a comment");
 	stream_write_head(f, &h1);
@@ -205,6 +206,16 @@ main(void)
 	CHECK(it.kind == STREAM_ITEM_HEADER && it.hdr.key == STREAM_HDR_BUILDID
 	    && it.hdr.ok && stream_str_eq(it.hdr.u.buildid.id, "ab") &&
 	    stream_str_eq(it.hdr.u.buildid.path, "/a b"), "# buildid");
+	kinds("# inside : /j/a b\t/a b\n", 0, k, sizeof(k), &it);
+	CHECK(it.kind == STREAM_ITEM_HEADER && it.hdr.key == STREAM_HDR_INSIDE
+	    && it.hdr.ok && stream_str_eq(it.hdr.u.inside.path, "/j/a b") &&
+	    stream_str_eq(it.hdr.u.inside.inside, "/a b"), "# inside");
+	kinds("# inside : /j/a b /a b\n", 0, k, sizeof(k), &it);
+	CHECK(it.hdr.key == STREAM_HDR_INSIDE && !it.hdr.ok,
+	    "# inside with no tab: not the writer's");
+	kinds("# inside : /j\t/a\tb\n", 0, k, sizeof(k), &it);
+	CHECK(it.hdr.key == STREAM_HDR_INSIDE && !it.hdr.ok,
+	    "# inside with two tabs: not the writer's");
 	kinds("# event : cpu-clock freq 999 callgraph dwarf 8192\n", 0, k,
 	    sizeof(k), &it);
 	CHECK(it.hdr.key == STREAM_HDR_EVENT && it.hdr.ok &&

@@ -136,6 +136,7 @@ test_headers(void)
 	stream_write_event(o.f, &off);
 	stream_write_buildid(o.f, "24a3598f", STREAM_KERNEL);
 	stream_write_buildid(o.f, "5d98afc8", "/tmp/a b/(x)\n.so");
+	stream_write_inside(o.f, "/srv/j/a b\t.so", "/a\tb");
 	stream_write_headeru(o.f, "lost", 12);
 	out_close(&o);
 	CHECK_STR(o.p, "# ========\n"
@@ -146,6 +147,7 @@ test_headers(void)
 	    "# event : offcpu-time callgraph dwarf 8192\n"
 	    "# buildid : 24a3598f [kernel.kallsyms]\n"
 	    "# buildid : 5d98afc8 /tmp/a b/(x)?.so\n"
+	    "# inside : /srv/j/a b?.so\t/a?b\n"
 	    "# lost : 12\n", "the headers fgrecord writes, byte for byte");
 	out_free(&o);
 

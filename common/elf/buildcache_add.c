@@ -1,0 +1,185 @@
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/xalloc.h"
+#include "elf/buildcache.h"
+#include "elf/buildcache_add.h"
+
+/*
+ * Is the directory open at fd the caller's own, and writable by no one
+ * else? NULL, or why not (a new string naming path).
+ */
+static char *
+not_mine(int fd, const char *path)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return xasprintf("'%s': %s", path, strerror(errno));
+	if (st.st_uid != geteuid())
+		return xasprintf("'%s' belongs to user %lu, not you", path,
+		    (unsigned long)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return xasprintf("'%s' is writable by others", path);
+	return NULL;
+}
+
+/*
+ * Opens directory name under at (AT_FDCWD: name is a path), made 0700
+ * when missing and make is set, never through a link, and checked as
+ * not_mine does. Returns its descriptor, or -1 with *why set.
+ */
+static int
+dir_open(int at, const char *name, const char *shown, int make, char **why)
+{
+	int fd;
+
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && make) {
+		if (mkdirat(at, name, 0700) != 0 && errno != EEXIST) {
+			*why = xasprintf("cannot make '%s': %s", shown,
+			    strerror(errno));
+			return -1;
+		}
+		fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	}
+	if (fd < 0) {
+		int e = errno;
+		struct stat st;
+
+		*why = xasprintf("'%s': %s", shown, fstatat(at, name, &st,
+		    AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) ?
+		    "a symbolic link" : strerror(e));
+		return -1;
+	}
+	if ((*why = not_mine(fd, shown)) != NULL) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The cache directory, open: made only in a directory of the caller's
+ * own. Returns its descriptor, or -1 with *why set.
+ */
+static int
+cache_open(const char *dir, char **why)
+{
+	const char *name = strrchr(dir, '/');
+	char *parent;
+	int pfd, fd = -1;
+
+	if (access(dir, F_OK) == 0 || errno != ENOENT)
+		return dir_open(AT_FDCWD, dir, dir, 0, why);
+	if (name == NULL || name[1] == '\0') {
+		*why = xasprintf("'%s': %s", dir, strerror(ENOENT));
+		return -1;
+	}
+	parent = name == dir ? xstrdup("/") :
+	    xmemdup0(dir, (size_t)(name - dir));
+	if ((pfd = dir_open(AT_FDCWD, parent, parent, 0, why)) >= 0) {
+		fd = dir_open(pfd, name + 1, dir, 1, why);
+		close(pfd);
+	}
+	free(parent);
+	return fd;
+}
+
+/* Copies size bytes from in to out. Returns 0, or an errno. */
+static int
+copy(int in, int out, uint64_t size)
+{
+	char buf[65536];
+	uint64_t off = 0;
+	ssize_t n, w;
+	size_t k;
+
+	while (off < size) {
+		k = size - off < sizeof(buf) ? (size_t)(size - off) : sizeof(buf);
+		if ((n = pread(in, buf, k, (off_t)off)) < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n == 0 ? EIO : errno;
+		for (k = 0; k < (size_t)n; k += (size_t)w)
+			if ((w = write(out, buf + k, (size_t)n - k)) < 0) {
+				if (errno == EINTR) {
+					w = 0;
+					continue;
+				}
+				return errno;
+			}
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int
+buildcache_add(const char *id, int fd, uint64_t size, char **msg)
+{
+	char *dir, *shown, *why = NULL, xx[3], tmp[32];
+	int fds[3] = { -1, -1, -1 }, out, e, rc = -1, i;
+	size_t n = strlen(id);
+	struct stat st;
+
+	for (i = 0; (size_t)i < n && isxdigit((unsigned char)id[i]); i++)
+		;
+	if ((size_t)i != n || n < 6 || n > 128) {
+		*msg = xasprintf("'%.64s' is no build ID", id);
+		return -1;
+	}
+	if (size > BUILDCACHE_ADD_MAX) {
+		*msg = xasprintf("%llu MiB, more than the %llu MiB copied",
+		    (unsigned long long)(size >> 20), BUILDCACHE_ADD_MAX >> 20);
+		return -1;
+	}
+	if ((dir = buildcache_dir()) == NULL) {
+		*msg = xstrdup("no cache directory: no $HOME");
+		return -1;
+	}
+	snprintf(xx, sizeof(xx), "%.2s", id);
+	shown = xasprintf("%s/.build-id/%s/%s", dir, xx, id + 2);
+	if ((fds[0] = cache_open(dir, &why)) >= 0 &&
+	    (fds[1] = dir_open(fds[0], ".build-id", shown, 1, &why)) >= 0 &&
+	    (fds[2] = dir_open(fds[1], xx, shown, 1, &why)) >= 0) {
+		close(fds[0]);
+		fds[0] = fds[2];
+		fds[2] = -1;
+		if ((fds[2] = dir_open(fds[0], id + 2, shown, 1, &why)) >= 0) {
+			rc = 0;
+			if (fstatat(fds[2], "elf", &st, AT_SYMLINK_NOFOLLOW) == 0)
+				rc = 1;
+		}
+	}
+	if (rc == 0) {
+		snprintf(tmp, sizeof(tmp), ".elf.%ld", (long)getpid());
+		out = openat(fds[2], tmp, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600);
+		e = out < 0 ? errno : copy(fd, out, size);
+		if (out >= 0 && close(out) != 0 && e == 0)
+			e = errno;
+		if (e == 0 && renameat(fds[2], tmp, fds[2], "elf") != 0)
+			e = errno;
+		if (e != 0) {
+			if (out >= 0)
+				unlinkat(fds[2], tmp, 0);
+			why = xasprintf("cannot write '%s/elf': %s", shown,
+			    strerror(e));
+			rc = -1;
+		}
+	}
+	for (i = 0; i < 3; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	*msg = rc >= 0 ? xasprintf("%s/elf", shown) : why;
+	free(shown);
+	free(dir);
+	return rc;
+}

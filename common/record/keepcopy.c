@@ -1,0 +1,51 @@
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "elf/buildcache.h"
+#include "elf/buildcache_add.h"
+#include "record/keepcopy.h"
+#include "record/maps.h"
+
+void
+keepcopy_files(const struct maps *m, int quiet)
+{
+	size_t i, kept = 0;
+	uint64_t bytes = 0;
+	char *msg, *dir;
+	int rc;
+
+	for (i = 0; i < m->nfiles; i++) {
+		const struct mapfile *f = m->files[i];
+
+		if (f->inside == NULL || f->samples == 0 || !f->usable ||
+		    f->ef.fd < 0 || f->buildid == NULL)
+			continue;
+		if (bytes + f->ef.size > KEEPCOPY_MAX) {
+			fprintf(stderr, "%s: no copy of '%s' kept for fgsym: "
+			    "the copies of this recording would pass %llu MiB\n",
+			    program_invocation_short_name, f->inside,
+			    KEEPCOPY_MAX >> 20);
+			continue;
+		}
+		rc = buildcache_add(f->buildid, f->ef.fd, f->ef.size, &msg);
+		if (rc == 0)
+			bytes += f->ef.size;
+		if (rc >= 0)
+			kept++;
+		else
+			fprintf(stderr, "%s: no copy of '%s' kept for fgsym "
+			    "(a file of the program's own root or mounts): %s\n",
+			    program_invocation_short_name, f->inside, msg);
+		free(msg);
+	}
+	if (kept == 0 || quiet)
+		return;
+	dir = buildcache_dir();
+	fprintf(stderr, "%s: %zu file%s of the program's own root or mounts "
+	    "kept in perf's build-ID cache, '%s', for fgsym once they are gone "
+	    "(--no-buildid-cache: none)\n", program_invocation_short_name,
+	    kept, kept == 1 ? "" : "s", dir ? dir : "");
+	free(dir);
+}

@@ -1,0 +1,27 @@
+/*
+ * keepcopy: at the end of a recording, a copy of each sampled file that
+ * a process under another root or other mounts mapped (record/hostpath:
+ * a jail's, a container's overlay, which goes when the container is
+ * removed, a file only the process's own mounts held, named
+ * /proc/PID/root/... in the stream) put into perf's build-ID cache
+ * (elf/buildcache_add), where fgsym finds it by its build ID once the
+ * path is gone, as perf record keeps its copies. The file is read
+ * through the descriptor fgrecord opened it by while the process lived;
+ * a file with no build ID, or larger than BUILDCACHE_ADD_MAX, is not
+ * copied, nor more than KEEPCOPY_MAX bytes in all.
+ */
+#ifndef FG_KEEPCOPY_H
+#define FG_KEEPCOPY_H
+
+struct maps;
+
+/* The most bytes one recording copies: 2 GiB. */
+#define KEEPCOPY_MAX	(2048ULL << 20)
+
+/*
+ * Copies them, and says in one line (unless quiet) how many were kept
+ * and where, and in one line each why a copy could not be made.
+ */
+void	 keepcopy_files(const struct maps *, int quiet);
+
+#endif

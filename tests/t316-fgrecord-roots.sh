@@ -1,0 +1,217 @@
+#!/bin/sh
+# t316-fgrecord-roots: a program under another root is named as one under
+# ours (fg-stream(5), "Files under another root").
+#
+# tests/record/hot.c spends nearly all its time in hot(). Recorded bare,
+# then started through chroot(8) into a jail (a static build, and a
+# dynamic one with its libraries copied into the jail), through
+# unshare -m with its directory bind-mounted over one that holds another
+# build (which fgrecord must not take for it), through an overlay mounted
+# here and bound into the namespace (a container runtime's layout), and
+# attached to with -p there: each recording, symbolized by fgsym after
+# the program has exited, gives hot() its bare share within 10 points,
+# and says the name the process used on an "# inside" line. The ptrace
+# sampler reads /proc/PID/maps, which names the jail's file from
+# fgrecord's root already: every frame named (its share of hot() varies
+# more with the machine's load, 81-93% here). A file only
+# inside the process's mounts (a tmpfs of its own) is named through
+# /proc/PID/root while it lives (fgrecord | fgsym), and after it has
+# exited from the copy fgrecord kept in perf's build-ID cache (0600, in
+# 0700 directories; none through a link or into another user's
+# directory, said), as the overlay's file is once it is unmounted (a
+# container removed); with --no-buildid-cache fgsym says why it is gone. Another build put at the jail's path after the
+# recording is refused by its build ID, said, never used.
+# Binaries of next (24f8f1f): chroot, static 0% (the frames unnamed),
+# unshare with a bind mount 0%; these: 93-98%, as bare.
+. "$(dirname "$0")/lib.sh"
+
+B=$TMP/build
+mkdir -p "$B"
+# fgrecord's copies and fgsym's look-ups by build ID: here, never ~/.debug
+PERF_BUILDID_DIR=$TMP/buildid-cache
+export PERF_BUILDID_DIR
+cc=${CC:-cc}
+
+# share FOLDED FUNC: FUNC's share of the samples as the leaf, in percent
+share() {
+	awk -v f="$2" '{ n += $NF; k = $0; sub(/ [0-9]+$/, "", k);
+	    m = split(k, a, ";"); if (a[m] == f) h += $NF }
+	    END { printf "%d\n", n ? 100 * h / n : -1 }' "$1"
+}
+# near A B: A and B within 10 points
+near() {
+	[ "$1" -ge 0 ] && [ "$2" -ge 0 ] && [ $(($1 - $2)) -le 10 ] &&
+	[ $(($2 - $1)) -le 10 ] || { echo "share $1%, bare $2%"; return 1; }
+}
+# jail DIR: DIR/app/hot, and DIR/app/hotdyn with its libraries
+jail() {
+	mkdir -p "$1/app" && cp "$B/hot" "$1/app/hot" &&
+	cp "$B/hotdyn" "$1/app/hotdyn" &&
+	for l in $(ldd "$B/hotdyn" | awk '$(NF-1) ~ /^\// { print $(NF-1) }
+	    $1 ~ /^\// { print $1 }' | sort -u); do
+		mkdir -p "$1${l%/*}" && cp "$l" "$1$l" || return 1
+	done
+}
+
+if ! perf_ok; then
+	skip 'a program under another root is named' "$why"
+	done_testing
+	exit 0
+fi
+if ! $cc -O1 -g -static -I"$TESTS/record" -o "$B/hot" "$TESTS/record/hot.c" \
+    2>"$B/hot.err" ||
+   ! $cc -O1 -g -I"$TESTS/record" -o "$B/hotdyn" "$TESTS/record/hot.c" \
+    2>>"$B/hot.err"; then
+	skip 'a program under another root is named' "cannot build tests/record/hot.c with $cc (static: libc6-dev): $(head -3 "$B/hot.err")"
+	done_testing
+	exit 0
+fi
+fgrecord -o "$B/bare.txt" "$B/hot" 1 >"$B/bare.out" 2>"$B/bare.err" &&
+symfold "$B/bare.txt" "$B/bare.fold" 2>&1 >"$B/bare.log"
+BARE=$(share "$B/bare.fold" hot)
+export B BARE
+
+check "bare: hot() is the leaf of most samples ($BARE%)" '
+	test "$BARE" -ge 60
+'
+
+if ! chroot / true 2>"$TMP/chroot.err"; then
+	skip 'chroot JAIL /app/hot: named as bare' "chroot is refused here: $(cat "$TMP/chroot.err")"
+	skip 'chroot JAIL /app/hotdyn: named as bare' "chroot is refused here"
+	skip 'chroot, ptrace sampler: every frame in the jail named' "chroot is refused here"
+	skip 'another build at the path is refused by its build ID' "chroot is refused here"
+else
+	check 'chroot JAIL /app/hot (static): named as bare, the inside name kept' '
+		jail "$PWD/jail" &&
+		expect_status 0 fgrecord -o rec.txt chroot jail /app/hot 1 \
+		    >out 2>err &&
+		printf "# inside : %s\t/app/hot\n" "$PWD/jail/app/hot" >want &&
+		grep "^# inside : .*/app/hot" rec.txt >got && test_cmp want got &&
+		! grep -q "(/app/hot)\$" rec.txt &&
+		grep_q "^# buildid : [0-9a-f]* $PWD/jail/app/hot\$" rec.txt &&
+		symfold rec.txt fold && near "$(share fold hot)" "$BARE"
+	'
+	check 'chroot JAIL /app/hotdyn (dynamic, its libc in the jail): named as bare' '
+		jail "$PWD/jail" &&
+		expect_status 0 fgrecord -o rec.txt chroot jail /app/hotdyn 1 \
+		    >out 2>err &&
+		grep_q "^# inside : $PWD/jail/app/hotdyn	/app/hotdyn\$" rec.txt &&
+		grep_q "^# inside : $PWD/jail/.*/libc.so.6	/.*/libc.so.6\$" rec.txt &&
+		symfold rec.txt fold && near "$(share fold hot)" "$BARE"
+	'
+	if fgrecord -q --sampler=ptrace -o "$TMP/probe" true 2>"$TMP/probe.err"; then
+		check 'chroot, ptrace sampler: every frame in the jail named' '
+			jail "$PWD/jail" &&
+			expect_status 0 fgrecord --sampler=ptrace -o rec.txt \
+			    chroot jail /app/hot 1 >out 2>err &&
+			grep_q "^# buildid : [0-9a-f]* $PWD/jail/app/hot\$" rec.txt &&
+			symfold rec.txt fold && ! grep "\[hot\]" fold &&
+			test "$(share fold hot)" -ge 50
+		'
+	else
+		skip 'chroot, ptrace sampler: every frame in the jail named' "the ptrace sampler cannot run here: $(head -1 "$TMP/probe.err")"
+	fi
+	check 'another build at the path is refused by its build ID, said' '
+		jail "$PWD/jail" && PERF_BUILDID_DIR=$PWD/cache &&
+		expect_status 0 fgrecord --no-buildid-cache -o rec.txt \
+		    chroot jail /app/hot 1 >out 2>err &&
+		$cc -O2 -static -I"$TESTS/record" -o jail/app/hot \
+		    "$TESTS/record/hot.c" &&
+		expect_status 0 fgsym rec.txt >sym 2>symerr &&
+		grep_q "^fgsym: .$PWD/jail/app/hot. was rebuilt after the recording" symerr &&
+		expect_status 0 fgfold sym >fold 2>folderr &&
+		{ test "$(share fold hot)" = 0 ||
+		  { echo "hot() named on $(share fold hot)%:"; cat symerr; false; }; }
+	'
+fi
+
+if ! unshare -m true 2>"$TMP/unshare.err"; then
+	skip 'unshare -m, a bind mount: named as bare' "unshare -m is refused here: $(cat "$TMP/unshare.err")"
+	skip 'unshare -m, an overlay mounted here (as a container runtime does): named as bare' "unshare -m is refused here"
+	skip 'unshare -m, a bind mount, attached with -p: named as bare' "unshare -m is refused here"
+	skip 'unshare -m, its own tmpfs: named through its root while it lives' "unshare -m is refused here"
+	skip 'unshare -m, its own tmpfs: after its exit, from the copy kept by build ID' "unshare -m is refused here"
+	skip 'unshare -m, its own tmpfs, --no-buildid-cache: after its exit, said' "unshare -m is refused here"
+	skip 'a cache directory that is a link, or not ours: no copy, said' "unshare -m is refused here"
+else
+	check 'unshare -m, a bind mount over another build: named as bare, the inside name kept' '
+		mkdir src app && cp "$B/hot" src/hot && cp "$B/hotdyn" app/hot &&
+		expect_status 0 fgrecord -o rec.txt unshare -m sh -c \
+		    "mount --bind $PWD/src $PWD/app && exec $PWD/app/hot 1" \
+		    >out 2>err &&
+		grep_q "^# inside : $PWD/src/hot	$PWD/app/hot\$" rec.txt &&
+		! grep -q "($PWD/app/hot)\$" rec.txt &&
+		symfold rec.txt fold && near "$(share fold hot)" "$BARE"
+	'
+	check 'unshare -m, an overlay mounted here (as a container runtime does): named as bare' '
+		mkdir lower upper work merged app && cp "$B/hot" lower/hot &&
+		if ! mount -t overlay overlay -o "lowerdir=$PWD/lower,upperdir=$PWD/upper,workdir=$PWD/work" \
+		    "$PWD/merged" 2>mount.err; then
+			echo "# SKIP: no overlay mount here: $(cat mount.err)"; exit 0
+		fi &&
+		PERF_BUILDID_DIR=$PWD/cache &&
+		fgrecord -o rec.txt unshare -m sh -c \
+		    "mount --bind $PWD/merged $PWD/app && exec $PWD/app/hot 1" \
+		    >out 2>err; st=$?
+		symfold rec.txt fold; sf=$?
+		umount "$PWD/merged" && test $st = 0 && test $sf = 0 &&
+		grep_q "^# inside : $PWD/merged/hot	$PWD/app/hot\$" rec.txt &&
+		near "$(share fold hot)" "$BARE" &&
+		symfold rec.txt fold2 &&
+		grep_q "^fgsym: .$PWD/merged/hot. is gone: its frames are named from the recorded build.s copy in perf.s build-ID cache, .$PWD/cache/" rec.txt.sym.err &&
+		near "$(share fold2 hot)" "$BARE"
+	'
+	check 'unshare -m, a bind mount, attached with -p: named as bare' '
+		mkdir src app && cp "$B/hot" src/hot &&
+		{ unshare -m sh -c "mount --bind $PWD/src $PWD/app && exec $PWD/app/hot 3" \
+		    >prog.out 2>prog.err & } &&
+		pid=$! &&
+		wait_for 20 running $pid hot &&
+		expect_status 0 fgrecord -o rec.txt -p $pid >out 2>err &&
+		grep_q "^# inside : $PWD/src/hot	$PWD/app/hot\$" rec.txt &&
+		symfold rec.txt fold && near "$(share fold hot)" "$BARE"
+	'
+	check 'unshare -m, its own tmpfs: named through its root while it lives' '
+		mkdir app &&
+		pipeline sym "fgrecord unshare -m sh -c \"mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 1\"" \
+		    "fgsym" &&
+		grep_q "^# inside : /proc/[0-9]*/root$PWD/app/hot	$PWD/app/hot\$" sym &&
+		expect_status 0 fgfold sym >fold 2>folderr &&
+		near "$(share fold hot)" "$BARE"
+	'
+	check 'unshare -m, its own tmpfs: after its exit, from the copy kept by build ID' '
+		mkdir app && PERF_BUILDID_DIR=$PWD/cache &&
+		expect_status 0 fgrecord -o rec.txt unshare -m sh -c \
+		    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 1" \
+		    >out 2>err &&
+		grep_q "^fgrecord: 1 file of the program.s own root or mounts kept in perf.s build-ID cache, .$PWD/cache." err &&
+		id=$(sed -n "s|^# buildid : \([0-9a-f]*\) /proc/.*/app/hot\$|\1|p" rec.txt) &&
+		cmp "$B/hot" "cache/.build-id/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-)/elf" &&
+		test "$(find cache -perm /077 | wc -l)" = 0 &&
+		symfold rec.txt fold && near "$(share fold hot)" "$BARE"
+	'
+	check 'unshare -m, its own tmpfs, --no-buildid-cache: after its exit, said' '
+		mkdir app && PERF_BUILDID_DIR=$PWD/cache &&
+		expect_status 0 fgrecord --no-buildid-cache -o rec.txt \
+		    unshare -m sh -c \
+		    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 0.3" \
+		    >out 2>err &&
+		test ! -e cache &&
+		expect_status 0 fgsym rec.txt >sym 2>symerr &&
+		grep_q "^fgsym: ./proc/[0-9]*/root$PWD/app/hot.: no such file: its process has exited" symerr
+	'
+	check 'a cache directory that is a link, or not ours: no copy, said' '
+		mkdir app elsewhere theirs && chown 65534 theirs &&
+		ln -s "$PWD/elsewhere" link &&
+		for d in link theirs; do
+			PERF_BUILDID_DIR=$PWD/$d expect_status 0 fgrecord \
+			    -o rec.$d unshare -m sh -c \
+			    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 0.3" \
+			    >out.$d 2>err.$d || return 1
+		done &&
+		test -z "$(ls -A elsewhere)" && test -z "$(ls -A theirs)" &&
+		grep_q "^fgrecord: no copy of .$PWD/app/hot. kept for fgsym (a file of the program.s own root or mounts): .$PWD/link.: a symbolic link\$" err.link &&
+		grep_q "^fgrecord: no copy of .$PWD/app/hot. kept for fgsym (a file of the program.s own root or mounts): .$PWD/theirs. belongs to user 65534, not you\$" err.theirs
+	'
+fi
+done_testing

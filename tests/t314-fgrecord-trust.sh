@@ -125,10 +125,13 @@ else
 	'
 	check 'samples lost: the note at the end, beside the count; exit 0' '
 		here=$PWD &&
-		cd "$NB" && { $asnobody "$NB_FGRECORD" -F 10000 -o /dev/null ./tall 1 10 2>"$here/err" & } &&
+		cd "$NB" && { $asnobody "$NB_FGRECORD" -F 10000 ./tall 1 10 >"$here/out" 2>"$here/err" & } &&
 		rec=$! &&
-		for i in $(seq 200); do pgrep -x tall >/dev/null && break; sleep 0.05; done &&
-		sleep 0.1 && kill -STOP $rec && sleep 1.5 && kill -CONT $rec
+		for i in $(seq 400); do
+			test "$(wc -c <"$here/out" 2>/dev/null || echo 0)" -gt 20000 && break
+			sleep 0.05
+		done; echo "waited $i rounds for samples" &&
+		kill -STOP $rec && sleep 1.5 && kill -CONT $rec
 		wait $rec; st=$?
 		cd "$here" && cat err && echo "status $st" && test $st = 0 &&
 		! grep -q " 0 lost" err &&

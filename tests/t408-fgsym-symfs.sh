@@ -107,16 +107,16 @@ check '--symfs and --symbol-dir need a directory: exit 2, one line' '
 
 # perf record, then perf script --symfs and fgsym --symfs on the same file.
 if ! command -v perf >/dev/null 2>&1; then
-	skip 'perf script --symfs and fgsym --symfs name the same user frames' 'perf is not installed (apt-get install linux-perf)'
+	skip 'perf script --symfs and fgsym --symfs (and cargo fg --perfdata) name the same user frames' 'perf is not installed (apt-get install linux-perf)'
 elif ! perf_ok; then
-	skip 'perf script --symfs and fgsym --symfs name the same user frames' "$why"
+	skip 'perf script --symfs and fgsym --symfs (and cargo fg --perfdata) name the same user frames' "$why"
 elif cp "$FIX/hot.moved" "$FIX/opt/app/hot" &&
     ! perf record -q -N -g -o "$FIX/perf.data" "$FIX/opt/app/hot" 0.3 \
     >"$FIX/perf.log" 2>&1; then
-	skip 'perf script --symfs and fgsym --symfs name the same user frames' "perf record failed: $(head -1 "$FIX/perf.log")"
+	skip 'perf script --symfs and fgsym --symfs (and cargo fg --perfdata) name the same user frames' "perf record failed: $(head -1 "$FIX/perf.log")"
 else
 	rm -f "$FIX/opt/app/hot"
-	check 'perf script --symfs and fgsym --symfs name the same user frames' '
+	check 'perf script --symfs and fgsym --symfs (and cargo fg --perfdata) name the same user frames' '
 		perf script --symfs "$FIX/root" -i "$FIX/perf.data" -F ip,sym,dso \
 		    >ref 2>ref.err &&
 		awk -v d="$FIX/opt/app/hot" "index(\$0, \"(\" d \")\") { print \$2 }" ref |
@@ -129,7 +129,11 @@ else
 		test_cmp expect actual &&
 		expect_status 1 fgsym --no-inline "$FIX/perf.data" >out2 2>err2 &&
 		grep_q "give its files with --symfs DIR" err2 &&
-		test "$(frame_names out2 "$FIX/opt/app/hot" | grep -vc unknown)" = 0
+		test "$(frame_names out2 "$FIX/opt/app/hot" | grep -vc unknown)" = 0 &&
+		echo "cargo fg --perfdata passes --symfs on" &&
+		expect_status 0 "$TOP/scripts/cargo-fg" fg --perfdata "$FIX/perf.data" \
+		    --symfs "$FIX/root" -o a.svg >cf.out 2>cf.err &&
+		grep_q "%  *[0-9]*  hot\$" cf.err
 	'
 fi
 

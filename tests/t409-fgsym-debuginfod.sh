@@ -11,6 +11,7 @@
 
 SRV= BAD=
 trap 'for p in $SRV $BAD; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+trap 'exit 1' HUP INT TERM
 FIX=$TMP/fix
 mkdir -p "$FIX/srv"
 CC=${CC:-cc}
@@ -169,12 +170,15 @@ check 'symbols but no DWARF: fgsym and fgrecord call it DWARF-less only without 
 	grep -q "hot.c:[0-9]" out
 '
 
-# bad MODE: a misbehaving server on 127.0.0.1 (tests/sym/badserver.py).
-bad() {
-	rm -f "$TMP/bad.port"
-	python3 "$TESTS/sym/badserver.py" "$TMP/bad.port" "$1" &
+# Misbehaving servers on 127.0.0.1 (tests/sym/badserver.py), started
+# here so that the trap above stops them; bad MODE sets BADURL to one.
+for mode in silent http garbage; do
+	python3 "$TESTS/sym/badserver.py" "$TMP/bad.$mode" "$mode" &
 	BAD="$BAD $!"
-	wait_for 10 test -s "$TMP/bad.port" && BADURL=http://127.0.0.1:$(cat "$TMP/bad.port")
+done
+bad() {
+	wait_for 30 test -s "$TMP/bad.$1" &&
+	BADURL=http://127.0.0.1:$(cat "$TMP/bad.$1")
 }
 
 check 'a server that is down: one line, and the run ends' '

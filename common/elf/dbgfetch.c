@@ -46,16 +46,6 @@ say(struct dbgfetch *d, const char *line)
 		warnx("%s", line);
 }
 
-/* The monotonic clock in seconds. */
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Whether DEBUGINFOD_URLS names a server. */
 static int
 urls_set(void)
@@ -66,6 +56,16 @@ urls_set(void)
 }
 
 #ifdef FG_DEBUGINFOD
+
+/* The monotonic clock in seconds. */
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /*
  * libdebuginfod calls this about once a second while a request runs, with

@@ -17,12 +17,22 @@ PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
 PKGS	 = libelf libdw capstone libxxhash libzstd
+# libdebuginfod (libdebuginfod-dev) when present: fgsym asks debuginfod
+# servers for debug files. Without it the tools build, and fgsym says so
+# once when DEBUGINFOD_URLS is set.
+DEBUGINFOD := $(shell pkg-config --exists libdebuginfod 2>/dev/null && echo 1)
+ifeq ($(DEBUGINFOD),1)
+PKGS	+= libdebuginfod
+endif
 
 # CFLAGS is the user's (make CFLAGS=-O0 replaces it); what the build needs
 # is in FG_CFLAGS, always added. make's built-in CC is cc.
 CFLAGS	?= -O2 -g
 FG_CPPFLAGS = -D_GNU_SOURCE -DFG_VERSION='"$(VERSION)"' -Icommon \
 	  $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+ifeq ($(DEBUGINFOD),1)
+FG_CPPFLAGS += -DFG_DEBUGINFOD
+endif
 FG_CFLAGS = -std=gnu11 -Wall -Wextra $(FG_CPPFLAGS) -MMD -MP
 FG_LDLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lz
 

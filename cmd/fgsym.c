@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/cmdfile.h"
 #include "base/lineread.h"
 #include "base/num.h"
+#include "base/xalloc.h"
 #include "base/version.h"
 #include "record/replay.h"
 #include "stream/sniff.h"
@@ -28,6 +30,7 @@ usage(int status)
 	usage_exit(status,
 	    "usage: fgsym [--no-inline] [--srcline] [--full-path] [--demangle=short|full|none]\n"
 	    "             [--no-demangle] [--keep-hash] [--kallsyms=FILE]\n"
+	    "             [--symfs=DIR] [--symbol-dir=DIR ...] [--no-debuginfod]\n"
 	    "             [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n"
 	    "       fgsym -V | --version\n");
 }
@@ -42,6 +45,21 @@ parse_top(const char *opt, const char *s)
 		errx(2, "%s: '%s' is not a number of functions from 1 to 1000",
 		    opt, s);
 	return (int)n;
+}
+
+/* The DIR of opt (--symfs, --symbol-dir): a directory, or exit 2. */
+static const char *
+parse_dir(const char *opt, const char *dir)
+{
+	struct stat st;
+
+	if (*dir == '\0')
+		errx(2, "%s: no directory given", opt);
+	if (stat(dir, &st) != 0)
+		err(2, "%s: '%s'", opt, dir);
+	if (!S_ISDIR(st.st_mode))
+		errx(2, "%s: '%s' is not a directory", opt, dir);
+	return dir;
 }
 
 static void
@@ -79,7 +97,8 @@ perfdata_stream(struct sym *s, int fd, const char *name, const char *head,
 	int rc;
 
 	sym_sink_init(s, out, &symsink);
-	rc = replay_perfdata(fd, name, head, headlen, &symsink, &why);
+	rc = replay_perfdata(fd, name, head, headlen, &symsink,
+	    sym_search(s), &why);
 	if (rc == -1)
 		errx(2, "%s", why);
 	sym_sink_release(&symsink);
@@ -99,6 +118,9 @@ main(int argc, char *argv[])
 		{ "kallsyms",	 required_argument,	NULL, 'k' },
 		{ "annotate",	 optional_argument,	NULL, 'a' },
 		{ "annotate-to", required_argument,	NULL, 'A' },
+		{ "symfs",	 required_argument,	NULL, 'R' },
+		{ "symbol-dir",	 required_argument,	NULL, 'S' },
+		{ "no-debuginfod", no_argument,		NULL, 'N' },
 		VERSION_LONGOPTS
 	};
 	static char obuf[1 << 20];
@@ -107,7 +129,8 @@ main(int argc, char *argv[])
 	struct annotate *an = NULL;
 	struct lineread lr;
 	struct sym *s;
-	const char *listing = NULL;
+	const char *listing = NULL, **dirs = NULL;
+	size_t ndirs = 0, dircap = 0;
 	FILE *lfp = NULL;
 	int ch, fd, i, rc, rval = 0, annotate = 0;
 
@@ -147,6 +170,23 @@ main(int argc, char *argv[])
 		case 'k':
 			o.kallsyms = optarg;
 			break;
+		case 'R': {
+			char *d = (char *)parse_dir("--symfs", optarg);
+			size_t n = strlen(d);
+
+			/* "DIR/" and "DIR" are one root: paths start with '/'. */
+			while (n > 1 && d[n - 1] == '/')
+				d[--n] = '\0';
+			o.symfs = d;
+			break;
+		}
+		case 'S':
+			GROW(dirs, ndirs + 1, dircap);
+			dirs[ndirs++] = parse_dir("--symbol-dir", optarg);
+			break;
+		case 'N':
+			o.no_debuginfod = 1;
+			break;
 		case 'a':
 			annotate = 1;
 			if (optarg != NULL)
@@ -171,6 +211,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	o.symdirs = dirs;
+	o.nsymdirs = ndirs;
 	if (annotate && listing != NULL)
 		errx(2, "--annotate and --annotate-to are exclusive: "
 		    "use one of them");
@@ -239,6 +281,7 @@ main(int argc, char *argv[])
 		annotate_free(an);
 	}
 	sym_free(s);
+	free(dirs);
 	cmdfile_finish(stdout, CMDFILE_STDOUT);
 	return rval;
 }

@@ -17,6 +17,9 @@ TESTS=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$TESTS/.." && pwd)
 PATH=$TOP/bin:$PATH
 export TESTS TOP PATH LC_ALL=C
+# No test asks a debuginfod server unless it starts one and says so
+# (Debian's profile.d sets DEBUGINFOD_URLS for login shells).
+unset DEBUGINFOD_URLS
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fgtest.XXXXXX")
 NOBODY=
 trap 'rm -rf "$TMP" ${NOBODY:+"$NOBODY"}' EXIT

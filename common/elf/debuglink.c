@@ -19,8 +19,10 @@
 
 #include "base/str.h"
 #include "base/xalloc.h"
+#include "elf/dbgfetch.h"
 #include "elf/debuglink.h"
 #include "elf/elffile.h"
+#include "elf/filesearch.h"
 
 #define DEBUGDIR	"/usr/lib/debug"
 
@@ -79,6 +81,13 @@ try_debug(const char *path, const char *id, int check_crc, uint32_t crc,
 	switch (elffile_open(&ef, path)) {
 	case ELFFILE_OK:
 		break;
+	case ELFFILE_NOTELF:
+		/* The debuginfod client's cache notes a miss as an empty file. */
+		if (ef.size == 0 && stat(path, &st) == 0 && st.st_size == 0)
+			goto out;
+		refuse(note, xasprintf("debug file '%s' refused: %s", path,
+		    ef.why));
+		goto out;
 	case ELFFILE_ERRNO:
 		if (ef.errnum != ENOENT && ef.errnum != ENOTDIR)
 			refuse(note, xasprintf("debug file '%s' refused: %s",
@@ -212,7 +221,11 @@ debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
     const char *debuglink_file, GElf_Word debuglink_crc,
     char **debuginfo_file_name)
 {
-	char **note = userdata ? *userdata : NULL;
+	struct elffile *ef = userdata ? *userdata : NULL;
+	char **note = ef != NULL ? &ef->note : NULL;
+	const struct filesearch *fs = ef != NULL ? ef->search : NULL;
+	char **more;
+	size_t nmore = 0, nmax, i;
 	const unsigned char *bits;
 	const char *own = NULL, *base_name;
 	char *id = NULL, *link, *path, *canon = NULL, *found = NULL;
@@ -221,9 +234,8 @@ debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
 	Dwarf_Addr bias;
 	struct stat mst, *mainst = NULL;
 	Elf *elf;
-	int k, n, fd = -1;
+	int n, fd = -1;
 
-	(void)modname;
 	(void)base;
 	errno = 0;
 	if ((elf = dwfl_module_getelf(mod, &bias)) != NULL)
@@ -236,19 +248,32 @@ debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
 		id = str_hexdup(bits, (size_t)n);
 	if (file_name != NULL && stat(file_name, &mst) == 0)
 		mainst = &mst;
-	/* By build ID: /usr/lib/debug's tree, then debuginfod's cache. */
-	for (k = 0; id != NULL && fd < 0 && k < 2; k++) {
-		path = k == 0 ? buildid_path(id) : cache_path(id);
-		if (path != NULL && (fd = try_debug(path, id, 0, 0, mainst,
+	/*
+	 * By build ID: /usr/lib/debug's tree, the same under --symfs, the
+	 * --symbol-dir folders' trees, then debuginfod's cache.
+	 */
+	link = debuglink_file != NULL ? xstrdup(debuglink_file) : NULL;
+	nmax = 3 + 2 * (fs != NULL ? fs->ndirs : 0);
+	more = xcalloc(nmax, sizeof(*more));
+	if (id != NULL) {
+		char *dbgpath = buildid_path(id);
+
+		if (dbgpath != NULL)
+			more[nmore++] = dbgpath;
+		nmore += filesearch_debug_paths(fs, id, dbgpath, NULL,
+		    more + nmore, nmax - 2);
+		if ((path = cache_path(id)) != NULL)
+			more[nmore++] = path;
+	}
+	for (i = 0; i < nmore; i++) {
+		if (fd < 0 && (fd = try_debug(more[i], id, 0, 0, mainst,
 		    note)) >= 0)
-			found = path;
+			found = more[i];
 		else
-			free(path);
+			free(more[i]);
 	}
 	if (fd < 0 && file_name != NULL) {
-		if (debuglink_file != NULL) {
-			link = xstrdup(debuglink_file);
-		} else {
+		if (link == NULL) {
 			base_name = strrchr(file_name, '/');
 			link = xasprintf("%s.debug", base_name ? base_name + 1 :
 			    file_name);
@@ -262,7 +287,30 @@ debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
 			fd = try_dirs(canon, link, id, debuglink_crc != 0,
 			    debuglink_crc, mainst, note, &found);
 		free(canon);
-		free(link);
+	}
+	/* The --symbol-dir folders by the link's name. */
+	if (fd < 0 && link != NULL) {
+		nmore = filesearch_debug_paths(fs, NULL, NULL, link, more,
+		    nmax);
+		for (i = 0; i < nmore; i++) {
+			if (fd < 0 && (fd = try_debug(more[i], id,
+			    debuglink_crc != 0, debuglink_crc, mainst,
+			    note)) >= 0)
+				found = more[i];
+			else
+				free(more[i]);
+		}
+	}
+	free(link);
+	free(more);
+	/* Last, the debuginfod servers, by build ID: only when asked to. */
+	if (fd < 0 && id != NULL && fs != NULL && fs->fetch != NULL &&
+	    (path = dbgfetch_find(fs->fetch, DBGFETCH_DEBUGINFO, id,
+	    file_name != NULL ? file_name : modname)) != NULL) {
+		if ((fd = try_debug(path, id, 0, 0, mainst, note)) >= 0)
+			found = path;
+		else
+			free(path);
 	}
 	free(id);
 	if (fd < 0) {
@@ -331,12 +379,12 @@ standin(void)
 }
 
 void
-debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
-    Dwarf **altdw, char **note)
+debuglink_setalt(Dwarf *dw, const char *path, const struct filesearch *fs,
+    struct elffile **alt, Dwarf **altdw, char **note)
 {
 	const char *name;
 	const void *bits;
-	char *id, *cand[3] = { NULL, NULL, NULL }, *dir;
+	char *id, *cand[4] = { NULL, NULL, NULL, NULL }, *dir;
 	ssize_t n;
 	size_t i;
 
@@ -354,11 +402,15 @@ debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
 		cand[1] = join(dir, NULL, name);
 		free(dir);
 	}
-	for (i = 0; i < 3 && *altdw == NULL; i++) {
+	for (i = 0; i < 4 && *altdw == NULL; i++) {
 		struct elffile *ef;
 		char *mine;
 		int st;
 
+		/* Last, the debuginfod servers: only when asked to. */
+		if (i == 3 && fs != NULL)
+			cand[3] = dbgfetch_find(fs->fetch, DBGFETCH_DEBUGINFO,
+			    id, name);
 		if (cand[i] == NULL)
 			continue;
 		ef = xmalloc(sizeof(*ef));
@@ -379,7 +431,7 @@ debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
 		free(mine);
 	}
 	dwarf_setalt(dw, *altdw != NULL ? *altdw : standin());
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		free(cand[i]);
 	free(id);
 }

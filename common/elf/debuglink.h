@@ -37,9 +37,14 @@
  * *debuginfo_file_name untouched, so that libdwfl opens nothing by name.
  * A call for a .gnu_debugaltlink (the link is not the module's own
  * .gnu_debuglink) returns -1 at once: debuglink_setalt does that search.
- * *userdata, when not NULL, is a char ** (the caller's note, NULL or a
- * refusal already) that gets the first refusal, a new string the caller
- * frees ("debug file 'P' refused: not a regular file").
+ * Then, with the struct filesearch of the file (ef->search), under its
+ * --symfs root's /usr/lib/debug/.build-id/, in its --symbol-dir folders
+ * (.build-id/XX/REST.debug, then the link's name), and last from the
+ * debuginfod servers of its fetch, by build ID.
+ * *userdata, when not NULL, is the struct elffile * of the file
+ * (elfdwarf_dwfl's): its search, and its note (NULL or a refusal
+ * already) that gets the first refusal, a new string the caller frees
+ * ("debug file 'P' refused: not a regular file").
  */
 int	debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
 	    const char *modname, Dwarf_Addr base, const char *file_name,
@@ -47,20 +52,24 @@ int	debuglink_find_debuginfo(Dwfl_Module *mod, void **userdata,
 	    char **debuginfo_file_name);
 
 struct elffile;
+struct filesearch;
 
 /*
  * Gives dw (read from the file path) its alternate debug file, when its
  * .gnu_debugaltlink names one: the first of /usr/lib/debug/.build-id/
  * by the link's build ID, the link's path (relative to path's
- * directory) and the debuginfod client's cache by the build ID that opens through elffile_open and has that build ID. Then
+ * directory), the debuginfod client's cache by the build ID, and last
+ * the debuginfod servers of fs->fetch (fs may be NULL), that opens
+ * through elffile_open and has that build ID. Then
  * *alt is that file (new, the caller frees it with elffile_release and
  * free after dwarf_end of *altdw and of dw) and *altdw its Dwarf; else
  * both are NULL and dw gets the stand-in (shared, never freed). A
  * refusal is said in *note, as a new string the caller frees, unless
  * note is NULL or holds one already. Does nothing without a link.
  */
-void	debuglink_setalt(Dwarf *dw, const char *path, struct elffile **alt,
-	    Dwarf **altdw, char **note);
+void	debuglink_setalt(Dwarf *dw, const char *path,
+	    const struct filesearch *fs, struct elffile **alt, Dwarf **altdw,
+	    char **note);
 
 /*
  * The callbacks for an offline Dwfl of files named by path (fgsym's and

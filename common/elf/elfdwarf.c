@@ -67,12 +67,12 @@ elfdwarf_dwfl(struct elffile *ef, const char *name, const uint64_t *base,
 	}
 	/* The debug file's search says what it refused in ef->note. */
 	dwfl_module_info(*mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-	*userdata = &ef->note;
+	*userdata = ef;
 	if ((dw = dwfl_module_getdwarf(*mod, &dwbias)) != NULL) {
 		dwfl_module_info(*mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 		    &debugfile);
 		debuglink_setalt(dw, debugfile ? debugfile : mainfile,
-		    &ef->alt, &ef->altdw, &ef->note);
+		    ef->search, &ef->alt, &ef->altdw, &ef->note);
 	}
 	return dwfl;
 fail:

@@ -32,6 +32,8 @@
 #include <gelf.h>
 #include <libelf.h>
 
+struct filesearch;
+
 /* A file larger is refused (ELFFILE_TOOBIG): 64 GiB, beyond any real DSO. */
 #define ELFFILE_MAX_SIZE	((uint64_t)64 << 30)
 
@@ -72,6 +74,13 @@ struct elffile {
 	char		*note;		/* owned: in words, or NULL */
 	struct elffile	*alt;		/* owned: the alternate debug file, or NULL */
 	Dwarf		*altdw;		/* owned: its Dwarf, or NULL */
+	/*
+	 * For elfdwarf_dwfl, set by the caller after the open: where its
+	 * debug files are looked for besides the usual places (--symfs,
+	 * --symbol-dir, debuginfod; elf/filesearch), borrowed; NULL: the
+	 * usual places only. elffile_release clears it.
+	 */
+	const struct filesearch *search;
 };
 
 /* Makes an empty, closed elffile. */

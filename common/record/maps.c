@@ -16,6 +16,7 @@
 #include "record/hostpath.h"
 #include "record/maps.h"
 #include "elf/buildcache.h"
+#include "elf/filesearch.h"
 #include "elf/vdso.h"
 #include "base/xalloc.h"
 #include "stream/stream.h"
@@ -126,6 +127,7 @@ file_get(struct maps *m, const char *path, const char *bid)
 	elffile_init(&f->ef);
 	f->id = m->next_id++;
 	f->kind = is_anon_name(path) ? MAPFILE_ANON : MAPFILE_ELF;
+	f->search = m->search;
 	GROW(m->files, m->nfiles + 1, m->files_cap);
 	m->files[m->nfiles++] = f;
 	return f;
@@ -426,6 +428,26 @@ mapfile_load(struct mapfile *f, const char *path, int check)
 	return 1;
 }
 
+/*
+ * Opens the file that f->search finds for f (elf/filesearch): 1 when it
+ * is usable, else 0 with f as it was.
+ */
+static int
+mapfile_search(struct mapfile *f)
+{
+	char *path = filesearch_find(f->search, f->path, f->buildid);
+	char why[sizeof(f->why)];
+
+	if (path == NULL)
+		return 0;
+	memcpy(why, f->why, sizeof(why));
+	mapfile_close(f);
+	if (!(f->usable = mapfile_load(f, path, 0)))
+		memcpy(f->why, why, sizeof(why));
+	free(path);
+	return f->usable;
+}
+
 int
 mapfile_open(struct mapfile *f)
 {
@@ -445,6 +467,10 @@ mapfile_open(struct mapfile *f)
 	 */
 	if (f->alt && (f->usable = mapfile_load(f, f->alt, 1)))
 		return 1;
+	/* A replay's files under fgsym's --symfs first. */
+	if (f->search != NULL && f->search->symfs != NULL &&
+	    mapfile_search(f))
+		return 1;
 	mapfile_close(f);
 	f->usable = mapfile_load(f, f->path, 1);
 	/* Gone or rebuilt: the mapped build's copy in perf's build-ID cache. */
@@ -457,6 +483,9 @@ mapfile_open(struct mapfile *f)
 			free(copy);
 		}
 	}
+	/* In fgsym's --symbol-dir folders, or from debuginfod. */
+	if (!f->usable && f->search != NULL)
+		mapfile_search(f);
 	return f->usable;
 }
 

@@ -41,6 +41,8 @@ enum mapfile_kind {
 /* How many sampled addresses of a file the summary checks for DWARF. */
 #define MAPFILE_PROBES	8
 
+struct filesearch;
+
 struct mapfile {
 	char		*path;		/* owned; the DSO name written in the stream */
 	char		*inside;	/* owned: the name the process mapped it
@@ -74,6 +76,7 @@ struct mapfile {
 	uint64_t	 probe[MAPFILE_PROBES];	/* some sampled addresses */
 	unsigned	 nprobe;	/* (ELF addresses, the first distinct) */
 	char		 why[192];	/* why it is unusable: strerror, elf_errmsg */
+	const struct filesearch *search;	/* borrowed: the maps' */
 };
 
 struct mapproc {
@@ -93,6 +96,9 @@ struct maps {
 	const char	*root;		/* borrowed: a prefix for paths, or NULL */
 	int		 offline;	/* a replay: no /proc of the pids (they are
 					   not the recorded processes now) */
+	/* borrowed: where a replay's files are looked for besides their
+	   paths (fgsym's --symfs, --symbol-dir, debuginfod), or NULL */
+	const struct filesearch *search;
 };
 
 /* Makes an empty table in *m, which the caller holds. */

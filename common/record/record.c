@@ -72,6 +72,7 @@ record_init(struct record *r, const struct record_opts *opts)
 	memset(r, 0, sizeof(*r));
 	r->opts = *opts;
 	maps_init(&r->maps);
+	r->maps.search = opts->search;
 	unwind_init(&r->unwind, &r->maps);
 	comm_init(&r->comms);
 	r->unwind.max_depth = (int)(opts->max_depth ? opts->max_depth :
@@ -262,9 +263,12 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 			    "record again", mp->file->path, mp->file->why);
 		else
 			stream_warnx("cannot read '%s' (%s): its frames are "
-			    "written as [unknown] absolute addresses",
+			    "written as [unknown] absolute addresses%s",
 			    mp->file->path, mp->file->why[0] ? mp->file->why :
-			    "not ELF");
+			    "not ELF", r->opts.search == NULL ? "" :
+			    " (recorded on another machine? give its files "
+			    "with --symfs DIR, laid out as recorded, or "
+			    "--symbol-dir DIR)");
 	}
 	r->stats.unknown++;
 	if (!mp->file->usable)

@@ -40,6 +40,8 @@
 #include "record/stitch.h"
 #include "record/unwind.h"
 
+struct filesearch;
+
 struct record_opts {
 	/*
 	 * What to record, as the source is asked for it: the mode, event,
@@ -73,6 +75,12 @@ struct record_opts {
 	int		 freq_given;	/* -F was given (it conflicts with -c) */
 	int		 event_given;	/* -e was given */
 	const struct source_ops *source;	/* the sampler: record_opts_check's choice */
+	/*
+	 * Borrowed, or NULL: where a replayed recording's files are looked
+	 * for besides their recorded paths (fgsym's --symfs, --symbol-dir,
+	 * debuginfod; elf/filesearch).
+	 */
+	const struct filesearch *search;
 };
 
 struct record_stats {

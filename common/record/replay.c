@@ -6,7 +6,8 @@
 
 int
 replay_perfdata(int fd, const char *name, const char *head, size_t headlen,
-    const struct sample_sink *sink, char **why)
+    const struct sample_sink *sink, const struct filesearch *search,
+    char **why)
 {
 	struct record_opts o;
 	struct record r;
@@ -23,6 +24,7 @@ replay_perfdata(int fd, const char *name, const char *head, size_t headlen,
 	if (record_opts_check(&o, why) != 0)
 		return -1;
 	o.sink = *sink;
+	o.search = search;
 	record_init(&r, &o);
 	rc = record_run(&r);
 	record_release(&r);

@@ -21,13 +21,18 @@
 /*
  * Replays the perf data on fd (borrowed; name, borrowed, names it in
  * messages; head[0..headlen) is what was read of it already, borrowed)
- * into sink (borrowed, called in this thread). Returns the session's status:
+ * into sink (borrowed, called in this thread); search (borrowed, may be
+ * NULL) says where the recorded files are looked for besides their
+ * paths (elf/filesearch). Returns the session's status:
  * 0, 1 (part of the input bad, said) or 2 (no perf data it reads, or the
  * stream could not be written, said); or -1 with *why (the caller frees
  * it) when the session could not start (the options refused, no thread),
  * before anything was read or written.
  */
+struct filesearch;
+
 int	replay_perfdata(int fd, const char *name, const char *head,
-	    size_t headlen, const struct sample_sink *sink, char **why);
+	    size_t headlen, const struct sample_sink *sink,
+	    const struct filesearch *search, char **why);
 
 #endif

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "base/share.h"
+#include "elf/dbgfetch.h"
 #include "elf/elfdwarf.h"
+#include "elf/filesearch.h"
 #include "record/summary.h"
 #include "stream/diag.h"
 
@@ -25,7 +27,7 @@
 enum { NODWARF_NONE = 1, NODWARF_SAMPLED };
 
 static int
-lacks_dwarf(struct mapfile *f)
+lacks_dwarf(struct mapfile *f, const struct filesearch *fs)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -42,6 +44,8 @@ lacks_dwarf(struct mapfile *f)
 			continue;
 		symtab |= sh.sh_type == SHT_SYMTAB;
 	}
+	/* fgsym's search: debuginfod too, when DEBUGINFOD_URLS is set. */
+	f->ef.search = fs;
 	if (!symtab ||
 	    (dwfl = elfdwarf_dwfl(&f->ef, f->path, NULL, &mod, &bias)) == NULL)
 		return 0;
@@ -66,6 +70,7 @@ nodwarf_line(const struct record *r)
 {
 	const struct maps *m = &r->maps;
 	uint64_t total = r->stats.samples;
+	struct filesearch fs = { .fetch = NULL };
 	size_t i, n = 0;
 	int why;
 
@@ -74,7 +79,11 @@ nodwarf_line(const struct record *r)
 
 		if (f->kind != MAPFILE_ELF || !f->usable || f->path[0] != '/' ||
 		    f->samples == 0 || !elfdwarf_lack_matters(f->samples,
-		    total) || !(why = lacks_dwarf(f)))
+		    total))
+			continue;
+		if (fs.fetch == NULL)
+			fs.fetch = dbgfetch_new(NULL);
+		if (!(why = lacks_dwarf(f, &fs)))
 			continue;
 		if (n == 0)
 			fprintf(stderr, "%s: no DWARF debug info in",
@@ -91,6 +100,7 @@ nodwarf_line(const struct record *r)
 		}
 		n++;
 	}
+	dbgfetch_free(fs.fetch);
 	if (n == 0)
 		return;
 	if (n > 5)

@@ -17,6 +17,7 @@
 
 #include "base/hashtab.h"
 #include "base/xalloc.h"
+#include "elf/dbgfetch.h"
 #include "stream/diag.h"
 #include "stream/dso.h"
 #include "stream/reader.h"
@@ -29,12 +30,44 @@
 /* The lowest kernel address on x86-64 (and arm64): the upper half. */
 #define KERNEL_START	0xffff800000000000ULL
 
+/* dbgfetch's failure, said as fgsym's warnings are. */
+static void
+fetch_say(void *arg, const char *line)
+{
+	(void)arg;
+	sym_warnx("%s", line);
+}
+
+/* dbgfetch's download, on the progress line. */
+static void
+fetch_progress(void *arg, const char *what, long done, long total)
+{
+	(void)arg;
+	if (what == NULL)
+		progress_clear();
+	else if (total > 0)
+		progress_show("fgsym: debuginfod: '%s': %.1f of %.1f MB", what,
+		    done / 1e6, total / 1e6);
+	else
+		progress_show("fgsym: debuginfod: '%s': %.1f MB", what,
+		    done / 1e6);
+}
+
 struct sym *
 sym_new(const struct sym_opts *opts)
 {
 	struct sym *s = xcalloc(1, sizeof(*s));
 
 	s->o = *opts;
+	s->search.symfs = opts->symfs;
+	s->search.dirs = opts->symdirs;
+	s->search.ndirs = opts->nsymdirs;
+	if (!opts->no_debuginfod) {
+		struct dbgfetch_opts fo = { .say = fetch_say,
+		    .progress = opts->progress ? fetch_progress : NULL };
+
+		s->search.fetch = dbgfetch_new(&fo);
+	}
 	hashtab_init(&s->fileidx, 32);
 	hashtab_init(&s->inoidx, 32);
 	s->cmask = 2047;
@@ -87,6 +120,7 @@ sym_free(struct sym *s)
 	for (i = 0; i < s->nfiles; i++)
 		sfile_free(s->files[i]);
 	kallsyms_free(s->ks);
+	dbgfetch_free(s->search.fetch);
 	free(s->cache);
 	free(s->front);
 	hashtab_release(&s->fileidx);

@@ -15,10 +15,15 @@
  *   /tmp/perf-PID.map, and [unknown]	the JIT's perf map of PID
  *	frames of a process that has one
  *   [vdso]				this process's vDSO
- *   any other path			the ELF file: .symtab (its own or its
- *					separate debug file's, found through
- *					.gnu_debuglink, /usr/lib/debug/.build-id
- *					or debuginfod), else .dynsym, and
+ *   any other path			the ELF file (under opts.symfs first,
+ *					then as named, then by build ID or
+ *					base name in opts.symdirs, perf's
+ *					build-ID cache, debuginfod): .symtab
+ *					(its own or its separate debug
+ *					file's, found through .gnu_debuglink,
+ *					/usr/lib/debug/.build-id, the same
+ *					places, or debuginfod), else .dynsym,
+ *					and
  *					"sym@plt" for PLT stubs; DWARF for
  *					inlined frames, source lines and
  *					functions missing from the symtab
@@ -57,6 +62,21 @@ struct sym_opts {
 	int	 keep_hash;	/* nonzero: keep Rust's ::h<hash> suffix */
 	int	 progress;	/* nonzero: a progress line on stderr (a tty) */
 	const char *kallsyms;	/* borrowed; NULL means "/proc/kallsyms" */
+	/*
+	 * Where files are looked for besides their recorded paths
+	 * (elf/filesearch): symfs, the root every recorded path is looked
+	 * for under first (NULL: none); symdirs, nsymdirs folders of files
+	 * by build ID or base name. All borrowed.
+	 */
+	const char *symfs;
+	const char *const *symdirs;
+	size_t	 nsymdirs;
+	/*
+	 * Nonzero: ask no debuginfod server, even with DEBUGINFOD_URLS set.
+	 * Otherwise, with it set, the debug file of a stripped or DWARF-less
+	 * file and a missing file are asked for by build ID (elf/dbgfetch).
+	 */
+	int	 no_debuginfod;
 	/*
 	 * When leaf is not NULL it is called with the leaf frame of every
 	 * sample that lies in an ELF file or in the kernel: the DSO as
@@ -127,6 +147,15 @@ int	sym_file(struct sym *s, const char *dso, struct elfsym_file *ef);
  * it has read none, or could not.
  */
 const struct kallsyms *sym_kallsyms(const struct sym *s);
+
+struct filesearch;
+
+/*
+ * Where s looks for files besides their recorded paths (opts.symfs,
+ * opts.symdirs, its debuginfod client), borrowed until sym_free: for the
+ * replay of perf data, whose mappings need the same files.
+ */
+const struct filesearch *sym_search(const struct sym *s);
 
 struct sample_sink;
 

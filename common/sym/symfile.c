@@ -19,9 +19,11 @@
 #include "base/hashtab.h"
 #include "base/xalloc.h"
 #include "elf/buildcache.h"
+#include "elf/dbgfetch.h"
 #include "elf/elfdwarf.h"
 #include "elf/elffile.h"
 #include "elf/elfsym.h"
+#include "elf/filesearch.h"
 #include "elf/kallsyms.h"
 #include "elf/vdso.h"
 #include "stream/dso.h"
@@ -154,6 +156,9 @@ file_known(struct sym *s, uint32_t fn)
 	struct stat st;
 	uint32_t n;
 
+	/* Under --symfs, or from a folder, the path names another file. */
+	if (s->search.symfs != NULL || s->search.ndirs > 0)
+		return 0;
 	if (s->inoidx.count == 0 || strlen(f->dso) != f->dsolen ||
 	    stat(f->dso, &st) != 0 ||
 	    !S_ISREG(st.st_mode) || (n = file_inode(s, (uint64_t)st.st_dev,
@@ -212,57 +217,118 @@ is_inside(const char *path)
  * build ID, and checks that against the recorded one. Warns once and marks
  * the file unusable on failure.
  */
+/*
+ * Opens the executable of f's recorded build ID that a debuginfod server
+ * has, when fgsym asks servers. Returns 1 when f->ef is that file, else 0.
+ */
+static int
+file_fetched(struct sym *s, struct sfile *f)
+{
+	char *path;
+	int rc;
+
+	if (f->recorded == NULL || (path = dbgfetch_find(s->search.fetch,
+	    DBGFETCH_EXECUTABLE, f->recorded, f->dso)) == NULL)
+		return 0;
+	rc = elffile_open(&f->ef, path);
+	free(path);
+	return rc == ELFFILE_OK;
+}
+
+/*
+ * Says that f is missing, with what was searched and what would help;
+ * note, when not NULL, is a folder's file of another build ID.
+ */
+static void
+file_missing(struct sym *s, const struct sfile *f, const char *note)
+{
+	const struct filesearch *fs = &s->search;
+
+	/* Named one by one up to ten; a stream from another machine
+	 * may name thousands, and the summary sums them up. */
+	if (++s->nmissing > 10) {
+		if (s->nmissing == 11)
+			sym_warnx("more files are missing; the summary at the end "
+			    "names those with the most frames");
+		return;
+	}
+	if (note != NULL)
+		sym_warnx("'%s': no such file, and %s: its frames stay "
+		    "[unknown]", f->dso, note);
+	else if (is_inside(f->dso))
+		sym_warnx("'%s': no such file: its process has exited, "
+		    "and the file was only in that process's root (a "
+		    "container's own mounts): its frames stay "
+		    "[unknown]; fgrecord keeps a copy in perf's "
+		    "build-ID cache unless given --no-buildid-cache, or "
+		    "symbolize while the program runs (fgrecord ... | "
+		    "fgsym)", f->dso);
+	else if (fs->symfs != NULL || fs->ndirs > 0)
+		sym_warnx("'%s': no such file%s%s%s%s: its frames stay "
+		    "[unknown]", f->dso, fs->symfs ? ", nor under --symfs '" :
+		    "", fs->symfs ? fs->symfs : "", fs->symfs ? "'" : "",
+		    fs->ndirs > 0 ? ", nor in the --symbol-dir folders" : "");
+	else
+		sym_warnx("'%s': no such file: its frames stay [unknown] "
+		    "(recorded on another machine? give its files with "
+		    "--symfs DIR, laid out as recorded, or --symbol-dir DIR, "
+		    "or symbolize where it was recorded)", f->dso);
+}
+
 void
 sfile_open(struct sym *s, uint32_t fn)
 {
 	struct sfile *f = s->files[fn];
+	char *note = NULL;
 
 	if (file_known(s, fn))
 		return;
 	f->opened = -1;
-	/* Only a regular file is opened: never a FIFO, never a device. */
-	switch (elffile_open(&f->ef, f->dso)) {
+	/*
+	 * Only a regular file is opened: never a FIFO, never a device.
+	 * Under --symfs first, then as named, then in the --symbol-dir
+	 * folders by the recorded build ID.
+	 */
+	switch (filesearch_open(&s->search, &f->ef, f->dso, f->recorded,
+	    &note)) {
 	case ELFFILE_OK:
 		break;
 	case ELFFILE_ERRNO: {
 		int e = f->ef.errnum, c;
 
 		if (e == ENOENT && (c = file_cached(s, f, "is gone")) != 0) {
+			free(note);
+			note = NULL;
 			if (c > 0)
 				break;
 			return;
 		}
+		if (e == ENOENT && file_fetched(s, f)) {
+			free(note);
+			note = NULL;
+			break;
+		}
 		f->missing = e == ENOENT;
-		/* Named one by one up to ten; a stream from another machine
-		 * may name thousands, and the summary sums them up. */
-		if (e == ENOENT && ++s->nmissing <= 10 && is_inside(f->dso))
-			sym_warnx("'%s': no such file: its process has exited, "
-			    "and the file was only in that process's root (a "
-			    "container's own mounts): its frames stay "
-			    "[unknown]; fgrecord keeps a copy in perf's "
-			    "build-ID cache unless given --no-buildid-cache, or "
-			    "symbolize while the program runs (fgrecord ... | "
-			    "fgsym)", f->dso);
-		else if (e == ENOENT && s->nmissing <= 10)
-			sym_warnx("'%s': no such file: its frames stay [unknown] "
-			    "(recorded on another machine? copy the file to "
-			    "that path, or symbolize where it was recorded)",
-			    f->dso);
-		else if (e == ENOENT && s->nmissing == 11)
-			sym_warnx("more files are missing; the summary at the end "
-			    "names those with the most frames");
-		if (e == ENOENT)
+		if (e == ENOENT) {
+			file_missing(s, f, note);
+			free(note);
 			return;
+		}
 	}
 	/* FALLTHROUGH */
 	default: {
 		char *why = elffile_failure(&f->ef, f->dso);
 
+		free(note);
 		sym_warnx("%s: its frames stay [unknown]%s", why, f->ef.status ==
 		    ELFFILE_TRUNCATED ? "; copy the whole file again" : "");
 		free(why);
 		return;
 	}
+	}
+	if (note != NULL) {
+		sym_warnx("'%s': %s", f->dso, note);
+		free(note);
 	}
 	f->buildid = elffile_buildid(&f->ef);
 	if (f->recorded != NULL && (f->buildid == NULL ||
@@ -461,6 +527,7 @@ sfile_load(struct sym *s, struct sfile *f)
 
 	f->loaded = -1;
 	/* The checked file itself goes to libdwfl, not its path again. */
+	f->ef.search = &s->search;
 	f->dwfl = elfdwarf_dwfl(&f->ef, f->dso, NULL, &f->mod, &f->bias);
 	/* libdwfl holds its own descriptor now: ours is not needed. */
 	elffile_close(&f->ef);
@@ -514,6 +581,12 @@ sym_file(struct sym *s, const char *dso, struct elfsym_file *ef)
 	ef->mod = f->mod;
 	ef->syms = &f->syms;
 	return 0;
+}
+
+const struct filesearch *
+sym_search(const struct sym *s)
+{
+	return &s->search;
 }
 
 const struct kallsyms *

@@ -27,6 +27,7 @@
 #include "base/hashtab.h"
 #include "elf/elffile.h"
 #include "elf/elfsym.h"
+#include "elf/filesearch.h"
 #include "elf/kallsyms.h"
 #include "elf/perfmap.h"
 #include "stream/dso.h"
@@ -127,6 +128,8 @@ struct sym {
 	struct cslot	*cache;		/* open addressing, res NULL: free */
 	size_t		 cn, cmask;	/* entries; slots - 1 (a power of 2) */
 	struct cfront	*front;		/* 1 << SYM_FRONT_BITS slots */
+	struct filesearch search;	/* the options' folders, and the
+					   debuginfod client (owned) */
 	struct kallsyms	*ks;
 	int		 ks_state;	/* 1 loaded, -1 failed, 0 not yet */
 	unsigned long	 frames, unresolved, samples, badlines;

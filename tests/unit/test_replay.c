@@ -78,7 +78,7 @@ replay(const void *p, size_t n, int as_file, struct seen *s, char **why)
 		close(fd[1]);
 	if (read(fd[0], head, headlen) != (ssize_t)headlen)
 		abort();
-	rc = replay_perfdata(fd[0], "t.data", head, headlen, &sink, why);
+	rc = replay_perfdata(fd[0], "t.data", head, headlen, &sink, NULL, why);
 	close(fd[0]);
 	return rc;
 }

@@ -15,16 +15,14 @@
 #include "elf/elfdwarf.h"
 #include "elf/elffile.h"
 
-Dwfl *
-elfdwarf_dwfl(struct elffile *ef, const char *name, const uint64_t *base,
+/* elfdwarf_dwfl up to its DWARF: the module reported, its Elf read. */
+static Dwfl *
+report(struct elffile *ef, const char *name, const uint64_t *base,
     Dwfl_Module **mod, Dwarf_Addr *bias)
 {
 	const char *call = base == NULL ? "dwfl_report_offline" :
 	    "dwfl_report_elf";
-	const char *mainfile = NULL, *debugfile = NULL;
-	Dwarf_Addr dwbias;
 	void **userdata;
-	Dwarf *dw;
 	Dwfl *dwfl;
 	int fd;
 
@@ -68,17 +66,37 @@ elfdwarf_dwfl(struct elffile *ef, const char *name, const uint64_t *base,
 	/* The debug file's search says what it refused in ef->note. */
 	dwfl_module_info(*mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 	*userdata = &ef->note;
-	if ((dw = dwfl_module_getdwarf(*mod, &dwbias)) != NULL) {
+	return dwfl;
+fail:
+	*mod = NULL;
+	dwfl_end(dwfl);
+	return NULL;
+}
+
+Dwfl *
+elfdwarf_dwfl(struct elffile *ef, const char *name, const uint64_t *base,
+    Dwfl_Module **mod, Dwarf_Addr *bias)
+{
+	const char *mainfile = NULL, *debugfile = NULL;
+	Dwarf_Addr dwbias;
+	Dwarf *dw;
+	Dwfl *dwfl;
+
+	if ((dwfl = report(ef, name, base, mod, bias)) != NULL &&
+	    (dw = dwfl_module_getdwarf(*mod, &dwbias)) != NULL) {
 		dwfl_module_info(*mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 		    &debugfile);
 		debuglink_setalt(dw, debugfile ? debugfile : mainfile,
 		    &ef->alt, &ef->altdw, &ef->note);
 	}
 	return dwfl;
-fail:
-	*mod = NULL;
-	dwfl_end(dwfl);
-	return NULL;
+}
+
+Dwfl *
+elfdwarf_dwfl_symbols(struct elffile *ef, const char *name,
+    Dwfl_Module **mod, Dwarf_Addr *bias)
+{
+	return report(ef, name, NULL, mod, bias);
 }
 
 int

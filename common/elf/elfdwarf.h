@@ -50,6 +50,16 @@ Dwfl	*elfdwarf_dwfl(struct elffile *ef, const char *name,
 	    const uint64_t *base, Dwfl_Module **mod, Dwarf_Addr *bias);
 
 /*
+ * As elfdwarf_dwfl with base NULL, but without loading the DWARF: for a
+ * question of names alone (dwfl_module_getsymtab: the file's .symtab, or
+ * its debug file's, found by the same search, or its .dynsym), which
+ * need not pay for libdw's reading of the debug sections (decompressing
+ * libc6-dbg's took 0.13 s).
+ */
+Dwfl	*elfdwarf_dwfl_symbols(struct elffile *ef, const char *name,
+	    Dwfl_Module **mod, Dwarf_Addr *bias);
+
+/*
  * Whether cu (borrowed; may be NULL) is an assembler's, which has no
  * functions to inline (DW_LANG_Mips_Assembler, or GNU as as its producer).
  */

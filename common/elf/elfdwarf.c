@@ -167,3 +167,38 @@ elfdwarf_lack_matters(uint64_t unheld, uint64_t total)
 {
 	return total > 0 && 100.0 * unheld >= ELFDWARF_SHARE * total;
 }
+
+/*
+ * Was elf built by rustc? rustc writes "rustc version" into .comment
+ * (since 1.73); older binaries still hold the "/rustc/<commit>/library/"
+ * paths of the standard library's panic locations in .rodata, which
+ * Debian's rustc writes "/usr/src/rustc-<version>/library/" instead:
+ * "/library/core/src/" is in both. All survive strip.
+ */
+int
+elfdwarf_is_rust(Elf *elf)
+{
+	static const char comment[] = "rustc version", path[] = "/rustc/",
+	    core[] = "/library/core/src/";
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *nm;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS ||
+		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL ||
+		    (strcmp(nm, ".comment") != 0 && strcmp(nm, ".rodata") != 0) ||
+		    (d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
+			continue;
+		if (nm[1] == 'c' ? memmem(d->d_buf, d->d_size, comment,
+		    sizeof(comment) - 1) != NULL : memmem(d->d_buf, d->d_size,
+		    path, sizeof(path) - 1) != NULL || memmem(d->d_buf,
+		    d->d_size, core, sizeof(core) - 1) != NULL)
+			return 1;
+	}
+	return 0;
+}

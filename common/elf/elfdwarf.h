@@ -83,4 +83,12 @@ int	 elfdwarf_holds_function(Dwfl_Module *mod, Dwarf_Addr addr);
  */
 int	 elfdwarf_lack_matters(uint64_t unheld, uint64_t total);
 
+/*
+ * Whether elf was built by rustc: "rustc version" in .comment (rustc
+ * 1.73 and later), or the standard library's source paths in .rodata.
+ * Both survive strip. For the build advice that fits the file (Cargo's
+ * settings, or -g).
+ */
+int	 elfdwarf_is_rust(Elf *elf);
+
 #endif

@@ -382,7 +382,7 @@ on_sample(struct record *r, const struct source_event *ev)
 	enum unwind_end why = UNWIND_COMPLETE;
 	size_t i, nuser = 0;
 	uint64_t leaf = 0, last = 0;
-	int truncated = 0, in_kernel = 0, fp_cut = 0, nofp = 0;
+	int truncated = 0, in_kernel = 0, fp_cut = 0, nofp = 0, own;
 
 	r->nframes = 0;
 	/* Kernel frames, then the user frames of the kernel's callchain (fp). */
@@ -446,15 +446,24 @@ on_sample(struct record *r, const struct source_event *ev)
 	}
 
 	/* # buildid lines must precede the first sample that uses the file. */
-	for (i = 0; i < r->nframes; i++) {
+	for (i = 0, own = 1; i < r->nframes; i++) {
 		struct mapfile *f = r->files[i];
 
-		/* Which files the samples were in: for the summary. */
+		/*
+		 * Which files the samples were in, and where the sampled code
+		 * was (the innermost frame out of the kernel): for the
+		 * summary's DWARF check, which blames a file for its own time.
+		 */
 		if (f && f->sampled != r->stats.samples + 1) {
 			f->sampled = r->stats.samples + 1;
 			f->samples++;
-			/* the code sampled in f, for the summary's DWARF check */
-			probe_add(f, r->frames[i].addr - (i > 0));
+		}
+		if (own && strcmp(r->frames[i].dso, STREAM_KERNEL) != 0) {
+			own = 0;
+			if (f) {
+				f->own++;
+				probe_add(f, r->frames[i].addr - (i > 0));
+			}
 		}
 		if (f && f->buildid && !f->buildid_written) {
 			f->buildid_written = 1;

@@ -58,9 +58,11 @@ lacks_dwarf(struct mapfile *f)
 }
 
 /*
- * Names, in one line, the files that were on enough of the samples
- * (elfdwarf_lack_matters) and have symbols but no DWARF: fgsym
- * will draw their inlined functions as their callers.
+ * Names, in one line, the files whose own code (the sampled code, not a
+ * caller of it: a launcher such as python3 is not blamed for libpython's
+ * time) was on enough of the samples (elfdwarf_lack_matters) and that
+ * have symbols but no DWARF: fgsym will draw their inlined functions as
+ * their callers. The fix fits them: Cargo's for Rust, -g for the rest.
  */
 static void
 nodwarf_line(const struct record *r)
@@ -68,15 +70,19 @@ nodwarf_line(const struct record *r)
 	const struct maps *m = &r->maps;
 	uint64_t total = r->stats.samples;
 	size_t i, n = 0;
-	int why;
+	int why, rust = 0, other = 0;
 
 	for (i = 0; i < m->nfiles; i++) {
 		struct mapfile *f = m->files[i];
 
 		if (f->kind != MAPFILE_ELF || !f->usable || f->path[0] != '/' ||
-		    f->samples == 0 || !elfdwarf_lack_matters(f->samples,
-		    total) || !(why = lacks_dwarf(f)))
+		    f->own == 0 || !elfdwarf_lack_matters(f->own, total) ||
+		    !(why = lacks_dwarf(f)))
 			continue;
+		if (elfdwarf_is_rust(f->elf))
+			rust = 1;
+		else
+			other = 1;
 		if (n == 0)
 			fprintf(stderr, "%s: no DWARF debug info in",
 			    program_invocation_short_name);
@@ -97,10 +103,11 @@ nodwarf_line(const struct record *r)
 	if (n > 5)
 		fprintf(stderr, " and %zu more files", n - 5);
 	fprintf(stderr, ": fgsym will draw %s inlined functions as their "
-	    "callers; build with debug info (Cargo: [profile.release] debug "
-	    "= true, or CARGO_PROFILE_RELEASE_DEBUG=true; C and C++: -g), or "
-	    "install a Debian file's -dbgsym package\n", n == 1 ? "its" :
-	    "their");
+	    "callers; build with debug info (%s%s%s), or install a Debian "
+	    "file's -dbgsym package\n", n == 1 ? "its" : "their",
+	    rust ? "Cargo: [profile.release] debug = true, or "
+	    "CARGO_PROFILE_RELEASE_DEBUG=true" : "", rust && other ? "; " : "",
+	    other ? "C and C++: -g" : "");
 }
 
 /*

@@ -10,7 +10,9 @@ steps='label fits a name to a width
 parsel reads depths, names and own times
 tame keeps a plain pattern and quotes one that backtracks
 layout: the root full width, children by name, narrow ones hidden, their search data kept
-search in the function view: the call tree walked in place counts as its copy'
+search in the function view: the call tree walked in place counts as its copy
+function view of a --wall graph: the off-CPU part of each frame
+function view of a --wall graph: the off-CPU part of each frame (--reverse)'
 for o in '' ' (--inverted)' ' (--reverse)'; do
 	steps="$steps
 the SVG has grey frames and hidden ones$o"

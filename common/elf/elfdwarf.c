@@ -15,16 +15,14 @@
 #include "elf/elfdwarf.h"
 #include "elf/elffile.h"
 
-Dwfl *
-elfdwarf_dwfl(struct elffile *ef, const char *name, const uint64_t *base,
+/* elfdwarf_dwfl up to its DWARF: the module reported, its Elf read. */
+static Dwfl *
+report(struct elffile *ef, const char *name, const uint64_t *base,
     Dwfl_Module **mod, Dwarf_Addr *bias)
 {
 	const char *call = base == NULL ? "dwfl_report_offline" :
 	    "dwfl_report_elf";
-	const char *mainfile = NULL, *debugfile = NULL;
-	Dwarf_Addr dwbias;
 	void **userdata;
-	Dwarf *dw;
 	Dwfl *dwfl;
 	int fd;
 
@@ -68,17 +66,37 @@ elfdwarf_dwfl(struct elffile *ef, const char *name, const uint64_t *base,
 	/* The debug file's search says what it refused in ef->note. */
 	dwfl_module_info(*mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 	*userdata = ef;
-	if ((dw = dwfl_module_getdwarf(*mod, &dwbias)) != NULL) {
+	return dwfl;
+fail:
+	*mod = NULL;
+	dwfl_end(dwfl);
+	return NULL;
+}
+
+Dwfl *
+elfdwarf_dwfl(struct elffile *ef, const char *name, const uint64_t *base,
+    Dwfl_Module **mod, Dwarf_Addr *bias)
+{
+	const char *mainfile = NULL, *debugfile = NULL;
+	Dwarf_Addr dwbias;
+	Dwarf *dw;
+	Dwfl *dwfl;
+
+	if ((dwfl = report(ef, name, base, mod, bias)) != NULL &&
+	    (dw = dwfl_module_getdwarf(*mod, &dwbias)) != NULL) {
 		dwfl_module_info(*mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 		    &debugfile);
 		debuglink_setalt(dw, debugfile ? debugfile : mainfile,
 		    ef->search, &ef->alt, &ef->altdw, &ef->note);
 	}
 	return dwfl;
-fail:
-	*mod = NULL;
-	dwfl_end(dwfl);
-	return NULL;
+}
+
+Dwfl *
+elfdwarf_dwfl_symbols(struct elffile *ef, const char *name,
+    Dwfl_Module **mod, Dwarf_Addr *bias)
+{
+	return report(ef, name, NULL, mod, bias);
 }
 
 int
@@ -148,4 +166,39 @@ int
 elfdwarf_lack_matters(uint64_t unheld, uint64_t total)
 {
 	return total > 0 && 100.0 * unheld >= ELFDWARF_SHARE * total;
+}
+
+/*
+ * Was elf built by rustc? rustc writes "rustc version" into .comment
+ * (since 1.73); older binaries still hold the "/rustc/<commit>/library/"
+ * paths of the standard library's panic locations in .rodata, which
+ * Debian's rustc writes "/usr/src/rustc-<version>/library/" instead:
+ * "/library/core/src/" is in both. All survive strip.
+ */
+int
+elfdwarf_is_rust(Elf *elf)
+{
+	static const char comment[] = "rustc version", path[] = "/rustc/",
+	    core[] = "/library/core/src/";
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *nm;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS ||
+		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL ||
+		    (strcmp(nm, ".comment") != 0 && strcmp(nm, ".rodata") != 0) ||
+		    (d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
+			continue;
+		if (nm[1] == 'c' ? memmem(d->d_buf, d->d_size, comment,
+		    sizeof(comment) - 1) != NULL : memmem(d->d_buf, d->d_size,
+		    path, sizeof(path) - 1) != NULL || memmem(d->d_buf,
+		    d->d_size, core, sizeof(core) - 1) != NULL)
+			return 1;
+	}
+	return 0;
 }

@@ -50,6 +50,16 @@ Dwfl	*elfdwarf_dwfl(struct elffile *ef, const char *name,
 	    const uint64_t *base, Dwfl_Module **mod, Dwarf_Addr *bias);
 
 /*
+ * As elfdwarf_dwfl with base NULL, but without loading the DWARF: for a
+ * question of names alone (dwfl_module_getsymtab: the file's .symtab, or
+ * its debug file's, found by the same search, or its .dynsym), which
+ * need not pay for libdw's reading of the debug sections (decompressing
+ * libc6-dbg's took 0.13 s).
+ */
+Dwfl	*elfdwarf_dwfl_symbols(struct elffile *ef, const char *name,
+	    Dwfl_Module **mod, Dwarf_Addr *bias);
+
+/*
  * Whether cu (borrowed; may be NULL) is an assembler's, which has no
  * functions to inline (DW_LANG_Mips_Assembler, or GNU as as its producer).
  */
@@ -72,5 +82,13 @@ int	 elfdwarf_holds_function(Dwfl_Module *mod, Dwarf_Addr addr);
  * its inlined functions as their callers. 0 when total is 0.
  */
 int	 elfdwarf_lack_matters(uint64_t unheld, uint64_t total);
+
+/*
+ * Whether elf was built by rustc: "rustc version" in .comment (rustc
+ * 1.73 and later), or the standard library's source paths in .rodata.
+ * Both survive strip. For the build advice that fits the file (Cargo's
+ * settings, or -g).
+ */
+int	 elfdwarf_is_rust(Elf *elf);
 
 #endif

@@ -72,8 +72,10 @@ struct mapfile {
 	Dwarf_CFI	*debug_cfi;	/* owned by dwarf */
 	int		 warned;	/* the user was told it is unusable */
 	uint64_t	 samples;	/* samples with a frame in it (record.c) */
+	uint64_t	 own;		/* samples whose sampled code (innermost
+					   frame out of the kernel) is in it */
 	uint64_t	 sampled;	/* the number of the last of them */
-	uint64_t	 probe[MAPFILE_PROBES];	/* some sampled addresses */
+	uint64_t	 probe[MAPFILE_PROBES];	/* some of its own sampled addresses */
 	unsigned	 nprobe;	/* (ELF addresses, the first distinct) */
 	char		 why[192];	/* why it is unusable: strerror, elf_errmsg */
 	const struct filesearch *search;	/* borrowed: the maps' */

@@ -74,6 +74,7 @@ record_init(struct record *r, const struct record_opts *opts)
 	maps_init(&r->maps);
 	r->maps.search = opts->search;
 	unwind_init(&r->unwind, &r->maps);
+	fpchain_init(&r->fpchain, &r->unwind);
 	comm_init(&r->comms);
 	r->unwind.max_depth = (int)(opts->max_depth ? opts->max_depth :
 	    RECORD_DEPTH_DEFAULT);
@@ -90,6 +91,7 @@ record_release(struct record *r)
 		r->src.ops->close(&r->src);
 		r->src.priv = NULL;
 	}
+	fpchain_release(&r->fpchain);
 	unwind_release(&r->unwind);
 	maps_release(&r->maps);
 	comm_release(&r->comms);
@@ -346,6 +348,36 @@ probe_add(struct mapfile *f, uint64_t addr)
 	f->probe[f->nprobe++] = addr;
 }
 
+/*
+ * Why a frame-pointer chain of pid (nuser user frames from leaf to last)
+ * ended: UNWIND_DEPTH when deep is nonzero (fgrecord's --max-depth, or
+ * the kernel's limit, cut it); UNWIND_COMPLETE when it reached the C
+ * runtime's start (fpchain.h), which keeps no frame pointer, so that a
+ * program built with them is not called truncated; else UNWIND_NOCFI,
+ * with *nofp set when it stopped in code that keeps no frame pointer.
+ * A whole chain from code that keeps no frame is counted: it skipped the
+ * caller of its leaf.
+ */
+static enum unwind_end
+fp_end(struct record *r, pid_t pid, size_t nuser, int deep, uint64_t leaf,
+    uint64_t last, int *nofp)
+{
+	*nofp = 0;
+	if (deep)
+		return UNWIND_DEPTH;
+	switch (fpchain_judge(&r->fpchain, pid, last, nuser == 1)) {
+	case FPCHAIN_START:
+		if (nuser > 1 && fpchain_frameless(&r->fpchain, pid, leaf))
+			r->stats.fp_skipped++;
+		return UNWIND_COMPLETE;
+	case FPCHAIN_NOFP:
+		*nofp = 1;
+		return UNWIND_NOCFI;
+	default:
+		return UNWIND_NOCFI;
+	}
+}
+
 /* Writes a sample: its kernel frames, then its user stack, unwound. */
 static void
 on_sample(struct record *r, const struct source_event *ev)
@@ -354,7 +386,8 @@ on_sample(struct record *r, const struct source_event *ev)
 	struct sample smp;
 	enum unwind_end why = UNWIND_COMPLETE;
 	size_t i, nuser = 0;
-	int truncated = 0, in_kernel = 0, fp_cut = 0;
+	uint64_t leaf = 0, last = 0;
+	int truncated = 0, in_kernel = 0, fp_cut = 0, nofp = 0, own;
 
 	r->nframes = 0;
 	/* Kernel frames, then the user frames of the kernel's callchain (fp). */
@@ -380,15 +413,16 @@ on_sample(struct record *r, const struct source_event *ev)
 				continue;
 			}
 			user_frame(r, ev->pid, a, nuser == 0);
-			nuser++;
+			if (nuser++ == 0)
+				leaf = a;
+			last = a;
 		}
 	}
 	if (!r->opts.cfg.dwarf && nuser > 0) {
-		if (fp_cut)
-			why = (enum unwind_end)fp_cut;
-		else if (s->chain_cut || !unwind_is_outermost(&r->unwind,
-		    ev->pid, s->callchain[s->nr - 1]))
-			why = UNWIND_NOCFI;
+		why = fp_end(r, ev->pid, nuser, fp_cut == UNWIND_DEPTH ||
+		    s->chain_cut, leaf, last, &nofp);
+		if (fp_cut == UNWIND_NOMAP && why == UNWIND_NOCFI && !nofp)
+			why = UNWIND_NOMAP;
 		truncated = why != UNWIND_COMPLETE;
 	}
 	if (r->opts.cfg.dwarf && s->regs_valid) {
@@ -410,19 +444,31 @@ on_sample(struct record *r, const struct source_event *ev)
 	}
 	if (truncated) {
 		r->stats.truncated++;
-		r->stats.end_reason[why]++;
+		if (nofp)
+			r->stats.fp_nofp++;
+		else
+			r->stats.end_reason[why]++;
 	}
 
 	/* # buildid lines must precede the first sample that uses the file. */
-	for (i = 0; i < r->nframes; i++) {
+	for (i = 0, own = 1; i < r->nframes; i++) {
 		struct mapfile *f = r->files[i];
 
-		/* Which files the samples were in: for the summary. */
+		/*
+		 * Which files the samples were in, and where the sampled code
+		 * was (the innermost frame out of the kernel): for the
+		 * summary's DWARF check, which blames a file for its own time.
+		 */
 		if (f && f->sampled != r->stats.samples + 1) {
 			f->sampled = r->stats.samples + 1;
 			f->samples++;
-			/* the code sampled in f, for the summary's DWARF check */
-			probe_add(f, r->frames[i].addr - (i > 0));
+		}
+		if (own && strcmp(r->frames[i].dso, STREAM_KERNEL) != 0) {
+			own = 0;
+			if (f) {
+				f->own++;
+				probe_add(f, r->frames[i].addr - (i > 0));
+			}
 		}
 		if (f && f->inside && !f->inside_written) {
 			f->inside_written = 1;

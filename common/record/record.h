@@ -33,6 +33,7 @@
 
 #include "stream/sample.h"
 #include "record/comm.h"
+#include "record/fpchain.h"
 #include "record/maps.h"
 #include "record/perf.h"
 #include "record/source.h"
@@ -89,11 +90,16 @@ struct record_stats {
 	uint64_t	 lost_records;
 	uint64_t	 throttled;
 	uint64_t	 truncated;	/* samples ending in [truncated] */
+	uint64_t	 fp_nofp;	/* of them, frame-pointer chains that
+					   stopped in code keeping none (fpchain.h) */
+	uint64_t	 fp_skipped;	/* whole chains from code that keeps no
+					   frame: its caller skipped */
 	uint64_t	 stitched;	/* completed from an earlier sample (stitch.h) */
 	uint64_t	 unknown;	/* frames in no known or readable file */
 	uint64_t	 waits;		/* offcpu-time samples written */
 	uint64_t	 wait_ns;	/* their periods, summed */
-	uint64_t	 end_reason[UNWIND_NEND]; /* truncations by enum unwind_end */
+	uint64_t	 end_reason[UNWIND_NEND]; /* the other truncations, by
+					   enum unwind_end */
 	uint64_t	 ring_bytes;
 	uint64_t	 procs;		/* -a: processes found at the start */
 	uint64_t	 procs_denied;	/* of them, whose maps were refused */
@@ -106,6 +112,7 @@ struct record {
 	struct record_stats stats;
 	struct maps	 maps;
 	struct unwind	 unwind;
+	struct fpchain	 fpchain;	/* judges frame-pointer chains */
 	struct source	 src;		/* the sampler (source.h) */
 	pid_t		 child;		/* the launched command, or 0 */
 	int		 child_status;	/* wait status, when child_done */

@@ -6,6 +6,7 @@
 
 #include "base/share.h"
 #include "elf/dbgfetch.h"
+#include "base/xalloc.h"
 #include "elf/elfdwarf.h"
 #include "elf/filesearch.h"
 #include "record/summary.h"
@@ -61,9 +62,11 @@ lacks_dwarf(struct mapfile *f, const struct filesearch *fs)
 }
 
 /*
- * Names, in one line, the files that were on enough of the samples
- * (elfdwarf_lack_matters) and have symbols but no DWARF: fgsym
- * will draw their inlined functions as their callers.
+ * Names, in one line, the files whose own code (the sampled code, not a
+ * caller of it: a launcher such as python3 is not blamed for libpython's
+ * time) was on enough of the samples (elfdwarf_lack_matters) and that
+ * have symbols but no DWARF: fgsym will draw their inlined functions as
+ * their callers. The fix fits them: Cargo's for Rust, -g for the rest.
  */
 static void
 nodwarf_line(const struct record *r)
@@ -72,19 +75,22 @@ nodwarf_line(const struct record *r)
 	uint64_t total = r->stats.samples;
 	struct filesearch fs = { .fetch = NULL };
 	size_t i, n = 0;
-	int why;
+	int why, rust = 0, other = 0;
 
 	for (i = 0; i < m->nfiles; i++) {
 		struct mapfile *f = m->files[i];
 
 		if (f->kind != MAPFILE_ELF || !f->usable || f->path[0] != '/' ||
-		    f->samples == 0 || !elfdwarf_lack_matters(f->samples,
-		    total))
+		    f->own == 0 || !elfdwarf_lack_matters(f->own, total))
 			continue;
 		if (fs.fetch == NULL)
 			fs.fetch = dbgfetch_new(NULL);
 		if (!(why = lacks_dwarf(f, &fs)))
 			continue;
+		if (elfdwarf_is_rust(f->elf))
+			rust = 1;
+		else
+			other = 1;
 		if (n == 0)
 			fprintf(stderr, "%s: no DWARF debug info in",
 			    program_invocation_short_name);
@@ -106,10 +112,11 @@ nodwarf_line(const struct record *r)
 	if (n > 5)
 		fprintf(stderr, " and %zu more files", n - 5);
 	fprintf(stderr, ": fgsym will draw %s inlined functions as their "
-	    "callers; build with debug info (Cargo: [profile.release] debug "
-	    "= true, or CARGO_PROFILE_RELEASE_DEBUG=true; C and C++: -g), or "
-	    "install a Debian file's -dbgsym package\n", n == 1 ? "its" :
-	    "their");
+	    "callers; build with debug info (%s%s%s), or install a Debian "
+	    "file's -dbgsym package\n", n == 1 ? "its" : "their",
+	    rust ? "Cargo: [profile.release] debug = true, or "
+	    "CARGO_PROFILE_RELEASE_DEBUG=true" : "", rust && other ? "; " : "",
+	    other ? "C and C++: -g" : "");
 }
 
 /*
@@ -144,6 +151,68 @@ spool_line(const struct record *r)
 		fprintf(stderr, ": no sample was lost for it\n");
 }
 
+/*
+ * The main reason the truncated stacks give, for the summary's first
+ * line (the caller frees it): the unwinder's, or with frame pointers
+ * the code without them where most chains stopped (*nofp_file, borrowed,
+ * set then), or a chain that ended early.
+ */
+static char *
+end_why(const struct record *r, int best, const char **nofp_file)
+{
+	const struct record_stats *s = &r->stats;
+	char *q, *why;
+
+	*nofp_file = NULL;
+	if (!s->truncated)
+		return xstrdup("");
+	if (!r->opts.cfg.dwarf && s->fp_nofp >= s->end_reason[best] &&
+	    (*nofp_file = fpchain_top_nofp(&r->fpchain)) != NULL) {
+		q = stream_quoted(*nofp_file, strlen(*nofp_file));
+		why = xasprintf("code built without frame pointers, in '%s'",
+		    q);
+		free(q);
+		return why;
+	}
+	if (r->opts.cfg.dwarf || best == UNWIND_DEPTH || best == UNWIND_NOMAP)
+		return xstrdup(unwind_end_str(best));
+	return xstrdup("frame-pointer chain ended early");
+}
+
+/*
+ * What frame pointers lost, said with the fix: stacks cut short (trunc
+ * percent of the samples; nofp_file, when most stopped in code built
+ * without them), or the callers of code that keeps no frame skipped,
+ * each from 5% of the samples. The same words for fgsym on a perf.data,
+ * with perf record's option.
+ */
+static void
+fp_lines(const struct record *r, double trunc, const char *nofp_file)
+{
+	const struct record_stats *s = &r->stats;
+	const char *rec = r->src.info != NULL ? "perf record " : "";
+	char pct[SHARE_SIZE], *q = NULL;
+
+	if (trunc > 5) {
+		if (nofp_file != NULL)
+			q = stream_quoted(nofp_file, strlen(nofp_file));
+		fprintf(stderr, "%s: for whole stacks, record with %s"
+		    "--call-graph dwarf, or build %s%s%swith frame pointers "
+		    "(Rust: RUSTFLAGS='-C force-frame-pointers=yes'; C and "
+		    "C++: -fno-omit-frame-pointer)\n",
+		    program_invocation_short_name, rec, q ? "'" : "",
+		    q ? q : "", q ? "' " : "");
+		free(q);
+	}
+	if (s->samples && s->fp_skipped * 20 >= s->samples)
+		fprintf(stderr, "%s: %s%% of the samples were taken where the "
+		    "function keeps no frame pointer (a leaf function, or its "
+		    "first or last instructions): the frame-pointer chain "
+		    "skips that function's caller; %s--call-graph dwarf shows "
+		    "it\n", program_invocation_short_name,
+		    share(pct, s->fp_skipped, s->samples), rec);
+}
+
 void
 record_summary(const struct record *r)
 {
@@ -151,7 +220,8 @@ record_summary(const struct record *r)
 	double rate = s->seconds > 0 ? s->samples / s->seconds : 0;
 	double trunc = s->samples ? 100.0 * s->truncated / s->samples : 0;
 	char stitched[96] = "", tpct[SHARE_SIZE], dpct[SHARE_SIZE];
-	const char *why;
+	char *why;
+	const char *nofp_file = NULL;
 	int i, best = 1;
 
 	if (r->opts.cfg.quiet)
@@ -163,10 +233,7 @@ record_summary(const struct record *r)
 		snprintf(stitched, sizeof(stitched), ", %" PRIu64 " stack%s "
 		    "completed from an earlier sample of the same thread",
 		    s->stitched, s->stitched == 1 ? "" : "s");
-	why = !s->truncated ? "" : r->opts.cfg.dwarf || best == UNWIND_DEPTH ?
-	    unwind_end_str(best) : r->src.info == NULL ?
-	    "frame-pointer chain ended early" : "frame-pointer chain ended "
-	    "early; perf record --call-graph dwarf reaches further";
+	why = end_why(r, best, &nofp_file);
 	if (r->src.info != NULL) {
 		/* a perf.data replayed: its time, not ours */
 		fprintf(stderr, "%s: %" PRIu64 " samples over %.2f s, %" PRIu64
@@ -183,6 +250,7 @@ record_summary(const struct record *r)
 		    s->samples),
 		    s->truncated ? " (mostly: " : "", why,
 		    s->truncated ? ")" : "", stitched, s->cpu_seconds);
+	free(why);
 	spool_line(r);
 	if (r->opts.cfg.mode != RECORD_CPU)
 		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "
@@ -205,6 +273,8 @@ record_summary(const struct record *r)
 		    share(dpct, s->procs_denied, s->procs));
 	if (r->src.ops->summary)
 		r->src.ops->summary(&r->src, s->throttled);
+	if (!r->opts.cfg.dwarf)
+		fp_lines(r, trunc, nofp_file);
 	if (s->truncated && r->opts.cfg.dwarf) {
 		if (best == UNWIND_NOSTACK && trunc > 5 &&
 		    r->opts.cfg.stack_size < RECORD_STACK_MAX)

@@ -52,7 +52,6 @@ unwind_init(struct unwind *u, struct maps *maps)
 	memset(u, 0, sizeof(*u));
 	u->maps = maps;
 	hashtab_init(&u->cacheidx, 512);
-	hashtab_init(&u->outeridx, 512);
 	u->max_depth = 2048;
 }
 
@@ -76,8 +75,6 @@ unwind_release(struct unwind *u)
 		rule_free(u->cache[i]);
 	free(u->cache);
 	hashtab_release(&u->cacheidx);
-	free(u->outer);
-	hashtab_release(&u->outeridx);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -635,52 +632,24 @@ unwind_is_code(struct unwind *u, pid_t pid, uint64_t pc)
 	return pc != 0 && maps_find(u->maps, pid, pc - 1) != NULL;
 }
 
-/* unwind_is_outermost's question, asked of the rules. */
-static int
-outermost(struct unwind *u, struct mapfile *f, uint64_t vaddr)
-{
-	struct unwind_rule *r = rule_get(u, f, vaddr);
-
-	if (!r->found)
-		return at_entry(f, vaddr);
-	return r->regs[UNWIND_RA].kind == RK_UNDEF;
-}
-
-/*
- * The answers are kept apart from the rules, 16 bytes each: a frame-
- * pointer recording asks once per sample, of addresses all over the
- * code, and fetching a rule of 300 bytes was a quarter of a replay.
- */
 int
-unwind_is_outermost(struct unwind *u, pid_t pid, uint64_t pc)
+unwind_code_info(struct unwind *u, struct mapfile *f, uint64_t vaddr)
 {
-	struct mapping *mp = maps_find(u->maps, pid, pc - 1);
-	struct hashtab_probe p;
-	struct unwind_outer *o;
-	uint64_t vaddr;
-	uint32_t i;
+	struct unwind_rule r;
+	int i, info = 0;
 
-	if (mp == NULL || mp->file->kind != MAPFILE_ELF ||
-	    mapping_vaddr(mp, pc - 1, &vaddr) != 0)
-		return 0;
-	hashtab_probe(&u->outeridx, rule_hash(mp->file->id, vaddr), &p);
-	while ((i = hashtab_next(&u->outeridx, &p)) != HASHTAB_NONE) {
-		o = &u->outer[i];
-		if (o->vaddr == vaddr && o->file_id == mp->file->id)
-			return (int)o->outermost;
-	}
-	if (u->nouter >= UNWIND_CACHE_MAX) {
-		u->nouter = 0;
-		hashtab_release(&u->outeridx);
-		hashtab_init(&u->outeridx, 512);
-		hashtab_probe(&u->outeridx, rule_hash(mp->file->id, vaddr), &p);
-		(void)hashtab_next(&u->outeridx, &p);
-	}
-	GROW(u->outer, u->nouter + 1, u->outer_cap);
-	o = &u->outer[u->nouter];
-	o->vaddr = vaddr;
-	o->file_id = mp->file->id;
-	o->outermost = (uint32_t)outermost(u, mp->file, vaddr);
-	hashtab_add(&u->outeridx, &p, (uint32_t)u->nouter++);
-	return (int)o->outermost;
+	(void)u;
+	memset(&r, 0, sizeof(r));
+	rule_compute(f, vaddr, &r);
+	if (!r.found)
+		return at_entry(f, vaddr) ? UNWIND_AT_OUTERMOST : 0;
+	info = UNWIND_AT_CFI;
+	if (r.regs[UNWIND_RA].kind == RK_UNDEF)
+		info |= UNWIND_AT_OUTERMOST;
+	if (r.cfa_reg == UNWIND_BP)
+		info |= UNWIND_AT_FP;
+	free(r.cfa_expr);
+	for (i = 0; i < UNWIND_NREGS; i++)
+		free(r.regs[i].expr);
+	return info;
 }

@@ -54,21 +54,11 @@ struct unwind_input {
 
 struct unwind_rule;
 
-/* unwind_is_outermost's answer for one address: 16 bytes, not a rule. */
-struct unwind_outer {
-	uint64_t	 vaddr;
-	uint32_t	 file_id;
-	uint32_t	 outermost;
-};
-
 struct unwind {
 	struct maps	*maps;		/* borrowed */
 	struct unwind_rule **cache;	/* owned: the rules, as computed */
 	size_t		 ncache, cache_cap;
 	struct hashtab	 cacheidx;	/* (file, address) -> cache */
-	struct unwind_outer *outer;	/* owned: unwind_is_outermost's answers */
-	size_t		 nouter, outer_cap;
-	struct hashtab	 outeridx;	/* (file, address) -> outer */
 	int		 max_depth;	/* frames at most; 2048 by default */
 	uint64_t	 lookups, misses;	/* cache statistics */
 	uint64_t	 fp_steps;	/* frames unwound by frame pointer */
@@ -97,13 +87,22 @@ size_t	 unwind_stack(struct unwind *, const struct unwind_input *in,
 size_t	 unwind_stack_sp(struct unwind *, const struct unwind_input *in,
 	    uint64_t *pcs, uint64_t *sps, size_t max, enum unwind_end *end);
 
+/* unwind_code_info's answer: bits. */
+#define UNWIND_AT_CFI		1	/* some CFI covers the address */
+#define UNWIND_AT_OUTERMOST	2	/* the outermost frame: _start, clone3's child */
+#define UNWIND_AT_FP		4	/* the frame's CFA is the frame pointer's */
+
 /*
- * Tells whether the return address pc of process pid lies in a function
- * whose CFI marks it as the outermost frame (_start, clone3's child):
- * 1 when it does, 0 when it does not or nothing is known. Used to judge
- * whether a frame-pointer stack is complete.
+ * What the CFI of the mapped file f says of the code at vaddr (an
+ * address in the file's own ELF space): UNWIND_AT_CFI when some covers
+ * it; UNWIND_AT_OUTERMOST when it marks the outermost frame (its return
+ * address undefined: _start, clone3's child), or, without CFI, vaddr is
+ * the file's entry point (ld.so's _start); UNWIND_AT_FP when the frame's
+ * CFA is computed from rbp, so that the function keeps a frame pointer
+ * there. 0 when nothing is known. Nothing is cached: the caller keeps
+ * the answers it needs (record/fpchain.c keeps 16 bytes an address).
  */
-int	 unwind_is_outermost(struct unwind *, pid_t pid, uint64_t pc);
+int	 unwind_code_info(struct unwind *, struct mapfile *f, uint64_t vaddr);
 
 /*
  * Whether the return address pc of process pid lies in executable code

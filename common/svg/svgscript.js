@@ -294,9 +294,10 @@ var fglib = (function () {
 	 * The whole call tree, from the frames drawn (F as for count) and
 	 * the frames they hide: per node in preorder its depth D, name id
 	 * ID (into names, ids the reverse), total I and own time S, all in
-	 * F's unit, its parent P (-1 for a root) and E, the end of its
-	 * subtree. part: some frames were left out of the search data, and
-	 * their time is their parent's own.
+	 * F's unit, its parent P (-1 for a root), E, the end of its
+	 * subtree, and O, the part of I spent off the CPU. part: some frames
+	 * were left out of the search data, and their time is their
+	 * parent's own. wall: the graph holds on- and off-CPU time (--wall).
 	 */
 	function tree(F, N, scale, getL) {
 		var names = [], ids = new Map(), nmap = new Int32Array(N.length).fill(-1);
@@ -341,16 +342,28 @@ var fglib = (function () {
 			st.push(j);
 		}
 		while (st.length) E[st.pop()] = n;
-		return { D: D, ID: ID, I: I, S: S, P: P, E: E, names: names, ids: ids,
-		    part: part };
+		/* off-CPU time: an [off-cpu] node's and what lies above it, summed
+		   down to the root (under --reverse it is near the root) */
+		var O = new Float64Array(n), u = new Uint8Array(n), off = -1, on = 0, tot = 0;
+		for (j = 0; j < names.length; j++) if (names[j] === "[off-cpu]") off = j;
+		for (j = 0; off >= 0 && j < n; j++)
+			u[j] = ID[j] === off || (P[j] >= 0 && u[P[j]]) ? 1 : 0;
+		for (j = n - 1; off >= 0 && j >= 0; j--) {
+			if (u[j]) O[j] = I[j];
+			if (P[j] >= 0) O[P[j]] += O[j];
+			else { on += O[j]; tot += I[j]; }
+		}
+		return { D: D, ID: ID, I: I, S: S, P: P, E: E, O: O, names: names, ids: ids,
+		    part: part, wall: on > 0 && on < tot * (1 - 1e-9) };
 	}
 	/*
-	 * A node of a merged tree: name id, time v, the nodes of the call
-	 * tree merged into it (mem; for the callers, the caller reached and
-	 * the time it carries, w) and, once expanded, its children k by
-	 * name; null when not expanded or a leaf.
+	 * A node of a merged tree: name id, time v and its off-CPU part o,
+	 * the nodes of the call tree merged into it (mem; for the callers,
+	 * the caller reached and the time it carries, w, and its off-CPU
+	 * part, wo) and, once expanded, its children k by name; null when
+	 * not expanded or a leaf.
 	 */
-	function node(id) { return { id: id, v: 0, mem: [], w: null, k: null }; }
+	function node(id) { return { id: id, v: 0, o: 0, mem: [], w: null, wo: null, k: null }; }
 	/* Expands nd one level: callees (the children of its nodes) or, up,
 	   callers (the parents of its nodes, up to depth 1). */
 	function expand(t, nd, up) {
@@ -361,10 +374,13 @@ var fglib = (function () {
 				if ((x = by.get(t.ID[a])) === undefined) {
 					by.set(t.ID[a], x = node(t.ID[a]));
 					x.w = [];
+					x.wo = [];
 				}
 				x.mem.push(a);
 				x.w.push(nd.w[i]);
+				x.wo.push(nd.wo[i]);
 				x.v += nd.w[i];
+				x.o += nd.wo[i];
 				continue;
 			}
 			for (c = m[i] + 1, e = t.E[m[i]]; c < e; c = t.E[c]) {
@@ -372,6 +388,7 @@ var fglib = (function () {
 					by.set(t.ID[c], x = node(t.ID[c]));
 				x.mem.push(c);
 				x.v += t.I[c];
+				x.o += t.O[c];
 			}
 		}
 		var names = t.names;
@@ -397,8 +414,9 @@ var fglib = (function () {
 	 */
 	function merge(t, id, rev, minfrac) {
 		var D = t.D, ID = t.ID, I = t.I, S = t.S, n = D.length;
-		var down = node(id), up = node(id), at = -1, total = 0, self = 0, i, d;
+		var down = node(id), up = node(id), at = -1, total = 0, off = 0, self = 0, i, d;
 		up.w = [];
+		up.wo = [];
 		for (i = 0; i < n; i++) {
 			d = D[i];
 			if (at >= 0 && d <= at) at = -1;
@@ -408,11 +426,14 @@ var fglib = (function () {
 			if (at >= 0) continue;
 			at = d;
 			total += I[i];
+			off += t.O[i];
 			down.mem.push(i);
 			up.mem.push(i);
 			up.w.push(I[i]);
+			up.wo.push(t.O[i]);
 		}
 		down.v = up.v = total;
+		down.o = up.o = off;
 		var minv = minfrac * total;
 		grow(t, down, false, minv);
 		grow(t, up, true, minv);
@@ -421,20 +442,20 @@ var fglib = (function () {
 	}
 	/*
 	 * Lays a merged tree out as frames, for a width of w units per the
-	 * root's time, from x: each {id, v, d (0 the root), x, w, hid}, in
+	 * root's time, from x: each {id, v, o, d (0 the root), x, w, hid}, in
 	 * preorder, children by name. A child narrower than minw is not
 	 * drawn; it goes into its parent's hid.
 	 */
 	function layout(root, x, w, minw) {
 		var out = [], k = root.v > 0 ? w / root.v : 0;
 		function walk(nd, d, x0) {
-			var f = { id: nd.id, v: nd.v, d: d, x: x0, w: nd.v * k, hid: null };
+			var f = { id: nd.id, v: nd.v, o: nd.o, d: d, x: x0, w: nd.v * k, hid: null };
 			out.push(f);
 			if (nd.k === null) return;
 			for (var i = 0, cx = x0; i < nd.k.length; i++) {
 				var c = nd.k[i];
 				if (c.v * k >= minw && c.k !== null) walk(c, d + 1, cx);
-				else if (c.v * k >= minw) out.push({ id: c.id, v: c.v, d: d + 1, x: cx, w: c.v * k, hid: null });
+				else if (c.v * k >= minw) out.push({ id: c.id, v: c.v, o: c.o, d: d + 1, x: cx, w: c.v * k, hid: null });
 				else (f.hid || (f.hid = [])).push(c);
 				cx += c.v * k;
 			}
@@ -602,7 +623,10 @@ else (function () {
 				hid: j < down.length ? f.hid : null, tip: false
 			};
 			o.fill = fillof(o.name);
+			/* in a graph of on- and off-CPU time (--wall), both */
 			o.info = o.name + " (" + amount(o.n) + ", " + pct(o.n) + "%" +
+			    (calltree.wall ? "; on-CPU " + amount(Math.max(0, f.v - f.o)) +
+			    ", off-CPU " + amount(f.o) : "") +
 			    (j === 0 ? "; self " + pct(r.self) + "%" : "") + ")";
 
 			putframe(g, lb, o, j);

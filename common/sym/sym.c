@@ -139,6 +139,8 @@ struct sstate {
 	char		 pid[24];	/* of the current sample */
 	char		 map_pid[24];	/* the last pid checked for a perf map */
 	int		 map_fn;	/* its map's file number, or -1 */
+	unsigned long	 own_at;	/* sym.samples when its sampled user
+					   code was last counted (sfile.own) */
 };
 
 static void
@@ -443,7 +445,7 @@ static void
 do_frame(struct sym *s, struct sstate *st, struct lineread *in,
     const char *line, size_t len, struct stream_frame *fr, FILE *out)
 {
-	int is_kernel, ret, unknown, conv;
+	int is_kernel, ret, unknown, conv, own = 0;
 	uint32_t fn;
 	struct sfile *f;
 	uint64_t vaddr;
@@ -535,6 +537,12 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 		    sfile_perf_addr(f, fr->addrval, &vaddr) != 0)
 			conv = 0;
 	}
+	/* The sample's own time: its innermost frame out of the kernel. */
+	if (!is_kernel && st->own_at != s->samples) {
+		st->own_at = s->samples;
+		f->own++;
+		own = 1;
+	}
 	/* A rebuilt file's bytes are not the recorded ones: no annotation. */
 	if (st->fi == 0 && s->o.leaf != NULL && conv && !f->rebuilt) {
 		if (f->kind == DSO_FILE)
@@ -562,11 +570,9 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 		pass_frame(out, line, len, fr);
 		return;
 	}
-	/* The sample's innermost frame in f: is it where DWARF is missing? */
-	if (f->stamp != s->samples) {
-		f->stamp = s->samples;
+	/* The sampled code: is it where DWARF is missing? */
+	if (own)
 		f->nocu += r->nocu;
-	}
 	emit_frame(s, out, fr, r);
 	st->drop_src = s->o.srcline;
 }

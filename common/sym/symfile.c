@@ -386,41 +386,6 @@ has_symtab(Elf *elf)
 }
 
 /*
- * Was elf built by rustc? rustc writes "rustc version" into .comment
- * (since 1.73); older binaries still hold the "/rustc/<commit>/library/"
- * paths of the standard library's panic locations in .rodata, which
- * Debian's rustc writes "/usr/src/rustc-<version>/library/" instead:
- * "/library/core/src/" is in both. All survive strip.
- */
-static int
-is_rust(Elf *elf)
-{
-	static const char comment[] = "rustc version", path[] = "/rustc/",
-	    core[] = "/library/core/src/";
-	Elf_Scn *scn = NULL;
-	Elf_Data *d;
-	GElf_Shdr sh;
-	size_t shstrndx;
-	const char *nm;
-
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return 0;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS ||
-		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL ||
-		    (strcmp(nm, ".comment") != 0 && strcmp(nm, ".rodata") != 0) ||
-		    (d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
-			continue;
-		if (nm[1] == 'c' ? memmem(d->d_buf, d->d_size, comment,
-		    sizeof(comment) - 1) != NULL : memmem(d->d_buf, d->d_size,
-		    path, sizeof(path) - 1) != NULL || memmem(d->d_buf,
-		    d->d_size, core, sizeof(core) - 1) != NULL)
-			return 1;
-	}
-	return 0;
-}
-
-/*
  * How to get the debug info of the file f, whose ELF is elf, in a few
  * words (caller frees): for a file of a Debian package its debug package
  * or debuginfod, for a Rust binary Cargo's settings, for anything else
@@ -437,7 +402,7 @@ sfile_debug_fix(const struct sfile *f, Elf *elf, int stripped)
 		free(pkg);
 		return r;
 	}
-	if (is_rust(elf))
+	if (elfdwarf_is_rust(elf))
 		return xasprintf("build it with [profile.release] debug = true "
 		    "(or CARGO_PROFILE_RELEASE_DEBUG=true)%s", stripped ?
 		    " and no strip" : "");
@@ -542,12 +507,9 @@ sfile_load(struct sym *s, struct sfile *f)
 	symtab_build(f, elf);
 	dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 	    &debugfile);
+	/* Said at the end, ranked by its share (symsummary.c). */
 	if (nsym <= 0 || (!has_symtab(elf) && debugfile == NULL)) {
-		char *fix = sfile_debug_fix(f, elf, 1);
-
-		sym_warnx("'%s' is stripped%s: %s", f->dso, nsym <= 0 ?
-		    " (no symbols at all)" : "", fix);
-		free(fix);
+		f->stripped = nsym <= 0 ? 2 : 1;
 		/* One line per file: that fix brings the DWARF too. */
 		f->nodwarf_warned = 1;
 	}

@@ -76,9 +76,12 @@ struct sfile {
 	struct perfmap	*pm;
 	unsigned long	 frames;	/* frames that needed a name */
 	unsigned long	 unresolved;	/* ... and did not get one */
-	unsigned long	 nocu;		/* samples whose innermost frame in it
-					   no DWARF function holds (sres.nocu) */
-	unsigned long	 stamp;		/* sym.samples at the last of them */
+	unsigned long	 own;		/* samples whose sampled code (innermost
+					   frame out of the kernel) is in it */
+	unsigned long	 nocu;		/* of them, those whose sampled code no
+					   DWARF function holds (sres.nocu) */
+	int		 stripped;	/* no .symtab of its own nor a debug
+					   file's: said at the end */
 };
 
 /* The text of one resolved frame: entries innermost first. */

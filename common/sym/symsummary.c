@@ -29,6 +29,17 @@ cmp_unres(const void *a, const void *b)
 	return strcmp(x->dso, y->dso);
 }
 
+static int
+cmp_own(const void *a, const void *b)
+{
+	const struct sfile *x = *(struct sfile *const *)a;
+	const struct sfile *y = *(struct sfile *const *)b;
+
+	if (x->own != y->own)
+		return x->own > y->own ? -1 : 1;
+	return strcmp(x->dso, y->dso);
+}
+
 /*
  * Says, once per file whose code on enough of the samples (with
  * --srcline: on any; elfdwarf_lack_matters) no DWARF unit holds, that its
@@ -65,6 +76,48 @@ nodwarf_say(struct sym *s)
 	}
 }
 
+/*
+ * Says the stripped files (no .symtab of their own, nor a debug file's),
+ * one line each with the fix for those whose code was sampled in at least
+ * ELFDWARF_SHARE percent of the samples (their own time, not the stacks
+ * that pass through them: a launcher such as python3 is not blamed for
+ * the time of libpython), biggest first, and the others in one line.
+ */
+static void
+stripped_say(struct sym *s)
+{
+	struct sfile **v = xcalloc(s->nfiles + 1, sizeof(*v));
+	size_t i, n = 0, rest = 0;
+
+	for (i = 0; i < s->nfiles; i++) {
+		struct sfile *f = s->files[i];
+
+		if (f->kind != DSO_FILE || f->loaded <= 0 || !f->stripped)
+			continue;
+		if (elfdwarf_lack_matters(f->own, s->samples))
+			v[n++] = f;
+		else
+			rest++;
+	}
+	qsort(v, n, sizeof(*v), cmp_own);
+	for (i = 0; i < n; i++) {
+		struct sfile *f = v[i];
+		char pct[SHARE_SIZE], *fix;
+		Dwarf_Addr bias;
+
+		fix = sfile_debug_fix(f, dwfl_module_getelf(f->mod, &bias), 1);
+		stream_warnx("'%s' is stripped%s, on %s%% of the samples: %s",
+		    f->dso, f->stripped == 2 ? " (no symbols at all)" : "",
+		    share(pct, f->own, s->samples), fix);
+		free(fix);
+	}
+	if (rest > 0)
+		stream_warnx("%zu %sstripped file%s under %g%% of the samples",
+		    rest, n ? "more " : "", rest == 1 ? "" : "s",
+		    ELFDWARF_SHARE);
+	free(v);
+}
+
 int
 sym_finish(struct sym *s)
 {
@@ -95,6 +148,7 @@ sym_finish(struct sym *s)
 		    "record with -g, or with fgrecord\n",
 		    program_invocation_short_name, s->oneline,
 		    s->oneline == 1 ? "" : "s");
+	stripped_say(s);
 	if (s->frames == 0)
 		return s->any_bad;
 	nodwarf_say(s);

@@ -78,11 +78,13 @@ function truth(name, rev) {
 	const list = (m) => Array.from(m, ([k, v]) => `${k}=${v}`).sort();
 	return { total, self, callees: list(down), callers: list(up) };
 }
-function flat(nd, names) {
+// A merged tree as "PATH=VALUE" sorted: each node's time, or its off-CPU
+// part with f 'o'.
+function flat(nd, names, f = 'v') {
 	const out = [];
 	(function walk(n, p) {
 		const k = p === '' ? names[n.id] : p + ';' + names[n.id];
-		out.push(`${k}=${Math.round(n.v * 1000) / 1000}`);
+		out.push(`${k}=${Math.round(n[f] * 1000) / 1000}`);
 		if (n.k) for (const c of n.k) walk(c, k);
 	})(nd, '');
 	return out.sort();
@@ -131,6 +133,48 @@ for (const opts of [[], ['--inverted'], ['--reverse']]) {
 			return Math.abs(r.sum - want) < 1e-6 && !r.part ? '' : `sum ${r.sum}, want ${want}`;
 		});
 	}
+}
+// A graph of on- and off-CPU time (--wall): an off-CPU stack ends in
+// [off-cpu]. Each node of the function view's merged trees carries the
+// off-CPU part of its time (the tooltips say on- and off-CPU time), as
+// worked out here from the stacks; a graph of CPU time alone is no --wall
+// graph.
+// (fgsvg shows such a graph in time units: under 1 us in all, every
+// frame is in ns, which svgframes.js reads as the page does.)
+const wstacks = [['main', 'rec', 'leaf', 300], ['main', 'rec', 'leaf', '[off-cpu]', 200],
+	['main', 'rec', 'mid', '[off-cpu]', 50], ['main', 'other', 'rec', 70],
+	['main', 'other', 'rec', '[off-cpu]', 30], ['main', 'io', '[off-cpu]', 300]];
+const wfolded = path.join(dir, 'wall.folded');
+fs.writeFileSync(wfolded, wstacks.map((s) => s.slice(0, -1).join(';') + ' ' + s[s.length - 1]).join('\n') + '\n');
+function offtruth(name, rev) {
+	const down = new Map(), up = new Map();
+	const add = (m, k, v) => m.set(k, (m.get(k) || 0) + v);
+	for (const s of wstacks) {
+		const fr = s.slice(0, -1), c = fr[fr.length - 1] === '[off-cpu]' ? s[s.length - 1] : 0;
+		const k = rev ? fr.lastIndexOf(name) : fr.indexOf(name);
+		if (k < 0) continue;
+		for (let j = k; j < fr.length; j++) add(down, fr.slice(k, j + 1).join(';'), c);
+		for (let j = k; j >= 0; j--) add(up, fr.slice(j, k + 1).reverse().join(';'), c);
+	}
+	const list = (m) => Array.from(m, ([k, v]) => `${k}=${v}`).sort();
+	return { callees: list(down), callers: list(up) };
+}
+for (const opts of [[], ['--reverse']]) {
+	const tag = opts.length ? ` (${opts[0]})` : '';
+	check('function view of a --wall graph: the off-CPU part of each frame' + tag, () => {
+		const { cfg, F } = frames(execFileSync('fgsvg', [...opts, wfolded]).toString());
+		const t = fg.tree(F, cfg.N, F[0].n / cfg.T, getL);
+		const plain = frames(execFileSync('fgsvg', [folded]).toString());
+		if (!t.wall || fg.tree(plain.F, plain.cfg.N, 1, getL).wall)
+			return 'the --wall graph is not told from a graph of CPU time';
+		for (const name of ['rec', 'leaf', 'other']) {
+			const r = fg.merge(t, t.ids.get(name), !!cfg.rev, 0), want = offtruth(name, !!cfg.rev);
+			const why = eq({ callees: flat(r.callees, t.names, 'o'),
+				callers: flat(r.callers, t.names, 'o').map((s) => s.replace(/;all=/, '=')) }, want);
+			if (why) return `${name}: ${why}`;
+		}
+		return '';
+	});
 }
 check('layout: the root full width, children by name, narrow ones hidden, their search data kept', () => {
 	const { cfg, F } = frames(execFileSync('fgsvg', [folded]).toString());

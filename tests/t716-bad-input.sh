@@ -383,4 +383,12 @@ check 'fgfold --compare: another event, an empty run, nothing in common, a cut s
 	grep_q "^fgfold: .cut.: a run with a bad line, or cut short" err
 '
 
+check "fgsym: a frame address of 5 MB: one short line, exit 1; a warning never echoes the input whole" '
+	{ printf "x 1/1 1.0: 1 cpu-clock:\n\t"; head -c 5000000 /dev/zero | tr "\\0" a
+	  printf " [unknown] (/x)\n\n"; } >huge &&
+	expect_status 1 fgsym huge >out 2>err &&
+	test "$(wc -c <err)" -lt 2000 &&
+	grep_q "huge:2: frame address .a*. is not a 64-bit hex number" err
+'
+
 done_testing

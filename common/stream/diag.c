@@ -129,12 +129,24 @@ stream_quoted(const char *s, size_t len)
 	return stream_quote(q, size, s, len, len);
 }
 
-/* The message of fmt and ap, quoted (stream_quoted); the caller frees it. */
+/*
+ * The most of a message's text that is said: room for a path of
+ * PATH_MAX and the words around it. A frame address or a name of
+ * megabytes from the input is cut there, with "...": a warning is one
+ * line of a terminal's scroll, never the input again.
+ */
+#define MESSAGE_MAX	8192
+
+/*
+ * The message of fmt and ap, quoted as stream_quote quotes, at most
+ * MESSAGE_MAX bytes of it; the caller frees it.
+ */
 static char *
 quoted_message(const char *fmt, va_list ap)
 {
 	va_list aq;
 	char *m, *q;
+	size_t max;
 	int n;
 
 	va_copy(aq, ap);
@@ -144,7 +156,9 @@ quoted_message(const char *fmt, va_list ap)
 		n = 0;
 	m = xmalloc((size_t)n + 1);
 	vsnprintf(m, (size_t)n + 1, fmt, ap);
-	q = stream_quoted(m, (size_t)n);
+	max = (size_t)n < MESSAGE_MAX ? (size_t)n : MESSAGE_MAX;
+	q = xmalloc(max * 4 + 4);
+	stream_quote(q, max * 4 + 4, m, (size_t)n, max);
 	free(m);
 	return q;
 }

@@ -477,7 +477,8 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 		if (s->badlines++ < 10)
 			sym_warnx("%s:%lu: frame address '%.*s' is not a 64-bit hex "
 			    "number: passed through unresolved", in->name,
-			    in->lineno, (int)fr->addr.len, fr->addr.p);
+			    in->lineno, fr->addr.len > 40 ? 40 :
+			    (int)fr->addr.len, fr->addr.p);
 		s->any_bad = 1;
 		if (out != NULL)
 			pass_frame(out, line, len, fr);

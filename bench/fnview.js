@@ -3,7 +3,8 @@
 // tree (as it does while the page is idle), then opens the function view
 // of NAME and goes back to the full graph RUNS times, each timed from the
 // call until the frame that shows it is painted (the first task after the
-// next animation frame). Prints "load MS", "open MS..." and "close MS...".
+// next animation frame). Prints "load MS", "search MS", "zoom MS",
+// "open MS..." and "close MS...".
 'use strict';
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '../tests/browser/node_modules/playwright-core'));
@@ -20,6 +21,17 @@ const { chromium } = require(path.join(__dirname, '../tests/browser/node_modules
 	await page.goto('file://' + path.resolve(svg));
 	await page.waitForFunction(() => window.fg && window.fg.frames.length > 0, null, { timeout: 120000 });
 	console.log(`load ${Date.now() - t0}`);
+	// a search of a third of the frames, and a zoom, each until painted
+	const paint = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+	let t1 = Date.now();
+	await page.evaluate(() => window.fg.search('method_3[0-9]'));
+	await paint();
+	console.log(`search ${Date.now() - t1}`);
+	t1 = Date.now();
+	await page.evaluate(() => window.fg.zoom(1));
+	await paint();
+	console.log(`zoom ${Date.now() - t1}`);
+	await page.evaluate(() => { window.fg.clear(); window.fg.unzoom(); });
 	await page.waitForFunction(() => window.fg.ready, null, { timeout: 120000 });
 	const painted = (what) => page.evaluate(([w, n]) => new Promise((done) => {
 		const t = performance.now();

@@ -26,6 +26,8 @@ echo "   SVG: 100,000 unique stacks, $(wc -c <"$in.svg" | tr -d ' ') bytes"
 node "$here/fnview.js" "$in.svg" 'ns3::Class0::method_3' "$runs" >"$in.out" || exit 1
 med() { tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "   load                $(sed -n 's/^load //p' "$in.out") ms"
+echo "   search (a third)    $(sed -n 's/^search //p' "$in.out") ms"
+echo "   zoom                $(sed -n 's/^zoom //p' "$in.out") ms"
 o=$(sed -n 's/^open //p' "$in.out") c=$(sed -n 's/^close //p' "$in.out")
 echo "   function view open  $(echo "$o" | med) ms   (median of $runs: $o; target 300 ms)"
 echo "   back to the graph   $(echo "$c" | med) ms   (median of $runs: $c)"

@@ -7,7 +7,7 @@
 # "Matched" that the folded stacks confirm, and says when it is only a lower
 # bound (--search-budget too small); and that the function view opens by
 # Ctrl+click, by "f" and by a #f= link, with its share, callers and callees,
-# on the big profile too (its time printed); and that the #s= links that
+# on the big profile too (its time printed, make bench measures it); and that the #s= links that
 # froze the tab (issue 23) open the big profile and say that their pattern
 # was refused; and that on the big profile, scrolled to the top, Matched
 # comes back into the window (the controls follow once a scroll pauses).

@@ -40,7 +40,7 @@ fi
 # A search cannot freeze the page, whoever wrote the pattern (a #s= link,
 # or the search box): the patterns of issue 23 and the classic
 # catastrophic ones, on the profile of 100,000 stacks of t290, each end
-# within 20 times the time of a harmless search in the same run, plus the
+# within 20 times the CPU time of a harmless search in the same run, plus the
 # script's own budget (50 ms) twice over, and say that they were refused
 # (searched as text) or stopped. Names of 200 characters: a pattern the
 # script lets run is stopped by its budget, or leaves out the names too

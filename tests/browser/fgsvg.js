@@ -335,7 +335,9 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		const p3 = await ctx.newPage();
 		const t0 = Date.now();
 		await p3.goto('file://' + path.resolve(bigPath));
-		await p3.waitForFunction(() => window.fg && window.fg.frames.length > 0, null, { timeout: 60000 });
+		// a guard against a frozen tab, not a measure: how fast it opens
+		// is bench/fnview.sh's (make bench), not a test's on a shared machine
+		await p3.waitForFunction(() => window.fg && window.fg.frames.length > 0, null, { timeout: 180000 });
 		const tLoad = Date.now() - t0;
 		const n = await p3.evaluate(() => window.fg.frames.length);
 		// a person takes a moment before typing a search
@@ -345,9 +347,15 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		const m = await p3.evaluate(() => document.getElementById('matched').textContent);
 		const tSearch = Date.now() - t1;
 		const t2 = Date.now();
-		await p3.evaluate(() => window.fg.zoom(1));
+		// a frame of 20 to 600 pixels, zoomed, fills the width
+		const width = (k) => p3.evaluate((i) => window.fg.frames[i].r.getBoundingClientRect().width, k);
+		const zi = await p3.evaluate(() => window.fg.frames.findIndex((f) => f.r &&
+			f.r.getBoundingClientRect().width > 20 && f.r.getBoundingClientRect().width < 600));
+		const w0 = zi < 0 ? -1 : await width(zi);
+		await p3.evaluate((i) => window.fg.zoom(i), zi < 0 ? 1 : zi);
 		await p3.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
 		const tZoom = Date.now() - t2;
+		const w1 = zi < 0 ? -1 : await width(zi);
 		const omitted = await p3.evaluate(() => document.querySelectorAll('#frames > [data-l="-"]').length);
 		const grey = await p3.evaluate(() => document.querySelectorAll('#frames > .m').length);
 		// over 10,000 frames the controls follow a scroll once it pauses:
@@ -366,17 +374,18 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 			    `${omitted} frames without data, ${m}, expected Matched: ${process.env.BIG_MATCHED}%`);
 		info(`big profile: ${fs.statSync(bigPath).size} bytes, ${n} frames (${grey} grey), ` +
 			`load ${tLoad} ms, search ${tSearch} ms (${m}), zoom ${tZoom} ms`);
-		// generous bounds: the machine may be shared; the figures are printed
-		if (tLoad < 20000 && tSearch < 5000 && tZoom < 5000 && /Matched/.test(m))
+		// it opens, its search counts and its zoom widens the zoomed
+		// frame; the times are printed, and measured by make bench
+		if (n > 1000 && /^Matched: [\d.]+%$/.test(m) && w0 > 0 && near(w1, 1180))
 			pass('big profile opens, searches and zooms');
 		else
-			fail('big profile opens, searches and zooms', `load ${tLoad} ms, search ${tSearch} ms, zoom ${tZoom} ms, ${m}`);
+			fail('big profile opens, searches and zooms', `${n} frames, ${m}, frame ${zi} zoomed from ${w0} to ${w1} px`);
 		// the function view of a method on many stacks, once the page has
 		// read its call tree while idle (as it does after the search data),
 		// timed from the call until the frame that shows it is painted
 		// (the first task after the next animation frame), and back to
 		// the full graph the same way; the medians of three
-		await p3.waitForFunction(() => window.fg.ready, null, { timeout: 60000 });
+		await p3.waitForFunction(() => window.fg.ready, null, { timeout: 180000 });
 		const painted = (fn) => p3.evaluate((f) => new Promise((done) => {
 			const t = performance.now();
 			if (f === 'open') window.fg.fnview('ns3::Class0::method_3'); else window.fg.close();
@@ -392,7 +401,7 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 		const vn = await p3.evaluate(() => window.fg.frames.length);
 		const vt = await p3.evaluate(() => document.getElementById('title').textContent);
 		info(`big profile: function view of ns3::Class0::method_3 painted in ${tView} ms (median of ${times.join(', ')}; ${vn} frames; ${vt}); back to the full graph in ${closes.join(', ')} ms`);
-		if (/^Function: ns3::Class0::method_3, [\d.]+% of all/.test(vt) && vn > 10 && tView < 3000)
+		if (/^Function: ns3::Class0::method_3, [\d.]+% of all/.test(vt) && vn > 10)
 			pass('big profile: the function view opens');
 		else
 			fail('big profile: the function view opens', `${tView} ms, ${vn} frames, ${vt}`);
@@ -420,7 +429,7 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 				const tOpen = Date.now() - t0;
 				if (m === null) return `no answer after ${tOpen} ms: the tab is frozen`;
 				// timed again once the page has read its data while idle
-				await ph.waitForFunction(() => window.fg.ready, null, { timeout: 60000 });
+				await ph.waitForFunction(() => window.fg.ready, null, { timeout: 180000 });
 				const tIns = await ph.evaluate((q) => [0, 1, 2].map(() => {
 					window.fg.clear();
 					const t = performance.now();
@@ -434,7 +443,9 @@ const text = (page, id) => page.evaluate((i) => document.getElementById(i).textC
 				closed = true;
 				if (!/^Matched: 0\.0% \(pattern refused, searched as text: /.test(m) || m2 !== m)
 					return `${m} / ${m2}`;
-				return tIn < 5000 ? '' : `search ${tIn} ms`;
+				// stopped by its budget: within the time of the plain
+				// search of the same profile, twenty times over and 200 ms
+				return tIn <= 20 * tSearch + 200 ? '' : `search ${tIn} ms, the plain one ${tSearch} ms`;
 			});
 			if (closed) await ph.close();
 		}

@@ -115,6 +115,27 @@ check 'a sample cut off mid-frame: passed through, said with FILE:LINE, exit 1; 
 	grep_q "cut off" ferr
 '
 
+# The last line without its newline: the writer stopped in its middle. That
+# is a cut, said with its line and the sample it belongs to, never as an
+# unrecognised line ahead of the cut.
+check 'a stream cut in the middle of a line: said as a cut, with its sample, not as a stranger' '
+	{ sample "$B/prog"; sample "$B/prog" | head -c 52; } >in &&
+	expect_status 1 fgsym in >out 2>err && cat err &&
+	grep_q "^fgsym: in:5: the input ends in the middle of this line, with no newline, so the stream was cut off; passed on the sample of line 4 as it is\$" err &&
+	! grep -q unrecognised err && test "$(wc -l <err)" -le 2 &&
+	expect_status 1 fgfold in >folded 2>ferr && cat ferr &&
+	grep_q "^fgfold: in:5: the input ends in the middle of this line, .* dropped the sample of line 4\$" ferr &&
+	! grep -q unrecognised ferr && test "$(wc -l <folded)" = 1 &&
+	{ sample "$B/prog"; printf "prog 42/42 [0"; } >in2 &&
+	expect_status 1 fgfold in2 >folded 2>ferr && cat ferr &&
+	grep_q "^fgfold: in2:4: the input ends in the middle of this line, .* dropped the sample of line 4\$" ferr &&
+	test "$(wc -l <folded)" = 1 &&
+	{ sample "$B/prog"; printf "odd line, cut"; } >in3 &&
+	expect_status 1 fgfold in3 >folded 2>ferr && cat ferr &&
+	grep_q "^fgfold: in3:4: the input ends in the middle of this line, with no newline, so the stream was cut off; passed over it\$" ferr &&
+	test "$(wc -l <folded)" = 1
+'
+
 check 'an address that overflows 64 bits: FILE:LINE warning, passed through, exit 1' '
 	sample "$B/prog" 1ffffffffffffffffff >in &&
 	expect_status 1 fgsym in >out 2>err &&

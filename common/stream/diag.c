@@ -46,6 +46,24 @@ stream_diag_cut_kept(const struct stream_diag *d, unsigned long lineno)
 }
 
 void
+stream_diag_cut_line(const struct stream_diag *d, unsigned long lineno)
+{
+	warnx("%s:%lu: the input ends in the middle of this line, with no "
+	    "newline, so the stream was cut off; passed over it", d->name,
+	    lineno);
+}
+
+void
+stream_diag_cut_inside(const struct stream_diag *d, unsigned long lineno,
+    unsigned long head, int kept)
+{
+	warnx("%s:%lu: the input ends in the middle of this line, with no "
+	    "newline, so the stream was cut off; %s the sample of line %lu%s",
+	    d->name, lineno, kept ? "passed on" : "dropped", head,
+	    kept ? " as it is" : "");
+}
+
+void
 stream_diag_empty(const char *why)
 {
 	warnx("no samples: the input is well formed, and holds none%s%s",

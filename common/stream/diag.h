@@ -45,6 +45,15 @@ void	 stream_diag_cut(const struct stream_diag *, unsigned long lineno);
 void	 stream_diag_cut_kept(const struct stream_diag *, unsigned long lineno);
 
 /*
+ * Says that the input ends in the middle of line lineno, with no newline:
+ * the writer was cut off there. stream_diag_cut_inside: inside the sample
+ * whose head is at head, which was dropped, or with kept passed on.
+ */
+void	 stream_diag_cut_line(const struct stream_diag *, unsigned long lineno);
+void	 stream_diag_cut_inside(const struct stream_diag *, unsigned long lineno,
+	    unsigned long head, int kept);
+
+/*
  * Says that the input, all of it well formed, holds no sample: not bad
  * input, in the same words in fgfold, fgpprof and fgsvg (which exit 0).
  * why (borrowed, or NULL) is what more the reader knows of the reason.

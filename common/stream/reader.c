@@ -217,9 +217,24 @@ stream_head_values(const struct stream_item *it, struct stream_head_values *v)
 	v->has_time = stream_sample_time(s, it->line, it->len, &v->time);
 }
 
+/*
+ * A line that is no part of the format. The last line of an input with
+ * no newline after it is one the writer was cut off in the middle of:
+ * inside a sample, stream_reader_finish says so with the sample it
+ * drops; elsewhere it is said here, as a cut, not as a stranger.
+ */
 static enum stream_item_kind
 bad(struct stream_reader *r, struct stream_item *it)
 {
+	if (r->lr->partial) {
+		r->cut_line = it->lineno;
+		r->diag->bad++;
+		if (!r->open) {
+			before_say(r);
+			stream_diag_cut_line(r->diag, it->lineno);
+		}
+		return STREAM_ITEM_BAD;
+	}
 	if (r->diag->bad < DIAG_BAD_SHOWN + 1)
 		before_say(r);
 	stream_diag_bad(r->diag, it->lineno, it->line, it->len);
@@ -296,7 +311,12 @@ stream_reader_finish(struct stream_reader *r)
 	if (!r->open)
 		return 0;
 	before_say(r);
-	if (r->opts.pass)
+	if (r->cut_line == 0 && r->lr->partial)
+		r->cut_line = r->lr->lineno;
+	if (r->cut_line != 0)
+		stream_diag_cut_inside(r->diag, r->cut_line, r->head_line,
+		    r->opts.pass);
+	else if (r->opts.pass)
 		stream_diag_cut_kept(r->diag, r->head_line);
 	else
 		stream_diag_cut(r->diag, r->head_line);

@@ -166,6 +166,7 @@ struct stream_reader {
 	int		 fgrecord;	/* a "# fgrecord" line came before the
 					   first head: ELF addresses */
 	unsigned long	 head_line;	/* the open sample's head */
+	unsigned long	 cut_line;	/* a last line cut in its middle */
 };
 
 /*

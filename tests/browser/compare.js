@@ -7,24 +7,10 @@
 'use strict';
 const path = require('path');
 const [svgPath] = process.argv.slice(2);
-const { results, info, step, session } = require('./steps');
+const { results, info, step, session, frames } = require('./steps');
 
 const GREY = 'rgb(210,210,210)', LIT = 'rgb(230,0,230)';
 const rgb = (s) => (/^rgb\((\d+),(\d+),(\d+)\)$/.exec(s) || []).slice(1).map(Number);
-function frames(page) {
-	return page.evaluate(() => Array.from(
-		document.getElementById('frames').children, (g) => {
-			const t = g.querySelector('title').textContent;
-			const r = g.querySelector('rect');
-			const b = r.getBoundingClientRect();
-			return {
-				name: t.replace(/ \([\d,.]+ [^()]*\)$/, ''), info: t,
-				fill: r.getAttribute('fill'), cls: g.getAttribute('class') || '',
-				bx: b.x, bw: b.width,
-				shown: b.x + b.width > 10.5 && b.x < 1189.5,
-			};
-		}));
-}
 const near = (a, b) => Math.abs(a - b) < 0.6;
 const find = (fs, name) => fs.find((f) => f.name === name);
 const text = (page, id) => page.evaluate((i) => document.getElementById(i).textContent, id);

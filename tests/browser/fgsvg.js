@@ -13,27 +13,8 @@ const path = require('path');
 // stacks with a budget too small; BIG_MATCHED is Matched for method_3[0-9]
 // as computed from the folded file.
 const [svgPath, bigPath, mergedPath, cappedPath, timePath, diffPath] = process.argv.slice(2);
-const { results, pass, fail, info, step, session } = require('./steps');
+const { results, pass, fail, info, step, session, frames } = require('./steps');
 
-// What the user sees of every frame: name, rect attributes, fill, classes,
-// its box on the screen, and whether any of it shows in the graph's strip
-// (x from 10 to 1190: the frames' nested <svg> clips the rest).
-function frames(page) {
-	return page.evaluate(() => Array.from(
-		document.getElementById('frames').children, (g) => {
-			const t = g.querySelector('title').textContent;
-			const r = g.querySelector('rect');
-			const b = r.getBoundingClientRect();
-			return {
-				name: t.replace(/ \([\d,.]+ [^()]*\)$/, ''),
-				x: r.getAttribute('x'), y: r.getAttribute('y'), w: r.getAttribute('width'),
-				fill: r.getAttribute('fill'), cls: g.getAttribute('class') || '',
-				bx: b.x, bw: b.width, bh: b.height,
-				shown: b.x + b.width > 10.5 && b.x < 1189.5,
-				full: b.x <= 10.5 && b.x + b.width >= 1189.5,
-			};
-		}));
-}
 // The labels on show: those written with the file, or those of the zoom.
 function labels(page) {
 	return page.evaluate(() => {

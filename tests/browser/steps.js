@@ -45,4 +45,24 @@ async function session(prefix) {
 	page.on('dialog', (d) => s.answer === null ? d.dismiss() : d.accept(s.answer));
 	return s;
 }
-module.exports = { results, pass, fail, info, step, launch, session };
+// What the user sees of every frame: name, tooltip, rect attributes,
+// fill, classes, its box on the screen, and whether any of it shows in
+// the graph's strip (x from 10 to 1190: the frames' nested <svg> clips
+// the rest).
+function frames(page) {
+	return page.evaluate(() => Array.from(
+		document.getElementById('frames').children, (g) => {
+			const t = g.querySelector('title').textContent;
+			const r = g.querySelector('rect');
+			const b = r.getBoundingClientRect();
+			return {
+				name: t.replace(/ \([\d,.]+ [^()]*\)$/, ''), info: t,
+				x: r.getAttribute('x'), y: r.getAttribute('y'), w: r.getAttribute('width'),
+				fill: r.getAttribute('fill'), cls: g.getAttribute('class') || '',
+				bx: b.x, bw: b.width, bh: b.height,
+				shown: b.x + b.width > 10.5 && b.x < 1189.5,
+				full: b.x <= 10.5 && b.x + b.width >= 1189.5,
+			};
+		}));
+}
+module.exports = { results, pass, fail, info, step, launch, session, frames };

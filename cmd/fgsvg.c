@@ -146,7 +146,7 @@ main(int argc, char *argv[])
 	struct draw d;
 	struct flame fl;
 	struct timeline_opts to = { .budget = 0 };
-	struct compare_opts co = { .min_change = 1, .q = 0.05 };
+	struct compare_opts co = { .min_change = COMPARE_MIN_CHANGE, .q = 0.05 };
 	struct cmpdraw cd;
 	const char *bgcolors = NULL, *nameattr = NULL, *name;
 	char *why, **runs[2] = { NULL, NULL };
@@ -260,7 +260,7 @@ main(int argc, char *argv[])
 	if (cmp && (runs[1] == NULL || argc == 0 || *runs[1] == NULL))
 		errx(2, "--compare takes the runs before, '--', and the runs "
 		    "after");
-	if (!cmp && (co.self || co.per > 0 || co.norm || co.min_change != 1))
+	if (!cmp && (co.self || co.per > 0 || co.norm || co.min_change != COMPARE_MIN_CHANGE))
 		errx(2, "--self, --per, --normalize and --min-change go with "
 		    "--compare");
 

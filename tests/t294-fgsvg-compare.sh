@@ -91,6 +91,24 @@ check '--min-change=0: a frame moved only by its noise stays grey' '
 	test "$(sed -n 2p allocs | cut -f 2)" = "$GREY"
 '
 
+# Runs that agree to the sample: a moves 10 of 1,000 samples a run, a
+# change the table calls slower. The frames are tested as the table's
+# rows are (the variance the runs' own, floored at one sample a run, not
+# at a count's Poisson variance, which would hide it): a is red.
+check 'a change the table calls slower, in runs that agree to the sample: its frame red' '
+	for i in 1 2 3 4 5; do
+		printf "main;a %d\nmain;b 950\n" $((50 + i % 2)) >ra.$i
+		printf "main;a %d\nmain;b 950\n" $((60 + i % 2)) >rb.$i
+	done &&
+	fgfold --compare ra.? -- rb.? >table 2>/dev/null &&
+	grep_q "^a	.*	slower\$" table &&
+	fgsvg --compare ra.? -- rb.? >tight.svg 2>err &&
+	frames tight.svg >list &&
+	test "$(hue "$(fill list a)")" = red &&
+	test "$(hue "$(fill list main)")" = red &&
+	test "$(fill list b)" = "$GREY"
+'
+
 check 'the removed function keeps its before width; the bigger change the deeper' '
 	expect_status 0 fgfold --compare "$R"/before.? -- "$R"/after.? >table 2>err &&
 	frames "$R/cmp.svg" >list &&

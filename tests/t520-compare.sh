@@ -100,6 +100,18 @@ check 'a stream cut short: exit 2, no table, the file named' '
 	grep_q "^fgfold: .cut.: a run with a bad line, or cut short, is no run to compare" err
 '
 
+# A folded stack of no frame (";"), first in its run: it crashed the
+# table and the picture (a self time written before any was made).
+check 'a stack of no frame, first in a run: no crash, counted in the whole' '
+	printf "; 100\nmain;a 50\n" >s1 && printf "; 100\nmain;a 55\n" >s2 &&
+	printf "main;a 50\n" >t1 && printf "main;a 52\n" >t2 &&
+	expect_status 0 fgfold --compare s1 s2 -- t1 t2 >out 2>err && cat out err &&
+	grep_q "^\[all\]	152.500	51.000	.*	faster\$" out &&
+	grep_q "^main	52.500	51.000	.*	same\$" out &&
+	expect_status 0 fgsvg --compare s1 s2 -- t1 t2 >cmp.svg 2>err &&
+	grep -q "</svg>" cmp.svg
+'
+
 check 'an empty run, folded stacks beside streams: exit 2, the file named' '
 	: >empty &&
 	expect_status 2 fgfold --compare empty -- "$R/b.1.sym" >out 2>err &&

@@ -133,6 +133,7 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 {
 	const char *p = key, *end = key + len, *semi;
 	size_t id = 0, named = 0;
+	int any = 0;
 
 	while (p < end) {
 		semi = memchr(p, ';', end - p);
@@ -146,10 +147,12 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 				r->incl[id] += w;
 			}
 			named += *p != '[';
+			any = 1;
 		}
 		p = semi + 1;
 	}
-	if (len > 0)
+	/* a stack of no frame (";", from a hand-made file) is in the whole */
+	if (any)
 		r->self[id] += w;
 	return named;
 }
@@ -312,7 +315,7 @@ median_scales(struct compare *c)
 }
 
 /*
- * One side of the row of function id (SIZE_MAX: [all]). With two runs or
+ * One side of a row, from v[j], the value of run j. With two runs or
  * more its variance is the runs' own: where the ticks fell is part of
  * what moves a run's value, and the runs hold it. It is not floored at a
  * binomial count's, c (1 - c/n): a sampler that ticks every period of
@@ -325,10 +328,11 @@ median_scales(struct compare *c)
  * the noise between runs: the count's variance is taken as c (Poisson),
  * which for the whole run stands in for it.
  */
-static void
-side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
+void
+compare_side(const struct compare *c, int side, const double *v,
+    struct stats_side *s)
 {
-	double sum = 0, sq = 0, floor = 0, v, unit;
+	double sum = 0, sq = 0, floor = 0, unit;
 	size_t j;
 
 	s->n = c->nside[side];
@@ -337,18 +341,15 @@ side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
 
 		if (r->side != side)
 			continue;
-		v = run_value(c, r, id);
-		sum += v;
+		sum += v[j];
 		unit = r->whole / r->scale / r->samples;
-		floor += s->n >= 2 ? unit * unit : v * unit;
+		floor += s->n >= 2 ? unit * unit : v[j] * unit;
 	}
 	s->mean = sum / s->n;
 	floor /= s->n;
 	for (j = 0; j < c->nruns; j++)
-		if (c->runs[j].side == side) {
-			v = run_value(c, &c->runs[j], id) - s->mean;
-			sq += v * v;
-		}
+		if (c->runs[j].side == side)
+			sq += (v[j] - s->mean) * (v[j] - s->mean);
 	if (s->n >= 2) {
 		s->var = sq / (s->n - 1);
 		s->df = s->n - 1;
@@ -358,6 +359,22 @@ side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
 	}
 	if (s->var < floor)
 		s->var = floor;
+}
+
+/* compare_side of the row of function id (SIZE_MAX: [all]). */
+static void
+side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
+{
+	double small[32] = { 0 }, *v = c->nruns <= 32 ? small :
+	    xmalloc(c->nruns * sizeof(double));
+	size_t j;
+
+	for (j = 0; j < c->nruns; j++)
+		v[j] = c->runs[j].side == side ?
+		    run_value(c, &c->runs[j], id) : 0;
+	compare_side(c, side, v, s);
+	if (v != small)
+		free(v);
 }
 
 static void

@@ -173,6 +173,16 @@ size_t	 compare_rows(struct compare *, int self, struct compare_row **rows);
 int	 compare_fails(const struct compare *, double pct);
 
 /*
+ * The mean, variance and degrees of freedom of one side (0 before, 1
+ * after) of a row into *s, from v[j], the value of run j (the runs of
+ * the other side are not read): as every row of the table is made, for
+ * a picture that tests its frames the same way.
+ */
+struct stats_side;
+void	 compare_side(const struct compare *, int side, const double *v,
+	    struct stats_side *s);
+
+/*
  * The length of the function name s[0..len) without compiler clone
  * suffixes (".constprop.0", ".isra.0", ".part.0", ".cold", ".lto_priv.0",
  * ".llvm.123", " [clone .constprop.0]", ...), which name the same

@@ -250,29 +250,8 @@ frames_tested(struct cmpdraw *d, const size_t *lstack, size_t nl)
 		struct stats_diff df;
 		int k;
 
-		for (k = 0; k < 2; k++) {
-			double sum = 0, sq = 0, floor = 0, x;
-
-			for (j = 0; j < nr; j++)
-				if (c->runs[j].side == k) {
-					const struct compare_run *r = &c->runs[j];
-
-					sum += x = v[i * nr + j];
-					floor += x * (r->whole / r->scale /
-					    r->samples);
-				}
-			sd[k].n = c->nside[k];
-			sd[k].mean = sum / sd[k].n;
-			for (j = 0; j < nr; j++)
-				if (c->runs[j].side == k) {
-					x = v[i * nr + j] - sd[k].mean;
-					sq += x * x;
-				}
-			sd[k].df = sd[k].n >= 2 ? sd[k].n - 1 : INFINITY;
-			sd[k].var = sd[k].n >= 2 ? sq / (sd[k].n - 1) : 0;
-			if (sd[k].var < floor / sd[k].n)
-				sd[k].var = floor / sd[k].n;
-		}
+		for (k = 0; k < 2; k++)
+			compare_side(c, k, v + i * nr, &sd[k]);
 		stats_welch(&sd[0], &sd[1], 0.95, &df);
 		d->moved[i] = df.low > 0 || df.high < 0;
 	}

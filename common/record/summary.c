@@ -1,3 +1,4 @@
+#include <sys/auxv.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ lacks_dwarf(struct mapfile *f, const struct filesearch *fs)
 	Dwfl_Module *mod;
 	Dwarf_Addr bias, b;
 	Dwfl *dwfl;
+	const struct filesearch *old = f->ef.search;
 	unsigned i, hit = 0;
 	int r, symtab = 0;
 
@@ -45,10 +47,16 @@ lacks_dwarf(struct mapfile *f, const struct filesearch *fs)
 			continue;
 		symtab |= sh.sh_type == SHT_SYMTAB;
 	}
-	/* fgsym's search: debuginfod too, when DEBUGINFOD_URLS is set. */
+	if (!symtab)
+		return 0;
+	/*
+	 * fgsym's search: debuginfod too, when DEBUGINFOD_URLS is set; fs
+	 * is this call's, and f's own search comes back after it.
+	 */
 	f->ef.search = fs;
-	if (!symtab ||
-	    (dwfl = elfdwarf_dwfl(&f->ef, f->path, NULL, &mod, &bias)) == NULL)
+	dwfl = elfdwarf_dwfl(&f->ef, f->path, NULL, &mod, &bias);
+	f->ef.search = old;
+	if (dwfl == NULL)
 		return 0;
 	if (dwfl_module_getdwarf(mod, &b) == NULL) {
 		r = NODWARF_NONE;
@@ -75,7 +83,7 @@ nodwarf_line(const struct record *r)
 	uint64_t total = r->stats.samples;
 	struct filesearch fs = { .fetch = NULL };
 	size_t i, n = 0;
-	int why, rust = 0, other = 0;
+	int why, rust = 0, other = 0, asked = 0;
 
 	for (i = 0; i < m->nfiles; i++) {
 		struct mapfile *f = m->files[i];
@@ -83,8 +91,14 @@ nodwarf_line(const struct record *r)
 		if (f->kind != MAPFILE_ELF || !f->usable || f->path[0] != '/' ||
 		    f->own == 0 || !elfdwarf_lack_matters(f->own, total))
 			continue;
-		if (fs.fetch == NULL)
+		/*
+		 * Not when the kernel marked the exec secure (setuid, file
+		 * capabilities): the environment that names the servers and
+		 * the cache is its caller's, not to be trusted.
+		 */
+		if (!asked && !getauxval(AT_SECURE))
 			fs.fetch = dbgfetch_new(NULL);
+		asked = 1;
 		if (!(why = lacks_dwarf(f, &fs)))
 			continue;
 		if (elfdwarf_is_rust(f->elf))
@@ -99,7 +113,7 @@ nodwarf_line(const struct record *r)
 			char pct[SHARE_SIZE];
 
 			fprintf(stderr, "%s '%s' (%s%% of the samples%s)",
-			    n ? "," : "", q, share(pct, f->samples, total),
+			    n ? "," : "", q, share(pct, f->own, total),
 			    why == NODWARF_SAMPLED ? "; only some of its units "
 			    "have it, none of the sampled code" : "");
 			free(q);

@@ -77,6 +77,23 @@ else
 	skip 'a full output behind the spool: said as before, exit 2' 'no writable /dev/full'
 fi
 
+# A reader that holds the pipe open and never reads (a stopped pager),
+# behind a stream bigger than the pipe: the program ends (a signal while
+# it runs goes to it), and fgrecord waits for its reader, as it should;
+# a signal then ends that wait within 100 ms (the spool's waits were
+# deaf to signals: only SIGKILL ended it), said in one line, exit 2. A
+# SIGTERM every half second, ten at most.
+check 'a reader that never reads: SIGTERM ends the wait, said, exit 2' '
+	mkfifo fifo && { sleep 60 <>fifo & } && holder=$! &&
+	{ fgrecord hot 1 >fifo 2>err & } && rec=$! &&
+	i=0 && while kill -0 $rec 2>/dev/null && [ $i -lt 10 ]; do
+		sleep 0.5; kill -TERM $rec 2>/dev/null; i=$((i + 1)); done &&
+	sleep 0.5 &&
+	{ ! kill -0 $rec 2>/dev/null || { kill -KILL $rec; kill $holder; echo "still running 5 s after SIGTERM"; false; }; } &&
+	{ wait $rec; st=$?; } ; kill $holder; cat err && test "$st" = 2 &&
+	grep_q "^fgrecord: a signal ended the wait for the reader of .<stdout>.: [0-9.]* MiB of the stream it had not read yet are not written\$" err
+'
+
 check '-o: a new file is 0600, whatever the umask' '
 	(umask 0 && fgrecord -q -o rec hot 0.1 2>err) &&
 	wellformed rec &&

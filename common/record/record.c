@@ -571,6 +571,11 @@ check_output(struct record *r)
 		else if (errno == EPIPE)
 			warnx("the reader of '%s' went away (%s): recording "
 			    "stopped", r->opts.outname, strerror(EPIPE));
+		else if (errno == ECANCELED)
+			warnx("a signal ended the wait for the reader of '%s': "
+			    "%.1f MiB of the stream it had not read yet are not "
+			    "written", r->opts.outname,
+			    r->opts.spool->stats.dropped / 1048576.0);
 		else
 			warn("cannot write '%s'", r->opts.outname);
 		r->write_failed = 1;
@@ -931,8 +936,12 @@ record_run(struct record *r)
 
 	caps_check_owners(r->opts.cfg.pids, r->opts.cfg.npids, r->opts.any_user);
 	/* a recording read back is a filter's work, done at its pace */
-	if (!r->opts.source->offline)
+	if (!r->opts.source->offline) {
 		catch_signals();
+		/* a signal ends a wait for a reader that stopped reading */
+		if (r->opts.spool != NULL)
+			spool_stop_on(r->opts.spool, &got_signal);
+	}
 	if (r->opts.argv)
 		r->child = launch(r, &go_fd, &err_fd);
 	if (!r->opts.source->offline)

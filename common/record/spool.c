@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/procfs.h"
@@ -74,10 +75,15 @@ spool_init(struct spool *s, int fd, const char *name)
 		.write = spool_cookie_write,
 	};
 
+	pthread_condattr_t ca;
+
 	memset(s, 0, sizeof(*s));
 	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->more, NULL);
-	pthread_cond_init(&s->room, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->more, &ca);
+	pthread_cond_init(&s->room, &ca);
+	pthread_condattr_destroy(&ca);
 	s->fd = fd;
 	s->name = name;
 	s->tmp = -1;
@@ -174,8 +180,17 @@ seg_new(struct spool *s)
 			return NULL;
 		}
 		g = xcalloc(1, sizeof(*g));
-		g->foff = s->tmp_end;
-		s->tmp_end += SPOOL_SEGMENT;
+		/*
+		 * A slot given back first, so that the file never passes
+		 * SPOOL_DISK, even where holes cannot be punched and a reader
+		 * a little slower than the recording never empties it.
+		 */
+		if (s->nfree > 0)
+			g->foff = s->free[--s->nfree];
+		else {
+			g->foff = s->tmp_end;
+			s->tmp_end += SPOOL_SEGMENT;
+		}
 		s->disk += SPOOL_SEGMENT;
 	} else
 		return NULL;
@@ -212,12 +227,56 @@ seg_pop(struct spool *s)
 		s->disk -= SPOOL_SEGMENT;
 		if (s->disk == 0) {
 			s->tmp_end = 0;
+			s->nfree = 0;
 			(void)!ftruncate(s->tmp, 0);
-		} else
+		} else {
+			s->free[s->nfree++] = g->foff;
 			(void)!fallocate(s->tmp, FALLOC_FL_PUNCH_HOLE |
 			    FALLOC_FL_KEEP_SIZE, (off_t)g->foff, SPOOL_SEGMENT);
+		}
 	}
 	free(g);
+}
+
+/*
+ * Waits on cv, the lock held, for at most 100 ms at a time: returns 1
+ * once a signal has set *s->stop. A condition wait is not ended by a
+ * signal, and the writer thread blocks them all: without this, a reader
+ * that stops reading would leave fgrecord deaf to ^C and SIGTERM, where
+ * a blocked write used to end with EINTR.
+ */
+static int
+wait_stop(struct spool *s, pthread_cond_t *cv)
+{
+	struct timespec ts;
+
+	if (s->stop != NULL && *s->stop)
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += 100000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	pthread_cond_timedwait(cv, &s->lock, &ts);
+	return s->stop != NULL && *s->stop;
+}
+
+/*
+ * A signal ended the wait for the reader: the bytes held are counted as
+ * dropped and the output fails with ECANCELED from now on. The writer
+ * may be inside a write that never ends, on a segment it reads with no
+ * lock held, so nothing is freed: it is left to the process's exit
+ * (spool_release frees nothing more). Called with the lock held.
+ */
+static void
+abandon(struct spool *s)
+{
+	s->stats.dropped = s->held;
+	if (s->error == 0)
+		s->error = ECANCELED;
+	s->abandoned = 1;
+	pthread_cond_broadcast(&s->more);
 }
 
 /* Drops every byte held: the output failed. Called with the lock held. */
@@ -311,13 +370,15 @@ writer(void *arg)
 			g->len = g->done = g->taken = 0;
 		pthread_cond_broadcast(&s->room);
 	}
+	s->ended = 1;
+	pthread_cond_broadcast(&s->room);
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
 }
 
 /*
  * Starts the writer thread with every signal blocked, so that each goes
- * to the session's thread, whose waits they end. Where it cannot, the
+ * to the session's thread, whose waits end on it (wait_stop). Where it cannot, the
  * bytes are written in place. Called with the lock held.
  */
 static void
@@ -325,6 +386,7 @@ start_writer(struct spool *s)
 {
 	sigset_t all, old;
 
+	s->ended = 0;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	s->running = pthread_create(&s->thread, NULL, writer, s) == 0;
@@ -400,7 +462,10 @@ spool_cookie_write(void *arg, const char *p, size_t n)
 			s->stats.waits += !waited;
 			waited = 1;
 			t0 = procfs_now_ns();
-			pthread_cond_wait(&s->room, &s->lock);
+			if (wait_stop(s, &s->room)) {
+				abandon(s);
+				s->stats.dropped += left;
+			}
 			s->stats.wait_ns += procfs_now_ns() - t0;
 			continue;
 		}
@@ -481,9 +546,16 @@ spool_finish(struct spool *s)
 {
 	fflush(s->file);
 	pthread_mutex_lock(&s->lock);
-	if (s->running) {
+	if (s->running && !s->abandoned) {
 		s->closing = 1;
 		pthread_cond_signal(&s->more);
+		while (!s->ended)
+			if (wait_stop(s, &s->room)) {
+				abandon(s);
+				break;
+			}
+	}
+	if (s->running && s->ended) {
 		pthread_mutex_unlock(&s->lock);
 		pthread_join(s->thread, NULL);
 		pthread_mutex_lock(&s->lock);
@@ -498,6 +570,15 @@ void
 spool_release(struct spool *s)
 {
 	pthread_mutex_lock(&s->lock);
+	if (s->abandoned) {
+		/* the writer may still be in its write: see abandon() */
+		pthread_mutex_unlock(&s->lock);
+		fclose(s->file);
+		free(s->fbuf);
+		s->file = NULL;
+		s->fbuf = NULL;
+		return;
+	}
 	if (s->running) {
 		/* nothing more is written: the writer ends after its write */
 		if (s->error == 0)

@@ -31,6 +31,7 @@
 #define FG_SPOOL_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -48,6 +49,8 @@ struct spool_stats {
 	uint64_t	 spilled;	/* bytes that went through the file */
 	uint64_t	 waits;		/* writes that waited for room */
 	uint64_t	 wait_ns;	/* how long, in all */
+	uint64_t	 dropped;	/* bytes never written: a signal ended
+					   the wait for the reader */
 };
 
 struct spool_seg;
@@ -70,11 +73,17 @@ struct spool {
 	uint64_t	 disk;		/* bytes reserved in the file */
 	uint64_t	 held;		/* bytes not yet written out */
 	int		 tmp;		/* the temporary file, or -1 */
-	uint64_t	 tmp_end;	/* its next free offset */
+	uint64_t	 tmp_end;	/* its end: offsets past it are free */
+	uint64_t	 free[SPOOL_DISK / SPOOL_SEGMENT];
+					/* offsets before it given back */
+	size_t		 nfree;
 	const char	*tmp_dir;	/* where it is: $TMPDIR's value, or "/tmp" */
 	int		 tmp_failed;	/* it could not be made or written */
 	char		*rbuf;		/* owned: the writer's, for the file's bytes */
 	int		 error;		/* errno of the output's failed write, or 0 */
+	int		 ended;		/* the writer thread returned */
+	int		 abandoned;	/* left in its write: see spool_finish */
+	volatile sig_atomic_t *stop;	/* borrowed: set by a signal, or NULL */
 	struct spool_stats stats;
 };
 
@@ -84,6 +93,18 @@ struct spool {
  * cannot, the bytes are written in place, as without a spool.
  */
 void	 spool_init(struct spool *, int fd, const char *name);
+
+/*
+ * Makes every wait for the reader (spool_finish's, and a write's when the
+ * spool is full) end within 100 ms of *flag becoming non-zero (a signal
+ * handler's flag, borrowed): the bytes still held are then dropped,
+ * counted in stats.dropped, and the output fails with ECANCELED.
+ */
+static inline void
+spool_stop_on(struct spool *s, volatile sig_atomic_t *flag)
+{
+	s->stop = flag;
+}
 
 /* Makes *sink the stream writer (stream/sample.h) into the spool. */
 void	 spool_sink(struct spool *, struct sample_sink *sink);

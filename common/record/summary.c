@@ -146,7 +146,8 @@ spool_line(const struct record *r)
 	if (r->opts.spool == NULL)
 		return;
 	st = &r->opts.spool->stats;
-	if (st->max_lag_ns < 1000000000U && st->spilled == 0 && st->waits == 0)
+	if (st->max_lag_ns < 1000000000U && st->spilled == 0 &&
+	    st->waits == 0 && st->dropped == 0)
 		return;
 	fprintf(stderr, "%s: '%s' was read slowly: the stream was at worst "
 	    "%.1f s and %.1f MiB behind the recording, held %s",
@@ -156,7 +157,10 @@ spool_line(const struct record *r)
 	if (st->spilled)
 		fprintf(stderr, " (%.1f MiB through the file)",
 		    st->spilled / 1048576.0);
-	if (st->waits)
+	if (st->dropped)
+		fprintf(stderr, "; a signal ended the wait for it, and the "
+		    "last %.1f MiB were not written\n", st->dropped / 1048576.0);
+	else if (st->waits)
 		fprintf(stderr, "; the spool was full %" PRIu64 " time%s and the "
 		    "recording waited %.2f s for the reader: samples may have "
 		    "been lost then; write to a file with -o\n", st->waits,

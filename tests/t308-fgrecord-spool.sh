@@ -78,14 +78,16 @@ else
 fi
 
 # A reader that holds the pipe open and never reads (a stopped pager),
-# behind a stream bigger than the pipe: the program ends (a signal while
-# it runs goes to it), and fgrecord waits for its reader, as it should;
+# behind a stream bigger than the pipe: once the program has ended (a
+# signal while it runs goes to it), fgrecord waits for its reader;
 # a signal then ends that wait within 100 ms (the spool's waits were
 # deaf to signals: only SIGKILL ended it), said in one line, exit 2. A
 # SIGTERM every half second, ten at most.
 check 'a reader that never reads: SIGTERM ends the wait, said, exit 2' '
 	mkfifo fifo && { sleep 60 <>fifo & } && holder=$! &&
 	{ fgrecord hot 1 >fifo 2>err & } && rec=$! &&
+	i=0 && sleep 0.2 && while pgrep -P $rec >/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1; i=$((i + 1)); done &&
 	i=0 && while kill -0 $rec 2>/dev/null && [ $i -lt 10 ]; do
 		sleep 0.5; kill -TERM $rec 2>/dev/null; i=$((i + 1)); done &&
 	sleep 0.5 &&

@@ -289,7 +289,7 @@ const close = (a, b) => Math.abs(a - b) <= 0.05 * Math.max(b, 0.01);
 		const napw = napb.reduce((a, x) => a + x.nap, 0) * 1000;
 		info(`nap: ${napb.length} bins, ${(napw / 1e9).toFixed(3)} s, bins ${napb[0].b}-${napb[napb.length - 1].b}; after_nap from bin ${aft[0].b}`);
 		// the nap is off-CPU time, before after_nap, in bins next to each other
-		if (napb.some((x) => x.off < x.nap * 0.99)) return 'nap not off-CPU';
+		if (napb.some((x) => x.off < (x.nap - x.napon) * 0.99)) return 'nap not off-CPU';
 		if (napb[napb.length - 1].b > aft[aft.length - 1].b) return 'nap after after_nap';
 		if (napb[napb.length - 1].b - napb[0].b + 1 > napb.length + 1) return 'nap not contiguous';
 		// the program slept 0.3 s, then waited for a CPU (NAP_SECS is

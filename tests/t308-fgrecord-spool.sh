@@ -36,14 +36,26 @@ fi
 nsamples() { grep -c '^[^#	].* [0-9]*/[0-9]* \[' "$1"; }
 lost() { sed -n 's/^[^:]*: [0-9]* samples in .*, \([0-9]*\) lost, .*/\1/p' "$1"; }
 
+# Under SANITIZE=1 the session's own drain runs two to three times slower
+# than built plainly, and may miss a few samples of the kernel's ring with
+# no stall at all (4 of 1,960 as nobody, seen once): there a hundredth is
+# allowed. Built plainly, none.
+if nm "$TOP/bin/fgrecord" 2>/dev/null | grep -q __asan_init; then
+	slack=100
+else
+	slack=0
+fi
+
 # stalled FGRECORD HOT: FGRECORD HOT 2 with its stream read 3 s late, then
-# with none: no sample lost, and about as many samples. FGRECORD may be a
-# command line (setpriv ... fgrecord).
+# with none: no sample lost (see slack), and about as many samples.
+# FGRECORD may be a command line (setpriv ... fgrecord).
 stalled() {
 	pipeline late "$1 $2 2" 'sleep 3; cat' &&
 	wellformed late &&
 	echo "late: $(cat late.1.err)" &&
-	test "$(lost late.1.err)" = 0 &&
+	l=$(lost late.1.err) && test -n "$l" &&
+	if [ $slack = 0 ]; then test "$l" = 0; else
+		test $((l * slack)) -le $(nsamples late); fi &&
 	$1 $2 2 >ref 2>ref.err &&
 	echo "no stall: $(cat ref.err)" &&
 	n=$(nsamples late) && m=$(nsamples ref) &&

@@ -265,9 +265,9 @@ wait_stop(struct spool *s, pthread_cond_t *cv)
 /*
  * A signal ended the wait for the reader: the bytes held are counted as
  * dropped and the output fails with ECANCELED from now on. The writer
- * may be inside a write that never ends, on a segment it reads with no
- * lock held, so nothing is freed: it is left to the process's exit
- * (spool_release frees nothing more). Called with the lock held.
+ * may be inside a write that never ends: spool_release cancels it there
+ * (its only cancellation point) and joins it before it frees anything.
+ * Called with the lock held.
  */
 static void
 abandon(struct spool *s)
@@ -330,6 +330,8 @@ writer(void *arg)
 	uint64_t t, now;
 	int e;
 
+	/* cancelled only in put_bytes, with no lock held: see abandon() */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	pthread_mutex_lock(&s->lock);
 	while (s->error == 0) {
 		g = s->head;
@@ -351,7 +353,9 @@ writer(void *arg)
 		t = g->t_pend;
 		pthread_mutex_unlock(&s->lock);
 
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
 		e = put_bytes(s, g, from, to);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 		now = procfs_now_ns();
 
 		pthread_mutex_lock(&s->lock);
@@ -570,14 +574,13 @@ void
 spool_release(struct spool *s)
 {
 	pthread_mutex_lock(&s->lock);
-	if (s->abandoned) {
-		/* the writer may still be in its write: see abandon() */
+	if (s->running && s->abandoned) {
+		/* the writer may be in a write that never ends: see abandon() */
 		pthread_mutex_unlock(&s->lock);
-		fclose(s->file);
-		free(s->fbuf);
-		s->file = NULL;
-		s->fbuf = NULL;
-		return;
+		pthread_cancel(s->thread);
+		pthread_join(s->thread, NULL);
+		pthread_mutex_lock(&s->lock);
+		s->running = 0;
 	}
 	if (s->running) {
 		/* nothing more is written: the writer ends after its write */

@@ -82,7 +82,7 @@ struct spool {
 	char		*rbuf;		/* owned: the writer's, for the file's bytes */
 	int		 error;		/* errno of the output's failed write, or 0 */
 	int		 ended;		/* the writer thread returned */
-	int		 abandoned;	/* left in its write: see spool_finish */
+	int		 abandoned;	/* a signal ended a wait: see abandon() */
 	volatile sig_atomic_t *stop;	/* borrowed: set by a signal, or NULL */
 	struct spool_stats stats;
 };

@@ -272,6 +272,13 @@ wait_stop(struct spool *s, pthread_cond_t *cv)
 static void
 abandon(struct spool *s)
 {
+	/* the oldest byte held waited this long, and was never written */
+	if (s->head != NULL && s->held > 0) {
+		uint64_t lag = procfs_now_ns() - s->head->t_pend;
+
+		if (lag > s->stats.max_lag_ns)
+			s->stats.max_lag_ns = lag;
+	}
 	s->stats.dropped = s->held;
 	if (s->error == 0)
 		s->error = ECANCELED;

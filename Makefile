@@ -1,7 +1,9 @@
 # fgtools: fgrecord | fgsym | fgfold | fgsvg
 #
 #   make            build the five tools
-#   make check      install missing packages, build, run every test
+#   make check      install missing packages, build, run the tests but the
+#                   slow ones (a browser, cargo builds, valgrind): under 5 minutes
+#   make check-all  the same with every test (what CI runs)
 #                   (tests/run: one file per CPU at a time; FG_TEST_JOBS=N to change)
 #   make test       build and run every test, installing nothing
 #   make demo       profile a bundled example and write demo.svg
@@ -70,7 +72,7 @@ FUZZSAN	= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZOBJ	= $(LIBSRC:%.c=build/fuzz/%.o) $(GENSRC:build/gen/%.c=build/fuzz/common/%.o)
 SCRIPTS	= cargo-fg
 
-.PHONY: all deps testdeps check test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps stress
+.PHONY: all deps testdeps check check-all test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps stress
 all: $(BINS) $(UNITS) $(REGRESS) $(ADRIVER)
 
 deps:
@@ -157,6 +159,10 @@ fuzz: $(FUZZERS)
 	@scripts/fuzz $(FUZZ_TIME) $(FUZZERS)
 
 check: testdeps
+	@$(MAKE) --no-print-directory all
+	@tests/run --quick
+
+check-all: testdeps
 	@$(MAKE) --no-print-directory all
 	@tests/run
 

@@ -11,6 +11,7 @@
 # froze the tab (issue 23) open the big profile and say that their pattern
 # was refused; and that on the big profile, scrolled to the top, Matched
 # comes back into the window (the controls follow once a scroll pauses).
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/browser/steps.sh"
 F=$TESTS/fgsvg

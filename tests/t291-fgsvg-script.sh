@@ -5,6 +5,7 @@
 # view's merge and layout) give what the folded stacks say
 # (tests/fgsvg/script.js draws the SVGs with fgsvg); and no pattern makes
 # its search run for long (tests/fgsvg/search.js).
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 steps='label fits a name to a width
 parsel reads depths, names and own times

@@ -22,6 +22,7 @@
 # redraws a range in under 1.5 s (the issue asks 1.5 times and 300 ms:
 # the bounds are loose for a busy machine, the figures are printed for
 # the README).
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 # titles FILE: the tooltips of the frames of an SVG, in order
 titles() { grep -o "<title>[^<]*</title>" "$1"; }

@@ -9,6 +9,7 @@
 # and the function view of a deep frame show it; that an icicle opens with
 # its roots; and that the graph prints as written and works in an <img>
 # and an <object>. FGSVG names the fgsvg to try (bin/'s by default).
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/browser/steps.sh"
 FGSVG=${FGSVG:-fgsvg}

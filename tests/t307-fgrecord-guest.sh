@@ -25,6 +25,7 @@
 # serial: the thread-creation rates are compared within one run.
 # - -p of a process that another tracer holds (a second fgrecord, gdb)
 #   names that tracer; -p of a zombie says it has exited.
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 
 B=$TMP/build

@@ -6,6 +6,7 @@
 # read on from the next good record, where the rest is sound), never
 # hangs.
 # FG_BIN=DIR runs another build's tools (the ones before this reader).
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 ED=$TESTS/perfdata/pdedit.py

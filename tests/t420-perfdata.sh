@@ -14,6 +14,7 @@
 # it in a stream; a copy in perf's build-ID cache (~/.debug) is used
 # instead, and a stream of fgrecord's finds it there too.
 # serial
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/perfdata/rec.sh"
 

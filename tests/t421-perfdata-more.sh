@@ -11,6 +11,7 @@
 # are the files', frames in the vDSO, the loader or nothing counted
 # apart); and what each option is about is checked on its own.
 # serial
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/perfdata/rec.sh"
 

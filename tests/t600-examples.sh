@@ -3,6 +3,7 @@
 # the fixed version agree on valid and malformed input), and its before
 # and after programs print the same result. The C and the Rust versions
 # print the same lines too. No profiling here: see t601.
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 EX=$TOP/examples
 

@@ -6,6 +6,7 @@
 # SVG, names the widest leaf functions, passes fgrecord's explanation on
 # unchanged, and takes cargo-flamegraph's options with their meaning; each
 # option's effect is checked in the SVG or the build directory.
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 # FG_TEST_CARGO_FG: another cargo-fg to try the argument checks on.
 CFG=${FG_TEST_CARGO_FG:-$TOP/scripts/cargo-fg}

@@ -4,6 +4,7 @@
 # xml.etree), and no name adds an element, an attribute or script to it.
 # Each SVG is compared with one drawn from the same stacks under harmless
 # names (tests/hostile/xmlsafe.py). t200 covers the basic escaping.
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 H=$TESTS/hostile
 . "$H/names.folded.sh"
@@ -285,7 +286,7 @@ fi
 if [ ! -x /usr/bin/time ]; then
 	skip 'make stress, quick mode: every property holds' 'no GNU time for the peak RSS (apt-get install time)'
 elif nm "$TOP/bin/fgfold" 2>/dev/null | grep -q __asan_init; then
-	skip 'make stress, quick mode: every property holds' 'peak RSS means nothing under ASan; the plain make check runs it'
+	skip 'make stress, quick mode: every property holds' 'peak RSS means nothing under ASan; the plain make check-all runs it'
 else
 	check 'make stress, quick mode: every property holds' '
 		STRESS_QUICK=1 STRESS_OUT=$PWD timeout 300 "$TOP/scripts/stress" >out 2>&1;

@@ -4,6 +4,7 @@
 # (stream, --folded, --diff, a cut stream), fgsvg (plain, differential,
 # --nameattr). No invalid access, no uninitialised use, no leak on the
 # normal and the exit-1 paths. About 30 s.
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v valgrind >/dev/null 2>&1; then

@@ -258,4 +258,23 @@ check 'fgfold | head -1 ends quietly (no Broken pipe)' '
 	{ [ "$rc" = 0 ] || [ "$rc" = 141 ]; }
 '
 
+# Issue 40: fgsym marks what it wrote ("# symbolized : fgsym VERSION"):
+# names missing after it are the files' doing, and fgfold says so, not to
+# put fgsym between (the golden stripped.expect.err); without the mark it
+# says to put it between; fgsym twice writes one mark.
+check 'names missing: "put fgsym between" only where no fgsym was' '
+	grep -v "^# symbolized" "$D/stripped.txt" >raw &&
+	expect_status 0 fgfold raw >out 2>err &&
+	grep_q "^fgfold: most frames have no function names (in 2 of 3 samples): put fgsym between" err &&
+	expect_status 0 fgfold "$D/stripped.txt" >out 2>err &&
+	! grep -q "put fgsym between" err &&
+	grep_q "although fgsym was between: the sampled files have no symbols" err &&
+	expect_status 0 fgsym --no-inline raw >once 2>serr &&
+	expect_status 0 fgsym --no-inline once >twice 2>serr &&
+	test_cmp once twice &&
+	test "$(grep -c "^# symbolized : fgsym " twice)" = 1 &&
+	sed -n "/^# symbolized/{n;p;}" twice >next &&
+	grep_q "^app 10/10 " next
+'
+
 done_testing

@@ -631,11 +631,14 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 
 /*
  * Notes what an "# event : NAME ..." header says is recorded: whether a
- * stream with no sample is off-CPU time where the program never waited.
+ * stream with no sample is off-CPU time where the program never waited;
+ * and whether "# symbolized" says that fgsym went over the frames.
  */
 static void
 event_header(struct fold *f, const struct stream_header_read *h)
 {
+	if (h->key == STREAM_HDR_SYMBOLIZED)
+		f->symbolized = 1;
 	if (h->key != STREAM_HDR_EVENT)
 		return;
 	if (stream_event_is(h->u.event.name.p, h->u.event.name.len,
@@ -787,7 +790,18 @@ fold_finish(struct fold *f, int quiet)
 		    "some samples weigh 1; fold fewer samples at a time");
 		return 1;
 	}
-	if (f->samples > 0 && f->unnamed * 2 > f->samples && !quiet)
+	/*
+	 * Names missing after fgsym (its "# symbolized" line) are the
+	 * files' doing, which fgsym said, file by file: not the pipeline's.
+	 */
+	if (f->samples > 0 && f->unnamed * 2 > f->samples && !quiet &&
+	    f->symbolized)
+		warnx("most frames have no function names (in %llu of %llu "
+		    "samples), although fgsym was between: the sampled files "
+		    "have no symbols for them (fgsym said which files, and "
+		    "why)", (unsigned long long)f->unnamed,
+		    (unsigned long long)f->samples);
+	else if (f->samples > 0 && f->unnamed * 2 > f->samples && !quiet)
 		warnx("most frames have no function names (in %llu of %llu "
 		    "samples): put fgsym between, as in 'fgrecord ./app | "
 		    "fgsym | %s'", (unsigned long long)f->unnamed,

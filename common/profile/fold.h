@@ -79,6 +79,8 @@ struct fold {
 	uint64_t	 noframes;	/* with --no-comm, samples with no frame */
 	int		 hdr_offcpu;	/* an "# event : offcpu-time" header */
 	int		 hdr_other;	/* an "# event" header of another event */
+	int		 symbolized;	/* a "# symbolized" header: fgsym was
+					   before us */
 	int		 timed;		/* an offcpu-time sample was folded:
 					   every sample weighs its period, in
 					   ns (u[1] sums it while reading) */

@@ -151,6 +151,7 @@ static const struct {
 	{ STREAM_KEY_KERNEL, STREAM_HDR_KERNEL },
 	{ STREAM_KEY_LOST, STREAM_HDR_LOST },
 	{ STREAM_KEY_START, STREAM_HDR_START },
+	{ STREAM_KEY_SYMBOLIZED, STREAM_HDR_SYMBOLIZED },
 };
 
 /* A '#' line: the fence, the magic, a header, or a comment. */

@@ -77,7 +77,8 @@ enum stream_hdr {
 	STREAM_HDR_CMDLINE,	/* the value as it is */
 	STREAM_HDR_KERNEL,	/* STREAM_KERNEL_INCLUDED or _EXCLUDED */
 	STREAM_HDR_LOST,	/* u.lost */
-	STREAM_HDR_START	/* u.start */
+	STREAM_HDR_START,	/* u.start */
+	STREAM_HDR_SYMBOLIZED	/* the value as it is */
 };
 
 /* An "# event" line as read: the fields of the writer's stream_event. */

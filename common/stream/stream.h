@@ -58,7 +58,7 @@
 #define STREAM_MAGIC		"# fgrecord"	/* the header line of a stream whose
 						   addresses are ELF addresses */
 
-/* The keys of the header lines "# KEY : VALUE" that fgrecord writes. */
+/* The keys of the header lines "# KEY : VALUE" that fgrecord and fgsym write. */
 #define STREAM_KEY_EVENT	"event"		/* NAME [freq N | period N] callgraph ... */
 #define STREAM_KEY_BUILDID	"buildid"	/* ID PATH */
 #define STREAM_KEY_INSIDE	"inside"	/* PATH<tab>INSIDE: PATH is the
@@ -67,6 +67,8 @@
 #define STREAM_KEY_KERNEL	"kernel"	/* STREAM_KERNEL_INCLUDED or _EXCLUDED */
 #define STREAM_KEY_LOST		"lost"		/* samples the kernel dropped */
 #define STREAM_KEY_START	"start"		/* WALL CLOCK */
+#define STREAM_KEY_SYMBOLIZED	"symbolized"	/* "fgsym VERSION": the frames went
+						   through fgsym, which wrote it */
 #define STREAM_KERNEL_INCLUDED	"included"
 #define STREAM_KERNEL_EXCLUDED	"excluded"
 

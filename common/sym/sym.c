@@ -16,6 +16,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "base/hashtab.h"
+#include "base/version.h"
 #include "base/xalloc.h"
 #include "elf/dbgfetch.h"
 #include "stream/diag.h"
@@ -264,6 +265,23 @@ static void do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 
 /* ---- samples handed over as structs (stream/sample.h) ---- */
 
+/*
+ * Writes fg-stream(5)'s "# symbolized : fgsym VERSION" once, before the
+ * first sample of fgrecord's stream or of perf data: fgfold then knows
+ * that names still missing are the files' doing, not a pipeline without
+ * fgsym. One a run, over all its inputs; the one an input holds already
+ * is not passed on (sym_stream), so that fgsym twice is fgsym once. perf
+ * script's text, which perf named already, passes byte for byte.
+ */
+static void
+sym_mark(struct sym *s, FILE *out)
+{
+	if (s->marked || out == NULL)
+		return;
+	s->marked = 1;
+	stream_write_header(out, STREAM_KEY_SYMBOLIZED, "fgsym " FG_VERSION);
+}
+
 struct symsink {
 	struct sym	*s;
 	FILE		*out;		/* or NULL: parsed only, as sym_stream */
@@ -361,6 +379,7 @@ sink_sample(void *arg, const struct sample *smp)
 	}
 	if ((++s->samples & 255) == 0 && s->o.progress)
 		progress(s);
+	sym_mark(s, k->out);
 	if (k->out != NULL)
 		stream_write_head(k->out, &smp->head);
 	memset(&fr, 0, sizeof(fr));
@@ -625,6 +644,8 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 			if (it.head.has_frame &&
 			    stream_str_eq(it.head.frame.sym, STREAM_UNKNOWN))
 				s->oneline++;
+			if (st.fgrecord)
+				sym_mark(s, out);
 			break;
 		}
 		case STREAM_ITEM_BAD:
@@ -638,6 +659,9 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 			st.drop_src = 0;
 			break;
 		case STREAM_ITEM_HEADER:
+			/* An earlier fgsym's mark: this one writes its own. */
+			if (it.hdr.key == STREAM_HDR_SYMBOLIZED)
+				continue;
 			buildid_header(s, &it.hdr);
 			/* FALLTHROUGH */
 		default:

@@ -140,6 +140,7 @@ struct sym {
 	unsigned	 nmissing;	/* files found missing: ten are named */
 	int		 any_bad;
 	int		 kernel_other;	/* recorded under another kernel */
+	int		 marked;	/* "# symbolized" written (sym_mark) */
 	/* progress */
 	struct timespec	 t0, tlast;
 	int		 progress_shown;

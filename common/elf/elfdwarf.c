@@ -2,8 +2,10 @@
  * elfdwarf: the DWARF of an ELF file, and the questions asked of it (see
  * elfdwarf.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -201,4 +203,120 @@ elfdwarf_is_rust(Elf *elf)
 			return 1;
 	}
 	return 0;
+}
+
+/* The crates of Rust's prebuilt standard library, and rustc's shims'. */
+static const char *const std_crates[] = {
+	"std", "core", "alloc", "compiler_builtins", "panic_unwind",
+	"panic_abort", "unwind", "std_detect", "hashbrown", "rustc_demangle",
+	"addr2line", "gimli", "object", "miniz_oxide", "adler", "adler2",
+	"memchr", "libc", "cfg_if", "rustc_std_workspace_core",
+	"rustc_std_workspace_alloc", "rustc_std_workspace_std", "__rustc",
+};
+
+static int
+std_crate(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(std_crates) / sizeof(std_crates[0]); i++)
+		if (strlen(std_crates[i]) == len &&
+		    memcmp(std_crates[i], name, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* A v0 "s<base-62>_" disambiguator at *p, passed over. */
+static void
+v0_disamb(const char **p)
+{
+	const char *q = *p;
+
+	if (*q != 's')
+		return;
+	for (q++; isalnum((unsigned char)*q); q++)
+		;
+	if (*q == '_')
+		*p = q + 1;
+}
+
+/*
+ * The crate of the v0 path at p (its root, leftmost: of an impl, the
+ * path where the impl is): *len bytes at the return, or NULL.
+ */
+static const char *
+v0_crate(const char *p, size_t *len, int depth)
+{
+	unsigned long n;
+	char *end;
+
+	if (depth > 32)
+		return NULL;
+	switch (*p) {
+	case 'N':	/* N <namespace> <path> <identifier> */
+		return *++p != '\0' ? v0_crate(p + 1, len, depth + 1) : NULL;
+	case 'I':	/* I <path> <generic-args> E */
+		return v0_crate(p + 1, len, depth + 1);
+	case 'M':	/* M <impl-path> <type>: the impl's place */
+	case 'X':	/* X <impl-path> <type> <trait path> */
+		p++;
+		v0_disamb(&p);
+		return v0_crate(p, len, depth + 1);
+	case 'C':	/* C [<disambiguator>] <identifier> */
+		p++;
+		v0_disamb(&p);
+		if (*p == 'u')
+			p++;
+		n = strtoul(p, &end, 10);
+		if (end == p || n == 0 || n > 256)
+			return NULL;
+		if (*end == '_')
+			end++;
+		if (strnlen(end, n) < n)
+			return NULL;
+		*len = n;
+		return end;
+	case 'Y':	/* Y <type> <trait path>: a default method, the type's */
+		return v0_crate(p + 1, len, depth + 1);
+	default:	/* a back reference, a type that is no path */
+		return NULL;
+	}
+}
+
+int
+elfdwarf_rust_std(const char *sym)
+{
+	const char *p, *c;
+	size_t n;
+	char *end;
+
+	if (strncmp(sym, "__rust_", 7) == 0 || strncmp(sym, "__rdl_", 6) == 0 ||
+	    strncmp(sym, "__rg_", 5) == 0 || strcmp(sym,
+	    "rust_eh_personality") == 0 || strcmp(sym, "rust_begin_unwind") == 0)
+		return 1;
+	if (strncmp(sym, "_R", 2) == 0) {
+		p = sym + 2;
+		while (isdigit((unsigned char)*p))	/* a version */
+			p++;
+		return (c = v0_crate(p, &n, 0)) != NULL && std_crate(c, n);
+	}
+	/* Legacy: _ZN <length><name> ...; an impl "<alloc..x..T as ...>". */
+	if (strncmp(sym, "_ZN", 3) != 0)
+		return 0;
+	n = strtoul(sym + 3, &end, 10);
+	if (end == sym + 3 || n == 0 || strnlen(end, n) < n)
+		return 0;
+	c = end;
+	if (strncmp(c, "_$LT$", 5) == 0 || strncmp(c, "$LT$", 4) == 0) {
+		const char *e = c + n, *dots;
+
+		c += c[0] == '_' ? 5 : 4;
+		if (c >= e)
+			return 0;
+		dots = memmem(c, (size_t)(e - c), "..", 2);
+		n = dots != NULL ? (size_t)(dots - c) : 0;
+		if (n == 0)
+			return 0;
+	}
+	return std_crate(c, n);
 }

@@ -91,4 +91,20 @@ int	 elfdwarf_lack_matters(uint64_t unheld, uint64_t total);
  */
 int	 elfdwarf_is_rust(Elf *elf);
 
+/*
+ * Whether the symbol sym (as .symtab names it: Rust's legacy "_ZN" or v0
+ * "_R" mangling, or a plain name) is code of Rust's prebuilt standard
+ * library: its crates (std, core, alloc, and what they are built from:
+ * compiler_builtins, hashbrown, gimli, addr2line, object, miniz_oxide,
+ * rustc_demangle, memchr, libc, ...) or the shims rustc adds beside them
+ * (__rust_alloc, __rdl_alloc, rust_eh_personality). Its code without
+ * DWARF in a binary that has DWARF is rustup's build, not the crate's;
+ * a crate built without debug info names its own code too, so a
+ * dependency of the same name as one of std's counts as std's only when
+ * the crate's own code is said anyway. Of an impl, the crate that wrote
+ * it counts ("<mycrate::T as core::fmt::Display>::fmt" is mycrate's);
+ * of a trait's default method, the type's.
+ */
+int	 elfdwarf_rust_std(const char *sym);
+
 #endif

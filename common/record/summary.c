@@ -10,6 +10,7 @@
 #include "base/xalloc.h"
 #include "elf/elfdwarf.h"
 #include "elf/filesearch.h"
+#include "elf/rustbuild.h"
 #include "record/summary.h"
 #include "stream/diag.h"
 
@@ -84,6 +85,7 @@ nodwarf_line(const struct record *r)
 	struct filesearch fs = { .fetch = NULL };
 	size_t i, n = 0;
 	int why, rust = 0, other = 0, asked = 0;
+	char *cargo = NULL;
 
 	for (i = 0; i < m->nfiles; i++) {
 		struct mapfile *f = m->files[i];
@@ -125,12 +127,33 @@ nodwarf_line(const struct record *r)
 		return;
 	if (n > 5)
 		fprintf(stderr, " and %zu more files", n - 5);
+	/*
+	 * Rust: the flag that undid the debug info where the environment
+	 * shows one (RUSTFLAGS, .cargo/config.toml), else the profile's
+	 * setting: the one cargo fg built, or release.
+	 */
+	if (rust) {
+		struct rustbuild rb;
+
+		rustbuild_init(&rb, 0);
+		if (rb.cause != NULL)
+			cargo = xasprintf("Cargo: %s; build without it",
+			    rb.cause);
+		else if (rb.cargo_fg)
+			cargo = xasprintf("Cargo: cargo fg set %s debug = "
+			    "true, and something else in the build removed "
+			    "it", rb.section);
+		else
+			cargo = xasprintf("Cargo: %s debug = true, or %s=true",
+			    rb.section, rb.envvar);
+		rustbuild_release(&rb);
+	}
 	fprintf(stderr, ": fgsym will draw %s inlined functions as their "
 	    "callers; build with debug info (%s%s%s), or install a Debian "
 	    "file's -dbgsym package\n", n == 1 ? "its" : "their",
-	    rust ? "Cargo: [profile.release] debug = true, or "
-	    "CARGO_PROFILE_RELEASE_DEBUG=true" : "", rust && other ? "; " : "",
+	    cargo ? cargo : "", rust && other ? "; " : "",
 	    other ? "C and C++: -g" : "");
+	free(cargo);
 }
 
 /*

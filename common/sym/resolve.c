@@ -265,6 +265,16 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		t = xasprintf("%s+0x%" PRIx64, fnname, off + (vaddr - a));
 		chain_add(&c, t, leafsrc);
 	}
+	/* Rust's prebuilt standard library: not the crate's build. */
+	if (nocu && name != NULL) {
+		Dwarf_Addr b;
+
+		if (f->rust == 0)
+			f->rust = elfdwarf_is_rust(dwfl_module_getelf(f->mod,
+			    &b)) ? 1 : -1;
+		if (f->rust > 0 && elfdwarf_rust_std(name))
+			nocu = 2;
+	}
 	free(fnname);
 	r = chain_res(&c);
 	r->nocu = (uint32_t)nocu;

@@ -591,8 +591,10 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 		return;
 	}
 	/* The sampled code: is it where DWARF is missing? */
-	if (own)
-		f->nocu += r->nocu;
+	if (own) {
+		f->nocu += r->nocu != 0;
+		f->nocu_std += r->nocu == 2;
+	}
 	emit_frame(s, out, fr, r);
 	st->drop_src = s->o.srcline;
 }

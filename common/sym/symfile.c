@@ -21,6 +21,7 @@
 #include "elf/buildcache.h"
 #include "elf/dbgfetch.h"
 #include "elf/elfdwarf.h"
+#include "elf/rustbuild.h"
 #include "elf/elffile.h"
 #include "elf/elfsym.h"
 #include "elf/filesearch.h"
@@ -365,11 +366,14 @@ sfile_open(struct sym *s, uint32_t fn)
 	f->opened = 1;
 	if (file_same(s, fn))
 		return;
+	/* Under cargo fg --dev (FG_CARGO_PROFILE), cargo fg's own way. */
 	if (strstr(f->dso, "/target/debug/") != NULL)
 		sym_warnx("'%s' is a Cargo debug build: its profile will mislead "
 		    "(unoptimized code spends its time elsewhere); profile "
-		    "the release build (cargo build --release, with "
-		    "[profile.release] debug = true)", f->dso);
+		    "the release build (%s)", f->dso,
+		    getenv("FG_CARGO_PROFILE") != NULL ? "cargo fg without "
+		    "--dev" : "cargo build --release, with [profile.release] "
+		    "debug = true");
 }
 
 /* Does the ELF file elf have a section of type SHT_SYMTAB? */
@@ -388,7 +392,8 @@ has_symtab(Elf *elf)
 /*
  * How to get the debug info of the file f, whose ELF is elf, in a few
  * words (caller frees): for a file of a Debian package its debug package
- * or debuginfod, for a Rust binary Cargo's settings, for anything else
+ * or debuginfod, for a Rust binary the flag of its build's environment
+ * that undid the debug info, else Cargo's settings, for anything else
  * (the user's own C or C++ build) the compiler flag; when stripped, and
  * not to strip it.
  */
@@ -402,10 +407,15 @@ sfile_debug_fix(const struct sfile *f, Elf *elf, int stripped)
 		free(pkg);
 		return r;
 	}
-	if (elfdwarf_is_rust(elf))
-		return xasprintf("build it with [profile.release] debug = true "
-		    "(or CARGO_PROFILE_RELEASE_DEBUG=true)%s", stripped ?
-		    " and no strip" : "");
+	if (elfdwarf_is_rust(elf)) {
+		struct rustbuild rb;
+
+		/* The flag that undid it, the profile cargo fg built. */
+		rustbuild_init(&rb, stripped);
+		r = rustbuild_fix(&rb, stripped);
+		rustbuild_release(&rb);
+		return r;
+	}
 	return xasprintf("rebuild it with -g%s", stripped ?
 	    " and without -s or strip" : "");
 }

@@ -80,6 +80,10 @@ struct sfile {
 					   frame out of the kernel) is in it */
 	unsigned long	 nocu;		/* of them, those whose sampled code no
 					   DWARF function holds (sres.nocu) */
+	unsigned long	 nocu_std;	/* of those, in Rust's standard
+					   library (elfdwarf_rust_std) */
+	int		 rust;		/* built by rustc: 1, not: -1, not
+					   asked yet: 0 (elfdwarf_is_rust) */
 	int		 stripped;	/* no .symtab of its own nor a debug
 					   file's: said at the end */
 };
@@ -95,7 +99,8 @@ struct sres {
 	uint32_t	 n;		/* 0: unresolved; else n-1 inlined + 1 */
 	uint32_t	 nocu;		/* no DWARF function holds it (nor an
 					   assembler's unit): inlined frames
-					   were looked for and missed */
+					   were looked for and missed; 2: and
+					   it is Rust's standard library's */
 	struct sent	 e[];
 };
 

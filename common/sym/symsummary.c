@@ -45,7 +45,9 @@ cmp_own(const void *a, const void *b)
  * --srcline: on any; elfdwarf_lack_matters) no DWARF unit holds, that its
  * inlined functions are drawn as their callers, and how to get the DWARF:
  * the file has none, or only some of its units (Rust's standard library,
- * one object built with -g) have it. A stripped file, or one whose debug
+ * one object built with -g) have it. Rust's standard library's own code
+ * without DWARF (rustup's prebuilt parts) in a file that has DWARF gets
+ * a line of its own, which blames no one. A stripped file, or one whose debug
  * file was refused, was said already, in its own words; with --no-inline
  * and no --srcline nothing is looked for, and nothing is missed.
  */
@@ -58,19 +60,37 @@ nodwarf_say(struct sym *s)
 		struct sfile *f = s->files[i];
 		char pct[SHARE_SIZE];
 		Dwarf_Addr bias;
+		unsigned long own, std;
 		char *fix;
 
 		if (f->kind != DSO_FILE || f->loaded <= 0 || f->nocu == 0 ||
-		    f->nodwarf_warned || (!s->o.srcline &&
-		    !elfdwarf_lack_matters(f->nocu, s->samples)))
+		    f->nodwarf_warned)
 			continue;
+		/*
+		 * A file with DWARF: the code of Rust's prebuilt standard
+		 * library without it is rustup's, not the crate's build.
+		 * One with none: the fix brings the library's DWARF too.
+		 */
+		std = f->nodwarf ? 0 : f->nocu_std;
+		own = f->nocu - std;
 		f->nodwarf_warned = 1;
+		if (std > 0 && elfdwarf_lack_matters(std, s->samples))
+			stream_warnx("'%s': Rust's standard library, prebuilt "
+			    "without debug info, is on %s%% of the samples: "
+			    "its inlined functions are drawn as their callers "
+			    "there; this is how rustup ships it, not your "
+			    "build's doing (cargo +nightly -Z build-std would "
+			    "build it with your settings)", f->dso,
+			    share(pct, std, s->samples));
+		if (own == 0 || (!s->o.srcline &&
+		    !elfdwarf_lack_matters(own, s->samples)))
+			continue;
 		fix = sfile_debug_fix(f, dwfl_module_getelf(f->mod, &bias), 0);
 		stream_warnx("'%s' has no DWARF debug info%s: its inlined "
 		    "functions are drawn as their callers%s, on %s%% of the "
 		    "samples; %s", f->dso, f->nodwarf ? "" : " for the sampled "
 		    "code (only some of its units have it)", s->o.srcline ?
-		    ", with no source lines" : "", share(pct, f->nocu,
+		    ", with no source lines" : "", share(pct, own,
 		    s->samples), fix);
 		free(fix);
 	}

@@ -46,7 +46,9 @@ check 'built with debug info: std without DWARF is named, the crate not blamed' 
 	grep_q "$STD" err &&
 	! grep -q "has no DWARF" err &&
 	! grep -q "profile.release" err &&
-	grep_q "own_work" out
+	grep_q "own_work" out &&
+	grep_q "^fgrecord: [0-9]* samples" "$FIX/rec.err" &&
+	! grep -q "DWARF" "$FIX/rec.err"
 '
 
 check 'the same under cargo fg --dev: no [profile.release] advice' '
@@ -107,10 +109,12 @@ check 'stripped by RUSTFLAGS: named, not "debug = true and no strip"' '
 	! grep -q "put fgsym between" ferr
 '
 
-check 'fgrecord names the same cause at the end of the recording' '
+check 'fgrecord names the same cause; std code kept out of its judgement' '
 	RUSTFLAGS="-C strip=debuginfo" expect_status 0 fgrecord -o rec "$FIX/btn" 20 >/dev/null 2>err &&
 	cat err &&
 	grep_q "^fgrecord: no DWARF debug info in .$FIX/btn. .*(Cargo: RUSTFLAGS sets -C strip=debuginfo; build without it)" err &&
+	RUSTFLAGS="-C debuginfo=0" expect_status 0 fgrecord -o rec "$FIX/bt0" 20 >/dev/null 2>err &&
+	grep_q "^fgrecord: no DWARF debug info in .$FIX/bt0. ([0-9.]*% of the samples; only some of its units have it, none of the sampled code): .*(Cargo: RUSTFLAGS sets -C debuginfo=0; build without it)" err &&
 	FG_CARGO_PROFILE=dev expect_status 0 fgrecord -o rec "$FIX/btn" 20 >/dev/null 2>err &&
 	grep_q "(Cargo: cargo fg set \[profile.dev\] debug = true, and something else in the build removed it)" err &&
 	! grep -q "profile.release" err

@@ -21,7 +21,8 @@
  * elf/debuglink through elfdwarf_dwfl, finds for it); NODWARF_SAMPLED,
  * DWARF that covers none of the sampled addresses kept in f->probe (a
  * Rust release build with debug = false, by a rustc and Cargo that keep
- * the standard library's units); else 0. A file without symbols either
+ * the standard library's units; of a Rust file, the addresses in the
+ * standard library's own code are not asked, elfdwarf_rust_std); else 0. A file without symbols either
  * is stripped, which fgsym says in its own words. It reads f through the
  * descriptor fgrecord opened to unwind, and opens by name only what its
  * user could. Also 0 when it cannot be told (no descriptor, as for
@@ -62,9 +63,24 @@ lacks_dwarf(struct mapfile *f, const struct filesearch *fs)
 	if (dwfl_module_getdwarf(mod, &b) == NULL) {
 		r = NODWARF_NONE;
 	} else {
-		for (i = 0; i < f->nprobe; i++)
-			hit += elfdwarf_holds_function(mod, f->probe[i] + bias);
-		r = f->nprobe > 0 && hit == 0 ? NODWARF_SAMPLED : 0;
+		/*
+		 * Of a Rust file, its own code is judged: the standard
+		 * library's has DWARF or not as rustup built it.
+		 */
+		int rust = elfdwarf_is_rust(f->elf);
+		unsigned own = 0;
+
+		for (i = 0; i < f->nprobe; i++) {
+			Dwarf_Addr a = f->probe[i] + bias;
+			const char *nm;
+
+			if (rust && (nm = dwfl_module_addrname(mod, a)) != NULL &&
+			    elfdwarf_rust_std(nm))
+				continue;
+			own++;
+			hit += elfdwarf_holds_function(mod, a);
+		}
+		r = own > 0 && hit == 0 ? NODWARF_SAMPLED : 0;
 	}
 	dwfl_end(dwfl);
 	return r;

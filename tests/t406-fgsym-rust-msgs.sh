@@ -47,6 +47,7 @@ check 'built with debug info: std without DWARF is named, the crate not blamed' 
 	! grep -q "has no DWARF" err &&
 	! grep -q "profile.release" err &&
 	grep_q "own_work" out &&
+	cat "$FIX/rec.err" &&
 	grep_q "^fgrecord: [0-9]* samples" "$FIX/rec.err" &&
 	! grep -q "DWARF" "$FIX/rec.err"
 '
@@ -110,12 +111,12 @@ check 'stripped by RUSTFLAGS: named, not "debug = true and no strip"' '
 '
 
 check 'fgrecord names the same cause; std code kept out of its judgement' '
-	RUSTFLAGS="-C strip=debuginfo" expect_status 0 fgrecord -o rec "$FIX/btn" 20 >/dev/null 2>err &&
+	RUSTFLAGS="-C strip=debuginfo" expect_status 0 fgrecord -o rec "$FIX/btn" 60 >/dev/null 2>err &&
 	cat err &&
 	grep_q "^fgrecord: no DWARF debug info in .$FIX/btn. .*(Cargo: RUSTFLAGS sets -C strip=debuginfo; build without it)" err &&
-	RUSTFLAGS="-C debuginfo=0" expect_status 0 fgrecord -o rec "$FIX/bt0" 20 >/dev/null 2>err &&
+	RUSTFLAGS="-C debuginfo=0" expect_status 0 fgrecord -o rec "$FIX/bt0" 60 >/dev/null 2>err &&
 	grep_q "^fgrecord: no DWARF debug info in .$FIX/bt0. ([0-9.]*% of the samples; only some of its units have it, none of the sampled code): .*(Cargo: RUSTFLAGS sets -C debuginfo=0; build without it)" err &&
-	FG_CARGO_PROFILE=dev expect_status 0 fgrecord -o rec "$FIX/btn" 20 >/dev/null 2>err &&
+	FG_CARGO_PROFILE=dev expect_status 0 fgrecord -o rec "$FIX/btn" 60 >/dev/null 2>err &&
 	grep_q "(Cargo: cargo fg set \[profile.dev\] debug = true, and something else in the build removed it)" err &&
 	! grep -q "profile.release" err
 '

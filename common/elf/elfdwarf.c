@@ -205,13 +205,19 @@ elfdwarf_is_rust(Elf *elf)
 	return 0;
 }
 
-/* The crates of Rust's prebuilt standard library, and rustc's shims'. */
+/*
+ * The crates of Rust's prebuilt standard library and rustc's shims'
+ * (ELFDWARF_STD), then those it is built from, which a crate may depend
+ * on too (ELFDWARF_STD_DEP).
+ */
 static const char *const std_crates[] = {
 	"std", "core", "alloc", "compiler_builtins", "panic_unwind",
-	"panic_abort", "unwind", "std_detect", "hashbrown", "rustc_demangle",
-	"addr2line", "gimli", "object", "miniz_oxide", "adler", "adler2",
-	"memchr", "libc", "cfg_if", "rustc_std_workspace_core",
+	"panic_abort", "unwind", "std_detect", "rustc_std_workspace_core",
 	"rustc_std_workspace_alloc", "rustc_std_workspace_std", "__rustc",
+};
+static const char *const dep_crates[] = {
+	"hashbrown", "rustc_demangle", "addr2line", "gimli", "object",
+	"miniz_oxide", "adler", "adler2", "memchr", "libc", "cfg_if",
 };
 
 static int
@@ -222,7 +228,11 @@ std_crate(const char *name, size_t len)
 	for (i = 0; i < sizeof(std_crates) / sizeof(std_crates[0]); i++)
 		if (strlen(std_crates[i]) == len &&
 		    memcmp(std_crates[i], name, len) == 0)
-			return 1;
+			return ELFDWARF_STD;
+	for (i = 0; i < sizeof(dep_crates) / sizeof(dep_crates[0]); i++)
+		if (strlen(dep_crates[i]) == len &&
+		    memcmp(dep_crates[i], name, len) == 0)
+			return ELFDWARF_STD_DEP;
 	return 0;
 }
 
@@ -293,12 +303,25 @@ elfdwarf_rust_std(const char *sym)
 	if (strncmp(sym, "__rust_", 7) == 0 || strncmp(sym, "__rdl_", 6) == 0 ||
 	    strncmp(sym, "__rg_", 5) == 0 || strcmp(sym,
 	    "rust_eh_personality") == 0 || strcmp(sym, "rust_begin_unwind") == 0)
-		return 1;
+		return ELFDWARF_STD;
 	if (strncmp(sym, "_R", 2) == 0) {
+		static const char *const by[] = { "_3std", "_4core", "_5alloc" };
+		size_t i, k, end = strcspn(sym, ".");	/* no ".llvm.N" */
+
+		/*
+		 * Generic code instantiated by std (the instantiating crate
+		 * at the end, "...Cs<hash>_3std") is rustup's build too,
+		 * whatever crate wrote it.
+		 */
+		for (i = 0; i < sizeof(by) / sizeof(by[0]); i++) {
+			k = strlen(by[i]);
+			if (end > k + 2 && memcmp(sym + end - k, by[i], k) == 0)
+				return ELFDWARF_STD;
+		}
 		p = sym + 2;
 		while (isdigit((unsigned char)*p))	/* a version */
 			p++;
-		return (c = v0_crate(p, &n, 0)) != NULL && std_crate(c, n);
+		return (c = v0_crate(p, &n, 0)) != NULL ? std_crate(c, n) : 0;
 	}
 	/* Legacy: _ZN <length><name> ...; an impl "<alloc..x..T as ...>". */
 	if (strncmp(sym, "_ZN", 3) != 0)
@@ -319,4 +342,24 @@ elfdwarf_rust_std(const char *sym)
 			return 0;
 	}
 	return std_crate(c, n);
+}
+
+int
+elfdwarf_crate_units(Dwfl_Module *mod)
+{
+	Dwarf_Die *cu = NULL;
+	Dwarf_Attribute at;
+	Dwarf_Addr bias;
+	const char *dir;
+	int n = 0;
+
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL) {
+		dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at));
+		if (dir != NULL && (strncmp(dir, "/rustc/", 7) == 0 ||
+		    strncmp(dir, "/rust/deps/", 11) == 0 ||
+		    strncmp(dir, "/usr/src/rustc-", 15) == 0))
+			continue;
+		n++;
+	}
+	return n;
 }

@@ -94,17 +94,29 @@ int	 elfdwarf_is_rust(Elf *elf);
 /*
  * Whether the symbol sym (as .symtab names it: Rust's legacy "_ZN" or v0
  * "_R" mangling, or a plain name) is code of Rust's prebuilt standard
- * library: its crates (std, core, alloc, and what they are built from:
- * compiler_builtins, hashbrown, gimli, addr2line, object, miniz_oxide,
- * rustc_demangle, memchr, libc, ...) or the shims rustc adds beside them
- * (__rust_alloc, __rdl_alloc, rust_eh_personality). Its code without
- * DWARF in a binary that has DWARF is rustup's build, not the crate's;
- * a crate built without debug info names its own code too, so a
- * dependency of the same name as one of std's counts as std's only when
- * the crate's own code is said anyway. Of an impl, the crate that wrote
- * it counts ("<mycrate::T as core::fmt::Display>::fmt" is mycrate's);
- * of a trait's default method, the type's.
+ * library: ELFDWARF_STD for its own crates (std, core, alloc,
+ * compiler_builtins, ...) and the shims rustc adds beside them
+ * (__rust_alloc, __rdl_alloc, rust_eh_personality); ELFDWARF_STD_DEP for
+ * the crates it is built from (hashbrown, gimli, addr2line, object,
+ * miniz_oxide, rustc_demangle, memchr, libc, ...), which are std's only
+ * when the crate's own code has DWARF (else a dependency of the crate's
+ * may be, built as it was); else 0. Its code without DWARF in a binary
+ * with DWARF is rustup's build, not the crate's. Of an impl, the crate
+ * that wrote it counts ("<mycrate::T as core::fmt::Display>::fmt" is
+ * mycrate's); of a trait's default method, the type's; generic code
+ * that std instantiated (v0's instantiating crate) is ELFDWARF_STD.
  */
+#define ELFDWARF_STD		1
+#define ELFDWARF_STD_DEP	2
+
+/*
+ * How many DWARF units of mod (borrowed) are not rustup's prebuilt
+ * standard library's: whose DW_AT_comp_dir is not "/rustc/<commit>",
+ * "/rust/deps/..." (its dependencies) or Debian's "/usr/src/rustc-...".
+ * 0 for a Rust binary whose crate was built without debug info but that
+ * kept the standard library's units.
+ */
+int	 elfdwarf_crate_units(Dwfl_Module *mod);
 int	 elfdwarf_rust_std(const char *sym);
 
 #endif

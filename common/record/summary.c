@@ -65,7 +65,9 @@ lacks_dwarf(struct mapfile *f, const struct filesearch *fs)
 	} else {
 		/*
 		 * Of a Rust file, its own code is judged: the standard
-		 * library's has DWARF or not as rustup built it.
+		 * library's (and that of the crates it is built from, which
+		 * the crate rarely uses alone) has DWARF or not as rustup
+		 * built it.
 		 */
 		int rust = elfdwarf_is_rust(f->elf);
 		unsigned own = 0;
@@ -74,13 +76,19 @@ lacks_dwarf(struct mapfile *f, const struct filesearch *fs)
 			Dwarf_Addr a = f->probe[i] + bias;
 			const char *nm;
 
-			if (rust && (nm = dwfl_module_addrname(mod, a)) != NULL &&
-			    elfdwarf_rust_std(nm))
+			/* nor an address in no function (an interrupted
+			   entry's, less one, as a caller's is looked up) */
+			if (rust && ((nm = dwfl_module_addrname(mod, a)) ==
+			    NULL || elfdwarf_rust_std(nm) != 0))
 				continue;
 			own++;
 			hit += elfdwarf_holds_function(mod, a);
 		}
 		r = own > 0 && hit == 0 ? NODWARF_SAMPLED : 0;
+		/* Every probe std's: the crate has DWARF units, or none. */
+		if (rust && own == 0 && f->nprobe > 0 &&
+		    elfdwarf_crate_units(mod) == 0)
+			r = NODWARF_SAMPLED;
 	}
 	dwfl_end(dwfl);
 	return r;

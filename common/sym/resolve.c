@@ -144,6 +144,7 @@ chain_res(struct chain *c)
 
 	r->n = c->n;
 	r->nocu = 0;
+	r->rstd = 0;
 	memcpy(r->e, c->e, c->n * sizeof(r->e[0]));
 	free(c->e);
 	return r;
@@ -265,19 +266,20 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 		t = xasprintf("%s+0x%" PRIx64, fnname, off + (vaddr - a));
 		chain_add(&c, t, leafsrc);
 	}
+	free(fnname);
+	r = chain_res(&c);
+	r->nocu = (uint32_t)nocu;
 	/* Rust's prebuilt standard library: not the crate's build. */
-	if (nocu && name != NULL) {
+	if (name != NULL && (s->o.inlines || s->o.srcline) &&
+	    !f->dwarf_bad) {
 		Dwarf_Addr b;
 
 		if (f->rust == 0)
 			f->rust = elfdwarf_is_rust(dwfl_module_getelf(f->mod,
 			    &b)) ? 1 : -1;
-		if (f->rust > 0 && elfdwarf_rust_std(name))
-			nocu = 2;
+		if (f->rust > 0)
+			r->rstd = (uint32_t)elfdwarf_rust_std(name);
 	}
-	free(fnname);
-	r = chain_res(&c);
-	r->nocu = (uint32_t)nocu;
 	return r;
 }
 

@@ -19,6 +19,7 @@
 #include "base/version.h"
 #include "base/xalloc.h"
 #include "elf/dbgfetch.h"
+#include "elf/elfdwarf.h"
 #include "stream/diag.h"
 #include "stream/dso.h"
 #include "stream/reader.h"
@@ -592,8 +593,9 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	}
 	/* The sampled code: is it where DWARF is missing? */
 	if (own) {
-		f->nocu += r->nocu != 0;
-		f->nocu_std += r->nocu == 2;
+		f->nocu += r->nocu;
+		f->nocu_std += r->nocu && r->rstd == ELFDWARF_STD;
+		f->nocu_dep += r->nocu && r->rstd == ELFDWARF_STD_DEP;
 	}
 	emit_frame(s, out, fr, r);
 	st->drop_src = s->o.srcline;

@@ -81,7 +81,10 @@ struct sfile {
 	unsigned long	 nocu;		/* of them, those whose sampled code no
 					   DWARF function holds (sres.nocu) */
 	unsigned long	 nocu_std;	/* of those, in Rust's standard
-					   library (elfdwarf_rust_std) */
+					   library (ELFDWARF_STD) */
+	unsigned long	 nocu_dep;	/* in the crates it is built from,
+					   (ELFDWARF_STD_DEP): std's if the
+					   crate has DWARF units of its own */
 	int		 rust;		/* built by rustc: 1, not: -1, not
 					   asked yet: 0 (elfdwarf_is_rust) */
 	int		 stripped;	/* no .symtab of its own nor a debug
@@ -99,8 +102,8 @@ struct sres {
 	uint32_t	 n;		/* 0: unresolved; else n-1 inlined + 1 */
 	uint32_t	 nocu;		/* no DWARF function holds it (nor an
 					   assembler's unit): inlined frames
-					   were looked for and missed; 2: and
-					   it is Rust's standard library's */
+					   were looked for and missed */
+	uint32_t	 rstd;		/* of a Rust file, elfdwarf_rust_std */
 	struct sent	 e[];
 };
 

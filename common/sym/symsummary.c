@@ -68,10 +68,14 @@ nodwarf_say(struct sym *s)
 			continue;
 		/*
 		 * A file with DWARF: the code of Rust's prebuilt standard
-		 * library without it is rustup's, not the crate's build.
-		 * One with none: the fix brings the library's DWARF too.
+		 * library without it is rustup's, not the crate's build;
+		 * of the crates std is built from, only when the crate's
+		 * own code has DWARF (else they may be its dependencies,
+		 * built as it was). One with none: the fix brings the
+		 * library's DWARF too.
 		 */
-		std = f->nodwarf ? 0 : f->nocu_std;
+		std = f->nodwarf ? 0 : f->nocu_std + (f->nocu_dep > 0 &&
+		    elfdwarf_crate_units(f->mod) > 0 ? f->nocu_dep : 0);
 		own = f->nocu - std;
 		f->nodwarf_warned = 1;
 		if (std > 0 && elfdwarf_lack_matters(std, s->samples))

@@ -62,8 +62,14 @@ main(void)
 	CHECK_INT(elfdwarf_rust_std("_RNvCsfLfy6EI15iL_7___rustc12___rust_alloc"),
 	    1, "v0 allocator shim");
 	CHECK_INT(elfdwarf_rust_std("_RNvMs4_NtNtCsduwmD7cSIQq_5gimli4read6abbrevNtB5_13Abbreviations6insert"),
-	    1, "v0 impl in gimli");
+	    ELFDWARF_STD_DEP, "v0 impl in gimli: a crate std is built from");
+	CHECK_INT(elfdwarf_rust_std("_ZN11miniz_oxide7deflate4core8compress17h0123456789abcdefE"),
+	    ELFDWARF_STD_DEP, "legacy miniz_oxide");
 	CHECK_INT(elfdwarf_rust_std("_RNvCs1234_4mine4work"), 0, "v0 crate");
+	CHECK_INT(elfdwarf_rust_std("_RNvMs6_NtNtCsduwmD7cSIQq_5gimli4read4unitINtB5_24DebugInfoUnitHeadersIterINtNtB9_12endian_slice11EndianSliceNtNtB9_9endianity12LittleEndianEE4nextCsjrHSEGnQ3l9_3std"),
+	    ELFDWARF_STD, "v0 generic gimli instantiated by std");
+	CHECK_INT(elfdwarf_rust_std("_RINvNtCs1234_4mine4workNtCsgEmfK2I1SDS_4core3FooECs99_4mine.llvm.123"),
+	    0, "v0 generic of the crate's, instantiated by it");
 	CHECK_INT(elfdwarf_rust_std("__rdl_alloc"), 1, "plain shim");
 	CHECK_INT(elfdwarf_rust_std("main"), 0, "main");
 	CHECK_INT(elfdwarf_rust_std("_ZN9"), 0, "cut short");

@@ -22,11 +22,12 @@
  * DWARF that covers none of the sampled addresses kept in f->probe (a
  * Rust release build with debug = false, by a rustc and Cargo that keep
  * the standard library's units; of a Rust file, the addresses in the
- * standard library's own code are not asked, elfdwarf_rust_std); else 0. A file without symbols either
- * is stripped, which fgsym says in its own words. It reads f through the
- * descriptor fgrecord opened to unwind, and opens by name only what its
- * user could. Also 0 when it cannot be told (no descriptor, as for
- * [vdso]).
+ * standard library's code are not asked, elfdwarf_rust_std, and when
+ * all are, its units are: elfdwarf_crate_units); else 0. A file without
+ * symbols either is stripped, which fgsym says in its own words. It
+ * reads f through the descriptor fgrecord opened to unwind, and opens by
+ * name only what its user could. Also 0 when it cannot be told (no
+ * descriptor, as for [vdso]).
  */
 enum { NODWARF_NONE = 1, NODWARF_SAMPLED };
 

@@ -110,6 +110,21 @@ check 'stripped by RUSTFLAGS: named, not "debug = true and no strip"' '
 	! grep -q "put fgsym between" ferr
 '
 
+# perf.data read by fgsym is marked as fgrecord's stream is.
+if command -v perf >/dev/null 2>&1 &&
+    perf record -q -g -o "$FIX/p.data" "$FIX/bts" 20 >/dev/null 2>"$FIX/perf.err"; then
+	check 'perf.data through fgsym: marked, fgfold blames the files' '
+		expect_status 0 fgsym "$FIX/p.data" >out 2>err &&
+		test "$(grep -c "^# symbolized : fgsym " out)" = 1 &&
+		expect_status 0 fgfold out >folded 2>ferr &&
+		grep_q "although fgsym was between" ferr &&
+		! grep -q "put fgsym between" ferr
+	'
+else
+	skip 'perf.data through fgsym: marked, fgfold blames the files' \
+	    "perf record failed: $(head -1 "$FIX/perf.err" 2>/dev/null)"
+fi
+
 check 'fgrecord names the same cause; std code kept out of its judgement' '
 	RUSTFLAGS="-C strip=debuginfo" expect_status 0 fgrecord -o rec "$FIX/btn" 60 >/dev/null 2>err &&
 	cat err &&

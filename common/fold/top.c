@@ -113,12 +113,8 @@ toptab_write(struct toptab *t, FILE *out, size_t n, const struct topfmt *m)
 	free(order);
 }
 
-/*
- * Whether the function name[0..len) is crate c's own: "c::f", "<c::T>::f",
- * or an impl of one of c's traits, "<T as c::Trait>::f".
- */
-static int
-own_match(const char *name, size_t len, const char *c)
+int
+top_own_match(const char *name, size_t len, const char *c)
 {
 	size_t cl = strlen(c), i;
 
@@ -142,7 +138,7 @@ is_own(const struct fold *f, const struct topframe *fr)
 	size_t i;
 
 	for (i = 0; i < f->opts.nown; i++)
-		if (own_match(fr->p, fr->len, f->opts.own[i]))
+		if (top_own_match(fr->p, fr->len, f->opts.own[i]))
 			return 1;
 	return 0;
 }

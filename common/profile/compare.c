@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/share.h"
+#include "base/str.h"
 #include "base/lineread.h"
 #include "base/xalloc.h"
 #include "profile/compare.h"
@@ -24,6 +26,7 @@ compare_init(struct compare *c, const struct compare_opts *opts)
 	memset(c, 0, sizeof(*c));
 	c->opts = *opts;
 	stacktab_init(&c->funcs);
+	stacktab_init(&c->edges);
 }
 
 void
@@ -35,9 +38,13 @@ compare_release(struct compare *c)
 		free(c->runs[i].name);
 		free(c->runs[i].incl);
 		free(c->runs[i].self);
+		free(c->runs[i].cutin);
+		free(c->runs[i].head);
 	}
 	free(c->runs);
 	stacktab_release(&c->funcs);
+	stacktab_release(&c->edges);
+	free(c->hidden);
 	free(c->event);
 	free(c->stamp);
 	free(c->rows);
@@ -96,10 +103,13 @@ run_grow(struct compare_run *r, size_t n)
 {
 	if (n <= r->n)
 		return;
-	r->incl = xrealloc(r->incl, n * sizeof(double));
-	r->self = xrealloc(r->self, n * sizeof(double));
-	memset(r->incl + r->n, 0, (n - r->n) * sizeof(double));
-	memset(r->self + r->n, 0, (n - r->n) * sizeof(double));
+	double **v[] = { &r->incl, &r->self, &r->cutin, &r->head };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		*v[i] = xrealloc(*v[i], n * sizeof(double));
+		memset(*v[i] + r->n, 0, (n - r->n) * sizeof(double));
+	}
 	r->n = n;
 }
 
@@ -122,19 +132,42 @@ func_id(struct compare *c, const char *s, size_t len)
 	return id;
 }
 
+/* Whether the stack key[0..len) has a frame STREAM_TRUNCATED: cut short. */
+static int
+is_cut(const char *key, size_t len)
+{
+	static const char mark[] = STREAM_TRUNCATED;
+	const size_t ml = sizeof(mark) - 1;
+	const char *p = key, *end = key + len;
+
+	while ((p = memmem(p, end - p, mark, ml)) != NULL) {
+		if ((p == key || p[-1] == ';') && (p + ml == end || p[ml] == ';'))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
 /*
- * Adds one unique stack's weight w to the run: to each function on it
- * once (its total), and to its leaf (its self time). Returns how many of
- * its frames have a name (not "[dso]", a frame with no symbol).
+ * Adds one unique stack's weight w (cnt samples) to the run: to each
+ * function on it once (its total), and to its leaf (its self time); when
+ * the stack is cut short, to its functions' cut time and to its head's
+ * (the frame after STREAM_TRUNCATED). Each caller and callee it shows
+ * goes into c->edges. Returns how many of its frames have a name (not
+ * "[dso]", a frame with no symbol).
  */
 static size_t
 add_stack(struct compare *c, struct compare_run *r, size_t stackno,
-    const char *key, size_t len, double w)
+    const char *key, size_t len, double w, double cnt)
 {
 	const char *p = key, *end = key + len, *semi;
-	size_t id = 0, named = 0;
-	int any = 0;
+	size_t id = 0, named = 0, prev = SIZE_MAX, edge[2];
+	int any = 0, cut = is_cut(key, len), at_head = 0;
 
+	if (cut) {
+		r->cut += w;
+		r->cut_samples += cnt;
+	}
 	while (p < end) {
 		semi = memchr(p, ';', end - p);
 		if (semi == NULL)
@@ -145,6 +178,23 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 			if (c->stamp[id] != stackno + 1) {
 				c->stamp[id] = stackno + 1;
 				r->incl[id] += w;
+				if (cut)
+					r->cutin[id] += w;
+			}
+			if (cut && str_is(p, semi - p, STREAM_TRUNCATED)) {
+				prev = SIZE_MAX;
+				at_head = 1;
+			} else {
+				if (at_head)
+					r->head[id] += w;
+				at_head = 0;
+				if (prev != SIZE_MAX && prev != id) {
+					edge[0] = prev;
+					edge[1] = id;
+					stacktab_get(&c->edges, (const char *)edge,
+					    sizeof(edge));
+				}
+				prev = id;
 			}
 			named += *p != '[';
 			any = 1;
@@ -225,7 +275,7 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 
 		r->samples += cnt;
 		r->whole += w;
-		named += add_stack(c, r, i, e->key, e->len, w);
+		named += add_stack(c, r, i, e->key, e->len, w, cnt);
 		if (c->opts.on_stack != NULL)
 			c->opts.on_stack(c->opts.on_stack_arg, c->nruns - 1,
 			    e->key, e->len, w);
@@ -392,6 +442,8 @@ row_fill(const struct compare *c, size_t id, struct compare_row *row)
 	row->low = d.low;
 	row->high = d.high;
 	row->p = d.p;
+	row->hidden = id != SIZE_MAX && c->hidden != NULL && !c->opts.self ?
+	    c->hidden[id] : 0;
 	if (id == SIZE_MAX) {
 		row->name = ALL_NAME;
 		row->len = sizeof(ALL_NAME) - 1;
@@ -399,6 +451,20 @@ row_fill(const struct compare *c, size_t id, struct compare_row *row)
 		row->name = c->funcs.ents[id].key;
 		row->len = c->funcs.ents[id].len;
 	}
+}
+
+/* Whether the row is called slower or faster. */
+static int
+called(const struct compare_row *r)
+{
+	return r->verdict == COMPARE_SLOWER || r->verdict == COMPARE_FASTER;
+}
+
+/* Whether the row's total may leave out cut stacks worth a change. */
+static int
+row_cut(const struct compare *c, const struct compare_row *r)
+{
+	return r->hidden > 0 && r->hidden >= c->opts.min_change;
 }
 
 /*
@@ -409,7 +475,7 @@ static int
 row_order(const void *x, const void *y)
 {
 	const struct compare_row *a = x, *b = y;
-	int ca = a->verdict != COMPARE_SAME, cb = b->verdict != COMPARE_SAME;
+	int ca = called(a), cb = called(b);
 	double ka, kb;
 	size_t n = a->len < b->len ? a->len : b->len;
 	int r;
@@ -455,13 +521,18 @@ rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
 	 */
 	p = xcalloc(nrows, sizeof(double));
 	for (i = n = 0; i < nrows; i++)
-		if (fmax(rows[i].before, rows[i].after) >= c->min_abs)
+		if (fmax(rows[i].before, rows[i].after) >= c->min_abs &&
+		    !row_cut(c, &rows[i]))
 			p[n++] = rows[i].p;
 	stats_bh(p, n, p);
 	for (i = n = 0; i < nrows; i++) {
 		struct compare_row *row = &rows[i];
 
 		row->q = 1;
+		if (row_cut(c, row)) {
+			row->verdict = COMPARE_UNMEASURED;
+			continue;
+		}
 		if (fmax(row->before, row->after) < c->min_abs)
 			continue;
 		row->q = p[n++];
@@ -520,6 +591,22 @@ side_names(const struct compare *c, int side, struct buf *b)
 }
 
 static const char *const unit_name[] = { "ms", "samples", "%" };
+
+const char *
+compare_verdict_name(enum compare_verdict v)
+{
+	static const char *const names[] = {
+		"same", "slower", "faster", "unmeasured"
+	};
+
+	return names[v];
+}
+
+const char *
+compare_unit_name(enum compare_unit u)
+{
+	return unit_name[u];
+}
 
 /*
  * A drift within one side: its runs' whole time, in the order given,
@@ -595,6 +682,192 @@ say_method(struct compare *c, size_t nnorm)
 	buf_release(&b);
 }
 
+/*
+ * The runs with COMPARE_CUT_SAY percent of their samples cut or more:
+ * over[j] set for run j. Returns how many.
+ */
+static size_t
+runs_cut(const struct compare *c, char *over)
+{
+	size_t j, n = 0;
+
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_run *r = &c->runs[j];
+
+		over[j] = 100 * r->cut_samples >= COMPARE_CUT_SAY * r->samples;
+		n += over[j];
+	}
+	return n;
+}
+
+/*
+ * The callers of each function, as the stacks of all runs show them:
+ * those of f are callers[start[f] .. start[f + 1]). Both are made; the
+ * caller frees them.
+ */
+static void
+callers_of(const struct compare *c, size_t **startp, size_t **callersp)
+{
+	size_t nf = c->funcs.n, ne = c->edges.n, i, f, edge[2];
+	size_t *start = xcalloc(nf + 2, sizeof(size_t));
+	size_t *callers = xcalloc(ne + 1, sizeof(size_t));
+
+	for (i = 0; i < ne; i++) {
+		memcpy(edge, c->edges.ents[i].key, sizeof(edge));
+		start[edge[1] + 2]++;
+	}
+	for (f = 0; f < nf; f++)
+		start[f + 2] += start[f + 1];
+	/* start[f + 1] is where f's callers go, then where they end */
+	for (i = 0; i < ne; i++) {
+		memcpy(edge, c->edges.ents[i].key, sizeof(edge));
+		callers[start[edge[1] + 1]++] = edge[0];
+	}
+	*startp = start;
+	*callersp = callers;
+}
+
+/*
+ * c->hidden and c->cut: for each function, the most of a run's
+ * whole time, in percent, that cut stacks below it weigh, over the runs
+ * with COMPARE_CUT_SAY percent of their samples cut or more in which no
+ * cut stack holds it. A cut stack is below the callers of its head
+ * (compare.h); a head whose callers no stack shows, or one such above
+ * it, and that no whole stack holds, is below the functions on
+ * COMPARE_CUT_ROOT percent of the whole stacks' time or more. Nothing
+ * when no run is cut that much.
+ */
+static void
+find_cut(struct compare *c)
+{
+	size_t nf = c->funcs.n, i, j, k, n, h, f;
+	size_t *start, *callers, *stamp, *queue;
+	double *whole, wholeall = 0, *hid;
+	char *over = xcalloc(c->nruns + 1, 1);
+	int rootless;
+
+	for (j = 0; j < c->nruns; j++) {
+		c->cut[c->runs[j].side] += c->runs[j].cut_samples;
+		c->samples[c->runs[j].side] += c->runs[j].samples;
+	}
+	if (runs_cut(c, over) == 0) {
+		free(over);
+		return;
+	}
+	callers_of(c, &start, &callers);
+	/* each function's time on whole stacks, over all runs */
+	whole = xcalloc(nf, sizeof(double));
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_run *r = &c->runs[j];
+
+		for (f = 0; f < nf; f++)
+			whole[f] += r->incl[f] - r->cutin[f];
+		wholeall += r->whole - r->cut;
+	}
+	hid = xcalloc(c->nruns * nf, sizeof(double));
+	stamp = xcalloc(nf, sizeof(size_t));
+	queue = xcalloc(nf, sizeof(size_t));
+	for (h = 0; h < nf; h++) {
+		for (j = 0; j < c->nruns; j++)
+			if (over[j] && c->runs[j].head[h] > 0)
+				break;
+		if (j == c->nruns)
+			continue;
+		/* queue[1 .. n): the callers of h, found once each */
+		n = 0;
+		queue[n++] = h;
+		stamp[h] = h + 1;
+		rootless = 0;
+		for (k = 0; k < n; k++) {
+			f = queue[k];
+			if (start[f + 1] == start[f] && !(whole[f] > 0))
+				rootless = 1;
+			for (i = start[f]; i < start[f + 1]; i++)
+				if (stamp[callers[i]] != h + 1) {
+					stamp[callers[i]] = h + 1;
+					queue[n++] = callers[i];
+				}
+		}
+		for (f = 0; rootless && wholeall > 0 && f < nf; f++)
+			if (stamp[f] != h + 1 &&
+			    whole[f] >= COMPARE_CUT_ROOT / 100 * wholeall) {
+				stamp[f] = h + 1;
+				queue[n++] = f;
+			}
+		for (j = 0; j < c->nruns; j++)
+			for (k = 1; over[j] && k < n; k++)
+				hid[j * nf + queue[k]] += c->runs[j].head[h];
+	}
+	c->hidden = xcalloc(nf, sizeof(double));
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_run *r = &c->runs[j];
+
+		for (f = 0; over[j] && f < nf; f++) {
+			double pct = 100 * hid[j * nf + f] / r->whole;
+
+			if (!(r->cutin[f] > 0) && pct > c->hidden[f])
+				c->hidden[f] = pct;
+		}
+	}
+	free(whole);
+	free(hid);
+	free(stamp);
+	free(queue);
+	free(start);
+	free(callers);
+	free(over);
+}
+
+/*
+ * Says the share of cut stacks of each side, when a run has
+ * COMPARE_CUT_SAY percent of them or more, and the rows it leaves
+ * unmeasured: the first three by name.
+ */
+static void
+say_cut(const struct compare *c)
+{
+	struct buf b = { 0 };
+	char pct[2][SHARE_SIZE];
+	size_t i, n = 0;
+
+	if (c->hidden == NULL)
+		return;
+	for (i = 1; i < c->nrows; i++)
+		if (c->rows[i].verdict == COMPARE_UNMEASURED)
+			n++;
+	if (c->opts.self)
+		BUF_ADDL(&b, "self time is the leaf's, below the cut, and is "
+		    "measured");
+	else if (n == 0)
+		BUF_ADDL(&b, "no function's total is known to leave them out");
+	else {
+		buf_addf(&b, "the total%s of %zu function%s above the cut "
+		    "leave%s them out, and %s called unmeasured: ",
+		    n == 1 ? "" : "s", n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+		    n == 1 ? "is" : "are");
+		for (i = 1, n = 0; i < c->nrows; i++) {
+			const struct compare_row *r = &c->rows[i];
+
+			if (r->verdict != COMPARE_UNMEASURED)
+				continue;
+			if (n < 3)
+				buf_addf(&b, "%s%.*s", n ? ", " : "",
+				    (int)r->len, r->name);
+			n++;
+		}
+		if (n > 3)
+			buf_addf(&b, " and %zu more", n - 3);
+	}
+	for (i = 0; i < 2; i++)
+		share(pct[i], (uint64_t)llround(c->cut[i]),
+		    (uint64_t)llround(c->samples[i]));
+	warnx("%s%% of the samples before and %s%% after end in %s (the "
+	    "recorder could not unwind them to their first frame): %.*s; "
+	    "fgrecord's summary (without -q) says why", pct[0], pct[1],
+	    STREAM_TRUNCATED, (int)b.len, b.p);
+	buf_release(&b);
+}
+
 int
 compare_finish(struct compare *c)
 {
@@ -635,23 +908,36 @@ compare_finish(struct compare *c)
 				c->runs[i].scale *= c->opts.per;
 	}
 	c->counting_only = c->nside[0] < 2 || c->nside[1] < 2;
+	find_cut(c);
 
 	c->nrows = rows_make(c, &c->rows, &c->tested);
 	say_method(c, nnorm);
 	warnx("%s", c->method);
+	say_cut(c);
 	find_drift(c, 0);
 	find_drift(c, 1);
 	return 0;
 }
 
-int
-compare_fails(const struct compare *c, double pct)
+size_t
+compare_fails(const struct compare *c, double pct,
+    const struct compare_row **worst)
 {
-	size_t i;
+	const struct compare_row *w = NULL;
+	size_t i, n = 0;
 
-	for (i = 0; i < c->nrows; i++)
-		if (c->rows[i].verdict == COMPARE_SLOWER &&
-		    c->rows[i].change > pct / 100 * c->whole_before)
-			return 1;
-	return 0;
+	for (i = 0; i < c->nrows; i++) {
+		const struct compare_row *r = &c->rows[i];
+
+		if (r->verdict != COMPARE_SLOWER ||
+		    !(r->change > pct / 100 * c->whole_before))
+			continue;
+		n++;
+		/* [all] is rows[0]: any function after it is named first */
+		if (w == NULL || w == &c->rows[0] || r->change > w->change)
+			w = r;
+	}
+	if (worst != NULL)
+		*worst = w;
+	return n;
 }

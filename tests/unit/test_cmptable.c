@@ -11,17 +11,28 @@
 #include "profile/compare.h"
 #include "unit.h"
 
-/* The table of c, as written to a memory stream; the caller frees it. */
+/*
+ * The table of c, as written to a memory stream, own crates' functions
+ * first; the caller frees it.
+ */
 static char *
-table(const struct compare *c, int aligned)
+table_own(const struct compare *c, int aligned, char *const *own,
+    size_t nown)
 {
 	char *p = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&p, &n);
 
-	if (f == NULL || cmptable_write(c, f, aligned) != 0 || fclose(f) != 0)
+	if (f == NULL || cmptable_write(c, f, aligned, own, nown) != 0 ||
+	    fclose(f) != 0)
 		return NULL;
 	return p;
+}
+
+static char *
+table(const struct compare *c, int aligned)
+{
+	return table_own(c, aligned, NULL, 0);
 }
 
 int
@@ -61,6 +72,40 @@ main(void)
 	    "parse             4072.0         3720.0          -352.0       -463.8        -240.2  faster\n"
 	    "render            5996.0         5996.0             0.0        -76.3          76.3  same\n",
 	    "aligned: the unit in the header, numbers to the right");
+	free(t);
+	compare_release(&c);
+
+	/*
+	 * --own=app: app's functions after [all], the rest after them, each
+	 * part in the comparison's order; a row above a cut is unmeasured.
+	 */
+	compare_init(&c, &o);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < 2; i++) {
+			snprintf(text, sizeof(text), "main;std::run;app::f 10\n"
+			    "main;std::run;<app::T as core::fmt::Debug>::fmt 5\n"
+			    "main;std::run;alloc::g %d\n[truncated];alloc::g %d\n",
+			    s ? 40 : 20, s ? 60 : 0);
+			fd = unit_memfd(text, strlen(text));
+			compare_read(&c, s, fd, "run");
+			close(fd);
+		}
+	CHECK_EQ(compare_finish(&c), 0, "own: compared");
+	{
+		char *own[] = { "app" };
+
+		t = table_own(&c, 0, own, 1);
+	}
+	CHECK_STR(t,
+	    "function\tbefore\tafter\tchange\tlow\thigh\tverdict\n"
+	    "[all]\t35.000\t115.000\t80.000\t75.697\t84.303\tslower\n"
+	    "app::f\t10.000\t10.000\t0.000\t-4.303\t4.303\tsame\n"
+	    "<app::T as core::fmt::Debug>::fmt\t5.000\t5.000\t0.000\t-4.303\t4.303\tsame\n"
+	    "alloc::g\t20.000\t100.000\t80.000\t75.697\t84.303\tslower\n"
+	    "[truncated]\t0.000\t60.000\t60.000\t55.697\t64.303\tslower\n"
+	    "main\t35.000\t55.000\t20.000\t15.697\t24.303\tunmeasured\n"
+	    "std::run\t35.000\t55.000\t20.000\t15.697\t24.303\tunmeasured\n",
+	    "own: app's functions first; main and std::run unmeasured");
 	free(t);
 	compare_release(&c);
 	return unit_done();

@@ -102,8 +102,7 @@ say_fail(const struct compare *c, double pct, size_t n,
  * (said), or 2 (said).
  */
 static int
-compare(const struct compare_opts *o, char **runs[2], double fail,
-    char *const *own, size_t nown)
+compare(const struct compare_opts *o, char **runs[2], double fail)
 {
 	struct compare c;
 	const struct compare_row *w;
@@ -122,8 +121,7 @@ compare(const struct compare_opts *o, char **runs[2], double fail,
 			cmdfile_close(fd);
 		}
 	if (r == 0 && (r = compare_finish(&c)) == 0) {
-		if (cmptable_write(&c, stdout, isatty(STDOUT_FILENO), own,
-		    nown) == -1)
+		if (cmptable_write(&c, stdout, isatty(STDOUT_FILENO)) == -1)
 			cmdfile_write_failed(CMDFILE_STDOUT);
 		cmdfile_finish(stdout, CMDFILE_STDOUT);
 		if (fail >= 0 && (n = compare_fails(&c, fail, &w)) > 0) {
@@ -237,7 +235,9 @@ main(int argc, char *argv[])
 			    "runs after");
 		co.event = opts.event;
 		runs[0] = argv;
-		rval = compare(&co, runs, fail, opts.own, nown);
+		co.own = opts.own;
+		co.nown = nown;
+		rval = compare(&co, runs, fail);
 		goto done;
 	}
 	if (co.self || co.per > 0 || co.norm || fail >= 0 || co.min_change != COMPARE_MIN_CHANGE)

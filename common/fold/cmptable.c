@@ -6,7 +6,7 @@
 
 #include "base/xalloc.h"
 #include "fold/cmptable.h"
-#include "fold/top.h"
+#include "profile/own.h"
 
 #define NAME_MAX_WIDTH	60	/* a longer name overflows its column */
 #define NCOLS		5	/* before, after, change, low, high */
@@ -40,25 +40,19 @@ row_nums(const struct compare_row *r, int prec, char out[NCOLS][32])
  * own crates' functions, the rest.
  */
 static void
-row_order(const struct compare *c, char *const *own, size_t nown,
-    size_t *order)
+row_order(const struct compare *c, size_t *order)
 {
-	size_t i, k, n = 0;
+	size_t i, n = 0;
 	int pass;
 
 	if (c->nrows == 0)
 		return;
 	order[n++] = 0;
-	for (pass = nown > 0 ? 0 : 1; pass < 2; pass++)
-		for (i = 1; i < c->nrows; i++) {
-			const struct compare_row *r = &c->rows[i];
-			int mine = 0;
-
-			for (k = 0; k < nown && !mine; k++)
-				mine = top_own_match(r->name, r->len, own[k]);
-			if (mine == (pass == 0))
+	for (pass = c->opts.nown > 0 ? 0 : 1; pass < 2; pass++)
+		for (i = 1; i < c->nrows; i++)
+			if (own_any(c->rows[i].name, c->rows[i].len,
+			    c->opts.own, c->opts.nown) == (pass == 0))
 				order[n++] = i;
-		}
 }
 
 static int
@@ -119,13 +113,12 @@ write_aligned(const struct compare *c, FILE *out, const size_t *order)
 }
 
 int
-cmptable_write(const struct compare *c, FILE *out, int aligned,
-    char *const *own, size_t nown)
+cmptable_write(const struct compare *c, FILE *out, int aligned)
 {
 	size_t *order = xcalloc(c->nrows + 1, sizeof(size_t));
 	int rv;
 
-	row_order(c, own, nown, order);
+	row_order(c, order);
 	rv = aligned ? write_aligned(c, out, order) : write_tsv(c, out, order);
 	free(order);
 	return rv;

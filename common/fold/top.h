@@ -25,11 +25,4 @@
  */
 int	fold_top(struct fold *, FILE *, size_t n);
 
-/*
- * Whether the function name[0..len) is crate c's own: "c::f", "<c::T>::f",
- * or an impl of one of c's traits, "<T as c::Trait>::f" (the --own rule of
- * --top and of --compare's table).
- */
-int	top_own_match(const char *name, size_t len, const char *c);
-
 #endif

@@ -10,6 +10,7 @@
 #include "base/xalloc.h"
 #include "profile/compare.h"
 #include "profile/fold.h"
+#include "profile/own.h"
 #include "profile/stats.h"
 #include "stream/sniff.h"
 #include "stream/stream.h"
@@ -161,8 +162,9 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
     const char *key, size_t len, double w, double cnt)
 {
 	const char *p = key, *end = key + len, *semi;
-	size_t id = 0, named = 0, prev = SIZE_MAX, edge[2];
-	int any = 0, cut = is_cut(key, len), at_head = 0;
+	size_t id = 0, named = 0, prev = SIZE_MAX, edge[2], owner = SIZE_MAX;
+	size_t n;
+	int any = 0, cut = is_cut(key, len), at_head = 0, inl;
 
 	if (cut) {
 		r->cut += w;
@@ -173,7 +175,18 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 		if (semi == NULL)
 			semi = end;
 		if (semi > p) {
-			id = func_id(c, p, semi - p);
+			/* marked only with own crates: see compare_read */
+			n = semi - p;
+			inl = c->opts.nown > 0 && str_ends(p, n, OWN_INLINE_MARK);
+			if (inl)
+				n -= sizeof(OWN_INLINE_MARK) - 1;
+			id = func_id(c, p, n);
+			/* the innermost own function of the leaf's inlined group */
+			if (!inl)
+				owner = SIZE_MAX;
+			if (c->opts.nown > 0 && own_any(p, n, c->opts.own,
+			    c->opts.nown))
+				owner = id;
 			run_grow(r, c->funcs.n);
 			if (c->stamp[id] != stackno + 1) {
 				c->stamp[id] = stackno + 1;
@@ -203,7 +216,7 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 	}
 	/* a stack of no frame (";", from a hand-made file) is in the whole */
 	if (any)
-		r->self[id] += w;
+		r->self[owner != SIZE_MAX ? owner : id] += w;
 	return named;
 }
 
@@ -235,7 +248,9 @@ same_event(struct compare *c, const char *name, const char *event, int timed)
 int
 compare_read(struct compare *c, int side, int fd, const char *name)
 {
-	struct fold_opts fo = { .no_comm = 1, .event = c->opts.event };
+	/* own crates: fold marks the inlined frames (OWN_INLINE_MARK) */
+	struct fold_opts fo = { .no_comm = 1, .event = c->opts.event,
+	    .own = (char **)c->opts.own, .nown = c->opts.nown };
 	struct compare_run *r;
 	struct fold f;
 	struct lineread lr;

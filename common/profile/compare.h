@@ -8,7 +8,7 @@
  *	for each run: rc = compare_read(&c, side, fd, name);	(0 before,
  *						 1 after; 2: said, stop)
  *	rc = compare_finish(&c);		(the rows, c.rows; 2: said)
- *	cmptable_write(&c, stdout, aligned, &own);	(fold/cmptable.h)
+ *	cmptable_write(&c, stdout, aligned);	(fold/cmptable.h)
  *	fails = compare_fails(&c, pct, &row);
  *	compare_release(&c);
  *
@@ -104,6 +104,16 @@ struct compare_opts {
 	double		 q;		/* the false discovery rate */
 	const char	*event;		/* fold only this event; NULL: the first */
 	/*
+	 * Rust crates (profile/own.h) whose functions lead the table
+	 * (fold/cmptable.h), and whose self time holds the code inlined
+	 * into them: the self time of a leaf goes to the innermost of
+	 * those functions among the leaf and the frames it is inlined
+	 * into, down to the nearest frame not inlined (as fgfold --top
+	 * --own counts it). Borrowed.
+	 */
+	char *const	*own;
+	size_t		 nown;
+	/*
 	 * NULL, or called with each unique stack of a run as it is read
 	 * (its index in runs, the stack borrowed for the call, its weight
 	 * in the unit, before any scale): a picture of the runs
@@ -176,7 +186,7 @@ struct compare {
 	double		 samples[2];	/* each side's samples */
 };
 
-/* opts is copied; its event is borrowed until compare_release. */
+/* opts is copied; its event and own are borrowed until compare_release. */
 void	 compare_init(struct compare *, const struct compare_opts *);
 void	 compare_release(struct compare *);
 

@@ -11,28 +11,17 @@
 #include "profile/compare.h"
 #include "unit.h"
 
-/*
- * The table of c, as written to a memory stream, own crates' functions
- * first; the caller frees it.
- */
+/* The table of c, as written to a memory stream; the caller frees it. */
 static char *
-table_own(const struct compare *c, int aligned, char *const *own,
-    size_t nown)
+table(const struct compare *c, int aligned)
 {
 	char *p = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&p, &n);
 
-	if (f == NULL || cmptable_write(c, f, aligned, own, nown) != 0 ||
-	    fclose(f) != 0)
+	if (f == NULL || cmptable_write(c, f, aligned) != 0 || fclose(f) != 0)
 		return NULL;
 	return p;
-}
-
-static char *
-table(const struct compare *c, int aligned)
-{
-	return table_own(c, aligned, NULL, 0);
 }
 
 int
@@ -44,7 +33,7 @@ main(void)
 	    { 6040, 5970, 6020, 5950, 6000 } };
 	struct compare_opts o = { .min_change = COMPARE_MIN_CHANGE, .q = 0.05 };
 	struct compare c;
-	char text[128], *t;
+	char text[256], *t, *own[] = { "app" };
 	int s, i, fd;
 
 	compare_init(&c, &o);
@@ -79,6 +68,8 @@ main(void)
 	 * --own=app: app's functions after [all], the rest after them, each
 	 * part in the comparison's order; a row above a cut is unmeasured.
 	 */
+	o.own = own;
+	o.nown = 1;
 	compare_init(&c, &o);
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < 2; i++) {
@@ -91,11 +82,7 @@ main(void)
 			close(fd);
 		}
 	CHECK_EQ(compare_finish(&c), 0, "own: compared");
-	{
-		char *own[] = { "app" };
-
-		t = table_own(&c, 0, own, 1);
-	}
+	t = table(&c, 0);
 	CHECK_STR(t,
 	    "function\tbefore\tafter\tchange\tlow\thigh\tverdict\n"
 	    "[all]\t35.000\t115.000\t80.000\t75.697\t84.303\tslower\n"

@@ -352,6 +352,37 @@ test_cut(void)
 	compare_release(&c);
 }
 
+/*
+ * Own crates: the self time of code inlined into a crate's function is
+ * that function's; a function called, not inlined, keeps its own.
+ */
+static void
+test_own(void)
+{
+	static const char *const text[2] = {
+		"main;app::f;std::h_[i] 10%d\nmain;app::f;malloc 10%d\n",
+		"main;app::f;std::h_[i] 4%d\nmain;app::f;malloc 10%d\n"
+	};
+	char *own[] = { "app" };
+	struct compare_opts o = dflt;
+	struct compare c;
+
+	o.self = 1;
+	o.own = own;
+	o.nown = 1;
+	compare_init(&c, &o);
+	read_sides(&c, text);
+	CHECK_EQ(compare_finish(&c), 0, "own: compared");
+	CHECK(row(&c, "app::f") != NULL && row(&c, "app::f")->before == 102 &&
+	    row(&c, "app::f")->verdict == COMPARE_FASTER,
+	    "own: app::f holds the self time of std::h, inlined into it");
+	CHECK(row(&c, "std::h") == NULL && row(&c, "std::h_[i]") == NULL,
+	    "own: std::h has no self time of its own, and no mark");
+	CHECK(row(&c, "malloc") != NULL && row(&c, "malloc")->before == 102,
+	    "own: malloc, called, keeps its self time");
+	compare_release(&c);
+}
+
 /* The same work on a machine 10% slower after: the median of ratios. */
 static void
 test_median(void)
@@ -398,5 +429,6 @@ main(void)
 	test_stream();
 	test_median();
 	test_cut();
+	test_own();
 	return unit_done();
 }

@@ -934,6 +934,38 @@ compare_finish(struct compare *c)
 	return 0;
 }
 
+/* How a row over the bar ranks to be named: 2 own, 1 a function, 0 else. */
+static int
+rank(const struct compare *c, const struct compare_row *r)
+{
+	if (own_any(r->name, r->len, c->opts.own, c->opts.nown))
+		return 2;
+	/* [all], [truncated], [unknown]: no function */
+	return r->len > 0 && r->name[0] != '[';
+}
+
+/*
+ * Whether row r, over the bar, is named before w: the own crates' first,
+ * then functions, then the one that changed the most for its size, its
+ * change over its time after (main's change is every function's, a
+ * small part of its time; a helper that all functions call changes with
+ * each of them), then the larger change.
+ */
+static int
+better(const struct compare *c, const struct compare_row *r,
+    const struct compare_row *w)
+{
+	int or = rank(c, r), ow = rank(c, w);
+	double fr = r->change / fmax(r->before, r->after);
+	double fw = w->change / fmax(w->before, w->after);
+
+	if (or != ow)
+		return or;
+	if (fr != fw)
+		return fr > fw;
+	return r->change > w->change;
+}
+
 size_t
 compare_fails(const struct compare *c, double pct,
     const struct compare_row **worst)
@@ -948,8 +980,7 @@ compare_fails(const struct compare *c, double pct,
 		    !(r->change > pct / 100 * c->whole_before))
 			continue;
 		n++;
-		/* [all] is rows[0]: any function after it is named first */
-		if (w == NULL || w == &c->rows[0] || r->change > w->change)
+		if (w == NULL || better(c, r, w))
 			w = r;
 	}
 	if (worst != NULL)

@@ -219,7 +219,9 @@ size_t	 compare_rows(struct compare *, int self, struct compare_row **rows);
  * How many rows ([all] or functions) are slower by more than pct percent
  * of the before runs' whole time: their verdict slower and their change
  * above that. *worst, when not NULL, gets the one to name, or NULL when
- * none: the function whose change is the largest, else [all].
+ * none: a function (of the own crates', when one of theirs is among
+ * them), the one whose change is the largest part of its time after
+ * (main's is every function's), else [all].
  */
 size_t	 compare_fails(const struct compare *, double pct,
 	    const struct compare_row **worst);

@@ -314,9 +314,14 @@ test_cut(void)
 	    "cut: hot and mid, below the cut, and [all] are slower");
 	CHECK(c.cut[0] == 0 && c.cut[1] > 0 && c.samples[1] > c.cut[1],
 	    "cut: the cut samples counted after only");
-	CHECK(compare_fails(&c, 1, NULL) == 4,
-	    "cut: --fail-slower counts [all], mid, hot and [truncated], never "
-	    "an unmeasured row");
+	{
+		const struct compare_row *w = NULL;
+
+		CHECK(compare_fails(&c, 1, &w) == 4 && w != NULL &&
+		    (w == row(&c, "hot") || w == row(&c, "mid")),
+		    "cut: --fail-slower counts [all], mid, hot and [truncated], "
+		    "never an unmeasured row, and names a function");
+	}
 	n = compare_rows(&c, 1, &rows);
 	for (k = 0, any = 0; k < n; k++)
 		any |= rows[k].verdict == COMPARE_UNMEASURED;
@@ -381,6 +386,26 @@ test_own(void)
 	CHECK(row(&c, "malloc") != NULL && row(&c, "malloc")->before == 102,
 	    "own: malloc, called, keeps its self time");
 	compare_release(&c);
+
+	/* main and zed::f slower alike: --fail-slower names zed::f */
+	{
+		static const char *const slow[2] = {
+			"main;zed::f 10%d\nmain;g 10%d\n",
+			"main;zed::f 20%d\nmain;g 10%d\n"
+		};
+		char *zed[] = { "zed" };
+		const struct compare_row *w = NULL;
+
+		o = dflt;
+		o.own = zed;
+		o.nown = 1;
+		compare_init(&c, &o);
+		read_sides(&c, slow);
+		compare_finish(&c);
+		CHECK(compare_fails(&c, 10, &w) == 3 && w == row(&c, "zed::f"),
+		    "own: --fail-slower names zed::f, not main");
+		compare_release(&c);
+	}
 }
 
 /* The same work on a machine 10% slower after: the median of ratios. */

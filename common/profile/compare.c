@@ -27,7 +27,8 @@ compare_init(struct compare *c, const struct compare_opts *opts)
 	memset(c, 0, sizeof(*c));
 	c->opts = *opts;
 	stacktab_init(&c->funcs);
-	stacktab_init(&c->edges);
+	stacktab_init(&c->wholes);
+	stacktab_init(&c->cuts);
 }
 
 void
@@ -40,11 +41,13 @@ compare_release(struct compare *c)
 		free(c->runs[i].incl);
 		free(c->runs[i].self);
 		free(c->runs[i].cutin);
-		free(c->runs[i].head);
+		free(c->runs[i].cuts);
 	}
 	free(c->runs);
 	stacktab_release(&c->funcs);
-	stacktab_release(&c->edges);
+	stacktab_release(&c->wholes);
+	stacktab_release(&c->cuts);
+	free(c->seq);
 	free(c->hidden);
 	free(c->event);
 	free(c->stamp);
@@ -104,7 +107,7 @@ run_grow(struct compare_run *r, size_t n)
 {
 	if (n <= r->n)
 		return;
-	double **v[] = { &r->incl, &r->self, &r->cutin, &r->head };
+	double **v[] = { &r->incl, &r->self, &r->cutin };
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -150,21 +153,47 @@ is_cut(const char *key, size_t len)
 }
 
 /*
+ * Keeps the function ids of a stack, c->seq[0 .. nseq), root first: a
+ * whole stack in c->wholes, once for all runs; the part of a cut stack
+ * below the cut (its first COMPARE_CUT_MATCH functions) in c->cuts, with
+ * its weight w in the run's list.
+ */
+static void
+keep_seq(struct compare *c, struct compare_run *r, size_t nseq, int cut,
+    double w)
+{
+	struct stacktab_entry *e;
+
+	if (nseq == 0)
+		return;
+	if (!cut) {
+		stacktab_get(&c->wholes, (const char *)c->seq,
+		    nseq * sizeof(uint32_t));
+		return;
+	}
+	if (nseq > COMPARE_CUT_MATCH)
+		nseq = COMPARE_CUT_MATCH;
+	e = stacktab_get(&c->cuts, (const char *)c->seq,
+	    nseq * sizeof(uint32_t));
+	GROW(r->cuts, r->ncuts + 1, r->cutcap);
+	r->cuts[r->ncuts].cut = (size_t)(e - c->cuts.ents);
+	r->cuts[r->ncuts++].w = w;
+}
+
+/*
  * Adds one unique stack's weight w (cnt samples) to the run: to each
  * function on it once (its total), and to its leaf (its self time); when
- * the stack is cut short, to its functions' cut time and to its head's
- * (the frame after STREAM_TRUNCATED). Each caller and callee it shows
- * goes into c->edges. Returns how many of its frames have a name (not
- * "[dso]", a frame with no symbol).
+ * the stack is cut short, to its functions' cut time. Its functions go
+ * to keep_seq. Returns how many of its frames have a name (not "[dso]",
+ * a frame with no symbol).
  */
 static size_t
 add_stack(struct compare *c, struct compare_run *r, size_t stackno,
     const char *key, size_t len, double w, double cnt)
 {
 	const char *p = key, *end = key + len, *semi;
-	size_t id = 0, named = 0, prev = SIZE_MAX, edge[2], owner = SIZE_MAX;
-	size_t n;
-	int any = 0, cut = is_cut(key, len), at_head = 0, inl;
+	size_t id = 0, named = 0, owner = SIZE_MAX, nseq = 0, n;
+	int any = 0, cut = is_cut(key, len), inl;
 
 	if (cut) {
 		r->cut += w;
@@ -194,20 +223,12 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 				if (cut)
 					r->cutin[id] += w;
 			}
-			if (cut && str_is(p, semi - p, STREAM_TRUNCATED)) {
-				prev = SIZE_MAX;
-				at_head = 1;
-			} else {
-				if (at_head)
-					r->head[id] += w;
-				at_head = 0;
-				if (prev != SIZE_MAX && prev != id) {
-					edge[0] = prev;
-					edge[1] = id;
-					stacktab_get(&c->edges, (const char *)edge,
-					    sizeof(edge));
-				}
-				prev = id;
+			/* a cut stack's part below the cut, or a whole stack */
+			if (cut && str_is(p, semi - p, STREAM_TRUNCATED))
+				nseq = 0;
+			else {
+				GROW(c->seq, nseq + 1, c->seqcap);
+				c->seq[nseq++] = (uint32_t)id;
 			}
 			named += *p != '[';
 			any = 1;
@@ -217,6 +238,7 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 	/* a stack of no frame (";", from a hand-made file) is in the whole */
 	if (any)
 		r->self[owner != SIZE_MAX ? owner : id] += w;
+	keep_seq(c, r, nseq, cut, w);
 	return named;
 }
 
@@ -715,51 +737,122 @@ runs_cut(const struct compare *c, char *over)
 	return n;
 }
 
-/*
- * The callers of each function, as the stacks of all runs show them:
- * those of f are callers[start[f] .. start[f + 1]). Both are made; the
- * caller frees them.
- */
-static void
-callers_of(const struct compare *c, size_t **startp, size_t **callersp)
+/* The function id at place i of a kept stack's key (any alignment). */
+static size_t
+seq_at(const char *key, size_t i)
 {
-	size_t nf = c->funcs.n, ne = c->edges.n, i, f, edge[2];
-	size_t *start = xcalloc(nf + 2, sizeof(size_t));
-	size_t *callers = xcalloc(ne + 1, sizeof(size_t));
+	uint32_t id;
 
-	for (i = 0; i < ne; i++) {
-		memcpy(edge, c->edges.ents[i].key, sizeof(edge));
-		start[edge[1] + 2]++;
-	}
-	for (f = 0; f < nf; f++)
-		start[f + 2] += start[f + 1];
-	/* start[f + 1] is where f's callers go, then where they end */
-	for (i = 0; i < ne; i++) {
-		memcpy(edge, c->edges.ents[i].key, sizeof(edge));
-		callers[start[edge[1] + 1]++] = edge[0];
-	}
-	*startp = start;
-	*callersp = callers;
+	memcpy(&id, key + i * sizeof(id), sizeof(id));
+	return id;
 }
 
 /*
- * c->hidden and c->cut: for each function, the most of a run's
- * whole time, in percent, that cut stacks below it weigh, over the runs
- * with COMPARE_CUT_SAY percent of their samples cut or more in which no
- * cut stack holds it. A cut stack is below the callers of its head
- * (compare.h); a head whose callers no stack shows, or one such above
- * it, and that no whole stack holds, is below the functions on
- * COMPARE_CUT_ROOT percent of the whole stacks' time or more. Nothing
- * when no run is cut that much.
+ * Where each function is in the whole stacks: the pairs (stack, place)
+ * of function f are occ[2 * start[f] .. 2 * start[f + 1]). Both are
+ * made; the caller frees them.
+ */
+static void
+places(const struct compare *c, size_t **startp, size_t **occp)
+{
+	size_t nf = c->funcs.n, i, k, f, n = 0;
+	size_t *start = xcalloc(nf + 2, sizeof(size_t)), *occ;
+
+	for (i = 0; i < c->wholes.n; i++)
+		for (k = 0; k < c->wholes.ents[i].len / sizeof(uint32_t); k++) {
+			start[seq_at(c->wholes.ents[i].key, k) + 2]++;
+			n++;
+		}
+	for (f = 0; f < nf; f++)
+		start[f + 2] += start[f + 1];
+	occ = xcalloc(2 * n + 2, sizeof(size_t));
+	/* start[f + 1] is where f's places go, then where they end */
+	for (i = 0; i < c->wholes.n; i++)
+		for (k = 0; k < c->wholes.ents[i].len / sizeof(uint32_t); k++) {
+			f = seq_at(c->wholes.ents[i].key, k);
+			occ[2 * start[f + 1]] = i;
+			occ[2 * start[f + 1]++ + 1] = k;
+		}
+	*startp = start;
+	*occp = occ;
+}
+
+/*
+ * How many functions of the cut part t match the whole stack s from its
+ * place at on.
+ */
+static size_t
+match(const struct stacktab_entry *t, const struct stacktab_entry *s,
+    size_t at)
+{
+	size_t nt = t->len / sizeof(uint32_t), ns = s->len / sizeof(uint32_t);
+	size_t k;
+
+	for (k = 0; k < nt && at + k < ns; k++)
+		if (seq_at(t->key, k) != seq_at(s->key, at + k))
+			break;
+	return k;
+}
+
+/*
+ * The callers of the cut part t, into anc (their number returned; stamp
+ * marks them with mark): the functions above it in the whole stacks that
+ * hold the longest beginning of it, or, when none holds its first, those
+ * of root (the functions on COMPARE_CUT_ROOT percent of the whole
+ * stacks' time, nroot of them).
+ */
+static size_t
+callers(const struct compare *c, const struct stacktab_entry *t,
+    const size_t *start, const size_t *occ, const size_t *root, size_t nroot,
+    size_t *stamp, size_t mark, size_t *anc)
+{
+	size_t h = seq_at(t->key, 0), i, k, m, best = 0, n = 0;
+
+	if (start[h] == start[h + 1]) {
+		for (k = 0; k < nroot; k++)
+			if (stamp[root[k]] != mark) {
+				stamp[root[k]] = mark;
+				anc[n++] = root[k];
+			}
+		return n;
+	}
+	for (i = start[h]; i < start[h + 1]; i++)
+		if ((m = match(t, &c->wholes.ents[occ[2 * i]], occ[2 * i + 1])) > best)
+			best = m;
+	for (i = start[h]; i < start[h + 1]; i++) {
+		const struct stacktab_entry *s = &c->wholes.ents[occ[2 * i]];
+
+		if (match(t, s, occ[2 * i + 1]) != best)
+			continue;
+		for (k = 0; k < occ[2 * i + 1]; k++) {
+			size_t f = seq_at(s->key, k);
+
+			if (stamp[f] != mark) {
+				stamp[f] = mark;
+				anc[n++] = f;
+			}
+		}
+	}
+	return n;
+}
+
+/*
+ * c->hidden and c->cut: for each function, the most of a run's whole
+ * time, in percent, that cut stacks below it weigh, over the runs with
+ * COMPARE_CUT_SAY percent of their samples cut or more in which no cut
+ * stack holds it. A cut stack is below the functions above its part
+ * below the cut in the whole stacks (of any run) that hold the longest
+ * beginning of that part; when no whole stack holds its first function,
+ * below the functions on COMPARE_CUT_ROOT percent of the whole stacks'
+ * time or more. Nothing when no run is cut that much.
  */
 static void
 find_cut(struct compare *c)
 {
-	size_t nf = c->funcs.n, i, j, k, n, h, f;
-	size_t *start, *callers, *stamp, *queue;
-	double *whole, wholeall = 0, *hid;
+	size_t nf = c->funcs.n, nc = c->cuts.n, i, j, k, n, f, nroot = 0;
+	size_t *start, *occ, *stamp, *anc, *root;
+	double *whole, wholeall = 0, *hid, *cw;
 	char *over = xcalloc(c->nruns + 1, 1);
-	int rootless;
 
 	for (j = 0; j < c->nruns; j++) {
 		c->cut[c->runs[j].side] += c->runs[j].cut_samples;
@@ -769,8 +862,8 @@ find_cut(struct compare *c)
 		free(over);
 		return;
 	}
-	callers_of(c, &start, &callers);
-	/* each function's time on whole stacks, over all runs */
+	places(c, &start, &occ);
+	/* each function's time on whole stacks, over all runs: the root */
 	whole = xcalloc(nf, sizeof(double));
 	for (j = 0; j < c->nruns; j++) {
 		const struct compare_run *r = &c->runs[j];
@@ -779,41 +872,30 @@ find_cut(struct compare *c)
 			whole[f] += r->incl[f] - r->cutin[f];
 		wholeall += r->whole - r->cut;
 	}
-	hid = xcalloc(c->nruns * nf, sizeof(double));
-	stamp = xcalloc(nf, sizeof(size_t));
-	queue = xcalloc(nf, sizeof(size_t));
-	for (h = 0; h < nf; h++) {
-		for (j = 0; j < c->nruns; j++)
-			if (over[j] && c->runs[j].head[h] > 0)
-				break;
+	root = xcalloc(nf + 1, sizeof(size_t));
+	for (f = 0; f < nf; f++)
+		if (wholeall > 0 && whole[f] >= COMPARE_CUT_ROOT / 100 * wholeall)
+			root[nroot++] = f;
+	/* each cut part's weight in each run cut enough */
+	cw = xcalloc(c->nruns * nc + 1, sizeof(double));
+	for (j = 0; j < c->nruns; j++)
+		for (k = 0; over[j] && k < c->runs[j].ncuts; k++)
+			cw[j * nc + c->runs[j].cuts[k].cut] += c->runs[j].cuts[k].w;
+	hid = xcalloc(c->nruns * nf + 1, sizeof(double));
+	stamp = xcalloc(nf + 1, sizeof(size_t));
+	anc = xcalloc(nf + 1, sizeof(size_t));
+	for (i = 0; i < nc; i++) {
+		for (j = 0; j < c->nruns && !(cw[j * nc + i] > 0); j++)
+			;
 		if (j == c->nruns)
 			continue;
-		/* queue[1 .. n): the callers of h, found once each */
-		n = 0;
-		queue[n++] = h;
-		stamp[h] = h + 1;
-		rootless = 0;
-		for (k = 0; k < n; k++) {
-			f = queue[k];
-			if (start[f + 1] == start[f] && !(whole[f] > 0))
-				rootless = 1;
-			for (i = start[f]; i < start[f + 1]; i++)
-				if (stamp[callers[i]] != h + 1) {
-					stamp[callers[i]] = h + 1;
-					queue[n++] = callers[i];
-				}
-		}
-		for (f = 0; rootless && wholeall > 0 && f < nf; f++)
-			if (stamp[f] != h + 1 &&
-			    whole[f] >= COMPARE_CUT_ROOT / 100 * wholeall) {
-				stamp[f] = h + 1;
-				queue[n++] = f;
-			}
+		n = callers(c, &c->cuts.ents[i], start, occ, root, nroot, stamp,
+		    i + 1, anc);
 		for (j = 0; j < c->nruns; j++)
-			for (k = 1; over[j] && k < n; k++)
-				hid[j * nf + queue[k]] += c->runs[j].head[h];
+			for (k = 0; cw[j * nc + i] > 0 && k < n; k++)
+				hid[j * nf + anc[k]] += cw[j * nc + i];
 	}
-	c->hidden = xcalloc(nf, sizeof(double));
+	c->hidden = xcalloc(nf + 1, sizeof(double));
 	for (j = 0; j < c->nruns; j++) {
 		const struct compare_run *r = &c->runs[j];
 
@@ -825,11 +907,13 @@ find_cut(struct compare *c)
 		}
 	}
 	free(whole);
+	free(root);
+	free(cw);
 	free(hid);
 	free(stamp);
-	free(queue);
+	free(anc);
 	free(start);
-	free(callers);
+	free(occ);
 	free(over);
 }
 

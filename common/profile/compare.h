@@ -38,22 +38,23 @@
  * the recorder unwound) have lost their callers, whose totals leave them
  * out. When COMPARE_CUT_SAY percent of a run's samples or more are cut,
  * compare_finish says so, and the rows of the functions above the cut
- * are COMPARE_UNMEASURED, not tested. A function is above the cut in a
- * run when no cut stack of that run holds it (one that is seen below the
- * cut too is measured as well as the cut allows) and it calls, directly
- * or not, the outermost frame a cut stack kept (its "head"), as the
- * stacks of all runs show their callers; a head whose callers no stack
- * shows, and that no whole stack holds, is taken to be called by the
- * functions on COMPARE_CUT_ROOT percent of the whole stacks' time or more
- * (main, the runtime's start). A row is unmeasured when, in some run
- * over COMPARE_CUT_SAY, the cut stacks below it weigh min_change percent
- * of that run's whole time or more. Self time is the leaf's, always below
- * the cut: its rows are never unmeasured.
+ * are COMPARE_UNMEASURED, not tested. A function is above a cut stack
+ * when the whole stacks (of any run) that hold the longest beginning of
+ * its part below the cut (up to COMPARE_CUT_MATCH functions from its
+ * outermost) hold it above that part, and no cut stack of the run holds
+ * it (one seen below the cut too is measured as well as the cut allows);
+ * when no whole stack holds the part's outermost function, it is taken
+ * to be below the functions on COMPARE_CUT_ROOT percent of the whole
+ * stacks' time or more (main, the runtime's start). A row is unmeasured
+ * when, in some run over COMPARE_CUT_SAY, the cut stacks below it weigh
+ * min_change percent of that run's whole time or more. Self time is the
+ * leaf's, always below the cut: its rows are never unmeasured.
  */
 #ifndef FG_COMPARE_H
 #define FG_COMPARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "stream/stacktab.h"
 
@@ -74,6 +75,7 @@
  */
 #define COMPARE_CUT_SAY		2.0
 #define COMPARE_CUT_ROOT	90.0
+#define COMPARE_CUT_MATCH	32	/* functions of a cut part matched */
 
 enum compare_norm {
 	COMPARE_TIME,		/* time (or samples) per run, or per unit */
@@ -137,8 +139,11 @@ struct compare_run {
 	double		 cut;		/* its time in cut stacks */
 	double		 cut_samples;	/* its cut stacks' samples */
 	double		*cutin;		/* per function: its time in cut stacks */
-	double		*head;		/* per function: the time of the cut
-					   stacks whose outermost frame it is */
+	struct compare_cut {
+		size_t	 cut;		/* its part below the cut, in c->cuts */
+		double	 w;
+	}		*cuts;		/* its cut stacks */
+	size_t		 ncuts, cutcap;
 };
 
 struct compare_row {
@@ -178,7 +183,12 @@ struct compare {
 					   last (0: none found, or fewer
 					   than 3 runs) */
 	char		*method;	/* what was compared, how: one line */
-	struct stacktab	 edges;		/* caller and callee ids, as seen */
+	struct stacktab	 wholes;	/* the whole stacks of all runs, as
+					   function ids (uint32_t), root first */
+	struct stacktab	 cuts;		/* the parts of cut stacks below the
+					   cut, the same way */
+	uint32_t	*seq;		/* a stack's ids, as it is read */
+	size_t		 seqcap;
 	double		*hidden;	/* per function: the most of a run's
 					   whole time, in percent, cut below it
 					   (NULL: no run has COMPARE_CUT_SAY) */

@@ -288,6 +288,15 @@ test_cut(void)
 		"main;a;b;hot 40%d\n[truncated];b;hot 40%d\n",
 		"main;a;b;hot 40%d\n[truncated];b;hot 80%d\n"
 	};
+	/*
+	 * eval, a hub: called by run above the cut, and by load elsewhere;
+	 * only the whole stacks that hold eval;dive;hot tell the callers
+	 */
+	static const char *const hub[2] = {
+		"main;run;eval;dive;hot 40%d\nmain;load;eval;parse 20%d\n",
+		"main;run;eval;dive;hot 10%d\nmain;load;eval;parse 20%d\n"
+		"[truncated];eval;dive;hot 700\n"
+	};
 	/* 1% cut: not said, main keeps its verdict */
 	static const char *const few[2] = {
 		"main;a 99%d\n[truncated];hot 1%d\n",
@@ -347,6 +356,16 @@ test_cut(void)
 	CHECK(row(&c, "a")->verdict == COMPARE_UNMEASURED &&
 	    row(&c, "main")->verdict == COMPARE_UNMEASURED,
 	    "below: a and main, its callers, are unmeasured");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	read_sides(&c, hub);
+	compare_finish(&c);
+	CHECK(row(&c, "run")->verdict == COMPARE_UNMEASURED &&
+	    row(&c, "main")->verdict == COMPARE_UNMEASURED,
+	    "hub: run and main, above eval;dive;hot, are unmeasured");
+	CHECK(row(&c, "load")->verdict == COMPARE_SAME,
+	    "hub: load, which calls eval for parse, keeps its verdict");
 	compare_release(&c);
 
 	compare_init(&c, &dflt);

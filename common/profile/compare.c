@@ -918,6 +918,33 @@ find_cut(struct compare *c)
 }
 
 /*
+ * Names the n unmeasured rows into b: the three shortest names (main
+ * before __libc_start_call_main), in the table's order, and how many
+ * more.
+ */
+static void
+say_shortest(const struct compare *c, struct buf *b, size_t n)
+{
+	char *pick = xcalloc(c->nrows + 1, 1);
+	size_t i, k, best, at = 0;
+
+	for (k = 0; k < 3 && k < n; k++) {
+		for (i = 1, best = 0; i < c->nrows; i++)
+			if (c->rows[i].verdict == COMPARE_UNMEASURED && !pick[i] &&
+			    (best == 0 || c->rows[i].len < c->rows[best].len))
+				best = i;
+		pick[best] = 1;
+	}
+	for (i = 1; i < c->nrows; i++)
+		if (pick[i])
+			buf_addf(b, "%s%.*s", at++ ? ", " : "",
+			    (int)c->rows[i].len, c->rows[i].name);
+	if (n > 3)
+		buf_addf(b, " and %zu more", n - 3);
+	free(pick);
+}
+
+/*
  * Says the share of cut stacks of each side, when a run has
  * COMPARE_CUT_SAY percent of them or more, and the rows it leaves
  * unmeasured: the first three by name.
@@ -944,18 +971,7 @@ say_cut(const struct compare *c)
 		    "leave%s them out, and %s called unmeasured: ",
 		    n == 1 ? "" : "s", n, n == 1 ? "" : "s", n == 1 ? "s" : "",
 		    n == 1 ? "is" : "are");
-		for (i = 1, n = 0; i < c->nrows; i++) {
-			const struct compare_row *r = &c->rows[i];
-
-			if (r->verdict != COMPARE_UNMEASURED)
-				continue;
-			if (n < 3)
-				buf_addf(&b, "%s%.*s", n ? ", " : "",
-				    (int)r->len, r->name);
-			n++;
-		}
-		if (n > 3)
-			buf_addf(&b, " and %zu more", n - 3);
+		say_shortest(c, &b, n);
 	}
 	for (i = 0; i < 2; i++)
 		share(pct[i], (uint64_t)llround(c->cut[i]),

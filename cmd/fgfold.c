@@ -35,7 +35,7 @@ usage(int status)
 	    "       fgfold --folded [--top=N [--own=CRATE ...]] [file ...]\n"
 	    "       fgfold --diff [-n] [-s] before after\n"
 	    "       fgfold --compare [--self] [--per=N] [--normalize=share|median]\n"
-	    "              [--min-change=PCT] [--fail-slower=PCT]\n"
+	    "              [--min-change=PCT] [--fail-slower=PCT] [--own=CRATE ...]\n"
 	    "              [--event-filter=EVENT] before ... -- after ...\n"
 	    "       fgfold -V | --version\n");
 }
@@ -75,15 +75,40 @@ static const struct option longopts[] = {
 };
 
 /*
- * fgfold --compare: reads the runs before and after, writes the table.
- * Returns 0, 1 when fail (>= 0) is passed, or 2 (said).
+ * --fail-slower=pct passed: says by how much, naming the row with the
+ * largest change, in one line.
+ */
+static void
+say_fail(const struct compare *c, double pct, size_t n,
+    const struct compare_row *w)
+{
+	const char *unit = compare_unit_name(c->unit);
+	int prec = c->unit == COMPARE_PERCENT ? 2 : 1;
+	char more[64] = "";
+
+	if (n > 1)
+		snprintf(more, sizeof(more), ", and %zu more row%s", n - 1,
+		    n > 2 ? "s" : "");
+	warnx("slower by more than %g%% of the before runs' whole time "
+	    "(--fail-slower=%g, %.*f %s): %.*s %+.*f %s (95%% interval "
+	    "%+.*f to %+.*f)%s", pct, pct, prec, pct / 100 * c->whole_before,
+	    unit, (int)w->len, w->name, prec, w->change, unit, prec, w->low,
+	    prec, w->high, more);
+}
+
+/*
+ * fgfold --compare: reads the runs before and after, writes the table,
+ * own crates' functions first. Returns 0, 1 when fail (>= 0) is passed
+ * (said), or 2 (said).
  */
 static int
 compare(const struct compare_opts *o, char **runs[2], double fail)
 {
 	struct compare c;
+	const struct compare_row *w;
 	const char *name;
 	char **p;
+	size_t n;
 	int side, fd, r = 0;
 
 	compare_init(&c, o);
@@ -99,7 +124,10 @@ compare(const struct compare_opts *o, char **runs[2], double fail)
 		if (cmptable_write(&c, stdout, isatty(STDOUT_FILENO)) == -1)
 			cmdfile_write_failed(CMDFILE_STDOUT);
 		cmdfile_finish(stdout, CMDFILE_STDOUT);
-		r = fail >= 0 && compare_fails(&c, fail);
+		if (fail >= 0 && (n = compare_fails(&c, fail, &w)) > 0) {
+			say_fail(&c, fail, n, w);
+			r = 1;
+		}
 	}
 	compare_release(&c);
 	return r;
@@ -195,8 +223,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	opts.nskip_after = nskip;
 	opts.nown = nown;
-	if (nown > 0 && top == 0)
-		errx(2, "--own goes with --top=N");
+	if (nown > 0 && top == 0 && !cmp)
+		errx(2, "--own goes with --top=N or --compare");
 	if ((opts.normalize || opts.strip_hex) && !diff)
 		errx(2, "-n and -s go with --diff");
 	if (diff && argc != 2)
@@ -207,6 +235,8 @@ main(int argc, char *argv[])
 			    "runs after");
 		co.event = opts.event;
 		runs[0] = argv;
+		co.own = opts.own;
+		co.nown = nown;
 		rval = compare(&co, runs, fail);
 		goto done;
 	}

@@ -112,6 +112,23 @@ check 'a stack of no frame, first in a run: no crash, counted in the whole' '
 	grep -q "</svg>" cmp.svg
 '
 
+check '--fail-slower names the row that tripped it, with its change and interval' '
+	expect_status 1 fgfold --compare --fail-slower=10 "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
+	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): render +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*)" err &&
+	test "$(grep -c "slower by more than" err)" = 1
+'
+
+check '--own=CRATE: the functions of that crate right after [all]' '
+	printf "main;app::f 10\nmain;std::g 50\nmain;<app::T as core::Tr>::h 5\n" >o1 &&
+	printf "main;app::f 12\nmain;std::g 80\nmain;<app::T as core::Tr>::h 5\n" >o2 &&
+	expect_status 0 fgfold --compare --own=app o1 -- o2 >out 2>err &&
+	cut -f 1 out >names &&
+	printf "function\n[all]\napp::f\n<app::T as core::Tr>::h\nmain\nstd::g\n" >want &&
+	test_cmp want names &&
+	expect_status 2 fgfold --own=app o1 2>err &&
+	grep_q "^fgfold: --own goes with --top=N or --compare" err
+'
+
 check 'an empty run, folded stacks beside streams: exit 2, the file named' '
 	: >empty &&
 	expect_status 2 fgfold --compare empty -- "$R/b.1.sym" >out 2>err &&
@@ -125,4 +142,97 @@ check 'an empty run, folded stacks beside streams: exit 2, the file named' '
 	grep_q "^fgfold: .b2.folded. is folded stacks, and .*a.1.sym. records .cpu-clock." err
 '
 
+# Stacks cut short. mid has CFI in "whole" and none in "cut" (no
+# .eh_frame, no .debug_frame, no frame pointer): every sample below it
+# ends in [truncated] there, its callers lost. cut's hot does twice the
+# work of whole's, so the run takes longer while main, outer and the C
+# runtime's start, above the cut, count only the samples in other: they
+# looked faster. They are unmeasured; other, beside the cut, and hot and
+# mid, below it, keep their verdicts.
+cat >"$B/cut.c" <<'EOF'
+#include <stdlib.h>
+volatile unsigned long sink;
+void mid(long n);
+__attribute__((noinline)) void hot(long n)
+{
+	for (long i = 0; i < n; i++)
+		sink += i * i;
+}
+__attribute__((noinline)) void other(long n)
+{
+	for (long i = 0; i < n; i++)
+		sink ^= i;
+}
+__attribute__((noinline)) void outer(long n)
+{
+	mid(n);
+	sink++;
+}
+int main(int argc, char **argv)
+{
+	long k = argc > 1 ? atol(argv[1]) : 1, j;
+	long a = argc > 2 ? atol(argv[2]) : 1;
+	for (j = 0; j < 20 * k; j++) {
+		other(2000000);
+		outer(2000000 * a);
+	}
+	return 0;
+}
+EOF
+cat >"$B/mid.c" <<'EOF'
+extern volatile unsigned long sink;
+void hot(long n);
+__attribute__((noinline)) void mid(long n)
+{
+	volatile char pad[64];
+	pad[0] = (char)n;
+	hot(n + pad[0] - (char)n);
+	sink += pad[1];
+}
+EOF
+if ! { $cc -O2 -g -fomit-frame-pointer -c -o "$B/cut.o" "$B/cut.c" &&
+    $cc -O2 -g -fomit-frame-pointer -c -o "$B/mid-cfi.o" "$B/mid.c" &&
+    $cc -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables \
+	-fno-unwind-tables -c -o "$B/mid-nocfi.o" "$B/mid.c" &&
+    $cc -o "$B/whole" "$B/cut.o" "$B/mid-cfi.o" &&
+    $cc -o "$B/cut" "$B/cut.o" "$B/mid-nocfi.o"; } 2>"$B/err"; then
+	skip 'truncated stacks compared' "cannot build the test program with $cc: $(head -3 "$B/err")"
+	done_testing
+	exit 0
+fi
+check 'ten runs recorded, whole and cut in turns' '
+	for i in 1 2 3 4 5; do
+		expect_status 0 fgrecord -q -o "$R/w.$i" "$B/whole" 2 1 2>>"$R/rec.err" &&
+		expect_status 0 fgsym "$R/w.$i" >"$R/w.$i.sym" 2>>"$R/sym.err" &&
+		expect_status 0 fgrecord -q -o "$R/c.$i" "$B/cut" 2 2 2>>"$R/rec.err" &&
+		expect_status 0 fgsym "$R/c.$i" >"$R/c.$i.sym" 2>>"$R/sym.err" ||
+			{ cat "$R/rec.err" "$R/sym.err"; exit 1; }
+	done
+'
+# The share of cut's samples that end in [truncated], in percent.
+cutpct=$(cat "$R"/c.?.sym | fgfold --no-comm 2>/dev/null |
+	awk '{ n += $NF } /^\[truncated\];/ { t += $NF } END { print n ? int(100 * t / n) : 0 }')
+if [ "${cutpct:-0}" -lt 20 ]; then
+	skip 'truncated stacks compared' "fgrecord unwound mid without its CFI (${cutpct:-0}% truncated): no cut to compare"
+else
+	check 'truncated after: said, main and outer unmeasured, hot slower, other measured' '
+		expect_status 0 fgfold --compare "$R"/w.?.sym -- "$R"/c.?.sym >out 2>err &&
+		cat err &&
+		grep_q "^fgfold: 0.0% of the samples before and [0-9.]*% after end in \[truncated\] .*: the totals of [0-9]* functions above the cut leave them out, and are called unmeasured: \(.*, \)\?main\(,\| and\|;\)" err &&
+		test "$(verdict out main)" = unmeasured &&
+		test "$(verdict out outer)" = unmeasured &&
+		test "$(verdict out hot)" = slower &&
+		test "$(verdict out mid)" = slower &&
+		test "$(verdict out "[all]")" = slower &&
+		test "$(verdict out other)" != unmeasured
+	'
+	check 'truncated, --self: no row unmeasured, the share still said' '
+		expect_status 0 fgfold --compare --self "$R"/w.?.sym -- "$R"/c.?.sym >out 2>err &&
+		grep_q "end in \[truncated\] .*: self time is the leaf.s, below the cut, and is measured" err &&
+		! grep -q "	unmeasured\$" out &&
+		test "$(verdict out hot)" = slower
+	'
+fi
+
 done_testing
+

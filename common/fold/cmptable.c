@@ -2,13 +2,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "base/xalloc.h"
 #include "fold/cmptable.h"
+#include "profile/own.h"
 
 #define NAME_MAX_WIDTH	60	/* a longer name overflows its column */
 #define NCOLS		5	/* before, after, change, low, high */
 
-static const char *const verdicts[] = { "same", "slower", "faster" };
-static const char *const units[] = { "ms", "samples", "%" };
 static const char *const heads[NCOLS] = {
 	"before", "after", "change", "low", "high"
 };
@@ -33,25 +35,46 @@ row_nums(const struct compare_row *r, int prec, char out[NCOLS][32])
 		num(out[i], sizeof(out[i]), v[i], prec);
 }
 
+/*
+ * The order rows are written in, into order[0 .. c->nrows): [all], the
+ * own crates' functions, the rest.
+ */
+static void
+row_order(const struct compare *c, size_t *order)
+{
+	size_t i, n = 0;
+	int pass;
+
+	if (c->nrows == 0)
+		return;
+	order[n++] = 0;
+	for (pass = c->opts.nown > 0 ? 0 : 1; pass < 2; pass++)
+		for (i = 1; i < c->nrows; i++)
+			if (own_any(c->rows[i].name, c->rows[i].len,
+			    c->opts.own, c->opts.nown) == (pass == 0))
+				order[n++] = i;
+}
+
 static int
-write_tsv(const struct compare *c, FILE *out)
+write_tsv(const struct compare *c, FILE *out, const size_t *order)
 {
 	char n[NCOLS][32];
 	size_t i;
 
 	fputs("function\tbefore\tafter\tchange\tlow\thigh\tverdict\n", out);
 	for (i = 0; i < c->nrows; i++) {
-		const struct compare_row *r = &c->rows[i];
+		const struct compare_row *r = &c->rows[order[i]];
 
 		row_nums(r, 3, n);
 		fprintf(out, "%.*s\t%s\t%s\t%s\t%s\t%s\t%s\n", (int)r->len,
-		    r->name, n[0], n[1], n[2], n[3], n[4], verdicts[r->verdict]);
+		    r->name, n[0], n[1], n[2], n[3], n[4],
+		    compare_verdict_name(r->verdict));
 	}
 	return ferror(out) ? -1 : 0;
 }
 
 static int
-write_aligned(const struct compare *c, FILE *out)
+write_aligned(const struct compare *c, FILE *out, const size_t *order)
 {
 	char n[NCOLS][32], head[NCOLS][32];
 	int prec = c->unit == COMPARE_PERCENT ? 2 : 1, w[NCOLS], i;
@@ -59,7 +82,7 @@ write_aligned(const struct compare *c, FILE *out)
 
 	for (i = 0; i < NCOLS; i++) {
 		snprintf(head[i], sizeof(head[i]), "%s %s", heads[i],
-		    units[c->unit]);
+		    compare_unit_name(c->unit));
 		w[i] = (int)strlen(head[i]);
 	}
 	for (k = 0; k < c->nrows; k++) {
@@ -77,14 +100,14 @@ write_aligned(const struct compare *c, FILE *out)
 		fprintf(out, "  %*s", w[i], head[i]);
 	fputs("  verdict\n", out);
 	for (k = 0; k < c->nrows; k++) {
-		const struct compare_row *r = &c->rows[k];
+		const struct compare_row *r = &c->rows[order[k]];
 
 		row_nums(r, prec, n);
 		fprintf(out, "%.*s%*s", (int)r->len, r->name,
 		    r->len < namew ? (int)(namew - r->len) : 0, "");
 		for (i = 0; i < NCOLS; i++)
 			fprintf(out, "  %*s", w[i], n[i]);
-		fprintf(out, "  %s\n", verdicts[r->verdict]);
+		fprintf(out, "  %s\n", compare_verdict_name(r->verdict));
 	}
 	return ferror(out) ? -1 : 0;
 }
@@ -92,5 +115,11 @@ write_aligned(const struct compare *c, FILE *out)
 int
 cmptable_write(const struct compare *c, FILE *out, int aligned)
 {
-	return aligned ? write_aligned(c, out) : write_tsv(c, out);
+	size_t *order = xcalloc(c->nrows + 1, sizeof(size_t));
+	int rv;
+
+	row_order(c, order);
+	rv = aligned ? write_aligned(c, out, order) : write_tsv(c, out, order);
+	free(order);
+	return rv;
 }

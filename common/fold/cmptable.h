@@ -15,7 +15,9 @@
  * Writes c's rows (compare_finish made them) to out: tab-separated, the
  * header "function before after change low high verdict", for awk and
  * spreadsheets; or, when aligned, in columns for a terminal, with the
- * unit in the header. Returns 0, or -1 on a write error.
+ * unit in the header. With own crates (c->opts.own), [all] is followed
+ * by those crates' functions, then the rest, each part in c's order.
+ * Returns 0, or -1 on a write error.
  */
 int	cmptable_write(const struct compare *c, FILE *out, int aligned);
 

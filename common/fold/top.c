@@ -4,9 +4,8 @@
 #include "base/str.h"
 #include "base/xalloc.h"
 #include "fold/top.h"
+#include "profile/own.h"
 #include "stream/stream.h"
-
-#define TOP_INLINE_MARK	"_[i]"	/* fgfold --inline-mark's suffix */
 #define TOP_OWN_SHOWN	4	/* crates named in the own table's title */
 
 /* One function's figures. */
@@ -113,38 +112,10 @@ toptab_write(struct toptab *t, FILE *out, size_t n, const struct topfmt *m)
 	free(order);
 }
 
-/*
- * Whether the function name[0..len) is crate c's own: "c::f", "<c::T>::f",
- * or an impl of one of c's traits, "<T as c::Trait>::f".
- */
-static int
-own_match(const char *name, size_t len, const char *c)
-{
-	size_t cl = strlen(c), i;
-
-	if (len > cl + 2 && memcmp(name, c, cl) == 0 &&
-	    memcmp(name + cl, "::", 2) == 0)
-		return 1;
-	if (len > cl + 3 && name[0] == '<' && memcmp(name + 1, c, cl) == 0 &&
-	    memcmp(name + 1 + cl, "::", 2) == 0)
-		return 1;
-	for (i = 0; name[0] == '<' && i + 4 + cl + 2 <= len; i++)
-		if (memcmp(name + i, " as ", 4) == 0 &&
-		    memcmp(name + i + 4, c, cl) == 0 &&
-		    memcmp(name + i + 4 + cl, "::", 2) == 0)
-			return 1;
-	return 0;
-}
-
 static int
 is_own(const struct fold *f, const struct topframe *fr)
 {
-	size_t i;
-
-	for (i = 0; i < f->opts.nown; i++)
-		if (own_match(fr->p, fr->len, f->opts.own[i]))
-			return 1;
-	return 0;
+	return own_any(fr->p, fr->len, f->opts.own, f->opts.nown);
 }
 
 /*
@@ -210,9 +181,9 @@ fold_top(struct fold *f, FILE *out, size_t n)
 			fr[nfr].p = p;
 			fr[nfr].len = semi - p;
 			fr[nfr].inlined = strip &&
-			    str_ends(p, semi - p, TOP_INLINE_MARK);
+			    str_ends(p, semi - p, OWN_INLINE_MARK);
 			if (fr[nfr].inlined)
-				fr[nfr].len -= sizeof(TOP_INLINE_MARK) - 1;
+				fr[nfr].len -= sizeof(OWN_INLINE_MARK) - 1;
 			toptab_add(&leaves, fr[nfr].p, fr[nfr].len, i + 1, w,
 			    semi == end);
 			nfr++;

@@ -4,10 +4,13 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/share.h"
+#include "base/str.h"
 #include "base/lineread.h"
 #include "base/xalloc.h"
 #include "profile/compare.h"
 #include "profile/fold.h"
+#include "profile/own.h"
 #include "profile/stats.h"
 #include "stream/sniff.h"
 #include "stream/stream.h"
@@ -24,6 +27,8 @@ compare_init(struct compare *c, const struct compare_opts *opts)
 	memset(c, 0, sizeof(*c));
 	c->opts = *opts;
 	stacktab_init(&c->funcs);
+	stacktab_init(&c->wholes);
+	stacktab_init(&c->cuts);
 }
 
 void
@@ -35,9 +40,15 @@ compare_release(struct compare *c)
 		free(c->runs[i].name);
 		free(c->runs[i].incl);
 		free(c->runs[i].self);
+		free(c->runs[i].cutin);
+		free(c->runs[i].cuts);
 	}
 	free(c->runs);
 	stacktab_release(&c->funcs);
+	stacktab_release(&c->wholes);
+	stacktab_release(&c->cuts);
+	free(c->seq);
+	free(c->hidden);
 	free(c->event);
 	free(c->stamp);
 	free(c->rows);
@@ -96,10 +107,13 @@ run_grow(struct compare_run *r, size_t n)
 {
 	if (n <= r->n)
 		return;
-	r->incl = xrealloc(r->incl, n * sizeof(double));
-	r->self = xrealloc(r->self, n * sizeof(double));
-	memset(r->incl + r->n, 0, (n - r->n) * sizeof(double));
-	memset(r->self + r->n, 0, (n - r->n) * sizeof(double));
+	double **v[] = { &r->incl, &r->self, &r->cutin };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		*v[i] = xrealloc(*v[i], n * sizeof(double));
+		memset(*v[i] + r->n, 0, (n - r->n) * sizeof(double));
+	}
 	r->n = n;
 }
 
@@ -122,29 +136,99 @@ func_id(struct compare *c, const char *s, size_t len)
 	return id;
 }
 
+/* Whether the stack key[0..len) has a frame STREAM_TRUNCATED: cut short. */
+static int
+is_cut(const char *key, size_t len)
+{
+	static const char mark[] = STREAM_TRUNCATED;
+	const size_t ml = sizeof(mark) - 1;
+	const char *p = key, *end = key + len;
+
+	while ((p = memmem(p, end - p, mark, ml)) != NULL) {
+		if ((p == key || p[-1] == ';') && (p + ml == end || p[ml] == ';'))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
 /*
- * Adds one unique stack's weight w to the run: to each function on it
- * once (its total), and to its leaf (its self time). Returns how many of
- * its frames have a name (not "[dso]", a frame with no symbol).
+ * Keeps the function ids of a stack, c->seq[0 .. nseq), root first: a
+ * whole stack in c->wholes, once for all runs; the part of a cut stack
+ * below the cut (its first COMPARE_CUT_MATCH functions) in c->cuts, with
+ * its weight w in the run's list.
+ */
+static void
+keep_seq(struct compare *c, struct compare_run *r, size_t nseq, int cut,
+    double w)
+{
+	struct stacktab_entry *e;
+
+	if (nseq == 0)
+		return;
+	if (!cut) {
+		stacktab_get(&c->wholes, (const char *)c->seq,
+		    nseq * sizeof(uint32_t));
+		return;
+	}
+	if (nseq > COMPARE_CUT_MATCH)
+		nseq = COMPARE_CUT_MATCH;
+	e = stacktab_get(&c->cuts, (const char *)c->seq,
+	    nseq * sizeof(uint32_t));
+	GROW(r->cuts, r->ncuts + 1, r->cutcap);
+	r->cuts[r->ncuts].cut = (size_t)(e - c->cuts.ents);
+	r->cuts[r->ncuts++].w = w;
+}
+
+/*
+ * Adds one unique stack's weight w (cnt samples) to the run: to each
+ * function on it once (its total), and to its leaf (its self time); when
+ * the stack is cut short, to its functions' cut time. Its functions go
+ * to keep_seq. Returns how many of its frames have a name (not "[dso]",
+ * a frame with no symbol).
  */
 static size_t
 add_stack(struct compare *c, struct compare_run *r, size_t stackno,
-    const char *key, size_t len, double w)
+    const char *key, size_t len, double w, double cnt)
 {
 	const char *p = key, *end = key + len, *semi;
-	size_t id = 0, named = 0;
-	int any = 0;
+	size_t id = 0, named = 0, owner = SIZE_MAX, nseq = 0, n;
+	int any = 0, cut = is_cut(key, len), inl;
 
+	if (cut) {
+		r->cut += w;
+		r->cut_samples += cnt;
+	}
 	while (p < end) {
 		semi = memchr(p, ';', end - p);
 		if (semi == NULL)
 			semi = end;
 		if (semi > p) {
-			id = func_id(c, p, semi - p);
+			/* marked only with own crates: see compare_read */
+			n = semi - p;
+			inl = c->opts.nown > 0 && str_ends(p, n, OWN_INLINE_MARK);
+			if (inl)
+				n -= sizeof(OWN_INLINE_MARK) - 1;
+			id = func_id(c, p, n);
+			/* the innermost own function of the leaf's inlined group */
+			if (!inl)
+				owner = SIZE_MAX;
+			if (c->opts.nown > 0 && own_any(p, n, c->opts.own,
+			    c->opts.nown))
+				owner = id;
 			run_grow(r, c->funcs.n);
 			if (c->stamp[id] != stackno + 1) {
 				c->stamp[id] = stackno + 1;
 				r->incl[id] += w;
+				if (cut)
+					r->cutin[id] += w;
+			}
+			/* a cut stack's part below the cut, or a whole stack */
+			if (cut && str_is(p, semi - p, STREAM_TRUNCATED))
+				nseq = 0;
+			else {
+				GROW(c->seq, nseq + 1, c->seqcap);
+				c->seq[nseq++] = (uint32_t)id;
 			}
 			named += *p != '[';
 			any = 1;
@@ -153,7 +237,8 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 	}
 	/* a stack of no frame (";", from a hand-made file) is in the whole */
 	if (any)
-		r->self[id] += w;
+		r->self[owner != SIZE_MAX ? owner : id] += w;
+	keep_seq(c, r, nseq, cut, w);
 	return named;
 }
 
@@ -185,7 +270,9 @@ same_event(struct compare *c, const char *name, const char *event, int timed)
 int
 compare_read(struct compare *c, int side, int fd, const char *name)
 {
-	struct fold_opts fo = { .no_comm = 1, .event = c->opts.event };
+	/* own crates: fold marks the inlined frames (OWN_INLINE_MARK) */
+	struct fold_opts fo = { .no_comm = 1, .event = c->opts.event,
+	    .own = (char **)c->opts.own, .nown = c->opts.nown };
 	struct compare_run *r;
 	struct fold f;
 	struct lineread lr;
@@ -225,7 +312,7 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 
 		r->samples += cnt;
 		r->whole += w;
-		named += add_stack(c, r, i, e->key, e->len, w);
+		named += add_stack(c, r, i, e->key, e->len, w, cnt);
 		if (c->opts.on_stack != NULL)
 			c->opts.on_stack(c->opts.on_stack_arg, c->nruns - 1,
 			    e->key, e->len, w);
@@ -392,6 +479,8 @@ row_fill(const struct compare *c, size_t id, struct compare_row *row)
 	row->low = d.low;
 	row->high = d.high;
 	row->p = d.p;
+	row->hidden = id != SIZE_MAX && c->hidden != NULL && !c->opts.self ?
+	    c->hidden[id] : 0;
 	if (id == SIZE_MAX) {
 		row->name = ALL_NAME;
 		row->len = sizeof(ALL_NAME) - 1;
@@ -399,6 +488,20 @@ row_fill(const struct compare *c, size_t id, struct compare_row *row)
 		row->name = c->funcs.ents[id].key;
 		row->len = c->funcs.ents[id].len;
 	}
+}
+
+/* Whether the row is called slower or faster. */
+static int
+called(const struct compare_row *r)
+{
+	return r->verdict == COMPARE_SLOWER || r->verdict == COMPARE_FASTER;
+}
+
+/* Whether the row's total may leave out cut stacks worth a change. */
+static int
+row_cut(const struct compare *c, const struct compare_row *r)
+{
+	return r->hidden > 0 && r->hidden >= c->opts.min_change;
 }
 
 /*
@@ -409,7 +512,7 @@ static int
 row_order(const void *x, const void *y)
 {
 	const struct compare_row *a = x, *b = y;
-	int ca = a->verdict != COMPARE_SAME, cb = b->verdict != COMPARE_SAME;
+	int ca = called(a), cb = called(b);
 	double ka, kb;
 	size_t n = a->len < b->len ? a->len : b->len;
 	int r;
@@ -455,13 +558,18 @@ rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
 	 */
 	p = xcalloc(nrows, sizeof(double));
 	for (i = n = 0; i < nrows; i++)
-		if (fmax(rows[i].before, rows[i].after) >= c->min_abs)
+		if (fmax(rows[i].before, rows[i].after) >= c->min_abs &&
+		    !row_cut(c, &rows[i]))
 			p[n++] = rows[i].p;
 	stats_bh(p, n, p);
 	for (i = n = 0; i < nrows; i++) {
 		struct compare_row *row = &rows[i];
 
 		row->q = 1;
+		if (row_cut(c, row)) {
+			row->verdict = COMPARE_UNMEASURED;
+			continue;
+		}
 		if (fmax(row->before, row->after) < c->min_abs)
 			continue;
 		row->q = p[n++];
@@ -520,6 +628,22 @@ side_names(const struct compare *c, int side, struct buf *b)
 }
 
 static const char *const unit_name[] = { "ms", "samples", "%" };
+
+const char *
+compare_verdict_name(enum compare_verdict v)
+{
+	static const char *const names[] = {
+		"same", "slower", "faster", "unmeasured"
+	};
+
+	return names[v];
+}
+
+const char *
+compare_unit_name(enum compare_unit u)
+{
+	return unit_name[u];
+}
 
 /*
  * A drift within one side: its runs' whole time, in the order given,
@@ -595,6 +719,270 @@ say_method(struct compare *c, size_t nnorm)
 	buf_release(&b);
 }
 
+/*
+ * The runs with COMPARE_CUT_SAY percent of their samples cut or more:
+ * over[j] set for run j. Returns how many.
+ */
+static size_t
+runs_cut(const struct compare *c, char *over)
+{
+	size_t j, n = 0;
+
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_run *r = &c->runs[j];
+
+		over[j] = 100 * r->cut_samples >= COMPARE_CUT_SAY * r->samples;
+		n += over[j];
+	}
+	return n;
+}
+
+/* The function id at place i of a kept stack's key (any alignment). */
+static size_t
+seq_at(const char *key, size_t i)
+{
+	uint32_t id;
+
+	memcpy(&id, key + i * sizeof(id), sizeof(id));
+	return id;
+}
+
+/*
+ * Where each function is in the whole stacks: the pairs (stack, place)
+ * of function f are occ[2 * start[f] .. 2 * start[f + 1]). Both are
+ * made; the caller frees them.
+ */
+static void
+places(const struct compare *c, size_t **startp, size_t **occp)
+{
+	size_t nf = c->funcs.n, i, k, f, n = 0;
+	size_t *start = xcalloc(nf + 2, sizeof(size_t)), *occ;
+
+	for (i = 0; i < c->wholes.n; i++)
+		for (k = 0; k < c->wholes.ents[i].len / sizeof(uint32_t); k++) {
+			start[seq_at(c->wholes.ents[i].key, k) + 2]++;
+			n++;
+		}
+	for (f = 0; f < nf; f++)
+		start[f + 2] += start[f + 1];
+	occ = xcalloc(2 * n + 2, sizeof(size_t));
+	/* start[f + 1] is where f's places go, then where they end */
+	for (i = 0; i < c->wholes.n; i++)
+		for (k = 0; k < c->wholes.ents[i].len / sizeof(uint32_t); k++) {
+			f = seq_at(c->wholes.ents[i].key, k);
+			occ[2 * start[f + 1]] = i;
+			occ[2 * start[f + 1]++ + 1] = k;
+		}
+	*startp = start;
+	*occp = occ;
+}
+
+/*
+ * How many functions of the cut part t match the whole stack s from its
+ * place at on.
+ */
+static size_t
+match(const struct stacktab_entry *t, const struct stacktab_entry *s,
+    size_t at)
+{
+	size_t nt = t->len / sizeof(uint32_t), ns = s->len / sizeof(uint32_t);
+	size_t k;
+
+	for (k = 0; k < nt && at + k < ns; k++)
+		if (seq_at(t->key, k) != seq_at(s->key, at + k))
+			break;
+	return k;
+}
+
+/*
+ * The callers of the cut part t, into anc (their number returned; stamp
+ * marks them with mark): the functions above it in the whole stacks that
+ * hold the longest beginning of it, or, when none holds its first, those
+ * of root (the functions on COMPARE_CUT_ROOT percent of the whole
+ * stacks' time, nroot of them).
+ */
+static size_t
+callers(const struct compare *c, const struct stacktab_entry *t,
+    const size_t *start, const size_t *occ, const size_t *root, size_t nroot,
+    size_t *stamp, size_t mark, size_t *anc)
+{
+	size_t h = seq_at(t->key, 0), i, k, m, best = 0, n = 0;
+
+	if (start[h] == start[h + 1]) {
+		for (k = 0; k < nroot; k++)
+			if (stamp[root[k]] != mark) {
+				stamp[root[k]] = mark;
+				anc[n++] = root[k];
+			}
+		return n;
+	}
+	for (i = start[h]; i < start[h + 1]; i++)
+		if ((m = match(t, &c->wholes.ents[occ[2 * i]], occ[2 * i + 1])) > best)
+			best = m;
+	for (i = start[h]; i < start[h + 1]; i++) {
+		const struct stacktab_entry *s = &c->wholes.ents[occ[2 * i]];
+
+		if (match(t, s, occ[2 * i + 1]) != best)
+			continue;
+		for (k = 0; k < occ[2 * i + 1]; k++) {
+			size_t f = seq_at(s->key, k);
+
+			if (stamp[f] != mark) {
+				stamp[f] = mark;
+				anc[n++] = f;
+			}
+		}
+	}
+	return n;
+}
+
+/*
+ * c->hidden and c->cut: for each function, the most of a run's whole
+ * time, in percent, that cut stacks below it weigh, over the runs with
+ * COMPARE_CUT_SAY percent of their samples cut or more in which no cut
+ * stack holds it. A cut stack is below the functions above its part
+ * below the cut in the whole stacks (of any run) that hold the longest
+ * beginning of that part; when no whole stack holds its first function,
+ * below the functions on COMPARE_CUT_ROOT percent of the whole stacks'
+ * time or more. Nothing when no run is cut that much.
+ */
+static void
+find_cut(struct compare *c)
+{
+	size_t nf = c->funcs.n, nc = c->cuts.n, i, j, k, n, f, nroot = 0;
+	size_t *start, *occ, *stamp, *anc, *root;
+	double *whole, wholeall = 0, *hid, *cw;
+	char *over = xcalloc(c->nruns + 1, 1);
+
+	for (j = 0; j < c->nruns; j++) {
+		c->cut[c->runs[j].side] += c->runs[j].cut_samples;
+		c->samples[c->runs[j].side] += c->runs[j].samples;
+	}
+	if (runs_cut(c, over) == 0) {
+		free(over);
+		return;
+	}
+	places(c, &start, &occ);
+	/* each function's time on whole stacks, over all runs: the root */
+	whole = xcalloc(nf, sizeof(double));
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_run *r = &c->runs[j];
+
+		for (f = 0; f < nf; f++)
+			whole[f] += r->incl[f] - r->cutin[f];
+		wholeall += r->whole - r->cut;
+	}
+	root = xcalloc(nf + 1, sizeof(size_t));
+	for (f = 0; f < nf; f++)
+		if (wholeall > 0 && whole[f] >= COMPARE_CUT_ROOT / 100 * wholeall)
+			root[nroot++] = f;
+	/* each cut part's weight in each run cut enough */
+	cw = xcalloc(c->nruns * nc + 1, sizeof(double));
+	for (j = 0; j < c->nruns; j++)
+		for (k = 0; over[j] && k < c->runs[j].ncuts; k++)
+			cw[j * nc + c->runs[j].cuts[k].cut] += c->runs[j].cuts[k].w;
+	hid = xcalloc(c->nruns * nf + 1, sizeof(double));
+	stamp = xcalloc(nf + 1, sizeof(size_t));
+	anc = xcalloc(nf + 1, sizeof(size_t));
+	for (i = 0; i < nc; i++) {
+		for (j = 0; j < c->nruns && !(cw[j * nc + i] > 0); j++)
+			;
+		if (j == c->nruns)
+			continue;
+		n = callers(c, &c->cuts.ents[i], start, occ, root, nroot, stamp,
+		    i + 1, anc);
+		for (j = 0; j < c->nruns; j++)
+			for (k = 0; cw[j * nc + i] > 0 && k < n; k++)
+				hid[j * nf + anc[k]] += cw[j * nc + i];
+	}
+	c->hidden = xcalloc(nf + 1, sizeof(double));
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_run *r = &c->runs[j];
+
+		for (f = 0; over[j] && f < nf; f++) {
+			double pct = 100 * hid[j * nf + f] / r->whole;
+
+			if (!(r->cutin[f] > 0) && pct > c->hidden[f])
+				c->hidden[f] = pct;
+		}
+	}
+	free(whole);
+	free(root);
+	free(cw);
+	free(hid);
+	free(stamp);
+	free(anc);
+	free(start);
+	free(occ);
+	free(over);
+}
+
+/*
+ * Names the n unmeasured rows into b: the three shortest names (main
+ * before __libc_start_call_main), in the table's order, and how many
+ * more.
+ */
+static void
+say_shortest(const struct compare *c, struct buf *b, size_t n)
+{
+	char *pick = xcalloc(c->nrows + 1, 1);
+	size_t i, k, best, at = 0;
+
+	for (k = 0; k < 3 && k < n; k++) {
+		for (i = 1, best = 0; i < c->nrows; i++)
+			if (c->rows[i].verdict == COMPARE_UNMEASURED && !pick[i] &&
+			    (best == 0 || c->rows[i].len < c->rows[best].len))
+				best = i;
+		pick[best] = 1;
+	}
+	for (i = 1; i < c->nrows; i++)
+		if (pick[i])
+			buf_addf(b, "%s%.*s", at++ ? ", " : "",
+			    (int)c->rows[i].len, c->rows[i].name);
+	if (n > 3)
+		buf_addf(b, " and %zu more", n - 3);
+	free(pick);
+}
+
+/*
+ * Says the share of cut stacks of each side, when a run has
+ * COMPARE_CUT_SAY percent of them or more, and the rows it leaves
+ * unmeasured: the first three by name.
+ */
+static void
+say_cut(const struct compare *c)
+{
+	struct buf b = { 0 };
+	char pct[2][SHARE_SIZE];
+	size_t i, n = 0;
+
+	if (c->hidden == NULL)
+		return;
+	for (i = 1; i < c->nrows; i++)
+		if (c->rows[i].verdict == COMPARE_UNMEASURED)
+			n++;
+	if (c->opts.self)
+		BUF_ADDL(&b, "self time is the leaf's, below the cut, and is "
+		    "measured");
+	else if (n == 0)
+		BUF_ADDL(&b, "no function's total is known to leave them out");
+	else {
+		buf_addf(&b, "the total%s of %zu function%s above the cut "
+		    "leave%s them out, and %s called unmeasured: ",
+		    n == 1 ? "" : "s", n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+		    n == 1 ? "is" : "are");
+		say_shortest(c, &b, n);
+	}
+	for (i = 0; i < 2; i++)
+		share(pct[i], (uint64_t)llround(c->cut[i]),
+		    (uint64_t)llround(c->samples[i]));
+	warnx("%s%% of the samples before and %s%% after end in %s (the "
+	    "recorder could not unwind them to their first frame): %.*s; "
+	    "fgrecord's summary (without -q) says why", pct[0], pct[1],
+	    STREAM_TRUNCATED, (int)b.len, b.p);
+	buf_release(&b);
+}
+
 int
 compare_finish(struct compare *c)
 {
@@ -635,23 +1023,67 @@ compare_finish(struct compare *c)
 				c->runs[i].scale *= c->opts.per;
 	}
 	c->counting_only = c->nside[0] < 2 || c->nside[1] < 2;
+	find_cut(c);
 
 	c->nrows = rows_make(c, &c->rows, &c->tested);
 	say_method(c, nnorm);
 	warnx("%s", c->method);
+	say_cut(c);
 	find_drift(c, 0);
 	find_drift(c, 1);
 	return 0;
 }
 
-int
-compare_fails(const struct compare *c, double pct)
+/* How a row over the bar ranks to be named: 2 own, 1 a function, 0 else. */
+static int
+rank(const struct compare *c, const struct compare_row *r)
 {
-	size_t i;
+	if (own_any(r->name, r->len, c->opts.own, c->opts.nown))
+		return 2;
+	/* [all], [truncated], [unknown]: no function */
+	return r->len > 0 && r->name[0] != '[';
+}
 
-	for (i = 0; i < c->nrows; i++)
-		if (c->rows[i].verdict == COMPARE_SLOWER &&
-		    c->rows[i].change > pct / 100 * c->whole_before)
-			return 1;
-	return 0;
+/*
+ * Whether row r, over the bar, is named before w: the own crates' first,
+ * then functions, then the one that changed the most for its size, its
+ * change over its time after (main's change is every function's, a
+ * small part of its time; a helper that all functions call changes with
+ * each of them), then the larger change.
+ */
+static int
+better(const struct compare *c, const struct compare_row *r,
+    const struct compare_row *w)
+{
+	int or = rank(c, r), ow = rank(c, w);
+	double fr = r->change / fmax(r->before, r->after);
+	double fw = w->change / fmax(w->before, w->after);
+
+	if (or != ow)
+		return or;
+	if (fr != fw)
+		return fr > fw;
+	return r->change > w->change;
+}
+
+size_t
+compare_fails(const struct compare *c, double pct,
+    const struct compare_row **worst)
+{
+	const struct compare_row *w = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nrows; i++) {
+		const struct compare_row *r = &c->rows[i];
+
+		if (r->verdict != COMPARE_SLOWER ||
+		    !(r->change > pct / 100 * c->whole_before))
+			continue;
+		n++;
+		if (w == NULL || better(c, r, w))
+			w = r;
+	}
+	if (worst != NULL)
+		*worst = w;
+	return n;
 }

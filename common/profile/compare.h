@@ -9,7 +9,7 @@
  *						 1 after; 2: said, stop)
  *	rc = compare_finish(&c);		(the rows, c.rows; 2: said)
  *	cmptable_write(&c, stdout, aligned);	(fold/cmptable.h)
- *	fails = compare_fails(&c, pct);
+ *	fails = compare_fails(&c, pct, &row);
  *	compare_release(&c);
  *
  * A run is one file: a sample stream (fg-stream(5), symbolized or not) or
@@ -33,11 +33,28 @@
  * least opts.min_change percent of the before runs' whole time. A side
  * whose runs' whole time trends, in the order they were read, by three
  * times that and more than their noise is said to drift.
+ *
+ * Stacks cut short (their root-most frame STREAM_TRUNCATED: deeper than
+ * the recorder unwound) have lost their callers, whose totals leave them
+ * out. When COMPARE_CUT_SAY percent of a run's samples or more are cut,
+ * compare_finish says so, and the rows of the functions above the cut
+ * are COMPARE_UNMEASURED, not tested. A function is above a cut stack
+ * when the whole stacks (of any run) that hold the longest beginning of
+ * its part below the cut (up to COMPARE_CUT_MATCH functions from its
+ * outermost) hold it above that part, and no cut stack of the run holds
+ * it (one seen below the cut too is measured as well as the cut allows);
+ * when no whole stack holds the part's outermost function, it is taken
+ * to be below the functions on COMPARE_CUT_ROOT percent of the whole
+ * stacks' time or more (main, the runtime's start). A row is unmeasured
+ * when, in some run over COMPARE_CUT_SAY, the cut stacks below it weigh
+ * min_change percent of that run's whole time or more. Self time is the
+ * leaf's, always below the cut: its rows are never unmeasured.
  */
 #ifndef FG_COMPARE_H
 #define FG_COMPARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "stream/stacktab.h"
 
@@ -49,6 +66,16 @@
  * in two (bench/compare.sh).
  */
 #define COMPARE_MIN_CHANGE	0.5
+
+/*
+ * A run with this percentage of its samples cut ([truncated]) or more is
+ * said, and hides its cut stacks' callers (above). Fewer are common (a
+ * frame without CFI in a library, a sample in a signal's trampoline) and
+ * move a total by less than a change is called at.
+ */
+#define COMPARE_CUT_SAY		2.0
+#define COMPARE_CUT_ROOT	90.0
+#define COMPARE_CUT_MATCH	32	/* functions of a cut part matched */
 
 enum compare_norm {
 	COMPARE_TIME,		/* time (or samples) per run, or per unit */
@@ -67,7 +94,8 @@ enum compare_unit {
 enum compare_verdict {
 	COMPARE_SAME,
 	COMPARE_SLOWER,
-	COMPARE_FASTER
+	COMPARE_FASTER,
+	COMPARE_UNMEASURED	/* its total leaves out the stacks cut below it */
 };
 
 struct compare_opts {
@@ -77,6 +105,16 @@ struct compare_opts {
 	double		 min_change;	/* percent of before's whole time */
 	double		 q;		/* the false discovery rate */
 	const char	*event;		/* fold only this event; NULL: the first */
+	/*
+	 * Rust crates (profile/own.h) whose functions lead the table
+	 * (fold/cmptable.h), and whose self time holds the code inlined
+	 * into them: the self time of a leaf goes to the innermost of
+	 * those functions among the leaf and the frames it is inlined
+	 * into, down to the nearest frame not inlined (as fgfold --top
+	 * --own counts it). Borrowed.
+	 */
+	char *const	*own;
+	size_t		 nown;
 	/*
 	 * NULL, or called with each unique stack of a run as it is read
 	 * (its index in runs, the stack borrowed for the call, its weight
@@ -98,6 +136,14 @@ struct compare_run {
 					   function found later has 0) */
 	size_t		 n;
 	double		 scale;		/* its values are divided by it */
+	double		 cut;		/* its time in cut stacks */
+	double		 cut_samples;	/* its cut stacks' samples */
+	double		*cutin;		/* per function: its time in cut stacks */
+	struct compare_cut {
+		size_t	 cut;		/* its part below the cut, in c->cuts */
+		double	 w;
+	}		*cuts;		/* its cut stacks */
+	size_t		 ncuts, cutcap;
 };
 
 struct compare_row {
@@ -107,6 +153,8 @@ struct compare_row {
 	double		 change, low, high;
 	double		 p, q;		/* the p-value, and adjusted */
 	enum compare_verdict verdict;
+	double		 hidden;	/* percent of a run's whole time that
+					   its total may leave out, cut below it */
 };
 
 struct compare {
@@ -135,9 +183,20 @@ struct compare {
 					   last (0: none found, or fewer
 					   than 3 runs) */
 	char		*method;	/* what was compared, how: one line */
+	struct stacktab	 wholes;	/* the whole stacks of all runs, as
+					   function ids (uint32_t), root first */
+	struct stacktab	 cuts;		/* the parts of cut stacks below the
+					   cut, the same way */
+	uint32_t	*seq;		/* a stack's ids, as it is read */
+	size_t		 seqcap;
+	double		*hidden;	/* per function: the most of a run's
+					   whole time, in percent, cut below it
+					   (NULL: no run has COMPARE_CUT_SAY) */
+	double		 cut[2];	/* each side's samples cut */
+	double		 samples[2];	/* each side's samples */
 };
 
-/* opts is copied; its event is borrowed until compare_release. */
+/* opts is copied; its event and own are borrowed until compare_release. */
 void	 compare_init(struct compare *, const struct compare_opts *);
 void	 compare_release(struct compare *);
 
@@ -167,10 +226,15 @@ int	 compare_finish(struct compare *);
 size_t	 compare_rows(struct compare *, int self, struct compare_row **rows);
 
 /*
- * Whether [all] or a function is slower by more than pct percent of the
- * before runs' whole time: its verdict slower and its change above that.
+ * How many rows ([all] or functions) are slower by more than pct percent
+ * of the before runs' whole time: their verdict slower and their change
+ * above that. *worst, when not NULL, gets the one to name, or NULL when
+ * none: a function (of the own crates', when one of theirs is among
+ * them), the one whose change is the largest part of its time after
+ * (main's is every function's), else [all].
  */
-int	 compare_fails(const struct compare *, double pct);
+size_t	 compare_fails(const struct compare *, double pct,
+	    const struct compare_row **worst);
 
 /*
  * The mean, variance and degrees of freedom of one side (0 before, 1
@@ -181,6 +245,11 @@ int	 compare_fails(const struct compare *, double pct);
 struct stats_side;
 void	 compare_side(const struct compare *, int side, const double *v,
 	    struct stats_side *s);
+
+/* The verdict's word in the table: "same", "slower", "faster", "unmeasured". */
+const char *compare_verdict_name(enum compare_verdict);
+/* The unit's word: "ms", "samples", "%". */
+const char *compare_unit_name(enum compare_unit);
 
 /*
  * The length of the function name s[0..len) without compiler clone

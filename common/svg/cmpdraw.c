@@ -12,8 +12,6 @@
 
 #define GREY		"rgb(210,210,210)"	/* same: lighter than a merge */
 
-static const char *const unit_name[] = { "ms", "samples", "%" };
-static const char *const verdict_name[] = { "same", "slower", "faster" };
 
 /* compare's hook: each unique stack of a run, kept for the picture. */
 static void
@@ -120,7 +118,8 @@ node_verdict(const struct cmpdraw *d, uint32_t node, double *delta)
 	double *const *v = k ? d->own : d->incl;
 
 	*delta = v[1][node] - v[0][node];
-	if (r == NULL || r->verdict == COMPARE_SAME || !d->moved[node] ||
+	if (r == NULL || (r->verdict != COMPARE_SLOWER &&
+	    r->verdict != COMPARE_FASTER) || !d->moved[node] ||
 	    fabs(*delta) < d->c.min_abs || *delta == 0)
 		return COMPARE_SAME;
 	if ((r->verdict == COMPARE_SLOWER) != (*delta > 0))
@@ -152,7 +151,7 @@ per(const struct cmpdraw *d)
 static void
 put_row(struct buf *b, const struct cmpdraw *d, const struct compare_row *r)
 {
-	const char *u = unit_name[d->c.unit];
+	const char *u = compare_unit_name(d->c.unit);
 
 	if (r == NULL) {
 		buf_addf(b, "0 -> 0 %s: same", u);
@@ -167,7 +166,7 @@ put_row(struct buf *b, const struct cmpdraw *d, const struct compare_row *r)
 	put_v(b, d, r->low);
 	BUF_ADDL(b, " to ");
 	put_v(b, d, r->high);
-	buf_addf(b, ": %s", verdict_name[r->verdict]);
+	buf_addf(b, ": %s", compare_verdict_name(r->verdict));
 }
 
 /* svg_write's hook: a node's tooltip after its name, and its colour. */
@@ -180,7 +179,7 @@ frame_info(void *arg, const struct flame *fl, uint32_t node, struct buf *b,
 	double w = n->etime - n->stime, all = fl->nodes[0].etime -
 	    fl->nodes[0].stime, delta, s;
 	enum compare_verdict v = node_verdict(d, node, &delta);
-	const char *u = unit_name[d->c.unit];
+	const char *u = compare_unit_name(d->c.unit);
 	struct buf t = { 0 };
 
 	BUF_ADDL(&t, " (");
@@ -322,11 +321,11 @@ titles(struct cmpdraw *d, struct svg_opts *so)
 		buf_addf(&b, "Comparison of %zu run%s before, %zu after: the "
 		    "whole run %s, ", c->nside[0], c->nside[0] == 1 ? "" : "s",
 		    c->nside[1], all->verdict == COMPARE_SAME ? "the same" :
-		    verdict_name[all->verdict]);
+		    compare_verdict_name(all->verdict));
 		put_v(&b, d, all->before);
 		BUF_ADDL(&b, " -> ");
 		put_v(&b, d, all->after);
-		buf_addf(&b, " %s %s", unit_name[c->unit], per(d));
+		buf_addf(&b, " %s %s", compare_unit_name(c->unit), per(d));
 		so->title = d->title = buf_detach(&b, NULL);
 	}
 	if (so->subtitle == NULL) {
@@ -336,7 +335,7 @@ titles(struct cmpdraw *d, struct svg_opts *so)
 		    "a change of %.3g %s at least", c->opts.self ? "self" :
 		    "total", c->opts.norm == COMPARE_SHARE ? " as a share" :
 		    c->opts.per > 0 ? " per unit of work" : " per run",
-		    c->opts.q, c->min_abs, unit_name[c->unit]);
+		    c->opts.q, c->min_abs, compare_unit_name(c->unit));
 		if (c->counting_only)
 			BUF_ADDL(&b, "; one run a side tells sampling noise "
 			    "only");
@@ -369,7 +368,7 @@ cmpdraw_finish(struct cmpdraw *d, struct svg_opts *so)
 			d->maxd = fabs(delta);
 	so->frame_info = frame_info;
 	so->frame_info_arg = d;
-	so->countname = unit_name[c->unit];
+	so->countname = compare_unit_name(c->unit);
 	so->timens = 0;
 	titles(d, so);
 	return 0;

@@ -33,7 +33,7 @@ main(void)
 	    { 6040, 5970, 6020, 5950, 6000 } };
 	struct compare_opts o = { .min_change = COMPARE_MIN_CHANGE, .q = 0.05 };
 	struct compare c;
-	char text[128], *t;
+	char text[256], *t, *own[] = { "app" };
 	int s, i, fd;
 
 	compare_init(&c, &o);
@@ -61,6 +61,38 @@ main(void)
 	    "parse             4072.0         3720.0          -352.0       -463.8        -240.2  faster\n"
 	    "render            5996.0         5996.0             0.0        -76.3          76.3  same\n",
 	    "aligned: the unit in the header, numbers to the right");
+	free(t);
+	compare_release(&c);
+
+	/*
+	 * --own=app: app's functions after [all], the rest after them, each
+	 * part in the comparison's order; a row above a cut is unmeasured.
+	 */
+	o.own = own;
+	o.nown = 1;
+	compare_init(&c, &o);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < 2; i++) {
+			snprintf(text, sizeof(text), "main;std::run;app::f 10\n"
+			    "main;std::run;<app::T as core::fmt::Debug>::fmt 5\n"
+			    "main;std::run;alloc::g %d\n[truncated];alloc::g %d\n",
+			    s ? 40 : 20, s ? 60 : 0);
+			fd = unit_memfd(text, strlen(text));
+			compare_read(&c, s, fd, "run");
+			close(fd);
+		}
+	CHECK_EQ(compare_finish(&c), 0, "own: compared");
+	t = table(&c, 0);
+	CHECK_STR(t,
+	    "function\tbefore\tafter\tchange\tlow\thigh\tverdict\n"
+	    "[all]\t35.000\t115.000\t80.000\t75.697\t84.303\tslower\n"
+	    "app::f\t10.000\t10.000\t0.000\t-4.303\t4.303\tsame\n"
+	    "<app::T as core::fmt::Debug>::fmt\t5.000\t5.000\t0.000\t-4.303\t4.303\tsame\n"
+	    "alloc::g\t20.000\t100.000\t80.000\t75.697\t84.303\tslower\n"
+	    "[truncated]\t0.000\t60.000\t60.000\t55.697\t64.303\tslower\n"
+	    "main\t35.000\t55.000\t20.000\t15.697\t24.303\tunmeasured\n"
+	    "std::run\t35.000\t55.000\t20.000\t15.697\t24.303\tunmeasured\n",
+	    "own: app's functions first; main and std::run unmeasured");
 	free(t);
 	compare_release(&c);
 	return unit_done();

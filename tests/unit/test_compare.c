@@ -98,8 +98,14 @@ test_verdicts(void)
 	    "x.cold;x is x once");
 	CHECK(row(&c, "[all]")->verdict == COMPARE_SLOWER, "[all] is slower");
 	CHECK(fabs(c.min_abs - 12.1) < 1e-9, "min change: 1% of before's whole");
-	CHECK(compare_fails(&c, 5) == 1 && compare_fails(&c, 10) == 0,
-	    "fails at 5% (b grew 8%), not at 10%");
+	{
+		const struct compare_row *w = NULL;
+
+		CHECK(compare_fails(&c, 5, &w) == 3 && w == row(&c, "b") &&
+		    compare_fails(&c, 10, &w) == 0 && w == NULL,
+		    "fails at 5% ([all], main and b grew 8%), b named first; "
+		    "not at 10%");
+	}
 	CHECK(!c.counting_only && strstr(c.method, "Welch") != NULL,
 	    "the method says Welch");
 	CHECK(c.drift[0] == 0 && c.drift[1] == 0, "no drift in runs that do not trend");
@@ -243,6 +249,184 @@ test_stream(void)
 	compare_release(&c);
 }
 
+/*
+ * Five runs a side of text[s] (before, after), each with its %d the
+ * run's number added to the counts marked so ("%d" twice at most).
+ */
+static void
+read_sides(struct compare *c, const char *const text[2])
+{
+	char buf[512];
+	int s, i;
+
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < 5; i++) {
+			snprintf(buf, sizeof(buf), text[s], i, i);
+			readstr(c, s, buf, s ? "after" : "before");
+		}
+}
+
+/*
+ * Stacks cut short ([truncated]): the functions above the cut are
+ * unmeasured, not same; those seen below it keep their verdict.
+ */
+static void
+test_cut(void)
+{
+	/* after: hot twice the work, all of it cut below mid */
+	static const char *const known[2] = {
+		"main;other 50%d\nmain;outer;mid;hot 40%d\n",
+		"main;other 50%d\n[truncated];mid;hot 80%d\n"
+	};
+	/* both cut, mid never whole: main, on all whole stacks, is above */
+	static const char *const blind[2] = {
+		"main;other 50%d\nmain;outer 10%d\n[truncated];mid;hot 400\n",
+		"main;other 50%d\nmain;outer 10%d\n[truncated];mid;hot 800\n"
+	};
+	/* b is seen below the cut too: measured; a, its caller, is not */
+	static const char *const below[2] = {
+		"main;a;b;hot 40%d\n[truncated];b;hot 40%d\n",
+		"main;a;b;hot 40%d\n[truncated];b;hot 80%d\n"
+	};
+	/*
+	 * eval, a hub: called by run above the cut, and by load elsewhere;
+	 * only the whole stacks that hold eval;dive;hot tell the callers
+	 */
+	static const char *const hub[2] = {
+		"main;run;eval;dive;hot 40%d\nmain;load;eval;parse 20%d\n",
+		"main;run;eval;dive;hot 10%d\nmain;load;eval;parse 20%d\n"
+		"[truncated];eval;dive;hot 700\n"
+	};
+	/* 1% cut: not said, main keeps its verdict */
+	static const char *const few[2] = {
+		"main;a 99%d\n[truncated];hot 1%d\n",
+		"main;a 149%d\n[truncated];hot 1%d\n"
+	};
+	struct compare c;
+	struct compare_row *rows;
+	size_t n, k;
+	int any;
+
+	compare_init(&c, &dflt);
+	read_sides(&c, known);
+	CHECK_EQ(compare_finish(&c), 0, "cut: compared");
+	CHECK(row(&c, "main")->verdict == COMPARE_UNMEASURED &&
+	    row(&c, "outer")->verdict == COMPARE_UNMEASURED,
+	    "cut: main and outer, above the cut after, are unmeasured");
+	CHECK(row(&c, "main")->hidden > 60 && row(&c, "main")->hidden < 62,
+	    "cut: main may lack 80 of 130 samples, 61.5%");
+	CHECK(row(&c, "other")->verdict == COMPARE_SAME,
+	    "cut: other, beside the cut, keeps its verdict");
+	CHECK(row(&c, "hot")->verdict == COMPARE_SLOWER &&
+	    row(&c, "mid")->verdict == COMPARE_SLOWER &&
+	    row(&c, "[all]")->verdict == COMPARE_SLOWER,
+	    "cut: hot and mid, below the cut, and [all] are slower");
+	CHECK(c.cut[0] == 0 && c.cut[1] > 0 && c.samples[1] > c.cut[1],
+	    "cut: the cut samples counted after only");
+	{
+		const struct compare_row *w = NULL;
+
+		CHECK(compare_fails(&c, 1, &w) == 4 && w != NULL &&
+		    (w == row(&c, "hot") || w == row(&c, "mid")),
+		    "cut: --fail-slower counts [all], mid, hot and [truncated], "
+		    "never an unmeasured row, and names a function");
+	}
+	n = compare_rows(&c, 1, &rows);
+	for (k = 0, any = 0; k < n; k++)
+		any |= rows[k].verdict == COMPARE_UNMEASURED;
+	CHECK(!any, "cut: self time, the leaf's, is never unmeasured");
+	free(rows);
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	read_sides(&c, blind);
+	compare_finish(&c);
+	CHECK(row(&c, "main")->verdict == COMPARE_UNMEASURED,
+	    "blind: main, on all whole stacks, is above a head never whole");
+	CHECK(row(&c, "other")->verdict != COMPARE_UNMEASURED &&
+	    row(&c, "outer")->verdict != COMPARE_UNMEASURED,
+	    "blind: other (83% of the whole stacks) and outer are measured");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	read_sides(&c, below);
+	compare_finish(&c);
+	CHECK(row(&c, "b")->verdict == COMPARE_SLOWER,
+	    "below: b, seen below the cut, keeps its verdict");
+	CHECK(row(&c, "a")->verdict == COMPARE_UNMEASURED &&
+	    row(&c, "main")->verdict == COMPARE_UNMEASURED,
+	    "below: a and main, its callers, are unmeasured");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	read_sides(&c, hub);
+	compare_finish(&c);
+	CHECK(row(&c, "run")->verdict == COMPARE_UNMEASURED &&
+	    row(&c, "main")->verdict == COMPARE_UNMEASURED,
+	    "hub: run and main, above eval;dive;hot, are unmeasured");
+	CHECK(row(&c, "load")->verdict == COMPARE_SAME,
+	    "hub: load, which calls eval for parse, keeps its verdict");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	read_sides(&c, few);
+	compare_finish(&c);
+	CHECK(c.hidden == NULL && row(&c, "main")->verdict == COMPARE_SLOWER,
+	    "few: 1% cut is not said, and main is slower");
+	compare_release(&c);
+}
+
+/*
+ * Own crates: the self time of code inlined into a crate's function is
+ * that function's; a function called, not inlined, keeps its own.
+ */
+static void
+test_own(void)
+{
+	static const char *const text[2] = {
+		"main;app::f;std::h_[i] 10%d\nmain;app::f;malloc 10%d\n",
+		"main;app::f;std::h_[i] 4%d\nmain;app::f;malloc 10%d\n"
+	};
+	char *own[] = { "app" };
+	struct compare_opts o = dflt;
+	struct compare c;
+
+	o.self = 1;
+	o.own = own;
+	o.nown = 1;
+	compare_init(&c, &o);
+	read_sides(&c, text);
+	CHECK_EQ(compare_finish(&c), 0, "own: compared");
+	CHECK(row(&c, "app::f") != NULL && row(&c, "app::f")->before == 102 &&
+	    row(&c, "app::f")->verdict == COMPARE_FASTER,
+	    "own: app::f holds the self time of std::h, inlined into it");
+	CHECK(row(&c, "std::h") == NULL && row(&c, "std::h_[i]") == NULL,
+	    "own: std::h has no self time of its own, and no mark");
+	CHECK(row(&c, "malloc") != NULL && row(&c, "malloc")->before == 102,
+	    "own: malloc, called, keeps its self time");
+	compare_release(&c);
+
+	/* main and zed::f slower alike: --fail-slower names zed::f */
+	{
+		static const char *const slow[2] = {
+			"main;zed::f 10%d\nmain;g 10%d\n",
+			"main;zed::f 20%d\nmain;g 10%d\n"
+		};
+		char *zed[] = { "zed" };
+		const struct compare_row *w = NULL;
+
+		o = dflt;
+		o.own = zed;
+		o.nown = 1;
+		compare_init(&c, &o);
+		read_sides(&c, slow);
+		compare_finish(&c);
+		CHECK(compare_fails(&c, 10, &w) == 3 && w == row(&c, "zed::f"),
+		    "own: --fail-slower names zed::f, not main");
+		compare_release(&c);
+	}
+}
+
 /* The same work on a machine 10% slower after: the median of ratios. */
 static void
 test_median(void)
@@ -288,5 +472,7 @@ main(void)
 	test_counting();
 	test_stream();
 	test_median();
+	test_cut();
+	test_own();
 	return unit_done();
 }

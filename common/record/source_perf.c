@@ -979,6 +979,7 @@ perf_source_close(struct source *src)
 	free(ps->pfd);
 	free(ps->pcpu);
 	free(ps->hup);
+	free(ps->jev);
 	free(ps);
 }
 

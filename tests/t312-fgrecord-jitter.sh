@@ -103,7 +103,8 @@ for s in perf ptrace; do
 	'
 done
 
-# f3 raised 20% (rounds of 2.1 periods): the others' time is the same
+# f3 raised 20% (as many rounds, of 2.1 periods): the others' time is
+# the same
 if [ -s "$R/perf.2.counts" ]; then
 	check 'compare: f3 raised 20% is seen, no other function changed' '
 		for i in 1 2 3 4 5; do record perf 2 $i 3 || exit 1; done &&

@@ -12,9 +12,11 @@
  * CPU time per step of the work, and every 64 rounds from the time they
  * took (a step's time wavers by a percent or two from one measure to the
  * next, and a round out of step with the period by that much drifts
- * through it); the rounds go on until the process has
- * used SECONDS of CPU. RAISED (1 to 6) names a function whose work is
- * 20% more than its share (the others' unchanged, the round longer).
+ * through it). It runs SECONDS of rounds of that length, reading its CPU
+ * clock at the end of each (as a frame loop reads the time, or blocks,
+ * at the end of a frame). RAISED (1 to 6) names a function whose work is
+ * 20% more than its share: as many rounds, the others' work unchanged,
+ * each round longer.
  * On stderr: the steps a round gives each function, the CPU time a step
  * took, and the rounds run.
  */
@@ -84,8 +86,8 @@ int
 main(int argc, char **argv)
 {
 	void (*fn[6])(long) = { f1, f2, f3, f4, f5, f6 };
-	double period, multiple, secs, step, end, t0, scale;
-	long n[6], rounds = 0;
+	double period, multiple, secs, step, t0, t, scale;
+	long n[6], rounds = 0, total;
 	int raised;
 
 	if (argc < 4) {
@@ -103,13 +105,13 @@ main(int argc, char **argv)
 		if (i + 1 == raised)
 			n[i] = (long)(n[i] * 1.2 + 0.5);
 	}
-	end = cpu_ns(CLOCK_PROCESS_CPUTIME_ID) + secs * 1e9;
+	total = (long)(secs * 1e9 / (period * multiple) + 0.5);
 	t0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
-	do {
+	while (rounds < total) {
 		for (int i = 0; i < 6; i++)
 			fn[i](n[i]);
+		t = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 		if (++rounds % 64 == 0) {
-			double t = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 			double want = 64 * period * multiple *
 			    (raised ? 1 + 0.2 * shares[raised - 1] : 1);
 
@@ -119,7 +121,7 @@ main(int argc, char **argv)
 					n[i] = (long)(n[i] * scale + 0.5);
 			t0 = t;
 		}
-	} while (cpu_ns(CLOCK_PROCESS_CPUTIME_ID) < end);
+	}
 	fprintf(stderr, "steps %ld %ld %ld %ld %ld %ld\nstep-ns %.4f\n"
 	    "rounds %ld\n", n[0], n[1], n[2], n[3], n[4], n[5], step, rounds);
 	return 0;

@@ -21,7 +21,7 @@
 #include "base/xalloc.h"
 
 enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH, OPT_MAXDEPTH,
-    OPT_NOBUILDIDCACHE };
+    OPT_NOBUILDIDCACHE, OPT_FIXEDPERIOD };
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -29,10 +29,11 @@ usage_status(int status)
 {
 	static const char mode[] = "[-q] [--off-cpu | --wall] "
 	    "[--sampler perf | ptrace]\n                ";
-	static const char opts[] = "[-F hz | -c period] [-e event] "
-	    "[--call-graph fp | dwarf[,bytes]]\n"
-	    "                [--no-stitch] [--no-buildid-cache] [--max-depth n]\n"
-	    "                [-o file] [-d seconds]\n                ";
+	static const char opts[] = "[-F hz | -c period] [--fixed-period] "
+	    "[-e event]\n                [--call-graph fp | dwarf[,bytes]] "
+	    "[--no-stitch]\n"
+	    "                [--no-buildid-cache] [--max-depth n] [-o file] "
+	    "[-d seconds]\n                ";
 
 	usage_exit(status,
 	    "usage: fgrecord %s%scommand [arg ...]\n"
@@ -123,6 +124,7 @@ main(int argc, char *argv[])
 		{ "no-stitch",	no_argument,	   NULL, OPT_NOSTITCH },
 		{ "no-buildid-cache", no_argument, NULL, OPT_NOBUILDIDCACHE },
 		{ "max-depth",	required_argument, NULL, OPT_MAXDEPTH },
+		{ "fixed-period", no_argument,	   NULL, OPT_FIXEDPERIOD },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct record_opts o;
@@ -206,6 +208,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_NOBUILDIDCACHE:
 			o.no_buildid_cache = 1;
+			break;
+		case OPT_FIXEDPERIOD:
+			o.cfg.fixed_period = 1;
 			break;
 		case OPT_MAXDEPTH:	/* its range: record_opts_check */
 			o.max_depth = (unsigned)parse_u64(optarg, "--max-depth",

@@ -130,6 +130,9 @@ check 'the sample count matches the rate and the CPU time used' '
 	grep_q "^fgrecord: $n samples in" err
 '
 
+# Each interval is drawn between half the period and one and a half
+# times it, and a sample's period is the interval that ended in it: the
+# periods vary, their mean is the period. --fixed-period keeps it fixed.
 check '-F and -c set the rate and the period' '
 	fgrecord -F 199 -o out hot 0.5 2>err &&
 	cpu=$(sed -n "s/^cpu-seconds [0-9]* //p" err) &&
@@ -138,7 +141,12 @@ check '-F and -c set the rate and the period' '
 	grep_q "^# event : cpu-clock freq 199 callgraph dwarf 65528\$" out &&
 	fgrecord -c 250000 -e task-clock -o out2 hot 0.3 2>err2 &&
 	grep_q "^# event : task-clock period 250000 " out2 &&
-	grep_q ": 250000 task-clock:\$" out2
+	awk "/ task-clock:\$/ { n++; s += \$(NF - 1); p[\$(NF - 1)] }
+		END { for (k in p) d++; printf \"%d samples, %d periods, mean %d\\n\", n, d, s / n
+		exit !(n > 100 && d > n / 2 && s / n > 225000 && s / n < 275000) }" out2 &&
+	fgrecord --fixed-period -c 250000 -e task-clock -o out3 hot 0.3 2>err3 &&
+	grep_q ": 250000 task-clock:\$" out3 &&
+	! grep -v ": 250000 task-clock:\$" out3 | grep -q " task-clock:\$"
 '
 
 check 'dwarf mode reaches main on nearly every sample without frame pointers' '

@@ -70,6 +70,8 @@ perf_attr_fill(struct perf_event_attr *attr, const struct perf_opts *o)
 	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 	    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 	    PERF_SAMPLE_CALLCHAIN;
+	if (o->read_count)
+		attr->sample_type |= PERF_SAMPLE_READ;	/* read_format 0 */
 	if (o->dwarf) {
 		attr->sample_type |= PERF_SAMPLE_REGS_USER |
 		    PERF_SAMPLE_STACK_USER;

@@ -56,7 +56,9 @@ struct perf_opts {
 	int		 build_id;	/* build IDs in MMAP2 records (Linux 5.12) */
 	int		 sideband;	/* this event also reports mmap/comm/task */
 	int		 context_switch; /* and PERF_RECORD_SWITCH records */
-	uint32_t	 wakeup_bytes;	/* wake a poll(2) after this much data */
+	uint32_t	 wakeup_bytes;	/* wake a poll(2) after this much data,
+					   or at every sample when 0 */
+	int		 read_count;	/* each sample carries the event's count */
 };
 
 /* The user registers fgrecord asks for: all general-purpose ones. */
@@ -65,7 +67,8 @@ struct perf_opts {
 
 /*
  * Fills *attr from *opts, zeroing it first. The sample layout is fixed:
- * IP, TID, TIME, CPU, PERIOD, CALLCHAIN, and REGS_USER and STACK_USER when
+ * IP, TID, TIME, CPU, PERIOD, READ (one u64, the event's count, when
+ * opts->read_count), CALLCHAIN, and REGS_USER and STACK_USER when
  * opts->dwarf; times are CLOCK_MONOTONIC.
  */
 void	 perf_attr_fill(struct perf_event_attr *attr, const struct perf_opts *opts);

@@ -442,6 +442,32 @@ perf_sample_period(const struct perf_decoder *d,
 	return c.bad ? -1 : 0;
 }
 
+int
+perf_sample_count(const struct perf_decoder *d,
+    const struct perf_event_header *rec, uint64_t *count)
+{
+	struct perf_event_header h;
+	struct perf_record_ids ids;
+	struct cursor c;
+
+	memcpy(&h, rec, sizeof(h));
+	*count = 0;
+	if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof(h) ||
+	    !(d->sample_type & PERF_SAMPLE_READ) ||
+	    (d->read_format & PERF_FORMAT_GROUP))
+		return -1;
+	cursor_init(&c, (const unsigned char *)rec + sizeof(h),
+	    h.size - sizeof(h));
+	memset(&ids, 0, sizeof(ids));
+	sample_ids(d->sample_type, &c, &ids);
+	if (d->sample_type & PERF_SAMPLE_PERIOD)
+		cursor_u64(&c);
+	*count = cursor_u64(&c);
+	if (c.bad)
+		*count = 0;
+	return c.bad ? -1 : 0;
+}
+
 pid_t
 perf_record_tid(const struct perf_decoder *d,
     const struct perf_event_header *rec)

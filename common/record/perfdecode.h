@@ -104,6 +104,16 @@ int	 perf_sample_period(const struct perf_decoder *d,
 	    const struct perf_event_header *h, uint64_t *period);
 
 /*
+ * Reads the count of sample h with d's layout into *count: the value of
+ * its PERF_SAMPLE_READ part, the event's count when the sample was
+ * taken (a read_format without PERF_FORMAT_GROUP). Returns 0, or -1
+ * (*count 0) when h is no sample, the layout has no such count or the
+ * sample is too short for it.
+ */
+int	 perf_sample_count(const struct perf_decoder *d,
+	    const struct perf_event_header *h, uint64_t *count);
+
+/*
  * Returns the thread record h is about, read with d's layout: a
  * sample's, a context switch's (its sample_id), the exiting thread of an
  * exit; 0 for other records and for one too short to say.

@@ -109,6 +109,7 @@ ptsample_init(struct ptsample *ps, const struct ptsample_opts *opts,
 	ps->period_ns = NS / ps->opts.freq;
 	if (ps->period_ns == 0)
 		ps->period_ns = 1;
+	jitter_init(&ps->rng);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;	/* no SA_RESTART: waitid returns */
 	sigemptyset(&sa.sa_mask);
@@ -472,8 +473,33 @@ adopt(struct ptsample *ps)
 }
 
 /*
+ * Random ticks: whether to sample t, running at this tick. Its CPU time
+ * (schedstat's) is not counted as it runs, only when the scheduler looks
+ * (its tick, every 4 ms at 250 Hz; a switch; the thread reading its own
+ * CPU clock): sampling a thread once it has run a period (fixed ticks)
+ * samples it just after those moments, and a program that reads its
+ * clock or blocks at the end of each round of its work gets its samples
+ * at the start of the rounds (the first function of six in rounds of two
+ * periods had twice its share). So a running thread is sampled at a tick
+ * by the toss of a coin, which lands anywhere in its work: heads half
+ * the time, since ticks come twice a period, more or less by its CPU
+ * time not sampled yet (owed), so that it gets a sample a period of CPU
+ * time as before, but no more than a sixteenth more or less for each
+ * period owed.
+ */
+static int
+coin(struct ptsample *ps, struct pt_thread *t)
+{
+	if (t->owed > (int64_t)(32 * ps->period_ns))
+		t->owed = (int64_t)(32 * ps->period_ns);
+	return jitter_coin(&ps->rng, 0.5 * (1 + (double)t->owed /
+	    (32.0 * (double)ps->period_ns)));
+}
+
+/*
  * Chooses the threads to sample and interrupts them: in wall mode all,
- * else those with a whole period of CPU time unsampled that are running.
+ * else those with a whole period of CPU time unsampled that are running
+ * (at random ticks, those a coin chooses: coin).
  * due is the time the tick fell due: a thread let go from a stop since
  * then was, at that time, at a stop or on its way to one (the tick
  * follows the reports that came first), so where it is now says nothing
@@ -496,8 +522,10 @@ tick(struct ptsample *ps, uint64_t due)
 		pt_open_lazy(ps, t);
 		count = ~0ULL;
 		if (pt_read_runtime(t, &ns, &delay, &count) == 0) {
-			if (ns > t->runtime)
+			if (ns > t->runtime) {
 				t->credit += ns - t->runtime;
+				t->owed += (int64_t)(ns - t->runtime);
+			}
 			if (delay > t->rundelay)
 				t->waited += delay - t->rundelay;
 			t->runtime = ns;
@@ -516,7 +544,8 @@ tick(struct ptsample *ps, uint64_t due)
 		}
 		if (t->resumed > due)
 			continue;
-		if (!ps->opts.wall && t->credit < ps->period_ns)
+		if (!ps->opts.wall && ps->opts.fixed &&
+		    t->credit < ps->period_ns)
 			continue;
 		state = pt_read_state(t);
 		/* 't': at a ptrace stop whose report waits: held, not sampled. */
@@ -528,6 +557,8 @@ tick(struct ptsample *ps, uint64_t due)
 				t->credit = ps->period_ns;
 			continue;
 		}
+		if (!ps->opts.wall && !ps->opts.fixed && !coin(ps, t))
+			continue;
 		/*
 		 * Wall mode: off-CPU when it ran for less than half the time
 		 * since its last sample. Its state would say 'R' for a thread
@@ -627,13 +658,42 @@ tick(struct ptsample *ps, uint64_t due)
 	pt_flush(ps);
 }
 
+/*
+ * The time to the next tick: the period, or an interval drawn around it.
+ * The ticks are in wall time, and a thread is sampled at the first tick
+ * after it ran a period's CPU time: at fixed ticks, a busy thread is
+ * sampled at the same points of a round whose length is a multiple of
+ * the period (the ticks fall into step with it); at random ones, its
+ * samples land anywhere, and each still stands for a period of CPU time
+ * (pt_take), so that their count keeps its meaning.
+ *
+ * Random ticks come twice a period on average, between a quarter and
+ * three quarters of one: at a period on average, a busy thread would
+ * have run two periods since its last sample at one tick in eight (its
+ * credit and a long interval), written as two samples at one point,
+ * which spread a function's count between runs 1.3 to 1.5 times as
+ * much as independent samples do. A thread stopped once per period of
+ * its CPU time still is; a tick that finds none due reads each thread's
+ * schedstat and stops none. In wall mode every thread is sampled at
+ * every tick: a period on average.
+ */
+static uint64_t
+tick_interval(struct ptsample *ps)
+{
+	if (ps->opts.fixed)
+		return ps->period_ns;
+	if (ps->opts.wall)
+		return jitter_draw(&ps->rng, ps->period_ns, 1);
+	return jitter_draw(&ps->rng, ps->period_ns / 2, 1);
+}
+
 void
 ptsample_run(struct ptsample *ps, int timeout_ms)
 {
 	uint64_t now = procfs_now_ns(), end = now + (uint64_t)timeout_ms * 1000000ULL;
 
 	if (ps->next_tick == 0)
-		ps->next_tick = now + ps->period_ns;
+		ps->next_tick = now + tick_interval(ps);
 	while (ps->nthreads > 0) {
 		struct timespec ts;
 		uint64_t wake;
@@ -643,10 +703,10 @@ ptsample_run(struct ptsample *ps, int timeout_ms)
 		now = procfs_now_ns();
 		if (now >= ps->next_tick) {
 			tick(ps, ps->next_tick);
-			ps->next_tick += ps->period_ns;
+			ps->next_tick += tick_interval(ps);
 			/* Behind by more than a period: start again from now. */
 			if (ps->next_tick < now)
-				ps->next_tick = now + ps->period_ns;
+				ps->next_tick = now + tick_interval(ps);
 			continue;
 		}
 		if (now >= end)

@@ -5,9 +5,13 @@
  *
  * Every thread of the traced processes is seized (PTRACE_SEIZE, following
  * clone, fork, vfork and exec), which stops nothing by itself. At each
- * tick (every 1/freq seconds) it reads each thread's CPU time from
- * /proc/PID/task/TID/schedstat. A thread that has run for a whole period
- * since its last sample and is still running is stopped with
+ * tick (every 1/freq seconds with opts.fixed, else twice as often, once
+ * in wall mode, with
+ * each interval drawn at random, record/jitter.h) it reads each thread's
+ * CPU time from /proc/PID/task/TID/schedstat. A thread that has run for
+ * a whole period since its last sample (at random ticks: a running
+ * thread that a coin chooses, ptsample.c's coin) and is still running is
+ * stopped with
  * PTRACE_INTERRUPT (no signal the program can see), its registers are
  * read (PTRACE_GETREGSET) and its stack copied from the stack pointer up
  * (process_vm_readv); then it is let go, and only then is the sample
@@ -39,10 +43,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "record/jitter.h"
 #include "record/unwind.h"
 
 struct ptsample_opts {
-	uint64_t	 freq;		/* ticks per second */
+	uint64_t	 freq;		/* ticks per second, on average */
+	int		 fixed;		/* ticks at the fixed period, not drawn */
 	uint32_t	 stack_size;	/* bytes of stack copied per sample */
 	int		 wall;		/* sample blocked threads too */
 };
@@ -85,6 +91,7 @@ struct ptsample {
 	void		*arg;		/* borrowed: handed to the callbacks */
 	uint64_t	 period_ns;
 	uint64_t	 next_tick;	/* CLOCK_MONOTONIC ns */
+	struct jitter	 rng;		/* draws the ticks' intervals */
 	struct pt_thread *threads;	/* owned */
 	size_t		 nthreads, threads_cap;
 	size_t		 nfast;		/* interrupted, stop expected soon */

@@ -44,6 +44,9 @@ struct pt_thread {
 	int		 sysfd;		/* /proc/PID/task/TID/syscall, or -1 */
 	uint64_t	 runtime;	/* CPU time at the last tick, ns */
 	uint64_t	 credit;	/* CPU time not sampled yet, ns */
+	int64_t		 owed;		/* random ticks: CPU time run less the
+					   periods sampled, ns (below 0: sampled
+					   ahead of what schedstat has counted) */
 	uint64_t	 rundelay;	/* time runnable but not running, ns */
 	uint64_t	 waited;	/* of which not sampled yet (wall mode) */
 	uint64_t	 last;		/* wall mode: time of its last sample */

@@ -106,6 +106,11 @@ ready(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b,
 		}
 		t->asleep_now = 0;
 		ps->wall_ns += b->s.period;
+	} else if (!ps->opts.fixed) {
+		/* random ticks: each sample stands for a period (coin) */
+		b->s.period = ps->period_ns;
+		t->owed -= (int64_t)ps->period_ns;
+		t->credit = t->credit > b->s.period ? t->credit - b->s.period : 0;
 	} else {
 		n = t->credit / ps->period_ns;
 		if (n == 0)

@@ -70,6 +70,13 @@ struct source_config {
 	const struct perf_event_desc *event;	/* static */
 	uint64_t	 freq;		/* Hz; used when period is 0 */
 	uint64_t	 period;
+	/*
+	 * Sample at the fixed period (--fixed-period), as perf does; else
+	 * each interval is drawn at random around the mean that freq or
+	 * period sets (record/jitter.h), and each sample's period is the
+	 * interval that ended in it.
+	 */
+	int		 fixed_period;
 	int		 dwarf;		/* registers and stack copies, else fp */
 	uint32_t	 stack_size;	/* dwarf: bytes of stack per sample */
 	int		 system_wide;	/* -a */

@@ -13,6 +13,20 @@
  * was still runnable (preempted: PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) is
  * waiting for a CPU, not for an event: --off-cpu leaves it out, --wall
  * counts it, so that every thread's time adds up to the wall clock.
+ *
+ * Random intervals (record/jitter.h; not with --fixed-period): the event
+ * is opened in period mode at the mean period (-F's 999 Hz is 1001001 ns
+ * of cpu-clock, what the kernel makes of it anyway), wakes the poll at
+ * every sample, and each sample of an event fgrecord holds the
+ * descriptor of sets that event's next interval with
+ * PERF_EVENT_IOC_PERIOD, drawn anew; the interval starts at the ioctl.
+ * The kernel goes on reporting the period the event was opened with, so
+ * the period a sample carries is read from its count instead
+ * (PERF_SAMPLE_READ, the event's CPU time on that CPU): the count less
+ * the count of the event's last sample, the interval that ended in it.
+ * An event the kernel made for a thread created after the start
+ * (inherit) has no descriptor: its period is the one drawn last when
+ * its thread was created, and stays fixed, as its samples say.
  */
 #include <err.h>
 #include <errno.h>
@@ -28,12 +42,22 @@
 #include "base/num.h"
 #include "base/procfs.h"
 #include "record/denied.h"
+#include "record/jitter.h"
 #include "record/offcpu.h"
 #include "record/perf.h"
 #include "record/perfdecode.h"
 #include "record/perfqueue.h"
 #include "record/source.h"
 #include "base/xalloc.h"
+
+/* An event whose period fgrecord draws: its thread and CPU, and fd. */
+struct jit_event {
+	pid_t		 tid;		/* -1 for -a's events of a whole CPU */
+	int		 cpu;
+	int		 fd;		/* borrowed from perf_source.fds */
+	uint64_t	 count;		/* its count at its last sample */
+	uint64_t	 drawn;		/* the interval it was last given */
+};
 
 struct perf_source {
 	struct source	*src;		/* borrowed: the owner */
@@ -57,6 +81,14 @@ struct perf_source {
 	struct offcpu	 offcpu;	/* waits in progress */
 	struct perf_decoder offdec;	/* decodes held samples as offcpu-time */
 	uint64_t	 end_ns;	/* when sampling was disabled */
+	/* random intervals: the events whose period is drawn at each sample */
+	int		 jitter;
+	uint64_t	 mean, least;	/* the mean interval, the shortest */
+	int		 clock;		/* the event counts ns: cpu-clock, task-clock */
+	struct jitter	 rng;
+	struct jit_event *jev;		/* sorted by tid, cpu once opened */
+	size_t		 njev, jev_cap;
+	int		 no_count;	/* the kernel refused PERF_SAMPLE_READ */
 	int		 reopen;	/* opening again, with smaller rings */
 	int		 disable_warned;
 };
@@ -188,6 +220,17 @@ open_one(struct perf_source *ps, struct perf_event_attr *attr, pid_t pid,
 			continue;
 		}
 		/*
+		 * Before Linux 6.12, no PERF_SAMPLE_READ with inherit: the
+		 * period of a sample is then the interval drawn, a little
+		 * short of the time the ioctl took to come.
+		 */
+		if (e == EINVAL && (attr->sample_type & PERF_SAMPLE_READ)) {
+			ps->attr.sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
+			ps->cs_attr.sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
+			ps->no_count = 1;
+			continue;
+		}
+		/*
 		 * Without the kernel, a switch out (which happens in the
 		 * kernel) is never sampled: the switch records come, the
 		 * samples do not.
@@ -243,12 +286,51 @@ attach_ring(struct perf_source *ps, int fd, int cpu)
 	}
 }
 
+/* Keeps fd, the event of tid (or -1) on cpu, to draw its period. */
+static void
+add_jit(struct perf_source *ps, pid_t tid, int cpu, int fd)
+{
+	struct jit_event *e;
+
+	if (!ps->jitter)
+		return;
+	GROW(ps->jev, ps->njev + 1, ps->jev_cap);
+	e = &ps->jev[ps->njev++];
+	memset(e, 0, sizeof(*e));
+	e->tid = tid;
+	e->cpu = cpu;
+	e->fd = fd;
+	e->drawn = ps->attr.sample_period;
+}
+
+static int
+jit_cmp(const void *a, const void *b)
+{
+	const struct jit_event *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* The event of tid on cpu whose period fgrecord draws, or NULL. */
+static struct jit_event *
+find_jit(struct perf_source *ps, pid_t tid, int cpu)
+{
+	struct jit_event key;
+
+	key.tid = ps->cfg.system_wide ? -1 : tid;
+	key.cpu = cpu;
+	return bsearch(&key, ps->jev, ps->njev, sizeof(key), jit_cmp);
+}
+
 /* Closes every event and unmaps every ring, to open them again. */
 static void
 close_all(struct perf_source *ps)
 {
 	size_t i;
 
+	ps->njev = 0;
 	for (i = 0; i < (size_t)ps->ncpus; i++)
 		perf_ring_unmap(&ps->rings[i]);
 	for (i = 0; i < ps->nfds; i++)
@@ -268,6 +350,7 @@ open_for_task(struct perf_source *ps, pid_t pid, int soft)
 		if ((fd = open_one(ps, &ps->attr, pid, cpu, soft)) < 0)
 			return -1;
 		add_fd(ps, fd);
+		add_jit(ps, pid, cpu, fd);
 		attach_ring(ps, fd, cpu);
 		if (ps->cfg.mode != RECORD_WALL)
 			continue;
@@ -382,11 +465,14 @@ open_events(struct perf_source *ps)
 			if (!ps->online[cpu] || (fd = open_one(ps, &ps->attr, -1, cpu, 0)) < 0)
 				continue;
 			add_fd(ps, fd);
+			add_jit(ps, -1, cpu, fd);
 			attach_ring(ps, fd, cpu);
 		}
 	} else {
 		open_pids(ps);
 	}
+	if (ps->njev > 1)
+		qsort(ps->jev, ps->njev, sizeof(*ps->jev), jit_cmp);
 }
 
 /*
@@ -422,16 +508,49 @@ ring_pages_for(const struct source_config *c)
  * switches; mappings and names come from the cpu-clock event.
  */
 static void
-fill_switch_attr(struct perf_source *ps, const struct perf_opts *cpu)
+fill_switch_attr(struct perf_source *ps, const struct perf_opts *cpu,
+    uint32_t wakeup_bytes)
 {
 	struct perf_opts po = *cpu;
 
+	po.wakeup_bytes = wakeup_bytes;	/* not woken at every switch */
 	po.event = perf_event_find("context-switches");
 	po.period = 1;
 	po.sideband = 0;
 	po.build_id = 0;
 	po.context_switch = 1;
 	perf_attr_fill(&ps->cs_attr, &po);
+}
+
+/*
+ * Random intervals: the mean period -F or -c sets, and the event opened
+ * in period mode at a first interval drawn. A clock's period is in ns,
+ * at least the kernel's shortest; a count's is at least 1. -F of an
+ * event that counts (page faults, say) keeps its frequency mode, in
+ * which the kernel sets the period itself; so does -c 1, which has no
+ * interval to draw.
+ */
+static void
+jitter_setup(struct perf_source *ps, struct perf_opts *po)
+{
+	const struct perf_event_desc *ev = ps->cfg.event;
+	int clock = ev->type == PERF_TYPE_SOFTWARE &&
+	    (ev->config == PERF_COUNT_SW_CPU_CLOCK ||
+	    ev->config == PERF_COUNT_SW_TASK_CLOCK);
+
+	if (ps->cfg.period)
+		ps->mean = ps->cfg.period;
+	else if (clock && ps->cfg.freq)
+		ps->mean = 1000000000ULL / ps->cfg.freq;
+	if (ps->mean < 2)
+		return;
+	ps->least = clock ? JITTER_CLOCK_FLOOR : 1;
+	ps->clock = clock;
+	if (ps->mean < ps->least)
+		ps->mean = ps->least;
+	ps->jitter = 1;
+	jitter_init(&ps->rng);
+	po->period = jitter_draw(&ps->rng, ps->mean, ps->least);
 }
 
 static void
@@ -452,8 +571,6 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 	src->priv = ps;
 	ps->src = src;
 	ps->cfg = *cfg;
-	perf_decoder_init(&ps->dec, cfg->dwarf, cfg->event->name);
-	perf_decoder_init(&ps->offdec, cfg->dwarf, STREAM_OFFCPU_EVENT);
 	offcpu_init(&ps->offcpu, cfg->mode == RECORD_WALL);
 	perfqueue_init(&ps->queue, 0);	/* a drain hands back all it may */
 	ps->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
@@ -482,6 +599,8 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 		po.event = perf_event_find("context-switches");
 		po.period = 1;
 		po.context_switch = 1;
+	} else if (!cfg->fixed_period) {
+		jitter_setup(ps, &po);
 	}
 	/*
 	 * The kernel may grant smaller ring buffers than asked (the mlock
@@ -494,20 +613,26 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 		int no_bid = tries > 0 && !ps->attr.build_id;
 		int no_kernel = ps->attr.exclude_kernel;
 
-		po.wakeup_bytes = (uint32_t)(ps->ring_pages * pgsz / 8);
+		uint32_t wake = (uint32_t)(ps->ring_pages * pgsz / 8);
+
+		/* random intervals: each sample is seen at once, its next drawn */
+		po.wakeup_bytes = ps->jitter ? 0 : wake;
+		po.read_count = ps->jitter && !ps->no_count;
 		perf_attr_fill(&ps->attr, &po);
 		if (no_bid)
 			ps->attr.build_id = 0;
 		if (no_kernel)
 			ps->attr.exclude_kernel = 1;
 		if (cfg->mode == RECORD_WALL)
-			fill_switch_attr(ps, &po);
+			fill_switch_attr(ps, &po, wake);
 		ps->reopen = tries > 0;
 		open_events(ps);
 		if (ps->ring_pages == pages || tries == 4)
 			break;
 		close_all(ps);
 	}
+	perf_decoder_init_attr(&ps->dec, &ps->attr, cfg->event->name);
+	perf_decoder_init_attr(&ps->offdec, &ps->attr, STREAM_OFFCPU_EVENT);
 	/* said at the end, and only when samples were lost (summary) */
 	if (ps->ring_pages < want_pages)
 		ps->want_pages = want_pages;
@@ -631,16 +756,6 @@ perf_source_wait(struct source *src, int timeout)
 			ps->hup[ps->pcpu[k]] = 1;
 }
 
-/* ---- the queue: records of all CPUs, put back in time order ---- */
-
-static void
-enqueue(void *arg, const struct perf_event_header *h, int cpu)
-{
-	struct perf_source *ps = arg;
-
-	perfqueue_add(&ps->queue, h, h->size, perf_record_time(h), 0, cpu);
-}
-
 /* ---- off-CPU time: switch out, switch in ---- */
 
 /* Passes a held sample on with the time away as its period. */
@@ -693,6 +808,60 @@ is_switch_sample(const struct perf_source *ps,
 	if (perf_sample_period(&ps->dec, h, &period) != 0)
 		return 0;
 	return ps->cfg.mode == RECORD_OFFCPU || period == 1;
+}
+
+/* ---- the queue: records of all CPUs, put back in time order ---- */
+
+/*
+ * Random intervals: a sample of an event fgrecord holds gives that event
+ * its next interval, and returns the period the sample stands for (its
+ * count less its last one's); 0 for any other record, whose period is
+ * what the kernel says. The kernel starts the interval at the ioctl, not
+ * at the sample: the time since the sample is taken off the draw, so
+ * that the intervals keep their mean (CPU time if the thread ran all
+ * along, as a busy one does; one that blocked meanwhile has its interval
+ * that much shorter), but half the draw at the most: a recorder late by
+ * more than that (a busy machine) would otherwise set the shortest
+ * interval, get more samples, fall later still, and flood itself.
+ */
+static uint64_t
+next_interval(struct perf_source *ps, const struct perf_event_header *h,
+    int cpu)
+{
+	struct jit_event *e;
+	uint64_t count, period, next, late, now;
+
+	if (h->type != PERF_RECORD_SAMPLE ||
+	    (ps->cfg.mode == RECORD_WALL && is_switch_sample(ps, h)) ||
+	    (e = find_jit(ps, perf_record_tid(&ps->dec, h), cpu)) == NULL)
+		return 0;
+	if (ps->no_count || perf_sample_count(&ps->dec, h, &count) != 0) {
+		period = e->drawn;
+	} else {
+		period = count > e->count ? count - e->count : 0;
+		e->count = count;
+	}
+	next = jitter_draw(&ps->rng, ps->mean, ps->least);
+	e->drawn = next;
+	if (ps->clock) {
+		now = procfs_now_ns();
+		late = now > perf_record_time(h) ? now - perf_record_time(h) : 0;
+		next -= late < next / 2 ? late : next / 2;
+	}
+	/* A thread that is gone refuses: its event samples no more. */
+	ioctl(e->fd, PERF_EVENT_IOC_PERIOD, &next);
+	return period;
+}
+
+/* The period a sample stands for travels with it as its queue offset. */
+static void
+enqueue(void *arg, const struct perf_event_header *h, int cpu)
+{
+	struct perf_source *ps = arg;
+	uint64_t period = ps->jitter ? next_interval(ps, h, cpu) : 0;
+
+	perfqueue_add(&ps->queue, h, h->size, perf_record_time(h), period,
+	    cpu);
 }
 
 /* Hands the sink what record h means, off-CPU time included. */
@@ -754,9 +923,11 @@ static void
 on_queued(void *arg, const void *rec, const struct perfqueue_rec *r)
 {
 	struct drain *d = arg;
+	struct wait_sink ws = { d->ps, d->sink, r->off };
+	struct source_sink own = { wait_fn, &ws };
 
-	(void)r;
-	decode(d->ps, rec, d->sink);
+	/* random intervals: the sample's own, in place of the kernel's */
+	decode(d->ps, rec, r->off ? &own : d->sink);
 }
 
 static void
@@ -808,6 +979,7 @@ perf_source_close(struct source *src)
 	free(ps->pfd);
 	free(ps->pcpu);
 	free(ps->hup);
+	free(ps->jev);
 	free(ps);
 }
 

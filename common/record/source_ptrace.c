@@ -478,6 +478,7 @@ pt_open(struct source *src, const struct source_config *cfg)
 		p->period_ns = 1;
 	po.stack_size = cfg->dwarf ? cfg->stack_size : 4096;
 	po.wall = p->wall;
+	po.fixed = cfg->fixed_period;
 	ptsample_init(&p->ps, &po, &callbacks, p);
 	src->priv = p;
 	p->src = src;

@@ -1,0 +1,118 @@
+#!/bin/sh
+# t312-fgrecord-jitter: samples that cannot fall into step with the
+# program. tests/record/rounds.c calls six functions in rounds with 10,
+# 20, 25, 15, 20 and 10% of the work, each round 1, 1.5, 2, 2.5 or 3
+# sampling periods of CPU time long (calibrated by the program from its
+# own CPU time). At a fixed period the samples land at the same points of
+# every round: each function's count moves between runs 2.7 to 9.8 times
+# as much as independent samples would make it, and its mean share is off
+# by up to a fifth. With random intervals, both samplers: the spread
+# between five runs (pooled over the six functions, about 20 degrees of
+# freedom: a ratio of 1.5 is 1 in 10,000 when the samples are
+# independent) is at most 1.5 times the binomial one, and each function's
+# share over all runs is its work's within 5%, or within four standard
+# errors of its count where the runs are too short to tell 5%. Then a
+# comparison: f3's work raised 20% moves f3's interval above 0 (five
+# runs of 0.6 s a side are too few for a verdict after Benjamini-Hochberg
+# at every commit) and calls no other function changed. The fixed period's lock is not asserted (it needs a round
+# that stays within a fraction of a percent of the period, which a busy
+# machine may not give).
+# slow
+. "$(dirname "$0")/lib.sh"
+
+B=$TMP/build R=$TMP/runs
+mkdir -p "$B" "$R"
+cc=${CC:-cc}
+P=1001001	# the mean period of -F 999, in ns of cpu-clock
+MULTS="1 1.5 2 2.5 3"
+SECS=0.6
+
+# counts FOLDED: the samples with each of f1..f6 on the stack, one line
+counts() {
+	awk '{ n = $NF; for (i = 1; i <= 6; i++) if ((";" $0) ~ (";f" i "[; ]")) c[i] += n }
+	END { for (i = 1; i <= 6; i++) printf "%d ", c[i]; print "" }' "$1"
+}
+
+# record SAMPLER MULT RUN [RAISED]: a run, its counts added to
+# SAMPLER.MULT.counts (SAMPLER.MULTr.counts when raised)
+record() {
+	_o=$R/$1.$2${4:+r}.run$3
+	expect_status 0 fgrecord -q --sampler "$1" -o "$_o" "$B/rounds" $P "$2" $SECS ${4:-} 2>>"$R/rec.err" &&
+	expect_status 0 fgsym "$_o" >"$_o.sym" 2>>"$R/sym.err" &&
+	expect_status 0 fgfold "$_o.sym" >"$_o.f" 2>>"$R/fold.err" &&
+	counts "$_o.f" >>"$R/$1.$2${4:+r}.counts" || { cat "$R/rec.err" "$R/sym.err" "$R/fold.err"; return 1; }
+}
+
+# spread FILE: the runs' spread of each function's count against the
+# binomial one, pooled (the sums of their variances); fails above 1.5
+spread() {
+	awk '{ R++; t = 0; for (i = 1; i <= 6; i++) { c[R, i] = $i; t += $i }; N += t }
+	END { N /= R
+		for (i = 1; i <= 6; i++) {
+			m = 0; for (r = 1; r <= R; r++) m += c[r, i]; m /= R
+			v = 0; for (r = 1; r <= R; r++) v += (c[r, i] - m) ^ 2; v /= R - 1
+			p = m / N; sv += v; se += N * p * (1 - p)
+			printf "f%d %.1f +- %.1f (binomial %.1f)\n", i, m, sqrt(v), sqrt(N * p * (1 - p))
+		}
+		printf "pooled: %.2f times the binomial spread\n", sqrt(sv / se)
+		exit !(sqrt(sv / se) <= 1.5) }' "$1"
+}
+
+# shares FILE...: each function's share of all the runs' samples of the
+# six, against its work's: within 5%, or four standard errors
+shares() {
+	awk 'BEGIN { w[1] = .10; w[2] = .20; w[3] = .25; w[4] = .15; w[5] = .20; w[6] = .10 }
+	{ for (i = 1; i <= 6; i++) { c[i] += $i; t += $i } }
+	END { if (t == 0) exit 1
+		for (i = 1; i <= 6; i++) {
+			p = c[i] / t; rel = p / w[i] - 1; se = sqrt(w[i] * (1 - w[i]) / t) / w[i]
+			tol = 4 * se > .05 ? 4 * se : .05
+			printf "f%d %.4f of %d, work %.2f: %+.1f%% (tolerance %.1f%%)\n", i, p, t, w[i], 100 * rel, 100 * tol
+			if (rel > tol || -rel > tol) bad = 1
+		}
+		exit bad }' "$@"
+}
+
+if ! $cc -O2 -g -o "$B/rounds" "$TESTS/record/rounds.c" 2>"$B/err"; then
+	skip 'random sampling intervals' "cannot build tests/record/rounds.c with $cc: $(head -3 "$B/err")"
+	done_testing
+	exit 0
+fi
+
+for s in perf ptrace; do
+	if [ $s = perf ] && ! perf_ok; then
+		skip "$s: rounds recorded" "$why"
+		continue
+	fi
+	if ! fgrecord -q --sampler $s -o "$TMP/probe" true 2>"$TMP/probe.err"; then
+		skip "$s: rounds recorded" "fgrecord --sampler $s cannot sample here: $(head -1 "$TMP/probe.err")"
+		continue
+	fi
+	check "$s: rounds of 1, 1.5, 2, 2.5 and 3 periods, five runs each, recorded" '
+		for i in 1 2 3 4 5; do
+			for m in $MULTS; do record $s $m $i || exit 1; done
+		done
+	'
+	check "$s: each function's count spreads between runs as independent samples do (1.5 times at most)" '
+		for m in $MULTS; do
+			echo "rounds of $m periods:" && spread "$R/$s.$m.counts" || exit 1
+		done
+	'
+	check "$s: each function's share is its work's" '
+		shares $(for m in $MULTS; do echo "$R/$s.$m.counts"; done)
+	'
+done
+
+# f3 raised 20% (as many rounds, of 2.1 periods): the others' time is
+# the same
+if [ -s "$R/perf.2.counts" ]; then
+	check 'compare: f3 raised 20% is seen, no other function changed' '
+		for i in 1 2 3 4 5; do record perf 2 $i 3 || exit 1; done &&
+		expect_status 0 fgfold --compare --min-change=2 "$R"/perf.2.run?.sym -- "$R"/perf.2r.run?.sym >out 2>err &&
+		cat out &&
+		awk -F "\t" "\$1 == \"f3\" && \$5 > 0 { up = 1 } END { exit !up }" out &&
+		awk -F "\t" "\$1 ~ /^f[12456]\$/ && \$7 != \"same\" { print \"called: \" \$0; bad = 1 } END { exit bad }" out
+	'
+fi
+
+done_testing

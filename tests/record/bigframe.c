@@ -4,9 +4,12 @@
  * compiler keeps it); outer calls the hot work five calls below it:
  * main;outer;level1;...;level4;hot. Every sample of the work is more
  * than a megabyte below main, sixteen times the largest stack copy the
- * kernel takes. SECONDS of CPU time (argv[1], 1 by default).
+ * kernel takes. SECONDS of CPU time (argv[1], 1 by default). With
+ * "nodump" as argv[2] the process makes itself not dumpable first:
+ * then only root may read its memory (and its maps).
  */
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "spin.h"
 
@@ -62,6 +65,8 @@ outer(double end)
 int
 main(int argc, char **argv)
 {
+	if (argc > 2 && strcmp(argv[2], "nodump") == 0)
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	outer(spin_cpu() + spin_secs(argc, argv, 1));
 	return 0;
 }

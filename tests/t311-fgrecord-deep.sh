@@ -8,9 +8,11 @@
 # runs out, when the frame it stopped at is still there: at least 95% of
 # the samples reach main, with each sampler, each stack exactly
 # main;outer;level1;...;level4;hot. --no-stitch leaves them truncated and
-# says so. When the live stack cannot be read (a process that made itself
-# not dumpable, recorded as nobody) the stacks stay truncated, fgrecord
-# still exits 0, and the summary names why and the fix.
+# says so; `cargo fg` on a crate holding bigframe.rs shows its main on
+# 95% of the samples or more. When the live stack cannot be read (a
+# process that made itself not dumpable, recorded as nobody) the stacks
+# stay truncated, fgrecord still exits 0, and the summary names why and
+# the fix.
 #
 # That a stale live stack is not used (the frame where the copy ended has
 # changed since the sample) depends on timing a test cannot hold; the
@@ -128,6 +130,19 @@ else
 		wellformed out2 && symfold out2 out2.folded &&
 		set -- $(deepstat out2.folded bigframe::) && echo "ptrace: total $1 main $2 bad $3" &&
 		test "$1" -gt 300 && test $(($2 * 100)) -ge $(($1 * 95)) && test "$3" = 0
+	'
+fi
+
+if ! command -v cargo >/dev/null; then
+	skip 'cargo fg on a crate with a 1 MiB frame: main on >= 95%' 'no cargo (install Rust with rustup)'
+else
+	check 'cargo fg on a crate with a 1 MiB frame: main on >= 95%' '
+		mkdir -p crate/src && cp "$TESTS/record/bigframe.rs" crate/src/main.rs &&
+		printf "[package]\nname = \"bigframe\"\nversion = \"0.1.0\"\nedition = \"2021\"\n" >crate/Cargo.toml &&
+		(cd crate && "$TOP/scripts/cargo-fg" fg --offline -o ../bf.svg -- 1 >../out 2>../err) &&
+		grep_q "from the thread.s live stack" err &&
+		t=$(awk "\$NF == \"bigframe::main\" { sub(/%/, \"\", \$3); print int(\$3) }" err) &&
+		echo "bigframe::main on $t% of the samples" && test "$t" -ge 95
 	'
 fi
 

@@ -11,7 +11,8 @@
 struct livestack_slot {
 	pid_t		 pid;
 	pid_t		 tid;		/* 0: empty */
-	uint64_t	 start, end;
+	uint64_t	 start, end;	/* start == end: none found */
+	int		 err;		/* then why (an errno), said again */
 };
 
 void
@@ -72,16 +73,28 @@ livestack_begin(struct livestack *ls, pid_t pid, pid_t tid, uint64_t copy_end)
 	ls->lo = ls->hi = copy_end;
 	if (tid <= 0 || copy_end == 0)
 		return -1;
+	if (s->tid == tid && s->pid == pid && s->start == s->end) {
+		/* Refused once: the maps are not read again. */
+		ls->err = s->err;
+		return -1;
+	}
 	if (s->tid != tid || s->pid != pid || copy_end - 1 < s->start ||
 	    copy_end - 1 >= s->end) {
-		s->tid = 0;
-		if (find_mapping(pid, tid, copy_end - 1, &s->start,
-		    &s->end) != 0) {
-			ls->err = errno;
-			return -1;
-		}
 		s->pid = pid;
 		s->tid = tid;
+		if (find_mapping(pid, tid, copy_end - 1, &s->start,
+		    &s->end) != 0) {
+			s->start = s->end = 0;
+			s->err = ls->err = errno;
+			/*
+			 * Kept only when refused: a thread gone has nothing to
+			 * keep, and one whose stack pointer was elsewhere (a
+			 * coroutine's stack, a signal stack) is looked for again.
+			 */
+			if (errno != EACCES && errno != EPERM)
+				s->tid = 0;
+			return -1;
+		}
 	}
 	if (copy_end >= s->end)
 		return -1;	/* the copy reached the stack's end */

@@ -59,8 +59,9 @@ void	 livestack_release(struct livestack *);
 /*
  * Starts a walk on thread tid of process pid whose stack copy ends at
  * copy_end (its first address not copied): finds the stack mapping that
- * holds copy_end - 1 (kept for the thread after the first time) and
- * forgets the chunks of the last walk. Returns 0, or -1 when the thread's
+ * holds copy_end - 1 (kept for the thread after the first time, and
+ * so is a refusal to read its maps) and forgets the chunks of the last
+ * walk. Returns 0, or -1 when the thread's
  * maps cannot be read or copy_end is the end of its stack (ls->err set
  * to errno, or 0 when there is nothing more to read).
  */

@@ -87,6 +87,8 @@ main(void)
 	CHECK(livestack_begin(&ls, pid, tid,
 	    (uint64_t)(uintptr_t)&main + 1) == -1,
 	    "code is no stack to read");
+	CHECK(livestack_begin(&ls, pid, tid, copy_end) == 0,
+	    "and the thread's stack is looked for again after it");
 	livestack_forget(&ls, pid, tid);
 
 	/* A process gone. */

@@ -353,9 +353,59 @@ live_stack(struct record *r, const struct source_event *ev,
 }
 
 /*
+ * Completes a walk that ran off the end of the stack copy (n frames in
+ * r->pcs) from the user part of the kernel's callchain (a frame-pointer
+ * walk, taken with the sample), when it is consistent with the walk: it
+ * holds the walk's last two frames one after the other, and from there
+ * goes on to the C runtime's start (fpchain.h) through code only. Code
+ * without frame pointers gives a chain that is neither. Returns the
+ * number of frames in r->pcs; *why complete when it completed it.
+ */
+static size_t
+fp_stack(struct record *r, const struct source_event *ev, size_t n,
+    enum unwind_end *why)
+{
+	const struct source_sample *s = &ev->u.sample;
+	const uint64_t *u = NULL;
+	size_t i, j, k = 0, m;
+
+	for (i = 0; i < s->nr; i++) {
+		if (s->callchain[i] < PERF_CONTEXT_MAX) {
+			if (u)
+				k++;
+			continue;
+		}
+		if (u)
+			break;
+		if (s->callchain[i] == PERF_CONTEXT_USER)
+			u = s->callchain + i + 1;
+	}
+	if (n < 2 || k < 3 || s->chain_cut)
+		return n;
+	for (j = 1; j < k; j++)
+		if (u[j] == r->pcs[n - 1] && u[j - 1] == r->pcs[n - 2])
+			break;
+	if (j + 1 >= k || n + (k - j - 1) > r->pcs_cap)
+		return n;
+	for (i = j + 1; i < k; i++)
+		if (!unwind_is_code(&r->unwind, ev->pid, u[i]))
+			return n;
+	if (fpchain_judge(&r->fpchain, ev->pid, u[k - 1], 0) != FPCHAIN_START)
+		return n;
+	for (i = j + 1, m = n; i < k; i++, m++) {
+		r->pcs[m] = u[i];
+		r->sps[m] = 0;		/* not known: never matched (stitch.h) */
+	}
+	r->stats.fp_completed++;
+	*why = UNWIND_COMPLETE;
+	return m;
+}
+
+/*
  * Completes a user stack that ran off the end of the stack copy: from
- * the same thread's last complete stacks (stitch.h), else from its live
- * stack (live_stack); keeps a complete one for the stitching. Returns
+ * the same thread's last complete stacks (stitch.h), else from the
+ * kernel's frame-pointer chain (fp_stack), else from its live stack
+ * (live_stack); keeps a complete one for the stitching. Returns
  * the number of frames in r->pcs, and changes *why to complete when it
  * completed it.
  */
@@ -375,6 +425,11 @@ complete_stack(struct record *r, const struct source_event *ev,
 			*why = UNWIND_COMPLETE;
 			n = m;
 		}
+	}
+	if (*why == UNWIND_NOSTACK) {
+		n = fp_stack(r, ev, n, why);
+		if (*why == UNWIND_COMPLETE)
+			return n;	/* no stack pointers to keep it by */
 	}
 	if (*why == UNWIND_NOSTACK)
 		n = live_stack(r, ev, in, n, why);

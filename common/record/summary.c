@@ -293,7 +293,7 @@ record_summary(const struct record *r)
 	const struct record_stats *s = &r->stats;
 	double rate = s->seconds > 0 ? s->samples / s->seconds : 0;
 	double trunc = s->samples ? 100.0 * s->truncated / s->samples : 0;
-	char stitched[160] = "", tpct[SHARE_SIZE], dpct[SHARE_SIZE];
+	char stitched[224] = "", tpct[SHARE_SIZE], dpct[SHARE_SIZE];
 	char *why;
 	const char *nofp_file = NULL;
 	int i, best = 1;
@@ -312,6 +312,12 @@ record_summary(const struct record *r)
 		    strlen(stitched), ", %" PRIu64 " %sfrom the thread's live "
 		    "stack", s->live, s->stitched ? "" : s->live == 1 ?
 		    "stack completed " : "stacks completed ");
+	if (s->fp_completed)
+		snprintf(stitched + strlen(stitched), sizeof(stitched) -
+		    strlen(stitched), ", %" PRIu64 " %sfrom frame pointers",
+		    s->fp_completed, s->stitched || s->live ? "" :
+		    s->fp_completed == 1 ? "stack completed " :
+		    "stacks completed ");
 	why = end_why(r, best, &nofp_file);
 	if (r->src.info != NULL) {
 		/* a perf.data replayed: its time, not ours */

@@ -273,7 +273,7 @@ check 'the program'"'"'s stdout never lands in the stream' '
 '
 
 check 'a stack deeper than the copy ends in [truncated], and says so' '
-	fgrecord --call-graph dwarf,16384 -o out deep 0.3 3000 2>err &&
+	fgrecord --no-stitch --call-graph dwarf,16384 -o out deep 0.3 3000 2>err &&
 	wellformed out &&
 	awk "BEGIN { RS = \"\" } / cpu-clock:/ { n++; if (/\t0 \[truncated\] \(\[unknown\]\)\n*\$/) t++ } END { print t \" of \" n; exit !(n > 0 && t >= n * 0.9) }" out &&
 	grep_q "% truncated (mostly: stack copy too small)" err &&

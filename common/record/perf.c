@@ -77,7 +77,11 @@ perf_attr_fill(struct perf_event_attr *attr, const struct perf_opts *o)
 		    PERF_SAMPLE_STACK_USER;
 		attr->sample_regs_user = PERF_REGS_MASK;
 		attr->sample_stack_user = o->stack_size;
-		attr->exclude_callchain_user = 1;
+		/*
+		 * The kernel's user callchain too: where the copy runs out
+		 * and the live stack cannot be read, a program with frame
+		 * pointers is completed from it (record.c, fp_stack).
+		 */
 	}
 	attr->disabled = 1;
 	attr->inherit = o->inherit ? 1 : 0;

@@ -81,7 +81,10 @@ record_init(struct record *r, const struct record_opts *opts)
 	r->pcs_cap = (size_t)r->unwind.max_depth;
 	r->pcs = xmalloc(r->pcs_cap * sizeof(*r->pcs));
 	r->sps = xmalloc(r->pcs_cap * sizeof(*r->sps));
+	r->lpcs = xmalloc(r->pcs_cap * sizeof(*r->lpcs));
+	r->lsps = xmalloc(r->pcs_cap * sizeof(*r->lsps));
 	stitch_init(&r->stitch);
+	livestack_init(&r->live);
 }
 
 void
@@ -97,7 +100,10 @@ record_release(struct record *r)
 	comm_release(&r->comms);
 	free(r->pcs);
 	free(r->sps);
+	free(r->lpcs);
+	free(r->lsps);
 	stitch_release(&r->stitch);
+	livestack_release(&r->live);
 	free(r->frames);
 	free(r->files);
 	memset(r, 0, sizeof(*r));
@@ -278,15 +284,134 @@ user_frame(struct record *r, pid_t pid, uint64_t pc, int exact)
 	frame_push(r, pc, STREAM_UNKNOWN, NULL);
 }
 
+/* Counts a live read refused: errno e; a thread gone meanwhile is not. */
+static void
+live_refused(struct record *r, int e)
+{
+	if (e == 0 || e == ESRCH)
+		return;
+	if (r->stats.live_denied++ == 0)
+		r->stats.live_errno = e;
+}
+
 /*
- * Keeps a complete user stack of a thread, or completes one that ran off
- * the end of the stack copy from the last kept (stitch.h). Returns the
- * number of frames in r->pcs, and changes *why to complete when it
- * stitched.
+ * Goes on with a walk that ran off the end of the stack copy (n frames in
+ * r->pcs, the last where it stopped) in the thread's live stack
+ * (livestack.h), when that frame is still there: the slot below its
+ * stack pointer holds the return address the copy saw, before the walk
+ * and after it. The walk is made again with the live reads beyond the
+ * copy, in r->lpcs, and taken only when it went further through the same
+ * frame. Returns the number of frames in r->pcs, with *why the new walk's
+ * end.
  */
 static size_t
-stitch_stack(struct record *r, const struct source_event *ev, size_t n,
+live_stack(struct record *r, const struct source_event *ev,
+    struct unwind_input *in, size_t n, enum unwind_end *why)
+{
+	uint64_t ra, slot;
+	enum unwind_end e;
+	size_t m;
+	int h;
+
+	if (n < 2 || r->src.ops->offline)
+		return n;
+	ra = r->pcs[n - 1];
+	slot = r->sps[n - 1] - 8;
+	if (livestack_begin(&r->live, ev->pid, ev->tid,
+	    in->regs[UNWIND_SP] + in->stack_len) != 0) {
+		live_refused(r, r->live.err);
+		return n;
+	}
+	if ((h = livestack_holds(&r->live, slot, ra)) != 1) {
+		if (h == 0)
+			r->stats.live_stale++;
+		else
+			live_refused(r, r->live.err);
+		return n;
+	}
+	in->more = livestack_read;
+	in->more_arg = &r->live;
+	m = unwind_stack_sp(&r->unwind, in, r->lpcs, r->lsps, r->pcs_cap, &e);
+	in->more = NULL;
+	if (m <= n || r->lpcs[n - 1] != ra || r->lsps[n - 1] != r->sps[n - 1])
+		return n;
+	if ((h = livestack_holds(&r->live, slot, ra)) != 1) {
+		if (h == 0)
+			r->stats.live_stale++;
+		else
+			live_refused(r, r->live.err);
+		return n;
+	}
+	memcpy(r->pcs + n, r->lpcs + n, (m - n) * sizeof(*r->pcs));
+	memcpy(r->sps + n, r->lsps + n, (m - n) * sizeof(*r->sps));
+	if (e == UNWIND_COMPLETE)
+		r->stats.live++;
+	else
+		r->stats.live_partial++;
+	*why = e;
+	return m;
+}
+
+/*
+ * Completes a walk that ran off the end of the stack copy (n frames in
+ * r->pcs) from the user part of the kernel's callchain (a frame-pointer
+ * walk, taken with the sample), when it is consistent with the walk: it
+ * holds the walk's last two frames one after the other, and from there
+ * goes on to the C runtime's start (fpchain.h) through code only. Code
+ * without frame pointers gives a chain that is neither. Returns the
+ * number of frames in r->pcs; *why complete when it completed it.
+ */
+static size_t
+fp_stack(struct record *r, const struct source_event *ev, size_t n,
     enum unwind_end *why)
+{
+	const struct source_sample *s = &ev->u.sample;
+	const uint64_t *u = NULL;
+	size_t i, j, k = 0, m;
+
+	for (i = 0; i < s->nr; i++) {
+		if (s->callchain[i] < PERF_CONTEXT_MAX) {
+			if (u)
+				k++;
+			continue;
+		}
+		if (u)
+			break;
+		if (s->callchain[i] == PERF_CONTEXT_USER)
+			u = s->callchain + i + 1;
+	}
+	if (n < 2 || k < 3 || s->chain_cut)
+		return n;
+	for (j = 1; j < k; j++)
+		if (u[j] == r->pcs[n - 1] && u[j - 1] == r->pcs[n - 2])
+			break;
+	if (j + 1 >= k || n + (k - j - 1) > r->pcs_cap)
+		return n;
+	for (i = j + 1; i < k; i++)
+		if (!unwind_is_code(&r->unwind, ev->pid, u[i]))
+			return n;
+	if (fpchain_judge(&r->fpchain, ev->pid, u[k - 1], 0) != FPCHAIN_START)
+		return n;
+	for (i = j + 1, m = n; i < k; i++, m++) {
+		r->pcs[m] = u[i];
+		r->sps[m] = 0;		/* not known: never matched (stitch.h) */
+	}
+	r->stats.fp_completed++;
+	*why = UNWIND_COMPLETE;
+	return m;
+}
+
+/*
+ * Completes a user stack that ran off the end of the stack copy: from
+ * the same thread's last complete stacks (stitch.h), else from the
+ * kernel's frame-pointer chain (fp_stack), else from its live stack
+ * (live_stack); keeps a complete one for the stitching. Returns
+ * the number of frames in r->pcs, and changes *why to complete when it
+ * completed it.
+ */
+static size_t
+complete_stack(struct record *r, const struct source_event *ev,
+    struct unwind_input *in, size_t n, enum unwind_end *why)
 {
 	size_t m;
 
@@ -295,12 +420,19 @@ stitch_stack(struct record *r, const struct source_event *ev, size_t n,
 	if (*why == UNWIND_NOSTACK) {
 		m = stitch_complete(&r->stitch, ev->tid, r->pcs, r->sps, n,
 		    r->pcs_cap);
-		if (m == n)
-			return n;
-		r->stats.stitched++;
-		*why = UNWIND_COMPLETE;
-		n = m;
+		if (m != n) {
+			r->stats.stitched++;
+			*why = UNWIND_COMPLETE;
+			n = m;
+		}
 	}
+	if (*why == UNWIND_NOSTACK) {
+		n = fp_stack(r, ev, n, why);
+		if (*why == UNWIND_COMPLETE)
+			return n;	/* no stack pointers to keep it by */
+	}
+	if (*why == UNWIND_NOSTACK)
+		n = live_stack(r, ev, in, n, why);
 	if (*why == UNWIND_COMPLETE)
 		stitch_save(&r->stitch, ev->pid, ev->tid, r->pcs, r->sps, n);
 	return n;
@@ -429,6 +561,7 @@ on_sample(struct record *r, const struct source_event *ev)
 		struct unwind_input in;
 		size_t n;
 
+		memset(&in, 0, sizeof(in));
 		in.pid = ev->pid;
 		memcpy(in.regs, s->regs, sizeof(in.regs));
 		in.valid = s->regs_valid;
@@ -436,7 +569,7 @@ on_sample(struct record *r, const struct source_event *ev)
 		in.stack_len = s->stack_len;
 		n = unwind_stack_sp(&r->unwind, &in, r->pcs, r->sps,
 		    r->pcs_cap, &why);
-		n = stitch_stack(r, ev, n, &why);
+		n = complete_stack(r, ev, &in, n, &why);
 		for (i = 0; i < n; i++)
 			user_frame(r, ev->pid, r->pcs[i], i == 0);
 		if (why != UNWIND_COMPLETE)
@@ -521,6 +654,7 @@ on_event(void *arg, const struct source_event *ev)
 		if (ev->u.comm.exec) {
 			maps_exec(&r->maps, ev->pid);
 			stitch_forget(&r->stitch, ev->pid, 0);
+			livestack_forget(&r->live, ev->pid, 0);
 		}
 		comm_set(&r->comms, ev->tid, ev->u.comm.name);
 		break;
@@ -532,6 +666,7 @@ on_event(void *arg, const struct source_event *ev)
 		break;
 	case SOURCE_EXIT:
 		stitch_forget(&r->stitch, ev->pid, ev->tid);
+		livestack_forget(&r->live, ev->pid, ev->tid);
 		/*
 		 * A process is gone: events come in time order, so none of
 		 * its samples can follow. Keeps long recordings of builds

@@ -34,6 +34,7 @@
 #include "stream/sample.h"
 #include "record/comm.h"
 #include "record/fpchain.h"
+#include "record/livestack.h"
 #include "record/maps.h"
 #include "record/perf.h"
 #include "record/source.h"
@@ -68,7 +69,8 @@ struct record_opts {
 	int		 cmd_stdout;	/* the command's stdout: a descriptor */
 	const char	*cmdline;	/* borrowed: for the # cmdline header */
 	int		 any_user;	/* -p on other users' processes by capability */
-	int		 no_stitch;	/* --no-stitch: leave deep stacks truncated */
+	int		 no_stitch;	/* --no-stitch: leave deep stacks truncated
+					   (neither stitched nor read on live) */
 	int		 no_buildid_cache;	/* --no-buildid-cache: no copies
 					   of the files of another root */
 	unsigned	 max_depth;	/* --max-depth: user frames kept; 0 the default */
@@ -95,6 +97,13 @@ struct record_stats {
 	uint64_t	 fp_skipped;	/* whole chains from code that keeps no
 					   frame: its caller skipped */
 	uint64_t	 stitched;	/* completed from an earlier sample (stitch.h) */
+	uint64_t	 live;		/* completed from the live stack (livestack.h) */
+	uint64_t	 fp_completed;	/* completed from the kernel's frame-pointer
+					   chain */
+	uint64_t	 live_partial;	/* taken further there, not to the end */
+	uint64_t	 live_stale;	/* not read on: the frame had changed */
+	uint64_t	 live_denied;	/* not read on: the reads were refused */
+	int		 live_errno;	/* the first refusal's errno */
 	uint64_t	 unknown;	/* frames in no known or readable file */
 	uint64_t	 waits;		/* offcpu-time samples written */
 	uint64_t	 wait_ns;	/* their periods, summed */
@@ -119,7 +128,9 @@ struct record {
 	int		 child_done;
 	struct comm	 comms;		/* thread names, as learnt */
 	struct stitch	 stitch;	/* each thread's last complete stack */
+	struct livestack live;		/* the live stacks read on (livestack.h) */
 	uint64_t	*pcs, *sps;	/* owned: unwinding scratch */
+	uint64_t	*lpcs, *lsps;	/* owned: the same, for the walk read on */
 	size_t		 pcs_cap;
 	struct sample_frame *frames;	/* owned: one sample's frames */
 	struct mapfile	**files;	/* owned: the file of each, or NULL */

@@ -279,13 +279,69 @@ fp_lines(const struct record *r, double trunc, const char *nofp_file)
 		    share(pct, s->fp_skipped, s->samples), rec);
 }
 
+/*
+ * When more than 5% of the samples stayed truncated where the stack copy
+ * ran out, says why they were not completed (stitch.h, livestack.h) and
+ * the fix that works for the program: a larger copy, the ptrace sampler
+ * when the frames moved before the samples were read, frame pointers.
+ */
+static void
+deep_line(const struct record *r, int best, double trunc)
+{
+	const struct record_stats *s = &r->stats;
+	const char *me = program_invocation_short_name;
+	char pct[SHARE_SIZE], stale[SHARE_SIZE];
+	const char *fp = "build with frame pointers and record with "
+	    "--call-graph fp (Rust: RUSTFLAGS='-C force-frame-pointers=yes'; "
+	    "C and C++: -fno-omit-frame-pointer)";
+
+	if (!s->truncated || !r->opts.cfg.dwarf || best != UNWIND_NOSTACK ||
+	    trunc <= 5)
+		return;
+	share(pct, s->end_reason[UNWIND_NOSTACK], s->samples);
+	if (r->opts.cfg.stack_size < RECORD_STACK_MAX) {
+		fprintf(stderr, "%s: %s%% of the stacks stopped where the stack "
+		    "copy ran out: try --call-graph dwarf,%d\n", me, pct,
+		    RECORD_STACK_MAX);
+		return;
+	}
+	if (r->opts.no_stitch) {
+		fprintf(stderr, "%s: %s%% of the stacks stopped where the stack "
+		    "copy ran out: without --no-stitch they are completed\n",
+		    me, pct);
+		return;
+	}
+	if (r->src.info != NULL) {
+		fprintf(stderr, "%s: %s%% of the stacks were deeper than %d "
+		    "bytes, the largest stack copy the kernel takes, and a "
+		    "recording keeps no live stack to read on: record with "
+		    "fgrecord, or %s\n", me, pct, RECORD_STACK_MAX, fp);
+		return;
+	}
+	fprintf(stderr, "%s: %s%% of the stacks were deeper than %d bytes, the "
+	    "largest stack copy the kernel takes, and were not completed",
+	    me, pct, RECORD_STACK_MAX);
+	if (s->live_denied > s->live_stale) {
+		fprintf(stderr, ": reading the live stack was refused (%s: it "
+		    "needs the permission ptrace needs, which root has); run "
+		    "fgrecord as root, or %s\n", strerror(s->live_errno), fp);
+	} else if (s->live_stale > 0 && strcmp(r->src.ops->name, "ptrace")) {
+		fprintf(stderr, ": on %s%% of the samples the frame where the "
+		    "copy ended had changed before the sample was read; "
+		    "--sampler ptrace reads it sooner, or %s\n",
+		    share(stale, s->live_stale, s->samples), fp);
+	} else {
+		fprintf(stderr, "; %s\n", fp);
+	}
+}
+
 void
 record_summary(const struct record *r)
 {
 	const struct record_stats *s = &r->stats;
 	double rate = s->seconds > 0 ? s->samples / s->seconds : 0;
 	double trunc = s->samples ? 100.0 * s->truncated / s->samples : 0;
-	char stitched[96] = "", tpct[SHARE_SIZE], dpct[SHARE_SIZE];
+	char stitched[224] = "", tpct[SHARE_SIZE], dpct[SHARE_SIZE];
 	char *why;
 	const char *nofp_file = NULL;
 	int i, best = 1;
@@ -299,6 +355,17 @@ record_summary(const struct record *r)
 		snprintf(stitched, sizeof(stitched), ", %" PRIu64 " stack%s "
 		    "completed from an earlier sample of the same thread",
 		    s->stitched, s->stitched == 1 ? "" : "s");
+	if (s->live)
+		snprintf(stitched + strlen(stitched), sizeof(stitched) -
+		    strlen(stitched), ", %" PRIu64 " %sfrom the thread's live "
+		    "stack", s->live, s->stitched ? "" : s->live == 1 ?
+		    "stack completed " : "stacks completed ");
+	if (s->fp_completed)
+		snprintf(stitched + strlen(stitched), sizeof(stitched) -
+		    strlen(stitched), ", %" PRIu64 " %sfrom frame pointers",
+		    s->fp_completed, s->stitched || s->live ? "" :
+		    s->fp_completed == 1 ? "stack completed " :
+		    "stacks completed ");
 	why = end_why(r, best, &nofp_file);
 	if (r->src.info != NULL) {
 		/* a perf.data replayed: its time, not ours */
@@ -341,19 +408,7 @@ record_summary(const struct record *r)
 		r->src.ops->summary(&r->src, s->throttled);
 	if (!r->opts.cfg.dwarf)
 		fp_lines(r, trunc, nofp_file);
-	if (s->truncated && r->opts.cfg.dwarf) {
-		if (best == UNWIND_NOSTACK && trunc > 5 &&
-		    r->opts.cfg.stack_size < RECORD_STACK_MAX)
-			fprintf(stderr, "%s: most truncated stacks were "
-			    "deeper than the stack copy: try --call-graph "
-			    "dwarf,%d\n", program_invocation_short_name,
-			    RECORD_STACK_MAX);
-		else if (best == UNWIND_NOSTACK && trunc > 5)
-			fprintf(stderr, "%s: most truncated stacks were "
-			    "deeper than %d bytes, the largest stack copy the "
-			    "kernel takes\n", program_invocation_short_name,
-			    RECORD_STACK_MAX);
-	}
+	deep_line(r, best, trunc);
 	if (r->src.info == NULL)	/* a perf.data replayed: fgsym says it */
 		nodwarf_line(r);
 }

@@ -268,7 +268,7 @@ read_stack(const struct unwind_input *in, uint64_t addr, uint64_t *v)
 	uint64_t sp = in->regs[UNWIND_SP];
 
 	if (addr < sp || addr - sp > in->stack_len || in->stack_len - (addr - sp) < 8)
-		return -1;
+		return in->more && addr >= sp ? in->more(in->more_arg, addr, v) : -1;
 	memcpy(v, in->stack + (addr - sp), 8);
 	return 0;
 }

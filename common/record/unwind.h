@@ -34,7 +34,8 @@
 /* Why a walk ended. */
 enum unwind_end {
 	UNWIND_COMPLETE,	/* the CFI says the last frame is the outermost */
-	UNWIND_NOSTACK,		/* a frame's CFA or saved register is outside the copy */
+	UNWIND_NOSTACK,		/* a frame's CFA or saved register is outside the
+				   copy (and what more reads) */
 	UNWIND_NOMAP,		/* a pc in no known mapping */
 	UNWIND_NOCFI,		/* no CFI and the frame pointer did not help */
 	UNWIND_BADCFI,		/* an expression it cannot evaluate, or a loop */
@@ -43,6 +44,12 @@ enum unwind_end {
 	UNWIND_NEND		/* the number of reasons */
 };
 
+/*
+ * Reads the 8 bytes at addr of the stack beyond the copy (into *v): 0, or
+ * -1 when it cannot. Its argument is unwind_input's more_arg.
+ */
+typedef int unwind_more_fn(void *arg, uint64_t addr, uint64_t *v);
+
 /* The state of the interrupted thread, borrowed by unwind_stack. */
 struct unwind_input {
 	pid_t		 pid;		/* the process, for its mappings */
@@ -50,6 +57,12 @@ struct unwind_input {
 	uint32_t	 valid;		/* bit r set when regs[r] is known */
 	const unsigned char *stack;	/* the copy, starting at regs[UNWIND_SP] */
 	size_t		 stack_len;
+	/*
+	 * Where the walk reads what lies above the copy (record/livestack.h:
+	 * the thread's live stack), or NULL: the copy is all there is.
+	 */
+	unwind_more_fn	*more;
+	void		*more_arg;	/* borrowed: more's argument */
 };
 
 struct unwind_rule;

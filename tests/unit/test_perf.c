@@ -152,8 +152,8 @@ test_events(void)
 	perf_attr_fill(&a, &o);
 	CHECK(a.freq == 1 && a.sample_freq == 999, "a frequency");
 	CHECK((a.sample_type & PERF_SAMPLE_STACK_USER) && a.sample_stack_user == 16384 &&
-	    a.sample_regs_user == PERF_REGS_MASK && a.exclude_callchain_user,
-	    "dwarf mode copies registers and stack, without the kernel's user callchain");
+	    a.sample_regs_user == PERF_REGS_MASK && !a.exclude_callchain_user,
+	    "dwarf mode copies registers and stack, with the kernel's user callchain");
 	CHECK(__builtin_popcountll(PERF_REGS_MASK) == PERF_REGS_COUNT,
 	    "the register mask has PERF_REGS_COUNT registers");
 	CHECK(a.inherit && a.enable_on_exec && a.disabled && a.sample_id_all &&

@@ -110,6 +110,23 @@ level1(int n)
 	sink += n;
 }
 
+/* unwind_more_fn reading the whole copy (arg) beyond a short one. */
+static unsigned more_calls;
+
+static int
+from_full(void *arg, uint64_t addr, uint64_t *v)
+{
+	const struct unwind_input *full = arg;
+	uint64_t sp = full->regs[UNWIND_SP];
+
+	more_calls++;
+	if (addr < sp || addr - sp > full->stack_len ||
+	    full->stack_len - (addr - sp) < 8)
+		return -1;
+	memcpy(v, full->stack + (addr - sp), 8);
+	return 0;
+}
+
 /* Is the frame i (a return address when i > 0) in function name? */
 static int
 frame_in(struct maps *m, const char *exe, const uint64_t *pcs, size_t i,
@@ -172,6 +189,19 @@ main(void)
 		n2 = unwind_stack(&u, &shortin, pcs2, 64, &end2);
 		CHECK(end2 == UNWIND_NOSTACK && n2 >= 1 && n2 < n,
 		    "a short stack copy ends as truncated: copy too small");
+		/* What lies above the copy, read through the hook. */
+		shortin.more = from_full;
+		shortin.more_arg = &snap;
+		n2 = unwind_stack(&u, &shortin, pcs2, 64, &end2);
+		CHECK(end2 == end && n2 == n && memcmp(pcs, pcs2, n * 8) == 0 &&
+		    more_calls > 0,
+		    "with a hook, the walk reads on beyond the copy: the same frames");
+		/* A hook that reads nothing: truncated as without one. */
+		shortin.more_arg = &shortin;
+		shortin.stack_len = 0;
+		n2 = unwind_stack(&u, &shortin, pcs2, 64, &end2);
+		CHECK(end2 == UNWIND_NOSTACK && n2 == 1,
+		    "a hook that cannot read leaves the walk truncated");
 	}
 	/* The depth limit. */
 	n2 = unwind_stack(&u, &snap, pcs2, 2, &end2);

@@ -295,6 +295,23 @@ live_refused(struct record *r, int e)
 }
 
 /*
+ * Whether the frame a walk ran off the copy in is still on the thread's
+ * live stack: its return-address slot holds ra. Counts it stale or
+ * refused when not.
+ */
+static int
+live_still_there(struct record *r, uint64_t slot, uint64_t ra)
+{
+	int h = livestack_holds(&r->live, slot, ra);
+
+	if (h == 0)
+		r->stats.live_stale++;
+	else if (h != 1)
+		live_refused(r, r->live.err);
+	return h == 1;
+}
+
+/*
  * Goes on with a walk that ran off the end of the stack copy (n frames in
  * r->pcs, the last where it stopped) in the thread's live stack
  * (livestack.h), when that frame is still there: the slot below its
@@ -311,7 +328,6 @@ live_stack(struct record *r, const struct source_event *ev,
 	uint64_t ra, slot;
 	enum unwind_end e;
 	size_t m;
-	int h;
 
 	if (n < 2 || r->src.ops->offline)
 		return n;
@@ -322,26 +338,16 @@ live_stack(struct record *r, const struct source_event *ev,
 		live_refused(r, r->live.err);
 		return n;
 	}
-	if ((h = livestack_holds(&r->live, slot, ra)) != 1) {
-		if (h == 0)
-			r->stats.live_stale++;
-		else
-			live_refused(r, r->live.err);
+	if (!live_still_there(r, slot, ra))
 		return n;
-	}
 	in->more = livestack_read;
 	in->more_arg = &r->live;
 	m = unwind_stack_sp(&r->unwind, in, r->lpcs, r->lsps, r->pcs_cap, &e);
 	in->more = NULL;
 	if (m <= n || r->lpcs[n - 1] != ra || r->lsps[n - 1] != r->sps[n - 1])
 		return n;
-	if ((h = livestack_holds(&r->live, slot, ra)) != 1) {
-		if (h == 0)
-			r->stats.live_stale++;
-		else
-			live_refused(r, r->live.err);
+	if (!live_still_there(r, slot, ra))
 		return n;
-	}
 	memcpy(r->pcs + n, r->lpcs + n, (m - n) * sizeof(*r->pcs));
 	memcpy(r->sps + n, r->lsps + n, (m - n) * sizeof(*r->sps));
 	if (e == UNWIND_COMPLETE)

@@ -68,37 +68,60 @@ ends_word(const char *s, size_t len, const char *word)
 	return len - wl - 1;
 }
 
+/*
+ * The compilers' clone suffixes: GCC's and clang's, each with ".N" when
+ * numbered says so ("cold" takes one or none).
+ */
+static const struct clone_word {
+	const char	*word;
+	int		 numbered;	/* 1: ".N" follows; 2: it may */
+} clones[] = {
+	{ "constprop", 1 }, { "isra", 1 }, { "part", 1 }, { "cold", 2 },
+	{ "lto_priv", 1 }, { "llvm", 1 }, { "localalias", 0 },
+	{ "specialized", 1 }, { "clone", 1 }, { NULL, 0 }
+};
+
+/*
+ * s[0..len) without one clone suffix at its end: the new length, or len
+ * when it ends in none.
+ */
+static size_t
+strip_clone(const char *s, size_t len)
+{
+	size_t m, at;
+	int i;
+
+	/* ".N", N digits, or none */
+	for (m = len; m > 0 && s[m - 1] >= '0' && s[m - 1] <= '9'; m--)
+		;
+	for (i = 0; clones[i].word != NULL; i++) {
+		if (m < len && m > 1 && s[m - 1] == '.' && clones[i].numbered &&
+		    (at = ends_word(s, m - 1, clones[i].word)) > 0)
+			return at;
+		if (clones[i].numbered != 1 &&
+		    (at = ends_word(s, len, clones[i].word)) > 0)
+			return at;
+	}
+	return len;
+}
+
 size_t
 compare_name_len(const char *s, size_t len)
 {
-	static const char *const clones[] = {
-		"constprop", "isra", "part", "cold", "lto_priv", "localalias",
-		"clone", "llvm", "specialized", NULL
-	};
-	size_t n, m, at;
-	int i;
+	size_t n;
 
-	for (;;) {
-		/* GCC's demangled form: "f(int) [clone .constprop.0]" */
-		if (len > 9 && s[len - 1] == ']') {
-			const char *open = memmem(s, len, " [clone .", 9);
+	/* GCC's demangled form: "f(int) [clone .constprop.0]" */
+	while (len > 9 && s[len - 1] == ']') {
+		const char *open = memmem(s, len, " [clone .", 9);
 
-			if (open != NULL && open > s) {
-				len = open - s;
-				continue;
-			}
-		}
-		/* ".WORD" or ".WORD.N", N digits */
-		for (m = len; m > 0 && s[m - 1] >= '0' && s[m - 1] <= '9'; m--)
-			;
-		n = m < len && m > 1 && s[m - 1] == '.' ? m - 1 : len;
-		for (i = 0; clones[i] != NULL; i++)
-			if ((at = ends_word(s, n, clones[i])) > 0)
-				break;
-		if (clones[i] == NULL)
-			return len;
-		len = at;
+		if (open == NULL || open == s)
+			break;
+		len = open - s;
 	}
+	/* ".constprop.0", ".isra.0.part.1", ... on a name with no dot */
+	for (n = len; strip_clone(s, n) < n; n = strip_clone(s, n))
+		;
+	return n < len && memchr(s, '.', n) == NULL ? n : len;
 }
 
 /* A run's values, grown to the functions known: new ones 0. */

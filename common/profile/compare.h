@@ -19,7 +19,8 @@
  * stack, and the self time (the leaf's). Time is milliseconds of the
  * event's time for clock events and off-CPU time (the samples' periods,
  * in ns, summed), samples otherwise. Functions are matched by name;
- * compiler clones (f.constprop.0, f.isra.0, f.part.0, f.cold, ...) are f;
+ * compiler clones (f.constprop.0, f.isra.0, f.part.0, f.cold, ...) are f
+ * (not on a dotted name: java.lang.Object.clone is itself);
  * inlined frames are functions of their own.
  *
  * The statistics (profile/stats.h): each side's per-run values give a
@@ -252,10 +253,14 @@ const char *compare_verdict_name(enum compare_verdict);
 const char *compare_unit_name(enum compare_unit);
 
 /*
- * The length of the function name s[0..len) without compiler clone
- * suffixes (".constprop.0", ".isra.0", ".part.0", ".cold", ".lto_priv.0",
- * ".llvm.123", " [clone .constprop.0]", ...), which name the same
- * function.
+ * The length of the function name s[0..len) without the compilers' clone
+ * suffixes, which name the same function: ".constprop.N", ".isra.N",
+ * ".part.N", ".cold" (or ".cold.N"), ".lto_priv.N", ".llvm.N",
+ * ".localalias", ".specialized.N", ".clone.N", any of them one after
+ * another, and " [clone .constprop.0]" (a demangled C++ name). The
+ * dotted ones only on a name with no dot of its own: a dotted name
+ * (java.lang.Object.clone, a Python module's) is whole, and so is a
+ * word without the number it needs (Object.part).
  */
 size_t	 compare_name_len(const char *s, size_t len);
 

@@ -55,6 +55,16 @@ test_names(void)
 	CHECK_EQ(base("v1.2"), 4, "a version is the name's");
 	CHECK_EQ(base(".cold"), 5, "a suffix alone is a name");
 	CHECK_EQ(base("Vec::push"), 9, "a plain name");
+	CHECK_EQ(base("java.lang.Object.clone"), 22, "a dotted name is whole");
+	CHECK_EQ(base("java.lang.String.part.1"), 23,
+	    "a dotted name keeps even a clone's suffix");
+	CHECK_EQ(base("Object.clone"), 12, "a word without its number stays");
+	CHECK_EQ(base("f.part"), 6, ".part needs its number");
+	CHECK_EQ(base("foo.cold.2"), 3, ".cold with a number");
+	CHECK_EQ(base("foo.lto_priv.0.constprop.3"), 3, "lto_priv, constprop");
+	CHECK_EQ(base("foo.clone.2"), 3, "old GCC's .clone.N");
+	CHECK_EQ(base("app::run.llvm.99"), 8, "a Rust path with .llvm.N");
+	CHECK_EQ(base("f.isra"), 6, ".isra needs its number");
 }
 
 /* Five runs a side, folded; b grows by a half after, a stays. */

@@ -34,7 +34,7 @@ usage(int status)
 	    "              [--top=N [--own=CRATE ...]] [file ...]\n"
 	    "       fgfold --folded [--top=N [--own=CRATE ...]] [file ...]\n"
 	    "       fgfold --diff [-n] [-s] before after\n"
-	    "       fgfold --compare [--self] [--per=N] [--normalize=share|median]\n"
+	    "       fgfold --compare [--self] [--per=N|FILE] [--normalize=share|median]\n"
 	    "              [--min-change=PCT] [--fail-slower=PCT] [--own=CRATE ...]\n"
 	    "              [--event-filter=EVENT] before ... -- after ...\n"
 	    "       fgfold -V | --version\n");
@@ -145,7 +145,7 @@ main(int argc, char *argv[])
 	const char *name;
 	size_t nskip = 0, nown = 0, top = 0;
 	char **runs[2] = { NULL, NULL };
-	double fail = -1;
+	double fail = -1, *pers = NULL;
 	int ch, folded = 0, diff = 0, cmp = 0, rval = 0, i, fd, r;
 
 	/*
@@ -196,8 +196,8 @@ main(int argc, char *argv[])
 		case OPT_COMPARE:	break;	/* seen above */
 		case OPT_SELF:		co.self = 1; break;
 		case OPT_PER:
-			if (num_real(optarg, 1e-9, 1e18, &co.per) != 0)
-				errx(2, "--per: '%s' is not a positive number", optarg);
+			if (compare_per_option(&co, optarg, &pers) != 0)
+				exit(2);
 			break;
 		case OPT_MIN_CHANGE:
 		case OPT_FAIL_SLOWER:
@@ -240,7 +240,7 @@ main(int argc, char *argv[])
 		rval = compare(&co, runs, fail);
 		goto done;
 	}
-	if (co.self || co.per > 0 || co.norm || fail >= 0 || co.min_change != COMPARE_MIN_CHANGE)
+	if (co.self || co.per > 0 || co.npers > 0 || co.norm || fail >= 0 || co.min_change != COMPARE_MIN_CHANGE)
 		errx(2, "--self, --per, --normalize=HOW, --min-change and "
 		    "--fail-slower go with --compare");
 	if (argc == 0)
@@ -269,5 +269,6 @@ main(int argc, char *argv[])
 done:
 	free(opts.skip_after);
 	free(opts.own);
+	free(pers);
 	return rval;
 }

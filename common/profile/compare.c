@@ -1,9 +1,14 @@
 #include <err.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
+#include "base/cmdfile.h"
+#include "base/num.h"
 #include "base/share.h"
 #include "base/str.h"
 #include "base/lineread.h"
@@ -284,10 +289,38 @@ same_event(struct compare *c, const char *name, const char *event, int timed)
 	warnx("'%s' %s%s%s, and '%s' %s%s%s: %s", name,
 	    *event ? "records '" : "is folded stacks", event, *event ? "'" : "",
 	    c->event_run, *c->event ? "records '" : "is folded stacks",
-	    c->event, *c->event ? "'" : "", *event && *c->event ?
-	    "compare runs of one event (choose it with --event-filter=EVENT)" :
-	    "compare streams with streams, folded stacks with folded stacks");
+	    c->event, *c->event ? "'" : "", !*event || !*c->event ?
+	    "compare streams with streams, folded stacks with folded stacks" :
+	    strstr(event, " and ") != NULL || strstr(c->event, " and ") != NULL ?
+	    "record both sides alike (fgrecord --wall for both, or for "
+	    "neither), or compare one event of them (--event-filter=EVENT)" :
+	    "compare runs of one event (choose it with --event-filter=EVENT)");
 	return 2;
+}
+
+/*
+ * The run's event, made: "" for folded stacks; for on- and off-CPU time
+ * folded together (fgrecord --wall, unless --event-filter chose one),
+ * both, the clock first ("cpu-clock and offcpu-time"), whichever a run's
+ * first sample was, or when its header says both and only the clock's
+ * samples came.
+ */
+static char *
+run_event(const struct compare *c, const struct fold *f, int folded)
+{
+	int off;
+
+	if (folded)
+		return xstrdup("");
+	if (f->event == NULL)
+		return xstrdup("no event named");
+	off = stream_event_is(f->event, strlen(f->event), STREAM_OFFCPU_EVENT);
+	if (f->event2 != NULL)
+		return xasprintf("%s and %s", off ? f->event2 : f->event,
+		    off ? f->event : f->event2);
+	if (c->opts.event == NULL && !off && f->hdr_offcpu && f->hdr_other)
+		return xasprintf("%s and %s", f->event, STREAM_OFFCPU_EVENT);
+	return xstrdup(f->event);
 }
 
 int
@@ -300,6 +333,7 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	struct fold f;
 	struct lineread lr;
 	const char *p;
+	char *ev;
 	size_t n, i, named = 0;
 	int folded, rv, timed;
 
@@ -350,8 +384,9 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 		fold_release(&f);
 		return 2;
 	}
-	rv = same_event(c, name, folded ? "" : f.event != NULL ? f.event :
-	    "no event named", timed);
+	ev = run_event(c, &f, folded);
+	rv = same_event(c, name, ev, timed);
+	free(ev);
 	fold_release(&f);
 	if (rv != 0)
 		return rv;
@@ -620,6 +655,85 @@ compare_rows(struct compare *c, int self, struct compare_row **rows)
 	return n;
 }
 
+int
+compare_per_unit(const struct compare *c)
+{
+	return c->opts.per > 0 || c->opts.npers > 0;
+}
+
+/* Run j's units of work: --per=FILE's count, or --per=N. */
+static double
+run_per(const struct compare *c, size_t j)
+{
+	return c->opts.npers > 0 ? c->opts.pers[j] : c->opts.per;
+}
+
+int
+compare_per_read(int fd, const char *name, double **v, size_t *n)
+{
+	struct lineread lr;
+	char *line, *s;
+	ssize_t len;
+	size_t cap = 0;
+	double x;
+	int rv = 0;
+
+	*v = NULL;
+	*n = 0;
+	lineread_init(&lr, fd, name);
+	while (rv == 0 && (len = lineread_next(&lr, &line)) >= 0) {
+		s = xmemdup0(line, (size_t)len);
+		if (num_real(s, 1e-9, 1e18, &x) != 0) {
+			warnx("%s:%lu: '%s' is no count of work: give a "
+			    "positive number a line, a run each, the runs "
+			    "before then after, in the order given", name,
+			    lr.lineno, s);
+			rv = 2;
+		} else {
+			GROW(*v, *n + 1, cap);
+			(*v)[(*n)++] = x;
+		}
+		free(s);
+	}
+	if (rv == 0 && lr.error) {
+		cmdfile_read_failed(name, lr.error);
+		rv = 2;
+	} else if (rv == 0 && *n == 0) {
+		warnx("%s:1: no count of work: give a positive number a line, "
+		    "a run each, the runs before then after, in the order "
+		    "given", name);
+		rv = 2;
+	}
+	lineread_release(&lr);
+	if (rv != 0) {
+		free(*v);
+		*v = NULL;
+		*n = 0;
+	}
+	return rv;
+}
+
+int
+compare_per_option(struct compare_opts *o, const char *arg, double **pers)
+{
+	int fd, rv;
+
+	if (num_real(arg, 1e-9, 1e18, &o->per) == 0)
+		return 0;
+	if ((fd = open(arg, O_RDONLY | O_CLOEXEC)) == -1) {
+		warnx("--per: '%s' is neither a positive number nor a file of "
+		    "counts of work, one a run (%s)", arg, strerror(errno));
+		return 2;
+	}
+	free(*pers);
+	rv = compare_per_read(fd, arg, pers, &o->npers);
+	close(fd);
+	o->pers = *pers;
+	o->per_name = arg;
+	o->per = 0;
+	return rv;
+}
+
 /* Whether function id is in a run of each side. */
 static int
 in_both(const struct compare *c, size_t id)
@@ -719,6 +833,9 @@ say_method(struct compare *c, size_t nnorm)
 	buf_addf(&b, ": %s time", c->opts.self ? "self" : "total");
 	if (c->opts.norm == COMPARE_SHARE)
 		buf_addf(&b, " as a share of the run's");
+	else if (c->opts.npers > 0)
+		buf_addf(&b, " per unit of work (each run's, from '%s')",
+		    c->opts.per_name);
 	else if (c->opts.per > 0)
 		buf_addf(&b, " per unit of work (%g a run)", c->opts.per);
 	else
@@ -1024,14 +1141,21 @@ compare_finish(struct compare *c)
 		buf_release(&ba);
 		return 2;
 	}
+	if (c->opts.npers > 0 && c->opts.npers != c->nruns) {
+		warnx("--per: '%s' has %zu count%s of work, for %zu runs: "
+		    "give one a line, a run each, the runs before then after, "
+		    "in the order given", c->opts.per_name, c->opts.npers,
+		    c->opts.npers == 1 ? "" : "s", c->nruns);
+		return 2;
+	}
 	for (i = 0; i < c->nruns; i++) {
 		struct compare_run *r = &c->runs[i];
 
 		run_grow(r, nf);
 		if (c->opts.norm == COMPARE_SHARE)
 			r->scale = r->whole / 100;
-		else if (c->opts.per > 0)
-			r->scale = c->opts.per;
+		else if (c->opts.per > 0 || c->opts.npers > 0)
+			r->scale = run_per(c, i);
 	}
 	if (c->opts.norm == COMPARE_SHARE)
 		c->unit = COMPARE_PERCENT;
@@ -1041,9 +1165,9 @@ compare_finish(struct compare *c)
 			warnx("fewer than 3 functions have %d samples in every "
 			    "run: no median of ratios to scale the runs by; "
 			    "compared the time as it is", NORM_MIN);
-		else if (c->opts.per > 0)
+		else if (compare_per_unit(c))
 			for (i = 0; i < c->nruns; i++)
-				c->runs[i].scale *= c->opts.per;
+				c->runs[i].scale *= run_per(c, i);
 	}
 	c->counting_only = c->nside[0] < 2 || c->nside[1] < 2;
 	find_cut(c);

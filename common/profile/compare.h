@@ -103,6 +103,14 @@ struct compare_opts {
 	int		 self;		/* rows of self time, not total */
 	enum compare_norm norm;
 	double		 per;		/* > 0: the units of work of a run */
+	/*
+	 * Or each run's own (compare_per_read): pers[j] for run j, in the
+	 * order read, npers of them (compare_finish refuses another
+	 * number than the runs'); per_name names them. Borrowed.
+	 */
+	const double	*pers;
+	size_t		 npers;
+	const char	*per_name;
 	double		 min_change;	/* percent of before's whole time */
 	double		 q;		/* the false discovery rate */
 	const char	*event;		/* fold only this event; NULL: the first */
@@ -246,6 +254,25 @@ size_t	 compare_fails(const struct compare *, double pct,
 struct stats_side;
 void	 compare_side(const struct compare *, int side, const double *v,
 	    struct stats_side *s);
+
+/*
+ * Reads --per=FILE's counts of work from fd (name for messages): one a
+ * line, a positive number, a run each. Into *v (made; the caller frees
+ * it) and *n. Returns 0, or 2 when a line is no count or the file holds
+ * none (said in one line, FILE:LINE and the fix).
+ */
+int	 compare_per_read(int fd, const char *name, double **v, size_t *n);
+
+/*
+ * --per's argument: a number, every run's units of work (o->per); else
+ * a file of counts, one a run (compare_per_read: o->pers, *pers made,
+ * the caller frees it after compare_release). Returns 0, or 2 (said).
+ */
+int	 compare_per_option(struct compare_opts *o, const char *arg,
+	    double **pers);
+
+/* Whether the runs' time is per unit of work: --per=N or --per=FILE. */
+int	 compare_per_unit(const struct compare *);
 
 /* The verdict's word in the table: "same", "slower", "faster", "unmeasured". */
 const char *compare_verdict_name(enum compare_verdict);

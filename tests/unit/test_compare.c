@@ -226,6 +226,25 @@ test_stream(void)
 	static const char other[] =
 	    "p 1/1 [000] 1.000000: 1 offcpu-time:\n"
 	    "\t10 f+0x1 (/bin/p)\n\n";
+	static const char wall[] =
+	    "# event : cpu-clock freq 999 callgraph fp\n"
+	    "# event : offcpu-time callgraph fp\n"
+	    "p 1/1 [000] 1.000000: 2000000 cpu-clock:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n"
+	    "p 1/1 [000] 1.002000: 3000000 offcpu-time:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n";
+	static const char wall2[] =
+	    "# event : cpu-clock freq 999 callgraph fp\n"
+	    "# event : offcpu-time callgraph fp\n"
+	    "p 1/1 [000] 1.000000: 3000000 offcpu-time:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n"
+	    "p 1/1 [000] 1.002000: 2000000 cpu-clock:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n";
+	static const char wallhdr[] =
+	    "# event : cpu-clock freq 999 callgraph fp\n"
+	    "# event : offcpu-time callgraph fp\n"
+	    "p 1/1 [000] 1.000000: 2000000 cpu-clock:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n";
 	struct compare c;
 
 	compare_init(&c, &dflt);
@@ -246,6 +265,29 @@ test_stream(void)
 	compare_init(&c, &dflt);
 	readstr(&c, 0, s2, "s2");
 	CHECK_EQ(readstr(&c, 1, other, "off"), 2, "another event: 2");
+	compare_release(&c);
+	/* fgrecord --wall: on- and off-CPU time, beside cpu-clock alone */
+	compare_init(&c, &dflt);
+	readstr(&c, 0, s2, "s2");
+	CHECK_EQ(readstr(&c, 1, wall, "wall"), 2,
+	    "a --wall run beside a cpu-clock run: 2");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	readstr(&c, 0, wall, "wall");
+	CHECK_EQ(readstr(&c, 1, s2, "s2"), 2,
+	    "a cpu-clock run beside a --wall run: 2");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	CHECK_EQ(readstr(&c, 0, wall, "wall"), 0, "a --wall run");
+	CHECK_EQ(readstr(&c, 1, wall2, "wall2"), 0,
+	    "another, its first sample off the CPU");
+	CHECK(strcmp(c.event, "cpu-clock and offcpu-time") == 0,
+	    "--wall runs: both events named, the clock first");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	readstr(&c, 0, wallhdr, "wallhdr");
+	CHECK_EQ(readstr(&c, 1, s2, "s2"), 2,
+	    "a --wall run that never waited, beside cpu-clock: 2");
 	compare_release(&c);
 	compare_init(&c, &dflt);
 	readstr(&c, 0, s2, "s2");
@@ -474,6 +516,57 @@ test_median(void)
 	}
 }
 
+/* --per=FILE: a count a run, in order; a bad line said, 2. */
+static void
+test_per(void)
+{
+	static const char *const folded[2] = {
+		"main;a 100\nmain;b 100\n", "main;a 300\nmain;b 300\n"
+	};
+	const double *pers;
+	double *v = NULL;
+	struct compare_opts o = dflt;
+	struct compare c;
+	size_t n;
+	int fd, i;
+
+	fd = unit_memfd("1\n1.5\n3\n", 8);
+	CHECK_EQ(compare_per_read(fd, "per", &v, &n), 0, "three counts read");
+	close(fd);
+	CHECK(n == 3 && v[0] == 1 && v[1] == 1.5 && v[2] == 3,
+	    "one count a line, in order");
+	free(v);
+	fd = unit_memfd("1\nfour\n", 8);
+	CHECK_EQ(compare_per_read(fd, "per", &v, &n), 2, "a word: 2");
+	close(fd);
+	CHECK(v == NULL && n == 0, "nothing kept");
+	fd = unit_memfd("1\n0\n", 4);
+	CHECK_EQ(compare_per_read(fd, "per", &v, &n), 2, "a count of 0: 2");
+	close(fd);
+	fd = unit_memfd("", 0);
+	CHECK_EQ(compare_per_read(fd, "per", &v, &n), 2, "no count: 2");
+	close(fd);
+
+	/* twice the work after, three times the time: 1.5 times per unit */
+	pers = (const double[]){ 1, 1, 2, 2 };
+	o.pers = pers;
+	o.npers = 4;
+	o.per_name = "per";
+	compare_init(&c, &o);
+	for (i = 0; i < 4; i++)
+		readstr(&c, i / 2, folded[i / 2], "run");
+	CHECK_EQ(compare_finish(&c), 0, "compared per unit");
+	CHECK(row(&c, "a")->before == 100 && row(&c, "a")->after == 150,
+	    "each run divided by its own count");
+	compare_release(&c);
+	o.npers = 3;
+	compare_init(&c, &o);
+	for (i = 0; i < 4; i++)
+		readstr(&c, i / 2, folded[i / 2], "run");
+	CHECK_EQ(compare_finish(&c), 2, "three counts for four runs: 2");
+	compare_release(&c);
+}
+
 int
 main(void)
 {
@@ -484,5 +577,6 @@ main(void)
 	test_median();
 	test_cut();
 	test_own();
+	test_per();
 	return unit_done();
 }

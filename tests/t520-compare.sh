@@ -112,10 +112,65 @@ check 'a stack of no frame, first in a run: no crash, counted in the whole' '
 	grep -q "</svg>" cmp.svg
 '
 
-check '--fail-slower names the row that tripped it, with its change and interval' '
+check '--fail-slower names the row that tripped it, [all], and the function that grew most' '
 	expect_status 1 fgfold --compare --fail-slower=10 "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
-	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): render +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*)" err &&
-	test "$(grep -c "slower by more than" err)" = 1
+	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): \[all\] +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), most of it in render +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*)\$" err &&
+	test "$(grep -c "slower by more than" err)" = 1 &&
+	expect_status 1 fgfold --compare --fail-slower=10 --gate=functions "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
+	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): render +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), and [0-9]* more rows\?\$" err
+'
+
+# Work that moves between functions, or to a function renamed, leaves the
+# whole run the same: no regression for either gate. A uniform +8%, which
+# --normalize=median takes out of every row, fails the gate all the same.
+check '--fail-slower: work moved or renamed passes; a uniform +8% under --normalize=median fails' '
+	for i in 1 2 3 4 5; do
+		printf "main;a %d\nmain;b %d\nmain;c 300\n" $((100 + i)) $((200 + i)) >m.b.$i &&
+		printf "main;a %d\nmain;b %d\nmain;c 300\n" $((200 + i)) $((100 + i)) >m.a.$i &&
+		printf "main;old %d\nmain;c 300\n" $((200 + i)) >r.b.$i &&
+		printf "main;new %d\nmain;c 300\n" $((200 + i)) >r.a.$i &&
+		printf "main;a %d\nmain;b %d\nmain;c 300\nmain;d 200\n" $((1000 + i)) $((500 + i)) >u.b.$i &&
+		printf "main;a %d\nmain;b %d\nmain;c 324\nmain;d 216\n" $((1080 + i)) $((540 + i)) >u.a.$i || exit 1
+	done &&
+	expect_status 0 fgfold --compare --fail-slower=2 m.b.? -- m.a.? >out 2>err &&
+	test "$(verdict out a)" = slower && test "$(verdict out "[all]")" = same &&
+	expect_status 0 fgfold --compare --fail-slower=2 --gate=functions m.b.? -- m.a.? >out 2>err &&
+	expect_status 0 fgfold --compare --fail-slower=2 --gate=functions r.b.? -- r.a.? >out 2>err &&
+	test "$(verdict out new)" = slower &&
+	expect_status 1 fgfold --compare --normalize=median --fail-slower=2 u.b.? -- u.a.? >out 2>err &&
+	test "$(verdict out "[all]")" = same &&
+	grep_q "^fgfold: slower by more than 2% of the before runs. whole time (--fail-slower=2, [0-9.]* samples): \[all\] +1[0-9][0-9].[0-9] samples" err &&
+	expect_status 2 fgfold --compare --gate=functions m.b.? -- m.a.? >out 2>err &&
+	grep_q "^fgfold: --gate goes with --fail-slower=PCT" err
+'
+
+# Runs of different modes are refused; --per=FILE divides each run by its
+# own count, and says a bad line as FILE:LINE.
+check 'a --wall run beside a cpu-clock run: exit 2, both files and events named' '
+	{ printf "# event : cpu-clock freq 999 callgraph fp\n# event : offcpu-time callgraph fp\n" &&
+	  sed "/^#/d" "$R/a.1.sym" &&
+	  printf "weights 1/1 [000] 9.000000: 5000000 offcpu-time:\n\tffff schedule ([kernel.kallsyms])\n\t10 main+0x1 (/bin/w)\n\n"; } >wall &&
+	expect_status 2 fgfold --compare "$R/a.1.sym" "$R/a.2.sym" -- wall >out 2>err &&
+	test ! -s out && test "$(wc -l <err)" = 1 &&
+	grep_q "^fgfold: .wall. records .cpu-clock and offcpu-time., and .*a.1.sym. records .cpu-clock.: record both sides alike" err
+'
+
+check '--per=FILE: a count a run; a bad line said as FILE:LINE' '
+	for i in 1 2; do
+		printf "main;a %d\nmain;b 100\n" $((100 + i)) >p.b.$i &&
+		printf "main;a %d\nmain;b 200\n" $((200 + 2 * i)) >p.a.$i || exit 1
+	done &&
+	printf "1\n1\n2\n2\n" >per &&
+	expect_status 0 fgfold --compare --per=per p.b.? -- p.a.? >out 2>err &&
+	grep_q "^b	100.000	100.000	" out &&
+	grep_q "per unit of work (each run.s, from .per.)" err &&
+	printf "1\n1\ntwo\n2\n" >bad &&
+	expect_status 2 fgfold --compare --per=bad p.b.? -- p.a.? >out 2>err &&
+	test ! -s out && test "$(wc -l <err)" = 1 &&
+	grep_q "^fgfold: bad:3: .two. is no count of work: give a positive number a line" err &&
+	printf "1\n2\n" >short &&
+	expect_status 2 fgfold --compare --per=short p.b.? -- p.a.? >out 2>err &&
+	grep_q "^fgfold: --per: .short. has 2 counts of work, for 4 runs" err
 '
 
 check '--own=CRATE: the functions of that crate right after [all]' '

@@ -747,6 +747,35 @@ in_both(const struct compare *c, size_t id)
 	return seen[0] && seen[1];
 }
 
+/*
+ * c->measured: the row of the whole run with each run's time as it was
+ * measured, per unit of work with --per, before any --normalize; tested
+ * alone, as the gate reads it: slower or faster when its p-value is at
+ * most opts.q and its change at least opts.min_change percent of it.
+ */
+static void
+measure_all(struct compare *c)
+{
+	struct compare_row *m = &c->measured;
+	double *keep = xcalloc(c->nruns + 1, sizeof(double));
+	size_t j;
+
+	for (j = 0; j < c->nruns; j++) {
+		keep[j] = c->runs[j].scale;
+		c->runs[j].scale = compare_per_unit(c) ? run_per(c, j) : 1;
+	}
+	row_fill(c, SIZE_MAX, m);
+	for (j = 0; j < c->nruns; j++)
+		c->runs[j].scale = keep[j];
+	free(keep);
+	m->q = m->p;
+	m->verdict = COMPARE_SAME;
+	if (m->p <= c->opts.q && m->change != 0 &&
+	    fabs(m->change) >= c->opts.min_change / 100 * m->before)
+		m->verdict = m->change > 0 ? COMPARE_SLOWER : COMPARE_FASTER;
+	c->measured_unit = c->timed ? COMPARE_MS : COMPARE_SAMPLES;
+}
+
 /* Says the runs' names, the first two and how many more, into b. */
 static void
 side_names(const struct compare *c, int side, struct buf *b)
@@ -1170,6 +1199,7 @@ compare_finish(struct compare *c)
 				c->runs[i].scale *= run_per(c, i);
 	}
 	c->counting_only = c->nside[0] < 2 || c->nside[1] < 2;
+	measure_all(c);
 	find_cut(c);
 
 	c->nrows = rows_make(c, &c->rows, &c->tested);
@@ -1213,24 +1243,54 @@ better(const struct compare *c, const struct compare_row *r,
 	return r->change > w->change;
 }
 
-size_t
-compare_fails(const struct compare *c, double pct,
-    const struct compare_row **worst)
+/* The slower function rows over bar (in the table's unit): how many, *w the one to name. */
+static size_t
+slower_functions(const struct compare *c, double bar,
+    const struct compare_row **wp)
 {
 	const struct compare_row *w = NULL;
 	size_t i, n = 0;
 
-	for (i = 0; i < c->nrows; i++) {
+	for (i = 1; i < c->nrows; i++) {
 		const struct compare_row *r = &c->rows[i];
 
-		if (r->verdict != COMPARE_SLOWER ||
-		    !(r->change > pct / 100 * c->whole_before))
+		if (r->verdict != COMPARE_SLOWER || !(r->change > bar))
 			continue;
 		n++;
 		if (w == NULL || better(c, r, w))
 			w = r;
 	}
+	*wp = w;
+	return n;
+}
+
+size_t
+compare_fails(const struct compare *c, double pct, enum compare_gate gate,
+    const struct compare_row **worst)
+{
+	const struct compare_row *m = &c->measured, *w = NULL;
+	size_t n = 0;
+	int whole;
+
+	whole = m->verdict == COMPARE_SLOWER &&
+	    m->change > pct / 100 * m->before;
+	if (gate == COMPARE_GATE_FUNCTIONS && m->verdict == COMPARE_SLOWER)
+		n = slower_functions(c, pct / 100 * c->whole_before, &w);
+	if (whole) {
+		n++;
+		if (w == NULL)
+			w = m;
+	}
 	if (worst != NULL)
 		*worst = w;
 	return n;
+}
+
+const struct compare_row *
+compare_culprit(const struct compare *c)
+{
+	const struct compare_row *w;
+
+	slower_functions(c, 0, &w);
+	return w;
 }

@@ -181,6 +181,9 @@ struct compare {
 	size_t		*stamp;		/* per function: the stack that last
 					   counted it, plus 1 */
 	size_t		 stampcap;
+	struct compare_row measured;	/* "[all]" as measured, before any
+					   --normalize (--per kept): the gate's */
+	enum compare_unit measured_unit;
 	struct compare_row *rows;	/* rows[0] is "[all]"; sorted */
 	size_t		 nrows;
 	double		 whole_before;	/* before's mean whole time */
@@ -234,16 +237,37 @@ int	 compare_finish(struct compare *);
  */
 size_t	 compare_rows(struct compare *, int self, struct compare_row **rows);
 
+/* What --fail-slower gates on. */
+enum compare_gate {
+	COMPARE_GATE_ALL,	/* the whole run, as measured */
+	COMPARE_GATE_FUNCTIONS	/* that, and each function while the whole
+				   is slower */
+};
+
 /*
- * How many rows ([all] or functions) are slower by more than pct percent
- * of the before runs' whole time: their verdict slower and their change
- * above that. *worst, when not NULL, gets the one to name, or NULL when
- * none: a function (of the own crates', when one of theirs is among
- * them), the one whose change is the largest part of its time after
- * (main's is every function's), else [all].
+ * How many rows are slower by more than pct percent of the before runs'
+ * whole time (0: the gate passes). COMPARE_GATE_ALL reads c->measured
+ * alone, the whole run before any --normalize, which hides a change of
+ * the whole (--normalize=median takes a uniform one out): 1 when its
+ * verdict is slower and its change above the bar. COMPARE_GATE_FUNCTIONS
+ * also counts the functions slower and above the bar, but only when
+ * c->measured is slower: work that moved between functions, or to a
+ * function renamed, makes one slower and another faster and leaves the
+ * whole the same, and is no regression. *worst, when not NULL, gets the
+ * row that tripped it, or NULL when none: c->measured, or a function
+ * (of the own crates', when one of theirs is among them), the one whose
+ * change is the largest part of its time after (main's is every
+ * function's).
  */
 size_t	 compare_fails(const struct compare *, double pct,
-	    const struct compare_row **worst);
+	    enum compare_gate gate, const struct compare_row **worst);
+
+/*
+ * The function to name beside a whole run found slower: of the
+ * functions called slower, the one compare_fails would name; NULL when
+ * none is.
+ */
+const struct compare_row *compare_culprit(const struct compare *);
 
 /*
  * The mean, variance and degrees of freedom of one side (0 before, 1

@@ -111,10 +111,17 @@ test_verdicts(void)
 	{
 		const struct compare_row *w = NULL;
 
-		CHECK(compare_fails(&c, 5, &w) == 3 && w == row(&c, "b") &&
-		    compare_fails(&c, 10, &w) == 0 && w == NULL,
-		    "fails at 5% ([all], main and b grew 8%), b named first; "
-		    "not at 10%");
+		CHECK(compare_fails(&c, 5, COMPARE_GATE_FUNCTIONS, &w) == 3 &&
+		    w == row(&c, "b") &&
+		    compare_fails(&c, 10, COMPARE_GATE_FUNCTIONS, &w) == 0 &&
+		    w == NULL,
+		    "--gate=functions fails at 5% ([all], main and b grew 8%), "
+		    "b named first; not at 10%");
+		CHECK(compare_fails(&c, 5, COMPARE_GATE_ALL, &w) == 1 &&
+		    w == &c.measured && compare_culprit(&c) == row(&c, "b") &&
+		    compare_fails(&c, 10, COMPARE_GATE_ALL, &w) == 0,
+		    "the whole-run gate fails at 5%, naming [all] and b; not "
+		    "at 10%");
 	}
 	CHECK(!c.counting_only && strstr(c.method, "Welch") != NULL,
 	    "the method says Welch");
@@ -378,7 +385,8 @@ test_cut(void)
 	{
 		const struct compare_row *w = NULL;
 
-		CHECK(compare_fails(&c, 1, &w) == 4 && w != NULL &&
+		CHECK(compare_fails(&c, 1, COMPARE_GATE_FUNCTIONS, &w) == 4 &&
+		    w != NULL &&
 		    (w == row(&c, "hot") || w == row(&c, "mid")),
 		    "cut: --fail-slower counts [all], mid, hot and [truncated], "
 		    "never an unmeasured row, and names a function");
@@ -473,7 +481,8 @@ test_own(void)
 		compare_init(&c, &o);
 		read_sides(&c, slow);
 		compare_finish(&c);
-		CHECK(compare_fails(&c, 10, &w) == 3 && w == row(&c, "zed::f"),
+		CHECK(compare_fails(&c, 10, COMPARE_GATE_FUNCTIONS, &w) == 3 &&
+		    w == row(&c, "zed::f"),
 		    "own: --fail-slower names zed::f, not main");
 		compare_release(&c);
 	}
@@ -567,6 +576,64 @@ test_per(void)
 	compare_release(&c);
 }
 
+/*
+ * --fail-slower: work moved between functions, or to a function renamed,
+ * leaves the whole the same and passes either gate; a uniform +8%, which
+ * --normalize=median takes out of every row, still fails.
+ */
+static void
+test_gate(void)
+{
+	static const char *const moved[2] = {
+		"main;a 10%d\nmain;b 20%d\nmain;c 100\n",
+		"main;a 20%d\nmain;b 10%d\nmain;c 100\n"
+	};
+	static const char *const renamed[2] = {
+		"main;old 20%d\nmain;c 10%d\n",
+		"main;new 20%d\nmain;c 10%d\n"
+	};
+	static const char *const uniform[2] = {
+		"main;a 100%d\nmain;b 50%d\nmain;c 300\nmain;d 200\n",
+		"main;a 108%d\nmain;b 54%d\nmain;c 324\nmain;d 216\n"
+	};
+	struct compare_opts o = dflt;
+	const struct compare_row *w;
+	struct compare c;
+
+	compare_init(&c, &o);
+	read_sides(&c, moved);
+	compare_finish(&c);
+	CHECK(row(&c, "a")->verdict == COMPARE_SLOWER &&
+	    c.measured.verdict == COMPARE_SAME,
+	    "gate: a slower by 100 samples, the whole the same");
+	CHECK(compare_fails(&c, 2, COMPARE_GATE_ALL, &w) == 0 && w == NULL,
+	    "gate: work moved from b to a passes the whole-run gate");
+	CHECK(compare_fails(&c, 2, COMPARE_GATE_FUNCTIONS, &w) == 0 && w == NULL,
+	    "gate: and the function gate, the whole not slower");
+	compare_release(&c);
+
+	compare_init(&c, &o);
+	read_sides(&c, renamed);
+	compare_finish(&c);
+	CHECK(row(&c, "new")->verdict == COMPARE_SLOWER &&
+	    compare_fails(&c, 2, COMPARE_GATE_ALL, &w) == 0 &&
+	    compare_fails(&c, 2, COMPARE_GATE_FUNCTIONS, &w) == 0,
+	    "gate: a function renamed passes both gates");
+	compare_release(&c);
+
+	o.norm = COMPARE_MEDIAN;
+	compare_init(&c, &o);
+	read_sides(&c, uniform);
+	compare_finish(&c);
+	CHECK(row(&c, "[all]")->verdict == COMPARE_SAME,
+	    "gate: --normalize=median takes a uniform +8% out of [all]");
+	CHECK(c.measured.verdict == COMPARE_SLOWER &&
+	    compare_fails(&c, 2, COMPARE_GATE_ALL, &w) == 1 &&
+	    w == &c.measured,
+	    "gate: the whole run as measured is slower by 8%: it fails");
+	compare_release(&c);
+}
+
 int
 main(void)
 {
@@ -578,5 +645,6 @@ main(void)
 	test_cut();
 	test_own();
 	test_per();
+	test_gate();
 	return unit_done();
 }

@@ -144,6 +144,25 @@ check '--fail-slower: work moved or renamed passes; a uniform +8% under --normal
 	grep_q "^fgfold: --gate goes with --fail-slower=PCT" err
 '
 
+# The sides' "# start" lines: the runs here were recorded in turns, and
+# nothing is said; moved five minutes later, the runs after were
+# recorded apart: said in one line with the gap, and in the subtitle.
+check 'sides recorded apart: said with the gap, on stderr and in the SVG subtitle; in turns, not' '
+	expect_status 0 fgfold --compare "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
+	! grep -q "recorded apart" err &&
+	grep -q "^# start : " "$R/b.1.sym" &&
+	for i in 1 2 3 4 5; do
+		awk "/^# start : / && !done { split(\$4, w, \".\"); \$4 = (w[1] + 300) \".\" w[2]; done = 1 } { print }" \
+			"$R/b.$i.sym" >late.$i || exit 1
+	done &&
+	grep -q "^# start : " late.1 &&
+	expect_status 0 fgfold --compare "$R"/a.?.sym -- late.? >out 2>err &&
+	grep_q "^fgfold: the runs before and after were recorded apart, not in turns: the first after (.late.1.) started [45] min [0-9]* s after the last before (.*a.5.sym.)" err &&
+	test "$(grep -c "recorded apart" err)" = 1 &&
+	expect_status 0 fgsvg --compare "$R"/a.?.sym -- late.? >cmp.svg 2>err2 &&
+	grep -q "the sides recorded apart, [45] min [0-9]* s between them" cmp.svg
+'
+
 # Runs of different modes are refused; --per=FILE divides each run by its
 # own count, and says a bad line as FILE:LINE.
 check 'a --wall run beside a cpu-clock run: exit 2, both files and events named' '

@@ -385,6 +385,8 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 		return 2;
 	}
 	ev = run_event(c, &f, folded);
+	r->start_ns = f.start_ns;
+	r->has_start = f.has_start;
 	rv = same_event(c, name, ev, timed);
 	free(ev);
 	fold_release(&f);
@@ -849,6 +851,67 @@ find_drift(struct compare *c, int side)
 	    first, last);
 }
 
+void
+compare_say_gap(struct buf *b, double s)
+{
+	if (s < 60)
+		buf_addf(b, "%.3g s", s);
+	else if (s < 3600)
+		buf_addf(b, "%d min %d s", (int)(s / 60), (int)fmod(s, 60));
+	else
+		buf_addf(b, "%d h %d min", (int)(s / 3600),
+		    (int)fmod(s / 60, 60));
+}
+
+/*
+ * The sides recorded apart (compare.h, COMPARE_APART_ONE): said, and
+ * kept in c->apart. Nothing when a run has no "# start".
+ */
+static void
+find_apart(struct compare *c)
+{
+	const struct compare_run *first[2] = { NULL, NULL };
+	const struct compare_run *last[2] = { NULL, NULL }, *e, *l;
+	struct buf b = { 0 };
+	size_t j;
+	int k, s;
+
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_run *r = &c->runs[j];
+
+		if (!r->has_start)
+			return;
+		s = r->side;
+		if (first[s] == NULL || r->start_ns < first[s]->start_ns)
+			first[s] = r;
+		if (last[s] == NULL || r->start_ns > last[s]->start_ns)
+			last[s] = r;
+	}
+	if (first[0] == NULL || first[1] == NULL)
+		return;
+	/* k: the side recorded first, all of it */
+	if (last[0]->start_ns < first[1]->start_ns)
+		k = 0;
+	else if (last[1]->start_ns < first[0]->start_ns)
+		k = 1;
+	else
+		return;
+	e = last[k];
+	l = first[!k];
+	c->apart = (double)(l->start_ns - e->start_ns) / 1e9;
+	if (c->nruns == 2 && c->apart < COMPARE_APART_ONE) {
+		c->apart = 0;
+		return;
+	}
+	compare_say_gap(&b, c->apart);
+	warnx("the runs before and after were recorded apart, not in turns: "
+	    "the first %s ('%s') started %.*s after the last %s ('%s'); a "
+	    "machine that changed between them moves every row alike: "
+	    "record them in turns", k ? "before" : "after", l->name,
+	    (int)b.len, b.p, k ? "after" : "before", e->name);
+	buf_release(&b);
+}
+
 /* c->method: what was compared and how, in one line. */
 static void
 say_method(struct compare *c, size_t nnorm)
@@ -1208,6 +1271,7 @@ compare_finish(struct compare *c)
 	say_cut(c);
 	find_drift(c, 0);
 	find_drift(c, 1);
+	find_apart(c);
 	return 0;
 }
 

@@ -60,6 +60,17 @@
 #include "stream/stacktab.h"
 
 /*
+ * Sides recorded apart: when every run's stream says when it started
+ * (fg-stream(5)'s "# start") and every run of one side started before
+ * every run of the other, not in turns, compare_finish says so in one
+ * line with the gap, the first start of the later side less the last of
+ * the earlier, and keeps it in c->apart: a machine that changed between
+ * them moves every row alike. With one run a side there are no turns to
+ * take: only a gap of COMPARE_APART_ONE seconds or more is said.
+ */
+#define COMPARE_APART_ONE	60.0
+
+/*
  * The default practical size, percent of the whole run: half of 1%, so
  * that a change of 1% of the run is found. At 1%, a change of exactly
  * that size (a function at 5% of the run doing a fifth more) is called
@@ -145,6 +156,8 @@ struct compare_run {
 					   function found later has 0) */
 	size_t		 n;
 	double		 scale;		/* its values are divided by it */
+	uint64_t	 start_ns;	/* its "# start", ns since the Epoch, */
+	int		 has_start;	/* when its stream has one */
 	double		 cut;		/* its time in cut stacks */
 	double		 cut_samples;	/* its cut stacks' samples */
 	double		*cutin;		/* per function: its time in cut stacks */
@@ -194,6 +207,9 @@ struct compare {
 	double		 drift[2];	/* a side's runs' trend, first to
 					   last (0: none found, or fewer
 					   than 3 runs) */
+	double		 apart;		/* > 0: the sides were recorded apart,
+					   not in turns, this many seconds
+					   between them (find_apart) */
 	char		*method;	/* what was compared, how: one line */
 	struct stacktab	 wholes;	/* the whole stacks of all runs, as
 					   function ids (uint32_t), root first */
@@ -297,6 +313,10 @@ int	 compare_per_option(struct compare_opts *o, const char *arg,
 
 /* Whether the runs' time is per unit of work: --per=N or --per=FILE. */
 int	 compare_per_unit(const struct compare *);
+
+/* Adds s seconds to b as a gap is said: "2.5 s", "4 min 3 s", "2 h 5 min". */
+struct buf;
+void	 compare_say_gap(struct buf *b, double s);
 
 /* The verdict's word in the table: "same", "slower", "faster", "unmeasured". */
 const char *compare_verdict_name(enum compare_verdict);

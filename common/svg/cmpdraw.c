@@ -339,6 +339,11 @@ titles(struct cmpdraw *d, struct svg_opts *so)
 		if (c->counting_only)
 			BUF_ADDL(&b, "; one run a side tells sampling noise "
 			    "only");
+		if (c->apart > 0) {
+			BUF_ADDL(&b, "; the sides recorded apart, ");
+			compare_say_gap(&b, c->apart);
+			BUF_ADDL(&b, " between them, not in turns");
+		}
 		so->subtitle = d->subtitle = buf_detach(&b, NULL);
 	}
 	buf_release(&b);

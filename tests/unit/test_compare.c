@@ -634,6 +634,72 @@ test_gate(void)
 	compare_release(&c);
 }
 
+/* A cpu-clock stream whose "# start" is at t seconds, f given w samples. */
+static int
+read_at(struct compare *c, int side, long t, int w, const char *name)
+{
+	char buf[1024];
+	size_t n;
+	int i;
+
+	n = (size_t)snprintf(buf, sizeof(buf),
+	    "# ========\n# fgrecord 1\n# start : %ld.000000000 5.000000000\n"
+	    "# event : cpu-clock freq 999 callgraph fp\n# ========\n", t);
+	for (i = 0; i < w; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+		    "p 1/1 [000] 5.%03d000: 1000000 cpu-clock:\n"
+		    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n", i);
+	return readstr(c, side, buf, name);
+}
+
+/* The sides' "# start" lines: recorded apart said, in turns not. */
+static void
+test_apart(void)
+{
+	static const long apart[4] = { 1000, 1003, 1242, 1245 };
+	static const long turns[4] = { 1000, 1006, 1003, 1009 };
+	struct compare c;
+	int i;
+
+	compare_init(&c, &dflt);
+	for (i = 0; i < 4; i++)
+		read_at(&c, i / 2, apart[i], 5 + i % 2, i / 2 ? "after" : "before");
+	CHECK_EQ(compare_finish(&c), 0, "apart: compared");
+	CHECK(fabs(c.apart - 239) < 1e-6,
+	    "apart: two runs a side, 239 s between the sides: said");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	for (i = 0; i < 4; i++)
+		read_at(&c, i / 2, turns[i], 5 + i % 2, i / 2 ? "after" : "before");
+	compare_finish(&c);
+	CHECK(c.apart == 0, "apart: runs in turns are not");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	read_at(&c, 0, 1000, 5, "before");
+	read_at(&c, 1, 1010, 5, "after");
+	compare_finish(&c);
+	CHECK(c.apart == 0, "apart: one run a side, 10 s apart: not said");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	read_at(&c, 1, 1000, 5, "after");
+	read_at(&c, 0, 1300, 5, "before");
+	compare_finish(&c);
+	CHECK(fabs(c.apart - 300) < 1e-6,
+	    "apart: one run a side, after 5 min before it: said");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	read_at(&c, 0, 1000, 5, "before");
+	readstr(&c, 1, "p 1/1 [000] 5.000000: 1000000 cpu-clock:\n"
+	    "\t10 f+0x1 (/bin/p)\n\n", "nostart");
+	compare_finish(&c);
+	CHECK(c.apart == 0, "apart: a run with no start line: nothing said");
+	compare_release(&c);
+}
+
 int
 main(void)
 {
@@ -646,5 +712,6 @@ main(void)
 	test_own();
 	test_per();
 	test_gate();
+	test_apart();
 	return unit_done();
 }

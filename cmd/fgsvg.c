@@ -262,7 +262,8 @@ main(int argc, char *argv[])
 	if (cmp && (runs[1] == NULL || argc == 0 || *runs[1] == NULL))
 		errx(2, "--compare takes the runs before, '--', and the runs "
 		    "after");
-	if (!cmp && (co.self || co.per > 0 || co.npers > 0 || co.norm || co.min_change != COMPARE_MIN_CHANGE))
+	if (!cmp && (co.self || co.per > 0 || co.npers > 0 || co.norm ||
+	    co.min_change != COMPARE_MIN_CHANGE))
 		errx(2, "--self, --per, --normalize and --min-change go with "
 		    "--compare");
 

@@ -1307,7 +1307,10 @@ better(const struct compare *c, const struct compare_row *r,
 	return r->change > w->change;
 }
 
-/* The slower function rows over bar (in the table's unit): how many, *w the one to name. */
+/*
+ * The function rows slower by more than bar (in the table's unit): how
+ * many, *wp the one to name (NULL: none).
+ */
 static size_t
 slower_functions(const struct compare *c, double bar,
     const struct compare_row **wp)

@@ -194,8 +194,9 @@ struct compare {
 	size_t		*stamp;		/* per function: the stack that last
 					   counted it, plus 1 */
 	size_t		 stampcap;
-	struct compare_row measured;	/* "[all]" as measured, before any
-					   --normalize (--per kept): the gate's */
+	struct compare_row measured;	/* "[all]" as measured, before
+					   any --normalize (per unit with
+					   --per): the gate's */
 	enum compare_unit measured_unit;
 	struct compare_row *rows;	/* rows[0] is "[all]"; sorted */
 	size_t		 nrows;

@@ -663,7 +663,8 @@ test_apart(void)
 
 	compare_init(&c, &dflt);
 	for (i = 0; i < 4; i++)
-		read_at(&c, i / 2, apart[i], 5 + i % 2, i / 2 ? "after" : "before");
+		read_at(&c, i / 2, apart[i], 5 + i % 2,
+		    i / 2 ? "after" : "before");
 	CHECK_EQ(compare_finish(&c), 0, "apart: compared");
 	CHECK(fabs(c.apart - 239) < 1e-6,
 	    "apart: two runs a side, 239 s between the sides: said");
@@ -671,7 +672,8 @@ test_apart(void)
 
 	compare_init(&c, &dflt);
 	for (i = 0; i < 4; i++)
-		read_at(&c, i / 2, turns[i], 5 + i % 2, i / 2 ? "after" : "before");
+		read_at(&c, i / 2, turns[i], 5 + i % 2,
+		    i / 2 ? "after" : "before");
 	compare_finish(&c);
 	CHECK(c.apart == 0, "apart: runs in turns are not");
 	compare_release(&c);

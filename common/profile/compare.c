@@ -720,8 +720,11 @@ compare_per_option(struct compare_opts *o, const char *arg, double **pers)
 {
 	int fd, rv;
 
-	if (num_real(arg, 1e-9, 1e18, &o->per) == 0)
+	if (num_real(arg, 1e-9, 1e18, &o->per) == 0) {
+		o->pers = NULL;	/* the last --per counts */
+		o->npers = 0;
 		return 0;
+	}
 	if ((fd = open(arg, O_RDONLY | O_CLOEXEC)) == -1) {
 		warnx("--per: '%s' is neither a positive number nor a file of "
 		    "counts of work, one a run (%s)", arg, strerror(errno));

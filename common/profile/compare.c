@@ -1304,7 +1304,7 @@ better(const struct compare *c, const struct compare_row *r,
 	double fw = w->change / fmax(w->before, w->after);
 
 	if (or != ow)
-		return or;
+		return or > ow;
 	if (fr != fw)
 		return fr > fw;
 	return r->change > w->change;

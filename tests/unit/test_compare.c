@@ -486,6 +486,26 @@ test_own(void)
 		    "own: --fail-slower names zed::f, not main");
 		compare_release(&c);
 	}
+	/* g grew more for its size, zed::f more: zed::f, the own, named */
+	{
+		static const char *const slow[2] = {
+			"main;zed::f 10%d\nmain;g 1%d\n",
+			"main;zed::f 20%d\nmain;g 6%d\n"
+		};
+		char *zed[] = { "zed" };
+
+		o = dflt;
+		o.own = zed;
+		o.nown = 1;
+		compare_init(&c, &o);
+		read_sides(&c, slow);
+		compare_finish(&c);
+		CHECK(row(&c, "g")->verdict == COMPARE_SLOWER &&
+		    compare_culprit(&c) == row(&c, "zed::f"),
+		    "own: an own function is named before another that grew "
+		    "more for its size");
+		compare_release(&c);
+	}
 }
 
 /* The same work on a machine 10% slower after: the median of ratios. */

@@ -226,11 +226,12 @@ check 'an empty run, folded stacks beside streams: exit 2, the file named' '
 
 # Stacks cut short. mid has CFI in "whole" and none in "cut" (no
 # .eh_frame, no .debug_frame, no frame pointer): every sample below it
-# ends in [truncated] there, its callers lost. cut's hot does twice the
-# work of whole's, so the run takes longer while main, outer and the C
+# ends in [truncated] there, its callers lost. cut's hot does four times
+# the work of whole's, so the run takes longer while main, outer and the C
 # runtime's start, above the cut, count only the samples in other: they
 # looked faster. They are unmeasured; other, beside the cut, and hot and
-# mid, below it, keep their verdicts.
+# mid, below it, keep their verdicts. (Twice the work was called same in
+# 1 of 4 runs beside CI: this fixed work's CPU time varies with the load.)
 cat >"$B/cut.c" <<'EOF'
 #include <stdlib.h>
 volatile unsigned long sink;
@@ -286,7 +287,7 @@ check 'ten runs recorded, whole and cut in turns' '
 	for i in 1 2 3 4 5; do
 		expect_status 0 fgrecord -q -o "$R/w.$i" "$B/whole" 2 1 2>>"$R/rec.err" &&
 		expect_status 0 fgsym "$R/w.$i" >"$R/w.$i.sym" 2>>"$R/sym.err" &&
-		expect_status 0 fgrecord -q -o "$R/c.$i" "$B/cut" 2 2 2>>"$R/rec.err" &&
+		expect_status 0 fgrecord -q -o "$R/c.$i" "$B/cut" 2 4 2>>"$R/rec.err" &&
 		expect_status 0 fgsym "$R/c.$i" >"$R/c.$i.sym" 2>>"$R/sym.err" ||
 			{ cat "$R/rec.err" "$R/sym.err"; exit 1; }
 	done
@@ -299,7 +300,7 @@ if [ "${cutpct:-0}" -lt 20 ]; then
 else
 	check 'truncated after: said, main and outer unmeasured, hot slower, other measured' '
 		expect_status 0 fgfold --compare "$R"/w.?.sym -- "$R"/c.?.sym >out 2>err &&
-		cat err &&
+		cat err out &&
 		grep_q "^fgfold: [0-9.]*% of the samples before and [0-9.]*% after end in \[truncated\] .*: the totals of [0-9]* functions above the cut leave them out, and are called unmeasured: \(.*, \)\?main\(,\| and\|;\)" err &&
 		test "$(verdict out main)" = unmeasured &&
 		test "$(verdict out outer)" = unmeasured &&

@@ -1290,18 +1290,20 @@ rank(const struct compare *c, const struct compare_row *r)
 
 /*
  * Whether row r, over the bar, is named before w: the own crates' first,
- * then functions, then the one that changed the most for its size, its
- * change over its time after (main's change is every function's, a
- * small part of its time; a helper that all functions call changes with
- * each of them), then the larger change.
+ * then functions, then the one whose change is the larger and the larger
+ * part of its time: the change times its share of the function's time
+ * (main's change is every function's, a small part of its time, so the
+ * function below it that changed as much comes first; a small helper
+ * that doubled, by noise or for real, changed too little to come before
+ * the function that did the work), then the larger change.
  */
 static int
 better(const struct compare *c, const struct compare_row *r,
     const struct compare_row *w)
 {
 	int or = rank(c, r), ow = rank(c, w);
-	double fr = r->change / fmax(r->before, r->after);
-	double fw = w->change / fmax(w->before, w->after);
+	double fr = r->change * (r->change / fmax(r->before, r->after));
+	double fw = w->change * (w->change / fmax(w->before, w->after));
 
 	if (or != ow)
 		return or > ow;

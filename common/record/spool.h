@@ -17,7 +17,10 @@
  * The bytes go, in order, into a queue of segments of SPOOL_SEGMENT
  * bytes: in memory up to SPOOL_MEMORY, then in a temporary file, unlinked
  * (O_TMPFILE, or mkstemp then unlink), in $TMPDIR or /tmp, up to
- * SPOOL_DISK (the rest of the memory is a few buffers: a spare segment,
+ * SPOOL_DISK, and only while its file system keeps SPOOL_RESERVE free
+ * (checked with fstatvfs before each new segment of the file: a tmpfs is
+ * memory that the OOM killer cannot take back, and a full /tmp breaks
+ * every other program) (the rest of the memory is a few buffers: a spare segment,
  * the stream writer's 256 KiB, the writer's segment read back from the
  * file); a writer thread, which blocks every signal (they are the
  * session's: SIGCHLD, ^C, the ptrace sampler's SIGALRM), writes them to
@@ -40,6 +43,13 @@
 #define SPOOL_SEGMENT	(1u << 20)		/* bytes per segment */
 #define SPOOL_MEMORY	(64u << 20)		/* bytes held in memory at most */
 #define SPOOL_DISK	(4ULL << 30)		/* and in the file */
+/*
+ * The room the file leaves free on its file system: a tenth of it, at
+ * most SPOOL_RESERVE_MAX (a tenth of a small tmpfs, 1 GiB of a disk).
+ */
+#define SPOOL_RESERVE(total) ((total) / 10 < SPOOL_RESERVE_MAX ? \
+	(total) / 10 : SPOOL_RESERVE_MAX)
+#define SPOOL_RESERVE_MAX (1ULL << 30)
 
 /* How far the output lagged behind the session. */
 struct spool_stats {
@@ -79,6 +89,8 @@ struct spool {
 	size_t		 nfree;
 	const char	*tmp_dir;	/* where it is: $TMPDIR's value, or "/tmp" */
 	int		 tmp_failed;	/* it could not be made or written */
+	int		 tmp_full;	/* its file system reached the reserve:
+					   said once, checked again per segment */
 	char		*rbuf;		/* owned: the writer's, for the file's bytes */
 	int		 error;		/* errno of the output's failed write, or 0 */
 	int		 ended;		/* the writer thread returned */

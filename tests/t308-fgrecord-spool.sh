@@ -108,6 +108,26 @@ check 'a reader that never reads: SIGTERM ends the wait, said, exit 2' '
 	grep_q "^fgrecord: a signal ended the wait for the reader of .<stdout>.: [0-9.]* MiB of the stream it had not read yet are not written\$" err
 '
 
+# The same reader, gone once the program has ended (its holder killed):
+# fgrecord is waiting for no program then, and the summary counts what
+# the reader never got, and how long it waited (it said "waiting for
+# ./hot to end" after the end, and "at worst 0.0 s behind ... no sample
+# was lost" with all of the stream undelivered).
+check 'a reader that never reads, gone after the program: the loss said, no wait' '
+	rm -f fifo && mkfifo fifo && { sleep 60 <>fifo & } && holder=$! &&
+	{ fgrecord hot 1 >fifo 2>err & } && rec=$! &&
+	i=0 && sleep 0.2 && while pgrep -P $rec >/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1; i=$((i + 1)); done &&
+	sleep 1 && kill $holder &&
+	{ wait $rec; st=$?; } ; cat err && test "$st" = 2 &&
+	grep_q "^fgrecord: the reader of .<stdout>. went away (Broken pipe) before the end of the stream\$" err &&
+	! grep -q "waiting for" err &&
+	lag=$(sed -n "s/^fgrecord: .<stdout>. was read slowly: the stream was at worst \([0-9]*\)\.[0-9] s and .*/\1/p" err) &&
+	test -n "$lag" && test "$lag" -ge 1 &&
+	grep_q "; its reader went away without the last [0-9.]* MiB, which were never delivered\$" err &&
+	! grep -q "no sample was lost" err
+'
+
 check '-o: a new file is 0600, whatever the umask' '
 	(umask 0 && fgrecord -q -o rec hot 0.1 2>err) &&
 	wellformed rec &&

@@ -315,9 +315,11 @@ abandon(struct spool *s)
 		if (lag > s->stats.max_lag_ns)
 			s->stats.max_lag_ns = lag;
 	}
-	s->stats.dropped = s->held;
+	s->stats.dropped += s->held;
 	if (s->error == 0)
 		s->error = ECANCELED;
+	if (s->stats.drop_errno == 0)
+		s->stats.drop_errno = s->error;
 	s->abandoned = 1;
 	pthread_cond_broadcast(&s->more);
 }
@@ -403,7 +405,17 @@ writer(void *arg)
 
 		pthread_mutex_lock(&s->lock);
 		if (e != 0) {
+			/*
+			 * Never written: the bytes held, the oldest of which
+			 * waited since t (a reader that never read and then
+			 * went away lagged all that time).
+			 */
+			if (now - t > s->stats.max_lag_ns)
+				s->stats.max_lag_ns = now - t;
 			s->error = e;
+			s->stats.dropped += s->held;
+			if (s->stats.drop_errno == 0)
+				s->stats.drop_errno = e;
 			drop_all(s);
 			pthread_cond_broadcast(&s->room);
 			break;
@@ -499,7 +511,7 @@ spool_cookie_write(void *arg, const char *p, size_t n)
 	if (s->sync && s->error == 0 && (e = write_all(s->fd, p, n)) != 0)
 		s->error = e;
 	if (s->sync)
-		left = 0;
+		left = s->error != 0 ? n : 0;
 	while (left > 0 && s->error == 0) {
 		g = s->tail;
 		if (g == NULL || g->len == g->cap)
@@ -509,10 +521,8 @@ spool_cookie_write(void *arg, const char *p, size_t n)
 			s->stats.waits += !waited;
 			waited = 1;
 			t0 = procfs_now_ns();
-			if (wait_stop(s, &s->room)) {
+			if (wait_stop(s, &s->room))
 				abandon(s);
-				s->stats.dropped += left;
-			}
 			s->stats.wait_ns += procfs_now_ns() - t0;
 			continue;
 		}
@@ -531,6 +541,12 @@ spool_cookie_write(void *arg, const char *p, size_t n)
 		pthread_cond_signal(&s->more);
 	}
 	e = s->error;
+	/* what the output will never see: counted, with why */
+	if (e != 0 && left > 0) {
+		s->stats.dropped += left;
+		if (s->stats.drop_errno == 0)
+			s->stats.drop_errno = e;
+	}
 	pthread_mutex_unlock(&s->lock);
 	if (e != 0) {
 		errno = e;

@@ -27,8 +27,9 @@
  * the output at the output's pace. Only when both are full (or the file
  * cannot be made or written) does the session wait for the output, as it
  * did without a spool, and that is counted. A failed write (EPIPE,
- * ENOSPC) ends the writer: the bytes held and any later are dropped, and
- * the sink's flush says the write's errno from then on.
+ * ENOSPC) ends the writer: the bytes held and any later are dropped
+ * (counted in stats.dropped, the oldest one's wait in stats.max_lag_ns),
+ * and the sink's flush says the write's errno from then on.
  */
 #ifndef FG_SPOOL_H
 #define FG_SPOOL_H
@@ -60,7 +61,11 @@ struct spool_stats {
 	uint64_t	 waits;		/* writes that waited for room */
 	uint64_t	 wait_ns;	/* how long, in all */
 	uint64_t	 dropped;	/* bytes never written: a signal ended
-					   the wait for the reader */
+					   the wait for the reader, or the
+					   output failed (EPIPE: the reader
+					   went away), counted from then on */
+	int		 drop_errno;	/* why: ECANCELED (a signal), or the
+					   failed write's errno; 0: none */
 };
 
 struct spool_seg;

@@ -207,6 +207,11 @@ test_epipe(void)
 	e = errno;
 	CHECK(r == -1 && e == EPIPE, "the sink's flush says EPIPE too");
 	CHECK_UINT(sp.held, 0, "nothing more held");
+	printf("# %ju bytes queued, %ju dropped\n", (uintmax_t)sp.stats.bytes,
+	    (uintmax_t)sp.stats.dropped);
+	CHECK(sp.stats.dropped > 0 && sp.stats.dropped >= sp.stats.bytes,
+	    "every byte queued, none written, counted as dropped");
+	CHECK_INT(sp.stats.drop_errno, EPIPE, "for EPIPE");
 	spool_release(&sp);
 	close(p[1]);
 }

@@ -233,6 +233,7 @@ file_fetched(struct sym *s, struct sfile *f)
 		return 0;
 	rc = elffile_open(&f->ef, path);
 	free(path);
+	f->fetched = rc == ELFFILE_OK;
 	return rc == ELFFILE_OK;
 }
 
@@ -332,6 +333,17 @@ sfile_open(struct sym *s, uint32_t fn)
 		free(note);
 	}
 	f->buildid = elffile_buildid(&f->ef);
+	/* The server's answer is not the file asked for: not a rebuild. */
+	if (f->fetched && f->recorded != NULL && (f->buildid == NULL ||
+	    strcasecmp(f->recorded, f->buildid) != 0)) {
+		sym_warnx("'%s': the debuginfod server sent a file with another "
+		    "build ID (%s, asked for %s), '%s': not used; its frames "
+		    "stay [unknown]", f->dso, f->buildid != NULL ? f->buildid :
+		    "none", f->recorded, f->ef.path);
+		f->rebuilt = 1;
+		elffile_release(&f->ef);
+		return;
+	}
 	if (f->recorded != NULL && (f->buildid == NULL ||
 	    strcasecmp(f->recorded, f->buildid) != 0)) {
 		int c = file_cached(s, f, "was rebuilt after the recording");

@@ -319,8 +319,26 @@ sfile_open(struct sym *s, uint32_t fn)
 	}
 	/* FALLTHROUGH */
 	default: {
-		char *why = elffile_failure(&f->ef, f->dso);
+		const char *cand = f->ef.path;
+		char *why;
 
+		/*
+		 * A candidate of --symfs or --symbol-dir refused for what it
+		 * is (a FIFO, a device, too large) is named, and is no input
+		 * error: not usable here, as a missing file.
+		 */
+		if (cand != NULL && strcmp(cand, f->dso) != 0 &&
+		    (f->ef.status == ELFFILE_NOTREG ||
+		    f->ef.status == ELFFILE_TOOBIG)) {
+			why = elffile_failure(&f->ef, cand);
+			free(note);
+			f->missing = 1;
+			sym_warnx("'%s': %s: not used: its frames stay [unknown]",
+			    f->dso, why);
+			free(why);
+			return;
+		}
+		why = elffile_failure(&f->ef, f->dso);
 		free(note);
 		sym_warnx("%s: its frames stay [unknown]%s", why, f->ef.status ==
 		    ELFFILE_TRUNCATED ? "; copy the whole file again" : "");

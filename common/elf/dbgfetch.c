@@ -212,7 +212,9 @@ log_failures(struct dbgfetch *d, char **out, size_t *nservers)
 			free(resp);
 			resp = xstrdup(line + 16);
 		} else if (resp != NULL && sscanf(line, "url %d %n", &i,
-		    &off) == 1 && off > 0 && i >= 0 && i < DBGFETCH_SERVERS) {
+		    &off) == 1 && off > 0 && i >= 0 && i < DBGFETCH_SERVERS &&
+		    strstr(line + off, "://") == NULL) {
+			/* the error of server i (a URL line is a retry's) */
 			char *why = status_of(resp, line + off);
 
 			if (why != NULL && n < DBGFETCH_SERVERS)

@@ -711,7 +711,8 @@ check_output(struct record *r)
 	if (r->opts.sink.ops->flush(r->opts.sink.arg) != 0) {
 		e = errno;
 		/* "waiting" only while the command runs */
-		if (e == EPIPE && r->child && !targets_gone(r))
+		if (e == EPIPE && r->child && kill(r->child, 0) == 0 &&
+		    !targets_gone(r))
 			warnx("the reader of '%s' went away (%s): recording "
 			    "stopped; waiting for '%s' to end (Ctrl-C ends it)",
 			    r->opts.outname, strerror(EPIPE), r->opts.argv[0]);

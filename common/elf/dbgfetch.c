@@ -322,8 +322,8 @@ dbgfetch_find(struct dbgfetch *d, enum dbgfetch_kind kind, const char *id,
 				line = xasprintf("debuginfod: asking '%s' for "
 				    "'%s' failed: %s%s", bad[k], what, tab + 1,
 				    d->dead ? ": no more files are asked of "
-				    "servers in this run" : ": the other servers "
-				    "are still asked");
+				    "servers in this run" : ": the other "
+				    "servers are still asked");
 				say(d, line);
 				free(line);
 			}

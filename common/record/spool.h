@@ -17,12 +17,12 @@
  * The bytes go, in order, into a queue of segments of SPOOL_SEGMENT
  * bytes: in memory up to SPOOL_MEMORY, then in a temporary file, unlinked
  * (O_TMPFILE, or mkstemp then unlink), in $TMPDIR or /tmp, up to
- * SPOOL_DISK, and only while its file system keeps SPOOL_RESERVE free
- * (checked with fstatvfs before each new segment of the file: a tmpfs is
- * memory that the OOM killer cannot take back, and a full /tmp breaks
- * every other program) (the rest of the memory is a few buffers: a spare segment,
+ * SPOOL_DISK (the rest of the memory is a few buffers: a spare segment,
  * the stream writer's 256 KiB, the writer's segment read back from the
- * file); a writer thread, which blocks every signal (they are the
+ * file), and only while its file system keeps SPOOL_RESERVE free (asked
+ * of fstatvfs before each new segment of the file: a tmpfs is memory the
+ * OOM killer cannot take back, and a full /tmp breaks other programs);
+ * a writer thread, which blocks every signal (they are the
  * session's: SIGCHLD, ^C, the ptrace sampler's SIGALRM), writes them to
  * the output at the output's pace. Only when both are full (or the file
  * cannot be made or written) does the session wait for the output, as it

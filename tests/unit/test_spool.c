@@ -43,8 +43,8 @@ struct reader {
 	volatile int	 go;
 	uint64_t	 got;		/* bytes read */
 	uint64_t	 bad;		/* the first byte out of order, + 1 */
-	const char	*fs;		/* when set, its free bytes when the gate opened: */
-	uint64_t	 fs_free;
+	const char	*fs;		/* when set: */
+	uint64_t	 fs_free;	/* its free bytes as the gate opened */
 };
 
 static unsigned char

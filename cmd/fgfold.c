@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/cmdfile.h"
 #include "base/num.h"
 #include "base/version.h"
@@ -34,9 +35,10 @@ usage(int status)
 	    "              [--top=N [--own=CRATE ...]] [file ...]\n"
 	    "       fgfold --folded [--top=N [--own=CRATE ...]] [file ...]\n"
 	    "       fgfold --diff [-n] [-s] before after\n"
-	    "       fgfold --compare [--self] [--per=N] [--normalize=share|median]\n"
-	    "              [--min-change=PCT] [--fail-slower=PCT] [--own=CRATE ...]\n"
-	    "              [--event-filter=EVENT] before ... -- after ...\n"
+	    "       fgfold --compare [--self] [--per=N|FILE] [--normalize=share|median]\n"
+	    "              [--min-change=PCT] [--fail-slower=PCT [--gate=all|functions]]\n"
+	    "              [--own=CRATE ...] [--event-filter=EVENT]\n"
+	    "              before ... -- after ...\n"
 	    "       fgfold -V | --version\n");
 }
 
@@ -44,7 +46,7 @@ enum {
 	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS,
 	OPT_EVENT, OPT_SRCLINE, OPT_INLINE_MARK, OPT_PERIOD, OPT_SKIP_AFTER,
 	OPT_NO_COMM, OPT_FOLDED, OPT_DIFF, OPT_TOP, OPT_OWN, OPT_COMPARE,
-	OPT_SELF, OPT_PER, OPT_MIN_CHANGE, OPT_FAIL_SLOWER
+	OPT_SELF, OPT_PER, OPT_MIN_CHANGE, OPT_FAIL_SLOWER, OPT_GATE
 };
 
 static const struct option longopts[] = {
@@ -71,29 +73,49 @@ static const struct option longopts[] = {
 	{ "per",		required_argument,	NULL, OPT_PER },
 	{ "min-change",		required_argument,	NULL, OPT_MIN_CHANGE },
 	{ "fail-slower",	required_argument,	NULL, OPT_FAIL_SLOWER },
+	{ "gate",		required_argument,	NULL, OPT_GATE },
 	VERSION_LONGOPTS
 };
 
+/* " ROW +C UNIT (95% interval +L to +H)" into b. */
+static void
+say_row(struct buf *b, const struct compare_row *r, enum compare_unit u)
+{
+	int prec = u == COMPARE_PERCENT ? 2 : 1;
+	const char *unit = compare_unit_name(u);
+
+	buf_addf(b, "%.*s %+.*f %s (95%% interval %+.*f to %+.*f)",
+	    (int)r->len, r->name, prec, r->change, unit, prec, r->low, prec,
+	    r->high);
+}
+
 /*
- * --fail-slower=pct passed: says by how much, naming the row with the
- * largest change, in one line.
+ * --fail-slower=pct passed: says by how much, naming the row that
+ * tripped it (the whole run: with the function that grew the most), in
+ * one line.
  */
 static void
 say_fail(const struct compare *c, double pct, size_t n,
     const struct compare_row *w)
 {
-	const char *unit = compare_unit_name(c->unit);
-	int prec = c->unit == COMPARE_PERCENT ? 2 : 1;
-	char more[64] = "";
+	const struct compare_row *f;
+	int all = w == &c->measured;
+	enum compare_unit u = all ? c->measured_unit : c->unit;
+	double bar = pct / 100 * (all ? c->measured.before : c->whole_before);
+	struct buf b = { 0 };
 
+	buf_addf(&b, "slower by more than %g%% of the before runs' whole "
+	    "time (--fail-slower=%g, %.*f %s): ", pct, pct,
+	    u == COMPARE_PERCENT ? 2 : 1, bar, compare_unit_name(u));
+	say_row(&b, w, u);
+	if (all && (f = compare_culprit(c)) != NULL) {
+		BUF_ADDL(&b, ", most of it in ");
+		say_row(&b, f, c->unit);
+	}
 	if (n > 1)
-		snprintf(more, sizeof(more), ", and %zu more row%s", n - 1,
-		    n > 2 ? "s" : "");
-	warnx("slower by more than %g%% of the before runs' whole time "
-	    "(--fail-slower=%g, %.*f %s): %.*s %+.*f %s (95%% interval "
-	    "%+.*f to %+.*f)%s", pct, pct, prec, pct / 100 * c->whole_before,
-	    unit, (int)w->len, w->name, prec, w->change, unit, prec, w->low,
-	    prec, w->high, more);
+		buf_addf(&b, ", and %zu more row%s", n - 1, n > 2 ? "s" : "");
+	warnx("%.*s", (int)b.len, b.p);
+	buf_release(&b);
 }
 
 /*
@@ -102,7 +124,8 @@ say_fail(const struct compare *c, double pct, size_t n,
  * (said), or 2 (said).
  */
 static int
-compare(const struct compare_opts *o, char **runs[2], double fail)
+compare(const struct compare_opts *o, char **runs[2], double fail,
+    enum compare_gate gate)
 {
 	struct compare c;
 	const struct compare_row *w;
@@ -124,7 +147,7 @@ compare(const struct compare_opts *o, char **runs[2], double fail)
 		if (cmptable_write(&c, stdout, isatty(STDOUT_FILENO)) == -1)
 			cmdfile_write_failed(CMDFILE_STDOUT);
 		cmdfile_finish(stdout, CMDFILE_STDOUT);
-		if (fail >= 0 && (n = compare_fails(&c, fail, &w)) > 0) {
+		if (fail >= 0 && (n = compare_fails(&c, fail, gate, &w)) > 0) {
 			say_fail(&c, fail, n, w);
 			r = 1;
 		}
@@ -145,7 +168,9 @@ main(int argc, char *argv[])
 	const char *name;
 	size_t nskip = 0, nown = 0, top = 0;
 	char **runs[2] = { NULL, NULL };
-	double fail = -1;
+	double fail = -1, *pers = NULL;
+	enum compare_gate gate = COMPARE_GATE_ALL;
+	int gated = 0;
 	int ch, folded = 0, diff = 0, cmp = 0, rval = 0, i, fd, r;
 
 	/*
@@ -196,8 +221,8 @@ main(int argc, char *argv[])
 		case OPT_COMPARE:	break;	/* seen above */
 		case OPT_SELF:		co.self = 1; break;
 		case OPT_PER:
-			if (num_real(optarg, 1e-9, 1e18, &co.per) != 0)
-				errx(2, "--per: '%s' is not a positive number", optarg);
+			if (compare_per_option(&co, optarg, &pers) != 0)
+				exit(2);
 			break;
 		case OPT_MIN_CHANGE:
 		case OPT_FAIL_SLOWER:
@@ -205,6 +230,16 @@ main(int argc, char *argv[])
 			    &fail : &co.min_change) != 0)
 				errx(2, "--%s: '%s' is not a percentage", ch ==
 				    OPT_FAIL_SLOWER ? "fail-slower" : "min-change", optarg);
+			break;
+		case OPT_GATE:
+			if (strcmp(optarg, "all") == 0)
+				gate = COMPARE_GATE_ALL;
+			else if (strcmp(optarg, "functions") == 0)
+				gate = COMPARE_GATE_FUNCTIONS;
+			else
+				errx(2, "--gate: '%s' is neither 'all' nor "
+				    "'functions'", optarg);
+			gated = 1;
 			break;
 		case 's':		opts.strip_hex = 1; break;
 		case OPT_TOP: {
@@ -233,16 +268,19 @@ main(int argc, char *argv[])
 		if (runs[1] == NULL || argc == 0 || *runs[1] == NULL)
 			errx(2, "--compare takes the runs before, '--', and the "
 			    "runs after");
+		if (gated && fail < 0)
+			errx(2, "--gate goes with --fail-slower=PCT");
 		co.event = opts.event;
 		runs[0] = argv;
 		co.own = opts.own;
 		co.nown = nown;
-		rval = compare(&co, runs, fail);
+		rval = compare(&co, runs, fail, gate);
 		goto done;
 	}
-	if (co.self || co.per > 0 || co.norm || fail >= 0 || co.min_change != COMPARE_MIN_CHANGE)
-		errx(2, "--self, --per, --normalize=HOW, --min-change and "
-		    "--fail-slower go with --compare");
+	if (co.self || co.per > 0 || co.npers > 0 || co.norm || fail >= 0 ||
+	    gated || co.min_change != COMPARE_MIN_CHANGE)
+		errx(2, "--self, --per, --normalize=HOW, --min-change, "
+		    "--fail-slower and --gate go with --compare");
 	if (argc == 0)
 		argv = stdin_only;
 
@@ -269,5 +307,6 @@ main(int argc, char *argv[])
 done:
 	free(opts.skip_after);
 	free(opts.own);
+	free(pers);
 	return rval;
 }

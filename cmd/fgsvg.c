@@ -36,7 +36,7 @@ usage(int status)
 	    "             [--subtitle text] [--timeline-budget MiB] [--no-timeline]\n"
 	    "             [--title text] [--total n] [--width n]\n"
 	    "             [file ...]\n"
-	    "       fgsvg --compare [--self] [--per=N] [--normalize=share|median]\n"
+	    "       fgsvg --compare [--self] [--per=N|FILE] [--normalize=share|median]\n"
 	    "             [--min-change=PCT] [option ...] before ... -- after ...\n"
 	    "       fgsvg -V | --version\n");
 }
@@ -150,6 +150,7 @@ main(int argc, char *argv[])
 	struct cmpdraw cd;
 	const char *bgcolors = NULL, *nameattr = NULL, *name;
 	char *why, **runs[2] = { NULL, NULL };
+	double *pers = NULL;
 	int ch, cp = 0, fd, rval = 0, i, r, notimeline = 0, cmp = 0;
 	size_t n;
 
@@ -237,7 +238,8 @@ main(int argc, char *argv[])
 		case OPT_COMPARE:	break;	/* seen above */
 		case OPT_SELF:		co.self = 1; break;
 		case OPT_PER:
-			co.per = number("per", optarg, 1e-9, 1e18);
+			if (compare_per_option(&co, optarg, &pers) != 0)
+				exit(2);
 			break;
 		case OPT_NORMALIZE:
 			if (strcmp(optarg, "share") == 0)
@@ -260,7 +262,8 @@ main(int argc, char *argv[])
 	if (cmp && (runs[1] == NULL || argc == 0 || *runs[1] == NULL))
 		errx(2, "--compare takes the runs before, '--', and the runs "
 		    "after");
-	if (!cmp && (co.self || co.per > 0 || co.norm || co.min_change != COMPARE_MIN_CHANGE))
+	if (!cmp && (co.self || co.per > 0 || co.npers > 0 || co.norm ||
+	    co.min_change != COMPARE_MIN_CHANGE))
 		errx(2, "--self, --per, --normalize and --min-change go with "
 		    "--compare");
 
@@ -313,5 +316,6 @@ main(int argc, char *argv[])
 	cmpdraw_release(&cd);
 	nameattr_release(&na);
 	palette_release(&pal);
+	free(pers);
 	return rval;
 }

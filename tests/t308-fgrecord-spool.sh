@@ -68,14 +68,23 @@ check 'a reader 3 s late: no sample lost, as many as with no stall' '
 '
 
 if [ "$(id -u)" != 0 ]; then
-	skip 'as nobody, with smaller rings: no sample lost either' 'needs root to become nobody (the check above ran unprivileged)'
+	skip 'as nobody, with smaller rings: no sample lost for the reader' 'needs root to become nobody (the check above ran unprivileged)'
 elif ! command -v setpriv >/dev/null; then
-	skip 'as nobody, with smaller rings: no sample lost either' 'needs setpriv (util-linux) to become nobody'
+	skip 'as nobody, with smaller rings: no sample lost for the reader' 'needs setpriv (util-linux) to become nobody'
 else
 for_nobody "$TOP/bin/fgrecord" "$B/hot"
-check 'as nobody, with smaller rings: no sample lost either' '
+# nobody's rings are cut to 1 MiB a CPU (kernel.perf_event_mlock_kb),
+# some 15 dwarf samples, 15 ms: a machine busy enough to keep fgrecord
+# off a CPU that long loses samples in the kernel with or without a slow
+# reader (116 of 1,950 with no stall at all, beside three other test
+# runs). There a twentieth is allowed, and the stall itself must be said
+# to have cost none.
+check 'as nobody, with smaller rings: no sample lost for the reader' '
 	chmod a+rx "$TMP" . &&
-	stalled "setpriv --reuid=65534 --regid=65534 --clear-groups $NOBODY/bin/fgrecord" "$NOBODY/hot"
+	keep=$slack && { [ $slack != 0 ] || slack=20; } &&
+	stalled "setpriv --reuid=65534 --regid=65534 --clear-groups $NOBODY/bin/fgrecord" "$NOBODY/hot" &&
+	slack=$keep &&
+	grep_q "behind the recording, held in memory: no sample was lost for it" late.1.err
 '
 fi
 

@@ -112,10 +112,92 @@ check 'a stack of no frame, first in a run: no crash, counted in the whole' '
 	grep -q "</svg>" cmp.svg
 '
 
-check '--fail-slower names the row that tripped it, with its change and interval' '
+check '--fail-slower names the row that tripped it, [all], and the function that grew most' '
 	expect_status 1 fgfold --compare --fail-slower=10 "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
-	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): render +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*)" err &&
-	test "$(grep -c "slower by more than" err)" = 1
+	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): \[all\] +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), most of it in render +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*)\$" err &&
+	test "$(grep -c "slower by more than" err)" = 1 &&
+	expect_status 1 fgfold --compare --fail-slower=10 --gate=functions "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
+	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): render +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), and [0-9]* more rows\?\$" err
+'
+
+# Work that moves between functions, or to a function renamed, leaves the
+# whole run the same: no regression for either gate. A uniform +8%, which
+# --normalize=median takes out of every row, fails the gate all the same.
+check '--fail-slower: work moved or renamed passes; a uniform +8% under --normalize=median fails' '
+	for i in 1 2 3 4 5; do
+		printf "main;a %d\nmain;b %d\nmain;c 300\n" $((100 + i)) $((200 + i)) >m.b.$i &&
+		printf "main;a %d\nmain;b %d\nmain;c 300\n" $((200 + i)) $((100 + i)) >m.a.$i &&
+		printf "main;old %d\nmain;c 300\n" $((200 + i)) >r.b.$i &&
+		printf "main;new %d\nmain;c 300\n" $((200 + i)) >r.a.$i &&
+		printf "main;a %d\nmain;b %d\nmain;c 300\nmain;d 200\n" $((1000 + i)) $((500 + i)) >u.b.$i &&
+		printf "main;a %d\nmain;b %d\nmain;c 324\nmain;d 216\n" $((1080 + i)) $((540 + i)) >u.a.$i || exit 1
+	done &&
+	expect_status 0 fgfold --compare --fail-slower=2 m.b.? -- m.a.? >out 2>err &&
+	test "$(verdict out a)" = slower && test "$(verdict out "[all]")" = same &&
+	expect_status 0 fgfold --compare --fail-slower=2 --gate=functions m.b.? -- m.a.? >out 2>err &&
+	expect_status 0 fgfold --compare --fail-slower=2 --gate=functions r.b.? -- r.a.? >out 2>err &&
+	test "$(verdict out new)" = slower &&
+	expect_status 1 fgfold --compare --normalize=median --fail-slower=2 u.b.? -- u.a.? >out 2>err &&
+	test "$(verdict out "[all]")" = same &&
+	grep_q "^fgfold: slower by more than 2% of the before runs. whole time (--fail-slower=2, [0-9.]* samples): \[all\] +1[0-9][0-9].[0-9] samples" err &&
+	expect_status 2 fgfold --compare --gate=functions m.b.? -- m.a.? >out 2>err &&
+	grep_q "^fgfold: --gate goes with --fail-slower=PCT" err
+'
+
+# The sides' "# start" lines: the runs here were recorded in turns, and
+# nothing is said; moved five minutes later, the runs after were
+# recorded apart: said in one line with the gap, and in the subtitle.
+check 'sides recorded apart: said with the gap, on stderr and in the SVG subtitle; in turns, not' '
+	expect_status 0 fgfold --compare "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
+	! grep -q "recorded apart" err &&
+	grep -q "^# start : " "$R/b.1.sym" &&
+	for i in 1 2 3 4 5; do
+		awk "/^# start : / && !done { split(\$4, w, \".\"); \$4 = (w[1] + 300) \".\" w[2]; done = 1 } { print }" \
+			"$R/b.$i.sym" >late.$i || exit 1
+	done &&
+	grep -q "^# start : " late.1 &&
+	expect_status 0 fgfold --compare "$R"/a.?.sym -- late.? >out 2>err &&
+	grep_q "^fgfold: the runs before and after were recorded apart, not in turns: the first after (.late.1.) started [45] min [0-9]* s after the last before (.*a.5.sym.)" err &&
+	test "$(grep -c "recorded apart" err)" = 1 &&
+	expect_status 0 fgsvg --compare "$R"/a.?.sym -- late.? >cmp.svg 2>err2 &&
+	grep -q "the sides recorded apart, [45] min [0-9]* s between them" cmp.svg
+'
+
+# Runs of different modes are refused; --per=FILE divides each run by its
+# own count, and says a bad line as FILE:LINE.
+if ! fgrecord -q --wall -o "$R/wall" "$B/weights" 0.2 1 2>"$R/wall.err"; then
+	skip 'a --wall run beside a cpu-clock run' "fgrecord --wall cannot record here: $(head -1 "$R/wall.err")"
+else
+	check 'a --wall run beside cpu-clock runs: exit 2, both files and events named; --wall runs compare' '
+		expect_status 0 fgsym "$R/wall" >wall.sym 2>sym.err &&
+		grep -q "^# event : offcpu-time" wall.sym &&
+		expect_status 2 fgfold --compare "$R/a.1.sym" "$R/a.2.sym" -- wall.sym >out 2>err &&
+		test ! -s out && test "$(wc -l <err)" = 1 &&
+		grep_q "^fgfold: .wall.sym. records .cpu-clock and offcpu-time., and .*a.1.sym. records .cpu-clock.: record both sides alike" err &&
+		expect_status 2 fgsvg --compare wall.sym -- "$R/a.1.sym" >out 2>err &&
+		grep_q "records .cpu-clock and offcpu-time." err &&
+		expect_status 0 fgfold --compare wall.sym -- wall.sym >out 2>err &&
+		grep_q "^fgfold: 1 run before, 1 after of cpu-clock and offcpu-time: " err &&
+		expect_status 0 fgfold --compare --event-filter=cpu-clock "$R/a.1.sym" -- wall.sym >out 2>err
+	'
+fi
+
+check '--per=FILE: a count a run; a bad line said as FILE:LINE' '
+	for i in 1 2; do
+		printf "main;a %d\nmain;b 100\n" $((100 + i)) >p.b.$i &&
+		printf "main;a %d\nmain;b 200\n" $((200 + 2 * i)) >p.a.$i || exit 1
+	done &&
+	printf "1\n1\n2\n2\n" >per &&
+	expect_status 0 fgfold --compare --per=per p.b.? -- p.a.? >out 2>err &&
+	grep_q "^b	100.000	100.000	" out &&
+	grep_q "per unit of work (each run.s, from .per.)" err &&
+	printf "1\n1\ntwo\n2\n" >bad &&
+	expect_status 2 fgfold --compare --per=bad p.b.? -- p.a.? >out 2>err &&
+	test ! -s out && test "$(wc -l <err)" = 1 &&
+	grep_q "^fgfold: bad:3: .two. is no count of work: give a positive number a line" err &&
+	printf "1\n2\n" >short &&
+	expect_status 2 fgfold --compare --per=short p.b.? -- p.a.? >out 2>err &&
+	grep_q "^fgfold: --per: .short. has 2 counts of work, for 4 runs" err
 '
 
 check '--own=CRATE: the functions of that crate right after [all]' '

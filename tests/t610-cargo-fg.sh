@@ -486,7 +486,7 @@ if perf_ok && command -v git >/dev/null 2>&1; then
 		test "$(grep -vc "^(and " out)" -le 12 &&
 		grep -q "^spin::crunch	.*	slower\$" "$TMP/abtarget/fg/compare.tsv" &&
 		grep_q "^fgfold: 5 runs before, 5 after of cpu-clock: total time per run" err &&
-		grep_q "^cargo fg: slower by more than 10% of the whole run (--fail-slower=10): spin::[a-z]* +[0-9.]* ms (95% interval .*: exit 1\$" err &&
+		grep_q "^cargo fg: slower by more than 10% of the whole run (--fail-slower=10): \[all\] +[0-9.]* ms (95% interval [^)]*), most of it in spin::[a-z]* +[0-9.]* ms (95% interval .*: exit 1\$" err &&
 		head -1 "$TMP/abtarget/fg/compare.tsv" | grep -q "^function	before	after	change	low	high	verdict\$" &&
 		if fgsvg --help 2>&1 | grep -q -e --compare; then
 			grep_q "^cargo fg: wrote compare.svg" err && head -c 300 "$TMP/ab/compare.svg" | grep -q "<svg"

@@ -1,9 +1,14 @@
 #include <err.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
+#include "base/cmdfile.h"
+#include "base/num.h"
 #include "base/share.h"
 #include "base/str.h"
 #include "base/lineread.h"
@@ -68,37 +73,60 @@ ends_word(const char *s, size_t len, const char *word)
 	return len - wl - 1;
 }
 
+/*
+ * The compilers' clone suffixes: GCC's and clang's, each with ".N" when
+ * numbered says so ("cold" takes one or none).
+ */
+static const struct clone_word {
+	const char	*word;
+	int		 numbered;	/* 1: ".N" follows; 2: it may */
+} clones[] = {
+	{ "constprop", 1 }, { "isra", 1 }, { "part", 1 }, { "cold", 2 },
+	{ "lto_priv", 1 }, { "llvm", 1 }, { "localalias", 0 },
+	{ "specialized", 1 }, { "clone", 1 }, { NULL, 0 }
+};
+
+/*
+ * s[0..len) without one clone suffix at its end: the new length, or len
+ * when it ends in none.
+ */
+static size_t
+strip_clone(const char *s, size_t len)
+{
+	size_t m, at;
+	int i;
+
+	/* ".N", N digits, or none */
+	for (m = len; m > 0 && s[m - 1] >= '0' && s[m - 1] <= '9'; m--)
+		;
+	for (i = 0; clones[i].word != NULL; i++) {
+		if (m < len && m > 1 && s[m - 1] == '.' && clones[i].numbered &&
+		    (at = ends_word(s, m - 1, clones[i].word)) > 0)
+			return at;
+		if (clones[i].numbered != 1 &&
+		    (at = ends_word(s, len, clones[i].word)) > 0)
+			return at;
+	}
+	return len;
+}
+
 size_t
 compare_name_len(const char *s, size_t len)
 {
-	static const char *const clones[] = {
-		"constprop", "isra", "part", "cold", "lto_priv", "localalias",
-		"clone", "llvm", "specialized", NULL
-	};
-	size_t n, m, at;
-	int i;
+	size_t n;
 
-	for (;;) {
-		/* GCC's demangled form: "f(int) [clone .constprop.0]" */
-		if (len > 9 && s[len - 1] == ']') {
-			const char *open = memmem(s, len, " [clone .", 9);
+	/* GCC's demangled form: "f(int) [clone .constprop.0]" */
+	while (len > 9 && s[len - 1] == ']') {
+		const char *open = memmem(s, len, " [clone .", 9);
 
-			if (open != NULL && open > s) {
-				len = open - s;
-				continue;
-			}
-		}
-		/* ".WORD" or ".WORD.N", N digits */
-		for (m = len; m > 0 && s[m - 1] >= '0' && s[m - 1] <= '9'; m--)
-			;
-		n = m < len && m > 1 && s[m - 1] == '.' ? m - 1 : len;
-		for (i = 0; clones[i] != NULL; i++)
-			if ((at = ends_word(s, n, clones[i])) > 0)
-				break;
-		if (clones[i] == NULL)
-			return len;
-		len = at;
+		if (open == NULL || open == s)
+			break;
+		len = open - s;
 	}
+	/* ".constprop.0", ".isra.0.part.1", ... on a name with no dot */
+	for (n = len; strip_clone(s, n) < n; n = strip_clone(s, n))
+		;
+	return n < len && memchr(s, '.', n) == NULL ? n : len;
 }
 
 /* A run's values, grown to the functions known: new ones 0. */
@@ -261,10 +289,38 @@ same_event(struct compare *c, const char *name, const char *event, int timed)
 	warnx("'%s' %s%s%s, and '%s' %s%s%s: %s", name,
 	    *event ? "records '" : "is folded stacks", event, *event ? "'" : "",
 	    c->event_run, *c->event ? "records '" : "is folded stacks",
-	    c->event, *c->event ? "'" : "", *event && *c->event ?
-	    "compare runs of one event (choose it with --event-filter=EVENT)" :
-	    "compare streams with streams, folded stacks with folded stacks");
+	    c->event, *c->event ? "'" : "", !*event || !*c->event ?
+	    "compare streams with streams, folded stacks with folded stacks" :
+	    strstr(event, " and ") != NULL || strstr(c->event, " and ") != NULL ?
+	    "record both sides alike (fgrecord --wall for both, or for "
+	    "neither), or compare one event of them (--event-filter=EVENT)" :
+	    "compare runs of one event (choose it with --event-filter=EVENT)");
 	return 2;
+}
+
+/*
+ * The run's event, made: "" for folded stacks; for on- and off-CPU time
+ * folded together (fgrecord --wall, unless --event-filter chose one),
+ * both, the clock first ("cpu-clock and offcpu-time"), whichever a run's
+ * first sample was, or when its header says both and only the clock's
+ * samples came.
+ */
+static char *
+run_event(const struct compare *c, const struct fold *f, int folded)
+{
+	int off;
+
+	if (folded)
+		return xstrdup("");
+	if (f->event == NULL)
+		return xstrdup("no event named");
+	off = stream_event_is(f->event, strlen(f->event), STREAM_OFFCPU_EVENT);
+	if (f->event2 != NULL)
+		return xasprintf("%s and %s", off ? f->event2 : f->event,
+		    off ? f->event : f->event2);
+	if (c->opts.event == NULL && !off && f->hdr_offcpu && f->hdr_other)
+		return xasprintf("%s and %s", f->event, STREAM_OFFCPU_EVENT);
+	return xstrdup(f->event);
 }
 
 int
@@ -277,6 +333,7 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	struct fold f;
 	struct lineread lr;
 	const char *p;
+	char *ev;
 	size_t n, i, named = 0;
 	int folded, rv, timed;
 
@@ -327,8 +384,11 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 		fold_release(&f);
 		return 2;
 	}
-	rv = same_event(c, name, folded ? "" : f.event != NULL ? f.event :
-	    "no event named", timed);
+	ev = run_event(c, &f, folded);
+	r->start_ns = f.start_ns;
+	r->has_start = f.has_start;
+	rv = same_event(c, name, ev, timed);
+	free(ev);
 	fold_release(&f);
 	if (rv != 0)
 		return rv;
@@ -597,6 +657,88 @@ compare_rows(struct compare *c, int self, struct compare_row **rows)
 	return n;
 }
 
+int
+compare_per_unit(const struct compare *c)
+{
+	return c->opts.per > 0 || c->opts.npers > 0;
+}
+
+/* Run j's units of work: --per=FILE's count, or --per=N. */
+static double
+run_per(const struct compare *c, size_t j)
+{
+	return c->opts.npers > 0 ? c->opts.pers[j] : c->opts.per;
+}
+
+int
+compare_per_read(int fd, const char *name, double **v, size_t *n)
+{
+	struct lineread lr;
+	char *line, *s;
+	ssize_t len;
+	size_t cap = 0;
+	double x;
+	int rv = 0;
+
+	*v = NULL;
+	*n = 0;
+	lineread_init(&lr, fd, name);
+	while (rv == 0 && (len = lineread_next(&lr, &line)) >= 0) {
+		s = xmemdup0(line, (size_t)len);
+		if (num_real(s, 1e-9, 1e18, &x) != 0) {
+			warnx("%s:%lu: '%s' is no count of work: give a "
+			    "positive number a line, a run each, the runs "
+			    "before then after, in the order given", name,
+			    lr.lineno, s);
+			rv = 2;
+		} else {
+			GROW(*v, *n + 1, cap);
+			(*v)[(*n)++] = x;
+		}
+		free(s);
+	}
+	if (rv == 0 && lr.error) {
+		cmdfile_read_failed(name, lr.error);
+		rv = 2;
+	} else if (rv == 0 && *n == 0) {
+		warnx("%s:1: no count of work: give a positive number a line, "
+		    "a run each, the runs before then after, in the order "
+		    "given", name);
+		rv = 2;
+	}
+	lineread_release(&lr);
+	if (rv != 0) {
+		free(*v);
+		*v = NULL;
+		*n = 0;
+	}
+	return rv;
+}
+
+int
+compare_per_option(struct compare_opts *o, const char *arg, double **pers)
+{
+	int fd, rv;
+
+	if (num_real(arg, 1e-9, 1e18, &o->per) == 0) {
+		o->pers = NULL;	/* the last --per counts */
+		o->npers = 0;
+		return 0;
+	}
+	if ((fd = open(arg, O_RDONLY | O_CLOEXEC)) == -1) {
+		warnx("--per: '%s' is neither a positive number nor a file of "
+		    "counts of work, one a run (%s)", arg, strerror(errno));
+		return 2;
+	}
+	free(*pers);
+	rv = compare_per_read(fd, arg, pers, &o->npers);
+	close(fd);
+	o->pers = *pers;
+	o->per_name = arg;
+	o->per = 0;
+	return rv;
+}
+
 /* Whether function id is in a run of each side. */
 static int
 in_both(const struct compare *c, size_t id)
@@ -608,6 +750,35 @@ in_both(const struct compare *c, size_t id)
 		if (id < c->runs[j].n && c->runs[j].incl[id] > 0)
 			seen[c->runs[j].side] = 1;
 	return seen[0] && seen[1];
+}
+
+/*
+ * c->measured: the row of the whole run with each run's time as it was
+ * measured, per unit of work with --per, before any --normalize; tested
+ * alone, as the gate reads it: slower or faster when its p-value is at
+ * most opts.q and its change at least opts.min_change percent of it.
+ */
+static void
+measure_all(struct compare *c)
+{
+	struct compare_row *m = &c->measured;
+	double *keep = xcalloc(c->nruns + 1, sizeof(double));
+	size_t j;
+
+	for (j = 0; j < c->nruns; j++) {
+		keep[j] = c->runs[j].scale;
+		c->runs[j].scale = compare_per_unit(c) ? run_per(c, j) : 1;
+	}
+	row_fill(c, SIZE_MAX, m);
+	for (j = 0; j < c->nruns; j++)
+		c->runs[j].scale = keep[j];
+	free(keep);
+	m->q = m->p;
+	m->verdict = COMPARE_SAME;
+	if (m->p <= c->opts.q && m->change != 0 &&
+	    fabs(m->change) >= c->opts.min_change / 100 * m->before)
+		m->verdict = m->change > 0 ? COMPARE_SLOWER : COMPARE_FASTER;
+	c->measured_unit = c->timed ? COMPARE_MS : COMPARE_SAMPLES;
 }
 
 /* Says the runs' names, the first two and how many more, into b. */
@@ -683,6 +854,67 @@ find_drift(struct compare *c, int side)
 	    first, last);
 }
 
+void
+compare_say_gap(struct buf *b, double s)
+{
+	if (s < 60)
+		buf_addf(b, "%.3g s", s);
+	else if (s < 3600)
+		buf_addf(b, "%d min %d s", (int)(s / 60), (int)fmod(s, 60));
+	else
+		buf_addf(b, "%d h %d min", (int)(s / 3600),
+		    (int)fmod(s / 60, 60));
+}
+
+/*
+ * The sides recorded apart (compare.h, COMPARE_APART_ONE): said, and
+ * kept in c->apart. Nothing when a run has no "# start".
+ */
+static void
+find_apart(struct compare *c)
+{
+	const struct compare_run *first[2] = { NULL, NULL };
+	const struct compare_run *last[2] = { NULL, NULL }, *e, *l;
+	struct buf b = { 0 };
+	size_t j;
+	int k, s;
+
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_run *r = &c->runs[j];
+
+		if (!r->has_start)
+			return;
+		s = r->side;
+		if (first[s] == NULL || r->start_ns < first[s]->start_ns)
+			first[s] = r;
+		if (last[s] == NULL || r->start_ns > last[s]->start_ns)
+			last[s] = r;
+	}
+	if (first[0] == NULL || first[1] == NULL)
+		return;
+	/* k: the side recorded first, all of it */
+	if (last[0]->start_ns < first[1]->start_ns)
+		k = 0;
+	else if (last[1]->start_ns < first[0]->start_ns)
+		k = 1;
+	else
+		return;
+	e = last[k];
+	l = first[!k];
+	c->apart = (double)(l->start_ns - e->start_ns) / 1e9;
+	if (c->nruns == 2 && c->apart < COMPARE_APART_ONE) {
+		c->apart = 0;
+		return;
+	}
+	compare_say_gap(&b, c->apart);
+	warnx("the runs before and after were recorded apart, not in turns: "
+	    "the first %s ('%s') started %.*s after the last %s ('%s'); a "
+	    "machine that changed between them moves every row alike: "
+	    "record them in turns", k ? "before" : "after", l->name,
+	    (int)b.len, b.p, k ? "after" : "before", e->name);
+	buf_release(&b);
+}
+
 /* c->method: what was compared and how, in one line. */
 static void
 say_method(struct compare *c, size_t nnorm)
@@ -696,6 +928,9 @@ say_method(struct compare *c, size_t nnorm)
 	buf_addf(&b, ": %s time", c->opts.self ? "self" : "total");
 	if (c->opts.norm == COMPARE_SHARE)
 		buf_addf(&b, " as a share of the run's");
+	else if (c->opts.npers > 0)
+		buf_addf(&b, " per unit of work (each run's, from '%s')",
+		    c->opts.per_name);
 	else if (c->opts.per > 0)
 		buf_addf(&b, " per unit of work (%g a run)", c->opts.per);
 	else
@@ -1001,14 +1236,21 @@ compare_finish(struct compare *c)
 		buf_release(&ba);
 		return 2;
 	}
+	if (c->opts.npers > 0 && c->opts.npers != c->nruns) {
+		warnx("--per: '%s' has %zu count%s of work, for %zu runs: "
+		    "give one a line, a run each, the runs before then after, "
+		    "in the order given", c->opts.per_name, c->opts.npers,
+		    c->opts.npers == 1 ? "" : "s", c->nruns);
+		return 2;
+	}
 	for (i = 0; i < c->nruns; i++) {
 		struct compare_run *r = &c->runs[i];
 
 		run_grow(r, nf);
 		if (c->opts.norm == COMPARE_SHARE)
 			r->scale = r->whole / 100;
-		else if (c->opts.per > 0)
-			r->scale = c->opts.per;
+		else if (c->opts.per > 0 || c->opts.npers > 0)
+			r->scale = run_per(c, i);
 	}
 	if (c->opts.norm == COMPARE_SHARE)
 		c->unit = COMPARE_PERCENT;
@@ -1018,11 +1260,12 @@ compare_finish(struct compare *c)
 			warnx("fewer than 3 functions have %d samples in every "
 			    "run: no median of ratios to scale the runs by; "
 			    "compared the time as it is", NORM_MIN);
-		else if (c->opts.per > 0)
+		else if (compare_per_unit(c))
 			for (i = 0; i < c->nruns; i++)
-				c->runs[i].scale *= c->opts.per;
+				c->runs[i].scale *= run_per(c, i);
 	}
 	c->counting_only = c->nside[0] < 2 || c->nside[1] < 2;
+	measure_all(c);
 	find_cut(c);
 
 	c->nrows = rows_make(c, &c->rows, &c->tested);
@@ -1031,6 +1274,7 @@ compare_finish(struct compare *c)
 	say_cut(c);
 	find_drift(c, 0);
 	find_drift(c, 1);
+	find_apart(c);
 	return 0;
 }
 
@@ -1060,30 +1304,63 @@ better(const struct compare *c, const struct compare_row *r,
 	double fw = w->change / fmax(w->before, w->after);
 
 	if (or != ow)
-		return or;
+		return or > ow;
 	if (fr != fw)
 		return fr > fw;
 	return r->change > w->change;
 }
 
-size_t
-compare_fails(const struct compare *c, double pct,
-    const struct compare_row **worst)
+/*
+ * The function rows slower by more than bar (in the table's unit): how
+ * many, *wp the one to name (NULL: none).
+ */
+static size_t
+slower_functions(const struct compare *c, double bar,
+    const struct compare_row **wp)
 {
 	const struct compare_row *w = NULL;
 	size_t i, n = 0;
 
-	for (i = 0; i < c->nrows; i++) {
+	for (i = 1; i < c->nrows; i++) {
 		const struct compare_row *r = &c->rows[i];
 
-		if (r->verdict != COMPARE_SLOWER ||
-		    !(r->change > pct / 100 * c->whole_before))
+		if (r->verdict != COMPARE_SLOWER || !(r->change > bar))
 			continue;
 		n++;
 		if (w == NULL || better(c, r, w))
 			w = r;
 	}
+	*wp = w;
+	return n;
+}
+
+size_t
+compare_fails(const struct compare *c, double pct, enum compare_gate gate,
+    const struct compare_row **worst)
+{
+	const struct compare_row *m = &c->measured, *w = NULL;
+	size_t n = 0;
+	int whole;
+
+	whole = m->verdict == COMPARE_SLOWER &&
+	    m->change > pct / 100 * m->before;
+	if (gate == COMPARE_GATE_FUNCTIONS && m->verdict == COMPARE_SLOWER)
+		n = slower_functions(c, pct / 100 * c->whole_before, &w);
+	if (whole) {
+		n++;
+		if (w == NULL)
+			w = m;
+	}
 	if (worst != NULL)
 		*worst = w;
 	return n;
+}
+
+const struct compare_row *
+compare_culprit(const struct compare *c)
+{
+	const struct compare_row *w;
+
+	slower_functions(c, 0, &w);
+	return w;
 }

@@ -19,7 +19,8 @@
  * stack, and the self time (the leaf's). Time is milliseconds of the
  * event's time for clock events and off-CPU time (the samples' periods,
  * in ns, summed), samples otherwise. Functions are matched by name;
- * compiler clones (f.constprop.0, f.isra.0, f.part.0, f.cold, ...) are f;
+ * compiler clones (f.constprop.0, f.isra.0, f.part.0, f.cold, ...) are f
+ * (not on a dotted name: java.lang.Object.clone is itself);
  * inlined frames are functions of their own.
  *
  * The statistics (profile/stats.h): each side's per-run values give a
@@ -57,6 +58,17 @@
 #include <stdint.h>
 
 #include "stream/stacktab.h"
+
+/*
+ * Sides recorded apart: when every run's stream says when it started
+ * (fg-stream(5)'s "# start") and every run of one side started before
+ * every run of the other, not in turns, compare_finish says so in one
+ * line with the gap, the first start of the later side less the last of
+ * the earlier, and keeps it in c->apart: a machine that changed between
+ * them moves every row alike. With one run a side there are no turns to
+ * take: only a gap of COMPARE_APART_ONE seconds or more is said.
+ */
+#define COMPARE_APART_ONE	60.0
 
 /*
  * The default practical size, percent of the whole run: half of 1%, so
@@ -102,6 +114,14 @@ struct compare_opts {
 	int		 self;		/* rows of self time, not total */
 	enum compare_norm norm;
 	double		 per;		/* > 0: the units of work of a run */
+	/*
+	 * Or each run's own (compare_per_read): pers[j] for run j, in the
+	 * order read, npers of them (compare_finish refuses another
+	 * number than the runs'); per_name names them. Borrowed.
+	 */
+	const double	*pers;
+	size_t		 npers;
+	const char	*per_name;
 	double		 min_change;	/* percent of before's whole time */
 	double		 q;		/* the false discovery rate */
 	const char	*event;		/* fold only this event; NULL: the first */
@@ -136,6 +156,8 @@ struct compare_run {
 					   function found later has 0) */
 	size_t		 n;
 	double		 scale;		/* its values are divided by it */
+	uint64_t	 start_ns;	/* its "# start", ns since the Epoch, */
+	int		 has_start;	/* when its stream has one */
 	double		 cut;		/* its time in cut stacks */
 	double		 cut_samples;	/* its cut stacks' samples */
 	double		*cutin;		/* per function: its time in cut stacks */
@@ -172,6 +194,10 @@ struct compare {
 	size_t		*stamp;		/* per function: the stack that last
 					   counted it, plus 1 */
 	size_t		 stampcap;
+	struct compare_row measured;	/* "[all]" as measured, before
+					   any --normalize (per unit with
+					   --per): the gate's */
+	enum compare_unit measured_unit;
 	struct compare_row *rows;	/* rows[0] is "[all]"; sorted */
 	size_t		 nrows;
 	double		 whole_before;	/* before's mean whole time */
@@ -182,6 +208,9 @@ struct compare {
 	double		 drift[2];	/* a side's runs' trend, first to
 					   last (0: none found, or fewer
 					   than 3 runs) */
+	double		 apart;		/* > 0: the sides were recorded apart,
+					   not in turns, this many seconds
+					   between them (find_apart) */
 	char		*method;	/* what was compared, how: one line */
 	struct stacktab	 wholes;	/* the whole stacks of all runs, as
 					   function ids (uint32_t), root first */
@@ -225,16 +254,37 @@ int	 compare_finish(struct compare *);
  */
 size_t	 compare_rows(struct compare *, int self, struct compare_row **rows);
 
+/* What --fail-slower gates on. */
+enum compare_gate {
+	COMPARE_GATE_ALL,	/* the whole run, as measured */
+	COMPARE_GATE_FUNCTIONS	/* that, and each function while the whole
+				   is slower */
+};
+
 /*
- * How many rows ([all] or functions) are slower by more than pct percent
- * of the before runs' whole time: their verdict slower and their change
- * above that. *worst, when not NULL, gets the one to name, or NULL when
- * none: a function (of the own crates', when one of theirs is among
- * them), the one whose change is the largest part of its time after
- * (main's is every function's), else [all].
+ * How many rows are slower by more than pct percent of the before runs'
+ * whole time (0: the gate passes). COMPARE_GATE_ALL reads c->measured
+ * alone, the whole run before any --normalize, which hides a change of
+ * the whole (--normalize=median takes a uniform one out): 1 when its
+ * verdict is slower and its change above the bar. COMPARE_GATE_FUNCTIONS
+ * also counts the functions slower and above the bar, but only when
+ * c->measured is slower: work that moved between functions, or to a
+ * function renamed, makes one slower and another faster and leaves the
+ * whole the same, and is no regression. *worst, when not NULL, gets the
+ * row that tripped it, or NULL when none: c->measured, or a function
+ * (of the own crates', when one of theirs is among them), the one whose
+ * change is the largest part of its time after (main's is every
+ * function's).
  */
 size_t	 compare_fails(const struct compare *, double pct,
-	    const struct compare_row **worst);
+	    enum compare_gate gate, const struct compare_row **worst);
+
+/*
+ * The function to name beside a whole run found slower: of the
+ * functions called slower, the one compare_fails would name; NULL when
+ * none is.
+ */
+const struct compare_row *compare_culprit(const struct compare *);
 
 /*
  * The mean, variance and degrees of freedom of one side (0 before, 1
@@ -246,16 +296,43 @@ struct stats_side;
 void	 compare_side(const struct compare *, int side, const double *v,
 	    struct stats_side *s);
 
+/*
+ * Reads --per=FILE's counts of work from fd (name for messages): one a
+ * line, a positive number, a run each. Into *v (made; the caller frees
+ * it) and *n. Returns 0, or 2 when a line is no count or the file holds
+ * none (said in one line, FILE:LINE and the fix).
+ */
+int	 compare_per_read(int fd, const char *name, double **v, size_t *n);
+
+/*
+ * --per's argument: a number, every run's units of work (o->per); else
+ * a file of counts, one a run (compare_per_read: o->pers, *pers made,
+ * the caller frees it after compare_release). Returns 0, or 2 (said).
+ */
+int	 compare_per_option(struct compare_opts *o, const char *arg,
+	    double **pers);
+
+/* Whether the runs' time is per unit of work: --per=N or --per=FILE. */
+int	 compare_per_unit(const struct compare *);
+
+/* Adds s seconds to b as a gap is said: "2.5 s", "4 min 3 s", "2 h 5 min". */
+struct buf;
+void	 compare_say_gap(struct buf *b, double s);
+
 /* The verdict's word in the table: "same", "slower", "faster", "unmeasured". */
 const char *compare_verdict_name(enum compare_verdict);
 /* The unit's word: "ms", "samples", "%". */
 const char *compare_unit_name(enum compare_unit);
 
 /*
- * The length of the function name s[0..len) without compiler clone
- * suffixes (".constprop.0", ".isra.0", ".part.0", ".cold", ".lto_priv.0",
- * ".llvm.123", " [clone .constprop.0]", ...), which name the same
- * function.
+ * The length of the function name s[0..len) without the compilers' clone
+ * suffixes, which name the same function: ".constprop.N", ".isra.N",
+ * ".part.N", ".cold" (or ".cold.N"), ".lto_priv.N", ".llvm.N",
+ * ".localalias", ".specialized.N", ".clone.N", any of them one after
+ * another, and " [clone .constprop.0]" (a demangled C++ name). The
+ * dotted ones only on a name with no dot of its own: a dotted name
+ * (java.lang.Object.clone, a Python module's) is whole, and so is a
+ * word without the number it needs (Object.part).
  */
 size_t	 compare_name_len(const char *s, size_t len);
 

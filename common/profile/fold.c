@@ -632,13 +632,18 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 /*
  * Notes what an "# event : NAME ..." header says is recorded: whether a
  * stream with no sample is off-CPU time where the program never waited;
- * and whether "# symbolized" says that fgsym went over the frames.
+ * whether "# symbolized" says that fgsym went over the frames; and when
+ * the first "# start" says the recording began.
  */
 static void
 event_header(struct fold *f, const struct stream_header_read *h)
 {
 	if (h->key == STREAM_HDR_SYMBOLIZED)
 		f->symbolized = 1;
+	if (h->key == STREAM_HDR_START && h->ok && !f->has_start) {
+		f->start_ns = h->u.start.wall_ns;
+		f->has_start = 1;
+	}
 	if (h->key != STREAM_HDR_EVENT)
 		return;
 	if (stream_event_is(h->u.event.name.p, h->u.event.name.len,

@@ -81,6 +81,9 @@ struct fold {
 	int		 hdr_other;	/* an "# event" header of another event */
 	int		 symbolized;	/* a "# symbolized" header: fgsym was
 					   before us */
+	uint64_t	 start_ns;	/* the first "# start" header's moment,
+					   ns since the Epoch, when has_start */
+	int		 has_start;
 	int		 timed;		/* an offcpu-time sample was folded:
 					   every sample weighs its period, in
 					   ns (u[1] sums it while reading) */

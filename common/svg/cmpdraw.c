@@ -144,7 +144,7 @@ per(const struct cmpdraw *d)
 {
 	if (d->c.opts.norm == COMPARE_SHARE)
 		return "of the run";
-	return d->c.opts.per > 0 ? "a unit" : "a run";
+	return compare_per_unit(&d->c) ? "a unit" : "a run";
 }
 
 /* "B -> A UNIT a run, change C UNIT, 95% interval L to H: VERDICT" */
@@ -334,11 +334,16 @@ titles(struct cmpdraw *d, struct svg_opts *so)
 		    "same: Welch 95%% intervals, Benjamini-Hochberg at q %g, "
 		    "a change of %.3g %s at least", c->opts.self ? "self" :
 		    "total", c->opts.norm == COMPARE_SHARE ? " as a share" :
-		    c->opts.per > 0 ? " per unit of work" : " per run",
+		    compare_per_unit(c) ? " per unit of work" : " per run",
 		    c->opts.q, c->min_abs, compare_unit_name(c->unit));
 		if (c->counting_only)
 			BUF_ADDL(&b, "; one run a side tells sampling noise "
 			    "only");
+		if (c->apart > 0) {
+			BUF_ADDL(&b, "; the sides recorded apart, ");
+			compare_say_gap(&b, c->apart);
+			BUF_ADDL(&b, " between them, not in turns");
+		}
 		so->subtitle = d->subtitle = buf_detach(&b, NULL);
 	}
 	buf_release(&b);

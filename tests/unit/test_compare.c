@@ -55,6 +55,16 @@ test_names(void)
 	CHECK_EQ(base("v1.2"), 4, "a version is the name's");
 	CHECK_EQ(base(".cold"), 5, "a suffix alone is a name");
 	CHECK_EQ(base("Vec::push"), 9, "a plain name");
+	CHECK_EQ(base("java.lang.Object.clone"), 22, "a dotted name is whole");
+	CHECK_EQ(base("java.lang.String.part.1"), 23,
+	    "a dotted name keeps even a clone's suffix");
+	CHECK_EQ(base("Object.clone"), 12, "a word without its number stays");
+	CHECK_EQ(base("f.part"), 6, ".part needs its number");
+	CHECK_EQ(base("foo.cold.2"), 3, ".cold with a number");
+	CHECK_EQ(base("foo.lto_priv.0.constprop.3"), 3, "lto_priv, constprop");
+	CHECK_EQ(base("foo.clone.2"), 3, "old GCC's .clone.N");
+	CHECK_EQ(base("app::run.llvm.99"), 8, "a Rust path with .llvm.N");
+	CHECK_EQ(base("f.isra"), 6, ".isra needs its number");
 }
 
 /* Five runs a side, folded; b grows by a half after, a stays. */
@@ -101,10 +111,17 @@ test_verdicts(void)
 	{
 		const struct compare_row *w = NULL;
 
-		CHECK(compare_fails(&c, 5, &w) == 3 && w == row(&c, "b") &&
-		    compare_fails(&c, 10, &w) == 0 && w == NULL,
-		    "fails at 5% ([all], main and b grew 8%), b named first; "
-		    "not at 10%");
+		CHECK(compare_fails(&c, 5, COMPARE_GATE_FUNCTIONS, &w) == 3 &&
+		    w == row(&c, "b") &&
+		    compare_fails(&c, 10, COMPARE_GATE_FUNCTIONS, &w) == 0 &&
+		    w == NULL,
+		    "--gate=functions fails at 5% ([all], main and b grew 8%), "
+		    "b named first; not at 10%");
+		CHECK(compare_fails(&c, 5, COMPARE_GATE_ALL, &w) == 1 &&
+		    w == &c.measured && compare_culprit(&c) == row(&c, "b") &&
+		    compare_fails(&c, 10, COMPARE_GATE_ALL, &w) == 0,
+		    "the whole-run gate fails at 5%, naming [all] and b; not "
+		    "at 10%");
 	}
 	CHECK(!c.counting_only && strstr(c.method, "Welch") != NULL,
 	    "the method says Welch");
@@ -216,6 +233,25 @@ test_stream(void)
 	static const char other[] =
 	    "p 1/1 [000] 1.000000: 1 offcpu-time:\n"
 	    "\t10 f+0x1 (/bin/p)\n\n";
+	static const char wall[] =
+	    "# event : cpu-clock freq 999 callgraph fp\n"
+	    "# event : offcpu-time callgraph fp\n"
+	    "p 1/1 [000] 1.000000: 2000000 cpu-clock:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n"
+	    "p 1/1 [000] 1.002000: 3000000 offcpu-time:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n";
+	static const char wall2[] =
+	    "# event : cpu-clock freq 999 callgraph fp\n"
+	    "# event : offcpu-time callgraph fp\n"
+	    "p 1/1 [000] 1.000000: 3000000 offcpu-time:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n"
+	    "p 1/1 [000] 1.002000: 2000000 cpu-clock:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n";
+	static const char wallhdr[] =
+	    "# event : cpu-clock freq 999 callgraph fp\n"
+	    "# event : offcpu-time callgraph fp\n"
+	    "p 1/1 [000] 1.000000: 2000000 cpu-clock:\n"
+	    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n";
 	struct compare c;
 
 	compare_init(&c, &dflt);
@@ -236,6 +272,29 @@ test_stream(void)
 	compare_init(&c, &dflt);
 	readstr(&c, 0, s2, "s2");
 	CHECK_EQ(readstr(&c, 1, other, "off"), 2, "another event: 2");
+	compare_release(&c);
+	/* fgrecord --wall: on- and off-CPU time, beside cpu-clock alone */
+	compare_init(&c, &dflt);
+	readstr(&c, 0, s2, "s2");
+	CHECK_EQ(readstr(&c, 1, wall, "wall"), 2,
+	    "a --wall run beside a cpu-clock run: 2");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	readstr(&c, 0, wall, "wall");
+	CHECK_EQ(readstr(&c, 1, s2, "s2"), 2,
+	    "a cpu-clock run beside a --wall run: 2");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	CHECK_EQ(readstr(&c, 0, wall, "wall"), 0, "a --wall run");
+	CHECK_EQ(readstr(&c, 1, wall2, "wall2"), 0,
+	    "another, its first sample off the CPU");
+	CHECK(strcmp(c.event, "cpu-clock and offcpu-time") == 0,
+	    "--wall runs: both events named, the clock first");
+	compare_release(&c);
+	compare_init(&c, &dflt);
+	readstr(&c, 0, wallhdr, "wallhdr");
+	CHECK_EQ(readstr(&c, 1, s2, "s2"), 2,
+	    "a --wall run that never waited, beside cpu-clock: 2");
 	compare_release(&c);
 	compare_init(&c, &dflt);
 	readstr(&c, 0, s2, "s2");
@@ -326,7 +385,8 @@ test_cut(void)
 	{
 		const struct compare_row *w = NULL;
 
-		CHECK(compare_fails(&c, 1, &w) == 4 && w != NULL &&
+		CHECK(compare_fails(&c, 1, COMPARE_GATE_FUNCTIONS, &w) == 4 &&
+		    w != NULL &&
 		    (w == row(&c, "hot") || w == row(&c, "mid")),
 		    "cut: --fail-slower counts [all], mid, hot and [truncated], "
 		    "never an unmeasured row, and names a function");
@@ -421,8 +481,29 @@ test_own(void)
 		compare_init(&c, &o);
 		read_sides(&c, slow);
 		compare_finish(&c);
-		CHECK(compare_fails(&c, 10, &w) == 3 && w == row(&c, "zed::f"),
+		CHECK(compare_fails(&c, 10, COMPARE_GATE_FUNCTIONS, &w) == 3 &&
+		    w == row(&c, "zed::f"),
 		    "own: --fail-slower names zed::f, not main");
+		compare_release(&c);
+	}
+	/* g grew more for its size, zed::f more: zed::f, the own, named */
+	{
+		static const char *const slow[2] = {
+			"main;zed::f 10%d\nmain;g 1%d\n",
+			"main;zed::f 20%d\nmain;g 6%d\n"
+		};
+		char *zed[] = { "zed" };
+
+		o = dflt;
+		o.own = zed;
+		o.nown = 1;
+		compare_init(&c, &o);
+		read_sides(&c, slow);
+		compare_finish(&c);
+		CHECK(row(&c, "g")->verdict == COMPARE_SLOWER &&
+		    compare_culprit(&c) == row(&c, "zed::f"),
+		    "own: an own function is named before another that grew "
+		    "more for its size");
 		compare_release(&c);
 	}
 }
@@ -464,6 +545,183 @@ test_median(void)
 	}
 }
 
+/* --per=FILE: a count a run, in order; a bad line said, 2. */
+static void
+test_per(void)
+{
+	static const char *const folded[2] = {
+		"main;a 100\nmain;b 100\n", "main;a 300\nmain;b 300\n"
+	};
+	const double *pers;
+	double *v = NULL;
+	struct compare_opts o = dflt;
+	struct compare c;
+	size_t n;
+	int fd, i;
+
+	fd = unit_memfd("1\n1.5\n3\n", 8);
+	CHECK_EQ(compare_per_read(fd, "per", &v, &n), 0, "three counts read");
+	close(fd);
+	CHECK(n == 3 && v[0] == 1 && v[1] == 1.5 && v[2] == 3,
+	    "one count a line, in order");
+	free(v);
+	fd = unit_memfd("1\nfour\n", 8);
+	CHECK_EQ(compare_per_read(fd, "per", &v, &n), 2, "a word: 2");
+	close(fd);
+	CHECK(v == NULL && n == 0, "nothing kept");
+	fd = unit_memfd("1\n0\n", 4);
+	CHECK_EQ(compare_per_read(fd, "per", &v, &n), 2, "a count of 0: 2");
+	close(fd);
+	fd = unit_memfd("", 0);
+	CHECK_EQ(compare_per_read(fd, "per", &v, &n), 2, "no count: 2");
+	close(fd);
+
+	/* twice the work after, three times the time: 1.5 times per unit */
+	pers = (const double[]){ 1, 1, 2, 2 };
+	o.pers = pers;
+	o.npers = 4;
+	o.per_name = "per";
+	compare_init(&c, &o);
+	for (i = 0; i < 4; i++)
+		readstr(&c, i / 2, folded[i / 2], "run");
+	CHECK_EQ(compare_finish(&c), 0, "compared per unit");
+	CHECK(row(&c, "a")->before == 100 && row(&c, "a")->after == 150,
+	    "each run divided by its own count");
+	compare_release(&c);
+	o.npers = 3;
+	compare_init(&c, &o);
+	for (i = 0; i < 4; i++)
+		readstr(&c, i / 2, folded[i / 2], "run");
+	CHECK_EQ(compare_finish(&c), 2, "three counts for four runs: 2");
+	compare_release(&c);
+}
+
+/*
+ * --fail-slower: work moved between functions, or to a function renamed,
+ * leaves the whole the same and passes either gate; a uniform +8%, which
+ * --normalize=median takes out of every row, still fails.
+ */
+static void
+test_gate(void)
+{
+	static const char *const moved[2] = {
+		"main;a 10%d\nmain;b 20%d\nmain;c 100\n",
+		"main;a 20%d\nmain;b 10%d\nmain;c 100\n"
+	};
+	static const char *const renamed[2] = {
+		"main;old 20%d\nmain;c 10%d\n",
+		"main;new 20%d\nmain;c 10%d\n"
+	};
+	static const char *const uniform[2] = {
+		"main;a 100%d\nmain;b 50%d\nmain;c 300\nmain;d 200\n",
+		"main;a 108%d\nmain;b 54%d\nmain;c 324\nmain;d 216\n"
+	};
+	struct compare_opts o = dflt;
+	const struct compare_row *w;
+	struct compare c;
+
+	compare_init(&c, &o);
+	read_sides(&c, moved);
+	compare_finish(&c);
+	CHECK(row(&c, "a")->verdict == COMPARE_SLOWER &&
+	    c.measured.verdict == COMPARE_SAME,
+	    "gate: a slower by 100 samples, the whole the same");
+	CHECK(compare_fails(&c, 2, COMPARE_GATE_ALL, &w) == 0 && w == NULL,
+	    "gate: work moved from b to a passes the whole-run gate");
+	CHECK(compare_fails(&c, 2, COMPARE_GATE_FUNCTIONS, &w) == 0 && w == NULL,
+	    "gate: and the function gate, the whole not slower");
+	compare_release(&c);
+
+	compare_init(&c, &o);
+	read_sides(&c, renamed);
+	compare_finish(&c);
+	CHECK(row(&c, "new")->verdict == COMPARE_SLOWER &&
+	    compare_fails(&c, 2, COMPARE_GATE_ALL, &w) == 0 &&
+	    compare_fails(&c, 2, COMPARE_GATE_FUNCTIONS, &w) == 0,
+	    "gate: a function renamed passes both gates");
+	compare_release(&c);
+
+	o.norm = COMPARE_MEDIAN;
+	compare_init(&c, &o);
+	read_sides(&c, uniform);
+	compare_finish(&c);
+	CHECK(row(&c, "[all]")->verdict == COMPARE_SAME,
+	    "gate: --normalize=median takes a uniform +8% out of [all]");
+	CHECK(c.measured.verdict == COMPARE_SLOWER &&
+	    compare_fails(&c, 2, COMPARE_GATE_ALL, &w) == 1 &&
+	    w == &c.measured,
+	    "gate: the whole run as measured is slower by 8%: it fails");
+	compare_release(&c);
+}
+
+/* A cpu-clock stream whose "# start" is at t seconds, f given w samples. */
+static int
+read_at(struct compare *c, int side, long t, int w, const char *name)
+{
+	char buf[1024];
+	size_t n;
+	int i;
+
+	n = (size_t)snprintf(buf, sizeof(buf),
+	    "# ========\n# fgrecord 1\n# start : %ld.000000000 5.000000000\n"
+	    "# event : cpu-clock freq 999 callgraph fp\n# ========\n", t);
+	for (i = 0; i < w; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+		    "p 1/1 [000] 5.%03d000: 1000000 cpu-clock:\n"
+		    "\t10 f+0x1 (/bin/p)\n\t20 main+0x2 (/bin/p)\n\n", i);
+	return readstr(c, side, buf, name);
+}
+
+/* The sides' "# start" lines: recorded apart said, in turns not. */
+static void
+test_apart(void)
+{
+	static const long apart[4] = { 1000, 1003, 1242, 1245 };
+	static const long turns[4] = { 1000, 1006, 1003, 1009 };
+	struct compare c;
+	int i;
+
+	compare_init(&c, &dflt);
+	for (i = 0; i < 4; i++)
+		read_at(&c, i / 2, apart[i], 5 + i % 2,
+		    i / 2 ? "after" : "before");
+	CHECK_EQ(compare_finish(&c), 0, "apart: compared");
+	CHECK(fabs(c.apart - 239) < 1e-6,
+	    "apart: two runs a side, 239 s between the sides: said");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	for (i = 0; i < 4; i++)
+		read_at(&c, i / 2, turns[i], 5 + i % 2,
+		    i / 2 ? "after" : "before");
+	compare_finish(&c);
+	CHECK(c.apart == 0, "apart: runs in turns are not");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	read_at(&c, 0, 1000, 5, "before");
+	read_at(&c, 1, 1010, 5, "after");
+	compare_finish(&c);
+	CHECK(c.apart == 0, "apart: one run a side, 10 s apart: not said");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	read_at(&c, 1, 1000, 5, "after");
+	read_at(&c, 0, 1300, 5, "before");
+	compare_finish(&c);
+	CHECK(fabs(c.apart - 300) < 1e-6,
+	    "apart: one run a side, after 5 min before it: said");
+	compare_release(&c);
+
+	compare_init(&c, &dflt);
+	read_at(&c, 0, 1000, 5, "before");
+	readstr(&c, 1, "p 1/1 [000] 5.000000: 1000000 cpu-clock:\n"
+	    "\t10 f+0x1 (/bin/p)\n\n", "nostart");
+	compare_finish(&c);
+	CHECK(c.apart == 0, "apart: a run with no start line: nothing said");
+	compare_release(&c);
+}
+
 int
 main(void)
 {
@@ -474,5 +732,8 @@ main(void)
 	test_median();
 	test_cut();
 	test_own();
+	test_per();
+	test_gate();
+	test_apart();
 	return unit_done();
 }

@@ -117,6 +117,61 @@ check 'a reader that never reads: SIGTERM ends the wait, said, exit 2' '
 	grep_q "^fgrecord: a signal ended the wait for the reader of .<stdout>.: [0-9.]* MiB of the stream it had not read yet are not written\$" err
 '
 
+# The same reader, gone once the program has ended (its holder killed):
+# fgrecord is waiting for no program then, and the summary counts what
+# the reader never got, and how long it waited (it said "waiting for
+# ./hot to end" after the end, and "at worst 0.0 s behind ... no sample
+# was lost" with all of the stream undelivered).
+check 'a reader that never reads, gone after the program: the loss said, no wait' '
+	rm -f fifo && mkfifo fifo && { sleep 60 <>fifo & } && holder=$! &&
+	{ fgrecord hot 1 >fifo 2>err & } && rec=$! &&
+	i=0 && sleep 0.2 && while pgrep -P $rec >/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1; i=$((i + 1)); done &&
+	sleep 1 && kill $holder &&
+	{ wait $rec; st=$?; } ; cat err && test "$st" = 2 &&
+	grep_q "^fgrecord: the reader of .<stdout>. went away (Broken pipe) before the end of the stream\$" err &&
+	! grep -q "waiting for" err &&
+	lag=$(sed -n "s/^fgrecord: .<stdout>. was read slowly: the stream was at worst \([0-9]*\)\.[0-9] s and .*/\1/p" err) &&
+	test -n "$lag" && test "$lag" -ge 1 &&
+	grep_q "; its reader went away without the last [0-9.]* MiB, which were never delivered\$" err &&
+	! grep -q "no sample was lost" err
+'
+
+# The spool's file on a small TMPDIR (an 8 MiB tmpfs, mounted in a mount
+# namespace of its own) behind a reader that never reads: it stops with a
+# tenth of the file system free, said in one line with the fix, where it
+# filled it and then said "cannot write". deep's stacks make about 60 KiB
+# a sample: 2 s of CPU time is well past the 64 MiB in memory. Once it
+# waits, SIGTERM ends the recording.
+if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null ||
+    ! unshare -m sh -c 'mkdir -p "$1" && mount -t tmpfs -o size=8m tmpfs "$1"' sh "$TMP/probe.mnt" 2>"$TMP/mnt.err"; then
+	skip 'a small tmpfs as TMPDIR: the spool leaves a tenth free, said' "cannot mount a tmpfs in a mount namespace here: $(head -1 "$TMP/mnt.err")"
+elif ! $cc -O2 -g -o "$B/deep" "$TESTS/record/deep.c" 2>"$B/err"; then
+	skip 'a small tmpfs as TMPDIR: the spool leaves a tenth free, said' "cannot build tests/record/deep.c: $(head -3 "$B/err")"
+else
+check 'a small tmpfs as TMPDIR: the spool leaves a tenth free, said' '
+	mkdir small && mkfifo fifo &&
+	unshare -m sh -c "
+		mount -t tmpfs -o size=8m tmpfs small || exit 3
+		{ sleep 60 <>fifo & } ; holder=\$!
+		{ TMPDIR=\$PWD/small fgrecord deep 2 >fifo 2>err & } ; rec=\$!
+		i=0; while ! grep -q \"file system of\" err && kill -0 \$rec && [ \$i -lt 1200 ]; do
+			sleep 0.1; i=\$((i + 1)); done
+		sleep 0.5; stat -f -c \"%a %S %b\" small >free
+		i=0; while kill -0 \$rec 2>/dev/null && [ \$i -lt 10 ]; do
+			kill -TERM \$rec 2>/dev/null; sleep 0.5; i=\$((i + 1)); done
+		kill -KILL \$rec 2>/dev/null; wait \$rec; kill \$holder
+	" &&
+	cat err free &&
+	read avail bsize blocks <free &&
+	echo "free: $((avail * bsize)) bytes of $((blocks * bsize))" &&
+	test $((avail * bsize)) -ge $((blocks * bsize / 10)) &&
+	test "$(grep -c "file system of" err)" = 1 &&
+	grep_q "^fgrecord: the file system of .$PWD/small. has [0-9.]* MiB free of [0-9.]* MiB: the spool leaves [0-9.]* MiB of it (a tenth, at most 1 GiB) free, .*; set TMPDIR to a file system with room, or read the stream as it comes (or write it to a file with -o)\$" err &&
+	! grep -q "cannot write" err
+'
+fi
+
 check '-o: a new file is 0600, whatever the umask' '
 	(umask 0 && fgrecord -q -o rec hot 0.1 2>err) &&
 	wellformed rec &&

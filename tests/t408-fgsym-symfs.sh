@@ -97,6 +97,28 @@ check '--symfs with the file missing there too: says where it looked' '
 	grep_q "no such file, nor under --symfs .empty.: its frames stay" err
 '
 
+# A candidate refused for what it is (a FIFO, a device, over 64 GiB) is
+# named, not the recorded path, and is "not usable here" as a missing file
+# is: exit 0 (it said the recorded path, and exit 1).
+check 'a FIFO, a device or a 70 GiB file as the candidate: named, exit 0 as for a missing file' '
+	mkdir -p fifo "r$FIX/opt/app" big dev &&
+	mkfifo fifo/hot "r$FIX/opt/app/hot" &&
+	truncate -s 70G big/hot &&
+	expect_status 0 fgsym --symbol-dir fifo "$FIX/rec" >out 2>err && cat err &&
+	grep_q "^fgsym: .$FIX/opt/app/hot.: .fifo/hot. is not a regular file: not used: its frames stay \[unknown\]\$" err &&
+	test "$(user out | grep -vc "unknown")" = 0 &&
+	expect_status 0 fgsym --symfs r "$FIX/rec" >out 2>err && cat err &&
+	grep_q "^fgsym: .$FIX/opt/app/hot.: .r$FIX/opt/app/hot. is not a regular file: not used: its frames stay \[unknown\]\$" err &&
+	expect_status 0 fgsym --symbol-dir big "$FIX/rec" >out 2>err && cat err &&
+	grep_q "^fgsym: .$FIX/opt/app/hot.: .big/hot.: larger than 64 GiB: not used: its frames stay \[unknown\]\$" err &&
+	if mknod dev/hot c 1 3 2>/dev/null; then
+		expect_status 0 fgsym --symbol-dir dev "$FIX/rec" >out 2>err && cat err &&
+		grep_q "^fgsym: .$FIX/opt/app/hot.: .dev/hot. is not a regular file: not used: its frames stay \[unknown\]\$" err
+	else
+		echo "no device node made here (mknod needs root)"
+	fi
+'
+
 check '--symfs and --symbol-dir need a directory: exit 2, one line' '
 	expect_status 2 fgsym --symfs "$FIX/rec" "$FIX/rec" >out 2>err &&
 	grep_q "^fgsym: --symfs: .$FIX/rec. is not a directory\$" err &&

@@ -172,8 +172,8 @@ check 'symbols but no DWARF: fgsym and fgrecord call it DWARF-less only without 
 
 # Misbehaving servers on 127.0.0.1 (tests/sym/badserver.py), started
 # here so that the trap above stops them; bad MODE sets BADURL to one.
-for mode in silent http garbage; do
-	python3 "$TESTS/sym/badserver.py" "$TMP/bad.$mode" "$mode" &
+for mode in silent http garbage 500 file; do
+	python3 "$TESTS/sym/badserver.py" "$TMP/bad.$mode" "$mode" "$FIX/inl" &
 	BAD="$BAD $!"
 done
 bad() {
@@ -213,8 +213,34 @@ check 'a server that answers no HTTP: no hang, no name made up' '
 	DEBUGINFOD_URLS=$BADURL DEBUGINFOD_CACHE_PATH=$PWD/cache \
 	    expect_status 0 timeout 60 fgsym "$FIX/inl.in" >out 2>err &&
 	cat err &&
-	test "$(grep -c "debuginfod" err)" -le 1 &&
+	test "$(grep -c "debuginfod" err)" = 1 &&
+	grep_q "^fgsym: debuginfod: asking .$BADURL. for .$FIX/inl. failed: an answer that is not HTTP (.*): no more files are asked of servers in this run\$" err &&
 	grep -q "\[unknown\] ($FIX/inl)" out
+'
+
+# libdebuginfod answers "not found" for an HTTP 500 as for a 404: the
+# status is read from its log, and said once.
+check 'a server that answers HTTP 500: one line naming the status' '
+	bad 500 &&
+	DEBUGINFOD_URLS=$BADURL DEBUGINFOD_CACHE_PATH=$PWD/cache \
+	    expect_status 0 timeout 60 fgsym "$FIX/inl.in" "$FIX/inl.in" >out 2>err &&
+	cat err &&
+	test "$(grep -c "debuginfod" err)" = 1 &&
+	grep_q "^fgsym: debuginfod: asking .$BADURL. for .$FIX/inl. failed: HTTP 500: no more files are asked of servers in this run\$" err &&
+	grep -q "\[unknown\] ($FIX/inl)" out
+'
+
+check 'a server that sends a file with another build ID: said so, not a rebuild' '
+	bad file &&
+	cp "$FIX/hot" hot &&
+	expect_status 0 fgrecord -o rec ./hot 0.3 2>rec.err &&
+	rm hot &&
+	DEBUGINFOD_URLS=$BADURL DEBUGINFOD_CACHE_PATH=$PWD/cache \
+	    expect_status 0 timeout 60 fgsym rec >out 2>err &&
+	cat err &&
+	grep_q "^fgsym: .$PWD/hot.: the debuginfod server sent a file with another build ID ([0-9a-f]*, asked for [0-9a-f]*), .*: not used; its frames stay \[unknown\]\$" err &&
+	! grep -q "rebuilt\|record the profile again" err &&
+	test "$(frame_names out "$PWD/hot" | grep -vc unknown)" = 0
 '
 
 done_testing

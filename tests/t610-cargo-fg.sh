@@ -69,7 +69,7 @@ check "cargo fg: names and values reach cargo as they are, never evaluated" '
 '
 check "cargo fg --runs, --save, --compare, --against: usage errors in one line, exit 2" '
 	for a in "--runs 3" "--fail-slower=2" "--save a --compare b" "--save a --against HEAD" \
-	    "--runs 0 --save a" "--runs x --save a" "--save a/b" "--save current" "--compare against" \
+	    "--runs 0 --save a" "--runs x --save a" "--save a/b" "--save current" "--compare against" "--save compare.tsv" "--compare compare.tsv" \
 	    "--save a --fail-slower=2" "--compare a --fail-slower=x" "--save a --flamechart" \
 	    "--compare a --open" "--against="; do
 		expect_status 2 "$CFG" fg $a 2>err && test "$(wc -l <err)" = 1 ||
@@ -78,6 +78,7 @@ check "cargo fg --runs, --save, --compare, --against: usage errors in one line, 
 	"$CFG" fg --runs 3 2>err; grep_q "^cargo fg: --runs N goes with --save NAME, --compare NAME or --against REV\$" err &&
 	"$CFG" fg --save a --compare b 2>err; grep_q "give one of --save, --compare and --against" err &&
 	"$CFG" fg --save current 2>err; grep_q "is the name of cargo fg.s own runs (target/fg/current)" err &&
+	"$CFG" fg --save compare.tsv 2>err; grep_q "^cargo fg: --save: .compare.tsv. is the name of cargo fg.s table (target/fg/compare.tsv): choose another\$" err &&
 	"$CFG" fg --save a --flamechart 2>err; grep_q "^cargo fg: --flamechart draws one run: it does not go with --save\$" err
 '
 check "cargo fg: unknown option and stray argument are usage errors" '

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,7 +35,15 @@ struct dbgfetch {
 	int		 shown;		/* its progress was shown */
 	const char	*why;		/* why it was given up, or NULL */
 	char		 whybuf[64];
+	int		 vfd;		/* the client's log (a memfd), or -1 */
+	char		**said;		/* servers said failing, owned */
+	size_t		 nsaid, saidcap;
 };
+
+/* The client's log read back at most: a hostile server's headers are in it. */
+#define DBGFETCH_LOG	(256u << 10)
+/* Servers told apart in the log at most. */
+#define DBGFETCH_SERVERS 32
 
 /* Says line through opts.say, or warnx. */
 static void
@@ -128,7 +137,122 @@ dbgfetch_new(const struct dbgfetch_opts *opts)
 		d->stall = (double)n;
 	debuginfod_set_user_data(d->client, d);
 	debuginfod_set_progressfn(d->client, on_progress);
+	/*
+	 * The client returns "not found" for a server's HTTP 500 or an
+	 * answer that is no HTTP, as for a 404: only its log says which
+	 * server answered what.
+	 */
+	if ((d->vfd = memfd_create("dbgfetch", MFD_CLOEXEC)) >= 0)
+		debuginfod_set_verbose_fd(d->client, d->vfd);
 	return d;
+}
+
+/*
+ * What a failed answer was, in a few words, from the client's words for
+ * it (resp, curl's) and the server's (err, curl's error text); NULL when
+ * it is no failure: a 404, our own cancel, no error.
+ */
+static char *
+status_of(const char *resp, const char *err)
+{
+	const char *http = "The requested URL returned error: ";
+	int code;
+
+	if (strncmp(err, http, strlen(http)) == 0 &&
+	    sscanf(err + strlen(http), "%d", &code) == 1)
+		return code == 404 ? NULL : xasprintf("HTTP %d", code);
+	if (strcmp(resp, "No error") == 0 || strcmp(resp, "Callback "
+	    "aborted") == 0)
+		return NULL;
+	if (strcmp(resp, "Unsupported protocol") == 0 ||
+	    strcmp(resp, "Weird server reply") == 0 ||
+	    strstr(err, "HTTP/0.9") != NULL)
+		return xasprintf("an answer that is not HTTP (%s)",
+		    *err != '\0' ? err : resp);
+	return xstrdup(*err != '\0' ? err : resp);
+}
+
+/*
+ * Reads the client's log of the request just made: each server's URL,
+ * and the failures (status_of) of those that failed, as lines "URL\tWHY"
+ * into out (at most DBGFETCH_SERVERS). Returns the number of failures;
+ * *nservers gets the number of servers asked.
+ */
+static size_t
+log_failures(struct dbgfetch *d, char **out, size_t *nservers)
+{
+	char *log, *line, *next, *url[DBGFETCH_SERVERS] = { 0 };
+	char *resp = NULL;
+	size_t n = 0, ns = 0;
+	ssize_t len;
+	int i;
+
+	*nservers = 0;
+	if (d->vfd < 0)
+		return 0;
+	log = xmalloc(DBGFETCH_LOG + 1);
+	len = pread(d->vfd, log, DBGFETCH_LOG, 0);
+	log[len > 0 ? len : 0] = '\0';
+	for (line = log; line != NULL && *line != '\0'; line = next) {
+		int off = 0;
+
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (sscanf(line, "init server %d %n", &i, &off) == 1 &&
+		    off > 0 && i >= 0 && i < DBGFETCH_SERVERS) {
+			char *u = line + off, *b = strstr(u, "/buildid");
+
+			if (b != NULL && b[8] == '\0')
+				*b = '\0';
+			free(url[i]);
+			url[i] = xstrdup(u);
+			if ((size_t)i + 1 > ns)
+				ns = (size_t)i + 1;
+		} else if (strncmp(line, "server response ", 16) == 0) {
+			free(resp);
+			resp = xstrdup(line + 16);
+		} else if (resp != NULL && sscanf(line, "url %d %n", &i,
+		    &off) == 1 && off > 0 && i >= 0 && i < DBGFETCH_SERVERS &&
+		    strstr(line + off, "://") == NULL) {
+			/* the error of server i (a URL line is a retry's) */
+			char *why = status_of(resp, line + off);
+
+			if (why != NULL && n < DBGFETCH_SERVERS)
+				out[n++] = xasprintf("%s\t%s", url[i] != NULL ?
+				    url[i] : "?", why);
+			free(why);
+			free(resp);
+			resp = NULL;
+		}
+	}
+	/* a failure the client gave no server's text for: the one server */
+	if (resp != NULL && ns == 1 && n < DBGFETCH_SERVERS) {
+		char *why = status_of(resp, "");
+
+		if (why != NULL)
+			out[n++] = xasprintf("%s\t%s", url[0], why);
+		free(why);
+	}
+	free(resp);
+	for (i = 0; i < DBGFETCH_SERVERS; i++)
+		free(url[i]);
+	free(log);
+	*nservers = ns;
+	return n;
+}
+
+/* Whether server url was said failing already (and notes it now). */
+static int
+said_before(struct dbgfetch *d, const char *url)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsaid; i++)
+		if (strcmp(d->said[i], url) == 0)
+			return 1;
+	GROW(d->said, d->nsaid + 1, d->saidcap);
+	d->said[d->nsaid++] = xstrdup(url);
+	return 0;
 }
 
 char *
@@ -157,6 +281,10 @@ dbgfetch_find(struct dbgfetch *d, enum dbgfetch_kind kind, const char *id,
 	d->what = what;
 	d->shown = 0;
 	d->why = NULL;
+	if (d->vfd >= 0) {
+		(void)!ftruncate(d->vfd, 0);
+		(void)lseek(d->vfd, 0, SEEK_SET);
+	}
 	fd = kind == DBGFETCH_EXECUTABLE ?
 	    debuginfod_find_executable(d->client, (const unsigned char *)id,
 	    0, &path) : debuginfod_find_debuginfo(d->client,
@@ -175,6 +303,37 @@ dbgfetch_find(struct dbgfetch *d, enum dbgfetch_kind kind, const char *id,
 	}
 	if (d->shown && d->o.progress != NULL)
 		d->o.progress(d->o.arg, NULL, 0, 0);
+	/*
+	 * Each server that failed, said once in the run, with its status;
+	 * asking goes on while one of them has not failed.
+	 */
+	if (d->why == NULL) {
+		char *bad[DBGFETCH_SERVERS];
+		size_t nbad, ns, k;
+
+		nbad = log_failures(d, bad, &ns);
+		if (fd < 0 && nbad > 0 && nbad >= ns)
+			d->dead = 1;
+		for (k = 0; k < nbad; k++) {
+			char *tab = strchr(bad[k], '\t');
+
+			*tab = '\0';
+			if (!said_before(d, bad[k])) {
+				line = xasprintf("debuginfod: asking '%s' for "
+				    "'%s' failed: %s%s", bad[k], what, tab + 1,
+				    d->dead ? ": no more files are asked of "
+				    "servers in this run" : ": the other "
+				    "servers are still asked");
+				say(d, line);
+				free(line);
+			}
+			free(bad[k]);
+		}
+		if (nbad > 0 && fd < 0) {
+			free(path);
+			return NULL;
+		}
+	}
 	if (fd >= 0) {
 		close(fd);
 		return path;
@@ -201,9 +360,14 @@ dbgfetch_free(struct dbgfetch *d)
 	if (d == NULL)
 		return;
 	debuginfod_end(d->client);
+	if (d->vfd >= 0)
+		close(d->vfd);
 	for (i = 0; i < d->nasked; i++)
 		free(d->asked[i]);
 	free(d->asked);
+	for (i = 0; i < d->nsaid; i++)
+		free(d->said[i]);
+	free(d->said);
 	free(d);
 }
 

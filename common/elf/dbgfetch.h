@@ -19,9 +19,12 @@
  * Time is bounded: a request that gets no byte for DBGFETCH_STALL seconds
  * (or $DEBUGINFOD_TIMEOUT, when set) is given up, and so is every request
  * once the run has spent DBGFETCH_TOTAL seconds waiting on servers. A
- * server that fails (refused, timed out, an answer that is no HTTP) is
- * said once, in one line, and nothing more is asked of any server for the
- * rest of the run; "not found" is no failure, and is not said.
+ * server that fails (refused, timed out, an HTTP status other than 404,
+ * an answer that is no HTTP) is said once, in one line naming it and its
+ * status (read from the client's log: libdebuginfod returns -ENOENT for
+ * all of those), and once every server asked failed, or the time is up,
+ * nothing more is asked of any server for the rest of the run; "not
+ * found" is no failure, and is not said.
  *
  * Built without libdebuginfod (the Makefile's FG_DEBUGINFOD unset),
  * dbgfetch_new says once, when DEBUGINFOD_URLS is set, that this build

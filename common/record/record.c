@@ -699,26 +699,37 @@ on_event(void *arg, const struct source_event *ev)
 		break;
 	}
 }
+static int	targets_gone(struct record *);
+
 static void
 check_output(struct record *r)
 {
+	int e;
+
 	if (r->write_failed)
 		return;
 	if (r->opts.sink.ops->flush(r->opts.sink.arg) != 0) {
-		if (errno == EPIPE && r->child)
+		e = errno;
+		/* "waiting" only while the command runs */
+		if (e == EPIPE && r->child && kill(r->child, 0) == 0 &&
+		    !targets_gone(r))
 			warnx("the reader of '%s' went away (%s): recording "
 			    "stopped; waiting for '%s' to end (Ctrl-C ends it)",
 			    r->opts.outname, strerror(EPIPE), r->opts.argv[0]);
-		else if (errno == EPIPE)
+		else if (e == EPIPE && r->child)
+			warnx("the reader of '%s' went away (%s) before the end "
+			    "of the stream", r->opts.outname, strerror(EPIPE));
+		else if (e == EPIPE)
 			warnx("the reader of '%s' went away (%s): recording "
 			    "stopped", r->opts.outname, strerror(EPIPE));
-		else if (errno == ECANCELED)
+		else if (e == ECANCELED)
 			warnx("a signal ended the wait for the reader of '%s': "
 			    "%.1f MiB of the stream it had not read yet are not "
 			    "written", r->opts.outname,
 			    r->opts.spool->stats.dropped / 1048576.0);
 		else
-			warn("cannot write '%s'", r->opts.outname);
+			warnx("cannot write '%s': %s", r->opts.outname,
+			    strerror(e));
 		r->write_failed = 1;
 	}
 }

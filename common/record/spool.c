@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -154,6 +155,39 @@ tmp_fail(struct spool *s, const char *what, const char *dir, int e)
 	    s->name);
 }
 
+/*
+ * Whether the file's file system has room for one more segment and the
+ * reserve (SPOOL_RESERVE): a file system that cannot say has. Says once,
+ * the first time it has not, what the recording does then and the fix.
+ * Called with the lock held, in the session's thread.
+ */
+static int
+tmp_room(struct spool *s)
+{
+	struct statvfs vfs;
+	uint64_t total, avail, reserve;
+
+	if (fstatvfs(s->tmp, &vfs) != 0 || vfs.f_blocks == 0)
+		return 1;
+	total = (uint64_t)vfs.f_blocks * vfs.f_frsize;
+	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	reserve = SPOOL_RESERVE(total);
+	if (avail >= reserve + SPOOL_SEGMENT)
+		return 1;
+	if (!s->tmp_full)
+		warnx("the file system of '%s' has %.1f MiB free of %.1f MiB: "
+		    "the spool leaves %.1f MiB of it (a tenth, at most 1 GiB) "
+		    "free, so past the %.1f MiB it holds for the reader of "
+		    "'%s', not read yet, the recording waits for that reader, "
+		    "and the kernel may drop samples meanwhile; set TMPDIR to "
+		    "a file system with room, or read the stream as it comes "
+		    "(or write it to a file with -o)", s->tmp_dir,
+		    avail / 1048576.0, total / 1048576.0, reserve / 1048576.0,
+		    s->held / 1048576.0, s->name);
+	s->tmp_full = 1;
+	return 0;
+}
+
 /* ---- the queue ---- */
 
 /*
@@ -179,6 +213,8 @@ seg_new(struct spool *s)
 			tmp_fail(s, "make", s->tmp_dir, errno);
 			return NULL;
 		}
+		if (!tmp_room(s))
+			return NULL;
 		g = xcalloc(1, sizeof(*g));
 		/*
 		 * A slot given back first, so that the file never passes
@@ -279,9 +315,11 @@ abandon(struct spool *s)
 		if (lag > s->stats.max_lag_ns)
 			s->stats.max_lag_ns = lag;
 	}
-	s->stats.dropped = s->held;
+	s->stats.dropped += s->held;
 	if (s->error == 0)
 		s->error = ECANCELED;
+	if (s->stats.drop_errno == 0)
+		s->stats.drop_errno = s->error;
 	s->abandoned = 1;
 	pthread_cond_broadcast(&s->more);
 }
@@ -367,7 +405,17 @@ writer(void *arg)
 
 		pthread_mutex_lock(&s->lock);
 		if (e != 0) {
+			/*
+			 * Never written: the bytes held, the oldest of which
+			 * waited since t (a reader that never read and then
+			 * went away lagged all that time).
+			 */
+			if (now - t > s->stats.max_lag_ns)
+				s->stats.max_lag_ns = now - t;
 			s->error = e;
+			s->stats.dropped += s->held;
+			if (s->stats.drop_errno == 0)
+				s->stats.drop_errno = e;
 			drop_all(s);
 			pthread_cond_broadcast(&s->room);
 			break;
@@ -463,7 +511,7 @@ spool_cookie_write(void *arg, const char *p, size_t n)
 	if (s->sync && s->error == 0 && (e = write_all(s->fd, p, n)) != 0)
 		s->error = e;
 	if (s->sync)
-		left = 0;
+		left = s->error != 0 ? n : 0;
 	while (left > 0 && s->error == 0) {
 		g = s->tail;
 		if (g == NULL || g->len == g->cap)
@@ -473,10 +521,8 @@ spool_cookie_write(void *arg, const char *p, size_t n)
 			s->stats.waits += !waited;
 			waited = 1;
 			t0 = procfs_now_ns();
-			if (wait_stop(s, &s->room)) {
+			if (wait_stop(s, &s->room))
 				abandon(s);
-				s->stats.dropped += left;
-			}
 			s->stats.wait_ns += procfs_now_ns() - t0;
 			continue;
 		}
@@ -495,6 +541,12 @@ spool_cookie_write(void *arg, const char *p, size_t n)
 		pthread_cond_signal(&s->more);
 	}
 	e = s->error;
+	/* what the output will never see: counted, with why */
+	if (e != 0 && left > 0) {
+		s->stats.dropped += left;
+		if (s->stats.drop_errno == 0)
+			s->stats.drop_errno = e;
+	}
 	pthread_mutex_unlock(&s->lock);
 	if (e != 0) {
 		errno = e;

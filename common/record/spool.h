@@ -19,13 +19,17 @@
  * (O_TMPFILE, or mkstemp then unlink), in $TMPDIR or /tmp, up to
  * SPOOL_DISK (the rest of the memory is a few buffers: a spare segment,
  * the stream writer's 256 KiB, the writer's segment read back from the
- * file); a writer thread, which blocks every signal (they are the
+ * file), and only while its file system keeps SPOOL_RESERVE free (asked
+ * of fstatvfs before each new segment of the file: a tmpfs is memory the
+ * OOM killer cannot take back, and a full /tmp breaks other programs);
+ * a writer thread, which blocks every signal (they are the
  * session's: SIGCHLD, ^C, the ptrace sampler's SIGALRM), writes them to
  * the output at the output's pace. Only when both are full (or the file
  * cannot be made or written) does the session wait for the output, as it
  * did without a spool, and that is counted. A failed write (EPIPE,
- * ENOSPC) ends the writer: the bytes held and any later are dropped, and
- * the sink's flush says the write's errno from then on.
+ * ENOSPC) ends the writer: the bytes held and any later are dropped
+ * (counted in stats.dropped, the oldest one's wait in stats.max_lag_ns),
+ * and the sink's flush says the write's errno from then on.
  */
 #ifndef FG_SPOOL_H
 #define FG_SPOOL_H
@@ -40,6 +44,13 @@
 #define SPOOL_SEGMENT	(1u << 20)		/* bytes per segment */
 #define SPOOL_MEMORY	(64u << 20)		/* bytes held in memory at most */
 #define SPOOL_DISK	(4ULL << 30)		/* and in the file */
+/*
+ * The room the file leaves free on its file system: a tenth of it, at
+ * most SPOOL_RESERVE_MAX (a tenth of a small tmpfs, 1 GiB of a disk).
+ */
+#define SPOOL_RESERVE(total) ((total) / 10 < SPOOL_RESERVE_MAX ? \
+	(total) / 10 : SPOOL_RESERVE_MAX)
+#define SPOOL_RESERVE_MAX (1ULL << 30)
 
 /* How far the output lagged behind the session. */
 struct spool_stats {
@@ -50,7 +61,11 @@ struct spool_stats {
 	uint64_t	 waits;		/* writes that waited for room */
 	uint64_t	 wait_ns;	/* how long, in all */
 	uint64_t	 dropped;	/* bytes never written: a signal ended
-					   the wait for the reader */
+					   the wait for the reader, or the
+					   output failed (EPIPE: the reader
+					   went away), counted from then on */
+	int		 drop_errno;	/* why: ECANCELED (a signal), or the
+					   failed write's errno; 0: none */
 };
 
 struct spool_seg;
@@ -79,6 +94,8 @@ struct spool {
 	size_t		 nfree;
 	const char	*tmp_dir;	/* where it is: $TMPDIR's value, or "/tmp" */
 	int		 tmp_failed;	/* it could not be made or written */
+	int		 tmp_full;	/* its file system reached the reserve:
+					   said once, checked again per segment */
 	char		*rbuf;		/* owned: the writer's, for the file's bytes */
 	int		 error;		/* errno of the output's failed write, or 0 */
 	int		 ended;		/* the writer thread returned */

@@ -205,9 +205,17 @@ spool_line(const struct record *r)
 	if (st->spilled)
 		fprintf(stderr, " (%.1f MiB through the file)",
 		    st->spilled / 1048576.0);
-	if (st->dropped)
+	if (st->dropped && st->drop_errno == ECANCELED)
 		fprintf(stderr, "; a signal ended the wait for it, and the "
 		    "last %.1f MiB were not written\n", st->dropped / 1048576.0);
+	else if (st->dropped && st->drop_errno == EPIPE)
+		fprintf(stderr, "; its reader went away without the last "
+		    "%.1f MiB, which were never delivered\n",
+		    st->dropped / 1048576.0);
+	else if (st->dropped)
+		fprintf(stderr, "; writing it failed (%s), and the last %.1f MiB "
+		    "were never delivered\n", strerror(st->drop_errno),
+		    st->dropped / 1048576.0);
 	else if (st->waits)
 		fprintf(stderr, "; the spool was full %" PRIu64 " time%s and the "
 		    "recording waited %.2f s for the reader: samples may have "

@@ -233,6 +233,7 @@ file_fetched(struct sym *s, struct sfile *f)
 		return 0;
 	rc = elffile_open(&f->ef, path);
 	free(path);
+	f->fetched = rc == ELFFILE_OK;
 	return rc == ELFFILE_OK;
 }
 
@@ -318,8 +319,26 @@ sfile_open(struct sym *s, uint32_t fn)
 	}
 	/* FALLTHROUGH */
 	default: {
-		char *why = elffile_failure(&f->ef, f->dso);
+		const char *cand = f->ef.path;
+		char *why;
 
+		/*
+		 * A candidate of --symfs or --symbol-dir refused for what it
+		 * is (a FIFO, a device, too large) is named, and is no input
+		 * error: not usable here, as a missing file.
+		 */
+		if (cand != NULL && strcmp(cand, f->dso) != 0 &&
+		    (f->ef.status == ELFFILE_NOTREG ||
+		    f->ef.status == ELFFILE_TOOBIG)) {
+			why = elffile_failure(&f->ef, cand);
+			free(note);
+			f->missing = 1;
+			sym_warnx("'%s': %s: not used: its frames stay [unknown]",
+			    f->dso, why);
+			free(why);
+			return;
+		}
+		why = elffile_failure(&f->ef, f->dso);
 		free(note);
 		sym_warnx("%s: its frames stay [unknown]%s", why, f->ef.status ==
 		    ELFFILE_TRUNCATED ? "; copy the whole file again" : "");
@@ -332,6 +351,17 @@ sfile_open(struct sym *s, uint32_t fn)
 		free(note);
 	}
 	f->buildid = elffile_buildid(&f->ef);
+	/* The server's answer is not the file asked for: not a rebuild. */
+	if (f->fetched && f->recorded != NULL && (f->buildid == NULL ||
+	    strcasecmp(f->recorded, f->buildid) != 0)) {
+		sym_warnx("'%s': the debuginfod server sent a file with another "
+		    "build ID (%s, asked for %s), '%s': not used; its frames "
+		    "stay [unknown]", f->dso, f->buildid != NULL ? f->buildid :
+		    "none", f->recorded, f->ef.path);
+		f->rebuilt = 1;
+		elffile_release(&f->ef);
+		return;
+	}
 	if (f->recorded != NULL && (f->buildid == NULL ||
 	    strcasecmp(f->recorded, f->buildid) != 0)) {
 		int c = file_cached(s, f, "was rebuilt after the recording");

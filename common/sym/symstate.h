@@ -61,6 +61,7 @@ struct sfile {
 	struct elfsym	 syms;		/* functions sorted by address */
 	int		 exec_vaddr;	/* perf printed vaddrs for this ET_EXEC */
 	int		 rebuilt;	/* its build ID is not the recorded one */
+	int		 fetched;	/* f->ef came from a debuginfod server */
 	int		 o0_checked;
 	int		 nodwarf_warned;	/* its lack of DWARF was said, or
 					   a stripped or refused file's */

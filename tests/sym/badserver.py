@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-# badserver.py PORTFILE MODE: a debuginfod server that misbehaves, on
-# 127.0.0.1 at a free port (written to PORTFILE once listening), until
+# badserver.py PORTFILE MODE [FILE]: a debuginfod server that misbehaves,
+# on 127.0.0.1 at a free port (written to PORTFILE once listening), until
 # killed. MODE: "silent" accepts and never answers; "garbage" answers
-# bytes that are no HTTP; "http" answers 200 with bytes that are no ELF.
+# bytes that are no HTTP; "http" answers 200 with bytes that are no ELF;
+# "500" answers HTTP 500; "file" answers 200 with FILE, whatever was
+# asked (an ELF file of another build ID).
 import socket
 import sys
 
@@ -24,6 +26,16 @@ while True:
         c.recv(65536)
         if mode == "garbage":
             c.sendall(b"\x7fELF\x02\x01 this is no HTTP\r\n\r\n" * 8)
+        elif mode == "500":
+            body = b"internal error\n"
+            c.sendall(b"HTTP/1.1 500 Internal Server Error\r\n"
+                      b"Content-Length: %d\r\nConnection: close\r\n\r\n"
+                      % len(body) + body)
+        elif mode == "file":
+            with open(sys.argv[3], "rb") as f:
+                body = f.read()
+            c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n"
+                      b"Connection: close\r\n\r\n" % len(body) + body)
         else:
             body = b"this is no ELF file\n" * 8
             c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n"

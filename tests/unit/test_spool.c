@@ -5,16 +5,23 @@
  * no name), and every byte then reaches the reader in order; memory stays
  * within the bound; a reader gone is EPIPE from the sink's flush and from
  * spool_finish; where no temporary file can be made, the writing side
- * waits for the reader and loses nothing.
+ * waits for the reader and loses nothing; on a small tmpfs the file
+ * stops short of SPOOL_RESERVE's free room, said in one line, and the
+ * writing side waits for the reader there too.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +43,8 @@ struct reader {
 	volatile int	 go;
 	uint64_t	 got;		/* bytes read */
 	uint64_t	 bad;		/* the first byte out of order, + 1 */
+	const char	*fs;		/* when set: */
+	uint64_t	 fs_free;	/* its free bytes as the gate opened */
 };
 
 static unsigned char
@@ -59,6 +68,12 @@ read_all(void *arg)
 		pthread_mutex_unlock(&rd->gate->lock);
 		if (!waits)
 			nanosleep(&ts, NULL);
+	}
+	if (rd->fs != NULL) {
+		struct statvfs vfs;
+
+		if (statvfs(rd->fs, &vfs) == 0)
+			rd->fs_free = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	}
 	while ((n = read(rd->fd, b, sizeof(b))) > 0 ||
 	    (n < 0 && errno == EINTR))
@@ -192,6 +207,11 @@ test_epipe(void)
 	e = errno;
 	CHECK(r == -1 && e == EPIPE, "the sink's flush says EPIPE too");
 	CHECK_UINT(sp.held, 0, "nothing more held");
+	printf("# %ju bytes queued, %ju dropped\n", (uintmax_t)sp.stats.bytes,
+	    (uintmax_t)sp.stats.dropped);
+	CHECK(sp.stats.dropped > 0 && sp.stats.dropped >= sp.stats.bytes,
+	    "every byte queued, none written, counted as dropped");
+	CHECK_INT(sp.stats.drop_errno, EPIPE, "for EPIPE");
 	spool_release(&sp);
 	close(p[1]);
 }
@@ -226,6 +246,83 @@ test_no_file(const char *notdir)
 	unsetenv("TMPDIR");
 }
 
+/*
+ * A small tmpfs as TMPDIR (mounted in a mount namespace of this process's
+ * own, gone with it) and a reader that reads only once the writing side
+ * waits: the file stops with the reserve still free, said once, and the
+ * writing side waits; then every byte reaches the reader.
+ */
+static void
+test_reserve(const char *dir)
+{
+	struct spool sp;
+	struct reader rd = { 0 };
+	struct statvfs vfs;
+	char small[256], log[256], said[1024];
+	uint64_t total;
+	pthread_t th;
+	int p[2], errfd, logfd;
+	ssize_t n;
+
+	snprintf(small, sizeof(small), "%s/small", dir);
+	snprintf(log, sizeof(log), "%s/stderr", dir);
+	if (mkdir(small, 0700) != 0 || unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("tmpfs", small, "tmpfs", 0, "size=8m") != 0 ||
+	    statvfs(small, &vfs) != 0) {
+		printf("ok %d # SKIP a small tmpfs as TMPDIR: cannot mount "
+		    "one here: %s\n", ++unit_n, strerror(errno));
+		rmdir(small);
+		return;
+	}
+	total = (uint64_t)vfs.f_blocks * vfs.f_frsize;
+	if (pipe(p) != 0)
+		exit(2);
+	setenv("TMPDIR", small, 1);
+	fflush(stderr);
+	errfd = dup(2);
+	logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(logfd, 2);
+	spool_init(&sp, p[1], "pipe");
+	rd.fd = p[0];
+	rd.gate = &sp;
+	rd.fs = small;
+	pthread_create(&th, NULL, read_all, &rd);
+	CHECK_INT(write_pattern(&sp), 0, "written on a small tmpfs");
+	CHECK_INT(spool_finish(&sp), 0, "finished: 0");
+	close(p[1]);
+	pthread_join(th, NULL);
+	fflush(stderr);
+	dup2(errfd, 2);
+	close(errfd);
+	close(logfd);
+	printf("# tmpfs of %.1f MiB: %.1f MiB free when the spool waited, "
+	    "%.1f MiB through the file\n", total / 1048576.0,
+	    rd.fs_free / 1048576.0, sp.stats.spilled / 1048576.0);
+	CHECK(sp.stats.spilled > 0, "the file was used");
+	CHECK(rd.fs_free >= SPOOL_RESERVE(total),
+	    "the file system kept the reserve free");
+	CHECK(sp.tmp_full && !sp.tmp_failed, "the file stopped there, "
+	    "with no failed write");
+	CHECK(sp.stats.waits > 0, "then the writing side waited for the reader");
+	CHECK_UINT(rd.got, TOTAL, "every byte reached the reader");
+	CHECK_UINT(rd.bad, 0, "in order");
+	logfd = open(log, O_RDONLY);
+	n = read(logfd, said, sizeof(said) - 1);
+	said[n > 0 ? n : 0] = '\0';
+	close(logfd);
+	printf("# %s", said);
+	CHECK(strstr(said, "set TMPDIR to a file system with room") != NULL &&
+	    strchr(said, '\n') == strrchr(said, '\n'),
+	    "said once, in one line, with the fix");
+	spool_release(&sp);
+	close(p[0]);
+	unlink(log);
+	umount2(small, MNT_DETACH);
+	rmdir(small);
+	unsetenv("TMPDIR");
+}
+
 int
 main(void)
 {
@@ -245,6 +342,7 @@ main(void)
 		fclose(f);
 	test_no_file(notdir);
 	unlink(notdir);
+	test_reserve(dir);
 	rmdir(dir);
 	return unit_done();
 }

@@ -37,10 +37,10 @@ counts() {
 # SAMPLER.MULT.counts (SAMPLER.MULTr.counts when raised)
 record() {
 	_o=$R/$1.$2${4:+r}.run$3
-	expect_status 0 fgrecord -q --sampler "$1" -o "$_o" "$B/rounds" $P "$2" $SECS ${4:-} 2>>"$R/rec.err" &&
+	expect_status 0 fgrecord -q --sampler "$1" -o "$_o" "$B/rounds" $P "$2" $SECS ${4:-} 2>>"$R/$1.rec.err" &&
 	expect_status 0 fgsym "$_o" >"$_o.sym" 2>>"$R/sym.err" &&
 	expect_status 0 fgfold "$_o.sym" >"$_o.f" 2>>"$R/fold.err" &&
-	counts "$_o.f" >>"$R/$1.$2${4:+r}.counts" || { cat "$R/rec.err" "$R/sym.err" "$R/fold.err"; return 1; }
+	counts "$_o.f" >>"$R/$1.$2${4:+r}.counts" || { cat "$R/$1.rec.err" "$R/sym.err" "$R/fold.err"; return 1; }
 }
 
 # spread FILE: the runs' spread of each function's count against the
@@ -93,6 +93,16 @@ for s in perf ptrace; do
 			for m in $MULTS; do record $s $m $i || exit 1; done
 		done
 	'
+	# A machine so busy that the program waited for a CPU a fifth of
+	# its time or more: beside CI, both samplers gave f1, the function
+	# after the round's clock read (a system call, where a thread is
+	# preempted), 10 to 14% less than its share (fgrecord(1), CAVEATS).
+	# What that load does is not what is tested here: said, not asserted.
+	busy=$(awk "/^wall-ns / { w += \$2; c += \$4 } END { if (c > 0 && w > 1.25 * c) printf \"%.0f%%\", 100 * (w - c) / w }" "$R/$s.rec.err")
+	if [ -n "$busy" ]; then
+		skip "$s: spread and shares of the rounds" "the machine was busy: the program waited for a CPU $busy of its time"
+		continue
+	fi
 	check "$s: each function's count spreads between runs as independent samples do (1.5 times at most)" '
 		for m in $MULTS; do
 			echo "rounds of $m periods:" && spread "$R/$s.$m.counts" || exit 1

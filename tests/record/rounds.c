@@ -18,7 +18,7 @@
  * 20% more than its share: as many rounds, the others' work unchanged,
  * each round longer.
  * On stderr: the steps a round gives each function, the CPU time a step
- * took, and the rounds run.
+ * took, the rounds run, and the wall and CPU time of the whole run.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -86,7 +86,7 @@ int
 main(int argc, char **argv)
 {
 	void (*fn[6])(long) = { f1, f2, f3, f4, f5, f6 };
-	double period, multiple, secs, step, t0, t, scale;
+	double period, multiple, secs, step, t0, t, scale, w0, c0;
 	long n[6], rounds = 0, total;
 	int raised;
 
@@ -99,6 +99,8 @@ main(int argc, char **argv)
 	multiple = atof(argv[2]);
 	secs = atof(argv[3]);
 	raised = argc > 4 ? atoi(argv[4]) : 0;
+	w0 = cpu_ns(CLOCK_MONOTONIC);
+	c0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 	step = calibrate();
 	for (int i = 0; i < 6; i++) {
 		n[i] = (long)(shares[i] * period * multiple / step + 0.5);
@@ -124,5 +126,8 @@ main(int argc, char **argv)
 	}
 	fprintf(stderr, "steps %ld %ld %ld %ld %ld %ld\nstep-ns %.4f\n"
 	    "rounds %ld\n", n[0], n[1], n[2], n[3], n[4], n[5], step, rounds);
+	/* how long it waited for a CPU: a busy machine */
+	fprintf(stderr, "wall-ns %.0f cpu-ns %.0f\n", cpu_ns(CLOCK_MONOTONIC) -
+	    w0, cpu_ns(CLOCK_THREAD_CPUTIME_ID) - c0);
 	return 0;
 }

@@ -133,6 +133,7 @@ if ! unshare -m true 2>"$TMP/unshare.err"; then
 	skip 'unshare -m, its own tmpfs: after its exit, from the copy kept by build ID' "unshare -m is refused here"
 	skip 'unshare -m, its own tmpfs, --no-buildid-cache: after its exit, said' "unshare -m is refused here"
 	skip 'a cache directory that is a link, or not ours: no copy, said' "unshare -m is refused here"
+	skip 'perf.s own layout (.build-id/XX/REST a link into the cache): the copy there, nothing said' "unshare -m is refused here"
 else
 	check 'unshare -m, a bind mount over another build: named as bare, the inside name kept' '
 		mkdir src app && cp "$B/hot" src/hot && cp "$B/hotdyn" app/hot &&
@@ -199,6 +200,21 @@ else
 		test ! -e cache &&
 		expect_status 0 fgsym rec.txt >sym 2>symerr &&
 		grep_q "^fgsym: ./proc/[0-9]*/root$PWD/app/hot.: no such file: its process has exited" symerr
+	'
+	check 'perf.s own layout (.build-id/XX/REST a link into the cache): the copy there, nothing said' '
+		mkdir app && PERF_BUILDID_DIR=$PWD/cache &&
+		id=$(readelf -n "$B/hot" | sed -n "s/.*Build ID: //p") &&
+		xx=$(echo $id | cut -c1-2) && rest=$(echo $id | cut -c3-) &&
+		mkdir -p "cache/app/hot/$id" "cache/.build-id/$xx" &&
+		cp "$B/hot" "cache/app/hot/$id/elf" &&
+		ln -s "../../app/hot/$id" "cache/.build-id/$xx/$rest" &&
+		chmod -R go-w cache &&
+		expect_status 0 fgrecord -o rec.txt unshare -m sh -c \
+		    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 0.3" \
+		    >out 2>err &&
+		! grep "no copy" err &&
+		test -L "cache/.build-id/$xx/$rest" &&
+		symfold rec.txt fold && test "$(share fold hot)" -ge 50
 	'
 	check 'a cache directory that is a link, or not ours: no copy, said' '
 		mkdir app elsewhere theirs && chown 65534 theirs &&

@@ -80,6 +80,9 @@ if ! chroot / true 2>"$TMP/chroot.err"; then
 	skip 'chroot JAIL /app/hotdyn: named as bare' "chroot is refused here"
 	skip 'chroot, ptrace sampler: every frame in the jail named' "chroot is refused here"
 	skip 'another build at the path is refused by its build ID' "chroot is refused here"
+	skip 'a jail.s program swaps its file for an absolute link to a root-only file: never read' "chroot is refused here"
+	skip 'a jail.s program swaps its file for a link through .. to a root-only file: never read' "chroot is refused here"
+	skip 'fgsym: an # inside name that became a link out of its root: not followed' "chroot is refused here"
 else
 	check 'chroot JAIL /app/hot (static): named as bare, the inside name kept' '
 		jail "$PWD/jail" &&
@@ -111,6 +114,45 @@ else
 	else
 		skip 'chroot, ptrace sampler: every frame in the jail named' "the ptrace sampler cannot run here: $(head -1 "$TMP/probe.err")"
 	fi
+	# swapjail TARGET [LINK]: a jail whose program, run as nobody,
+	# puts a link to TARGET where its file /app/swap was (or where LINK
+	# was: then the file stays), then runs; root's secret/host is the
+	# program built again, its function host_secret. Neither has a build
+	# ID. fgrecord launches it; the stream is rec.txt.
+	swapjail() {
+		mkdir -p jail/app secret && chmod 700 secret &&
+		$cc -O1 -static -Wl,--build-id=none -I"$TESTS/record" \
+		    -o jail/app/swap "$TESTS/record/jailswap.c" &&
+		$cc -O1 -static -Wl,--build-id=none -Djail_hot=host_secret \
+		    -I"$TESTS/record" -o secret/host "$TESTS/record/jailswap.c" &&
+		chmod 600 secret/host && : >jail/app/other &&
+		chown 65534 jail/app jail/app/other &&
+		chmod 755 jail jail/app jail/app/swap &&
+		expect_status 0 fgrecord -o rec.txt chroot --userspec=nobody \
+		    jail /app/swap "${2:-/app/swap}" "$1" /app/ready 1 \
+		    >out 2>err
+	}
+	# unnamed STREAM: fgsym names no frame from root's file.
+	unnamed() {
+		expect_status 0 fgsym "$1" >sym 2>symerr &&
+		{ ! grep -q host_secret sym ||
+		  { echo "jail frames named from root.s file:"; grep -m3 host_secret sym; false; }; }
+	}
+	check 'a jail.s program swaps its file for an absolute link to a root-only file: never read' '
+		swapjail "$PWD/secret/host" && test -L jail/app/swap &&
+		unnamed rec.txt
+	'
+	check 'a jail.s program swaps its file for a link through .. to a root-only file: never read' '
+		swapjail "../../../../../../../../../../../..$PWD/secret/host" &&
+		test -L jail/app/swap && unnamed rec.txt
+	'
+	check 'fgsym: an # inside name that became a link out of its root: not followed' '
+		swapjail /nowhere /app/other && test ! -L jail/app/swap &&
+		grep_q "^# inside : $PWD/jail/app/swap	/app/swap\$" rec.txt &&
+		rm jail/app/swap && ln -s "$PWD/secret/host" jail/app/swap &&
+		unnamed rec.txt &&
+		grep_q "^fgsym: .$PWD/jail/app/swap.: no such file" symerr
+	'
 	check 'another build at the path is refused by its build ID, said' '
 		jail "$PWD/jail" && PERF_BUILDID_DIR=$PWD/cache &&
 		expect_status 0 fgrecord --no-buildid-cache -o rec.txt \

@@ -157,8 +157,12 @@ file_known(struct sym *s, uint32_t fn)
 	struct stat st;
 	uint32_t n;
 
-	/* Under --symfs, or from a folder, the path names another file. */
-	if (s->search.symfs != NULL || s->search.ndirs > 0)
+	/*
+	 * Under --symfs, or from a folder, the path names another file; a
+	 * name of another root is resolved beneath it, never by stat.
+	 */
+	if (s->search.symfs != NULL || s->search.ndirs > 0 ||
+	    f->inside != NULL)
 		return 0;
 	if (s->inoidx.count == 0 || strlen(f->dso) != f->dsolen ||
 	    stat(f->dso, &st) != 0 ||
@@ -290,8 +294,8 @@ sfile_open(struct sym *s, uint32_t fn)
 	 * Under --symfs first, then as named, then in the --symbol-dir
 	 * folders by the recorded build ID.
 	 */
-	switch (filesearch_open(&s->search, &f->ef, f->dso, f->recorded,
-	    &note)) {
+	switch (filesearch_open_inside(&s->search, &f->ef, f->dso, f->inside,
+	    f->recorded, &note)) {
 	case ELFFILE_OK:
 		break;
 	case ELFFILE_ERRNO: {

@@ -83,6 +83,7 @@ if ! chroot / true 2>"$TMP/chroot.err"; then
 	skip 'a jail.s program swaps its file for an absolute link to a root-only file: never read' "chroot is refused here"
 	skip 'a jail.s program swaps its file for a link through .. to a root-only file: never read' "chroot is refused here"
 	skip 'fgsym: an # inside name that became a link out of its root: not followed' "chroot is refused here"
+	skip 'a jail.s file claiming a program.s build ID: its copy kept apart, never named for the program' "chroot is refused here"
 else
 	check 'chroot JAIL /app/hot (static): named as bare, the inside name kept' '
 		jail "$PWD/jail" &&
@@ -146,6 +147,27 @@ else
 		swapjail "../../../../../../../../../../../..$PWD/secret/host" &&
 		test -L jail/app/swap && unnamed rec.txt
 	'
+	check 'a jail.s file claiming a program.s build ID: its copy kept apart, never named for the program' '
+		mkdir -p jail/app hostbin && PERF_BUILDID_DIR=$PWD/cache &&
+		$cc -O1 -static -I"$TESTS/record" -o hostbin/prog "$TESTS/record/hot.c" &&
+		id=$(readelf -n hostbin/prog | sed -n "s/.*Build ID: //p") &&
+		$cc -O1 -static -Dhot=jail_planted -Wl,--build-id=0x$id \
+		    -I"$TESTS/record" -o jail/app/hot "$TESTS/record/hot.c" &&
+		chmod 755 jail jail/app jail/app/hot &&
+		expect_status 0 fgrecord --no-buildid-cache -o host.txt \
+		    hostbin/prog 0.5 >out 2>err &&
+		expect_status 0 fgrecord -o jail.txt chroot --userspec=nobody \
+		    jail /app/hot 0.5 >out 2>err &&
+		grep_q "^# buildid : $id $PWD/jail/app/hot\$" jail.txt &&
+		test ! -e "cache/.build-id" &&
+		$cc -O2 -static -I"$TESTS/record" -o hostbin/prog "$TESTS/record/tall.c" &&
+		expect_status 0 fgsym host.txt >sym 2>symerr &&
+		{ ! grep -q jail_planted sym ||
+		  { echo "the program named from the jail.s file:"; grep -m3 jail_planted sym; false; }; } &&
+		rm jail/app/hot && symfold jail.txt fold &&
+		grep_q "is gone: its frames are named from the copy fgrecord kept of its program.s root" jail.txt.sym.err &&
+		test "$(share fold jail_planted)" -ge 50
+	'
 	check 'fgsym: an # inside name that became a link out of its root: not followed' '
 		swapjail /nowhere /app/other && test ! -L jail/app/swap &&
 		grep_q "^# inside : $PWD/jail/app/swap	/app/swap\$" rec.txt &&
@@ -201,7 +223,7 @@ else
 		grep_q "^# inside : $PWD/merged/hot	$PWD/app/hot\$" rec.txt &&
 		near "$(share fold hot)" "$BARE" &&
 		symfold rec.txt fold2 &&
-		grep_q "^fgsym: .$PWD/merged/hot. is gone: its frames are named from the recorded build.s copy in perf.s build-ID cache, .$PWD/cache/" rec.txt.sym.err &&
+		grep_q "^fgsym: .$PWD/merged/hot. is gone: its frames are named from the copy fgrecord kept of its program.s root, .$PWD/cache/.build-id-foreign/" rec.txt.sym.err &&
 		near "$(share fold2 hot)" "$BARE"
 	'
 	check 'unshare -m, a bind mount, attached with -p: named as bare' '
@@ -227,9 +249,10 @@ else
 		expect_status 0 fgrecord -o rec.txt unshare -m sh -c \
 		    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 1" \
 		    >out 2>err &&
-		grep_q "^fgrecord: 1 file of the program.s own root or mounts kept in perf.s build-ID cache, .$PWD/cache." err &&
+		grep_q "^fgrecord: 1 file of the program.s own root or mounts kept in .$PWD/cache/.build-id-foreign., apart from perf.s build-ID cache" err &&
 		id=$(sed -n "s|^# buildid : \([0-9a-f]*\) /proc/.*/app/hot\$|\1|p" rec.txt) &&
-		cmp "$B/hot" "cache/.build-id/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-)/elf" &&
+		cmp "$B/hot" "cache/.build-id-foreign/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-)/elf" &&
+		test ! -e cache/.build-id &&
 		test "$(find cache -perm /077 | wc -l)" = 0 &&
 		symfold rec.txt fold && near "$(share fold hot)" "$BARE"
 	'

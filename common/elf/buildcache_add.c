@@ -158,6 +158,13 @@ perf_link(int cfd, int xfd, const char *name)
 int
 buildcache_add(const char *id, int fd, uint64_t size, char **msg)
 {
+	return buildcache_add_in(".build-id", id, fd, size, msg);
+}
+
+int
+buildcache_add_in(const char *sub, const char *id, int fd, uint64_t size,
+    char **msg)
+{
 	char *dir, *shown, *why = NULL, xx[3], tmp[32];
 	int fds[3] = { -1, -1, -1 }, cfd = -1, out, e, rc = -1, i;
 	size_t n = strlen(id);
@@ -179,9 +186,9 @@ buildcache_add(const char *id, int fd, uint64_t size, char **msg)
 		return -1;
 	}
 	snprintf(xx, sizeof(xx), "%.2s", id);
-	shown = xasprintf("%s/.build-id/%s/%s", dir, xx, id + 2);
+	shown = xasprintf("%s/%s/%s/%s", dir, sub, xx, id + 2);
 	if ((cfd = cache_open(dir, &why)) >= 0 &&
-	    (fds[1] = dir_open(cfd, ".build-id", shown, 1, &why)) >= 0 &&
+	    (fds[1] = dir_open(cfd, sub, shown, 1, &why)) >= 0 &&
 	    (fds[0] = dir_open(fds[1], xx, shown, 1, &why)) >= 0) {
 		if ((fds[2] = dir_open(fds[0], id + 2, shown, 1, &why)) >= 0) {
 			rc = 0;

@@ -37,4 +37,11 @@
  */
 int	 buildcache_add(const char *id, int fd, uint64_t size, char **msg);
 
+/*
+ * The same into the folder sub of the cache directory in place of
+ * .build-id (BUILDCACHE_FOREIGN: the copies of other roots).
+ */
+int	 buildcache_add_in(const char *sub, const char *id, int fd,
+	    uint64_t size, char **msg);
+
 #endif

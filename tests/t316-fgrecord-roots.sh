@@ -23,6 +23,12 @@
 # recording is refused by its build ID, said, never used.
 # Binaries of next (24f8f1f): chroot, static 0% (the frames unnamed),
 # unshare with a bind mount 0%; these: 93-98%, as bare.
+# A jail's program run as nobody puts a link (absolute, through ..) to
+# root's file where its own file was: never read, by fgrecord nor by
+# fgsym; a jail's file claiming a program's build ID is kept apart from
+# perf's cache and never names that program; perf's own cache layout is
+# taken. Before 666cfce and 934aceb each named frames from root's file.
+# slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
 
 B=$TMP/build
@@ -80,6 +86,10 @@ if ! chroot / true 2>"$TMP/chroot.err"; then
 	skip 'chroot JAIL /app/hotdyn: named as bare' "chroot is refused here"
 	skip 'chroot, ptrace sampler: every frame in the jail named' "chroot is refused here"
 	skip 'another build at the path is refused by its build ID' "chroot is refused here"
+	skip 'a jail.s program swaps its file for an absolute link to a root-only file: never read' "chroot is refused here"
+	skip 'a jail.s program swaps its file for a link through .. to a root-only file: never read' "chroot is refused here"
+	skip 'fgsym: an # inside name that became a link out of its root: not followed' "chroot is refused here"
+	skip 'a jail.s file claiming a program.s build ID: its copy kept apart, never named for the program' "chroot is refused here"
 else
 	check 'chroot JAIL /app/hot (static): named as bare, the inside name kept' '
 		jail "$PWD/jail" &&
@@ -111,6 +121,66 @@ else
 	else
 		skip 'chroot, ptrace sampler: every frame in the jail named' "the ptrace sampler cannot run here: $(head -1 "$TMP/probe.err")"
 	fi
+	# swapjail TARGET [LINK]: a jail whose program, run as nobody,
+	# puts a link to TARGET where its file /app/swap was (or where LINK
+	# was: then the file stays), then runs; root's secret/host is the
+	# program built again, its function host_secret. Neither has a build
+	# ID. fgrecord launches it; the stream is rec.txt.
+	swapjail() {
+		mkdir -p jail/app secret && chmod 700 secret &&
+		$cc -O1 -static -Wl,--build-id=none -I"$TESTS/record" \
+		    -o jail/app/swap "$TESTS/record/jailswap.c" &&
+		$cc -O1 -static -Wl,--build-id=none -Djail_hot=host_secret \
+		    -I"$TESTS/record" -o secret/host "$TESTS/record/jailswap.c" &&
+		chmod 600 secret/host && : >jail/app/other &&
+		chown 65534 jail/app jail/app/other &&
+		chmod 755 jail jail/app jail/app/swap &&
+		expect_status 0 fgrecord -o rec.txt chroot --userspec=nobody \
+		    jail /app/swap "${2:-/app/swap}" "$1" /app/ready 0.3 \
+		    >out 2>err
+	}
+	# unnamed STREAM: fgsym names no frame from root's file.
+	unnamed() {
+		expect_status 0 fgsym "$1" >sym 2>symerr &&
+		{ ! grep -q host_secret sym ||
+		  { echo "jail frames named from root.s file:"; grep -m3 host_secret sym; false; }; }
+	}
+	check 'a jail.s program swaps its file for an absolute link to a root-only file: never read' '
+		swapjail "$PWD/secret/host" && test -L jail/app/swap &&
+		unnamed rec.txt
+	'
+	check 'a jail.s program swaps its file for a link through .. to a root-only file: never read' '
+		swapjail "../../../../../../../../../../../..$PWD/secret/host" &&
+		test -L jail/app/swap && unnamed rec.txt
+	'
+	check 'a jail.s file claiming a program.s build ID: its copy kept apart, never named for the program' '
+		mkdir -p jail/app hostbin && PERF_BUILDID_DIR=$PWD/cache &&
+		$cc -O1 -static -I"$TESTS/record" -o hostbin/prog "$TESTS/record/hot.c" &&
+		id=$(readelf -n hostbin/prog | sed -n "s/.*Build ID: //p") &&
+		$cc -O1 -static -Dhot=jail_planted -Wl,--build-id=0x$id \
+		    -I"$TESTS/record" -o jail/app/hot "$TESTS/record/hot.c" &&
+		chmod 755 jail jail/app jail/app/hot &&
+		expect_status 0 fgrecord --no-buildid-cache -o host.txt \
+		    hostbin/prog 0.3 >out 2>err &&
+		expect_status 0 fgrecord -o jail.txt chroot --userspec=nobody \
+		    jail /app/hot 0.3 >out 2>err &&
+		grep_q "^# buildid : $id $PWD/jail/app/hot\$" jail.txt &&
+		test ! -e "cache/.build-id" &&
+		$cc -O2 -static -I"$TESTS/record" -o hostbin/prog "$TESTS/record/tall.c" &&
+		expect_status 0 fgsym host.txt >sym 2>symerr &&
+		{ ! grep -q jail_planted sym ||
+		  { echo "the program named from the jail.s file:"; grep -m3 jail_planted sym; false; }; } &&
+		rm jail/app/hot && symfold jail.txt fold &&
+		grep_q "is gone: its frames are named from the copy fgrecord kept of its program.s root" jail.txt.sym.err &&
+		test "$(share fold jail_planted)" -ge 50
+	'
+	check 'fgsym: an # inside name that became a link out of its root: not followed' '
+		swapjail /nowhere /app/other && test ! -L jail/app/swap &&
+		grep_q "^# inside : $PWD/jail/app/swap	/app/swap\$" rec.txt &&
+		rm jail/app/swap && ln -s "$PWD/secret/host" jail/app/swap &&
+		unnamed rec.txt &&
+		grep_q "^fgsym: .$PWD/jail/app/swap.: no such file" symerr
+	'
 	check 'another build at the path is refused by its build ID, said' '
 		jail "$PWD/jail" && PERF_BUILDID_DIR=$PWD/cache &&
 		expect_status 0 fgrecord --no-buildid-cache -o rec.txt \
@@ -133,6 +203,7 @@ if ! unshare -m true 2>"$TMP/unshare.err"; then
 	skip 'unshare -m, its own tmpfs: after its exit, from the copy kept by build ID' "unshare -m is refused here"
 	skip 'unshare -m, its own tmpfs, --no-buildid-cache: after its exit, said' "unshare -m is refused here"
 	skip 'a cache directory that is a link, or not ours: no copy, said' "unshare -m is refused here"
+	skip 'perf.s own layout (.build-id/XX/REST a link into the cache): the copy there, nothing said' "unshare -m is refused here"
 else
 	check 'unshare -m, a bind mount over another build: named as bare, the inside name kept' '
 		mkdir src app && cp "$B/hot" src/hot && cp "$B/hotdyn" app/hot &&
@@ -158,7 +229,7 @@ else
 		grep_q "^# inside : $PWD/merged/hot	$PWD/app/hot\$" rec.txt &&
 		near "$(share fold hot)" "$BARE" &&
 		symfold rec.txt fold2 &&
-		grep_q "^fgsym: .$PWD/merged/hot. is gone: its frames are named from the recorded build.s copy in perf.s build-ID cache, .$PWD/cache/" rec.txt.sym.err &&
+		grep_q "^fgsym: .$PWD/merged/hot. is gone: its frames are named from the copy fgrecord kept of its program.s root, .$PWD/cache/.build-id-foreign/" rec.txt.sym.err &&
 		near "$(share fold2 hot)" "$BARE"
 	'
 	check 'unshare -m, a bind mount, attached with -p: named as bare' '
@@ -184,9 +255,10 @@ else
 		expect_status 0 fgrecord -o rec.txt unshare -m sh -c \
 		    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 1" \
 		    >out 2>err &&
-		grep_q "^fgrecord: 1 file of the program.s own root or mounts kept in perf.s build-ID cache, .$PWD/cache." err &&
+		grep_q "^fgrecord: 1 file of the program.s own root or mounts kept in .$PWD/cache/.build-id-foreign., apart from perf.s build-ID cache" err &&
 		id=$(sed -n "s|^# buildid : \([0-9a-f]*\) /proc/.*/app/hot\$|\1|p" rec.txt) &&
-		cmp "$B/hot" "cache/.build-id/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-)/elf" &&
+		cmp "$B/hot" "cache/.build-id-foreign/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-)/elf" &&
+		test ! -e cache/.build-id &&
 		test "$(find cache -perm /077 | wc -l)" = 0 &&
 		symfold rec.txt fold && near "$(share fold hot)" "$BARE"
 	'
@@ -199,6 +271,21 @@ else
 		test ! -e cache &&
 		expect_status 0 fgsym rec.txt >sym 2>symerr &&
 		grep_q "^fgsym: ./proc/[0-9]*/root$PWD/app/hot.: no such file: its process has exited" symerr
+	'
+	check 'perf.s own layout (.build-id/XX/REST a link into the cache): the copy there, nothing said' '
+		mkdir app && PERF_BUILDID_DIR=$PWD/cache &&
+		id=$(readelf -n "$B/hot" | sed -n "s/.*Build ID: //p") &&
+		xx=$(echo $id | cut -c1-2) && rest=$(echo $id | cut -c3-) &&
+		mkdir -p "cache/app/hot/$id" "cache/.build-id/$xx" &&
+		cp "$B/hot" "cache/app/hot/$id/elf" &&
+		ln -s "../../app/hot/$id" "cache/.build-id/$xx/$rest" &&
+		chmod -R go-w cache &&
+		expect_status 0 fgrecord -o rec.txt unshare -m sh -c \
+		    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && exec $PWD/app/hot 0.3" \
+		    >out 2>err &&
+		! grep "no copy" err &&
+		test -L "cache/.build-id/$xx/$rest" &&
+		symfold rec.txt fold && test "$(share fold hot)" -ge 50
 	'
 	check 'a cache directory that is a link, or not ours: no copy, said' '
 		mkdir app elsewhere theirs && chown 65534 theirs &&

@@ -311,16 +311,21 @@ procfs_maps_open(struct procfs_maps *ms, pid_t pid, pid_t tid)
 int
 procfs_maps_next(struct procfs_maps *ms, struct procfs_map *m)
 {
-	unsigned long long lo, hi, off;
+	unsigned long long lo, hi, off, ino;
+	unsigned maj, min;
 	char *name;
 	size_t l;
 	int n;
 
 	while (getline(&ms->line, &ms->cap, ms->f) > 0) {
 		n = 0;
-		if (sscanf(ms->line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi,
-		    m->perms, &off, &n) < 4 || n == 0 || hi < lo)
+		if (sscanf(ms->line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo,
+		    &hi, m->perms, &off, &maj, &min, &ino, &n) < 7 || n == 0 ||
+		    hi < lo)
 			continue;
+		m->maj = maj;
+		m->min = min;
+		m->ino = ino;
 		name = ms->line + n;
 		l = strlen(name);
 		while (l && (name[l - 1] == '\n' || name[l - 1] == ' '))

@@ -140,6 +140,8 @@ struct procfs_map {
 	uint64_t	 start, end;	/* its addresses, [start, end) */
 	uint64_t	 pgoff;		/* its offset in the file */
 	char		 perms[8];	/* "r-xp": 'x' when executable */
+	unsigned	 maj, min;	/* the file's device, and */
+	uint64_t	 ino;		/* inode (0 for none) */
 	const char	*name;		/* borrowed until the next line: the
 					   file, "[vdso]", "[heap]", or "" */
 	const char	*line;		/* borrowed likewise: the whole line,

@@ -126,8 +126,9 @@ try_copy(struct elffile *ef, const char *path, const char *id)
 	return -1;
 }
 
-int
-buildcache_open(struct elffile *ef, const char *id)
+/* buildcache_open, of perf's folder or (foreign) fgrecord's own. */
+static int
+open_in(struct elffile *ef, const char *id, int foreign)
 {
 	char *dir, *path;
 	size_t n = strlen(id), i;
@@ -138,9 +139,11 @@ buildcache_open(struct elffile *ef, const char *id)
 	for (i = 0; i < n && isxdigit((unsigned char)id[i]); i++)
 		;
 	if (i == n && n >= 6 && n <= 128 && (dir = buildcache_dir()) != NULL) {
-		for (k = 0; r == 0 && k < 2; k++) {
-			path = xasprintf("%s/.build-id/%.2s/%s%s", dir, id,
-			    id + 2, k == 0 ? "/elf" : "");
+		/* fgrecord's own folder has one layout: no old one */
+		for (k = 0; r == 0 && k < (foreign ? 1 : 2); k++) {
+			path = xasprintf("%s/%s/%.2s/%s%s", dir, foreign ?
+			    BUILDCACHE_FOREIGN : ".build-id", id, id + 2,
+			    k == 0 ? "/elf" : "");
 			r = try_copy(ef, path, id);
 			free(path);
 		}
@@ -154,8 +157,21 @@ buildcache_open(struct elffile *ef, const char *id)
 	ef->status = ELFFILE_ERRNO;
 	ef->errnum = ENOENT;
 	snprintf(ef->why, sizeof(ef->why), "no copy of build ID %.64s in "
-	    "perf's build-ID cache", id);
+	    "%s", id, foreign ? "the copies of other roots" :
+	    "perf's build-ID cache");
 	return ELFFILE_ERRNO;
+}
+
+int
+buildcache_open(struct elffile *ef, const char *id)
+{
+	return open_in(ef, id, 0);
+}
+
+int
+buildcache_open_foreign(struct elffile *ef, const char *id)
+{
+	return open_in(ef, id, 1);
 }
 
 char *

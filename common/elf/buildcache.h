@@ -47,6 +47,21 @@ char	*buildcache_dir(void);
 int	 buildcache_open(struct elffile *ef, const char *id);
 
 /*
+ * Where fgrecord keeps its copies of the files of programs under another
+ * root (record/keepcopy), in the cache directory: apart from perf's
+ * .build-id, for such a file may claim any build ID, a program of the
+ * machine's among them. Read for a file named on an "# inside" line
+ * only.
+ */
+#define BUILDCACHE_FOREIGN	".build-id-foreign"
+
+/*
+ * buildcache_open of DIR/.build-id-foreign/XX/REST/elf, the same checks
+ * made.
+ */
+int	 buildcache_open_foreign(struct elffile *ef, const char *id);
+
+/*
  * The path of the cached copy that buildcache_open would open, for a
  * reader that opens files its own way (fgrecord's mappings): a new
  * string (the caller frees it), or NULL when there is none. The copy was

@@ -1,12 +1,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/inroot.h"
 #include "base/xalloc.h"
 #include "elf/buildcache.h"
 #include "elf/buildcache_add.h"
@@ -121,11 +123,50 @@ copy(int in, int out, uint64_t size)
 	return 0;
 }
 
+/*
+ * perf's own layout: .build-id/XX/REST a link to "../../PATH/XXREST", a
+ * directory of the cache holding the copy "elf". Is the link at name in
+ * the directory xfd (.build-id/XX) such a one, staying within the cache
+ * open at cfd, with no other link nor ".." on the way, and its elf a
+ * regular file of the caller's, writable by no one else? 1 or 0.
+ */
+static int
+perf_link(int cfd, int xfd, const char *name)
+{
+	char target[PATH_MAX], *elf;
+	struct stat st;
+	ssize_t n;
+	int fd, ok;
+
+	if ((n = readlinkat(xfd, name, target, sizeof(target) - 1)) <= 6)
+		return 0;
+	target[n] = '\0';
+	if (strncmp(target, "../../", 6) != 0)
+		return 0;
+	elf = xasprintf("%s/elf", target + 6);
+	/* beneath the cache, through no link: ".." refused */
+	fd = strstr(elf, "..") != NULL ? -1 : inroot_path(cfd, elf, 1);
+	free(elf);
+	if (fd < 0)
+		return 0;
+	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
+	close(fd);
+	return ok;
+}
+
 int
 buildcache_add(const char *id, int fd, uint64_t size, char **msg)
 {
+	return buildcache_add_in(".build-id", id, fd, size, msg);
+}
+
+int
+buildcache_add_in(const char *sub, const char *id, int fd, uint64_t size,
+    char **msg)
+{
 	char *dir, *shown, *why = NULL, xx[3], tmp[32];
-	int fds[3] = { -1, -1, -1 }, out, e, rc = -1, i;
+	int fds[3] = { -1, -1, -1 }, cfd = -1, out, e, rc = -1, i;
 	size_t n = strlen(id);
 	struct stat st;
 
@@ -145,17 +186,19 @@ buildcache_add(const char *id, int fd, uint64_t size, char **msg)
 		return -1;
 	}
 	snprintf(xx, sizeof(xx), "%.2s", id);
-	shown = xasprintf("%s/.build-id/%s/%s", dir, xx, id + 2);
-	if ((fds[0] = cache_open(dir, &why)) >= 0 &&
-	    (fds[1] = dir_open(fds[0], ".build-id", shown, 1, &why)) >= 0 &&
-	    (fds[2] = dir_open(fds[1], xx, shown, 1, &why)) >= 0) {
-		close(fds[0]);
-		fds[0] = fds[2];
-		fds[2] = -1;
+	shown = xasprintf("%s/%s/%s/%s", dir, sub, xx, id + 2);
+	if ((cfd = cache_open(dir, &why)) >= 0 &&
+	    (fds[1] = dir_open(cfd, sub, shown, 1, &why)) >= 0 &&
+	    (fds[0] = dir_open(fds[1], xx, shown, 1, &why)) >= 0) {
 		if ((fds[2] = dir_open(fds[0], id + 2, shown, 1, &why)) >= 0) {
 			rc = 0;
 			if (fstatat(fds[2], "elf", &st, AT_SYMLINK_NOFOLLOW) == 0)
 				rc = 1;
+		} else if (perf_link(cfd, fds[0], id + 2)) {
+			/* perf record's copy, in perf's layout */
+			free(why);
+			why = NULL;
+			rc = 1;
 		}
 	}
 	if (rc == 0) {
@@ -178,6 +221,8 @@ buildcache_add(const char *id, int fd, uint64_t size, char **msg)
 	for (i = 0; i < 3; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
+	if (cfd >= 0)
+		close(cfd);
 	*msg = rc >= 0 ? xasprintf("%s/elf", shown) : why;
 	free(shown);
 	free(dir);

@@ -10,7 +10,11 @@
  * opened without following a link and must be the caller's own and
  * writable by no one else (DIR is made only in a directory of the
  * caller's), the copy is written under a new name with O_EXCL and
- * renamed to its place, and a copy already there is left as it is.
+ * renamed to its place, and a copy already there is left as it is: in
+ * this layout, or in perf's own, .build-id/XX/REST a link to
+ * ../../PATH/XXREST, taken when it stays within the cache through no
+ * other link, and its elf is a regular file of the caller's, writable by
+ * no one else.
  *
  *	char *msg;
  *	if (buildcache_add(id, fd, size, &msg) == 0)
@@ -32,5 +36,12 @@
  * subject in quotes. The caller frees *msg.
  */
 int	 buildcache_add(const char *id, int fd, uint64_t size, char **msg);
+
+/*
+ * The same into the folder sub of the cache directory in place of
+ * .build-id (BUILDCACHE_FOREIGN: the copies of other roots).
+ */
+int	 buildcache_add_in(const char *sub, const char *id, int fd,
+	    uint64_t size, char **msg);
 
 #endif

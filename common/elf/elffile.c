@@ -15,6 +15,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "base/inroot.h"
 #include "base/safeopen.h"
 #include "base/str.h"
 #include "base/xalloc.h"
@@ -163,15 +164,18 @@ read_headers(struct elffile *ef, int check_size)
 	return ELFFILE_OK;
 }
 
-int
-elffile_open(struct elffile *ef, const char *path)
+/* elffile_open of path by inside's root when inside is not NULL. */
+static int
+open_as(struct elffile *ef, const char *path, const char *inside)
 {
 	struct stat st;
 
 	elffile_release(ef);
 	elf_version(EV_CURRENT);
 	ef->path = xstrdup(path);
-	if ((ef->fd = safeopen(path, &st)) == SAFEOPEN_NOTREG)
+	ef->fd = inside != NULL ? inroot_open_inside(path, inside, &st) :
+	    safeopen(path, &st);
+	if (ef->fd == SAFEOPEN_NOTREG)
 		return fail(ef, ELFFILE_NOTREG, "not a regular file");
 	if (ef->fd < 0) {
 		ef->errnum = errno;
@@ -186,6 +190,18 @@ elffile_open(struct elffile *ef, const char *path)
 	(void)elf_errno();	/* no stale error from an earlier file */
 	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
 	return read_headers(ef, 1);
+}
+
+int
+elffile_open(struct elffile *ef, const char *path)
+{
+	return open_as(ef, path, NULL);
+}
+
+int
+elffile_open_inside(struct elffile *ef, const char *path, const char *inside)
+{
+	return open_as(ef, path, inside);
 }
 
 int

@@ -96,6 +96,14 @@ void	 elffile_init(struct elffile *);
 int	 elffile_open(struct elffile *, const char *path);
 
 /*
+ * The same for path, fgrecord's name for the file that a process under
+ * another root calls inside (fg-stream(5)'s "# inside" line): resolved
+ * beneath that root (base/inroot), never following a link out of it.
+ */
+int	 elffile_open_inside(struct elffile *, const char *path,
+	    const char *inside);
+
+/*
  * The same for an ELF image in memory (the vDSO): image is borrowed and
  * must outlive the elffile; there is no descriptor, so no libdwfl module
  * and no truncation check beyond libelf's own.

@@ -64,9 +64,24 @@ candidates(const struct filesearch *fs, const char *path, const char *id,
 	return n;
 }
 
+/* Opens candidate c, the recorded path itself when own. */
+static int
+cand_open(struct elffile *ef, const char *c, int own, const char *inside)
+{
+	return own && inside != NULL ? elffile_open_inside(ef, c, inside) :
+	    elffile_open(ef, c);
+}
+
 int
 filesearch_open(const struct filesearch *fs, struct elffile *ef,
     const char *path, const char *id, char **note)
+{
+	return filesearch_open_inside(fs, ef, path, NULL, id, note);
+}
+
+int
+filesearch_open_inside(const struct filesearch *fs, struct elffile *ef,
+    const char *path, const char *inside, const char *id, char **note)
 {
 	char **c = xcalloc(CAND_MAX(fs), sizeof(*c));
 	size_t n, nprimary, i;
@@ -78,7 +93,7 @@ filesearch_open(const struct filesearch *fs, struct elffile *ef,
 	for (i = 0; i < n; i++) {
 		char *mine;
 
-		rc = elffile_open(ef, c[i]);
+		rc = cand_open(ef, c[i], i + 1 == nprimary, inside);
 		if (rc == ELFFILE_ERRNO && (ef->errnum == ENOENT ||
 		    ef->errnum == ENOTDIR))
 			continue;
@@ -108,7 +123,7 @@ filesearch_open(const struct filesearch *fs, struct elffile *ef,
 		/* None is the recorded build: the one to say something of. */
 		i = fallback >= 0 ? (size_t)fallback : firstbad >= 0 ?
 		    (size_t)firstbad : nprimary - 1;
-		rc = elffile_open(ef, c[i]);
+		rc = cand_open(ef, c[i], i + 1 == nprimary, inside);
 		/* Said only when no candidate is the recorded build. */
 		if (note != NULL && *note == NULL) {
 			*note = other;

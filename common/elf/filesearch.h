@@ -53,6 +53,15 @@ int	filesearch_open(const struct filesearch *fs, struct elffile *ef,
 	    const char *path, const char *id, char **note);
 
 /*
+ * The same for a path that names the file a process under another root
+ * calls inside (fg-stream(5)'s "# inside" line): path itself is opened
+ * beneath that root (elffile_open_inside), never through a link out of
+ * it. inside NULL: filesearch_open.
+ */
+int	filesearch_open_inside(const struct filesearch *fs, struct elffile *ef,
+	    const char *path, const char *inside, const char *id, char **note);
+
+/*
  * The path of the file that filesearch_open would take for path and id
  * with a build ID that is id (any, when id is NULL), or else, when id is
  * not NULL, of the executable of build ID id that fs->fetch's servers

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/inroot.h"
 #include "base/xalloc.h"
 #include "record/hostpath.h"
 
@@ -49,26 +50,51 @@ hostpath_identity(struct hostpath_id *id, pid_t pid, const char *path,
 	/* stat opens nothing; it follows map_files only for root */
 	if (mapped != NULL && stat(mapped, &st) == 0 && S_ISREG(st.st_mode))
 		id_add(id, &st);
-	p = xasprintf("/proc/%d/root%s", (int)pid, path);
-	if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+	/* as the process resolves it: no link out of its root */
+	p = xasprintf("/proc/%d/root", (int)pid);
+	if (inroot_stat(p, path, &st) == 0 && S_ISREG(st.st_mode))
 		id_add(id, &st);
 	free(p);
 	return id->n > 0 ? 0 : -1;
 }
 
-/* Does path stat as the file id? */
+/* Is st the file id? */
+static int
+is_id(const struct stat *st, const struct hostpath_id *id)
+{
+	int i;
+
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	for (i = 0; i < id->n; i++)
+		if (st->st_dev == id->dev[i] && st->st_ino == id->ino[i])
+			return 1;
+	return 0;
+}
+
+/* Does path, a name of ours, stat as the file id? */
 static int
 is_file(const char *path, const struct hostpath_id *id)
 {
 	struct stat st;
-	int i;
 
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0;
-	for (i = 0; i < id->n; i++)
-		if (st.st_dev == id->dev[i] && st.st_ino == id->ino[i])
-			return 1;
-	return 0;
+	return stat(path, &st) == 0 && is_id(&st, id);
+}
+
+/*
+ * Does cand, our name for what the process calls inside, resolve beneath
+ * its root (base/inroot: no link out of it) to the file id?
+ */
+static int
+is_inside(const char *cand, const char *inside, const struct hostpath_id *id)
+{
+	size_t n = inroot_split(cand, inside);
+	char *root = xmemdup0(cand, n == 0 && cand[0] == '/' ? 1 : n);
+	struct stat st;
+	int ok = inroot_stat(root, cand + n, &st) == 0 && is_id(&st, id);
+
+	free(root);
+	return ok;
 }
 
 /*
@@ -216,7 +242,7 @@ through_mounts(pid_t pid, const char *path, const struct hostpath_id *id)
 			    !below(m.root, inner, &rest))
 				continue;
 			cand = join(m.point, rest);
-			if (!is_file(cand, id)) {
+			if (!is_inside(cand, path, id)) {
 				free(cand);
 				cand = NULL;
 			}
@@ -242,7 +268,7 @@ hostpath_find(pid_t pid, const char *path, const struct hostpath_id *id)
 	if ((n = readlink(link, root, sizeof(root) - 1)) > 1 && root[0] == '/') {
 		root[n] = '\0';
 		cand = join(root, path);
-		if (is_file(cand, id))
+		if (is_inside(cand, path, id))
 			return cand;
 		free(cand);
 	}
@@ -251,7 +277,7 @@ hostpath_find(pid_t pid, const char *path, const struct hostpath_id *id)
 		return cand;
 	/* only inside: through its root, while it lives */
 	cand = xasprintf("/proc/%d/root%s", (int)pid, path);
-	if (is_file(cand, id))
+	if (is_inside(cand, path, id))
 		return cand;
 	free(cand);
 	return NULL;

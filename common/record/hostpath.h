@@ -20,6 +20,11 @@
  *					root: a bind mount, a container's overlay
  *	/proc/PID/root/PATH		the process's own view, while it lives
  *
+ * Each but PATH itself is resolved beneath the process's root
+ * (base/inroot), as the process resolves it: a link it put where its
+ * file was, absolute or through "..", does not lead out of it to a file
+ * of ours.
+ *
  * Everything read is what the caller could read without fgrecord: the
  * process's root link and mount table (ptrace's read access, the same as
  * for its maps), its own mount table.

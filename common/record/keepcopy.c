@@ -29,7 +29,14 @@ keepcopy_files(const struct maps *m, int quiet)
 			    KEEPCOPY_MAX >> 20);
 			continue;
 		}
-		rc = buildcache_add(f->buildid, f->ef.fd, f->ef.size, &msg);
+		/* perf's own copy of that build serves (its layout too) */
+		if ((msg = buildcache_find(f->buildid)) != NULL) {
+			free(msg);
+			kept++;
+			continue;
+		}
+		rc = buildcache_add_in(BUILDCACHE_FOREIGN, f->buildid, f->ef.fd,
+		    f->ef.size, &msg);
 		if (rc == 0)
 			bytes += f->ef.size;
 		if (rc >= 0)
@@ -44,8 +51,9 @@ keepcopy_files(const struct maps *m, int quiet)
 		return;
 	dir = buildcache_dir();
 	fprintf(stderr, "%s: %zu file%s of the program's own root or mounts "
-	    "kept in perf's build-ID cache, '%s', for fgsym once they are gone "
-	    "(--no-buildid-cache: none)\n", program_invocation_short_name,
-	    kept, kept == 1 ? "" : "s", dir ? dir : "");
+	    "kept in '%s/" BUILDCACHE_FOREIGN "', apart from perf's build-ID "
+	    "cache, for fgsym once they are gone (--no-buildid-cache: none)\n",
+	    program_invocation_short_name, kept, kept == 1 ? "" : "s",
+	    dir ? dir : "");
 	free(dir);
 }

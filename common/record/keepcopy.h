@@ -3,9 +3,12 @@
  * a process under another root or other mounts mapped (record/hostpath:
  * a jail's, a container's overlay, which goes when the container is
  * removed, a file only the process's own mounts held, named
- * /proc/PID/root/... in the stream) put into perf's build-ID cache
- * (elf/buildcache_add), where fgsym finds it by its build ID once the
- * path is gone, as perf record keeps its copies. The file is read
+ * /proc/PID/root/... in the stream) put beside perf's build-ID cache,
+ * in its folder's BUILDCACHE_FOREIGN (elf/buildcache_add), where fgsym
+ * finds it by its build ID once the path is gone, for a file named on
+ * an "# inside" line only: such a file may claim the build ID of a
+ * program of the machine, and must not stand for it. perf's own copy of
+ * that build, when there, serves instead. The file is read
  * through the descriptor fgrecord opened it by while the process lived;
  * a file with no build ID, or larger than BUILDCACHE_ADD_MAX, is not
  * copied, nor more than KEEPCOPY_MAX bytes in all.

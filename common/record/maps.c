@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <xxhash.h>
@@ -135,32 +136,38 @@ file_get(struct maps *m, const char *path, const char *bid)
 
 /*
  * The path by which fgrecord reaches the file that pid maps at [start,
- * end) as path, when pid sees another root or other mounts (foreign: 1,
- * 0, or -1 when not asked yet) and path here is not that file: a new
- * string, or NULL to keep path.
+ * end) as path, when pid sees another root or other mounts and path here
+ * is not that file: a new string, or NULL to keep path. *id is the
+ * mapping's identity (MMAP2's, or its map_files link), if known.
  */
 static char *
-host_name(pid_t pid, int foreign, uint64_t start, uint64_t end,
-    const char *path)
+host_name(pid_t pid, uint64_t start, uint64_t end, const char *path,
+    const struct stat *ino)
 {
 	struct hostpath_id id;
 	char mapped[96];
 
-	if (path[0] != '/' || foreign == 0 ||
-	    (foreign < 0 && !hostpath_foreign(pid)))
-		return NULL;
 	snprintf(mapped, sizeof(mapped), "/proc/%d/map_files/%" PRIx64 "-%"
 	    PRIx64, (int)pid, start, end);
-	if (hostpath_identity(&id, pid, path, mapped) != 0)
+	if (hostpath_identity(&id, pid, path, mapped) != 0 && ino == NULL)
 		return NULL;
+	if (ino != NULL && id.n < 2 && !(id.n == 1 &&
+	    id.dev[0] == ino->st_dev && id.ino[0] == ino->st_ino)) {
+		/* the recorded one first: it is what was mapped */
+		id.dev[1] = id.dev[0];
+		id.ino[1] = id.ino[0];
+		id.dev[0] = ino->st_dev;
+		id.ino[0] = ino->st_ino;
+		id.n++;
+	}
 	return hostpath_find(pid, path, &id);
 }
 
-/* maps_add, told whether pid is foreign as host_name is. */
+/* maps_add, told whether pid is foreign (1, 0, -1: not asked yet). */
 static void
 add_mapping(struct maps *m, pid_t pid, int foreign, uint64_t start,
     uint64_t len, uint64_t pgoff, const char *path, const unsigned char *bid,
-    size_t bidlen)
+    size_t bidlen, const struct stat *ino)
 {
 	struct mapproc *p = proc_get(m, pid, 1);
 	struct mapping nm;
@@ -173,11 +180,17 @@ add_mapping(struct maps *m, pid_t pid, int foreign, uint64_t start,
 	nm.end = end;
 	nm.pgoff = pgoff;
 	hex = bid && bidlen ? str_hexdup(bid, bidlen) : NULL;
-	if (!m->offline && !is_anon_name(path))
-		host = host_name(pid, foreign, start, end, path);
+	if (m->offline || is_anon_name(path) || path[0] != '/')
+		foreign = 0;
+	else if (foreign < 0)
+		foreign = hostpath_foreign(pid);
+	if (foreign)
+		host = host_name(pid, start, end, path, ino);
 	nm.file = file_get(m, host ? host : path, hex);
 	if (host && nm.file->inside == NULL)
 		nm.file->inside = xstrdup(path);
+	if (foreign)
+		nm.file->foreign = 1;
 	free(host);
 	path = nm.file->path;
 	if (nm.file->alt == NULL && nm.file->kind == MAPFILE_ELF &&
@@ -196,6 +209,13 @@ add_mapping(struct maps *m, pid_t pid, int foreign, uint64_t start,
 			nm.file->have_ino = 1;
 		}
 	}
+	/* gone already: the identity MMAP2 recorded */
+	if (!nm.file->have_ino && ino != NULL &&
+	    nm.file->kind == MAPFILE_ELF && !m->offline) {
+		nm.file->dev = ino->st_dev;
+		nm.file->ino = ino->st_ino;
+		nm.file->have_ino = 1;
+	}
 	if (hex && nm.file->buildid == NULL && nm.file->kind == MAPFILE_ELF &&
 	    !nm.file->opened) {
 		nm.file->buildid = hex;
@@ -213,7 +233,15 @@ void
 maps_add(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
     uint64_t pgoff, const char *path, const unsigned char *bid, size_t bidlen)
 {
-	add_mapping(m, pid, -1, start, len, pgoff, path, bid, bidlen);
+	add_mapping(m, pid, -1, start, len, pgoff, path, bid, bidlen, NULL);
+}
+
+void
+maps_add_ino(struct maps *m, pid_t pid, uint64_t start, uint64_t len,
+    uint64_t pgoff, const char *path, const unsigned char *bid, size_t bidlen,
+    const struct stat *ino)
+{
+	add_mapping(m, pid, -1, start, len, pgoff, path, bid, bidlen, ino);
 }
 
 void
@@ -265,6 +293,7 @@ read_maps(struct maps *m, pid_t pid, pid_t tid)
 	struct procfs_map pm;
 	long count = 0;
 	int foreign = -1;
+	struct stat st;
 
 	if (procfs_maps_open(&ms, pid, tid) != 0)
 		return -1;
@@ -273,8 +302,10 @@ read_maps(struct maps *m, pid_t pid, pid_t tid)
 			continue;
 		if (foreign < 0 && pm.name[0] == '/')
 			foreign = hostpath_foreign(pid);
+		st.st_dev = makedev(pm.maj, pm.min);
+		st.st_ino = (ino_t)pm.ino;
 		add_mapping(m, pid, foreign, pm.start, pm.end - pm.start,
-		    pm.pgoff, pm.name, NULL, 0);
+		    pm.pgoff, pm.name, NULL, 0, pm.ino != 0 ? &st : NULL);
 		count++;
 	}
 	procfs_maps_release(&ms);
@@ -398,7 +429,9 @@ mapfile_load(struct mapfile *f, const char *path, int check)
 	 * The profiled program may have put a FIFO where its file was:
 	 * elffile opens regular files only, and never waits for a writer.
 	 */
-	rc = path == NULL ? open_vdso(f) : elffile_open(&f->ef, path);
+	rc = path == NULL ? open_vdso(f) : f->inside != NULL &&
+	    strcmp(path, f->path) == 0 ? elffile_open_inside(&f->ef, path,
+	    f->inside) : elffile_open(&f->ef, path);
 	if (rc != ELFFILE_OK) {
 		if (f->why[0] == '\0')
 			snprintf(f->why, sizeof(f->why), "%s", f->ef.why);
@@ -413,10 +446,10 @@ mapfile_load(struct mapfile *f, const char *path, int check)
 		return 0;
 	}
 	bid = elffile_buildid(&f->ef);
-	if (f->buildid && bid && strcmp(bid, f->buildid) != 0) {
+	if (f->buildid && (bid == NULL || strcmp(bid, f->buildid) != 0)) {
 		f->buildid_mismatch = 1;
 		snprintf(f->why, sizeof(f->why), "build ID %s, not the mapped %s",
-		    bid, f->buildid);
+		    bid ? bid : "none", f->buildid);
 		free(bid);
 		return 0;
 	}
@@ -472,7 +505,19 @@ mapfile_open(struct mapfile *f)
 	    mapfile_search(f))
 		return 1;
 	mapfile_close(f);
-	f->usable = mapfile_load(f, f->path, 1);
+	/*
+	 * By its path, a file of another root only when what is there can
+	 * be told to be the mapped one: its device and inode, or the build
+	 * ID the kernel reported (a jail's program may have put a link to
+	 * anything where its file was).
+	 */
+	if (f->foreign && !f->have_ino && f->buildid == NULL)
+		snprintf(f->why, sizeof(f->why), "unmapped before fgrecord "
+		    "read it, with no device, inode nor build ID recorded: "
+		    "not opened by a path under another root that cannot "
+		    "be checked");
+	else
+		f->usable = mapfile_load(f, f->path, 1);
 	/* Gone or rebuilt: the mapped build's copy in perf's build-ID cache. */
 	if (!f->usable && f->buildid != NULL) {
 		char *copy = buildcache_find(f->buildid);

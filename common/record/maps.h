@@ -53,7 +53,10 @@ struct mapfile {
 					   mapping: the mapped file itself */
 	dev_t		 dev;		/* the mapped file's, when have_ino */
 	ino_t		 ino;
-	int		 have_ino;	/* alt could be followed when it was mapped */
+	int		 have_ino;	/* alt could be followed when it was
+					   mapped, or MMAP2 named them */
+	int		 foreign;	/* mapped by a process under another
+					   root or other mounts */
 	enum mapfile_kind kind;
 	unsigned	 id;		/* small unique number, for caches */
 	int		 opened;	/* open was tried */
@@ -120,6 +123,18 @@ void	 maps_release(struct maps *);
 void	 maps_add(struct maps *, pid_t pid, uint64_t start, uint64_t len,
 	    uint64_t pgoff, const char *path, const unsigned char *buildid,
 	    size_t bidlen);
+
+/*
+ * maps_add with the mapped file's device and inode (st_dev and st_ino of
+ * *ino: MMAP2's, or /proc/PID/maps'), or NULL when the record has none.
+ * A file of a process under another root or other mounts is opened by
+ * its path only when its identity is checked: this device and inode,
+ * its map_files link's, or the build ID the kernel reported.
+ */
+struct stat;
+void	 maps_add_ino(struct maps *, pid_t pid, uint64_t start, uint64_t len,
+	    uint64_t pgoff, const char *path, const unsigned char *buildid,
+	    size_t bidlen, const struct stat *ino);
 
 /*
  * Gives child parent's mappings (a new process from fork): shared until

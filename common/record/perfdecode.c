@@ -555,6 +555,11 @@ perf_decode(struct perf_decoder *d, const struct perf_event_header *rec,
 			ev.u.mmap.buildid_len = m.u.buildid.size >
 			    sizeof(m.u.buildid.id) ? sizeof(m.u.buildid.id) :
 			    m.u.buildid.size;
+		} else if (two) {
+			ev.u.mmap.have_ino = 1;
+			ev.u.mmap.maj = m.u.dev.maj;
+			ev.u.mmap.min = m.u.dev.min;
+			ev.u.mmap.ino = m.u.dev.ino;
 		}
 		break;
 	}

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -651,11 +653,17 @@ on_event(void *arg, const struct source_event *ev)
 	case SOURCE_SAMPLE:
 		on_sample(r, ev);
 		break;
-	case SOURCE_MMAP:
-		maps_add(&r->maps, ev->pid, ev->u.mmap.addr, ev->u.mmap.len,
+	case SOURCE_MMAP: {
+		struct stat st;
+
+		/* MMAP2's device and inode, when it has them */
+		st.st_dev = makedev(ev->u.mmap.maj, ev->u.mmap.min);
+		st.st_ino = (ino_t)ev->u.mmap.ino;
+		maps_add_ino(&r->maps, ev->pid, ev->u.mmap.addr, ev->u.mmap.len,
 		    ev->u.mmap.pgoff, ev->u.mmap.path, ev->u.mmap.buildid,
-		    ev->u.mmap.buildid_len);
+		    ev->u.mmap.buildid_len, ev->u.mmap.have_ino ? &st : NULL);
 		break;
+	}
 	case SOURCE_COMM:
 		if (ev->u.comm.exec) {
 			maps_exec(&r->maps, ev->pid);

@@ -142,6 +142,10 @@ struct source_mmap {
 	const char	*path;		/* NUL-terminated */
 	const unsigned char *buildid;	/* or NULL */
 	size_t		 buildid_len;
+	int		 have_ino;	/* MMAP2 named the file's device and
+					   inode: */
+	uint32_t	 maj, min;
+	uint64_t	 ino;
 };
 
 /* An event; every pointer in it is borrowed for the sink call only. */

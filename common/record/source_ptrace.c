@@ -164,7 +164,8 @@ read_maps(struct ptsrc *p, struct pproc *pp, int force)
 	uint64_t h = 1469598103934665603ULL;
 	uint64_t (*r)[2] = NULL;
 	struct {
-		uint64_t start, len, off;
+		uint64_t start, len, off, ino;
+		unsigned maj, min;
 		char	*name;
 	} *v = NULL;
 
@@ -182,6 +183,9 @@ read_maps(struct ptsrc *p, struct pproc *pp, int force)
 		v[n].start = m.start;
 		v[n].len = m.end - m.start;
 		v[n].off = m.pgoff;
+		v[n].maj = m.maj;
+		v[n].min = m.min;
+		v[n].ino = m.ino;
 		v[n].name = xstrdup(m.name);
 		n++;
 	}
@@ -196,6 +200,10 @@ read_maps(struct ptsrc *p, struct pproc *pp, int force)
 			e->ev.u.mmap.len = v[i].len;
 			e->ev.u.mmap.pgoff = v[i].off;
 			e->ev.u.mmap.path = v[i].name;
+			e->ev.u.mmap.have_ino = v[i].ino != 0;
+			e->ev.u.mmap.maj = v[i].maj;
+			e->ev.u.mmap.min = v[i].min;
+			e->ev.u.mmap.ino = v[i].ino;
 			e->own = v[i].name;
 			v[i].name = NULL;
 			r[i][0] = v[i].start;

@@ -106,6 +106,7 @@ sfile_free(struct sfile *f)
 	elffile_release(&f->ef);
 	free(f->buildid);
 	free(f->recorded);
+	free(f->inside);
 	free(f->dso);
 	free(f);
 }
@@ -151,6 +152,14 @@ buildid_header(struct sym *s, const struct stream_header_read *h)
 	uint32_t fn;
 	struct sfile *f;
 
+	if (h->key == STREAM_HDR_INSIDE && h->ok) {
+		fn = file_get(s, h->u.inside.path.p, h->u.inside.path.len);
+		f = s->files[fn];
+		if (f->opened == 0 && f->inside == NULL)
+			f->inside = xmemdup0(h->u.inside.inside.p,
+			    h->u.inside.inside.len);
+		return;
+	}
 	/* "ID PATH": PATH may hold spaces. */
 	if (h->key != STREAM_HDR_BUILDID || !h->ok)
 		return;
@@ -340,6 +349,15 @@ sink_header(void *arg, const struct sample_hdr *h)
 	if (h->kind == SAMPLE_HDR_BUILDID) {
 		recorded_buildid(k->s, h->value, clean_path(k, h->key));
 		k->rawdso = NULL;	/* k->dso is no longer its copy */
+	}
+	if (h->kind == SAMPLE_HDR_INSIDE) {
+		const char *path = clean_path(k, h->key);
+		struct sfile *f = k->s->files[file_get(k->s, path,
+		    strlen(path))];
+
+		if (f->opened == 0 && f->inside == NULL)
+			f->inside = xstrdup(h->value);
+		k->rawdso = NULL;
 	}
 	k->st.fi = 0;
 	k->st.drop_src = 0;

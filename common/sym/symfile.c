@@ -107,6 +107,17 @@ file_cached(struct sym *s, struct sfile *f, const char *what)
 
 	if (f->recorded == NULL)
 		return 0;
+	/*
+	 * fgrecord's copies of other roots' files only for a file of
+	 * another root: such a copy may claim any build ID.
+	 */
+	if (f->inside != NULL && buildcache_open_foreign(&f->ef,
+	    f->recorded) == ELFFILE_OK) {
+		sym_warnx("'%s' %s: its frames are named from the copy "
+		    "fgrecord kept of its program's root, '%s'", f->dso, what,
+		    f->ef.path);
+		return 1;
+	}
 	if ((rc = buildcache_open(&f->ef, f->recorded)) == ELFFILE_REFUSED) {
 		sym_warnx("'%s' %s, and the copy of its recorded build in "
 		    "perf's build-ID cache is not used: %s: its frames stay "
@@ -157,8 +168,12 @@ file_known(struct sym *s, uint32_t fn)
 	struct stat st;
 	uint32_t n;
 
-	/* Under --symfs, or from a folder, the path names another file. */
-	if (s->search.symfs != NULL || s->search.ndirs > 0)
+	/*
+	 * Under --symfs, or from a folder, the path names another file; a
+	 * name of another root is resolved beneath it, never by stat.
+	 */
+	if (s->search.symfs != NULL || s->search.ndirs > 0 ||
+	    f->inside != NULL)
 		return 0;
 	if (s->inoidx.count == 0 || strlen(f->dso) != f->dsolen ||
 	    stat(f->dso, &st) != 0 ||
@@ -261,7 +276,7 @@ file_missing(struct sym *s, const struct sfile *f, const char *note)
 		sym_warnx("'%s': no such file: its process has exited, "
 		    "and the file was only in that process's root (a "
 		    "container's own mounts): its frames stay "
-		    "[unknown]; fgrecord keeps a copy in perf's "
+		    "[unknown]; fgrecord keeps a copy beside perf's "
 		    "build-ID cache unless given --no-buildid-cache, or "
 		    "symbolize while the program runs (fgrecord ... | "
 		    "fgsym)", f->dso);
@@ -291,8 +306,8 @@ sfile_open(struct sym *s, uint32_t fn)
 	 * Under --symfs first, then as named, then in the --symbol-dir
 	 * folders by the recorded build ID.
 	 */
-	switch (filesearch_open(&s->search, &f->ef, f->dso, f->recorded,
-	    &note)) {
+	switch (filesearch_open_inside(&s->search, &f->ef, f->dso, f->inside,
+	    f->recorded, &note)) {
 	case ELFFILE_OK:
 		break;
 	case ELFFILE_ERRNO: {

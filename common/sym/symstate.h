@@ -54,6 +54,9 @@ struct sfile {
 	struct elffile	 ef;		/* its headers; closed once libdwfl has it */
 	char		*buildid;	/* hex, from the ELF note; owned */
 	char		*recorded;	/* hex, from "# buildid"; owned */
+	char		*inside;	/* from "# inside": the name its
+					   process used under another root,
+					   beneath which it is opened; owned */
 	Dwfl		*dwfl;
 	Dwfl_Module	*mod;
 	Dwarf_Addr	 bias;		/* dwfl address = vaddr + bias */

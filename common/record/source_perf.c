@@ -830,13 +830,16 @@ is_switch_sample(const struct perf_source *ps,
  * at the sample: the time since the sample is taken off the draw, so
  * that the intervals keep their mean (CPU time if the thread ran all
  * along, as a busy one does; one that blocked or waited for a CPU
- * meanwhile has its interval that much shorter), but a quarter of the
- * draw at the most: a recorder late by more than that is on a busy
- * machine, where the thread did not run all along (-c 250000 beside
- * three busy loops, with half the draw, gave a mean of 214 us), and would
- * otherwise set the shortest interval, get more samples, fall later
- * still, and flood itself. The period written is the count, exact either
- * way.
+ * meanwhile has its interval that much shorter), but a sixteenth of
+ * the draw at the most (60 us at 999 Hz, more than a prompt recorder
+ * takes): a recorder later than that is on a busy machine, or slowed
+ * (ASan), where the thread may not have run all along, and taking more
+ * off gives the threads preempted the most more samples for their CPU
+ * time (with half the draw, -c 250000 beside busy loops gave a mean of
+ * 214 us; with a quarter under ASan, a thread's share in fgsvg's
+ * timeline was 6.7% over its CPU time's); taken off without a cap, it
+ * sets the shortest interval, gets more samples, falls later still, and
+ * floods itself. The period written is the count, exact either way.
  */
 static uint64_t
 next_interval(struct perf_source *ps, const struct perf_event_header *h,
@@ -860,7 +863,7 @@ next_interval(struct perf_source *ps, const struct perf_event_header *h,
 	if (ps->clock) {
 		now = procfs_now_ns();
 		late = now > perf_record_time(h) ? now - perf_record_time(h) : 0;
-		next -= late < next / 4 ? late : next / 4;
+		next -= late < next / 16 ? late : next / 16;
 	}
 	/* A thread that is gone refuses: its event samples no more. */
 	ioctl(e->fd, PERF_EVENT_IOC_PERIOD, &next);

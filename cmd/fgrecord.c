@@ -21,7 +21,7 @@
 #include "base/xalloc.h"
 
 enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH, OPT_MAXDEPTH,
-    OPT_NOBUILDIDCACHE, OPT_FIXEDPERIOD };
+    OPT_NOBUILDIDCACHE, OPT_FIXEDPERIOD, OPT_RANDOMPERIOD };
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -29,7 +29,7 @@ usage_status(int status)
 {
 	static const char mode[] = "[-q] [--off-cpu | --wall] "
 	    "[--sampler perf | ptrace]\n                ";
-	static const char opts[] = "[-F hz | -c period] [--fixed-period] "
+	static const char opts[] = "[-F hz | -c period] [--random-period] "
 	    "[-e event]\n                [--call-graph fp | dwarf[,bytes]] "
 	    "[--no-stitch]\n"
 	    "                [--no-buildid-cache] [--max-depth n] [-o file] "
@@ -125,6 +125,7 @@ main(int argc, char *argv[])
 		{ "no-buildid-cache", no_argument, NULL, OPT_NOBUILDIDCACHE },
 		{ "max-depth",	required_argument, NULL, OPT_MAXDEPTH },
 		{ "fixed-period", no_argument,	   NULL, OPT_FIXEDPERIOD },
+		{ "random-period", no_argument,	   NULL, OPT_RANDOMPERIOD },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct record_opts o;
@@ -137,6 +138,12 @@ main(int argc, char *argv[])
 	int ch, status;
 
 	memset(&o, 0, sizeof(o));
+	/*
+	 * Random intervals are asked for (--random-period), not the default
+	 * yet: beside a loaded machine they do not keep every share, and
+	 * threads created later keep a fixed interval (fgrecord(1) CAVEATS).
+	 */
+	o.cfg.fixed_period = 1;
 	o.cfg.event = perf_event_find("cpu-clock");
 	o.cfg.freq = 999;
 	o.cfg.dwarf = 1;
@@ -211,6 +218,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_FIXEDPERIOD:
 			o.cfg.fixed_period = 1;
+			break;
+		case OPT_RANDOMPERIOD:
+			o.cfg.fixed_period = 0;
 			break;
 		case OPT_MAXDEPTH:	/* its range: record_opts_check */
 			o.max_depth = (unsigned)parse_u64(optarg, "--max-depth",

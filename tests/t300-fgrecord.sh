@@ -132,24 +132,28 @@ check 'the sample count matches the rate and the CPU time used' '
 
 # Each interval is drawn between half the period and one and a half
 # times it, and a sample's period is the interval that ended in it: the
-# periods vary, their mean is the period. --fixed-period keeps it fixed.
+# periods vary, their mean is the period (longer by the recorder's
+# latency, a noticeable part of 250 us: 334 us seen in CI), their sum the
+# CPU time. The default, and --fixed-period, keep it fixed.
 check '-F and -c set the rate and the period' '
 	fgrecord -F 199 -o out hot 0.5 2>err &&
 	cpu=$(sed -n "s/^cpu-seconds [0-9]* //p" err) &&
 	want=$(echo "$cpu" | awk "{ printf \"%d\", \$1 * 199 }") &&
 	within "$(nsamples out)" $((want * 70 / 100)) $((want * 115 / 100 + 3)) &&
 	grep_q "^# event : cpu-clock freq 199 callgraph dwarf 65528\$" out &&
-	fgrecord -c 250000 -e task-clock -o out2 hot 0.3 2>err2 &&
+	fgrecord --random-period -c 250000 -e task-clock -o out2 hot 0.3 2>err2 &&
 	grep_q "^# event : task-clock period 250000 " out2 &&
 	cpu=$(sed -n "s/^cpu-seconds [0-9]* //p" err2) &&
 	awk -v cpu="$cpu" "/ task-clock:\$/ { n++; s += \$(NF - 1); p[\$(NF - 1)] }
 		END { for (k in p) d++
 		printf \"%d samples, %d periods, mean %d, sum %.3f s for %.3f s of CPU\\n\", n, d, s / n, s / 1e9, cpu
-		exit !(n > 100 && d > n / 2 && s / n > 190000 && s / n < 310000 &&
+		exit !(n > 100 && d > n / 2 && s / n > 190000 && s / n < 400000 &&
 		    s / 1e9 > cpu * 0.9 && s / 1e9 < cpu * 1.05) }" out2 &&
 	fgrecord --fixed-period -c 250000 -e task-clock -o out3 hot 0.3 2>err3 &&
 	grep_q ": 250000 task-clock:\$" out3 &&
-	! grep -v ": 250000 task-clock:\$" out3 | grep -q " task-clock:\$"
+	! grep -v ": 250000 task-clock:\$" out3 | grep -q " task-clock:\$" &&
+	fgrecord -c 250000 -e task-clock -o out4 hot 0.3 2>err4 &&
+	! grep -v ": 250000 task-clock:\$" out4 | grep -q " task-clock:\$"
 '
 
 check 'dwarf mode reaches main on nearly every sample without frame pointers' '

@@ -37,7 +37,7 @@ counts() {
 # SAMPLER.MULT.counts (SAMPLER.MULTr.counts when raised)
 record() {
 	_o=$R/$1.$2${4:+r}.run$3
-	expect_status 0 fgrecord -q --sampler "$1" -o "$_o" "$B/rounds" $P "$2" $SECS ${4:-} 2>>"$R/$1.rec.err" &&
+	expect_status 0 fgrecord -q --random-period --sampler "$1" -o "$_o" "$B/rounds" $P "$2" $SECS ${4:-} 2>>"$R/$1.rec.err" &&
 	expect_status 0 fgsym "$_o" >"$_o.sym" 2>>"$R/sym.err" &&
 	expect_status 0 fgfold "$_o.sym" >"$_o.f" 2>>"$R/fold.err" &&
 	counts "$_o.f" >>"$R/$1.$2${4:+r}.counts" || { cat "$R/$1.rec.err" "$R/sym.err" "$R/fold.err"; return 1; }

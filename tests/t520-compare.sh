@@ -65,6 +65,7 @@ check 'A/A: the same program, five runs a side: every row is same' '
 
 check 'A/B: render at twice its work is slower, [all] not faster' '
 	expect_status 0 fgfold --compare "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
+	cat out &&
 	test "$(verdict out render)" = slower &&
 	test "$(verdict out "[all]")" != faster &&
 	! grep -q "	faster\$" out &&

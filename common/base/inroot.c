@@ -161,9 +161,7 @@ inroot_stat(const char *root, const char *name, struct stat *st)
 int
 inroot_open(const char *root, const char *name, struct stat *stp)
 {
-	struct stat st, st2;
-	char proc[64];
-	int rfd, pfd, fd, e;
+	int rfd, pfd, e;
 
 	if ((rfd = root_open(root)) < 0)
 		return -1;
@@ -174,37 +172,8 @@ inroot_open(const char *root, const char *name, struct stat *stp)
 		errno = e;
 		return -1;
 	}
-	if (fstat(pfd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		e = errno;
-		close(pfd);
-		if (!S_ISREG(st.st_mode)) {
-			if (stp != NULL)
-				*stp = st;
-			return SAFEOPEN_NOTREG;
-		}
-		errno = e;
-		return -1;
-	}
-	/* The inode resolved, not whatever a name names now. */
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-	fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	e = errno;
-	close(pfd);
-	if (fd < 0) {
-		errno = e;
-		return -1;
-	}
-	if (fstat(fd, &st2) != 0 || !S_ISREG(st2.st_mode) ||
-	    st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
-		close(fd);
-		if (stp != NULL)
-			*stp = st;
-		return SAFEOPEN_NOTREG;
-	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	if (stp != NULL)
-		*stp = st2;
-	return fd;
+	/* never by name: a name is what a jail can change */
+	return safeopen_fd(pfd, NULL, 0, stp);
 }
 
 int

@@ -61,10 +61,7 @@ int
 safeopen_flags(const char *path, int flags, struct stat *stp)
 {
 	int nofollow = flags & SAFEOPEN_NOFOLLOW ? O_NOFOLLOW : 0;
-	int mode = flags & SAFEOPEN_CREATE ? O_WRONLY : O_RDONLY;
-	struct stat st, st2;
-	char proc[64];
-	int pfd, fd, e, tries;
+	int pfd, fd, tries;
 
 	for (tries = 0;; tries++) {
 		pfd = open(path, O_PATH | O_CLOEXEC | nofollow);
@@ -80,6 +77,18 @@ safeopen_flags(const char *path, int flags, struct stat *stp)
 	}
 	if (pfd == -1)
 		return -1;
+	return safeopen_fd(pfd, path, flags, stp);
+}
+
+int
+safeopen_fd(int pfd, const char *path, int flags, struct stat *stp)
+{
+	int nofollow = flags & SAFEOPEN_NOFOLLOW ? O_NOFOLLOW : 0;
+	int mode = flags & SAFEOPEN_CREATE ? O_WRONLY : O_RDONLY;
+	struct stat st, st2;
+	char proc[64];
+	int fd, e;
+
 	if (fstat(pfd, &st) == -1) {
 		e = errno;
 		close(pfd);
@@ -100,7 +109,8 @@ safeopen_flags(const char *path, int flags, struct stat *stp)
 	/* The inode just checked, not whatever the path names now. */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
 	fd = open(proc, mode | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd == -1 && errno == ENOENT)	/* no /proc: by name, checked below */
+	if (fd == -1 && errno == ENOENT && path != NULL)
+		/* no /proc: by name, checked below */
 		fd = open(path, mode | nofollow | O_CLOEXEC | O_NOCTTY |
 		    O_NONBLOCK);
 	e = errno;

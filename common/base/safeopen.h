@@ -53,6 +53,14 @@ int	safeopen(const char *path, struct stat *st);
 int	safeopen_flags(const char *path, int flags, struct stat *st);
 
 /*
+ * The rest of safeopen_flags, for a name resolved by other means: opens
+ * the file that the O_PATH descriptor pfd holds (and closes pfd), checked
+ * and reopened as that inode; path, when not NULL, is its name, used
+ * only where /proc is missing. Returns as safeopen_flags.
+ */
+int	safeopen_fd(int pfd, const char *path, int flags, struct stat *st);
+
+/*
  * Reads all of the regular file path, at most max bytes. Returns 0 and
  * sets *buf (NUL-terminated, the caller frees it) and *len; or -1 with
  * errno set; SAFEOPEN_NOTREG; or SAFEOPEN_TOOBIG when the file is (or

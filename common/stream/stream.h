@@ -46,6 +46,16 @@
  */
 #define STREAM_OFFCPU_EVENT	"offcpu-time"	/* off-CPU samples' event, as perf's --off-cpu names it;
 						   their period is nanoseconds */
+/*
+ * Heap allocation samples (fgrecord --alloc), pprof's four heap values:
+ * each sampled allocation is written as two samples of the same stack,
+ * its estimated bytes and its estimated allocations; what is still
+ * allocated when the program ends is written again as the inuse pair.
+ */
+#define STREAM_ALLOC_BYTES_EVENT	"alloc-bytes"	/* period: bytes allocated */
+#define STREAM_ALLOC_OBJECTS_EVENT	"alloc-objects"	/* period: allocations */
+#define STREAM_INUSE_BYTES_EVENT	"inuse-bytes"	/* period: bytes still allocated at the end */
+#define STREAM_INUSE_OBJECTS_EVENT	"inuse-objects"	/* period: allocations still live */
 #define STREAM_OFFCPU_FRAME	"[off-cpu]"	/* the leaf fgfold gives an off-CPU stack */
 #define STREAM_TRUNCATED	"[truncated]"	/* the frame past a stack deeper than the copy */
 #define STREAM_UNKNOWN		"[unknown]"	/* no symbol; as a DSO, no mapping */

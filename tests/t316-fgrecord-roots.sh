@@ -262,6 +262,21 @@ else
 		test "$(find cache -perm /077 | wc -l)" = 0 &&
 		symfold rec.txt fold && near "$(share fold hot)" "$BARE"
 	'
+	# Made to fail: with the dense copy of before, the 600 MiB file was
+	# refused ("more than the 512 MiB copied") and the cmp found no copy.
+	check 'a sparse file of 600 MiB: its copy kept, holes and all' '
+		mkdir app && PERF_BUILDID_DIR=$PWD/cache &&
+		expect_status 0 fgrecord -o rec.txt unshare -m sh -c \
+		    "mount -t tmpfs t $PWD/app && cp $B/hot $PWD/app/hot && truncate -s 600M $PWD/app/hot && exec $PWD/app/hot 0.3" \
+		    >out 2>err &&
+		! grep "no copy" err &&
+		id=$(sed -n "s|^# buildid : \([0-9a-f]*\) /proc/.*/app/hot\$|\1|p" rec.txt) &&
+		copy="cache/.build-id-foreign/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-)/elf" &&
+		test "$(stat -c %s "$copy")" = $((600 << 20)) &&
+		test "$(du -k "$copy" | cut -f1)" -lt 4096 &&
+		cmp -n "$(stat -c %s "$B/hot")" "$B/hot" "$copy" &&
+		test "$(tail -c 1048576 "$copy" | tr -d "\\0" | wc -c)" = 0
+	'
 	check 'unshare -m, its own tmpfs, --no-buildid-cache: after its exit, said' '
 		mkdir app && PERF_BUILDID_DIR=$PWD/cache &&
 		expect_status 0 fgrecord --no-buildid-cache -o rec.txt \

@@ -95,23 +95,23 @@ cache_open(const char *dir, char **why)
 	return fd;
 }
 
-/* Copies size bytes from in to out. Returns 0, or an errno. */
+/* Copies [off, end) of in to the same place in out. Returns 0, or an errno. */
 static int
-copy(int in, int out, uint64_t size)
+copy_range(int in, int out, uint64_t off, uint64_t end)
 {
 	char buf[65536];
-	uint64_t off = 0;
 	ssize_t n, w;
 	size_t k;
 
-	while (off < size) {
-		k = size - off < sizeof(buf) ? (size_t)(size - off) : sizeof(buf);
+	while (off < end) {
+		k = end - off < sizeof(buf) ? (size_t)(end - off) : sizeof(buf);
 		if ((n = pread(in, buf, k, (off_t)off)) < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return n == 0 ? EIO : errno;
 		for (k = 0; k < (size_t)n; k += (size_t)w)
-			if ((w = write(out, buf + k, (size_t)n - k)) < 0) {
+			if ((w = pwrite(out, buf + k, (size_t)n - k,
+			    (off_t)(off + k))) < 0) {
 				if (errno == EINTR) {
 					w = 0;
 					continue;
@@ -121,6 +121,49 @@ copy(int in, int out, uint64_t size)
 		off += (uint64_t)n;
 	}
 	return 0;
+}
+
+/*
+ * Copies size bytes from in to out, keeping the holes of a sparse file
+ * (SEEK_DATA, SEEK_HOLE; all of it where the file system cannot tell).
+ * Returns 0, or an errno.
+ */
+static int
+copy(int in, int out, uint64_t size)
+{
+	uint64_t off = 0;
+	off_t d, h;
+	int e;
+
+	while (off < size) {
+		if ((d = lseek(in, (off_t)off, SEEK_DATA)) < 0) {
+			if (errno == ENXIO)		/* a hole to the end */
+				break;
+			return copy_range(in, out, off, size);
+		}
+		if ((h = lseek(in, d, SEEK_HOLE)) < 0)
+			return copy_range(in, out, off, size);
+		if ((uint64_t)h > size)
+			h = (off_t)size;
+		if ((uint64_t)d >= size)
+			break;
+		if ((e = copy_range(in, out, (uint64_t)d, (uint64_t)h)) != 0)
+			return e;
+		off = (uint64_t)h;
+	}
+	return ftruncate(out, (off_t)size) == 0 ? 0 : errno;
+}
+
+uint64_t
+buildcache_add_cost(int fd, uint64_t size)
+{
+	struct stat st;
+	uint64_t used;
+
+	if (fstat(fd, &st) != 0 || st.st_blocks < 0)
+		return size;
+	used = (uint64_t)st.st_blocks * 512;
+	return used < size ? used : size;
 }
 
 /*
@@ -176,9 +219,10 @@ buildcache_add_in(const char *sub, const char *id, int fd, uint64_t size,
 		*msg = xasprintf("'%.64s' is no build ID", id);
 		return -1;
 	}
-	if (size > BUILDCACHE_ADD_MAX) {
-		*msg = xasprintf("%llu MiB, more than the %llu MiB copied",
-		    (unsigned long long)(size >> 20), BUILDCACHE_ADD_MAX >> 20);
+	if (buildcache_add_cost(fd, size) > BUILDCACHE_ADD_MAX) {
+		*msg = xasprintf("%llu MiB on disk, more than the %llu MiB "
+		    "copied", (unsigned long long)(buildcache_add_cost(fd,
+		    size) >> 20), BUILDCACHE_ADD_MAX >> 20);
 		return -1;
 	}
 	if ((dir = buildcache_dir()) == NULL) {

@@ -25,7 +25,7 @@
 
 #include <stdint.h>
 
-/* The largest file copied: 512 MiB. */
+/* The most copied of one file: 512 MiB on disk (holes are kept as holes). */
 #define BUILDCACHE_ADD_MAX	(512ULL << 20)
 
 /*
@@ -36,6 +36,12 @@
  * subject in quotes. The caller frees *msg.
  */
 int	 buildcache_add(const char *id, int fd, uint64_t size, char **msg);
+
+/*
+ * What copying the size bytes open at fd costs on disk: its allocated
+ * blocks, not its holes (size where fstat cannot say).
+ */
+uint64_t buildcache_add_cost(int fd, uint64_t size);
 
 /*
  * The same into the folder sub of the cache directory in place of

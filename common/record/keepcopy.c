@@ -12,7 +12,7 @@ void
 keepcopy_files(const struct maps *m, int quiet)
 {
 	size_t i, kept = 0;
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, cost;
 	char *msg, *dir;
 	int rc;
 
@@ -22,7 +22,8 @@ keepcopy_files(const struct maps *m, int quiet)
 		if (f->inside == NULL || f->samples == 0 || !f->usable ||
 		    f->ef.fd < 0 || f->buildid == NULL)
 			continue;
-		if (bytes + f->ef.size > KEEPCOPY_MAX) {
+		cost = buildcache_add_cost(f->ef.fd, f->ef.size);
+		if (bytes + cost > KEEPCOPY_MAX) {
 			fprintf(stderr, "%s: no copy of '%s' kept for fgsym: "
 			    "the copies of this recording would pass %llu MiB\n",
 			    program_invocation_short_name, f->inside,
@@ -38,7 +39,7 @@ keepcopy_files(const struct maps *m, int quiet)
 		rc = buildcache_add_in(BUILDCACHE_FOREIGN, f->buildid, f->ef.fd,
 		    f->ef.size, &msg);
 		if (rc == 0)
-			bytes += f->ef.size;
+			bytes += cost;
 		if (rc >= 0)
 			kept++;
 		else

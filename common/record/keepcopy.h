@@ -10,8 +10,9 @@
  * program of the machine, and must not stand for it. perf's own copy of
  * that build, when there, serves instead. The file is read
  * through the descriptor fgrecord opened it by while the process lived;
- * a file with no build ID, or larger than BUILDCACHE_ADD_MAX, is not
- * copied, nor more than KEEPCOPY_MAX bytes in all.
+ * a file with no build ID, or taking more than BUILDCACHE_ADD_MAX on
+ * disk, is not copied, nor more than KEEPCOPY_MAX bytes on disk in all
+ * (a sparse file's holes stay holes and count for nothing).
  */
 #ifndef FG_KEEPCOPY_H
 #define FG_KEEPCOPY_H

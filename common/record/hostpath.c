@@ -1,10 +1,14 @@
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/inroot.h"
 #include "base/xalloc.h"
 #include "record/hostpath.h"
@@ -145,45 +149,165 @@ unescape(char *s)
 
 /* One mount of a mountinfo table. */
 struct mount {
-	char		*dev;		/* "MAJOR:MINOR", in the line */
+	char		*dev;		/* "MAJOR:MINOR", in the table's text */
 	char		*root;		/* the mounted directory, in its file system */
 	char		*point;		/* where it is mounted */
 };
 
 /*
- * Reads the next line of mountinfo f into *m (its strings pointing into
- * *line). Returns 1, or 0 at the end.
+ * A mount table read once and kept while it does not change: a process
+ * may make 10,000 mounts and map 1,000 files, and reading its table and
+ * ours again for each mapping made fgrecord fall behind its samples.
+ * The kernel marks an open mountinfo file when its namespace's mounts
+ * change (poll's POLLPRI), and the table is read again then.
+ */
+struct mtab {
+	pid_t		 pid;		/* 0 for our own */
+	dev_t		 nsdev;		/* its mount namespace, /proc/PID/ns/mnt */
+	ino_t		 nsino;
+	int		 fd;		/* its mountinfo, open; -1: a free slot */
+	char		*text;		/* the table, its fields cut out in place */
+	struct mount	*m;
+	size_t		 n;
+	unsigned	 used;		/* when last used, for replacement */
+};
+
+#define HOSTPATH_TABS	4
+
+static struct mtab tabs[HOSTPATH_TABS] = {
+	{ .fd = -1 }, { .fd = -1 }, { .fd = -1 }, { .fd = -1 }
+};
+static unsigned tabs_clock;
+
+static void
+mtab_free(struct mtab *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	free(t->text);
+	free(t->m);
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+}
+
+/*
+ * Cuts the fields of one mountinfo line in place into *m. Returns 1 for
+ * a mount of absolute paths, or 0.
  */
 static int
-mount_next(FILE *f, char **line, size_t *cap, unsigned *count,
-    struct mount *m)
+mount_cut(char *line, struct mount *m)
 {
 	char *save, *id, *parent;
 
-	while (*count < HOSTPATH_MOUNTS && getline(line, cap, f) > 0) {
-		++*count;
-		(*line)[strcspn(*line, "\n")] = '\0';
-		if ((id = strtok_r(*line, " ", &save)) == NULL ||
-		    (parent = strtok_r(NULL, " ", &save)) == NULL ||
-		    (m->dev = strtok_r(NULL, " ", &save)) == NULL ||
-		    (m->root = strtok_r(NULL, " ", &save)) == NULL ||
-		    (m->point = strtok_r(NULL, " ", &save)) == NULL)
+	if ((id = strtok_r(line, " ", &save)) == NULL ||
+	    (parent = strtok_r(NULL, " ", &save)) == NULL ||
+	    (m->dev = strtok_r(NULL, " ", &save)) == NULL ||
+	    (m->root = strtok_r(NULL, " ", &save)) == NULL ||
+	    (m->point = strtok_r(NULL, " ", &save)) == NULL)
+		return 0;
+	unescape(m->root);
+	unescape(m->point);
+	return m->root[0] == '/' && m->point[0] == '/';
+}
+
+/* Reads t's table (again) from the start of its file. Returns 0, or -1. */
+static int
+mtab_read(struct mtab *t)
+{
+	struct buf b;
+	char *line, *nl;
+	size_t cap = 0;
+	unsigned count = 0;
+	ssize_t r;
+
+	buf_init(&b);
+	if (lseek(t->fd, 0, SEEK_SET) != 0)
+		return -1;
+	for (;;) {
+		buf_grow(&b, 65536);
+		if ((r = read(t->fd, b.p + b.len, 65536)) < 0 && errno == EINTR)
 			continue;
-		unescape(m->root);
-		unescape(m->point);
-		if (m->root[0] == '/' && m->point[0] == '/')
-			return 1;
+		if (r <= 0)
+			break;
+		buf_setlen(&b, b.len + (size_t)r);
+	}
+	if (r < 0) {
+		buf_release(&b);
+		return -1;
+	}
+	free(t->text);
+	free(t->m);
+	t->m = NULL;
+	t->n = 0;
+	t->text = buf_detach(&b, NULL);
+	for (line = t->text; *line != '\0' && count < HOSTPATH_MOUNTS;
+	    line = nl + 1, count++) {
+		if ((nl = strchr(line, '\n')) == NULL)
+			nl = line + strlen(line) - 1;
+		else
+			*nl = '\0';
+		GROW(t->m, t->n + 1, cap);
+		if (mount_cut(line, &t->m[t->n]))
+			t->n++;
 	}
 	return 0;
 }
 
-static FILE *
-mounts_open(const char *who)
+/*
+ * The mount table of pid (0: ours), read now or kept from before when
+ * its namespace is the same and its mounts did not change. NULL when it
+ * cannot be read.
+ */
+static struct mtab *
+mtab_get(pid_t pid)
 {
+	struct mtab *t = NULL, *old = &tabs[0];
+	struct pollfd pfd;
+	struct stat ns;
 	char p[64];
+	int i;
 
-	snprintf(p, sizeof(p), "/proc/%s/mountinfo", who);
-	return fopen(p, "re");
+	if (pid == 0)
+		snprintf(p, sizeof(p), "/proc/self/ns/mnt");
+	else
+		snprintf(p, sizeof(p), "/proc/%d/ns/mnt", (int)pid);
+	if (stat(p, &ns) != 0)
+		return NULL;
+	for (i = 0; i < HOSTPATH_TABS; i++) {
+		if (tabs[i].fd >= 0 && tabs[i].pid == pid &&
+		    tabs[i].nsdev == ns.st_dev && tabs[i].nsino == ns.st_ino)
+			t = &tabs[i];
+		if (tabs[i].fd < 0 || tabs[i].used < old->used)
+			old = &tabs[i];
+	}
+	if (t != NULL) {
+		pfd.fd = t->fd;
+		pfd.events = POLLPRI;
+		pfd.revents = 0;
+		if (poll(&pfd, 1, 0) != 0 && mtab_read(t) != 0) {
+			old = t;		/* its process gone: open anew */
+			t = NULL;
+		}
+	}
+	if (t == NULL) {
+		t = old;
+		mtab_free(t);
+		if (pid == 0)
+			snprintf(p, sizeof(p), "/proc/self/mountinfo");
+		else
+			snprintf(p, sizeof(p), "/proc/%d/mountinfo", (int)pid);
+		if ((t->fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+			return NULL;
+		t->pid = pid;
+		t->nsdev = ns.st_dev;
+		t->nsino = ns.st_ino;
+		if (mtab_read(t) != 0) {
+			mtab_free(t);
+			return NULL;
+		}
+	}
+	t->used = ++tabs_clock;
+	return t;
 }
 
 /*
@@ -194,29 +318,26 @@ mounts_open(const char *who)
 static int
 fs_path(pid_t pid, const char *path, char **dev, char **inner)
 {
-	char who[24], *line = NULL;
-	const char *rest;
-	size_t cap = 0, best = 0;
-	unsigned count = 0;
-	struct mount m;
-	FILE *f;
+	const struct mount *best = NULL;
+	const char *rest, *best_rest = NULL;
+	struct mtab *t;
+	size_t i;
 
 	*dev = *inner = NULL;
-	snprintf(who, sizeof(who), "%d", (int)pid);
-	if ((f = mounts_open(who)) == NULL)
+	if ((t = mtab_get(pid)) == NULL)
 		return -1;
-	while (mount_next(f, &line, &cap, &count, &m)) {
-		if (!below(m.point, path, &rest) || strlen(m.point) < best)
+	for (i = 0; i < t->n; i++) {
+		if (!below(t->m[i].point, path, &rest) || (best != NULL &&
+		    strlen(t->m[i].point) < strlen(best->point)))
 			continue;
-		best = strlen(m.point);
-		free(*dev);
-		free(*inner);
-		*dev = xstrdup(m.dev);
-		*inner = join(m.root, rest);
+		best = &t->m[i];
+		best_rest = rest;
 	}
-	fclose(f);
-	free(line);
-	return *dev ? 0 : -1;
+	if (best == NULL)
+		return -1;
+	*dev = xstrdup(best->dev);
+	*inner = join(best->root, best_rest);
+	return 0;
 }
 
 /*
@@ -227,29 +348,24 @@ fs_path(pid_t pid, const char *path, char **dev, char **inner)
 static char *
 through_mounts(pid_t pid, const char *path, const struct hostpath_id *id)
 {
-	char *dev, *inner, *line = NULL, *cand = NULL;
+	char *dev, *inner, *cand = NULL;
 	const char *rest;
-	unsigned count = 0;
-	size_t cap = 0;
-	struct mount m;
-	FILE *f;
+	struct mtab *t;
+	size_t i;
 
 	if (fs_path(pid, path, &dev, &inner) != 0)
 		return NULL;
-	if ((f = mounts_open("self")) != NULL) {
-		while (cand == NULL && mount_next(f, &line, &cap, &count, &m)) {
-			if (strcmp(m.dev, dev) != 0 ||
-			    !below(m.root, inner, &rest))
+	if ((t = mtab_get(0)) != NULL)
+		for (i = 0; cand == NULL && i < t->n; i++) {
+			if (strcmp(t->m[i].dev, dev) != 0 ||
+			    !below(t->m[i].root, inner, &rest))
 				continue;
-			cand = join(m.point, rest);
+			cand = join(t->m[i].point, rest);
 			if (!is_inside(cand, path, id)) {
 				free(cand);
 				cand = NULL;
 			}
 		}
-		fclose(f);
-	}
-	free(line);
 	free(dev);
 	free(inner);
 	return cand;

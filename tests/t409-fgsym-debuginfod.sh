@@ -172,7 +172,7 @@ check 'symbols but no DWARF: fgsym and fgrecord call it DWARF-less only without 
 
 # Misbehaving servers on 127.0.0.1 (tests/sym/badserver.py), started
 # here so that the trap above stops them; bad MODE sets BADURL to one.
-for mode in silent http garbage 500 file; do
+for mode in silent http garbage 500 file huge stream; do
 	python3 "$TESTS/sym/badserver.py" "$TMP/bad.$mode" "$mode" "$FIX/inl" &
 	BAD="$BAD $!"
 done
@@ -199,14 +199,36 @@ check 'a server that never answers: one line, given up after DEBUGINFOD_TIMEOUT'
 	grep_q "failed: no answer in 2 s: no more files" err
 '
 
-check 'a server that answers no ELF: refused in one line' '
+# Made to fail: before, the bad answer stayed in the client's cache and
+# the second run took it from there without asking.
+check 'a server that answers no ELF: refused in one line, and not kept' '
 	bad http &&
-	DEBUGINFOD_URLS=$BADURL DEBUGINFOD_CACHE_PATH=$PWD/cache \
-	    expect_status 0 timeout 60 fgsym "$FIX/inl.in" >out 2>err &&
-	cat err &&
-	test "$(grep -c "debuginfod\|refused" err)" = 1 &&
-	grep -q "\[unknown\] ($FIX/inl)" out
+	for run in 1 2; do
+		DEBUGINFOD_URLS=$BADURL DEBUGINFOD_CACHE_PATH=$PWD/cache \
+		    expect_status 0 timeout 60 fgsym "$FIX/inl.in" >out 2>err &&
+		cat err &&
+		test "$(grep -c "debuginfod\|refused" err)" = 1 &&
+		grep_q "^fgsym: debuginfod: .$BADURL.* sent the file for .$FIX/inl. was refused: .*; removed from the client.s cache\$" err &&
+		grep -q "\[unknown\] ($FIX/inl)" out &&
+		test -z "$(find cache -type f \( -name executable -o -name debuginfo \))" ||
+		return 1
+	done
 '
+
+# Made to fail: before, 3 GiB announced or an endless answer went into
+# the client's cache until the disk was full (1.5-2 GiB of zeros here).
+for mode in huge stream; do
+	check "a server that sends more than DEBUGINFOD_MAXSIZE ($mode): refused, nothing kept" '
+		bad '$mode' &&
+		DEBUGINFOD_URLS=$BADURL DEBUGINFOD_MAXSIZE=2097152 \
+		    DEBUGINFOD_CACHE_PATH=$PWD/cache \
+		    expect_status 0 timeout 60 fgsym "$FIX/inl.in" >out 2>err &&
+		cat err &&
+		test "$(grep -c "debuginfod" err)" = 1 &&
+		grep_q "^fgsym: debuginfod: the file for .$FIX/inl. was refused: larger.* than the 2 MiB taken (DEBUGINFOD_MAXSIZE sets it)\$" err &&
+		test "$(du -sk cache | cut -f1)" -lt 8192
+	'
+done
 
 check 'a server that answers no HTTP: no hang, no name made up' '
 	bad garbage &&
@@ -238,7 +260,8 @@ check 'a server that sends a file with another build ID: said so, not a rebuild'
 	DEBUGINFOD_URLS=$BADURL DEBUGINFOD_CACHE_PATH=$PWD/cache \
 	    expect_status 0 timeout 60 fgsym rec >out 2>err &&
 	cat err &&
-	grep_q "^fgsym: .$PWD/hot.: the debuginfod server sent a file with another build ID ([0-9a-f]*, asked for [0-9a-f]*), .*: not used; its frames stay \[unknown\]\$" err &&
+	grep_q "^fgsym: debuginfod: .$BADURL.* sent the file for .$PWD/hot. was refused: a file with another build ID ([0-9a-f]*, asked for [0-9a-f]*); removed from the client.s cache\$" err &&
+	test -z "$(find cache -type f \( -name executable -o -name debuginfo \))" &&
 	! grep -q "rebuilt\|record the profile again" err &&
 	test "$(frame_names out "$PWD/hot" | grep -vc unknown)" = 0
 '

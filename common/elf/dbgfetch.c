@@ -2,13 +2,16 @@
  * dbgfetch: files fetched by build ID from debuginfod servers (see
  * dbgfetch.h).
  */
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +22,7 @@
 #include "base/num.h"
 #include "base/xalloc.h"
 #include "elf/dbgfetch.h"
+#include "elf/elffile.h"
 
 struct dbgfetch {
 	struct dbgfetch_opts o;
@@ -28,10 +32,15 @@ struct dbgfetch {
 	size_t		 nasked, askedcap;
 	double		 spent;		/* seconds waited on servers */
 	double		 stall;		/* a request's limit without a byte */
+	uint64_t	 maxsize;	/* the largest file taken, in bytes */
+	char		*cache;		/* the client's cache folder */
 	/* the request under way */
 	double		 t0, tbyte;	/* its start, its last new byte */
 	long		 bytes;
 	const char	*what;
+	char		*partdir;	/* where the client writes it, and */
+	const char	*partname;	/* the start of its temporary name */
+	uint64_t	 toobig;	/* its size, when past maxsize; or 0 */
 	int		 shown;		/* its progress was shown */
 	const char	*why;		/* why it was given up, or NULL */
 	char		 whybuf[64];
@@ -77,6 +86,46 @@ now(void)
 }
 
 /*
+ * The bytes written so far of the file the client is fetching, when the
+ * server did not say its size: the client writes it into its cache as
+ * ID/KIND.XXXXXX before the rename to ID/KIND.
+ */
+static uint64_t
+part_size(struct dbgfetch *d)
+{
+	struct dirent *e;
+	struct stat st;
+	uint64_t n = 0;
+	size_t k = strlen(d->partname);
+	DIR *dir;
+
+	if (d->partdir == NULL || (dir = opendir(d->partdir)) == NULL)
+		return 0;
+	while ((e = readdir(dir)) != NULL)
+		if (strncmp(e->d_name, d->partname, k) == 0 &&
+		    e->d_name[k] == '.' && fstatat(dirfd(dir), e->d_name, &st,
+		    AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+			n += (uint64_t)st.st_size;
+	closedir(dir);
+	return n;
+}
+
+/* The client's cache folder, as libdebuginfod finds it: a new string. */
+static char *
+cache_dir(void)
+{
+	const char *e;
+
+	if ((e = getenv("DEBUGINFOD_CACHE_PATH")) != NULL && *e != '\0')
+		return xstrdup(e);
+	if ((e = getenv("XDG_CACHE_HOME")) != NULL && *e != '\0')
+		return xasprintf("%s/debuginfod_client", e);
+	if ((e = getenv("HOME")) != NULL && *e != '\0')
+		return xasprintf("%s/.cache/debuginfod_client", e);
+	return NULL;
+}
+
+/*
  * libdebuginfod calls this about once a second while a request runs, with
  * the bytes so far and the size, and a nonzero return cancels it. Until
  * the server has said the size (total 0), done counts the calls, not
@@ -93,6 +142,14 @@ on_progress(debuginfod_client *c, long done, long total)
 		d->bytes = done;
 		d->tbyte = t;
 	}
+	if (total > 0 && ((uint64_t)total > d->maxsize ||
+	    (uint64_t)done > d->maxsize)) {
+		d->toobig = (uint64_t)(total > done ? total : done);
+		return 1;
+	}
+	if (total <= 0 && (d->toobig = part_size(d)) > d->maxsize)
+		return 1;
+	d->toobig = 0;
 	if (t - d->tbyte >= d->stall) {
 		snprintf(d->whybuf, sizeof(d->whybuf), "no answer in %.0f s",
 		    d->stall);
@@ -131,6 +188,22 @@ dbgfetch_new(const struct dbgfetch_opts *opts)
 		return NULL;
 	}
 	d->stall = DBGFETCH_STALL;
+	/*
+	 * The client's own variable: the largest file asked for. It tells
+	 * the server, and the client refuses a larger announced size; the
+	 * progress callback also stops a download that goes past it.
+	 */
+	d->maxsize = DBGFETCH_MAXSIZE;
+	if ((e = getenv("DEBUGINFOD_MAXSIZE")) != NULL &&
+	    num_arg(e, 1, INT64_MAX, &n) == 0)
+		d->maxsize = n;
+	else {
+		char v[32];
+
+		snprintf(v, sizeof(v), "%llu", DBGFETCH_MAXSIZE);
+		setenv("DEBUGINFOD_MAXSIZE", v, 1);
+	}
+	d->cache = cache_dir();
 	/* The client's own variable: seconds without progress. */
 	if ((e = getenv("DEBUGINFOD_TIMEOUT")) != NULL &&
 	    num_arg(e, 1, 3600, &n) == 0 && n < DBGFETCH_STALL)
@@ -255,6 +328,43 @@ said_before(struct dbgfetch *d, const char *url)
 	return 0;
 }
 
+/*
+ * path, the file of build ID id that the client returned (fetched now or
+ * kept in its cache from before), when it is an ELF file of that build
+ * ID; else it is removed from the cache, so that no later run takes it,
+ * said, and NULL returned.
+ */
+static char *
+checked(struct dbgfetch *d, char *path, const char *id, const char *what)
+{
+	struct elffile ef;
+	char *mine = NULL, *why, *line;
+	const char *url = debuginfod_get_url(d->client);
+
+	elffile_init(&ef);
+	if (elffile_open(&ef, path) != ELFFILE_OK)
+		why = xasprintf("%s", ef.why);
+	else if ((mine = elffile_buildid(&ef)) == NULL ||
+	    strcasecmp(mine, id) != 0)
+		why = xasprintf("a file with another build ID (%s, asked for "
+		    "%s)", mine != NULL ? mine : "none", id);
+	else
+		why = NULL;
+	free(mine);
+	elffile_release(&ef);
+	if (why == NULL)
+		return path;
+	(void)unlink(path);
+	line = xasprintf("debuginfod: %s%s%sthe file for '%s' was refused: "
+	    "%s; removed from the client's cache", url ? "'" : "",
+	    url ? url : "", url ? "' sent " : "", what, why);
+	say(d, line);
+	free(line);
+	free(why);
+	free(path);
+	return NULL;
+}
+
 char *
 dbgfetch_find(struct dbgfetch *d, enum dbgfetch_kind kind, const char *id,
     const char *what)
@@ -279,6 +389,10 @@ dbgfetch_find(struct dbgfetch *d, enum dbgfetch_kind kind, const char *id,
 	d->t0 = d->tbyte = now();
 	d->bytes = 0;
 	d->what = what;
+	free(d->partdir);
+	d->partdir = d->cache != NULL ? xasprintf("%s/%s", d->cache, id) : NULL;
+	d->partname = kind == DBGFETCH_EXECUTABLE ? "executable" : "debuginfo";
+	d->toobig = 0;
 	d->shown = 0;
 	d->why = NULL;
 	if (d->vfd >= 0) {
@@ -303,6 +417,22 @@ dbgfetch_find(struct dbgfetch *d, enum dbgfetch_kind kind, const char *id,
 	}
 	if (d->shown && d->o.progress != NULL)
 		d->o.progress(d->o.arg, NULL, 0, 0);
+	if ((fd < 0 && d->toobig > d->maxsize) || fd == -EFBIG) {
+		/* one file too large: the next may not be */
+		char size[48] = "";
+
+		if (d->toobig > d->maxsize)
+			snprintf(size, sizeof(size), " (%llu MiB or more)",
+			    (unsigned long long)(d->toobig >> 20));
+		line = xasprintf("debuginfod: the file for '%s' was refused: "
+		    "larger%s than the %llu MiB taken (DEBUGINFOD_MAXSIZE "
+		    "sets it)", what, size,
+		    (unsigned long long)(d->maxsize >> 20));
+		say(d, line);
+		free(line);
+		free(path);
+		return NULL;
+	}
 	/*
 	 * Each server that failed, said once in the run, with its status;
 	 * asking goes on while one of them has not failed.
@@ -336,7 +466,7 @@ dbgfetch_find(struct dbgfetch *d, enum dbgfetch_kind kind, const char *id,
 	}
 	if (fd >= 0) {
 		close(fd);
-		return path;
+		return checked(d, path, id, what);
 	}
 	free(path);
 	/* Not there: the usual answer, and no failure. */
@@ -368,6 +498,8 @@ dbgfetch_free(struct dbgfetch *d)
 	for (i = 0; i < d->nsaid; i++)
 		free(d->said[i]);
 	free(d->said);
+	free(d->cache);
+	free(d->partdir);
 	free(d);
 }
 

@@ -16,6 +16,13 @@
  * cache: the caller opens it through elf/elffile (a regular file, size
  * bounded, by descriptor) and checks its build ID, as for any file.
  *
+ * Size is bounded: a file announced, or sent, larger than
+ * DBGFETCH_MAXSIZE bytes (or $DEBUGINFOD_MAXSIZE, the client's own
+ * variable, when set) is refused while it comes, and said; the servers
+ * are still asked for other files. A file the client returns, fetched now
+ * or kept from an earlier run, that is no ELF file of the build ID asked
+ * is removed from the client's cache, said, and not returned.
+ *
  * Time is bounded: a request that gets no byte for DBGFETCH_STALL seconds
  * (or $DEBUGINFOD_TIMEOUT, when set) is given up, and so is every request
  * once the run has spent DBGFETCH_TOTAL seconds waiting on servers. A
@@ -37,6 +44,8 @@
 #define DBGFETCH_STALL	15
 /* The run waits on servers this many seconds at most, in all. */
 #define DBGFETCH_TOTAL	120
+/* The largest file taken from a server, unless $DEBUGINFOD_MAXSIZE says. */
+#define DBGFETCH_MAXSIZE	(1ULL << 30)
 
 enum dbgfetch_kind {
 	DBGFETCH_DEBUGINFO,	/* the separate debug file of a build ID */

@@ -4,7 +4,8 @@
 # killed. MODE: "silent" accepts and never answers; "garbage" answers
 # bytes that are no HTTP; "http" answers 200 with bytes that are no ELF;
 # "500" answers HTTP 500; "file" answers 200 with FILE, whatever was
-# asked (an ELF file of another build ID).
+# asked (an ELF file of another build ID); "huge" announces 3 GiB and
+# sends zeros; "stream" sends zeros without saying a size, endlessly.
 import socket
 import sys
 
@@ -31,6 +32,15 @@ while True:
             c.sendall(b"HTTP/1.1 500 Internal Server Error\r\n"
                       b"Content-Length: %d\r\nConnection: close\r\n\r\n"
                       % len(body) + body)
+        elif mode in ("huge", "stream"):
+            if mode == "huge":
+                c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n"
+                          b"Connection: close\r\n\r\n" % (3 << 30))
+            else:
+                c.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")
+            zeros = bytes(1 << 16)
+            for _ in range(1 << 15):    # 2 GiB at most
+                c.sendall(zeros)
         elif mode == "file":
             with open(sys.argv[3], "rb") as f:
                 body = f.read()

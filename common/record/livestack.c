@@ -125,11 +125,15 @@ livestack_read(void *arg, uint64_t addr, uint64_t *v)
 	struct livestack *ls = arg;
 	uint64_t base;
 	unsigned i;
-	size_t len;
+	size_t len, size;
 
 	if (addr < ls->lo || addr >= ls->hi || ls->hi - addr < 8)
 		return -1;
-	base = addr & ~(uint64_t)(LIVESTACK_CHUNK - 1);
+	size = LIVESTACK_CHUNK;
+	if (ls->step != 0 && ls->nchunks < 16 &&
+	    (ls->step << ls->nchunks) < LIVESTACK_CHUNK)
+		size = ls->step << ls->nchunks;
+	base = addr & ~(uint64_t)(size - 1);
 	if (base < ls->lo)
 		base = ls->lo;
 	for (i = 0; i < ls->nchunks; i++)
@@ -146,7 +150,7 @@ livestack_read(void *arg, uint64_t addr, uint64_t *v)
 	i = ls->nchunks;
 	if (ls->chunk[i] == NULL)
 		ls->chunk[i] = xmalloc(LIVESTACK_CHUNK);
-	len = LIVESTACK_CHUNK;
+	len = size;
 	if (ls->hi - base < len)
 		len = (size_t)(ls->hi - base);
 	len = readmem(ls, base, ls->chunk[i], len);
@@ -182,4 +186,51 @@ livestack_forget(struct livestack *ls, pid_t pid, pid_t tid)
 	for (i = 0; i < LIVESTACK_SLOTS; i++)
 		if (ls->slots[i].pid == pid)
 			ls->slots[i].tid = 0;
+}
+
+unsigned
+livestack_keep(const struct livestack *ls, struct livestack_pieces *p)
+{
+	size_t need = 0;
+	unsigned i;
+
+	for (i = 0; i < ls->nchunks; i++)
+		need += ls->len[i];
+	if (need > p->cap) {
+		free(p->bytes);
+		p->bytes = xmalloc(need);
+		p->cap = need;
+	}
+	need = 0;
+	for (i = 0; i < ls->nchunks; i++) {
+		p->base[i] = ls->base[i];
+		p->len[i] = ls->len[i];
+		p->off[i] = need;
+		memcpy(p->bytes + need, ls->chunk[i], ls->len[i]);
+		need += ls->len[i];
+	}
+	p->n = ls->nchunks;
+	return p->n;
+}
+
+int
+livestack_pieces_read(void *arg, uint64_t addr, uint64_t *v)
+{
+	const struct livestack_pieces *p = arg;
+	unsigned i;
+
+	for (i = 0; i < p->n; i++)
+		if (addr >= p->base[i] && addr - p->base[i] < p->len[i] &&
+		    p->len[i] - (addr - p->base[i]) >= 8) {
+			memcpy(v, p->bytes + p->off[i] + (addr - p->base[i]), 8);
+			return 0;
+		}
+	return -1;
+}
+
+void
+livestack_pieces_release(struct livestack_pieces *p)
+{
+	free(p->bytes);
+	memset(p, 0, sizeof(*p));
 }

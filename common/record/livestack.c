@@ -189,28 +189,36 @@ livestack_forget(struct livestack *ls, pid_t pid, pid_t tid)
 }
 
 unsigned
-livestack_keep(const struct livestack *ls, struct livestack_pieces *p)
+livestack_keep(struct livestack *ls, struct livestack_pieces *p)
 {
-	size_t need = 0;
+	unsigned char *swap;
 	unsigned i;
 
-	for (i = 0; i < ls->nchunks; i++)
-		need += ls->len[i];
-	if (need > p->cap) {
-		free(p->bytes);
-		p->bytes = xmalloc(need);
-		p->cap = need;
-	}
-	need = 0;
 	for (i = 0; i < ls->nchunks; i++) {
+		swap = p->chunk[i];
+		p->chunk[i] = ls->chunk[i];
+		ls->chunk[i] = swap;
 		p->base[i] = ls->base[i];
 		p->len[i] = ls->len[i];
-		p->off[i] = need;
-		memcpy(p->bytes + need, ls->chunk[i], ls->len[i]);
-		need += ls->len[i];
 	}
 	p->n = ls->nchunks;
+	ls->nchunks = 0;	/* its chunks are p's now */
 	return p->n;
+}
+
+void
+livestack_pieces_copy(struct livestack_pieces *dst,
+    const struct livestack_pieces *src)
+{
+	unsigned i;
+
+	for (i = 0; i < src->n; i++) {
+		dst->base[i] = src->base[i];
+		dst->len[i] = src->len[i];
+		dst->chunk[i] = xmalloc(src->len[i] ? src->len[i] : 1);
+		memcpy(dst->chunk[i], src->chunk[i], src->len[i]);
+	}
+	dst->n = src->n;
 }
 
 int
@@ -222,7 +230,7 @@ livestack_pieces_read(void *arg, uint64_t addr, uint64_t *v)
 	for (i = 0; i < p->n; i++)
 		if (addr >= p->base[i] && addr - p->base[i] < p->len[i] &&
 		    p->len[i] - (addr - p->base[i]) >= 8) {
-			memcpy(v, p->bytes + p->off[i] + (addr - p->base[i]), 8);
+			memcpy(v, p->chunk[i] + (addr - p->base[i]), 8);
 			return 0;
 		}
 	return -1;
@@ -231,6 +239,9 @@ livestack_pieces_read(void *arg, uint64_t addr, uint64_t *v)
 void
 livestack_pieces_release(struct livestack_pieces *p)
 {
-	free(p->bytes);
+	unsigned i;
+
+	for (i = 0; i < LIVESTACK_CHUNKS; i++)
+		free(p->chunk[i]);
 	memset(p, 0, sizeof(*p));
 }

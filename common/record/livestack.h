@@ -101,22 +101,24 @@ int	 livestack_holds(struct livestack *, uint64_t addr, uint64_t want);
  */
 void	 livestack_forget(struct livestack *, pid_t pid, pid_t tid);
 
-/* What a walk read of a stopped thread: the chunks it read, copied. */
+/* What a walk read of a stopped thread: the chunks it read. */
 struct livestack_pieces {
 	unsigned	 n;
 	uint64_t	 base[LIVESTACK_CHUNKS];
 	size_t		 len[LIVESTACK_CHUNKS];
-	size_t		 off[LIVESTACK_CHUNKS];	/* each one's bytes in bytes[] */
-	unsigned char	*bytes;		/* owned */
-	size_t		 cap;
+	unsigned char	*chunk[LIVESTACK_CHUNKS];	/* owned, or NULL */
 };
 
 /*
- * Copies the chunks ls read in its walk into p (which the caller holds,
- * all zero bytes the first time; growing its bytes). Returns the number
- * of chunks.
+ * Takes the chunks ls read in its walk into p (which the caller holds,
+ * all zero bytes the first time), giving ls p's old buffers in exchange:
+ * no copy, so that a stop stays short. Returns the number of chunks.
  */
-unsigned livestack_keep(const struct livestack *, struct livestack_pieces *p);
+unsigned livestack_keep(struct livestack *, struct livestack_pieces *p);
+
+/* Copies src into dst (all zero bytes), each chunk in len bytes. */
+void	 livestack_pieces_copy(struct livestack_pieces *dst,
+	    const struct livestack_pieces *src);
 
 /*
  * unwind_more_fn over kept pieces (arg is the struct livestack_pieces):

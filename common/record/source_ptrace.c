@@ -350,14 +350,8 @@ queue_sample(struct ptsrc *p, const struct pproc *pp,
 		ss->stack = e->own;
 		ss->stack_len = s->stack_len;
 		if (s->more != NULL) {
-			size_t used = s->more->off[s->more->n - 1] +
-			    s->more->len[s->more->n - 1];
-
 			e->more = xcalloc(1, sizeof(*e->more));
-			*e->more = *s->more;
-			e->more->bytes = xmalloc(used);
-			e->more->cap = used;
-			memcpy(e->more->bytes, s->more->bytes, used);
+			livestack_pieces_copy(e->more, s->more);
 			ss->more = livestack_pieces_read;
 			ss->more_arg = e->more;
 		}

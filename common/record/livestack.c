@@ -125,11 +125,15 @@ livestack_read(void *arg, uint64_t addr, uint64_t *v)
 	struct livestack *ls = arg;
 	uint64_t base;
 	unsigned i;
-	size_t len;
+	size_t len, size;
 
 	if (addr < ls->lo || addr >= ls->hi || ls->hi - addr < 8)
 		return -1;
-	base = addr & ~(uint64_t)(LIVESTACK_CHUNK - 1);
+	size = LIVESTACK_CHUNK;
+	if (ls->step != 0 && ls->nchunks < 16 &&
+	    (ls->step << ls->nchunks) < LIVESTACK_CHUNK)
+		size = ls->step << ls->nchunks;
+	base = addr & ~(uint64_t)(size - 1);
 	if (base < ls->lo)
 		base = ls->lo;
 	for (i = 0; i < ls->nchunks; i++)
@@ -146,7 +150,7 @@ livestack_read(void *arg, uint64_t addr, uint64_t *v)
 	i = ls->nchunks;
 	if (ls->chunk[i] == NULL)
 		ls->chunk[i] = xmalloc(LIVESTACK_CHUNK);
-	len = LIVESTACK_CHUNK;
+	len = size;
 	if (ls->hi - base < len)
 		len = (size_t)(ls->hi - base);
 	len = readmem(ls, base, ls->chunk[i], len);
@@ -182,4 +186,62 @@ livestack_forget(struct livestack *ls, pid_t pid, pid_t tid)
 	for (i = 0; i < LIVESTACK_SLOTS; i++)
 		if (ls->slots[i].pid == pid)
 			ls->slots[i].tid = 0;
+}
+
+unsigned
+livestack_keep(struct livestack *ls, struct livestack_pieces *p)
+{
+	unsigned char *swap;
+	unsigned i;
+
+	for (i = 0; i < ls->nchunks; i++) {
+		swap = p->chunk[i];
+		p->chunk[i] = ls->chunk[i];
+		ls->chunk[i] = swap;
+		p->base[i] = ls->base[i];
+		p->len[i] = ls->len[i];
+	}
+	p->n = ls->nchunks;
+	ls->nchunks = 0;	/* its chunks are p's now */
+	return p->n;
+}
+
+void
+livestack_pieces_copy(struct livestack_pieces *dst,
+    const struct livestack_pieces *src)
+{
+	unsigned i;
+
+	for (i = 0; i < src->n; i++) {
+		dst->base[i] = src->base[i];
+		dst->len[i] = src->len[i];
+		dst->chunk[i] = xmalloc(src->len[i] ? src->len[i] : 1);
+		memcpy(dst->chunk[i], src->chunk[i], src->len[i]);
+	}
+	dst->n = src->n;
+}
+
+int
+livestack_pieces_read(void *arg, uint64_t addr, uint64_t *v)
+{
+	const struct livestack_pieces *p = arg;
+	unsigned i;
+
+	for (i = 0; i < p->n; i++)
+		if (addr >= p->base[i] && addr - p->base[i] < p->len[i] &&
+		    p->len[i] - (addr - p->base[i]) >= 8) {
+			memcpy(v, p->chunk[i] + (addr - p->base[i]), 8);
+			return 0;
+		}
+	return -1;
+}
+
+void
+livestack_pieces_release(struct livestack_pieces *p)
+{
+	unsigned i;
+
+	for (i = 0; i < LIVESTACK_CHUNKS; i++)
+		free(p->chunk[i]);
+	memset(p, 0, sizeof(*p));
 }

@@ -25,6 +25,13 @@
  *	}
  *	livestack_forget(&ls, pid, tid);	(thread exit, exec)
  *	livestack_release(&ls);
+ *
+ * The ptrace sampler reads the same way while the thread is stopped
+ * (record/ptsample_take.c): then what is read is the sample's, with no
+ * check, and the reads begin small (step) so that the stop stays short.
+ * What such a walk read is kept with the sample as pieces
+ * (livestack_keep), for the session's own walk of it later
+ * (livestack_pieces_read), which reads nothing from the process.
  */
 #ifndef FG_LIVESTACK_H
 #define FG_LIVESTACK_H
@@ -47,6 +54,11 @@ struct livestack {
 	size_t		 len[LIVESTACK_CHUNKS];		/* and the bytes read */
 	unsigned	 nchunks;	/* read in this walk */
 	struct livestack_slot *slots;	/* owned: LIVESTACK_SLOTS threads' bounds */
+	/*
+	 * The first read's size, doubling with each read after it up to
+	 * LIVESTACK_CHUNK; 0: LIVESTACK_CHUNK each. A power of two.
+	 */
+	size_t		 step;
 	int		 err;		/* errno of the last read refused, or 0 */
 	uint64_t	 reads;		/* process_vm_readv calls, for statistics */
 };
@@ -88,5 +100,33 @@ int	 livestack_holds(struct livestack *, uint64_t addr, uint64_t want);
  * thread of process pid when tid is 0 (an exec).
  */
 void	 livestack_forget(struct livestack *, pid_t pid, pid_t tid);
+
+/* What a walk read of a stopped thread: the chunks it read. */
+struct livestack_pieces {
+	unsigned	 n;
+	uint64_t	 base[LIVESTACK_CHUNKS];
+	size_t		 len[LIVESTACK_CHUNKS];
+	unsigned char	*chunk[LIVESTACK_CHUNKS];	/* owned, or NULL */
+};
+
+/*
+ * Takes the chunks ls read in its walk into p (which the caller holds,
+ * all zero bytes the first time), giving ls p's old buffers in exchange:
+ * no copy, so that a stop stays short. Returns the number of chunks.
+ */
+unsigned livestack_keep(struct livestack *, struct livestack_pieces *p);
+
+/* Copies src into dst (all zero bytes), each chunk in len bytes. */
+void	 livestack_pieces_copy(struct livestack_pieces *dst,
+	    const struct livestack_pieces *src);
+
+/*
+ * unwind_more_fn over kept pieces (arg is the struct livestack_pieces):
+ * the 8 bytes at addr when one piece holds them. Returns 0, or -1.
+ */
+int	 livestack_pieces_read(void *arg, uint64_t addr, uint64_t *v);
+
+/* Frees p's bytes, not p itself. */
+void	 livestack_pieces_release(struct livestack_pieces *p);
 
 #endif

@@ -106,6 +106,8 @@ ptsample_init(struct ptsample *ps, const struct ptsample_opts *opts,
 	if (cb)
 		ps->cb = *cb;
 	ps->arg = arg;
+	livestack_init(&ps->live);
+	ps->live.step = 4096;
 	ps->period_ns = NS / ps->opts.freq;
 	if (ps->period_ns == 0)
 		ps->period_ns = 1;
@@ -818,9 +820,12 @@ ptsample_release(struct ptsample *ps)
 	size_t i;
 
 	ptsample_detach(ps);
-	for (i = 0; i < ps->nsbufs; i++)
+	for (i = 0; i < ps->nsbufs; i++) {
 		free(ps->sbufs[i].stack);
+		livestack_pieces_release(&ps->sbufs[i].more);
+	}
 	free(ps->sbufs);
+	livestack_release(&ps->live);
 	free(ps->threads);
 	memset(ps, 0, sizeof(*ps));
 }

@@ -14,8 +14,15 @@
  * stopped with
  * PTRACE_INTERRUPT (no signal the program can see), its registers are
  * read (PTRACE_GETREGSET) and its stack copied from the stack pointer up
- * (process_vm_readv); then it is let go, and only then is the sample
- * handed on, so that the thread does not wait for the unwinding. The
+ * (process_vm_readv). When the copy ran out before the thread's stack
+ * did, the caller's walk (cb.walk) unwinds it there and then, while it
+ * is stopped, reading what it asks for beyond the copy from the thread's
+ * stack (record/livestack.h, in reads that begin at 4 KiB and double),
+ * bounded by its stack mapping and the walk's depth; what it read goes
+ * with the sample (pt_sample.more), so that a copy's size never cuts a
+ * stack short. Then the thread is let go, and only then is the sample
+ * handed on, so that the thread does not wait for the rest of the
+ * unwinding. The
  * samples so taken mean what cpu-clock samples mean. In wall mode every
  * thread is sampled at every tick, running or blocked, and the sample of
  * a thread that was on a CPU for less than half the time since its last
@@ -44,6 +51,7 @@
 #include <sys/types.h>
 
 #include "record/jitter.h"
+#include "record/livestack.h"
 #include "record/unwind.h"
 
 struct ptsample_opts {
@@ -66,13 +74,22 @@ struct pt_sample {
 	uint32_t	 regs_valid;	/* bit r set when regs[r] is known */
 	const unsigned char *stack;	/* from regs[UNWIND_SP] up */
 	size_t		 stack_len;
+	/*
+	 * What the walk of the stopped thread read beyond the copy (cb.walk),
+	 * or NULL: read with livestack_pieces_read.
+	 */
+	const struct livestack_pieces *more;
 };
 
 /*
  * What the caller learns; any may be NULL. fork: a new process child,
  * a copy of parent (its mappings too). exec: pid runs a new image (read
  * its mappings again). exit: process pid is gone. comm: tid's name may
- * have changed (it was seized, or exec'd).
+ * have changed (it was seized, or exec'd). walk: called while thread
+ * s->tid is stopped, when its stack copy (s->stack, s->stack_len) ran
+ * out before its stack did: the caller unwinds it, reading beyond the
+ * copy through more(more_arg, ...), and keeps nothing of s; what the
+ * walk read comes back with the sample.
  */
 struct ptsample_cb {
 	void	(*sample)(void *arg, const struct pt_sample *);
@@ -80,6 +97,8 @@ struct ptsample_cb {
 	void	(*exec)(void *arg, pid_t pid);
 	void	(*exit)(void *arg, pid_t pid);
 	void	(*comm)(void *arg, pid_t pid, pid_t tid);
+	void	(*walk)(void *arg, const struct pt_sample *s,
+		    unwind_more_fn *more, void *more_arg);
 };
 
 struct pt_thread;
@@ -103,6 +122,8 @@ struct ptsample {
 	int		 child_done;
 	uint64_t	 keep_bytes;	/* the kept samples' stacks */
 	uint64_t	 restarts;	/* waits an interrupt ended, made again */
+	struct livestack live;		/* the stopped threads' stacks read on */
+	uint64_t	 walks;		/* samples walked while stopped (cb.walk) */
 	uint64_t	 wall_ns;	/* wall mode: the samples' periods, ns */
 	uint64_t	 held_ns;	/* and the time the sampler held threads
 					   at its stops, left out of them */

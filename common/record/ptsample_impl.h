@@ -83,6 +83,7 @@ struct pt_thread {
 struct pt_sbuf {
 	struct pt_sample s;
 	unsigned char	*stack;		/* owned, opts.stack_size bytes */
+	struct livestack_pieces more;	/* owned: read beyond it, stopped */
 };
 
 /* The thread tid in the table (borrowed: until it grows), or NULL. */

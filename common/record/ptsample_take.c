@@ -48,12 +48,18 @@ regs_to_dwarf(const struct user_regs_struct *u, uint64_t *d)
 static struct pt_sbuf *
 sbuf_next(struct ptsample *ps)
 {
+	struct pt_sbuf *b;
+
 	if (ps->nready == ps->nsbufs) {
 		GROW(ps->sbufs, ps->nsbufs + 1, ps->sbufs_cap);
-		ps->sbufs[ps->nsbufs].stack = xmalloc(ps->opts.stack_size + 8);
+		b = &ps->sbufs[ps->nsbufs];
+		memset(b, 0, sizeof(*b));
+		b->stack = xmalloc(ps->opts.stack_size + 8);
 		ps->nsbufs++;
 	}
-	return &ps->sbufs[ps->nready];
+	b = &ps->sbufs[ps->nready];
+	b->s.more = NULL;
+	return b;
 }
 
 /*
@@ -283,6 +289,28 @@ pt_restart_wait(struct pt_thread *t, struct user_regs_struct *u)
 }
 
 /*
+ * The stopped thread t's sample b, whose copy ran out before its stack
+ * did: walked now (cb.walk), reading on in its stack as the walk asks
+ * (within its stack mapping), and what it read kept with the sample.
+ */
+static void
+walk_stopped(struct ptsample *ps, struct pt_thread *t, struct pt_sbuf *b)
+{
+	if (ps->cb.walk == NULL || ps->opts.stack_size == 0 ||
+	    b->s.stack_len < ps->opts.stack_size ||
+	    livestack_begin(&ps->live, t->pid, t->tid,
+	    b->s.regs[UNWIND_SP] + b->s.stack_len) != 0)
+		return;
+	b->s.pid = t->pid;
+	b->s.tid = t->tid;
+	b->s.stack = b->stack;
+	ps->cb.walk(ps->arg, &b->s, livestack_read, &ps->live);
+	ps->walks++;
+	if (livestack_keep(&ps->live, &b->more) > 0)
+		b->s.more = &b->more;
+}
+
+/*
  * Copies the stopped thread's registers and stack into a new sample.
  * intr: the stop is a PTRACE_INTERRUPT's, and a wait it ended is made
  * again.
@@ -304,6 +332,7 @@ pt_take(struct ptsample *ps, struct pt_thread *t, int intr)
 		ps->restarts++;
 	b->s.stack_len = copy_stack(ps, t->pid, b->s.regs[UNWIND_SP],
 	    b->stack);
+	walk_stopped(ps, t, b);
 	t->kept = 0;
 	ready(ps, t, b, now);
 }

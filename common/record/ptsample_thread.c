@@ -254,6 +254,7 @@ pt_drop_thread(struct ptsample *ps, struct pt_thread *t)
 {
 	pt_unpend(ps, t);
 	close_proc(t);
+	livestack_forget(&ps->live, t->pid, t->tid);
 	if (t->keep != NULL)
 		ps->keep_bytes -= ps->opts.stack_size;
 	free(t->keep);

@@ -331,8 +331,8 @@ live_stack(struct record *r, const struct source_event *ev,
 	enum unwind_end e;
 	size_t m;
 
-	if (n < 2 || r->src.ops->offline)
-		return n;
+	if (n < 2 || r->src.ops->offline || in->more != NULL)
+		return n;	/* (the source read on when it took it) */
 	ra = r->pcs[n - 1];
 	slot = r->sps[n - 1] - 8;
 	if (livestack_begin(&r->live, ev->pid, ev->tid,
@@ -575,8 +575,12 @@ on_sample(struct record *r, const struct source_event *ev)
 		in.valid = s->regs_valid;
 		in.stack = s->stack;
 		in.stack_len = s->stack_len;
+		in.more = s->more;
+		in.more_arg = s->more_arg;
 		n = unwind_stack_sp(&r->unwind, &in, r->pcs, r->sps,
 		    r->pcs_cap, &why);
+		if (s->more != NULL && why == UNWIND_COMPLETE)
+			r->stats.stopped++;
 		n = complete_stack(r, ev, &in, n, &why);
 		for (i = 0; i < n; i++)
 			user_frame(r, ev->pid, r->pcs[i], i == 0);
@@ -916,6 +920,7 @@ open_source(struct record *r)
 	r->opts.cfg.child = r->child;
 	r->src.ops = r->opts.source;
 	r->maps.offline = r->src.ops->offline;
+	r->opts.cfg.max_depth = (unsigned)r->unwind.max_depth;
 	r->src.ops->open(&r->src, &r->opts.cfg);
 	if (r->src.partial)
 		r->rval = 1;

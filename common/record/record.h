@@ -98,6 +98,8 @@ struct record_stats {
 					   frame: its caller skipped */
 	uint64_t	 stitched;	/* completed from an earlier sample (stitch.h) */
 	uint64_t	 live;		/* completed from the live stack (livestack.h) */
+	uint64_t	 stopped;	/* read on beyond the copy by the source
+					   while the thread was stopped (ptrace) */
 	uint64_t	 fp_completed;	/* completed from the kernel's frame-pointer
 					   chain */
 	uint64_t	 live_partial;	/* taken further there, not to the end */

@@ -79,6 +79,7 @@ struct source_config {
 	int		 fixed_period;
 	int		 dwarf;		/* registers and stack copies, else fp */
 	uint32_t	 stack_size;	/* dwarf: bytes of stack per sample */
+	unsigned	 max_depth;	/* user frames a walk goes to; 0: 2048 */
 	int		 system_wide;	/* -a */
 	const pid_t	*pids;		/* borrowed: -p targets */
 	size_t		 npids;
@@ -135,6 +136,13 @@ struct source_sample {
 	uint32_t	 regs_valid;	/* 0: none (a kernel thread, or fp) */
 	const unsigned char *stack;	/* user stack from regs[UNWIND_SP] */
 	size_t		 stack_len;
+	/*
+	 * What lies beyond the copy as the source read it when the sample
+	 * was taken (the ptrace sampler's walk of the stopped thread), or
+	 * NULL: the unwinding's read-more hook and its argument.
+	 */
+	unwind_more_fn	*more;
+	void		*more_arg;
 };
 
 struct source_mmap {

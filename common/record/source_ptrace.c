@@ -6,6 +6,12 @@
  * wall mode), and the names, mappings, forks, execs and exits that perf
  * would report in its side band, read from /proc instead.
  *
+ * A stack deeper than the copy is walked while its thread is stopped
+ * (on_walk), with mappings and unwind tables of this file's own: the
+ * session's are fed by the events queued here, which it reads only after
+ * the threads are let go. What the walk read goes with the sample, for
+ * the session's walk to read where the copy ends.
+ *
  * No kernel stacks: a ptrace stop happens on the way back to user space.
  * The mappings of a process are read at its exec and again at its first
  * sample (the dynamic linker has loaded its libraries by then), when a
@@ -24,8 +30,10 @@
 #include <unistd.h>
 
 #include "base/procfs.h"
+#include "record/maps.h"
 #include "record/ptsample.h"
 #include "record/source.h"
+#include "record/unwind.h"
 #include "base/xalloc.h"
 
 #define REREAD_NS	50000000ULL	/* mappings read again at most this often */
@@ -38,6 +46,7 @@ struct qev {
 	struct source_event ev;
 	void		*own;		/* owned: stack, path or name */
 	uint64_t	*chain;		/* owned: fp callchain */
+	struct livestack_pieces *more;	/* owned: read beyond the stack */
 };
 
 /* What is known of a traced process's executable mappings. */
@@ -62,6 +71,12 @@ struct ptsrc {
 	size_t		 nprocs, procs_cap;
 	pid_t		*named;		/* owned: threads whose name was sent */
 	size_t		 nnamed, named_cap;
+	/* The walks of stopped threads (on_walk): their own mappings. */
+	struct maps	 wmaps;
+	struct unwind	 wunwind;
+	uint64_t	*wpcs;		/* owned: cfg.max_depth frames */
+	pid_t		 wpid;		/* the process whose mappings were */
+	uint64_t	 wread_at;	/* read last, at this time */
 };
 
 static struct qev *
@@ -301,6 +316,18 @@ fp_chain(const struct pproc *pp, const struct pt_sample *s, uint64_t *chain,
 	return n;
 }
 
+/* Frees what queued event e owns. */
+static void
+qev_free(struct qev *e)
+{
+	free(e->own);
+	free(e->chain);
+	if (e->more != NULL) {
+		livestack_pieces_release(e->more);
+		free(e->more);
+	}
+}
+
 /* Queues one sample of k standing for period ns, at time. */
 static void
 queue_sample(struct ptsrc *p, const struct pproc *pp,
@@ -322,6 +349,12 @@ queue_sample(struct ptsrc *p, const struct pproc *pp,
 		ss->regs_valid = s->regs_valid;
 		ss->stack = e->own;
 		ss->stack_len = s->stack_len;
+		if (s->more != NULL) {
+			e->more = xcalloc(1, sizeof(*e->more));
+			livestack_pieces_copy(e->more, s->more);
+			ss->more = livestack_pieces_read;
+			ss->more_arg = e->more;
+		}
 	} else {
 		e->chain = xmalloc(FP_MAX * sizeof(*e->chain));
 		ss->nr = fp_chain(pp, s, e->chain, &ss->chain_cut);
@@ -381,6 +414,7 @@ on_exec(void *arg, pid_t pid)
 	struct pproc *pp = proc_get(p, pid);
 
 	forget_names(p, pid);
+	maps_exec(&p->wmaps, pid);
 	send_comm(p, pid, pid, 1);
 	read_maps(p, pp, 1);
 	pp->read_at = 1;	/* and again at its first sample */
@@ -392,12 +426,59 @@ on_proc_exit(void *arg, pid_t pid)
 	struct ptsrc *p = arg;
 
 	push(p, SOURCE_EXIT, pid, pid);
+	maps_exit(&p->wmaps, pid);
+	if (p->wpid == pid)
+		p->wpid = 0;
 	proc_drop(p, pid);
 	forget_names(p, pid);
 }
 
+/*
+ * The walk of a thread stopped with a stack deeper than its copy (s),
+ * reading on through more: the mappings of its process read when they
+ * are not known, or when the walk met a pc outside them and they were
+ * read more than UNKNOWN_NS ago.
+ */
+static void
+on_walk(void *arg, const struct pt_sample *s, unwind_more_fn *more,
+    void *more_arg)
+{
+	struct ptsrc *p = arg;
+	struct unwind_input in;
+	enum unwind_end why;
+	uint64_t now;
+	int again;
+
+	memset(&in, 0, sizeof(in));
+	in.pid = s->pid;
+	memcpy(in.regs, s->regs, sizeof(in.regs));
+	in.valid = s->regs_valid;
+	in.stack = s->stack;
+	in.stack_len = s->stack_len;
+	in.more = more;
+	in.more_arg = more_arg;
+	for (again = 0; again < 2; again++) {
+		now = procfs_now_ns();
+		if (again || maps_find(&p->wmaps, s->pid,
+		    s->regs[UNWIND_RA]) == NULL) {
+			if (s->pid == p->wpid && now - p->wread_at < UNKNOWN_NS)
+				return;
+			maps_exec(&p->wmaps, s->pid);
+			if (maps_read_proc(&p->wmaps, s->pid) != 0)
+				return;
+			p->wpid = s->pid;
+			p->wread_at = now;
+		}
+		unwind_stack(&p->wunwind, &in, p->wpcs,
+		    (size_t)p->wunwind.max_depth, &why);
+		if (why != UNWIND_NOMAP)
+			return;
+	}
+}
+
 static const struct ptsample_cb callbacks = {
 	.sample = on_sample,
+	.walk = on_walk,
 	.fork = on_fork,
 	.exec = on_exec,
 	.exit = on_proc_exit,
@@ -487,6 +568,10 @@ pt_open(struct source *src, const struct source_config *cfg)
 	po.stack_size = cfg->dwarf ? cfg->stack_size : 4096;
 	po.wall = p->wall;
 	po.fixed = cfg->fixed_period;
+	maps_init(&p->wmaps);
+	unwind_init(&p->wunwind, &p->wmaps);
+	p->wunwind.max_depth = (int)(cfg->max_depth ? cfg->max_depth : 2048);
+	p->wpcs = xmalloc((size_t)p->wunwind.max_depth * sizeof(*p->wpcs));
 	ptsample_init(&p->ps, &po, &callbacks, p);
 	src->priv = p;
 	p->src = src;
@@ -532,8 +617,7 @@ pt_drain(struct source *src, uint64_t limit, const struct source_sink *sink)
 		struct qev *e = &p->q[p->head++];
 
 		sink->fn(sink->arg, &e->ev);
-		free(e->own);
-		free(e->chain);
+		qev_free(e);
 	}
 }
 
@@ -556,10 +640,11 @@ pt_close(struct source *src)
 	size_t i;
 
 	ptsample_release(&p->ps);
-	for (i = p->head; i < p->nq; i++) {
-		free(p->q[i].own);
-		free(p->q[i].chain);
-	}
+	for (i = p->head; i < p->nq; i++)
+		qev_free(&p->q[i]);
+	unwind_release(&p->wunwind);
+	maps_release(&p->wmaps);
+	free(p->wpcs);
 	free(p->q);
 	for (i = 0; i < p->nprocs; i++)
 		free(p->procs[i].ranges);

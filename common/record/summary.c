@@ -291,7 +291,8 @@ fp_lines(const struct record *r, double trunc, const char *nofp_file)
  * When more than 5% of the samples stayed truncated where the stack copy
  * ran out, says why they were not completed (stitch.h, livestack.h) and
  * the fix that works for the program: a larger copy, the ptrace sampler
- * when the frames moved before the samples were read, frame pointers.
+ * (which walks a stopped thread) when the frames moved before the
+ * samples were read, frame pointers.
  */
 static void
 deep_line(const struct record *r, int best, double trunc)
@@ -336,7 +337,8 @@ deep_line(const struct record *r, int best, double trunc)
 	} else if (s->live_stale > 0 && strcmp(r->src.ops->name, "ptrace")) {
 		fprintf(stderr, ": on %s%% of the samples the frame where the "
 		    "copy ended had changed before the sample was read; "
-		    "--sampler ptrace reads it sooner, or %s\n",
+		    "--sampler ptrace walks it while the thread is stopped, "
+		    "or %s\n",
 		    share(stale, s->live_stale, s->samples), fp);
 	} else {
 		fprintf(stderr, "; %s\n", fp);
@@ -349,7 +351,7 @@ record_summary(const struct record *r)
 	const struct record_stats *s = &r->stats;
 	double rate = s->seconds > 0 ? s->samples / s->seconds : 0;
 	double trunc = s->samples ? 100.0 * s->truncated / s->samples : 0;
-	char stitched[224] = "", tpct[SHARE_SIZE], dpct[SHARE_SIZE];
+	char stitched[320] = "", tpct[SHARE_SIZE], dpct[SHARE_SIZE];
 	char *why;
 	const char *nofp_file = NULL;
 	int i, best = 1;
@@ -359,8 +361,13 @@ record_summary(const struct record *r)
 	for (i = 1; i < UNWIND_NEND; i++)
 		if (s->end_reason[i] > s->end_reason[best])
 			best = i;
-	if (s->stitched)
+	if (s->stopped)
 		snprintf(stitched, sizeof(stitched), ", %" PRIu64 " stack%s "
+		    "read beyond the copy while the thread was stopped",
+		    s->stopped, s->stopped == 1 ? "" : "s");
+	if (s->stitched)
+		snprintf(stitched + strlen(stitched), sizeof(stitched) -
+		    strlen(stitched), ", %" PRIu64 " stack%s "
 		    "completed from an earlier sample of the same thread",
 		    s->stitched, s->stitched == 1 ? "" : "s");
 	if (s->live)

@@ -91,6 +91,37 @@ main(void)
 	    "and the thread's stack is looked for again after it");
 	livestack_forget(&ls, pid, tid);
 
+	/*
+	 * A stopped thread's reads: small first, doubling; what the walk
+	 * read kept as pieces, read back without the process.
+	 */
+	{
+		struct livestack_pieces pc;
+		uint64_t a8 = (copy_end + 8192 + 8191) & ~(uint64_t)8191;
+
+		memset(&pc, 0, sizeof(pc));
+		ls.step = 4096;
+		CHECK(livestack_begin(&ls, pid, tid, copy_end) == 0 &&
+		    livestack_read(&ls, copy_end + 16, &v) == 0 &&
+		    v == copy_end + 16 && ls.len[0] == 4096,
+		    "a stopped thread's first read is 4 KiB");
+		CHECK(livestack_read(&ls, a8, &v) == 0 && ls.nchunks == 2 &&
+		    ls.len[1] == 8192 && ls.base[1] == a8,
+		    "the next one 8 KiB, aligned");
+		CHECK(livestack_keep(&ls, &pc) == 2, "two pieces kept");
+		*(volatile uint64_t *)(uintptr_t)(copy_end + 16) = 7;
+		CHECK(livestack_pieces_read(&pc, copy_end + 16, &v) == 0 &&
+		    v == copy_end + 16, "a piece holds what was read, not now");
+		*(volatile uint64_t *)(uintptr_t)(copy_end + 16) = copy_end + 16;
+		CHECK(livestack_pieces_read(&pc, a8 + 8184, &v) == 0 &&
+		    v == a8 + 8184 &&
+		    livestack_pieces_read(&pc, a8 + 8188, &v) == -1 &&
+		    livestack_pieces_read(&pc, copy_end + 4096, &v) == -1,
+		    "nothing outside them, nor across a piece's end");
+		livestack_pieces_release(&pc);
+		ls.step = 0;
+	}
+
 	/* A process gone. */
 	if ((gone = fork()) == 0)
 		_exit(0);

@@ -7,7 +7,11 @@
  * more CPU time than the thread used. In wall mode a sleeping thread
  * gives off-CPU samples adding up to the time it slept. When the sampler
  * lets go, the child must run on, untraced. A launched command is
- * followed through exec and fork, and its exit status kept.
+ * followed through exec and fork, and its exit status kept. A child
+ * whose stack is deeper than the copy (a 256 KiB array) is walked by the
+ * caller's walk while its thread is stopped (its state is "t" then),
+ * and what the walk read comes with the sample: an unwind of the sample
+ * alone, later, reaches the function that started the child.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -432,6 +436,182 @@ test_launch(void)
 	    "launch: nothing else is left to reap");
 }
 
+/* ---- a stack deeper than the copy, walked while stopped ---- */
+
+#define DEEP_BIG	(256 << 10)
+
+struct deep {
+	pid_t		 pid;
+	struct maps	 maps;
+	struct unwind	 unwind;
+	uint64_t	 sd_lo, sd_hi;	/* start_deep */
+	long		 n, walks, walk_stopped, walk_reached, more, reached;
+};
+
+/* The child's main thread: spin_b below a 256 KiB frame. */
+__attribute__((noinline)) NOCLONE static void
+child_deep(int ready)
+{
+	char big[DEEP_BIG];
+	volatile char *v = big;
+
+	v[0] = 1;
+	v[DEEP_BIG - 1] = 1;
+	if (write(ready, "r", 1) != 1)
+		_exit(1);
+	spin_b();
+	sink += v[0] + v[DEEP_BIG - 1];
+}
+
+__attribute__((noinline)) NOCLONE static pid_t
+start_deep(void)
+{
+	int p[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(p) != 0)
+		return -1;
+	if ((pid = fork()) == 0) {
+		close(p[0]);
+		child_deep(p[1]);
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1)
+		pid = -1;
+	close(p[0]);
+	return pid;
+}
+
+/* Whether a walk of s (reading beyond the copy by more) reaches start_deep. */
+static int
+deep_reaches(struct deep *d, const struct pt_sample *s, unwind_more_fn *more,
+    void *more_arg)
+{
+	struct unwind_input ui;
+	uint64_t pcs[64];
+	enum unwind_end why;
+	size_t n, i;
+
+	memset(&ui, 0, sizeof(ui));
+	ui.pid = s->pid;
+	memcpy(ui.regs, s->regs, sizeof(ui.regs));
+	ui.valid = s->regs_valid;
+	ui.stack = s->stack;
+	ui.stack_len = s->stack_len;
+	ui.more = more;
+	ui.more_arg = more_arg;
+	n = unwind_stack(&d->unwind, &ui, pcs, 64, &why);
+	for (i = 1; i < n; i++)
+		if (in(pcs[i] - 1, d->sd_lo, d->sd_hi))
+			return 1;
+	return 0;
+}
+
+/* The thread's state letter in /proc, or 0. */
+static char
+task_state(pid_t pid, pid_t tid)
+{
+	char path[96], buf[512], *p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
+	    (int)tid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p != NULL && p[1] == ' ' ? p[2] : 0;
+}
+
+static void
+on_deep_walk(void *arg, const struct pt_sample *s, unwind_more_fn *more,
+    void *more_arg)
+{
+	struct deep *d = arg;
+
+	if (s->pid != d->pid)
+		return;
+	d->walks++;
+	d->walk_stopped += task_state(s->pid, s->tid) == 't';
+	d->walk_reached += deep_reaches(d, s, more, more_arg);
+}
+
+static void
+on_deep_sample(void *arg, const struct pt_sample *s)
+{
+	struct deep *d = arg;
+
+	if (s->pid != d->pid)
+		return;
+	d->n++;
+	if (s->more == NULL)
+		return;
+	d->more++;
+	d->reached += deep_reaches(d, s, livestack_pieces_read,
+	    (void *)(uintptr_t)s->more);
+}
+
+static const struct ptsample_cb deep_callbacks = {
+	.sample = on_deep_sample,
+	.walk = on_deep_walk,
+};
+
+static void
+test_deep(void)
+{
+	struct ptsample_opts o = { .freq = 999, .stack_size = 16384 };
+	struct ptsample ps;
+	struct deep d;
+	uint64_t va, v, sz;
+	double t0;
+	int status;
+
+	memset(&d, 0, sizeof(d));
+	/* The load bias, from spin_a, as symbols() finds it. */
+	if (elf_symbol("/proc/self/exe", "spin_a", &va, &sz) &&
+	    elf_symbol("/proc/self/exe", "start_deep", &v, &sz)) {
+		d.sd_lo = (uintptr_t)spin_a - va + v;
+		d.sd_hi = d.sd_lo + sz;
+	}
+	CHECK(d.sd_hi > d.sd_lo, "deep: the test finds start_deep");
+	d.pid = start_deep();
+	if (d.pid <= 0) {
+		CHECK(0, "deep: the child starts");
+		return;
+	}
+	maps_init(&d.maps);
+	unwind_init(&d.unwind, &d.maps);
+	maps_read_proc(&d.maps, d.pid);
+	ptsample_init(&ps, &o, &deep_callbacks, &d);
+	CHECK(ptsample_add(&ps, d.pid, 0) == 0, "deep: the sampler seizes the child");
+	/* 50 samples, however busy the machine (10 s at most). */
+	t0 = now();
+	while (d.n < 50 && now() - t0 < 10)
+		ptsample_run(&ps, 100);
+	ptsample_release(&ps);
+	kill(d.pid, SIGKILL);
+	waitpid(d.pid, &status, 0);
+	printf("# deep: %ld samples, %ld walked (%ld stopped then, %ld reach "
+	    "start_deep), %ld with what the walk read (%ld reach it)\n", d.n,
+	    d.walks, d.walk_stopped, d.walk_reached, d.more, d.reached);
+	CHECK(d.n >= 20, "deep: the child is sampled");
+	CHECK(d.walks * 10 >= d.n * 9 && d.walk_stopped == d.walks,
+	    "deep: the stacks deeper than the copy are walked, the thread "
+	    "stopped");
+	CHECK(d.walk_reached * 10 >= d.walks * 9,
+	    "deep: the walk reads on past the 256 KiB frame to start_deep");
+	CHECK(d.more * 10 >= d.n * 9 && d.reached * 10 >= d.n * 9,
+	    "deep: what it read comes with the sample, and unwinds it alone "
+	    "to start_deep");
+	unwind_release(&d.unwind);
+	maps_release(&d.maps);
+}
+
 /* pt_read_syscall on syscall(5)-shaped text: "NR ARGS... SP PC". */
 static int
 syscall_of(const char *text, uint64_t *sp, uint64_t *pc)
@@ -478,5 +658,6 @@ main(void)
 	test_attach();
 	test_wall();
 	test_launch();
+	test_deep();
 	return unit_done();
 }

@@ -91,10 +91,10 @@ node "$TESTS/fgsvg/script.js" "$TOP/common/svg/svgscript.js" "$out" >"$out/resul
 echo "$steps" | {
 	while read -r s; do
 		check "script: $s" '
-			grep -F -x -q "PASS $s" "$out/results" || {
+			{ grep -F -x -q "PASS $s" "$out/results" || {
 				grep -F "$s" "$out/results"; grep -v "^PASS" "$out/results" | head -5
 				false
-			}
+			}; }
 		'
 	done
 	hostile_search

@@ -75,8 +75,7 @@ shares() {
 
 if ! $cc -O2 -g -o "$B/rounds" "$TESTS/record/rounds.c" 2>"$B/err"; then
 	skip 'random sampling intervals' "cannot build tests/record/rounds.c with $cc: $(head -3 "$B/err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 for s in perf ptrace; do

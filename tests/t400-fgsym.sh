@@ -26,8 +26,8 @@ line_of() {
 }
 
 check 'fixtures build' '
-	test -x "$FIX/inl" && test -x "$FIX/tmpl" && test -x "$FIX/inl-O0" ||
-	{ cat "$FIX/cc.log"; false; }
+	{ test -x "$FIX/inl" && test -x "$FIX/tmpl" && test -x "$FIX/inl-O0" ||
+	  { cat "$FIX/cc.log"; false; }; }
 '
 
 check 'C: names and the inline chain, innermost first' '

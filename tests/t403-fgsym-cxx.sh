@@ -31,7 +31,7 @@ short_form() {
 }
 
 check 'fixture builds' '
-	test -x "$FIX/stl" || { cat "$FIX/cc.log"; false; }
+	{ test -x "$FIX/stl" || { cat "$FIX/cc.log"; false; }; }
 '
 
 check 'C++ names as perf prints them, from the symbol table and from DWARF' '

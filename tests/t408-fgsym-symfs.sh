@@ -21,8 +21,8 @@ PERF_BUILDID_DIR=$TMP/no-buildid-cache
 export FIX PERF_BUILDID_DIR
 
 check 'fixtures build' '
-	test -x "$FIX/opt/app/hot" && test -x "$FIX/other/hot" ||
-	{ cat "$FIX/cc.log"; false; }
+	{ test -x "$FIX/opt/app/hot" && test -x "$FIX/other/hot" ||
+	  { cat "$FIX/cc.log"; false; }; }
 '
 
 # The recording, named in place: the reference.

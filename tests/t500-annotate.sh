@@ -22,7 +22,7 @@ if cc -O2 -g -no-pie -o "$FX/hot" "$TESTS/annotate/hot.c" 2>"$FX/cc.log"; then
 	fi
 fi
 check 'fixture and driver build' '
-	test -n "$built" || { cat "$FX/cc.log"; false; }
+	{ test -n "$built" || { cat "$FX/cc.log"; false; }; }
 '
 
 # Synthetic samples, no perf needed: four at divide_loop, one at main.

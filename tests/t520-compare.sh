@@ -23,18 +23,15 @@ none_called() {
 
 if ! $cc -O2 -g -o "$B/weights" "$TESTS/record/weights.c" 2>"$B/err"; then
 	skip 'fgfold --compare on recorded runs' "cannot build tests/record/weights.c with $cc: $(head -3 "$B/err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! perf_ok; then
 	skip 'fgfold --compare on recorded runs' "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 	skip 'fgfold --compare on recorded runs' "fgrecord cannot sample here: $(head -1 "$TMP/probe.err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 # a: the program; aa: the same again; b: render at twice its work. Each
@@ -281,8 +278,7 @@ if ! { $cc -O2 -g -fomit-frame-pointer -c -o "$B/cut.o" "$B/cut.c" &&
     $cc -o "$B/whole" "$B/cut.o" "$B/mid-cfi.o" &&
     $cc -o "$B/cut" "$B/cut.o" "$B/mid-nocfi.o"; } 2>"$B/err"; then
 	skip 'truncated stacks compared' "cannot build the test program with $cc: $(head -3 "$B/err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 check 'ten runs recorded, whole and cut in turns' '
 	for i in 1 2 3 4 5; do

@@ -20,8 +20,8 @@ arg_for() {
 
 for ex in alloc-loop parse-alloc sensor-hash fib-tower lock-wait; do
 	check "$ex (C): unit tests pass, before and after agree" '
-		"$EX/run" -k -a '"$(arg_for $ex)"' -o out '"$ex"' c >log 2>&1 ||
-			{ cat log; false; } &&
+		{ "$EX/run" -k -a '"$(arg_for $ex)"' -o out '"$ex"' c >log 2>&1 ||
+			{ cat log; false; }; } &&
 		grep_q "unit tests pass; before and after agree" log &&
 		grep -q "^ok " out/unit.log && ! grep -q "^not ok" out/unit.log &&
 		test_cmp out/before.out out/after.out
@@ -31,8 +31,8 @@ done
 if command -v rustc >/dev/null 2>&1; then
 	for ex in alloc-loop parse-alloc sensor-hash fib-tower lock-wait; do
 		check "$ex (Rust): unit tests pass, before and after agree, same output as C" '
-			"$EX/run" -k -a '"$(arg_for $ex)"' -o rust '"$ex"' rust >log 2>&1 ||
-				{ cat log; false; } &&
+			{ "$EX/run" -k -a '"$(arg_for $ex)"' -o rust '"$ex"' rust >log 2>&1 ||
+				{ cat log; false; }; } &&
 			grep_q "test result: ok" rust/unit.log &&
 			test_cmp rust/before.out rust/after.out &&
 			"$EX/run" -k -a '"$(arg_for $ex)"' -o c '"$ex"' c >/dev/null &&

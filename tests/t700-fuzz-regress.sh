@@ -18,7 +18,7 @@ for h in "$TOP"/build/regress/regress_*; do
 		continue
 	fi
 	check "fuzz regressions: $name replays $(echo $files | wc -w) inputs cleanly" "
-		timeout 120 $h $files >out 2>err || { tail -20 err; false; }
+		{ timeout 120 $h $files >out 2>err || { tail -20 err; false; }; }
 	"
 done
 done_testing

@@ -87,8 +87,8 @@ for t in fgfold fgpprof fgsvg; do
 	for f in $inputs; do
 		check "$t: a well-formed input with no sample ($f): said in one line, exit 0" '
 			expect_status 0 '"$t"' "$TMP/in/'"$f"'" >out 2>err && one_clean_line err &&
-			grep -qx "'"$t"': no samples: the input is well formed, and holds none" err ||
-				{ cat err; false; } &&
+			{ grep -qx "'"$t"': no samples: the input is well formed, and holds none" err ||
+				{ cat err; false; }; } &&
 			empty_ok '"$t"' out
 		'
 	done

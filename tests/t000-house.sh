@@ -3,6 +3,7 @@
 # and documented, usage errors exit 2, --help and --version, one format for
 # input errors.
 . "$(dirname "$0")/lib.sh"
+plan 25
 
 if command -v mandoc >/dev/null 2>&1; then
 	check 'every file in man/ is a lint-clean man page (mandoc -Tlint -W warning man/*)' '
@@ -62,7 +63,8 @@ done
 # The suite itself (tests/lib.sh, tests/run): small test files run by a
 # copy of both, each of which must fail, or pass, as said. A check whose
 # lines are not chained fails without running; a file that prints fewer
-# results than its plan fails; a check that cannot decide is a skip.
+# results than its plan fails; a check that cannot decide is a skip; a
+# file without a plan still runs, warned of.
 check 'tests/run: a broken && chain fails the check, unrun' '
 	mkdir -p fake/tests && cp "$TESTS/run" "$TESTS/lib.sh" fake/tests/ &&
 	cat >fake/tests/t1-chain.sh <<-\EOF &&
@@ -95,7 +97,7 @@ check 'tests/run: a file whose plan says 5 and runs 4 fails' '
 	grep_q "^t2-lost.sh  *4 passed, 1 failed, 0 skipped" out &&
 	grep_q "planned 5 results but printed 4" out
 '
-check 'tests/run: a file that keeps its plan passes; a check that cannot decide is a skip' '
+check 'tests/run: a file that keeps its plan passes; a check that cannot decide is a skip; no plan is warned of' '
 	mkdir -p fake/tests && cp "$TESTS/run" "$TESTS/lib.sh" fake/tests/ &&
 	cat >fake/tests/t3-kept.sh <<-\EOF &&
 	. "$(dirname "$0")/lib.sh"
@@ -109,9 +111,18 @@ check 'tests/run: a file that keeps its plan passes; a check that cannot decide 
 	skip "three" "not here"
 	done_testing
 	EOF
-	expect_status 0 fake/tests/run -j 1 tests/t3-kept.sh >out &&
+	cat >fake/tests/t4-noplan.sh <<-\EOF &&
+	. "$(dirname "$0")/lib.sh"
+	check "one" "true"
+	done_testing
+	EOF
+	expect_status 0 fake/tests/run -j 1 tests/t3-kept.sh tests/t4-noplan.sh >out &&
 	grep_q "^t3-kept.sh  *1 passed, 0 failed, 2 skipped" out &&
-	grep_q "^    ok 2 - undecided # SKIP the machine was busy" out
+	grep_q "^    ok 2 - undecided # SKIP the machine was busy" out &&
+	sed -n "/^t4-noplan/,\$p" out >out.4 &&
+	grep_q "^t4-noplan.sh  *1 passed, 0 failed, 0 skipped" out.4 &&
+	grep_q "^    # no plan: add .plan 1. before the first check" out.4 &&
+	test "$(grep -c "# no plan" out)" = 1
 '
 
 # The pseudo-frame fg-stream(5) documents for a stack deeper than the

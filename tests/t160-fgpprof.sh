@@ -4,6 +4,7 @@
 # totals, the hottest function, the stacks, source lines, thread labels and
 # mappings agree with the stream and with fgfold.
 . "$(dirname "$0")/lib.sh"
+plan 16
 # FG_BIN=DIR runs the tools of DIR instead of bin/ (an older build).
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 FIX=$TMP/fix

@@ -8,6 +8,7 @@
 #
 # FG_BIN=DIR runs the tools of DIR instead of bin/ (an older build).
 . "$(dirname "$0")/lib.sh"
+plan 11
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 FIX=$TMP/fix
 mkdir -p "$FIX"

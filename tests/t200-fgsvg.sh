@@ -4,6 +4,7 @@
 # were made by running flamegraph.pl --hash on the same fixtures; frames.py
 # lists the frames of an SVG and fails when it is not XML.
 . "$(dirname "$0")/lib.sh"
+plan 36
 F=$TESTS/fgsvg
 frames() { python3 "$F/frames.py" "$@"; }
 # pcheck: a check that reads SVGs with python3 (frames.py), or a skip.

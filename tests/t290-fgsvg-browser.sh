@@ -13,6 +13,7 @@
 # comes back into the window (the controls follow once a scroll pauses).
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 30
 . "$TESTS/browser/steps.sh"
 F=$TESTS/fgsvg
 steps='frames render

@@ -24,6 +24,7 @@
 # the README).
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 24
 # titles FILE: the tooltips of the frames of an SVG, in order
 titles() { grep -o "<title>[^<]*</title>" "$1"; }
 B=$TMP/build

@@ -11,6 +11,7 @@
 # and an <object>. FGSVG names the fgsvg to try (bin/'s by default).
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 25
 . "$TESTS/browser/steps.sh"
 FGSVG=${FGSVG:-fgsvg}
 steps=

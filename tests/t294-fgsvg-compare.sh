@@ -10,6 +10,7 @@
 # compare.js): the removed function's frame hovered, zoomed, searched
 # and opened in the function view.
 . "$(dirname "$0")/lib.sh"
+plan 25
 . "$TESTS/browser/steps.sh"
 
 R=$TMP/runs

@@ -8,6 +8,7 @@
 # fgrecord must leave the program running and untraced. --wall samples
 # blocked threads as offcpu-time.
 . "$(dirname "$0")/lib.sh"
+plan 16
 
 B=$TMP/build
 mkdir -p "$B"

@@ -14,6 +14,7 @@
 # one every 5 levels on the way down, and the shares below hold by
 # design rather than by luck.
 . "$(dirname "$0")/lib.sh"
+plan 3
 
 B=$TMP/build
 mkdir -p "$B"

@@ -27,6 +27,7 @@
 #   names that tracer; -p of a zombie says it has exited.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 14
 
 B=$TMP/build
 mkdir -p "$B"

@@ -11,6 +11,7 @@
 # run with no stall (before the spool, half of them were lost as root on
 # an idle machine, and 30-45% as nobody on a busy one).
 . "$(dirname "$0")/lib.sh"
+plan 9
 
 B=$TMP/build
 mkdir -p "$B"

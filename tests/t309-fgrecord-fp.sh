@@ -10,6 +10,7 @@
 # is said (its caller is skipped). A program built without frame pointers
 # is truncated, and the summary names the fix.
 . "$(dirname "$0")/lib.sh"
+plan 7
 
 B=$TMP/build
 mkdir -p "$B"

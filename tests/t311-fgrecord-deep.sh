@@ -21,6 +21,7 @@
 # since is seen, its chunk read before), and the walk read on beyond a
 # copy in tests/unit/test_unwind.c.
 . "$(dirname "$0")/lib.sh"
+plan 7
 
 B=$TMP/build
 mkdir -p "$B"

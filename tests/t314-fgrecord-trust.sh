@@ -18,6 +18,7 @@
 # fails on an older build).
 # serial: it sets kernel.perf_event_paranoid for a while.
 . "$(dirname "$0")/lib.sh"
+plan 17
 if [ -n "${FG_BIN:-}" ]; then
 	PATH=$FG_BIN:$PATH
 	FGRECORD=$FG_BIN/fgrecord

@@ -5,6 +5,7 @@
 # up to the wall-clock time, and the stream stays valid at the edges
 # (a thread that dies blocked, -d, Ctrl-C, -p, a wait still going at the end).
 . "$(dirname "$0")/lib.sh"
+plan 13
 
 B=$TMP/build
 mkdir -p "$B"

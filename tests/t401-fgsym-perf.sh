@@ -3,6 +3,7 @@
 # blank the names perf script gives, and check that fgsym puts the same
 # name and offset back on every frame of the fixture that perf resolved.
 . "$(dirname "$0")/lib.sh"
+plan 6
 
 FIX=$TMP/fix
 mkdir -p "$FIX"

@@ -6,6 +6,7 @@
 # wrote is used, without its version, and fgsym --annotate names every
 # function as fgsym names the frame.
 . "$(dirname "$0")/lib.sh"
+plan 2
 
 CC=${CC:-cc}
 FIX=$TMP/fix

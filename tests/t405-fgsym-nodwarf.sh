@@ -7,6 +7,7 @@
 # line. FG_TEST_BIN: a directory of other tools to try (e.g. an older
 # build's bin/).
 . "$(dirname "$0")/lib.sh"
+plan 13
 [ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH && export PATH
 
 FIX=$TMP/fix

@@ -9,6 +9,7 @@
 # under --dev; and cargo fg says such a flag before it builds.
 # FG_TEST_BIN: a directory of other tools to try (an older build's bin/).
 . "$(dirname "$0")/lib.sh"
+plan 13
 [ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH && export PATH
 
 if ! command -v rustc >/dev/null 2>&1; then

@@ -6,6 +6,7 @@
 # a flat folder, and refuses one of another build with one line. The
 # "no such file" line names both options.
 . "$(dirname "$0")/lib.sh"
+plan 12
 
 FIX=$TMP/fix
 mkdir -p "$FIX/opt/app" "$FIX/other"

@@ -8,6 +8,7 @@
 # FG_BIN=DIR runs another build's tools (the ones before this reader).
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 13
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 ED=$TESTS/perfdata/pdedit.py
 

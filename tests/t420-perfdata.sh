@@ -16,6 +16,7 @@
 # serial
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 21
 . "$TESTS/perfdata/rec.sh"
 
 cases="dwarf z pipe sys events threads rust"

@@ -13,6 +13,7 @@
 # serial
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 33
 . "$TESTS/perfdata/rec.sh"
 
 cases="attach period freq stamps switch dwarf2 read addr lbr hw fork exec live"

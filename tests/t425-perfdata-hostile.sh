@@ -7,6 +7,7 @@
 # what was wrong once with 'FILE':OFFSET, and exits 1 (partial).
 # tests/hostile/pdgen.c writes the files (no perf needed).
 . "$(dirname "$0")/lib.sh"
+plan 7
 
 cc=${CC:-cc}
 B=$TMP/build

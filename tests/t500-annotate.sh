@@ -5,6 +5,7 @@
 # it as build/tests/annotate-driver), which reads "DSO VADDR" lines; t510
 # runs the same through fgsym --annotate.
 . "$(dirname "$0")/lib.sh"
+plan 11
 . "$TESTS/annotate/lib.sh"
 
 FX=$TMP/fx

@@ -4,6 +4,7 @@
 # tests/annotate/hot.c built -O2 -g as a PIE (so perf prints file offsets
 # that fgsym must convert).
 . "$(dirname "$0")/lib.sh"
+plan 7
 . "$TESTS/annotate/lib.sh"
 
 FX=$TMP/fx

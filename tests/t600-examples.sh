@@ -5,6 +5,7 @@
 # print the same lines too. No profiling here: see t601.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 17
 EX=$TOP/examples
 
 # A small amount of work per example, so that the slow versions run fast.

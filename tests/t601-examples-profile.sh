@@ -4,6 +4,7 @@
 # pictures say what the example teaches: the slow function is the wide
 # frame before, and is gone after.
 . "$(dirname "$0")/lib.sh"
+plan 2
 EX=$TOP/examples
 export RUNS=3 CMP_RUNS=3
 

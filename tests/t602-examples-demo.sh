@@ -3,6 +3,7 @@
 # graph and names the top functions, by recording where perf_event_open
 # is allowed, and from the shipped examples/demo.stream where it is not.
 . "$(dirname "$0")/lib.sh"
+plan 3
 
 check "examples/demo.stream is small, clean, and shows the slow search" '
 	size=$(wc -c <"$TOP/examples/demo.stream") &&

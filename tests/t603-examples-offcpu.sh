@@ -6,6 +6,7 @@
 # Mutex into std::sync::poison (1.63, Debian 12's, has std::sync::mutex):
 # both paths are accepted.
 . "$(dirname "$0")/lib.sh"
+plan 2
 EX=$TOP/examples
 export RUNS=1 CMP_RUNS=2
 

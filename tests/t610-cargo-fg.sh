@@ -8,6 +8,7 @@
 # option's effect is checked in the SVG or the build directory.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 43
 # FG_TEST_CARGO_FG: another cargo-fg to try the argument checks on.
 CFG=${FG_TEST_CARGO_FG:-$TOP/scripts/cargo-fg}
 

@@ -14,6 +14,7 @@
 # build.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 7
 CFG=${FG_TEST_CARGO_FG:-$TOP/scripts/cargo-fg}
 
 # Argument checks: they need no cargo.

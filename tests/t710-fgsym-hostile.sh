@@ -3,6 +3,7 @@
 # lines that fit no format pass through byte for byte (fgsym(1)), frames it
 # cannot resolve stay [unknown]; it never crashes, blocks or reads forever.
 . "$(dirname "$0")/lib.sh"
+plan 37
 
 check 'thousands of missing files: ten named, then one line, then the summary' '
 	{ echo "# fgrecord 1"; i=0; while [ $i -lt 2000 ]; do

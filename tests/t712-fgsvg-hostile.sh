@@ -6,6 +6,7 @@
 # names (tests/hostile/xmlsafe.py). t200 covers the basic escaping.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 27
 H=$TESTS/hostile
 . "$H/names.folded.sh"
 if ! command -v python3 >/dev/null 2>&1; then

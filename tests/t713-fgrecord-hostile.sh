@@ -5,6 +5,7 @@
 # headers and must neither block on the FIFO nor read the directory; it
 # reads the file through /proc/PID/map_files instead.
 . "$(dirname "$0")/lib.sh"
+plan 7
 
 cc=${CC:-cc}
 B=$TMP/build

@@ -4,6 +4,7 @@
 # format are said with FILE:LINE (issue 23, points 6 to 10). Run with
 # FG_BIN=DIR to try the tools of another build (/work/ref22/bin).
 . "$(dirname "$0")/lib.sh"
+plan 83
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 
 # sample TID FUNC...: one sample, leaf first

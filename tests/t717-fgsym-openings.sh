@@ -5,6 +5,7 @@
 # or libdwfl's: no FIFO blocks it, no device is opened, no huge file is
 # read (issue 23, points 1 and 2). FG_TEST_BIN: other tools to try.
 . "$(dirname "$0")/lib.sh"
+plan 11
 [ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH
 cc=${CC:-cc}
 B=$TMP/build

@@ -11,6 +11,7 @@
 # graph before); and a --wall graph's tooltips giving each frame's on- and
 # off-CPU time.
 . "$(dirname "$0")/lib.sh"
+plan 10
 
 # bounded KB CMD...: runs CMD, stopped after 120 s (a guard: no check
 # here measures time), and fails when its peak RSS passed KB kilobytes;

@@ -4,6 +4,7 @@
 # waited for, the stream complete, the summary printed, no stray process,
 # no inherited perf fd, no temporary file.
 . "$(dirname "$0")/lib.sh"
+plan 15
 
 cc=${CC:-cc}
 B=$TMP/build

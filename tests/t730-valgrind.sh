@@ -6,6 +6,7 @@
 # normal and the exit-1 paths. About 30 s.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 10
 
 if ! command -v valgrind >/dev/null 2>&1; then
 	skip 'valgrind memcheck of the pipeline' 'valgrind is not installed (apt-get install valgrind)'

@@ -12,6 +12,21 @@
 # directory ($TMP, removed at exit); commands are chained with && so that
 # the first failure fails the check. Output is TAP on stdout. The tools
 # are on PATH from bin/; fixtures are under $TESTS.
+#
+# A file says how many results (checks and skips) it will print with
+# `plan N` before its first check: the TAP plan, printed first, so that
+# tests/run fails the file when a check is lost to control flow (an
+# early exit, an if without its skip), not only when it crashes. Every
+# branch of a file prints the same number of results: a check that
+# cannot run here is a skip with the reason.
+#
+# The chain lint (as git's test-lib does it): before a check runs, its
+# snippet is evaluated once as `(exit 117) && SNIPPET`. With every
+# command chained by &&, nothing of it runs and the status is 117; a
+# line that does not end in && (or ||, |, a compound's own keyword)
+# starts a new command, which runs, and the check fails as "broken &&
+# chain" without being run. Put a background job in braces ({ cmd & }
+# && pid=$! &&) and end a loop's body in `|| exit 1`.
 set -u
 TESTS=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$TESTS/.." && pwd)
@@ -24,13 +39,47 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/fgtest.XXXXXX")
 NOBODY=
 trap 'rm -rf "$TMP" ${NOBODY:+"$NOBODY"}' EXIT
 _n=0
+_plan=
+_skipwhy=
+
+# plan N: this file prints N results. Call it once, before the first
+# check.
+plan() {
+	case $1 in
+	''|*[!0-9]*) echo "Bail out! plan '$1': not a number of checks"; exit 2 ;;
+	esac
+	[ -z "$_plan" ] && [ "$_n" = 0 ] ||
+		{ echo "Bail out! plan $1 after $_n results or a plan"; exit 2; }
+	_plan=$1
+	echo "1..$_plan"
+}
+
+# chain_ok SNIPPET: the snippet's commands are all chained (the lint
+# above), in a scratch directory of its own; says so and fails if not.
+chain_ok() {
+	mkdir -p "$_dir.lint"
+	(cd "$_dir.lint" && eval "(exit 117) && $1
+") >"$_dir.lint.log" 2>&1
+	_rc=$?
+	rm -rf "$_dir.lint"
+	[ "$_rc" = 117 ] && return 0
+	echo "broken && chain: the snippet went on after a false first link (status $_rc, not 117);"
+	echo "a line without && starts a new command whose failure nobody sees:"
+	cat "$_dir.lint.log"
+	return 1
+}
 
 check() {
 	_n=$((_n + 1))
 	_dir=$TMP/$_n
 	mkdir -p "$_dir"
-	if (cd "$_dir" && eval "$2") >"$_dir.log" 2>&1; then
-		echo "ok $_n - $1"
+	if chain_ok "$2" >"$_dir.log" 2>&1 &&
+	   (cd "$_dir" && eval "$2") >"$_dir.log" 2>&1; then
+		if [ -f "$_dir.skip" ]; then
+			echo "ok $_n - $1 # SKIP $(cat "$_dir.skip")"
+		else
+			echo "ok $_n - $1"
+		fi
 	else
 		echo "not ok $_n - $1"
 		sed 's/^/#   /' "$_dir.log" | head -40
@@ -39,11 +88,55 @@ check() {
 
 skip() {
 	_n=$((_n + 1))
+	_skipwhy=$2
 	echo "ok $_n - $1 # SKIP $2"
 }
 
+# skip_checks N WHAT WHY: the N checks of a branch that cannot run
+# here, skipped as "WHAT (k of N)": every branch prints the plan's count.
+skip_checks() {
+	_k=0
+	while [ "$_k" -lt "$1" ]; do
+		_k=$((_k + 1))
+		skip "$2 ($_k of $1)" "$3"
+	done
+}
+
+# skip_rest [WHY]: the file cannot go on here (a fixture that does not
+# build, a facility the machine lacks): every result the plan still
+# expects is a skip with WHY (the last skip's reason if none is given),
+# and the file ends.
+skip_rest() {
+	_rest=${1:-${_skipwhy:-the file cannot go on here}}
+	if [ -z "$_plan" ]; then
+		[ $# = 0 ] || skip 'the rest of this file' "$_rest"
+	else
+		while [ "$_n" -lt "$_plan" ]; do
+			skip 'the rest of this file' "$_rest"
+		done
+	fi
+	done_testing
+	exit 0
+}
+
+# cannot_decide WHY: in a check's snippet (its own shell, not a $(...)
+# or a pipe), when what the machine did leaves the check unable to
+# decide (a load that stretched the program past what a bound can
+# allow): ends the check as a skip with WHY, counted as skipped, never
+# as passed.
+cannot_decide() {
+	echo "$*" >"$_dir.skip"
+	exit 0
+}
+
+# done_testing: the end of a file. The plan, if the file did not give
+# one (tests/run warns of that: a lost check goes unseen).
 done_testing() {
-	echo "1..$_n"
+	if [ -z "$_plan" ]; then
+		echo "1..$_n"
+	elif [ "$_n" != "$_plan" ]; then
+		echo "# planned $_plan results, printed $_n: a check lost to control flow"
+	fi
 }
 
 # test_cmp EXPECTED ACTUAL: like cmp, but shows the difference.
@@ -127,6 +220,19 @@ perf_ok() {
 		why="kernel.perf_event_paranoid is $p"; return 1
 	fi
 	return 0
+}
+
+# flamegraph_ok: FLAMEGRAPH_DIR names a checkout of Brendan Gregg's
+# FlameGraph, whose stackcollapse-perf.pl the checks that compare with it
+# run. Sets $why if not: how to have those checks run.
+flamegraph_ok() {
+	why=
+	if [ -z "${FLAMEGRAPH_DIR:-}" ]; then
+		why='FLAMEGRAPH_DIR is not set: to run it, git clone https://github.com/brendangregg/FlameGraph and set FLAMEGRAPH_DIR to that folder (README, Two commands)'
+	elif [ ! -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
+		why="FLAMEGRAPH_DIR=$FLAMEGRAPH_DIR holds no stackcollapse-perf.pl: set it to a FlameGraph checkout"
+	fi
+	[ -z "$why" ]
 }
 
 # for_nobody FILE...: copies each FILE, mode 0755, into $NOBODY, a

@@ -3,6 +3,7 @@
 # library, each including only the folders below it, and every include
 # of the project's own headers naming its folder.
 . "$(dirname "$0")/lib.sh"
+plan 4
 
 # The floors, bottom first; the folders of one floor never use each other.
 floor() {
@@ -34,16 +35,16 @@ check 'common/ holds only the library folders, no loose files' '
 '
 
 check 'every include in common/ and cmd/ names a folder and an existing header' '
-	(cd "$TOP" && grep -n "^#include \"" common/*/*.[ch] cmd/*.c) >incs;
-	bad=$(grep -v "^[^:]*:[0-9]*:#include \"[a-z]*/[a-z_0-9]*\.h\"" incs) ;
-	test -z "$bad" || { echo "includes without their folder:"; echo "$bad"; exit 1; }
+	(cd "$TOP" && grep -n "^#include \"" common/*/*.[ch] cmd/*.c) >incs &&
+	{ grep -v "^[^:]*:[0-9]*:#include \"[a-z]*/[a-z_0-9]*\.h\"" incs >bad || :; } &&
+	{ test ! -s bad || { echo "includes without their folder:"; cat bad; false; }; } &&
 	sed "s/.*#include \"\(.*\)\"/\1/" incs | sort -u | while read h; do
 		test -f "$TOP/common/$h" || echo "no such header: common/$h"
-	done >missing && test ! -s missing || { cat missing; false; }
+	done >missing && test_cmp /dev/null missing
 '
 
 check 'a folder includes only the folders below it; record, sym, and fold, svg, pprof never each other' '
-	(cd "$TOP/common" && layer_check) >wrong && test ! -s wrong || { cat wrong; false; }
+	(cd "$TOP/common" && layer_check) >wrong && test_cmp /dev/null wrong
 '
 
 # The checker itself can fail: a file of a top floor that includes another

@@ -3,6 +3,8 @@
 # then bad input, --folded, --diff and the exit statuses.
 . "$(dirname "$0")/lib.sh"
 D=$TESTS/fgfold
+# a check per golden case (counted here: a case added needs no count) and 27
+plan $(($(ls "$D"/*.expect* | grep -cv '\.status$\|\.err$') + 27))
 
 # Golden files are named INPUT.expect--OPT--OPT: the options are the suffix.
 # Beside each, GOLDEN.status holds its exit status when that is not 0 (an

@@ -4,6 +4,7 @@
 # totals, the hottest function, the stacks, source lines, thread labels and
 # mappings agree with the stream and with fgfold.
 . "$(dirname "$0")/lib.sh"
+plan 16
 # FG_BIN=DIR runs the tools of DIR instead of bin/ (an older build).
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 FIX=$TMP/fix
@@ -16,8 +17,7 @@ if ! command -v go >/dev/null 2>&1 || ! go tool pprof -h >/dev/null 2>&1; then
 	for n in $names; do
 		skip "$n: go tool pprof reads the profile" "go not found (Debian: apt-get install golang-go)"
 	done
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 # pp ARGS...: go tool pprof, output on stdout, its exit status kept.
@@ -70,8 +70,7 @@ check "unnamed frames: the names of fgfold are the names of pprof, DSO by DSO" '
 
 if ! perf_ok; then
 	for n in $names; do skip "$n: go tool pprof reads the profile" "$why"; done
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 # The first function of a table: fgfold --top's, pprof -top's.

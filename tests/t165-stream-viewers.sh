@@ -8,6 +8,7 @@
 #
 # FG_BIN=DIR runs the tools of DIR instead of bin/ (an older build).
 . "$(dirname "$0")/lib.sh"
+plan 11
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 FIX=$TMP/fix
 mkdir -p "$FIX"
@@ -78,8 +79,8 @@ else
 	skip 'the rules: the old layout' 'no node, or no recording'
 fi
 
-FG=${FLAMEGRAPH_DIR:-/work/FlameGraph}
-if [ -f "$FG/stackcollapse-perf.pl" ] && [ -n "$rec" ]; then
+if flamegraph_ok && [ -n "$rec" ]; then
+	FG=$FLAMEGRAPH_DIR
 	export FG
 	check 'stackcollapse-perf.pl reads the symbolized stream: every period' '
 		perl "$FG/stackcollapse-perf.pl" "$FIX/symbolized" >folded &&
@@ -88,7 +89,7 @@ if [ -f "$FG/stackcollapse-perf.pl" ] && [ -n "$rec" ]; then
 		test_cmp want got && grep -q "^sleepy;.*;burn " folded
 	'
 else
-	skip 'stackcollapse-perf.pl reads the stream' 'set FLAMEGRAPH_DIR to a FlameGraph checkout'
+	skip 'stackcollapse-perf.pl reads the stream' "${why:-no recording}"
 fi
 
 if [ -n "$rec" ]; then

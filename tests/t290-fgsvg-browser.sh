@@ -13,6 +13,7 @@
 # comes back into the window (the controls follow once a scroll pauses).
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 30
 . "$TESTS/browser/steps.sh"
 F=$TESTS/fgsvg
 steps='frames render
@@ -67,8 +68,9 @@ check 'draw the SVGs and run Chromium' '
 	printf "%s\n" "main;a;[off-cpu] 3000000000" "main;b;lock;[off-cpu] 700000000" \
 		"main;c;lock;[off-cpu] 300000000" | fgsvg >"$out/time.svg" &&
 	printf "%s\n" "main;a 30 20" "main;b;lock 5 15" "main;c;lock 5 5" | fgsvg >"$out/diff.svg" &&
-	BIG_MATCHED=$(cat "$out/matched") timeout 180 node "$B/fgsvg.js" "$out/small.svg" \
-		"$out/big.svg" "$out/merged.svg" "$out/capped.svg" "$out/time.svg" "$out/diff.svg" >"$out/results" 2>"$out/stderr";
+	{ BIG_MATCHED=$(cat "$out/matched") timeout 180 node "$B/fgsvg.js" "$out/small.svg" \
+		"$out/big.svg" "$out/merged.svg" "$out/capped.svg" "$out/time.svg" "$out/diff.svg" >"$out/results" 2>"$out/stderr" ||
+	  echo "node exited $? (each step is checked below)"; } &&
 	cat "$out/results" "$out/stderr" && test -s "$out/results"
 '
 browser_report "$steps" "$out/results"

@@ -7,6 +7,7 @@
 # its search run for long (tests/fgsvg/search.js).
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 37
 steps='label fits a name to a width
 parsel reads depths, names and own times
 tame keeps a plain pattern and quotes one that backtracks
@@ -91,10 +92,10 @@ node "$TESTS/fgsvg/script.js" "$TOP/common/svg/svgscript.js" "$out" >"$out/resul
 echo "$steps" | {
 	while read -r s; do
 		check "script: $s" '
-			grep -F -x -q "PASS $s" "$out/results" || {
+			{ grep -F -x -q "PASS $s" "$out/results" || {
 				grep -F "$s" "$out/results"; grep -v "^PASS" "$out/results" | head -5
 				false
-			}
+			}; }
 		'
 	done
 	hostile_search

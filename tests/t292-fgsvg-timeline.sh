@@ -24,6 +24,7 @@
 # the README).
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 24
 # titles FILE: the tooltips of the frames of an SVG, in order
 titles() { grep -o "<title>[^<]*</title>" "$1"; }
 B=$TMP/build
@@ -101,7 +102,7 @@ sed "s/^/# /" "$big/size" 2>/dev/null
 if command -v node >/dev/null 2>&1; then
 	check 'node: the timeline script parses, and its pure parts hold' '
 		node --check "$TOP/common/svg/timeline.js" &&
-		node "$TESTS/fgsvg/timeline-unit.js" "$TOP/common/svg/timeline.js" >res 2>&1; s=$?; cat res; test $s = 0 &&
+		{ node "$TESTS/fgsvg/timeline-unit.js" "$TOP/common/svg/timeline.js" >res 2>&1; s=$?; cat res; test $s = 0; } &&
 		! grep -q "^FAIL" res && grep -q "^PASS" res
 	'
 else
@@ -169,6 +170,7 @@ elif ! $cc -O1 -g -pthread -o "$B/phases" "$TESTS/record/phases.c" 2>"$B/err"; t
 fi
 if [ -n "$why" ]; then
 	echo "$steps" | {
+		skip 'record the phases (CPU and --wall) and draw them' "$why"
 		while read -r s; do skip "chromium: $s" "$why"; done
 		done_testing
 	}
@@ -187,19 +189,20 @@ check 'record the phases (CPU and --wall) and draw them' '
 	expect_status 0 fgrecord --wall "$B/phases" 0.6 >w.stream 2>w.err &&
 	expect_status 0 fgsym w.stream >w.sym 2>w.sym.err &&
 	expect_status 0 fgsvg w.sym >w.svg &&
-	NAP_SECS=$(sed -n "s/^nap //p" w.err) \
-	timeout 600 node "$TESTS/fgsvg/timeline-browser.js" p.svg p.sym w.svg known n.svg \
-		"$big/big.svg" "$big/bigf.svg" >results 2>stderr;
+	{ NAP_SECS=$(sed -n "s/^nap //p" w.err) \
+	  timeout 600 node "$TESTS/fgsvg/timeline-browser.js" p.svg p.sym w.svg known n.svg \
+		"$big/big.svg" "$big/bigf.svg" >results 2>stderr ||
+	  echo "node exited $? (each step is checked below)"; } &&
 	cat results stderr && test -s results
 '
 grep '^INFO ' "$out/results" 2>/dev/null | sed 's/^INFO /# /'
 echo "$steps" | {
 	while read -r s; do
 		check "chromium: $s" '
-			grep -F -x -q "PASS $s" "$out/results" || {
+			{ grep -F -x -q "PASS $s" "$out/results" || {
 				grep -F -e "$s" "$out/results"; grep "^FAIL browser" "$out/results"
 				false
-			}
+			}; }
 		'
 	done
 	done_testing

@@ -11,6 +11,7 @@
 # and an <object>. FGSVG names the fgsvg to try (bin/'s by default).
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 25
 . "$TESTS/browser/steps.sh"
 FGSVG=${FGSVG:-fgsvg}
 steps=
@@ -43,8 +44,9 @@ check 'draw the deep graphs and run Chromium' '
 	expect_status 0 "$FGSVG" "$out/deep.folded" >"$out/deep.svg" &&
 	expect_status 0 "$FGSVG" "$out/mid.folded" >"$out/mid.svg" &&
 	expect_status 0 "$FGSVG" --inverted "$out/deep.folded" >"$out/icicle.svg" &&
-	timeout 300 node "$B/open.js" "$out/deep.svg" "$out/mid.svg" "$out/icicle.svg" \
-		>"$out/results" 2>"$out/stderr";
+	{ timeout 300 node "$B/open.js" "$out/deep.svg" "$out/mid.svg" "$out/icicle.svg" \
+		>"$out/results" 2>"$out/stderr" ||
+	  echo "node exited $? (each step is checked below)"; } &&
 	cat "$out/results" "$out/stderr" && test -s "$out/results"
 '
 browser_report "$steps" "$out/results"

@@ -10,6 +10,7 @@
 # compare.js): the removed function's frame hovered, zoomed, searched
 # and opened in the function view.
 . "$(dirname "$0")/lib.sh"
+plan 25
 . "$TESTS/browser/steps.sh"
 
 R=$TMP/runs
@@ -100,7 +101,8 @@ check 'a change the table calls slower, in runs that agree to the sample: its fr
 		printf "main;a %d\nmain;b 950\n" $((50 + i % 2)) >ra.$i
 		printf "main;a %d\nmain;b 950\n" $((60 + i % 2)) >rb.$i
 	done &&
-	fgfold --compare ra.? -- rb.? >table 2>/dev/null &&
+	expect_status 0 fgfold --compare ra.? -- rb.? >table 2>table.err &&
+	grep_q "^fgfold: 5 runs before, 5 after: " table.err &&
 	grep_q "^a	.*	slower\$" table &&
 	fgsvg --compare ra.? -- rb.? >tight.svg 2>err &&
 	frames tight.svg >list &&
@@ -220,7 +222,8 @@ no script errors'
 
 browser_skip "$steps"
 check 'open the comparison in Chromium' '
-	timeout 180 node "$B/compare.js" "$R/cmp.svg" >"$R/results" 2>"$R/stderr";
+	{ timeout 180 node "$B/compare.js" "$R/cmp.svg" >"$R/results" 2>"$R/stderr" ||
+	  echo "node exited $? (each step is checked below)"; } &&
 	cat "$R/results" "$R/stderr" && test -s "$R/results"
 '
 browser_report "$steps" "$R/results"

@@ -3,6 +3,7 @@
 # tests/record/*.c with real perf_event_open, and writes a well-formed
 # stream: structure, rates, unwinding depth, children, threads, exit status.
 . "$(dirname "$0")/lib.sh"
+plan 33
 
 B=$TMP/build
 mkdir -p "$B"
@@ -69,19 +70,16 @@ within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ] || { echo "$1 not within [$2, 
 
 if [ "$built" != yes ]; then
 	skip 'fgrecord end-to-end tests' "cannot build tests/record/*.c with $cc: $(cat "$B"/*.err | head -3)"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! perf_ok; then
 	skip 'fgrecord end-to-end tests' "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 # The kernel may refuse even where perf_ok is hopeful (seccomp, no PMU).
 if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 	skip 'fgrecord end-to-end tests' "fgrecord cannot sample here: $(head -1 "$TMP/probe.err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 check 'a hot loop: the stream is well-formed and starts with its headers' '
@@ -231,10 +229,10 @@ fi
 # recording starts: fgrecord starts once hot has exec'd (not after a
 # sleep a busy machine can outlast), and hot spins until it is killed.
 check '-a samples the whole system, a process of ours among the rest' '
-	hot 600 2>/dev/null & pid=$! &&
+	{ hot 600 2>/dev/null & } && pid=$! && trap "kill $pid 2>/dev/null" EXIT &&
 	wait_for 30 running $pid hot &&
-	fgrecord -a -d 0.5 -o out 2>err; st=$?
-	kill $pid 2>/dev/null; wait $pid
+	{ fgrecord -a -d 0.5 -o out 2>err; st=$?; } &&
+	kill $pid && expect_status 143 wait $pid &&
 	test $st -le 1 && wellformed out &&
 	grep_q "^hot $pid/$pid " out
 '
@@ -298,9 +296,9 @@ check 'a stack deeper than the copy ends in [truncated], and says so' '
 '
 
 check 'Ctrl-C (SIGINT): the command gets it, the stream is complete, exit 130' '
-	command fgrecord -o out hot 20 2>err & pid=$! &&
+	{ command fgrecord -o out hot 20 2>err & } && pid=$! &&
 	wait_for 30 grep -q " cpu-clock:\$" out && kill -INT $pid &&
-	{ wait $pid; st=$?; } ; test "$st" = 130 &&
+	expect_status 130 wait $pid &&
 	wellformed out &&
 	grep_q "^fgrecord: [0-9]* samples" err
 '
@@ -311,18 +309,18 @@ check '-d stops the recording and the command (SIGTERM, exit 143)' '
 '
 
 check '-p attaches to a running process and its threads' '
-	threads 60 2>/dev/null & pid=$! &&
+	{ threads 60 2>/dev/null & } && pid=$! && trap "kill $pid 2>/dev/null" EXIT &&
 	wait_for 30 running $pid threads 3 &&
 	fgrecord -p $pid -d 1 -o out 2>err &&
 	wellformed out &&
 	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[1] }" out | sort -u >pids &&
 	test "$(cat pids)" = "$pid" &&
 	within "$(share out threads alpha_work)" 10 90 &&
-	kill $pid; wait $pid; true
+	kill $pid && expect_status 143 wait $pid
 '
 
 check '-p stops by itself when the processes exit' '
-	hot 0.5 2>/dev/null & pid=$! &&
+	{ hot 0.5 2>/dev/null & } && pid=$! &&
 	wait_for 30 running $pid hot &&
 	expect_status 0 timeout 600 fgrecord -p $pid -o out 2>err &&
 	wellformed out
@@ -335,11 +333,11 @@ check 'the command keeps the priority fgrecord was started with' '
 '
 
 check '-p A,B where B has exited: a warning, A recorded, exit 1' '
-	hot 60 2>/dev/null & pid=$! &&
+	{ hot 60 2>/dev/null & } && pid=$! && trap "kill $pid 2>/dev/null" EXIT &&
 	gone=$(sh -c "echo \$\$") &&
 	wait_for 30 running $pid hot &&
 	expect_status 1 fgrecord -p $pid,$gone -d 0.5 -o out 2>err &&
-	kill $pid; wait $pid
+	kill $pid && expect_status 143 wait $pid &&
 	grep_q "process $gone: no such process (it may have exited): recording the others" err &&
 	wellformed out &&
 	awk "/ cpu-clock:\$/ { split(\$2, p, \"/\"); print p[1] }" out | sort -u >pids &&
@@ -349,7 +347,7 @@ check '-p A,B where B has exited: a warning, A recorded, exit 1' '
 '
 
 check '-p follows a process whose main thread has exited, without spinning' '
-	leader_exit 3 2>/dev/null & pid=$! &&
+	{ leader_exit 3 2>/dev/null & } && pid=$! &&
 	wait_for 30 grep -q "^State:	Z" /proc/$pid/task/$pid/status &&
 	fgrecord -p $pid -o out 2>err &&
 	wait $pid &&
@@ -394,7 +392,7 @@ check 'usage errors exit 2 with a message' '
 '
 
 check 'a hardware event works, or fails in one line suggesting -e cpu-clock' '
-	fgrecord -e cycles -o out hot 0.2 2>err; st=$?
+	{ fgrecord -e cycles -o out hot 0.2 2>err; st=$?; } &&
 	if [ $st = 0 ]; then wellformed out; else
 		test $st = 2 && test "$(wc -l <err)" = 1 &&
 		grep_q "not supported" err && grep_q "use -e cpu-clock" err
@@ -438,14 +436,14 @@ check 'the pipeline: fgrecord, fgsym, fgfold put hot under main;middle' '
 	awk "/;main;middle;hot / { h += \$NF } { n += \$NF } END { print h \" of \" n; exit !(n > 0 && h >= n * 0.5) }" folded
 '
 
-if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
+if flamegraph_ok; then
 	check 'stackcollapse-perf.pl reads the stream' '
 		fgrecord -o out hot_nofp 0.3 2>err &&
 		perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" out >folded &&
 		test -s folded && ! grep -qv "^hot_nofp;" folded
 	'
 else
-	skip 'stackcollapse-perf.pl reads the stream' 'set FLAMEGRAPH_DIR to a FlameGraph checkout'
+	skip 'stackcollapse-perf.pl reads the stream' "$why"
 fi
 
 done_testing

@@ -8,6 +8,7 @@
 # fgrecord must leave the program running and untraced. --wall samples
 # blocked threads as offcpu-time.
 . "$(dirname "$0")/lib.sh"
+plan 16
 
 B=$TMP/build
 mkdir -p "$B"
@@ -74,18 +75,15 @@ as_nobody() {
 
 if [ "$built" != yes ]; then
 	skip 'fgrecord with ptrace' "cannot build tests/record/*.c with $cc: $(cat "$B"/*.err | head -3)"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! noperf true 2>"$TMP/np.err"; then
 	skip 'fgrecord with ptrace' "cannot install a seccomp filter: $(head -1 "$TMP/np.err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! noperf fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 	skip 'fgrecord with ptrace' "ptrace is refused here too: $(head -1 "$TMP/probe.err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 check 'under a seccomp filter: the filter is named, once, and ptrace takes over' '
@@ -211,21 +209,19 @@ check 'a forked child is followed, with its own pid and function' '
 # started, fgrecord attached to them) before a signal or an attach, never
 # slept for; each runs longer than any wait and is killed at the end.
 check '-p: every thread of a running process, then it runs on untraced' '
-	threads 60 2>/dev/null & pid=$!
-	wait_for 30 running $pid threads 3
-	noperf fgrecord -q -p $pid -d 0.6 -o out; st=$?
-	wait_for 5 untraced $pid; u=$?
-	kill $pid; wait $pid
-	test $st = 0 && test $u = 0 &&
+	{ threads 60 2>/dev/null & } && pid=$! && trap "kill $pid 2>/dev/null" EXIT &&
+	wait_for 30 running $pid threads 3 &&
+	noperf fgrecord -q -p $pid -d 0.6 -o out &&
+	wait_for 5 untraced $pid &&
+	kill $pid && expect_status 143 wait $pid &&
 	wellformed out &&
 	test "$(tids out | wc -l)" -ge 2
 '
 
 check 'Ctrl-C: the command gets it, the stream ends whole, its status is passed on' '
-	noperf fgrecord -q -o out threads 60 & f=$!
-	wait_for 30 traced_child $f threads 3
-	kill -INT $f; wait $f; st=$?
-	test $st = 130 &&
+	{ noperf fgrecord -q -o out threads 60 & } && f=$! && trap "kill -INT $f 2>/dev/null" EXIT &&
+	wait_for 30 traced_child $f threads 3 &&
+	kill -INT $f && expect_status 130 wait $f &&
 	wellformed out
 '
 
@@ -245,19 +241,18 @@ check 'SIGKILL of fgrecord: the command runs on, untraced, never stopped' '
 		if [ -n "$c" ] && wait_for 5 untraced $c; then ok=$((ok + 1)); fi
 		grep -q "^State:	[RS]" /proc/$c/status || echo "not running: $(grep State /proc/$c/status)"
 		kill $c 2>/dev/null
-	done
+	done &&
 	test $ok = 5
 '
 
 check 'SIGKILL of fgrecord -p: the process runs on, untraced' '
-	threads 60 2>/dev/null & pid=$!
-	wait_for 30 running $pid threads 3
-	noperf fgrecord -q -F 2999 -p $pid -o out & f=$!
-	wait_for 30 traced_by $pid $f
-	kill -KILL $f; wait $f
-	wait_for 5 untraced $pid; u=$?
-	kill $pid; wait $pid
-	test $u = 0
+	{ threads 60 2>/dev/null & } && pid=$! && trap "kill $pid 2>/dev/null" EXIT &&
+	wait_for 30 running $pid threads 3 &&
+	{ noperf fgrecord -q -F 2999 -p $pid -o out & } && f=$! &&
+	wait_for 30 traced_by $pid $f &&
+	kill -KILL $f && expect_status 137 wait $f &&
+	wait_for 5 untraced $pid &&
+	kill $pid && expect_status 143 wait $pid
 '
 
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
@@ -270,20 +265,20 @@ check 'as nobody: a command, its threads and -p of its own process' '
 	as_nobody noperf fgrecord -q -o nb/out threads 1 &&
 	wellformed nb/out &&
 	test "$(tids nb/out | wc -l)" -ge 2 &&
-	within "$(fshare nb/out alpha_work)" 10 90 || return 1
+	within "$(fshare nb/out alpha_work)" 10 90 &&
 	# Not as_nobody: $! must be the pid of threads, not of a subshell.
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$NOBODY/threads" 60 2>/dev/null & pid=$!
-	wait_for 30 running $pid threads 3
-	as_nobody noperf fgrecord -q -p $pid -d 0.5 -o nb/out2; st=$?
+	{ setpriv --reuid=65534 --regid=65534 --clear-groups "$NOBODY/threads" 60 2>/dev/null & } &&
+	pid=$! && trap "kill $pid 2>/dev/null" EXIT &&
+	wait_for 30 running $pid threads 3 &&
+	{ as_nobody noperf fgrecord -q -p $pid -d 0.5 -o nb/out2; st=$?; } &&
 	if [ -e /proc/sys/kernel/yama/ptrace_scope ] &&
 	    [ "$(cat /proc/sys/kernel/yama/ptrace_scope)" -ge 1 ]; then
 		# Yama allows a user to trace only its descendants.
 		test $st = 2
 	else
 		test $st = 0 && wellformed nb/out2 && untraced $pid
-	fi; r=$?
-	kill $pid; wait $pid
-	test $r = 0
+	fi &&
+	kill $pid && expect_status 143 wait $pid
 '
 
 p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)

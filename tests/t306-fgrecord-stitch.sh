@@ -14,6 +14,7 @@
 # one every 5 levels on the way down, and the shares below hold by
 # design rather than by luck.
 . "$(dirname "$0")/lib.sh"
+plan 3
 
 B=$TMP/build
 mkdir -p "$B"
@@ -56,18 +57,15 @@ chainstat() {
 
 if [ "$built" != yes ]; then
 	skip 'stitched stacks' "cannot build tests/record/chain.c with $cc: $(cat "$B"/*.err | head -3)"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! perf_ok; then
 	skip 'stitched stacks' "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 	skip 'stitched stacks' "fgrecord cannot sample here: $(head -1 "$TMP/probe.err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 check '200 KiB deep: >= 95% reach main, each stack exactly main;f0;...;fK' '

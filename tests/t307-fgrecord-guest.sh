@@ -27,6 +27,7 @@
 #   names that tracer; -p of a zombie says it has exited.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 14
 
 B=$TMP/build
 mkdir -p "$B"
@@ -49,9 +50,7 @@ tracer() { awk '/^TracerPid:/ { print $2 }' "/proc/$1/status"; }
 traced() { [ "$(tracer "$1")" != 0 ]; }
 
 if [ "$built" != yes ]; then
-	skip 'the program does not notice' "cannot build tests/record/waiter.c with $cc: $(cat "$B"/*.err | head -3)"
-	done_testing
-	exit 0
+	skip_rest "cannot build tests/record/waiter.c with $cc: $(cat "$B"/*.err | head -3)"
 fi
 
 check "bare: $N waits of 1 ms, none ends with EINTR (the control)" '
@@ -66,7 +65,10 @@ for s in perf ptrace; do
 	if fgrecord -q --sampler=$s -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 		samplers="$samplers $s"
 	else
-		skip "--sampler=$s: no EINTR" "the $s sampler cannot run here: $(head -1 "$TMP/probe.err")"
+		for m in 'CPU at -F 10000' --off-cpu --wall; do
+			skip "--sampler=$s $m: $N waits, none ends with EINTR" "the $s sampler cannot run here: $(head -1 "$TMP/probe.err")"
+		done
+		skip "--sampler=$s --off-cpu: the waits are seen in wait_epoll and wait_signal" "the $s sampler cannot run here"
 	fi
 done
 R=$TMP/runs
@@ -138,22 +140,23 @@ check '--wall, ptrace: the time held at the sampler'"'"'s stops is said, and the
 		END { t /= 1e9; printf \"main thread: %.3f s sampled + %.3f s held (all threads), wall %.3f s\\n\", t, h, w
 			exit !(t + h >= w * 0.85 && t <= w * 1.15) }" folded
 '
+else
+	skip '--wall, ptrace: clone stops are not off-CPU time' 'no ptrace sampler here'
+	skip '--wall, ptrace: the time held at the sampler'"'"'s stops is said' 'no ptrace sampler here'
 fi
 
 # ---- -p of a process fgrecord cannot trace: the reason, not ENOENT ----
 
 if ! fgrecord -q --sampler=ptrace -o "$TMP/probe" true 2>"$TMP/probe.err"; then
-	skip '-p: held by another tracer, or a zombie' "no ptrace sampler here: $(head -1 "$TMP/probe.err")"
-	done_testing
-	exit 0
+	skip_rest "-p held by another tracer, or a zombie: no ptrace sampler here: $(head -1 "$TMP/probe.err")"
 fi
 
 check '-p of a process a second fgrecord traces: that tracer is named' '
-	sleep 60 & pid=$!
-	fgrecord --sampler=ptrace -q -p $pid -o first & f=$!
+	{ sleep 60 & } && pid=$! && trap "kill $pid 2>/dev/null" EXIT &&
+	{ fgrecord --sampler=ptrace -q -p $pid -o first & } && f=$! &&
 	wait_for 10 traced $pid && test "$(tracer $pid)" = $f &&
-	expect_status 2 fgrecord --sampler=ptrace -p $pid -d 0.2 -o second 2>err; r=$?
-	kill -INT $f; wait $f; kill $pid; wait $pid
+	{ expect_status 2 fgrecord --sampler=ptrace -p $pid -d 0.2 -o second 2>err; r=$?; } &&
+	kill -INT $f && expect_status 0 wait $f && kill $pid && expect_status 143 wait $pid &&
 	cat err && test $r = 0 &&
 	grep_q "^fgrecord: cannot trace process $pid: it is already traced by process $f (.fgrecord.)" err &&
 	! grep -q "No such file" err
@@ -161,11 +164,11 @@ check '-p of a process a second fgrecord traces: that tracer is named' '
 
 if command -v gdb >/dev/null; then
 check '-p of a process gdb holds: gdb is named' '
-	sleep 60 & pid=$!
-	gdb -q -nx -batch -p $pid -ex "shell while [ ! -e done ]; do sleep 0.1; done" >gdb.out 2>&1 & g=$!
+	{ sleep 60 & } && pid=$! && trap "touch done; kill $pid 2>/dev/null" EXIT &&
+	{ gdb -q -nx -batch -p $pid -ex "shell while [ ! -e done ]; do sleep 0.1; done" >gdb.out 2>&1 & } && g=$! &&
 	wait_for 30 traced $pid && t=$(tracer $pid) &&
-	expect_status 2 fgrecord --sampler=ptrace -p $pid -d 0.2 -o out 2>err; r=$?
-	touch done; wait $g; kill $pid; wait $pid
+	{ expect_status 2 fgrecord --sampler=ptrace -p $pid -d 0.2 -o out 2>err; r=$?; } &&
+	touch done && { wait $g || cat gdb.out; } && kill $pid && expect_status 143 wait $pid &&
 	cat err && test $r = 0 &&
 	grep_q "^fgrecord: cannot trace process $pid: it is already traced by process $t (.gdb.)" err
 '
@@ -174,11 +177,11 @@ else
 fi
 
 check '-p of a zombie: it has exited' '
-	sh -c "sleep 0 & exec sleep 60" & parent=$!
+	{ sh -c "sleep 0 & exec sleep 60" & } && parent=$! && trap "kill $parent 2>/dev/null" EXIT &&
 	wait_for 10 pgrep -P $parent >/dev/null && z=$(pgrep -P $parent) &&
 	wait_for 10 grep -q "^State:	Z" /proc/$z/status &&
-	expect_status 2 fgrecord --sampler=ptrace -p $z -d 0.2 -o out 2>err; r=$?
-	kill $parent; wait $parent
+	{ expect_status 2 fgrecord --sampler=ptrace -p $z -d 0.2 -o out 2>err; r=$?; } &&
+	kill $parent && expect_status 143 wait $parent &&
 	cat err && test $r = 0 &&
 	grep_q "^fgrecord: cannot trace process $z: it has exited (a zombie" err
 '

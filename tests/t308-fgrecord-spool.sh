@@ -11,25 +11,23 @@
 # run with no stall (before the spool, half of them were lost as root on
 # an idle machine, and 30-45% as nobody on a busy one).
 . "$(dirname "$0")/lib.sh"
+plan 9
 
 B=$TMP/build
 mkdir -p "$B"
 cc=${CC:-cc}
 if ! $cc -O2 -g -o "$B/hot" "$TESTS/record/hot.c" 2>"$B/err"; then
 	skip 'fgrecord with a slow reader' "cannot build tests/record/hot.c with $cc: $(head -3 "$B/err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 PATH=$B:$PATH
 if ! perf_ok; then
 	skip 'fgrecord with a slow reader' "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 	skip 'fgrecord with a slow reader' "fgrecord cannot sample here: $(head -1 "$TMP/probe.err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 # nsamples STREAM; lost ERR: the summary's count of lost samples.
@@ -113,7 +111,7 @@ check 'a reader that never reads: SIGTERM ends the wait, said, exit 2' '
 		sleep 0.5; kill -TERM $rec 2>/dev/null; i=$((i + 1)); done &&
 	sleep 0.5 &&
 	{ ! kill -0 $rec 2>/dev/null || { kill -KILL $rec; kill $holder; echo "still running 5 s after SIGTERM"; false; }; } &&
-	{ wait $rec; st=$?; } ; kill $holder; cat err && test "$st" = 2 &&
+	{ wait $rec; st=$?; } && kill $holder && cat err && test "$st" = 2 &&
 	grep_q "^fgrecord: a signal ended the wait for the reader of .<stdout>.: [0-9.]* MiB of the stream it had not read yet are not written\$" err
 '
 
@@ -128,7 +126,7 @@ check 'a reader that never reads, gone after the program: the loss said, no wait
 	i=0 && sleep 0.2 && while pgrep -P $rec >/dev/null && [ $i -lt 600 ]; do
 		sleep 0.1; i=$((i + 1)); done &&
 	sleep 1 && kill $holder &&
-	{ wait $rec; st=$?; } ; cat err && test "$st" = 2 &&
+	{ wait $rec; st=$?; } && cat err && test "$st" = 2 &&
 	grep_q "^fgrecord: the reader of .<stdout>. went away (Broken pipe) before the end of the stream\$" err &&
 	! grep -q "waiting for" err &&
 	lag=$(sed -n "s/^fgrecord: .<stdout>. was read slowly: the stream was at worst \([0-9]*\)\.[0-9] s and .*/\1/p" err) &&

@@ -10,6 +10,7 @@
 # is said (its caller is skipped). A program built without frame pointers
 # is truncated, and the summary names the fix.
 . "$(dirname "$0")/lib.sh"
+plan 7
 
 B=$TMP/build
 mkdir -p "$B"
@@ -56,13 +57,11 @@ if [ $built = no ]; then
 	    'perf record -g without frame pointers: fgsym names the fix'; do
 		skip "$t" 'the test programs do not build'
 	done
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! perf_ok; then
 	skip 'fgrecord --call-graph fp' "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 check 'fp: a chain that stops in __libc_start_call_main is whole' '
@@ -114,12 +113,12 @@ if command -v perf >/dev/null 2>&1 &&
     perf record -q -g -o "$B/fp.data" "$B/hot_fp" 0.5 >"$B/perf.log" 2>&1 &&
     perf record -q -g -o "$B/nofp.data" "$B/hot_nofp" 0.5 >>"$B/perf.log" 2>&1; then
 	check 'perf record -g: fgsym draws no [truncated] root' '
-		fgsym "$B/fp.data" >out.sym 2>err; s=$?; cat err && test $s -le 1 &&
+		{ fgsym "$B/fp.data" >out.sym 2>err; s=$?; } && cat err && test $s -le 1 &&
 		t=$(truncated err) && awk -v t="$t" "BEGIN { exit !(t <= 5) }" &&
 		fgfold out.sym >folded && whole folded
 	'
 	check 'perf record -g without frame pointers: fgsym names the fix' '
-		fgsym "$B/nofp.data" >out.sym 2>err; s=$?; cat err && test $s -le 1 &&
+		{ fgsym "$B/nofp.data" >out.sym 2>err; s=$?; } && cat err && test $s -le 1 &&
 		grep_q "^fgsym: for whole stacks, record with perf record --call-graph dwarf, or build " err
 	'
 else

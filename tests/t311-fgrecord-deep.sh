@@ -29,6 +29,7 @@
 #
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 7
 
 B=$TMP/build
 mkdir -p "$B"
@@ -69,18 +70,15 @@ deepstat() {
 
 if [ "$built" != yes ]; then
 	skip 'deep stacks' "cannot build tests/record/bigframe.c with $cc: $(cat "$B"/*.err | head -3)"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! perf_ok; then
 	skip 'deep stacks' "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 	skip 'deep stacks' "fgrecord cannot sample here: $(head -1 "$TMP/probe.err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 check '1 MiB frame, perf sampler: >= 95% reach main, each stack exact' '

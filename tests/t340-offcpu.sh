@@ -5,6 +5,7 @@
 # up to the wall-clock time, and the stream stays valid at the edges
 # (a thread that dies blocked, -d, Ctrl-C, -p, a wait still going at the end).
 . "$(dirname "$0")/lib.sh"
+plan 13
 
 B=$TMP/build
 mkdir -p "$B"
@@ -12,8 +13,7 @@ cc=${CC:-cc}
 U=0.2		# the program's time unit, in seconds
 if ! $cc -O2 -g -pthread -o "$B/offcpu" "$TESTS/record/offcpu.c" 2>"$B/err"; then
 	skip 'fgrecord --off-cpu tests' "cannot build tests/record/offcpu.c with $cc: $(head -3 "$B/err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 PATH=$B:$PATH
 
@@ -48,8 +48,18 @@ symbolize() {
 # near GOT WANT PCT [SLACK]: GOT is within PCT percent of WANT, and
 # SLACK seconds more either way (the run-queue wait the program measured
 # in the phase: a busy machine's, which a sampler may count on either
-# side of the phase's edge).
+# side of the phase's edge). A slack over half of WANT would make the
+# bound no bound: the check cannot decide (a skip, said why). Each
+# argument must be a number (get's "none" is not).
 near() {
+	for _a in "$1" "$2" "$3" "${4:-0}"; do
+		case $_a in
+		''|*[!0-9.]*|*.*.*) echo "near $*: '$_a' is not a number"; return 1 ;;
+		esac
+	done
+	if awk -v w="$2" -v s="${4:-0}" 'BEGIN { exit !(s > w / 2) }'; then
+		cannot_decide "the program waited ${4} s for a CPU in a phase of $2 s: the machine too busy to measure"
+	fi
 	awk -v g="$1" -v w="$2" -v p="$3" -v s="${4:-0}" 'BEGIN {
 		ok = g >= w * (1 - p / 100) - s && g <= w * (1 + p / 100) + s
 		if (!ok) printf "%s is not within %s%% of %s (and %s s)\n", g, p, w, s
@@ -57,10 +67,27 @@ near() {
 	}'
 }
 
-# get FILE KEY...: the number after KEY in FILE (0 when absent).
+# get FILE KEY...: the number after KEY in FILE; "none", and said on
+# stderr, when FILE has no such line (never 0, a number a bound may
+# take).
 get() {
 	_f=$1; shift
+	awk -v k="$*" 'index($0, k " ") == 1 { v = $NF; n++ }
+	    END { if (n) print v + 0; else { print "none"; print "no \"" k "\" in " FILENAME >"/dev/stderr" } }' "$_f"
+}
+
+# get0 FILE KEY...: as get, but 0 when FILE has no such line: for a
+# time that is rightly absent when none was counted (a spinning phase's
+# off-CPU time), never for one the check needs to find.
+get0() {
+	_f=$1; shift
 	awk -v k="$*" 'index($0, k " ") == 1 { v = $NF } END { print v + 0 }' "$_f"
+}
+
+# positive V: V is a number above 0 (get's "none" is not).
+positive() {
+	awk -v v="$1" 'BEGIN { exit !(v ~ /^[0-9.]+$/ && v + 0 > 0) }' ||
+	    { echo "'$1' is not a number above 0"; return 1; }
 }
 
 # units FILE: the four phases' times in units (sleep is two), from lines
@@ -100,7 +127,7 @@ accuracy() {
 		near $(get got offcpu-time phase_lock) $(get err phase_lock) 10 \
 		    $(get err phase_lock_delay) &&
 		{ [ "$spin_check" = 0 ] ||
-		awk -v s=$(get got offcpu-time phase_spin) -v w=$(get err phase_spin) \
+		awk -v s=$(get0 got offcpu-time phase_spin) -v w=$(get err phase_spin) \
 		    -v c=$(get err phase_spin_cpu) -v u=$U "BEGIN { if (s < w - c + u / 10) exit 0
 		    printf \"phase_spin: %s s off-CPU, more than its %s s off a CPU\\n\", s, w - c; exit 1 }"; }
 	'
@@ -113,38 +140,37 @@ accuracy() {
 		held=$(sed -n "s/^fgrecord: \([0-9.]*\) s that the sampler held threads at its stops is left out of --wall time .*/\1/p" err) &&
 		awk -v h="${held:-0}" "{ t[\$2] += \$3 } END { t[\"phase_spin\"] += h
 			for (f in t) print f, t[f] }" got >wall &&
-		test "$(get got cpu-clock phase_spin)" != 0 &&
+		positive "$(get got cpu-clock phase_spin)" &&
 		for f in phase_spin phase_sleep phase_read phase_lock; do
 			near $(get wall $f) $(get err $f) 10 $(get err ${f}_delay) ||
 			    exit 1
 		done &&
 		units wall >units && units err >meant && cat units meant &&
 		if ! in_step 5 meant; then
-			echo "the machine stretched a phase by more than 5%: 1:2:1:1 not checked"
-		else
-			in_step 10 units
-		fi
+			cannot_decide "the machine stretched a phase by more than 5%: 1:2:1:1 not checked"
+		fi &&
+		in_step 10 units
 	'
 }
 
 if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]; then
 	who='perf_event_open' run= spin_check=1 rec=$TOP/bin/fgrecord prog=$B/offcpu accuracy
 else
-	skip 'perf_event_open: --off-cpu and --wall accuracy' 'needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 1'
+	skip_checks 2 'perf_event_open: --off-cpu and --wall accuracy' 'needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 1'
 fi
 
 # Without privilege at paranoid 2, no context-switch sample arrives: the
 # ptrace sampler is the mechanism there, when this build has one.
 p=$(cat /proc/sys/kernel/perf_event_paranoid)
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
-	skip 'unprivileged: --off-cpu and --wall accuracy' 'needs root and setpriv to drop privilege'
+	skip_checks 3 'unprivileged: --off-cpu and --wall accuracy, a spinning thread.s wait' 'needs root and setpriv to drop privilege'
 else
 	chmod a+rx "$TMP" "$B"
 	for_nobody "$TOP/bin/fgrecord" "$B/offcpu"
 	drop='setpriv --reuid=65534 --regid=65534 --clear-groups'
 	cd "$TMP" && $drop "$NOBODY/bin/fgrecord" --off-cpu -o /dev/null true 2>"$TMP/unpriv" >/dev/null
 	if grep -q "context-switch samples" "$TMP/unpriv"; then
-		skip 'unprivileged: --off-cpu and --wall accuracy' "at kernel.perf_event_paranoid $p this build has no mechanism for an ordinary user: $(head -1 "$TMP/unpriv")"
+		skip_checks 3 'unprivileged: --off-cpu and --wall accuracy, a spinning thread.s wait' "at kernel.perf_event_paranoid $p this build has no mechanism for an ordinary user: $(head -1 "$TMP/unpriv")"
 	else
 		who="unprivileged (paranoid $p)" run=$drop spin_check=0 \
 			rec=$NOBODY/bin/fgrecord prog=$NOBODY/offcpu accuracy
@@ -154,11 +180,11 @@ else
 		# time says it), as perf's switch records do; what it still
 		# counts is the time its own stops held the thread.
 		check "unprivileged (paranoid $p): --off-cpu leaves out a spinning thread's wait for a CPU" '
-			taskset -c 0 sh -c "while :; do :; done" & hog=$!
-			$drop "$NOBODY/bin/fgrecord" --off-cpu taskset -c 0 "$NOBODY/offcpu" $U >out 2>err
-			st=$?; kill $hog
-			test $st = 0 && symbolize out && phases sym >got && cat got err &&
-			awk -v s=$(get got offcpu-time phase_spin) -v w=$(get err phase_spin) \
+			{ taskset -c 0 sh -c "while :; do :; done" & } && hog=$! &&
+			{ $drop "$NOBODY/bin/fgrecord" --off-cpu taskset -c 0 "$NOBODY/offcpu" $U >out 2>err
+			  st=$?; kill $hog; test $st = 0; } &&
+			symbolize out && phases sym >got && cat got err &&
+			awk -v s=$(get0 got offcpu-time phase_spin) -v w=$(get err phase_spin) \
 			    -v c=$(get err phase_spin_cpu) "BEGIN { off = w - c
 				if (off > 0.05 && s < off / 2) exit 0
 				printf \"phase_spin: %s s counted off-CPU of its %s s off a CPU\\n\", s, off
@@ -169,9 +195,7 @@ else
 fi
 
 if [ "$(id -u)" != 0 ] && [ "$p" -gt 1 ]; then
-	skip 'off-CPU edge cases' 'needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 1'
-	done_testing
-	exit 0
+	skip_rest 'off-CPU edge cases: needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 1'
 fi
 
 # The helper blocks, then the main thread spins 0.2 s and exits: the wait
@@ -198,11 +222,11 @@ check '-d mid-wait: the command gets SIGTERM, the wait so far counts' '
 '
 
 check 'Ctrl-C mid-wait: exit 130, the stream ends with whole samples' '
-	fgrecord --off-cpu -o out offcpu 1 2>err & pid=$! &&
+	{ fgrecord --off-cpu -o out offcpu 1 2>err & } && pid=$! &&
 	sleep 2 && kill -INT $pid && { wait $pid; st=$?; } &&
 	test $st = 130 && wellformed out &&
 	symbolize out && phases sym >got && cat got &&
-	test "$(get got offcpu-time phase_sleep)" != 0
+	positive "$(get got offcpu-time phase_sleep)"
 '
 
 # A wait that began before fgrecord attached is not seen (its switch out
@@ -210,11 +234,11 @@ check 'Ctrl-C mid-wait: exit 130, the stream ends with whole samples' '
 # sleep from 1 s on; -d 1.5 from 0.1 s). The wait counted is what passed
 # of it.
 check '-p: a thread still blocked at the end counts up to the end' '
-	offcpu 1 2>/dev/null & pid=$! &&
+	{ offcpu 1 2>/dev/null & } && pid=$! &&
 	sleep 0.1 &&
-	fgrecord --off-cpu -d 1.5 -p $pid -o out 2>err; st=$?
-	kill $pid 2>/dev/null; wait $pid
-	test $st = 0 && wellformed out && symbolize out &&
+	{ fgrecord --off-cpu -d 1.5 -p $pid -o out 2>err; st=$?
+	  kill $pid 2>/dev/null; wait $pid; test $st = 0; } &&
+	wellformed out && symbolize out &&
 	phases sym >got && cat got err &&
 	test "$(grep -c phase_sleep got)" = 1 &&
 	awk -v w="$(get got offcpu-time phase_sleep)" "BEGIN { exit !(w > 0.1 && w < 1.95) }"
@@ -242,10 +266,10 @@ total() {
 }
 for s in perf ptrace; do
 	check "--wall -p, $s sampler: the wait in progress at the attach counts, 2 s in all" '
-		nap & pid=$! &&
+		{ nap & } && pid=$! && trap "kill $pid 2>/dev/null" EXIT &&
 		sleep 0.3 &&
-		fgrecord --sampler '$s' --wall -d 2 -p $pid -o out 2>err; st=$?
-		kill $pid 2>/dev/null; wait $pid
+		{ fgrecord --sampler '$s' --wall -d 2 -p $pid -o out 2>err; st=$?; } &&
+		kill $pid && expect_status 143 wait $pid &&
 		cat err && test $st = 0 && wellformed out &&
 		t=$(total out) && echo "weighed $t s" && near "$t" 2 5
 	'
@@ -258,7 +282,7 @@ check 'usage: --off-cpu with --wall, -e or -a, and --wall with a tiny -c' '
 	expect_status 2 fgrecord --wall -c 100 true 2>err && grep_q "at least 10000" err
 '
 
-if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
+if flamegraph_ok; then
 	check 'stackcollapse-perf.pl reads an --off-cpu stream, weighed by time' '
 		fgrecord --off-cpu -o out offcpu $U 2>err && symbolize out &&
 		perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" sym >folded &&
@@ -266,7 +290,7 @@ if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" 
 		near "$(cat s)" 0.4 10
 	'
 else
-	skip 'stackcollapse-perf.pl reads an --off-cpu stream' 'set FLAMEGRAPH_DIR to a FlameGraph checkout'
+	skip 'stackcollapse-perf.pl reads an --off-cpu stream' "$why"
 fi
 
 done_testing

@@ -4,6 +4,7 @@
 # The fixtures write their own call stacks (tests/sym/selfstack.h), so the
 # right answer for every frame is known without perf.
 . "$(dirname "$0")/lib.sh"
+plan 37
 # FG_TEST_BIN: a directory of other tools to try (e.g. an older build's bin/).
 [ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH && export PATH
 
@@ -26,8 +27,8 @@ line_of() {
 }
 
 check 'fixtures build' '
-	test -x "$FIX/inl" && test -x "$FIX/tmpl" && test -x "$FIX/inl-O0" ||
-	{ cat "$FIX/cc.log"; false; }
+	{ test -x "$FIX/inl" && test -x "$FIX/tmpl" && test -x "$FIX/inl-O0" ||
+	  { cat "$FIX/cc.log"; false; }; }
 '
 
 check 'C: names and the inline chain, innermost first' '

@@ -2,6 +2,7 @@
 # fgsym --annotate and --annotate-to: the wiring into the annotate module
 # (the listing itself is tested with the module).
 . "$(dirname "$0")/lib.sh"
+plan 6
 
 FIX=$TMP/fix
 mkdir -p "$FIX"

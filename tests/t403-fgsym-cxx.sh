@@ -6,6 +6,7 @@
 # kept, for symbol-table names and inlined (DWARF) names alike; the long
 # form with --demangle=full; the --annotate headings in the same style.
 . "$(dirname "$0")/lib.sh"
+plan 6
 
 FIX=$TMP/fix
 mkdir -p "$FIX"
@@ -31,7 +32,7 @@ short_form() {
 }
 
 check 'fixture builds' '
-	test -x "$FIX/stl" || { cat "$FIX/cc.log"; false; }
+	{ test -x "$FIX/stl" || { cat "$FIX/cc.log"; false; }; }
 '
 
 check 'C++ names as perf prints them, from the symbol table and from DWARF' '

@@ -6,6 +6,7 @@
 # wrote is used, without its version, and fgsym --annotate names every
 # function as fgsym names the frame.
 . "$(dirname "$0")/lib.sh"
+plan 2
 
 CC=${CC:-cc}
 FIX=$TMP/fix
@@ -15,15 +16,13 @@ export FIX
 if ! perf_ok; then
 	skip 'libc frames carry no version suffix' "$why"
 	skip 'fgsym --annotate names functions as fgsym does' "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! $CC -O2 -g -o "$FIX/libcalls" "$TESTS/sym/libcalls.c" 2>"$FIX/cc.log" ||
    ! fgrecord -o "$FIX/rec" "$FIX/libcalls" 2>"$FIX/rec.err"; then
 	skip 'libc frames carry no version suffix' "cannot build or record: $(head -1 "$FIX/cc.log" "$FIX/rec.err")"
 	skip 'fgsym --annotate names functions as fgsym does' 'no recording'
-	done_testing
-	exit 0
+	skip_rest
 fi
 fgsym "$FIX/rec" >"$FIX/sym" 2>"$FIX/sym.err"
 

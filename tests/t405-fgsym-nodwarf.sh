@@ -7,6 +7,7 @@
 # line. FG_TEST_BIN: a directory of other tools to try (e.g. an older
 # build's bin/).
 . "$(dirname "$0")/lib.sh"
+plan 13
 [ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH && export PATH
 
 FIX=$TMP/fix
@@ -22,8 +23,8 @@ cp "$FIX/launch" "$FIX/launch-s" && strip "$FIX/launch-s" 2>>"$FIX/cc.log"
 export FIX
 
 check 'fixtures build' '
-	test -x "$FIX/inl-nog" && test -x "$FIX/inl" && test -x "$FIX/hot" &&
-	test -x "$FIX/hot-nog" || { cat "$FIX/cc.log"; false; } &&
+	{ test -x "$FIX/inl-nog" && test -x "$FIX/inl" && test -x "$FIX/hot" &&
+	  test -x "$FIX/hot-nog" || { cat "$FIX/cc.log"; false; }; } &&
 	! readelf -SW "$FIX/inl-nog" | grep -q "\.debug_info"
 '
 
@@ -107,7 +108,7 @@ check 'fgrecord -q: no line' '
 # its own code is sampled on none: neither fgrecord nor fgsym blames it;
 # the stripped one is counted in the line of the files under 1%.
 check 'a launcher whose time is in a library with DWARF is not blamed' '
-	test -x "$FIX/launch" && test -x "$FIX/launch-s" || { cat "$FIX/cc.log"; false; } &&
+	{ test -x "$FIX/launch" && test -x "$FIX/launch-s" || { cat "$FIX/cc.log"; false; }; } &&
 	expect_status 0 fgrecord -o rec "$FIX/launch" 0.3 2>err &&
 	cat err &&
 	! grep -q "DWARF" err &&
@@ -125,12 +126,7 @@ check 'a launcher whose time is in a library with DWARF is not blamed' '
 # The seed's Rust program (tests/cargo-fixture), built offline by Cargo
 # with and without debug info.
 if ! command -v cargo >/dev/null 2>&1; then
-	skip 'Rust release build, CARGO_PROFILE_RELEASE_DEBUG=false: fgrecord and fgsym say it' \
-	    'cargo not found (Debian: apt-get install cargo)'
-	skip 'Rust release build with debug = true: no such line' \
-	    'cargo not found (Debian: apt-get install cargo)'
-	done_testing
-	exit 0
+	skip_rest 'Rust release builds: cargo not found (Debian: apt-get install cargo)'
 fi
 cp -r "$TESTS/cargo-fixture" "$TMP/crate"
 for d in false true; do
@@ -141,7 +137,7 @@ done
 export RS=$TMP/target-false/release/spin RSG=$TMP/target-true/release/spin
 
 check 'Rust release build, CARGO_PROFILE_RELEASE_DEBUG=false: fgrecord and fgsym say it' '
-	test -x "$RS" || { cat "$FIX/cargo-false.log"; false; } &&
+	{ test -x "$RS" || { cat "$FIX/cargo-false.log"; false; }; } &&
 	readelf -SW "$RS" | grep -q " .symtab " &&
 	expect_status 0 fgrecord -o rec "$RS" 150 >/dev/null 2>err &&
 	cat err &&
@@ -154,7 +150,7 @@ check 'Rust release build, CARGO_PROFILE_RELEASE_DEBUG=false: fgrecord and fgsym
 '
 
 check 'Rust release build with debug = true: no such line' '
-	test -x "$RSG" || { cat "$FIX/cargo-true.log"; false; } &&
+	{ test -x "$RSG" || { cat "$FIX/cargo-true.log"; false; }; } &&
 	expect_status 0 fgrecord -o rec "$RSG" 150 >/dev/null 2>err &&
 	! grep -q "DWARF" err &&
 	expect_status 0 fgsym rec >out 2>serr &&

@@ -9,12 +9,12 @@
 # under --dev; and cargo fg says such a flag before it builds.
 # FG_TEST_BIN: a directory of other tools to try (an older build's bin/).
 . "$(dirname "$0")/lib.sh"
+plan 13
 [ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH && export PATH
 
 if ! command -v rustc >/dev/null 2>&1; then
 	skip 'Rust messages' 'rustc not found (Debian: apt-get install rustc)'
-	done_testing
-	exit 0
+	skip_rest
 fi
 unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS FG_CARGO_PROFILE
 FIX=$TMP/fix
@@ -27,9 +27,9 @@ rustc -O -C strip=debuginfo "$TESTS/sym/rsbt.rs" -o "$FIX/btn" >>"$FIX/rustc.log
 export FIX
 
 check 'fixtures build' '
-	test -x "$FIX/bt" && test -x "$FIX/bt0" && test -x "$FIX/bts" &&
-	test -x "$FIX/btn" ||
-	{ cat "$FIX/rustc.log"; false; }
+	{ test -x "$FIX/bt" && test -x "$FIX/bt0" && test -x "$FIX/bts" &&
+	  test -x "$FIX/btn" ||
+	  { cat "$FIX/rustc.log"; false; }; }
 '
 
 # Recordings, made once: fgsym reads each as often as needed.
@@ -142,8 +142,7 @@ if ! command -v cargo >/dev/null 2>&1; then
 	    'cargo not found (Debian: apt-get install cargo)'
 	skip 'cargo fg --dev: std named, no [profile.release] advice' \
 	    'cargo not found (Debian: apt-get install cargo)'
-	done_testing
-	exit 0
+	skip_rest
 fi
 mkdir -p "$TMP/crate/src"
 printf "%s\n" "[package]" "name = \"rsbt\"" "version = \"0.1.0\"" "edition = \"2021\"" "[workspace]" >"$TMP/crate/Cargo.toml"

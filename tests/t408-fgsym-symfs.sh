@@ -6,6 +6,7 @@
 # a flat folder, and refuses one of another build with one line. The
 # "no such file" line names both options.
 . "$(dirname "$0")/lib.sh"
+plan 12
 
 FIX=$TMP/fix
 mkdir -p "$FIX/opt/app" "$FIX/other"
@@ -21,8 +22,8 @@ PERF_BUILDID_DIR=$TMP/no-buildid-cache
 export FIX PERF_BUILDID_DIR
 
 check 'fixtures build' '
-	test -x "$FIX/opt/app/hot" && test -x "$FIX/other/hot" ||
-	{ cat "$FIX/cc.log"; false; }
+	{ test -x "$FIX/opt/app/hot" && test -x "$FIX/other/hot" ||
+	  { cat "$FIX/cc.log"; false; }; }
 '
 
 # The recording, named in place: the reference.

@@ -8,6 +8,7 @@
 # request. A server down, silent or answering garbage costs one line and
 # bounded time. Each check has its own client cache (DEBUGINFOD_CACHE_PATH).
 . "$(dirname "$0")/lib.sh"
+plan 13
 
 SRV= BAD=
 trap 'for p in $SRV $BAD; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
@@ -21,13 +22,11 @@ export FIX PERF_BUILDID_DIR
 
 if ! command -v debuginfod >/dev/null 2>&1; then
 	skip 'a stripped binary named through the server' 'debuginfod is not installed (apt-get install debuginfod)'
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! fgsym --help 2>&1 | grep -q -- --no-debuginfod; then
 	skip 'a stripped binary named through the server' 'fgsym has no debuginfod client'
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 # split NAME: FIX/NAME stripped, its debug file and itself in FIX/srv.
@@ -86,16 +85,20 @@ done
 export URL
 
 check 'fixtures build, and the server indexes them' '
-	test -x "$FIX/inl" && test -x "$FIX/hot" && test -x "$FIX/nodw" ||
-	{ cat "$FIX/cc.log"; false; } &&
-	test -n "$SRV" || { tail "$FIX/srv.log"; false; }
+	{ test -x "$FIX/inl" && test -x "$FIX/hot" && test -x "$FIX/nodw" ||
+	  { cat "$FIX/cc.log"; false; }; } &&
+	{ test -n "$SRV" || { tail "$FIX/srv.log"; false; }; }
 '
 
-# The reference: the unstripped binary's stream, named.
-"$FIX/inl.full" v >"$FIX/full.in"
-sed "s|($FIX/inl.full)|($FIX/inl)|" "$FIX/full.in" >"$FIX/inl.in"
-fgsym --srcline "$FIX/full.in" 2>/dev/null |
-    sed "s|($FIX/inl.full)|($FIX/inl)|" >"$FIX/full.out"
+# The reference the checks below compare with: the unstripped binary's
+# stream, named (in $FIX, which they read).
+check 'the reference: the unstripped binary named, inlined frames and lines' '
+	"$FIX/inl.full" v >"$FIX/full.in" &&
+	sed "s|($FIX/inl.full)|($FIX/inl)|" "$FIX/full.in" >"$FIX/inl.in" &&
+	{ expect_status 0 fgsym --srcline "$FIX/full.in" >full.out 2>err || { cat err; false; }; } &&
+	sed "s|($FIX/inl.full)|($FIX/inl)|" full.out >"$FIX/full.out" &&
+	grep_q "twist (inlined)" "$FIX/full.out" && grep_q "inl.c:[0-9]" "$FIX/full.out"
+'
 
 check 'stripped, no DEBUGINFOD_URLS: no request at all, its frames stay [unknown]' '
 	before=$(asked) &&

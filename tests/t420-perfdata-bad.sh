@@ -8,19 +8,18 @@
 # FG_BIN=DIR runs another build's tools (the ones before this reader).
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 13
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 ED=$TESTS/perfdata/pdedit.py
 
 if ! perf_ok || ! command -v perf >/dev/null 2>&1 ||
     ! perf record -q -o "$TMP/probe.data" true >/dev/null 2>&1; then
 	skip 'perf.data gone bad' "perf record does not work here (${why:-no perf}: apt-get install linux-perf, run as root)"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! command -v python3 >/dev/null 2>&1; then
 	skip 'perf.data gone bad' 'no python3 to damage the files (apt-get install python3)'
-	done_testing
-	exit 0
+	skip_rest
 fi
 loop='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'
 # record OUT PERF-RECORD-OPTIONS...: perf record of the loop into OUT,

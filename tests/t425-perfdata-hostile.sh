@@ -7,14 +7,14 @@
 # what was wrong once with 'FILE':OFFSET, and exits 1 (partial).
 # tests/hostile/pdgen.c writes the files (no perf needed).
 . "$(dirname "$0")/lib.sh"
+plan 7
 
 cc=${CC:-cc}
 B=$TMP/build
 mkdir -p "$B"
 if ! $cc -O2 -o "$B/pdgen" "$TESTS/hostile/pdgen.c" -lzstd 2>"$B/err"; then
 	skip 'hostile perf.data files' "cannot build tests/hostile/pdgen.c: $(head -1 "$B/err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 export B
 # bounded CMD...: CMD within 60 s and, unless the tools are built with

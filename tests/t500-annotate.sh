@@ -5,6 +5,7 @@
 # it as build/tests/annotate-driver), which reads "DSO VADDR" lines; t510
 # runs the same through fgsym --annotate.
 . "$(dirname "$0")/lib.sh"
+plan 11
 . "$TESTS/annotate/lib.sh"
 
 FX=$TMP/fx
@@ -22,7 +23,7 @@ if cc -O2 -g -no-pie -o "$FX/hot" "$TESTS/annotate/hot.c" 2>"$FX/cc.log"; then
 	fi
 fi
 check 'fixture and driver build' '
-	test -n "$built" || { cat "$FX/cc.log"; false; }
+	{ test -n "$built" || { cat "$FX/cc.log"; false; }; }
 '
 
 # Synthetic samples, no perf needed: four at divide_loop, one at main.

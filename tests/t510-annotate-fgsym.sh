@@ -4,6 +4,7 @@
 # tests/annotate/hot.c built -O2 -g as a PIE (so perf prints file offsets
 # that fgsym must convert).
 . "$(dirname "$0")/lib.sh"
+plan 7
 . "$TESTS/annotate/lib.sh"
 
 FX=$TMP/fx
@@ -41,8 +42,7 @@ if test -n "$why"; then
 '
 	for n in $NAMES; do skip "$n" "$why"; done
 	IFS=$_old
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 check 'annotate prints the listing; the division or its skid in the top 3' '
@@ -79,7 +79,7 @@ check 'annotate-to leaves the stream byte-identical and writes the same listing'
 check 'a missing file is named, the rest still annotated' '
 	sed "s|(\([^)]*\)/hot)\$|(/nonexistent/dir/hot)|" "$FX/perf.txt" >gone.txt &&
 	cat "$FX/perf.txt" >>gone.txt &&
-	fgsym --annotate <gone.txt >out 2>err ;
+	expect_status 0 fgsym --annotate <gone.txt >out 2>err &&
 	grep_q "/nonexistent/dir/hot" err &&
 	grep_q "/nonexistent/dir/hot" out &&
 	grep_q "^== 1\. divide_loop" out

@@ -7,6 +7,7 @@
 # long a run takes, not what it shows; the runs of the two sides are
 # recorded in turns, so a machine that drifts drifts on both.
 . "$(dirname "$0")/lib.sh"
+plan 18
 
 B=$TMP/build R=$TMP/runs
 mkdir -p "$B" "$R"
@@ -23,18 +24,15 @@ none_called() {
 
 if ! $cc -O2 -g -o "$B/weights" "$TESTS/record/weights.c" 2>"$B/err"; then
 	skip 'fgfold --compare on recorded runs' "cannot build tests/record/weights.c with $cc: $(head -3 "$B/err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! perf_ok; then
 	skip 'fgfold --compare on recorded runs' "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 	skip 'fgfold --compare on recorded runs' "fgrecord cannot sample here: $(head -1 "$TMP/probe.err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 # a: the program; aa: the same again; b: render at twice its work. Each
@@ -281,8 +279,7 @@ if ! { $cc -O2 -g -fomit-frame-pointer -c -o "$B/cut.o" "$B/cut.c" &&
     $cc -o "$B/whole" "$B/cut.o" "$B/mid-cfi.o" &&
     $cc -o "$B/cut" "$B/cut.o" "$B/mid-nocfi.o"; } 2>"$B/err"; then
 	skip 'truncated stacks compared' "cannot build the test program with $cc: $(head -3 "$B/err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 check 'ten runs recorded, whole and cut in turns' '
 	for i in 1 2 3 4 5; do
@@ -297,7 +294,7 @@ check 'ten runs recorded, whole and cut in turns' '
 cutpct=$(cat "$R"/c.?.sym | fgfold --no-comm 2>/dev/null |
 	awk '{ n += $NF } /^\[truncated\];/ { t += $NF } END { print n ? int(100 * t / n) : 0 }')
 if [ "${cutpct:-0}" -lt 20 ]; then
-	skip 'truncated stacks compared' "fgrecord unwound mid without its CFI (${cutpct:-0}% truncated): no cut to compare"
+	skip_checks 2 'truncated stacks compared' "fgrecord unwound mid without its CFI (${cutpct:-0}% truncated): no cut to compare"
 else
 	check 'truncated after: said, main and outer unmeasured, hot slower, other measured' '
 		expect_status 0 fgfold --compare "$R"/w.?.sym -- "$R"/c.?.sym >out 2>err &&

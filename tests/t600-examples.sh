@@ -5,6 +5,7 @@
 # print the same lines too. No profiling here: see t601.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 17
 EX=$TOP/examples
 
 # A small amount of work per example, so that the slow versions run fast.
@@ -20,8 +21,8 @@ arg_for() {
 
 for ex in alloc-loop parse-alloc sensor-hash fib-tower lock-wait; do
 	check "$ex (C): unit tests pass, before and after agree" '
-		"$EX/run" -k -a '"$(arg_for $ex)"' -o out '"$ex"' c >log 2>&1 ||
-			{ cat log; false; } &&
+		{ "$EX/run" -k -a '"$(arg_for $ex)"' -o out '"$ex"' c >log 2>&1 ||
+			{ cat log; false; }; } &&
 		grep_q "unit tests pass; before and after agree" log &&
 		grep -q "^ok " out/unit.log && ! grep -q "^not ok" out/unit.log &&
 		test_cmp out/before.out out/after.out
@@ -31,8 +32,8 @@ done
 if command -v rustc >/dev/null 2>&1; then
 	for ex in alloc-loop parse-alloc sensor-hash fib-tower lock-wait; do
 		check "$ex (Rust): unit tests pass, before and after agree, same output as C" '
-			"$EX/run" -k -a '"$(arg_for $ex)"' -o rust '"$ex"' rust >log 2>&1 ||
-				{ cat log; false; } &&
+			{ "$EX/run" -k -a '"$(arg_for $ex)"' -o rust '"$ex"' rust >log 2>&1 ||
+				{ cat log; false; }; } &&
 			grep_q "test result: ok" rust/unit.log &&
 			test_cmp rust/before.out rust/after.out &&
 			"$EX/run" -k -a '"$(arg_for $ex)"' -o c '"$ex"' c >/dev/null &&

@@ -4,6 +4,7 @@
 # pictures say what the example teaches: the slow function is the wide
 # frame before, and is gone after.
 . "$(dirname "$0")/lib.sh"
+plan 2
 EX=$TOP/examples
 export RUNS=3 CMP_RUNS=3
 
@@ -13,13 +14,12 @@ pct() { sed -n "s/.*$1 *\([0-9.]*\)%.*/\1/p" "$2" | head -n 1; }
 if ! perf_ok; then
 	skip "examples/run alloc-loop c" "$why"
 	skip "examples/run alloc-loop rust" "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 check "alloc-loop (C): report, before/after/diff SVGs, the hot frame moves" '
-	"$EX/run" -a 300000 -o out alloc-loop c >report 2>err ||
-		{ cat report err; false; } &&
+	{ "$EX/run" -a 300000 -o out alloc-loop c >report 2>err ||
+		{ cat report err; false; }; } &&
 	cat report &&
 	grep_q "^alloc-loop (c): same result before and after" report &&
 	grep_q "^  before .* find_pair_slow .*% of [0-9]* samples" report &&
@@ -47,8 +47,8 @@ check "alloc-loop (C): report, before/after/diff SVGs, the hot frame moves" '
 
 if command -v rustc >/dev/null 2>&1; then
 	check "alloc-loop (Rust): slow::find_pair is hot before, the HashMap shows" '
-		"$EX/run" -a 200000 -o out alloc-loop rust >report 2>err ||
-			{ cat report err; false; } &&
+		{ "$EX/run" -a 200000 -o out alloc-loop rust >report 2>err ||
+			{ cat report err; false; }; } &&
 		cat report &&
 		b=$(pct slow::find_pair report) &&
 		awk -v b="$b" "BEGIN { exit !(b >= 50) }" &&

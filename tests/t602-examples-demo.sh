@@ -3,6 +3,7 @@
 # graph and names the top functions, by recording where perf_event_open
 # is allowed, and from the shipped examples/demo.stream where it is not.
 . "$(dirname "$0")/lib.sh"
+plan 3
 
 check "examples/demo.stream is small, clean, and shows the slow search" '
 	size=$(wc -c <"$TOP/examples/demo.stream") &&
@@ -25,8 +26,8 @@ chmod +x "$TMP/denied/fgrecord"
 for t in fgsym fgfold fgsvg; do ln -s "$TOP/bin/$t" "$TMP/denied/$t"; done
 
 check "demo without perf_event_open: passes the reason on, draws demo.stream" '
-	FG_BIN=$TMP/denied "$TOP/scripts/demo" -o demo.svg >out 2>err ||
-		{ cat out err; false; } &&
+	{ FG_BIN=$TMP/denied "$TOP/scripts/demo" -o demo.svg >out 2>err ||
+		{ cat out err; false; }; } &&
 	grep_q "^fgrecord: perf_event_open failed: Permission denied (kernel.perf_event_paranoid is 4)\$" err &&
 	grep_q "drawing the recorded stream examples/demo.stream" err &&
 	grep_q "wrote demo.svg, from the recorded stream" out &&
@@ -37,7 +38,7 @@ check "demo without perf_event_open: passes the reason on, draws demo.stream" '
 
 if perf_ok; then
 	check "demo records examples/alloc-loop and names the top functions" '
-		"$TOP/scripts/demo" -o demo.svg >out 2>err || { cat out err; false; } &&
+		{ "$TOP/scripts/demo" -o demo.svg >out 2>err || { cat out err; false; }; } &&
 		cat out &&
 		grep_q "wrote demo.svg, from a fresh recording" out &&
 		grep_q "self%.*total%.*function" out &&

@@ -6,6 +6,7 @@
 # Mutex into std::sync::poison (1.63, Debian 12's, has std::sync::mutex):
 # both paths are accepted.
 . "$(dirname "$0")/lib.sh"
+plan 2
 EX=$TOP/examples
 export RUNS=1 CMP_RUNS=2
 
@@ -15,13 +16,12 @@ pct() { sed -n "s/.*$1 *\([0-9.]*\)%.*/\1/p" "$2" | head -n 1; }
 if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ]; then
 	skip "examples/run lock-wait c" "fgrecord --off-cpu needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 1"
 	skip "examples/run lock-wait rust" "the same"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 check "lock-wait (C): off-CPU graphs, the lock's wait is gone after the fix" '
-	"$EX/run" -a 300 -o out lock-wait c >report 2>err ||
-		{ cat report err; false; } &&
+	{ "$EX/run" -a 300 -o out lock-wait c >report 2>err ||
+		{ cat report err; false; }; } &&
 	cat report &&
 	grep_q "^  before .* __lll_lock_wait .*% of [0-9]* ms off-CPU\$" report &&
 	grep_q "^  after .* __lll_lock_wait .*% of [0-9]* ms off-CPU\$" report &&
@@ -42,8 +42,8 @@ check "lock-wait (C): off-CPU graphs, the lock's wait is gone after the fix" '
 
 if command -v rustc >/dev/null 2>&1; then
 	check "lock-wait (Rust): slow::add waits in Mutex<T>::lock, fast::add does not" '
-		"$EX/run" -a 300 -o out lock-wait rust >report 2>err ||
-			{ cat report err; false; } &&
+		{ "$EX/run" -a 300 -o out lock-wait rust >report 2>err ||
+			{ cat report err; false; }; } &&
 		cat report &&
 		b=$(pct "before.*Mutex<T>::lock" report) && a=$(pct "after.*Mutex<T>::lock" report) &&
 		awk -v b="$b" -v a="$a" "BEGIN { exit !(b >= 40 && a <= 5) }" &&

@@ -8,6 +8,7 @@
 # option's effect is checked in the SVG or the build directory.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 43
 # FG_TEST_CARGO_FG: another cargo-fg to try the argument checks on.
 CFG=${FG_TEST_CARGO_FG:-$TOP/scripts/cargo-fg}
 
@@ -55,7 +56,7 @@ check "cargo fg --profile 'x;. ./X;': refused in one line, exit 2, nothing run" 
 	done
 '
 check "cargo fg: names and values reach cargo as they are, never evaluated" '
-	printf "#!/bin/sh\ntouch \"%s/marker\"\n" "$PWD" >X && chmod 755 X &&
+	{ printf "#!/bin/sh\ntouch \"%s/marker\"\n" "$PWD" >X && chmod 755 X &&
 	printf "#!/bin/sh\nprintf \"%%s\\\\n\" \"\$@\" >\"\$(dirname \"\$0\")/cargo.args\"\nenv | grep ^CARGO_PROFILE_ | sort >\"\$(dirname \"\$0\")/cargo.env\"\n" >cargo &&
 	chmod 755 cargo &&
 	expect_status 2 env CARGO="$PWD/cargo" "$CFG" fg --profile my-prof_1 --bin "a;. ./X;b" \
@@ -65,7 +66,7 @@ check "cargo fg: names and values reach cargo as they are, never evaluated" '
 	grep -qx -e "--profile" cargo.args && grep -qx "my-prof_1" cargo.args &&
 	grep -qx "a;. ./X;b" cargo.args &&
 	grep -qx -e "\$(./X) \`./X\`" cargo.args && grep -qx "x'"'"'y" cargo.args &&
-	grep -qx "CARGO_PROFILE_MY_PROF_1_DEBUG=true" cargo.env || { cat err cargo.args cargo.env; false; }
+	grep -qx "CARGO_PROFILE_MY_PROF_1_DEBUG=true" cargo.env || { cat err cargo.args cargo.env; false; }; }
 '
 check "cargo fg --runs, --save, --compare, --against: usage errors in one line, exit 2" '
 	for a in "--runs 3" "--fail-slower=2" "--save a --compare b" "--save a --against HEAD" \
@@ -75,11 +76,11 @@ check "cargo fg --runs, --save, --compare, --against: usage errors in one line, 
 		expect_status 2 "$CFG" fg $a 2>err && test "$(wc -l <err)" = 1 ||
 			{ echo "cargo fg $a:"; cat err; exit 1; }
 	done &&
-	"$CFG" fg --runs 3 2>err; grep_q "^cargo fg: --runs N goes with --save NAME, --compare NAME or --against REV\$" err &&
-	"$CFG" fg --save a --compare b 2>err; grep_q "give one of --save, --compare and --against" err &&
-	"$CFG" fg --save current 2>err; grep_q "is the name of cargo fg.s own runs (target/fg/current)" err &&
-	"$CFG" fg --save compare.tsv 2>err; grep_q "^cargo fg: --save: .compare.tsv. is the name of cargo fg.s table (target/fg/compare.tsv): choose another\$" err &&
-	"$CFG" fg --save a --flamechart 2>err; grep_q "^cargo fg: --flamechart draws one run: it does not go with --save\$" err
+	expect_status 2 "$CFG" fg --runs 3 2>err && grep_q "^cargo fg: --runs N goes with --save NAME, --compare NAME or --against REV\$" err &&
+	expect_status 2 "$CFG" fg --save a --compare b 2>err && grep_q "give one of --save, --compare and --against" err &&
+	expect_status 2 "$CFG" fg --save current 2>err && grep_q "is the name of cargo fg.s own runs (target/fg/current)" err &&
+	expect_status 2 "$CFG" fg --save compare.tsv 2>err && grep_q "^cargo fg: --save: .compare.tsv. is the name of cargo fg.s table (target/fg/compare.tsv): choose another\$" err &&
+	expect_status 2 "$CFG" fg --save a --flamechart 2>err && grep_q "^cargo fg: --flamechart draws one run: it does not go with --save\$" err
 '
 check "cargo fg: unknown option and stray argument are usage errors" '
 	expect_status 2 "$CFG" fg --frobnicate 2>err &&
@@ -91,8 +92,7 @@ check "cargo fg: unknown option and stray argument are usage errors" '
 '
 if ! command -v cargo >/dev/null 2>&1; then
 	skip "cargo fg" "cargo not found (Debian: apt-get install cargo)"
-	done_testing
-	exit 0
+	skip_rest
 fi
 # One target directory for every check, so the crate is built once.
 export CARGO_TARGET_DIR=$TMP/target CARGO_NET_OFFLINE=true
@@ -114,8 +114,8 @@ for t in fgsym fgfold fgsvg; do ln -s "$TOP/bin/$t" "$TMP/denied/$t"; done
 if perf_ok; then
 	check "cargo fg --bin spin: SVG, spin::crunch in the top three, debug info, Cargo.toml untouched" '
 		cd "$TMP/crate" &&
-		"$CFG" fg --bin spin -o "$OLDPWD/out.svg" -- 40 >"$OLDPWD/out" 2>"$OLDPWD/err" ||
-			{ cat "$OLDPWD/out" "$OLDPWD/err"; false; } &&
+		{ "$CFG" fg --bin spin -o "$OLDPWD/out.svg" -- 40 >"$OLDPWD/out" 2>"$OLDPWD/err" ||
+			{ cat "$OLDPWD/out" "$OLDPWD/err"; false; }; } &&
 		cd "$OLDPWD" &&
 		cat err &&
 		grep_q "^spin: [0-9a-f]*\$" out &&
@@ -125,8 +125,8 @@ if perf_ok; then
 		# Three rows, and spin::crunch among them (its own inlined
 		# callees may take some of its self samples, depending on rustc).
 		[ "$(sed -n "3,\$p" top | grep -c "%.*%")" = 3 ] &&
-		sed -n "3,5p" top | grep -q " spin::crunch\$" ||
-			{ echo "spin::crunch is not among the widest leaves:"; cat top; false; } &&
+		{ sed -n "3,5p" top | grep -q " spin::crunch\$" ||
+			{ echo "spin::crunch is not among the widest leaves:"; cat top; false; }; } &&
 		head -c 300 out.svg | grep -q "<svg" &&
 		grep_q "spin::crunch" out.svg &&
 		cmp "$TMP/Cargo.toml.orig" "$TMP/crate/Cargo.toml" &&
@@ -160,8 +160,8 @@ if perf_ok; then
 	'
 	check "cargo fg --test heavy: the integration test's own executable, its hot function" '
 		cd "$TMP/crate" &&
-		"$CFG" fg --test heavy -o "$OLDPWD/t.svg" >"$OLDPWD/out" 2>"$OLDPWD/err" ||
-			{ cat "$OLDPWD/err"; false; } &&
+		{ "$CFG" fg --test heavy -o "$OLDPWD/t.svg" >"$OLDPWD/out" 2>"$OLDPWD/err" ||
+			{ cat "$OLDPWD/err"; false; }; } &&
 		cd "$OLDPWD" &&
 		grep_q "recording: fgrecord -- .*/deps/heavy-[0-9a-f]*\$" err &&
 		grep_q "wrote .*t.svg ([0-9]* samples)" err &&
@@ -170,8 +170,8 @@ if perf_ok; then
 	'
 	check "cargo fg --bench churn: run with --bench, as cargo bench runs it, arguments after" '
 		cd "$TMP/crate" &&
-		"$CFG" fg --bench=churn -o "$OLDPWD/b.svg" -- extra >"$OLDPWD/out" 2>"$OLDPWD/err" ||
-			{ cat "$OLDPWD/err"; false; } &&
+		{ "$CFG" fg --bench=churn -o "$OLDPWD/b.svg" -- extra >"$OLDPWD/out" 2>"$OLDPWD/err" ||
+			{ cat "$OLDPWD/err"; false; }; } &&
 		cd "$OLDPWD" &&
 		grep_q "recording: fgrecord -- .*/deps/churn-[0-9a-f]* --bench extra\$" err &&
 		! grep -q "exited with status" err &&
@@ -180,13 +180,13 @@ if perf_ok; then
 	check "cargo fg: Ctrl-C stops the program, the SVG is still drawn" '
 		# In the crate, in a process group of its own, with SIGINT at its
 		# default (a background job of a script starts with it ignored).
-		perl -e '\''chdir shift or die "chdir: $!"; $SIG{INT} = "DEFAULT";
+		{ perl -e '\''chdir shift or die "chdir: $!"; $SIG{INT} = "DEFAULT";
 			setpgrp(0, 0); exec @ARGV or die "exec: $!"'\'' "$TMP/crate" \
-			"$CFG" fg --bin spin -o "$PWD/out.svg" -- 2000 >out 2>err &
+			"$CFG" fg --bin spin -o "$PWD/out.svg" -- 2000 >out 2>err & } &&
 		pid=$! &&
 		n=0 && while ! grep -q "recording:" err && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done &&
 		sleep 1.5 && kill -INT -$pid &&
-		{ st=; wait $pid; st=$?; } ; cat err &&
+		{ st=; wait $pid; st=$?; } && cat err &&
 		[ "$st" = 130 ] &&
 		grep_q "interrupted: .spin. exited with status 130; drawing what was recorded" err &&
 		grep_q "spin::crunch" out.svg
@@ -336,8 +336,8 @@ if perf_ok; then
 		cfg --bin matrix -o "$PWD/m.svg" -- 1500 && cat err &&
 		sed -n "/^the functions of matrix, /,/^the widest leaf functions:/p" err >own &&
 		grep_q "each with its inlined callees:\$" own &&
-		sed -n 3p own | grep -q "  matrix::slow_matrix_search\$" ||
-			{ echo "slow_matrix_search is not the top own function:"; cat own; false; } &&
+		{ sed -n 3p own | grep -q "  matrix::slow_matrix_search\$" ||
+			{ echo "slow_matrix_search is not the top own function:"; cat own; false; }; } &&
 		! grep -v "^the \|self%" own | grep -v "  matrix::" &&
 		sed -n "/^the widest leaf functions:/,\$p" err >leaves &&
 		[ "$(sed -n "3,\$p" leaves | grep -c "%.*%")" = 3 ]
@@ -383,8 +383,8 @@ if perf_ok; then
 		exec "\$@"
 		EOF
 		chmod 755 u/cargo u/sudo &&
-		setpriv --reuid=65534 --regid=65534 --clear-groups env PATH="$PWD/u:$PATH" CARGO="$PWD/u/cargo" HOME="$PWD/u" \
-			sh -c "cd u && \"$NOBODY/scripts/cargo-fg\" fg --root -o r.svg -- 10" >out 2>err || { cat err; false; } &&
+		{ setpriv --reuid=65534 --regid=65534 --clear-groups env PATH="$PWD/u:$PATH" CARGO="$PWD/u/cargo" HOME="$PWD/u" \
+			sh -c "cd u && \"$NOBODY/scripts/cargo-fg\" fg --root -o r.svg -- 10" >out 2>err || { cat err; false; }; } &&
 		grep_q "^-- /.*/bin/fgrecord -o .* -- $PWD/u/spin 10\$" u/sudo.args &&
 		grep_q "recording: sudo -- /.*/bin/fgrecord -- $PWD/u/spin 10\$" err &&
 		grep_q "spin::crunch" u/r.svg
@@ -413,8 +413,8 @@ check "cargo fg without perf_event_open: passes fgrecord's explanation on, uncha
 	cd "$TMP/crate" &&
 	expect_status 2 env FG_BIN="$TMP/denied" "$CFG" fg --bin spin -o "$OLDPWD/out.svg" >/dev/null 2>"$OLDPWD/err" &&
 	cd "$OLDPWD" &&
-	grep -qx "fgrecord: perf_event_open: Permission denied; kernel.perf_event_paranoid is 4: run '\''sudo sysctl kernel.perf_event_paranoid=1'\''" err ||
-		{ cat err; false; } &&
+	{ grep -qx "fgrecord: perf_event_open: Permission denied; kernel.perf_event_paranoid is 4: run '\''sudo sysctl kernel.perf_event_paranoid=1'\''" err ||
+		{ cat err; false; }; } &&
 	grep_q "nothing was recorded" err &&
 	! [ -e out.svg ]
 '
@@ -433,8 +433,8 @@ chmod +x "$TMP/nowait/fgrecord"
 for t in fgsym fgfold fgsvg; do ln -s "$TOP/bin/$t" "$TMP/nowait/$t"; done
 check "cargo fg --off-cpu, a program that never waited: said so, exit 0, an empty graph" '
 	cd "$TMP/crate" &&
-	env FG_BIN="$TMP/nowait" "$CFG" fg --off-cpu --bin spin -o "$OLDPWD/o.svg" -- 5 >/dev/null 2>"$OLDPWD/err" ||
-		{ cat "$OLDPWD/err"; false; } &&
+	{ env FG_BIN="$TMP/nowait" "$CFG" fg --off-cpu --bin spin -o "$OLDPWD/o.svg" -- 5 >/dev/null 2>"$OLDPWD/err" ||
+		{ cat "$OLDPWD/err"; false; }; } &&
 	cd "$OLDPWD" && cat err &&
 	grep_q "^cargo fg: wrote .*o.svg, but it has no samples: .spin. never waited off the CPU" err &&
 	! grep -q "less than one sampling period" err &&
@@ -471,7 +471,7 @@ if perf_ok && command -v git >/dev/null 2>&1; then
 		(cd "$TMP/ab" && CARGO_TARGET_DIR=$TMP/abtarget "$CFG" fg "$@") >out 2>err
 	}
 	check "cargo fg --save base, then --compare base after a change: crunch slower, --fail-slower exits 1" '
-		cab --runs 5 --save base --bin spin -- 20 || { cat err; false; } &&
+		{ cab --runs 5 --save base --bin spin -- 20 || { cat err; false; }; } &&
 		for i in 1 2 3 4 5; do test -s "$TMP/abtarget/fg/base/run.$i" && test -f "$TMP/abtarget/fg/base/run.$i.log"; done &&
 		! test -e "$TMP/abtarget/fg/base/run.6" &&
 		grep_q "^cargo fg: saved 5 runs of .spin. in .*/abtarget/fg/base; after a change, compare: cargo fg --runs 5 --compare base\$" err &&
@@ -479,7 +479,7 @@ if perf_ok && command -v git >/dev/null 2>&1; then
 		grep -q "spin::crunch" "$TMP/abtarget/fg/base/run.1" &&
 		sed -i "s/for i in 0\.\.steps {/for i in 0..steps * 2 {/" "$TMP/ab/src/main.rs" &&
 		grep -q "0..steps \* 2" "$TMP/ab/src/main.rs" &&
-		{ cab --runs 5 --compare base --fail-slower=10 --bin spin -- 20; st=$?; } ;
+		{ cab --runs 5 --compare base --fail-slower=10 --bin spin -- 20; st=$?; } &&
 		cat out err && test "$st" = 1 &&
 		head -1 out | grep -q "^function  *before ms  *after ms  *change ms  *low ms  *high ms  *verdict\$" &&
 		sed -n 2p out | grep -q "^\[all\]  .* slower\$" &&
@@ -498,15 +498,15 @@ if perf_ok && command -v git >/dev/null 2>&1; then
 		! grep -q "building" err
 	'
 	check "cargo fg --against HEAD: HEAD built beside, runs in turns, crunch slower, the worktree removed" '
-		cab --runs 5 --against HEAD --bin spin -- 20 || { cat out err; false; } &&
+		{ cab --runs 5 --against HEAD --bin spin -- 20 || { cat out err; false; }; } &&
 		cat out err &&
 		grep_q "^cargo fg: building .HEAD. ([0-9a-f]*) in a worktree of its own\$" err &&
 		grep_q "^cargo fg: recording 5 runs a side, in turns: .HEAD. into .*/fg/against, the working tree into .*/fg/current\$" err &&
 		grep -q "^spin::crunch	.*	slower\$" "$TMP/abtarget/fg/compare.tsv" &&
 		sed -n 2p out | grep -q "^\[all\]  .* slower\$" &&
 		test -s "$TMP/abtarget/fg/against/run.5" && test -s "$TMP/abtarget/fg/current/run.5" &&
-		test "$(git -C "$TMP/ab" worktree list | wc -l)" = 1 ||
-			{ git -C "$TMP/ab" worktree list; false; }
+		{ test "$(git -C "$TMP/ab" worktree list | wc -l)" = 1 ||
+			{ git -C "$TMP/ab" worktree list; false; }; }
 	'
 	check "cargo fg --against a revision that is not there: one line, exit 2" '
 		expect_status 2 cab --against no-such-branch --bin spin -- 20 &&

@@ -14,6 +14,7 @@
 # build.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 7
 CFG=${FG_TEST_CARGO_FG:-$TOP/scripts/cargo-fg}
 
 # Argument checks: they need no cargo.
@@ -24,24 +25,21 @@ check "cargo fg --self, --min-change, --normalize: with --compare or --against o
 		expect_status 2 "$CFG" fg $a 2>err && test "$(wc -l <err)" = 1 ||
 			{ echo "cargo fg $a:"; cat err; exit 1; }
 	done &&
-	"$CFG" fg --self 2>err; grep_q "^cargo fg: --self goes with --compare NAME or --against REV\$" err &&
-	"$CFG" fg --save a --min-change 2 2>err; grep_q "^cargo fg: --min-change goes with --compare NAME or --against REV: --save only records\$" err &&
-	"$CFG" fg --compare a --normalize=mean 2>err; grep_q "^cargo fg: --normalize: .mean. is neither .share. nor .median.\$" err
+	expect_status 2 "$CFG" fg --self 2>err && grep_q "^cargo fg: --self goes with --compare NAME or --against REV\$" err &&
+	expect_status 2 "$CFG" fg --save a --min-change 2 2>err && grep_q "^cargo fg: --min-change goes with --compare NAME or --against REV: --save only records\$" err &&
+	expect_status 2 "$CFG" fg --compare a --normalize=mean 2>err && grep_q "^cargo fg: --normalize: .mean. is neither .share. nor .median.\$" err
 '
 if ! command -v cargo >/dev/null 2>&1; then
 	skip "cargo fg, runs compared" "cargo not found (Debian: apt-get install cargo)"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! command -v git >/dev/null 2>&1; then
 	skip "cargo fg, runs compared" "git not found (Debian: apt-get install git)"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! perf_ok; then
 	skip "cargo fg, runs compared" "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 export CARGO_NET_OFFLINE=true CARGO_TARGET_DIR=$TMP/target
 W=$TMP/words
@@ -68,7 +66,7 @@ check "the fix is in HEAD, the set built on every call in HEAD~1" '
 	git_c show HEAD~1:src/main.rs | grep -q "collect::<std::collections::HashSet"
 '
 check "cargo fg --runs 5 --against HEAD~1: is_stopword faster, the crate first, runtime rows folded" '
-	cw --runs 5 --against HEAD~1 -- 300 || { cat out err; false; } &&
+	{ cw --runs 5 --against HEAD~1 -- 300 || { cat out err; false; }; } &&
 	cat out err &&
 	grep -q "^words::is_stopword  .*  faster\$" out &&
 	sed -n 2p out | grep -q "^\[all\]  .*  faster\$" &&
@@ -84,7 +82,7 @@ check "cargo fg --runs 5 --against HEAD~1: is_stopword faster, the crate first, 
 	grep -q "^words::is_stopword	.*	faster\$" "$TMP/target/fg/compare.tsv"
 '
 check "cargo fg --runs 1 --save base: one run said, in the singular, with what it cannot tell" '
-	cw --runs 1 --save base -- 300 || { cat err; false; } &&
+	{ cw --runs 1 --save base -- 300 || { cat err; false; }; } &&
 	grep_q "^cargo fg: recording 1 run of .words. into " err &&
 	grep_q "^cargo fg: saved 1 run of .words. in .*/fg/base; " err &&
 	grep_q "^cargo fg: one run a side cannot tell the noise between runs .*: a comparison with it has its verdicts rest on sampling noise only" err &&
@@ -98,16 +96,16 @@ check "cargo fg --compare nosuch: stops before the build, naming the saved runs"
 	! grep -q "building" err
 '
 check "cargo fg --fail-slower: the slow HEAD~1 against the fixed base, the row named in the last line" '
-	cw --runs 3 --save base -- 300 || { cat err; false; } &&
+	{ cw --runs 3 --save base -- 300 || { cat err; false; }; } &&
 	git_c checkout -q HEAD~1 2>/dev/null &&
-	{ cw --runs 3 --compare base --fail-slower=10 -- 300; st=$?; } ;
-	git_c checkout -q - 2>/dev/null;
+	{ cw --runs 3 --compare base --fail-slower=10 -- 300; st=$?; } &&
+	git_c checkout -q - 2>/dev/null &&
 	cat out err && test "$st" = 1 &&
 	tail -1 err | grep -q "^cargo fg: slower by more than 10% of the whole run (--fail-slower=10): .* +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*)\(, and [0-9]* more rows\?\)\?: exit 1\$" &&
 	! grep -q "^fgfold: slower by more than" err
 '
 check "cargo fg --compare base --self --min-change=2 --normalize=share: passed to fgfold" '
-	cw --runs 3 --compare base --self --min-change=2 --normalize=share -- 300 || { cat out err; false; } &&
+	{ cw --runs 3 --compare base --self --min-change=2 --normalize=share -- 300 || { cat out err; false; }; } &&
 	grep_q "^fgfold: 3 runs before, 3 after of cpu-clock: self time as a share of the run.s, in %; .* (2% of the whole)" err &&
 	head -1 out | grep -q "before %" &&
 	! grep -q "own time changed" err

@@ -3,6 +3,8 @@
 # problem with (tests/fuzz/regress/NAME/), built without libFuzzer; under
 # make check SANITIZE=1 with ASan and UBSan. A crash or a hang fails.
 . "$(dirname "$0")/lib.sh"
+# a check (or a skip) per harness built
+plan $(ls -d "$TOP"/build/regress/regress_* 2>/dev/null | wc -l)
 # Under SANITIZE=1: the library leaks listed in lsan.supp are not ours.
 LSAN_OPTIONS=suppressions=$TESTS/fuzz/lsan.supp:print_suppressions=0
 ASAN_OPTIONS=fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
@@ -18,7 +20,7 @@ for h in "$TOP"/build/regress/regress_*; do
 		continue
 	fi
 	check "fuzz regressions: $name replays $(echo $files | wc -w) inputs cleanly" "
-		timeout 120 $h $files >out 2>err || { tail -20 err; false; }
+		{ timeout 120 $h $files >out 2>err || { tail -20 err; false; }; }
 	"
 done
 done_testing

@@ -7,6 +7,7 @@
 # malformed files, 0 for the rebuilt one (well-formed, only not the one
 # recorded: its frames stay [unknown], as a stripped file's do).
 . "$(dirname "$0")/lib.sh"
+plan 9
 
 FIX=$TMP/fix
 mkdir -p "$FIX"

@@ -2,6 +2,7 @@
 # Regressions for what fuzzing and the corrupt-input work found, one check
 # per fix, through the real binaries.
 . "$(dirname "$0")/lib.sh"
+plan 3
 
 check 'fgsym --annotate: a FIFO, a device or a directory as DSO neither hangs nor reads, exit 1' '
 	mkfifo fifo &&

@@ -4,6 +4,7 @@
 # the 64-bit limit, very deep stacks, odd counts. Every bad line is named
 # with FILE:LINE, the good ones are kept, the exit status is 1.
 . "$(dirname "$0")/lib.sh"
+plan 20
 
 # sample PERIOD FUNC...: one sample, leaf first
 sample() {

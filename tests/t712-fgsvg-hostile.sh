@@ -6,6 +6,7 @@
 # names (tests/hostile/xmlsafe.py). t200 covers the basic escaping.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 27
 H=$TESTS/hostile
 . "$H/names.folded.sh"
 if ! command -v python3 >/dev/null 2>&1; then
@@ -155,7 +156,7 @@ check 'a NUL byte in a name: the line said and skipped (exit 1), never drawn cut
 
 check 'binary garbage after folded lines: no crash, valid XML, exit 1' '
 	{ seq 1 2000 | sed "s/.*/a;b&;c 1/"; head -c 200000 /dev/urandom; } >in &&
-	{ fgsvg in >out.svg 2>err; st=$?; } ; test "$st" = 1 &&
+	{ fgsvg in >out.svg 2>err; st=$?; } && test "$st" = 1 &&
 	grep_q "malformed line" err &&
 	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" out.svg
 '
@@ -269,8 +270,8 @@ else
 		{ echo "main;$(printf "a%.0s" $(seq 34))! 5"; echo "main;(a+)+\$ 5"; echo "main;ok 10"; } >in &&
 		fgsvg in >re.svg &&
 		long=$(printf "x%.0s" $(seq 300)) &&
-		NODE_PATH="$TESTS/browser/node_modules" timeout 120 node "$H/regexlink.js" re.svg \
-			"(a+)+\$" "(a|aa)*b" "ok" "$long" >res 2>err || { cat err; false; } &&
+		{ NODE_PATH="$TESTS/browser/node_modules" timeout 120 node "$H/regexlink.js" re.svg \
+			"(a+)+\$" "(a|aa)*b" "ok" "$long" >res 2>err || { cat err; false; }; } &&
 		cat res | cut -c1-100 &&
 		grep_q "^(a+)+\$	Matched: 25.0% (pattern refused, searched as text: a repeated group with a choice inside)	" res &&
 		grep_q "^(a|aa)\*b	Matched: 0.0% (pattern refused, searched as text: a repeated group with a choice inside)	" res &&
@@ -289,8 +290,8 @@ elif nm "$TOP/bin/fgfold" 2>/dev/null | grep -q __asan_init; then
 	skip 'make stress, quick mode: every property holds' 'peak RSS means nothing under ASan; the plain make check-all runs it'
 else
 	check 'make stress, quick mode: every property holds' '
-		STRESS_QUICK=1 STRESS_OUT=$PWD timeout 300 "$TOP/scripts/stress" >out 2>&1;
-		st=$?; cat out;
+		{ STRESS_QUICK=1 STRESS_OUT=$PWD timeout 300 "$TOP/scripts/stress" >out 2>&1; st=$?; } &&
+		cat out &&
 		[ $st = 0 ] && ! grep -q FAIL out &&
 		grep_q "^fgsvg: 1000000 unique stacks" out &&
 		grep_q "search-budget 0: SVG [0-9]* bytes" out
@@ -310,13 +311,13 @@ check 'a directory as input: a read error, not a malformed line; the rest drawn,
 if command -v gdb >/dev/null 2>&1; then
 	check 'an input file truncated while mapped: one line, exit 2, no crash' '
 		awk "BEGIN { for (i = 0; i < 20000; i++) print \"main;f\" i \";g 1\" }" >in &&
-		gdb -q -batch -ex "handle SIGBUS nostop noprint pass" \
+		{ gdb -q -batch -ex "handle SIGBUS nostop noprint pass" \
 			-ex "break lineread_next_kept" -ex run \
 			-ex "shell truncate -s 0 in" -ex delete -ex continue \
 			--args "$TOP/bin/fgsvg" in >out 2>err &&
 		grep_q "exited with code 02" out &&
 		grep -qx "fgsvg: an input file shrank while it was being read; run again on a file that is not being written" err ||
-			{ cat err; false; }
+			{ cat err; false; }; }
 	'
 else
 	skip 'an input file truncated while mapped' 'gdb is not installed'

@@ -5,6 +5,7 @@
 # headers and must neither block on the FIFO nor read the directory; it
 # reads the file through /proc/PID/map_files instead.
 . "$(dirname "$0")/lib.sh"
+plan 7
 
 cc=${CC:-cc}
 B=$TMP/build
@@ -12,18 +13,15 @@ mkdir -p "$B"
 if ! $cc -O2 -g -shared -fPIC -o "$B/libspin.so" "$TESTS/hostile/spinlib.c" 2>"$B/err" ||
    ! $cc -O2 -g -o "$B/fifoswap" "$TESTS/hostile/fifoswap.c" -ldl 2>>"$B/err"; then
 	skip 'fgrecord on a hostile program' "cannot build tests/hostile/fifoswap.c: $(head -1 "$B/err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! perf_ok; then
 	skip 'fgrecord on a hostile program' "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 	skip 'fgrecord on a hostile program' "fgrecord cannot sample here: $(head -1 "$TMP/probe.err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 export B
 
@@ -48,12 +46,11 @@ check 'the library replaced by a directory: frames unwound, exit 0' '
 '
 
 check 'with -p: the FIFO does not stop -d from ending the recording' '
-	cp "$B/libspin.so" lib.so || exit 1
-	"$B/fifoswap" "$PWD/lib.so" 60 late &
-	tp=$!
-	sleep 0.2
-	timeout 30 fgrecord -p $tp -d 1.8 -o out 2>err; st=$?
-	kill $tp 2>/dev/null; wait $tp
+	cp "$B/libspin.so" lib.so &&
+	{ "$B/fifoswap" "$PWD/lib.so" 60 late & } &&
+	tp=$! && trap "kill $tp 2>/dev/null" EXIT &&
+	sleep 0.2 &&
+	{ timeout 30 fgrecord -p $tp -d 1.8 -o out 2>err; st=$?; } &&
 	echo "status $st (124: still recording after 30 s)" && cat err &&
 	test $st = 0 && unwound out
 '
@@ -95,12 +92,11 @@ elif ! command -v setpriv >/dev/null 2>&1 || ! $asuser true 2>/dev/null; then
 else
 	for_nobody "$TOP/bin/fgrecord"
 	check '-p on another user'"'"'s process by capability: refused without --any-user' '
-		$cc -O2 -o hot "$TESTS/record/hot.c" || exit 1
-		./hot 60 & tp=$!
-		sleep 0.2
-		$asuser "$NOBODY/bin/fgrecord" -p $tp -d 0.3 >out 2>err; st=$?
-		$asuser "$NOBODY/bin/fgrecord" --any-user -q -p $tp -d 0.5 >out2 2>err2; st2=$?
-		kill $tp; wait $tp
+		$cc -O2 -o hot "$TESTS/record/hot.c" &&
+		{ ./hot 60 & } && tp=$! && trap "kill $tp 2>/dev/null" EXIT &&
+		sleep 0.2 &&
+		{ $asuser "$NOBODY/bin/fgrecord" -p $tp -d 0.3 >out 2>err; st=$?; } &&
+		{ $asuser "$NOBODY/bin/fgrecord" --any-user -q -p $tp -d 0.5 >out2 2>err2; st2=$?; } &&
 		echo "status $st, with --any-user $st2" && cat err err2 &&
 		test $st = 2 && grep_q "process $tp belongs to another user: fgrecord may record it only through its capabilities; give --any-user" err &&
 		test ! -s out &&
@@ -109,12 +105,12 @@ else
 fi
 
 check '-p on a process whose main thread has already left: its maps still read, exit 0' '
-	$cc -O2 -g -pthread -o le "$TESTS/record/leader_exit.c" || exit 1
-	./le 1.5 2>/dev/null &
-	tp=$!
-	wait_for 30 grep -q "^State:.*zombie" /proc/$tp/status
-	fgrecord -p $tp -o out 2>err; st=$?
-	wait $tp
+	$cc -O2 -g -pthread -o le "$TESTS/record/leader_exit.c" &&
+	{ ./le 1.5 2>/dev/null & } &&
+	tp=$! &&
+	wait_for 30 grep -q "^State:.*zombie" /proc/$tp/status &&
+	{ fgrecord -p $tp -o out 2>err; st=$?; } &&
+	wait $tp &&
 	echo "status $st" && cat err && test $st = 0 &&
 	{ fgsym out >sym 2>symerr; test $? -le 1 || { cat symerr; false; }; } &&
 	fgfold sym >folded &&

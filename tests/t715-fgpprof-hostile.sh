@@ -5,6 +5,7 @@
 # pprof is installed it reads each profile back; where not, those checks
 # SKIP.
 . "$(dirname "$0")/lib.sh"
+plan 14
 
 # sample TID PERIOD FUNC...: one sample, leaf first
 sample() {

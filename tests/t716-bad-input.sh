@@ -4,6 +4,7 @@
 # format are said with FILE:LINE (issue 23, points 6 to 10). Run with
 # FG_BIN=DIR to try the tools of another build (/work/ref22/bin).
 . "$(dirname "$0")/lib.sh"
+plan 83
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 
 # sample TID FUNC...: one sample, leaf first
@@ -87,8 +88,8 @@ for t in fgfold fgpprof fgsvg; do
 	for f in $inputs; do
 		check "$t: a well-formed input with no sample ($f): said in one line, exit 0" '
 			expect_status 0 '"$t"' "$TMP/in/'"$f"'" >out 2>err && one_clean_line err &&
-			grep -qx "'"$t"': no samples: the input is well formed, and holds none" err ||
-				{ cat err; false; } &&
+			{ grep -qx "'"$t"': no samples: the input is well formed, and holds none" err ||
+				{ cat err; false; }; } &&
 			empty_ok '"$t"' out
 		'
 	done

@@ -11,6 +11,7 @@
 # graph before); and a --wall graph's tooltips giving each frame's on- and
 # off-CPU time.
 . "$(dirname "$0")/lib.sh"
+plan 10
 
 # bounded KB CMD...: runs CMD, stopped after 120 s (a guard: no check
 # here measures time), and fails when its peak RSS passed KB kilobytes;
@@ -128,8 +129,8 @@ else
 			i + 2, t / 1000000, t % 1000000 } }" >th.txt &&
 		fgsvg th.txt >th.svg &&
 		awk "BEGIN { for (i = 0; i < 20000; i++) printf \"%s%d\", i ? \",\" : \"\", 2 + (i % 19000) * 5 }" >tids &&
-		NODE_PATH="$TESTS/browser/node_modules" timeout 240 node "$TESTS/hostile/thlink.js" th.svg tids >res 2>err ||
-			{ cat err; false; } &&
+		{ NODE_PATH="$TESTS/browser/node_modules" timeout 240 node "$TESTS/hostile/thlink.js" th.svg tids >res 2>err ||
+			{ cat err; false; }; } &&
 		cut -c1-200 res &&
 		grep -q "^[0-9]*	threads app 2, app 7, app 12, app 17, app 22, and [0-9]* more: [0-9.]*% of all samples	" res
 	'

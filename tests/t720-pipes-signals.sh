@@ -4,6 +4,7 @@
 # waited for, the stream complete, the summary printed, no stray process,
 # no inherited perf fd, no temporary file.
 . "$(dirname "$0")/lib.sh"
+plan 15
 
 cc=${CC:-cc}
 B=$TMP/build
@@ -15,8 +16,7 @@ $cc -O2 -g -pthread -o "$B/hot" "$TESTS/record/hot.c" 2>>"$B/err" || built=no
 $cc -O2 -o "$B/gen" "$TESTS/hostile/gen.c" 2>>"$B/err" || built=no
 if [ $built != yes ]; then
 	skip 'pipe and signal tests' "cannot build the test programs: $(head -1 "$B/err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 PATH=$B:$PATH
 export B
@@ -74,13 +74,11 @@ check 'fgsym, fgfold, fgsvg man pages document the SIGPIPE exit' '
 
 if ! perf_ok; then
 	skip 'fgrecord under signals and a closed output' "$why"
-	done_testing
-	exit 0
+	skip_rest
 fi
 if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 	skip 'fgrecord under signals and a closed output' "fgrecord cannot sample here: $(head -1 "$TMP/probe.err")"
-	done_testing
-	exit 0
+	skip_rest
 fi
 
 # signalled SIG STATUS: fgrecord runs fds (spinning until killed) with its
@@ -122,14 +120,14 @@ check 'SIGHUP to fgrecord: the command gets it, stream folds cleanly, exit 129' 
 '
 
 check 'with -p, SIGTERM ends the recording and leaves the process running' '
-	fds -1 pidfile 2>/dev/null &
-	tp=$!
-	sleep 0.2
-	fgrecord -p $tp -o out 2>err &
-	rp=$!
-	sleep 0.5 && kill -TERM $rp
-	wait $rp; st=$?
-	alive=no; kill -0 $tp 2>/dev/null && alive=yes; kill $tp; wait $tp;
+	{ fds -1 pidfile 2>/dev/null & } &&
+	tp=$! && trap "kill $tp 2>/dev/null" EXIT &&
+	sleep 0.2 &&
+	{ fgrecord -p $tp -o out 2>err & } &&
+	rp=$! &&
+	sleep 0.5 && kill -TERM $rp &&
+	{ wait $rp; st=$?; } &&
+	alive=no && { ! kill -0 $tp 2>/dev/null || alive=yes; } &&
 	echo "status $st, process alive: $alive" &&
 	test "$st" = 0 && test $alive = yes &&
 	fgfold out >folded && grep_q "^fds;" folded
@@ -188,13 +186,12 @@ check 'the reader goes away: sampling stops, the command runs to its end, clear 
 '
 
 check 'the reader goes away under -p and -a: fgrecord ends at once' '
-	fds -1 2>/dev/null &
-	tp=$!
-	sleep 0.2
-	{ timeout 20 fgrecord -p $tp 2>err; echo $? >rc; } | head -1 >/dev/null;
-	kill $tp; wait $tp;
+	{ fds -1 2>/dev/null & } &&
+	tp=$! && trap "kill $tp 2>/dev/null" EXIT &&
+	sleep 0.2 &&
+	{ timeout 20 fgrecord -p $tp 2>err; echo $? >rc; } | head -1 >/dev/null &&
 	test "$(cat rc)" = 2 && grep_q "went away (Broken pipe): recording stopped\$" err &&
-	{ timeout 20 fgrecord -a 2>err2; echo $? >rc2; } | head -1 >/dev/null;
+	{ timeout 20 fgrecord -a 2>err2; echo $? >rc2; } | head -1 >/dev/null &&
 	test "$(cat rc2)" = 2 && grep_q "went away" err2
 '
 

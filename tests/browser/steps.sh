@@ -1,8 +1,9 @@
 # tests/browser/steps.sh: what the Chromium tests (t290, t293) share,
 # sourced after tests/lib.sh.
 #
-#   browser_skip "$steps"     every step skipped, and exit, when the machine
-#                             lacks Chromium, node or playwright-core
+#   browser_skip "$steps"     the drawing check and every step skipped, and
+#                             exit, when the machine lacks Chromium, node
+#                             or playwright-core
 #   browser_report "$steps" RESULTS
 #                             one check per step, from the PASS/FAIL/INFO
 #                             lines a tests/browser/*.js script wrote
@@ -19,6 +20,7 @@ browser_skip() {
 	fi
 	[ -n "$_why" ] || return 0
 	echo "$1" | {
+		skip 'draw the graphs and run Chromium' "$_why"
 		while read -r s; do skip "chromium: $s" "$_why"; done
 		done_testing
 	}
@@ -31,10 +33,10 @@ browser_report() {
 	echo "$1" | {
 		while read -r s; do
 			check "chromium: $s" '
-				grep -F -x -q "PASS $s" "$_results" || {
+				{ grep -F -x -q "PASS $s" "$_results" || {
 					grep -F "$s" "$_results"; grep "^FAIL browser" "$_results"
 					false
-				}
+				}; }
 			'
 		done
 		done_testing

@@ -94,7 +94,7 @@ test_flush_fails(void)
 	FILE *f = fopen("/dev/full", "w");
 
 	if (f == NULL) {
-		CHECK(1, "no /dev/full: nothing to check");
+		SKIP("a failed write: flush is -1", "no /dev/full");
 		return;
 	}
 	sample_sink_file(&k, f);

@@ -7,6 +7,7 @@
  *	CHECK_UINT(got, want, "what it shows");		unsigned, as uintmax_t
  *	CHECK_MEM(got, gotlen, want, wantlen, "what it shows");
  *	CHECK_EQ(got, want, "what it shows");		any of the three, by got's type
+ *	SKIP("what it would show", "why it cannot run here");
  *	fd = unit_memfd(bytes, n);		an fd at offset 0 holding them
  *	return unit_done();
  *
@@ -35,6 +36,10 @@ static int unit_n, unit_failed;
 		printf("not ok %d - %s\n#   %s:%d: %s\n", unit_n, what,	\
 		    __FILE__, __LINE__, #cond); }			\
 } while (0)
+
+/* A check that cannot run here: counted as skipped, with the reason. */
+#define SKIP(what, why)							\
+	printf("ok %d - %s # SKIP %s\n", ++unit_n, what, why)
 
 /* The result of one check: ok, or not ok with where and why. */
 static inline void

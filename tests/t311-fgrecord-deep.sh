@@ -29,7 +29,7 @@
 #
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 8
 
 B=$TMP/build
 mkdir -p "$B"

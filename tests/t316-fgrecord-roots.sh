@@ -30,7 +30,7 @@
 # taken. Before 666cfce and 934aceb each named frames from root's file.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
-plan 17
+plan 19
 
 B=$TMP/build
 mkdir -p "$B"

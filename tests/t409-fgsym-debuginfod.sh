@@ -8,7 +8,7 @@
 # request. A server down, silent or answering garbage costs one line and
 # bounded time. Each check has its own client cache (DEBUGINFOD_CACHE_PATH).
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 15
 
 SRV= BAD=
 trap 'for p in $SRV $BAD; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT

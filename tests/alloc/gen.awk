@@ -25,7 +25,7 @@ function addr(name,   i, h) {
 	return ad[name]
 }
 function sample(stack, ev, period, time,   n, f, i) {
-	printf "%s 7/7 [000] %d.%06d: %d %s:\n", comm, time, 0, period, ev
+	printf "%s 7/7 [000] %d.%06d: %s %s:\n", comm, time, 0, period, ev
 	n = split(stack, f, ";")
 	for (i = n; i >= 1; i--)
 		printf "\t%s %s+0x4 (%s)\n", addr(f[i]), f[i], dso

@@ -110,8 +110,23 @@ struct columns {
 	int		 samples;	/* samples/count */
 	int		 on;		/* cpu/nanoseconds, or EVENT/count */
 	int		 off, wall;	/* off-cpu and wall/nanoseconds */
+	int		 heap[4];	/* by enum stream_alloc */
 	int		 on_time;	/* the on-CPU event is a clock */
 	const char	*deflt;		/* the default sample type */
+};
+
+/*
+ * The heap profile's four sample types, in the order and with the names
+ * of Go's heap profiles, which pprof's readers know.
+ */
+static const struct {
+	enum stream_alloc ev;
+	const char	*type, *unit;
+} heap_types[4] = {
+	{ STREAM_ALLOC_OBJECTS, "alloc_objects", "count" },
+	{ STREAM_ALLOC_BYTES, "alloc_space", "bytes" },
+	{ STREAM_INUSE_OBJECTS, "inuse_objects", "count" },
+	{ STREAM_INUSE_BYTES, "inuse_space", "bytes" }
 };
 
 /* One column more, of the sample type (type, unit); returns its index. */
@@ -124,21 +139,26 @@ column(struct pprof *p, struct buf *out, struct columns *c, const char *type,
 }
 
 /*
- * The sample types, chosen from what the streams held: samples,
- * the on-CPU event's weight, off-CPU and wall time.
+ * The sample types, chosen from what the streams held: samples (unless
+ * there were heap samples only), the on-CPU event's weight, off-CPU and
+ * wall time, the four heap values.
  */
 static void
 sample_types(struct pprof *p, struct buf *out, struct columns *c)
 {
 	const struct stacks *s = &p->prof;
 	const char *event = s->event;
+	size_t i;
 
 	memset(c, 0, sizeof(*c));
 	c->samples = c->on = c->off = c->wall = -1;
+	for (i = 0; i < 4; i++)
+		c->heap[i] = -1;
 	c->on_time = event != NULL && stream_event_is_clock(event,
 	    strlen(event));
 	c->deflt = "samples";
-	c->samples = column(p, out, c, "samples", "count");
+	if (s->has_on || s->has_off || !s->has_heap)
+		c->samples = column(p, out, c, "samples", "count");
 	if (s->has_weight) {
 		c->deflt = c->on_time ? "cpu" : event[0] != '\0' ? event :
 		    "events";
@@ -152,6 +172,14 @@ sample_types(struct pprof *p, struct buf *out, struct columns *c)
 			c->wall = column(p, out, c, "wall", "nanoseconds");
 			c->deflt = "wall";
 		}
+	}
+	if (s->has_heap) {
+		for (i = 0; i < 4; i++)
+			c->heap[heap_types[i].ev] = column(p, out, c,
+			    heap_types[i].type, heap_types[i].unit);
+		/* As fgfold weighs a heap profile: the bytes allocated. */
+		if (!s->has_on && !s->has_off)
+			c->deflt = "alloc_space";
 	}
 }
 
@@ -180,12 +208,15 @@ samples(struct pprof *p, struct buf *out, const struct columns *c)
 		if (k < end)
 			pb_bytes(&p->tmp, SAMPLE_LOCATION_ID, k, end - k);
 		memset(p->vals, 0, c->n * sizeof(*p->vals));
-		p->vals[c->samples] = e->u[0];
+		if (side >= STACKS_HEAP)
+			p->vals[c->heap[side - STACKS_HEAP]] = e->u[1];
+		else if (c->samples >= 0)
+			p->vals[c->samples] = e->u[0];
 		if (side == STACKS_ON && c->on >= 0)
 			p->vals[c->on] = e->u[1];
 		if (side == STACKS_OFF)
 			p->vals[c->off] = e->u[1];
-		if (c->wall >= 0)
+		if (side <= STACKS_OFF && c->wall >= 0)
 			p->vals[c->wall] = e->u[1];
 		pb_packed(&p->tmp, SAMPLE_VALUE, p->vals, c->n);
 		if (t->pid >= 0)
@@ -274,7 +305,7 @@ functions(struct pprof *p, struct buf *out)
 
 /*
  * The profile's own fields: its time and duration, the period (a clock's
- * nanoseconds), the comments,
+ * nanoseconds, or a heap profile's bytes between samples), the comments,
  * the default sample type and, last, when every string is in, the string
  * table.
  */
@@ -293,6 +324,9 @@ trailer(struct pprof *p, struct buf *out, const struct columns *c)
 		if (s->hdr_period > 0 || s->first_period > 0)
 			pb_uint(out, PROFILE_PERIOD, s->hdr_period > 0 ?
 			    s->hdr_period : s->first_period);
+	} else if (s->has_heap && s->heap_period > 0) {
+		value_type(p, out, PROFILE_PERIOD_TYPE, "space", "bytes");
+		pb_uint(out, PROFILE_PERIOD, s->heap_period);
 	}
 	for (i = 0; i < p->ncomments; i++)
 		pb_uint(out, PROFILE_COMMENT, p->comments[i]);

@@ -283,6 +283,8 @@ main(int argc, char *argv[])
 		if (gated && fail < 0)
 			errx(2, "--gate goes with --fail-slower=PCT");
 		co.event = opts.event;
+		co.alloc_objects = opts.alloc_objects;
+		co.alloc_inuse = opts.alloc_inuse;
 		runs[0] = argv;
 		co.own = opts.own;
 		co.nown = nown;

@@ -584,7 +584,7 @@ sample_end(struct fold *f, struct foldin *in)
 		n += sizeof(STREAM_OFFCPU_FRAME) - 1;
 		first = 0;
 	}
-	if (f->alloc != STREAM_ALLOC_NONE) {
+	if (f->alloc != STREAM_ALLOC_NONE && !f->opts.no_leaf) {
 		/* What the counts are: "[alloc-bytes]", the leaf. */
 		const char *ev = stream_alloc_name(f->alloc);
 		size_t elen = strlen(ev);

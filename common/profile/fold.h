@@ -59,6 +59,7 @@ struct fold_opts {
 	const char *event;	/* only this event; NULL: the first one seen */
 	int	 alloc_objects;	/* a heap profile: allocations, not bytes */
 	int	 alloc_inuse;	/* a heap profile: what was live at the end */
+	int	 no_leaf;	/* a heap profile's stacks without "[EVENT]" */
 	char	**skip_after;	/* cut the frames below these (root-ward) */
 	size_t	 nskip_after;
 	char	**own;		/* --top: these crates' functions first */

@@ -7,6 +7,8 @@
 # the real fgsym names; with a fgrecord that has --alloc (issue 44's
 # recorder), the real one records the real program too.
 . "$(dirname "$0")/lib.sh"
+# FG_BIN=DIR: the tools of DIR first (a recorder built elsewhere).
+[ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 CFG=$TOP/scripts/cargo-fg
 
 check "cargo fg --objects without --alloc, and --alloc with a fgrecord without it: refused" '
@@ -78,7 +80,7 @@ if ! fgrecord --help 2>&1 | grep -q -e --alloc; then
 else
 	check "cargo fg --alloc with the real recorder: the HashMap's bytes under matrix::main" '
 		cd "$TMP/crate" &&
-		"$CFG" fg --alloc -c 65536 --bin matrix -o "$OLDPWD/r.svg" -- 40 >/dev/null 2>"$OLDPWD/err" ||
+		env FG_BIN="$(dirname "$(command -v fgrecord)")" "$CFG" fg --alloc -c 65536 --bin matrix -o "$OLDPWD/r.svg" -- 40 >/dev/null 2>"$OLDPWD/err" ||
 			{ cat "$OLDPWD/err"; false; } &&
 		cd "$OLDPWD" && cat err &&
 		grep_q "^cargo fg: wrote .*r.svg ([0-9.]* [KMG]*i*B allocated)\$" err &&

@@ -657,6 +657,8 @@ stream_alloc_event(const char *e, size_t len)
 {
 	int i;
 
+	if (len == 0)
+		return STREAM_ALLOC_NONE;	/* e may be NULL */
 	for (i = 0; i < 4; i++)
 		if (stream_event_is(e, len, alloc_names[i]))
 			return (enum stream_alloc)i;

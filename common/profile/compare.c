@@ -341,9 +341,7 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 {
 	/* own crates: fold marks the inlined frames (OWN_INLINE_MARK) */
 	struct fold_opts fo = { .no_comm = 1, .event = c->opts.event,
-	    .own = (char **)c->opts.own, .nown = c->opts.nown, .no_leaf = 1,
-	    .alloc_objects = c->opts.alloc_objects,
-	    .alloc_inuse = c->opts.alloc_inuse };
+	    .own = (char **)c->opts.own, .nown = c->opts.nown };
 	struct compare_run *r;
 	struct fold f;
 	struct lineread lr;
@@ -360,6 +358,10 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	r->scale = 1;
 	c->nside[side]++;
 
+	/* A heap profile: the event chosen, and no "[EVENT]" leaf. */
+	fo.alloc_objects = c->opts.alloc_objects;
+	fo.alloc_inuse = c->opts.alloc_inuse;
+	fo.no_leaf = 1;
 	fold_init(&f, &fo);
 	lineread_init(&lr, fd, name);
 	n = lineread_peek(&lr, SNIFF_BLOCK, &p);

@@ -25,14 +25,14 @@ fold_init(struct fold *f, const struct fold_opts *opts)
 {
 	memset(f, 0, sizeof(*f));
 	f->opts = *opts;
+	/* --event-filter may name a heap event itself. */
+	f->alloc = opts->event != NULL ? stream_alloc_event(opts->event,
+	    strlen(opts->event)) : STREAM_ALLOC_NONE;
 	/* The own-functions table needs to know which frames are inlined. */
 	if (opts->nown > 0)
 		f->opts.inline_mark = 1;
-	f->alloc = STREAM_ALLOC_NONE;
-	if (opts->event != NULL) {
+	if (opts->event != NULL)
 		f->event = xstrdup(opts->event);
-		f->alloc = stream_alloc_event(opts->event, strlen(opts->event));
-	}
 	stacktab_init(&f->tab);
 	stacktab_init(&f->cache);
 	stacktab_init(&f->scache);
@@ -161,17 +161,14 @@ time_pair(struct fold *f, struct stream_str ev, int off)
 }
 
 /*
- * The event folded when no --event-filter chose one: the first seen, or,
- * in a heap profile, the heap event the options choose.
+ * The event folded when no --event-filter chose one and the first seen
+ * is a heap event: the one the options choose, bytes allocated unless
+ * told otherwise.
  */
 static void
-event_default(struct fold *f, struct stream_str ev)
+event_heap(struct fold *f)
 {
 	f->event_defaulted = 1;
-	if (stream_alloc_event(ev.p, ev.len) == STREAM_ALLOC_NONE) {
-		f->event = xmemdup0(ev.p, ev.len);
-		return;
-	}
 	f->alloc = (f->opts.alloc_inuse ? STREAM_INUSE_BYTES :
 	    STREAM_ALLOC_BYTES) + (f->opts.alloc_objects != 0);
 	f->event = xstrdup(stream_alloc_name(f->alloc));
@@ -192,9 +189,13 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 		int off = stream_event_is(s->event.p, s->event.len,
 		    STREAM_OFFCPU_EVENT);
 
-		if (f->event == NULL)
-			event_default(f, s->event);
-		if (!event_same(s->event, f->event, strlen(f->event)) &&
+		if (f->event == NULL && stream_alloc_event(s->event.p,
+		    s->event.len) != STREAM_ALLOC_NONE)
+			event_heap(f);
+		if (f->event == NULL) {
+			f->event = xmemdup0(s->event.p, s->event.len);
+			f->event_defaulted = 1;
+		} else if (!event_same(s->event, f->event, strlen(f->event)) &&
 		    !time_pair(f, s->event, off)) {
 			f->heads_other++;
 			/* The other heap events go with the one folded. */

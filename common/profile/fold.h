@@ -22,7 +22,6 @@
 #include "base/buf.h"
 #include "base/lineread.h"
 #include "stream/stacktab.h"
-#include "stream/stream.h"
 
 /*
  * One sample of a stream as it is counted, for a reader that wants more
@@ -76,7 +75,8 @@ struct fold {
 	char		*event2;	/* off-CPU time folded with on-CPU
 					   time (--wall): the other one */
 	int		 event_defaulted;
-	enum stream_alloc alloc;	/* the heap event folded: every sample
+	int		 alloc;		/* enum stream_alloc (stream/stream.h):
+					   the heap event folded: every sample
 					   weighs its period, and each stack
 					   gets "[EVENT]" as its leaf */
 	int		 event_warned;

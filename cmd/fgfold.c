@@ -31,6 +31,7 @@ usage(int status)
 	usage_exit(status,
 	    "usage: fgfold [--pid | --tid] [--kernel] [--jit] [--inline-mark] [--all]\n"
 	    "              [--addrs] [--srcline] [--period] [--no-comm]\n"
+	    "              [--objects] [--inuse]\n"
 	    "              [--event-filter=EVENT] [--skip-after=FUNC]\n"
 	    "              [--top=N [--own=CRATE ...]] [file ...]\n"
 	    "       fgfold --folded [--top=N [--own=CRATE ...]] [file ...]\n"
@@ -46,7 +47,8 @@ enum {
 	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS,
 	OPT_EVENT, OPT_SRCLINE, OPT_INLINE_MARK, OPT_PERIOD, OPT_SKIP_AFTER,
 	OPT_NO_COMM, OPT_FOLDED, OPT_DIFF, OPT_TOP, OPT_OWN, OPT_COMPARE,
-	OPT_SELF, OPT_PER, OPT_MIN_CHANGE, OPT_FAIL_SLOWER, OPT_GATE
+	OPT_SELF, OPT_PER, OPT_MIN_CHANGE, OPT_FAIL_SLOWER, OPT_GATE,
+	OPT_OBJECTS, OPT_INUSE
 };
 
 static const struct option longopts[] = {
@@ -74,6 +76,8 @@ static const struct option longopts[] = {
 	{ "min-change",		required_argument,	NULL, OPT_MIN_CHANGE },
 	{ "fail-slower",	required_argument,	NULL, OPT_FAIL_SLOWER },
 	{ "gate",		required_argument,	NULL, OPT_GATE },
+	{ "objects",		no_argument,		NULL, OPT_OBJECTS },
+	{ "inuse",		no_argument,		NULL, OPT_INUSE },
 	VERSION_LONGOPTS
 };
 
@@ -197,6 +201,8 @@ main(int argc, char *argv[])
 		case OPT_SRCLINE:	opts.srcline = 1; break;
 		case OPT_INLINE_MARK:	opts.inline_mark = 1; break;
 		case OPT_PERIOD:	opts.period = 1; break;
+		case OPT_OBJECTS:	opts.alloc_objects = 1; break;
+		case OPT_INUSE:		opts.alloc_inuse = 1; break;
 		case OPT_SKIP_AFTER:	opts.skip_after[nskip++] = optarg; break;
 		case OPT_OWN:
 			/* A package name's '-' is '_' in the crate's paths. */
@@ -262,6 +268,12 @@ main(int argc, char *argv[])
 		errx(2, "--own goes with --top=N or --compare");
 	if ((opts.normalize || opts.strip_hex) && !diff)
 		errx(2, "-n and -s go with --diff");
+	if ((opts.alloc_objects || opts.alloc_inuse) && opts.event != NULL)
+		errx(2, "--objects and --inuse choose the heap profile's event: "
+		    "not with --event-filter");
+	if ((opts.alloc_objects || opts.alloc_inuse) && (diff || folded))
+		errx(2, "--objects and --inuse go with a sample stream, not "
+		    "folded stacks");
 	if (diff && argc != 2)
 		errx(2, "--diff takes two folded files, BEFORE and AFTER");
 	if (cmp) {
@@ -271,6 +283,8 @@ main(int argc, char *argv[])
 		if (gated && fail < 0)
 			errx(2, "--gate goes with --fail-slower=PCT");
 		co.event = opts.event;
+		co.alloc_objects = opts.alloc_objects;
+		co.alloc_inuse = opts.alloc_inuse;
 		runs[0] = argv;
 		co.own = opts.own;
 		co.nown = nown;

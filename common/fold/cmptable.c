@@ -68,7 +68,7 @@ write_tsv(const struct compare *c, FILE *out, const size_t *order)
 		row_nums(r, 3, n);
 		fprintf(out, "%.*s\t%s\t%s\t%s\t%s\t%s\t%s\n", (int)r->len,
 		    r->name, n[0], n[1], n[2], n[3], n[4],
-		    compare_verdict_name(r->verdict));
+		    compare_verdict_word(c, r->verdict));
 	}
 	return ferror(out) ? -1 : 0;
 }
@@ -107,7 +107,7 @@ write_aligned(const struct compare *c, FILE *out, const size_t *order)
 		    r->len < namew ? (int)(namew - r->len) : 0, "");
 		for (i = 0; i < NCOLS; i++)
 			fprintf(out, "  %*s", w[i], n[i]);
-		fprintf(out, "  %s\n", compare_verdict_name(r->verdict));
+		fprintf(out, "  %s\n", compare_verdict_word(c, r->verdict));
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -142,6 +142,30 @@ own_count(struct fold *f, struct toptab *t, const struct topframe *fr,
 			toptab_add(t, fr[k].p, fr[k].len, stamp, w, k == owner);
 }
 
+/*
+ * A heap profile's figures: bytes in B, KiB, MiB or GiB as the whole
+ * needs, or allocations; the whole written first.
+ */
+static void
+top_alloc_unit(struct topfmt *m, enum stream_alloc a, FILE *out)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB" };
+	size_t i = 0;
+
+	if (!stream_alloc_bytes(a)) {
+		fprintf(out, "%.0f allocations", m->all);
+		snprintf(m->self_h, sizeof(m->self_h), "self");
+		snprintf(m->total_h, sizeof(m->total_h), "total");
+		return;
+	}
+	while (i < 3 && m->all >= 1024 * m->scale)
+		m->scale *= 1024, i++;
+	m->prec = i > 0 ? 2 : 0;
+	fprintf(out, "%.*f %s", m->prec, m->all / m->scale, units[i]);
+	snprintf(m->self_h, sizeof(m->self_h), "self %s", units[i]);
+	snprintf(m->total_h, sizeof(m->total_h), "total %s", units[i]);
+}
+
 int
 fold_top(struct fold *f, FILE *out, size_t n)
 {
@@ -151,6 +175,7 @@ fold_top(struct fold *f, FILE *out, size_t n)
 	struct topfmt m;
 	size_t frcap = 0, nfr, i;
 	int strip = f->opts.nown > 0, offcpu = 0;
+	enum stream_alloc alloc = STREAM_ALLOC_NONE, a;
 
 	fold_settle(f);
 	toptab_init(&leaves);
@@ -166,6 +191,13 @@ fold_top(struct fold *f, FILE *out, size_t n)
 		if (str_ends(p, end - p, ";" STREAM_OFFCPU_FRAME)) {
 			end -= sizeof(STREAM_OFFCPU_FRAME);
 			offcpu = 1;
+		}
+		/* A heap profile's leaf, "[alloc-bytes]": what the counts are. */
+		if ((semi = memrchr(p, ';', end - p)) != NULL &&
+		    (a = stream_alloc_frame(semi + 1, end - semi - 1)) !=
+		    STREAM_ALLOC_NONE) {
+			end = semi;
+			alloc = a;
 		}
 		m.all += w;
 		for (nfr = 0; p <= end; p = semi + 1) {
@@ -208,7 +240,9 @@ fold_top(struct fold *f, FILE *out, size_t n)
 		snprintf(m.total_h, sizeof(m.total_h), "total %s", u);
 		m.scale = div;
 		m.prec = 3;
-	} else
+	} else if (alloc != STREAM_ALLOC_NONE)
+		top_alloc_unit(&m, alloc, out);
+	else
 		fprintf(out, "%.0f samples", m.all);
 	fprintf(out, "%s%s%s%s%s%s, %zu functions\n",
 	    f->event ? " of '" : "", f->event ? f->event : "",

@@ -6,81 +6,18 @@
 
 #include "base/str.h"
 #include "base/xalloc.h"
-#include "pprof/encode.h"
+#include "pprof/number.h"
 #include "pprof/pb.h"
+#include "pprof/pprof.h"
+#include "pprof/proto.h"
 #include "stream/dso.h"
 #include "stream/stream.h"
 
-/* Mapping flags: what the stream told about a DSO's frames. */
-#define MAP_FUNCS	1
-#define MAP_FILES	2
-#define MAP_LINES	4
-#define MAP_INLINE	8
-
-/* The fields of profile.proto (github.com/google/pprof, proto/profile.proto). */
-enum {
-	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE, PROFILE_MAPPING,
-	PROFILE_LOCATION, PROFILE_FUNCTION, PROFILE_STRING_TABLE,
-	PROFILE_TIME_NANOS = 9, PROFILE_DURATION_NANOS, PROFILE_PERIOD_TYPE, PROFILE_PERIOD,
-	PROFILE_COMMENT, PROFILE_DEFAULT_SAMPLE_TYPE,
-	VALUETYPE_TYPE = 1, VALUETYPE_UNIT,
-	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL,
-	LABEL_KEY = 1, LABEL_STR, LABEL_NUM,
-	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_BUILD_ID,
-	MAPPING_HAS_FUNCTIONS, MAPPING_HAS_FILENAMES, MAPPING_HAS_LINE_NUMBERS,
-	MAPPING_HAS_INLINE_FRAMES,
-	LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_ADDRESS, LOCATION_LINE,
-	LINE_FUNCTION_ID = 1, LINE_LINE,
-	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME, FUNCTION_FILENAME
-};
-
-uint64_t
-pprof_str(struct pprof *p, const char *s, size_t len)
-{
-	if (len == 0)
-		return 0;	/* s may be NULL */
-	return stacktab_get(&p->strs, s, len) - p->strs.ents;
-}
 
 static uint64_t
 cstr_id(struct pprof *p, const char *s)
 {
 	return pprof_str(p, s, strlen(s));
-}
-
-static uint64_t
-map_id(struct pprof *p, const char *dso, size_t len)
-{
-	size_t n = p->maps.n;
-	struct stacktab_entry *e = stacktab_get(&p->maps, dso, len);
-	uint64_t id = e - p->maps.ents + 1;
-
-	if (p->maps.n != n)
-		p->maps.ents[id - 1].u[0] = pprof_str(p, dso, len);
-	return id;
-}
-
-static uint64_t
-func_id(struct pprof *p, const char *name, size_t nlen, const char *file,
-    size_t flen)
-{
-	char *k = xmalloc(nlen + flen + 1);
-	size_t n = p->funcs.n;
-	uint64_t id;
-
-	memcpy(k, name, nlen);
-	k[nlen] = '\0';
-	if (flen > 0)		/* file is NULL when there is none */
-		memcpy(k + nlen + 1, file, flen);
-	id = stacktab_get(&p->funcs, k, nlen + 1 + flen) - p->funcs.ents + 1;
-	free(k);
-	if (p->funcs.n != n) {
-		uint64_t nid = pprof_str(p, name, nlen), fid = pprof_str(p, file, flen);
-
-		p->funcs.ents[id - 1].u[0] = nid;
-		p->funcs.ents[id - 1].u[1] = fid;
-	}
-	return id;
 }
 
 /*
@@ -101,116 +38,6 @@ is_symbol(const char *s, size_t len)
 		    s[i] == '_' || s[i] == '.' || s[i] == '$' || s[i] == '@'))
 			return 0;
 	return len > 0;
-}
-
-/*
- * The function of a location's line f: its name, or for an [unknown] last
- * line of a location with a non-inlined frame pf, the DSO's name where the
- * DSO is not a file ([kernel.kallsyms], [vdso], [unknown]: "[[vdso]]", as
- * fgfold names it), and none (NOLINE: pprof may symbolize it) where it is;
- * its file is its source file, else pf's DSO as a file name (bracketed:
- * "[/usr/lib/libc.so.6]", "[kernel.kallsyms]").
- */
-#define NOLINE	UINT64_MAX
-static uint64_t
-line_func(struct pprof *p, const struct stacks_frame *f,
-    const struct stacks_frame *pf, int last)
-{
-	const char *name = f->name, *file = f->file;
-	size_t nlen = f->nlen, flen = f->flen;
-	char *dname = NULL, *dtmp = NULL;
-	uint64_t id;
-
-	if (pf != NULL && last && str_is(name, nlen, STREAM_UNKNOWN)) {
-		const char *b;
-		size_t bl;
-
-		if (pf->dlen > 0 && pf->dso[0] == '/')
-			return NOLINE;
-		dso_unknown_base(pf->dso, pf->dlen, &b, &bl);
-		dname = xasprintf("[%.*s]", (int)bl, b);
-		name = dname;
-		nlen = strlen(dname);
-	}
-	if (flen == 0 && pf != NULL) {
-		if (pf->dlen > 0 && pf->dso[0] == '[') {
-			file = pf->dso;
-			flen = pf->dlen;
-		} else {
-			dtmp = xasprintf("[%.*s]", (int)pf->dlen, pf->dso);
-			file = dtmp;
-			flen = strlen(dtmp);
-		}
-	}
-	id = func_id(p, name, nlen, file, flen);
-	free(dname);
-	free(dtmp);
-	return id;
-}
-
-void
-pprof_location(struct pprof *p, size_t id)
-{
-	const struct stacks *s = &p->prof;
-	const struct stacks_frame *f, *pf = NULL;
-	const uint8_t *ids;
-	uint64_t addr, mid = 0, flags = 0, func;
-	size_t nl = stacks_loc(s, id, &addr, &ids), i, phys = 0;
-
-	GROW(p->fids, nl + 1, p->fids_cap);
-	for (i = 0; i < nl; i++) {
-		p->fids[i] = (uint32_t)buf_varint_get(&ids);
-		if (!s->frm[p->fids[i]].inlined) {
-			phys = i;
-			pf = &s->frm[p->fids[i]];
-		} else
-			flags |= MAP_INLINE;
-	}
-	if (pf != NULL) {
-		struct pprof_fmemo *m = &p->fmemo[p->fids[phys]];
-
-		if (m->map == 0)
-			m->map = map_id(p, pf->dso, pf->dlen);
-		mid = m->map;
-	}
-	/* The id and mapping id are written by pprof_encode, which puts the
-	   main program's mapping first. */
-	buf_reset(&p->tmp);
-	if (addr != 0)
-		pb_uint(&p->tmp, LOCATION_ADDRESS, addr);
-	for (i = 0; i < nl; i++) {
-		f = &s->frm[p->fids[i]];
-		if (pf != NULL && i == nl - 1 && phys == i) {
-			/* The usual last line: its function depends on
-			   nothing but the frame. */
-			struct pprof_fmemo *m = &p->fmemo[p->fids[i]];
-
-			if (m->func == 0)
-				m->func = line_func(p, f, pf, 1);
-			func = m->func;
-		} else
-			func = line_func(p, f, pf, i == nl - 1);
-		if (func == NOLINE)
-			continue;
-		buf_reset(&p->tmp2);
-		pb_uint(&p->tmp2, LINE_FUNCTION_ID, func);
-		if (f->line > 0)
-			pb_uint(&p->tmp2, LINE_LINE, f->line);
-		pb_msg(&p->tmp, LOCATION_LINE, &p->tmp2);
-		flags |= MAP_FUNCS;
-		if (f->flen > 0)
-			flags |= MAP_FILES;
-		if (f->line > 0)
-			flags |= MAP_LINES;
-	}
-	if (mid != 0)
-		p->maps.ents[mid - 1].u[1] |= flags;
-	/* Its mapping, the message's length and the message, after the
-	   location before it. It may be empty (an [unknown] frame at
-	   address 0). */
-	buf_varint(&p->larena, mid);
-	buf_varint(&p->larena, p->tmp.len);
-	buf_add(&p->larena, p->tmp.p, p->tmp.len);
 }
 
 /* A ValueType message (type, unit) as field `field` of out. */
@@ -274,43 +101,101 @@ map_order(uint64_t main_map, uint64_t id)
 	return id == main_map ? 1 : id + 1;
 }
 
-void
-pprof_encode(struct pprof *p, struct buf *out)
+/*
+ * The columns of the samples' values, one per sample type: each kind's
+ * index, or -1 where the profile has none.
+ */
+struct columns {
+	int		 n;
+	int		 samples;	/* samples/count */
+	int		 on;		/* cpu/nanoseconds, or EVENT/count */
+	int		 off, wall;	/* off-cpu and wall/nanoseconds */
+	int		 heap[4];	/* by enum stream_alloc */
+	int		 on_time;	/* the on-CPU event is a clock */
+	const char	*deflt;		/* the default sample type */
+};
+
+/*
+ * The heap profile's four sample types, in the order and with the names
+ * of Go's heap profiles, which pprof's readers know.
+ */
+static const struct {
+	enum stream_alloc ev;
+	const char	*type, *unit;
+} heap_types[4] = {
+	{ STREAM_ALLOC_OBJECTS, "alloc_objects", "count" },
+	{ STREAM_ALLOC_BYTES, "alloc_space", "bytes" },
+	{ STREAM_INUSE_OBJECTS, "inuse_objects", "count" },
+	{ STREAM_INUSE_BYTES, "inuse_space", "bytes" }
+};
+
+/* One column more, of the sample type (type, unit); returns its index. */
+static int
+column(struct pprof *p, struct buf *out, struct columns *c, const char *type,
+    const char *unit)
+{
+	value_type(p, out, PROFILE_SAMPLE_TYPE, type, unit);
+	return c->n++;
+}
+
+/*
+ * The sample types, chosen from what the streams held: samples (unless
+ * there were heap samples only), the on-CPU event's weight, off-CPU and
+ * wall time, the four heap values.
+ */
+static void
+sample_types(struct pprof *p, struct buf *out, struct columns *c)
 {
 	const struct stacks *s = &p->prof;
 	const char *event = s->event;
-	int on_time = event != NULL && stream_event_is_clock(event, strlen(event));
-	int c_on = -1, c_off = -1, c_wall = -1, ncol = 1;
-	const char *deflt = "samples", *on_type = "samples";
-	uint64_t k_pid, k_tid, k_comm, main_map;
-	const uint8_t *loc;
-	size_t i, j;
+	size_t i;
 
-	pprof_number(p);
-	/* The sample types: which columns the values have. */
-	value_type(p, out, PROFILE_SAMPLE_TYPE, "samples", "count");
+	memset(c, 0, sizeof(*c));
+	c->samples = c->on = c->off = c->wall = -1;
+	for (i = 0; i < 4; i++)
+		c->heap[i] = -1;
+	c->on_time = event != NULL && stream_event_is_clock(event,
+	    strlen(event));
+	c->deflt = "samples";
+	if (s->has_on || s->has_off || !s->has_heap)
+		c->samples = column(p, out, c, "samples", "count");
 	if (s->has_weight) {
-		c_on = ncol++;
-		on_type = on_time ? "cpu" :
-		    event[0] != '\0' ? event : "events";
-		value_type(p, out, PROFILE_SAMPLE_TYPE, on_type,
-		    on_time ? "nanoseconds" : "count");
-		deflt = on_type;
+		c->deflt = c->on_time ? "cpu" : event[0] != '\0' ? event :
+		    "events";
+		c->on = column(p, out, c, c->deflt, c->on_time ?
+		    "nanoseconds" : "count");
 	}
 	if (s->has_off) {
-		c_off = ncol++;
-		value_type(p, out, PROFILE_SAMPLE_TYPE, "off-cpu", "nanoseconds");
-		deflt = "off-cpu";
-		if (!s->has_on || (c_on >= 0 && on_time)) {
-			c_wall = ncol++;
-			value_type(p, out, PROFILE_SAMPLE_TYPE, "wall", "nanoseconds");
-			deflt = "wall";
+		c->off = column(p, out, c, "off-cpu", "nanoseconds");
+		c->deflt = "off-cpu";
+		if (!s->has_on || (c->on >= 0 && c->on_time)) {
+			c->wall = column(p, out, c, "wall", "nanoseconds");
+			c->deflt = "wall";
 		}
 	}
-	GROW(p->vals, ncol, p->vals_cap);
-	k_pid = cstr_id(p, "pid");
-	k_tid = cstr_id(p, "tid");
-	k_comm = cstr_id(p, "comm");
+	if (s->has_heap) {
+		for (i = 0; i < 4; i++)
+			c->heap[heap_types[i].ev] = column(p, out, c,
+			    heap_types[i].type, heap_types[i].unit);
+		/* As fgfold weighs a heap profile: the bytes allocated. */
+		if (!s->has_on && !s->has_off)
+			c->deflt = "alloc_space";
+	}
+}
+
+/*
+ * The samples: one per stack of the profile (a side, a thread, its
+ * locations), its values in their columns, its thread's labels.
+ */
+static void
+samples(struct pprof *p, struct buf *out, const struct columns *c)
+{
+	const struct stacks *s = &p->prof;
+	uint64_t k_pid = cstr_id(p, "pid"), k_tid = cstr_id(p, "tid");
+	uint64_t k_comm = cstr_id(p, "comm");
+	size_t i;
+
+	GROW(p->vals, c->n, p->vals_cap);
 	for (i = 0; i < s->stacks.n; i++) {
 		const struct stacktab_entry *e = &s->stacks.ents[i];
 		const uint8_t *k = (const uint8_t *)e->key, *end = k + e->len;
@@ -322,48 +207,67 @@ pprof_encode(struct pprof *p, struct buf *out)
 		/* The location ids in the key are already the packed field. */
 		if (k < end)
 			pb_bytes(&p->tmp, SAMPLE_LOCATION_ID, k, end - k);
-		memset(p->vals, 0, ncol * sizeof(*p->vals));
-		p->vals[0] = e->u[0];
-		if (side == STACKS_ON && c_on >= 0)
-			p->vals[c_on] = e->u[1];
+		memset(p->vals, 0, c->n * sizeof(*p->vals));
+		if (side >= STACKS_HEAP)
+			p->vals[c->heap[side - STACKS_HEAP]] = e->u[1];
+		else if (c->samples >= 0)
+			p->vals[c->samples] = e->u[0];
+		if (side == STACKS_ON && c->on >= 0)
+			p->vals[c->on] = e->u[1];
 		if (side == STACKS_OFF)
-			p->vals[c_off] = e->u[1];
-		if (c_wall >= 0)
-			p->vals[c_wall] = e->u[1];
-		pb_packed(&p->tmp, SAMPLE_VALUE, p->vals, ncol);
+			p->vals[c->off] = e->u[1];
+		if (side <= STACKS_OFF && c->wall >= 0)
+			p->vals[c->wall] = e->u[1];
+		pb_packed(&p->tmp, SAMPLE_VALUE, p->vals, c->n);
 		if (t->pid >= 0)
 			label(p, k_pid, 1, t->pid);
 		label(p, k_tid, 1, t->tid);
 		label(p, k_comm, 0, p->tcomm[th]);
 		pb_msg(out, PROFILE_SAMPLE, &p->tmp);
 	}
-	main_map = main_mapping(p);
+}
+
+/* The mappings, the program's first (main_mapping), with what they hold. */
+static void
+mappings(struct pprof *p, struct buf *out, uint64_t main_map)
+{
+	const struct stacks *s = &p->prof;
+	size_t i, j;
+
 	for (j = 0; j < p->maps.n; j++) {
 		/* In the order of map_order: pprof takes the first for main. */
-		size_t i = j == 0 && main_map != 0 ? main_map - 1 :
-		    main_map != 0 && j < main_map ? j - 1 : j;
-		const struct stacktab_entry *e = &p->maps.ents[i];
-		const struct stacktab_entry *b = stacktab_find(&p->prof.buildids,
-		    e->key, e->len);
+		const struct stacktab_entry *e, *b;
 
+		i = j == 0 && main_map != 0 ? main_map - 1 :
+		    main_map != 0 && j < main_map ? j - 1 : j;
+		e = &p->maps.ents[i];
+		b = stacktab_find(&p->prof.buildids, e->key, e->len);
 		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, MAPPING_ID, map_order(main_map, i + 1));
 		pb_uint(&p->tmp, MAPPING_FILENAME, e->u[0]);
 		if (b != NULL)
 			pb_uint(&p->tmp, MAPPING_BUILD_ID, pprof_str(p,
 			    s->bids.ents[b->u[0]].key, s->bids.ents[b->u[0]].len));
-		if (e->u[1] & MAP_FUNCS)
+		if (e->u[1] & PPROF_MAP_FUNCS)
 			pb_uint(&p->tmp, MAPPING_HAS_FUNCTIONS, 1);
-		if (e->u[1] & MAP_FILES)
+		if (e->u[1] & PPROF_MAP_FILES)
 			pb_uint(&p->tmp, MAPPING_HAS_FILENAMES, 1);
-		if (e->u[1] & MAP_LINES)
+		if (e->u[1] & PPROF_MAP_LINES)
 			pb_uint(&p->tmp, MAPPING_HAS_LINE_NUMBERS, 1);
-		if (e->u[1] & MAP_INLINE)
+		if (e->u[1] & PPROF_MAP_INLINE)
 			pb_uint(&p->tmp, MAPPING_HAS_INLINE_FRAMES, 1);
 		pb_msg(out, PROFILE_MAPPING, &p->tmp);
 	}
-	loc = (const uint8_t *)p->larena.p;
-	for (i = 0; i < s->locs.n; i++) {
+}
+
+/* The locations numbered, their messages (p->larena) given id and mapping. */
+static void
+locations(struct pprof *p, struct buf *out, uint64_t main_map)
+{
+	const uint8_t *loc = (const uint8_t *)p->larena.p;
+	size_t i;
+
+	for (i = 0; i < p->prof.locs.n; i++) {
 		uint64_t map = buf_varint_get(&loc), len = buf_varint_get(&loc);
 
 		buf_reset(&p->tmp);
@@ -375,6 +279,14 @@ pprof_encode(struct pprof *p, struct buf *out)
 		loc += len;
 		pb_msg(out, PROFILE_LOCATION, &p->tmp);
 	}
+}
+
+/* The functions: name, system name where it is a symbol, file. */
+static void
+functions(struct pprof *p, struct buf *out)
+{
+	size_t i;
+
 	for (i = 0; i < p->funcs.n; i++) {
 		const struct stacktab_entry *e = &p->funcs.ents[i];
 
@@ -389,23 +301,55 @@ pprof_encode(struct pprof *p, struct buf *out)
 			pb_uint(&p->tmp, FUNCTION_FILENAME, e->u[1]);
 		pb_msg(out, PROFILE_FUNCTION, &p->tmp);
 	}
+}
+
+/*
+ * The profile's own fields: its time and duration, the period (a clock's
+ * nanoseconds, or a heap profile's bytes between samples), the comments,
+ * the default sample type and, last, when every string is in, the string
+ * table.
+ */
+static void
+trailer(struct pprof *p, struct buf *out, const struct columns *c)
+{
+	const struct stacks *s = &p->prof;
+	size_t i;
+
 	if (s->time_nanos > 0)
 		pb_uint(out, PROFILE_TIME_NANOS, s->time_nanos);
 	if (s->duration > 0)
 		pb_uint(out, PROFILE_DURATION_NANOS, s->duration);
-	if (c_on >= 0 && on_time) {
+	if (c->on >= 0 && c->on_time) {
 		value_type(p, out, PROFILE_PERIOD_TYPE, "cpu", "nanoseconds");
 		if (s->hdr_period > 0 || s->first_period > 0)
 			pb_uint(out, PROFILE_PERIOD, s->hdr_period > 0 ?
 			    s->hdr_period : s->first_period);
+	} else if (s->has_heap && s->heap_period > 0) {
+		value_type(p, out, PROFILE_PERIOD_TYPE, "space", "bytes");
+		pb_uint(out, PROFILE_PERIOD, s->heap_period);
 	}
 	for (i = 0; i < p->ncomments; i++)
 		pb_uint(out, PROFILE_COMMENT, p->comments[i]);
-	pb_uint(out, PROFILE_DEFAULT_SAMPLE_TYPE, cstr_id(p, deflt));
-	/* Last, when every string is in. */
+	pb_uint(out, PROFILE_DEFAULT_SAMPLE_TYPE, cstr_id(p, c->deflt));
 	for (i = 0; i < p->strs.n; i++)
 		pb_bytes(out, PROFILE_STRING_TABLE, p->strs.ents[i].key,
 		    p->strs.ents[i].len);
+}
+
+void
+pprof_encode(struct pprof *p, struct buf *out)
+{
+	struct columns c;
+	uint64_t main_map;
+
+	pprof_number(p);
+	sample_types(p, out, &c);
+	samples(p, out, &c);
+	main_map = main_mapping(p);
+	mappings(p, out, main_map);
+	locations(p, out, main_map);
+	functions(p, out);
+	trailer(p, out, &c);
 }
 
 int

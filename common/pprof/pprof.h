@@ -43,8 +43,9 @@
  *			sample ends a period after its time stamp), summed;
  *			"# cmdline" and "# lost" become comments.
  * The streams are read into a profile of raw stacks (profile/stacks.h);
- * pprof.c numbers its strings, functions and mappings in the order they
- * were first seen, and encode.c writes the messages.
+ * number.c numbers its strings, functions, mappings and locations in the
+ * order they were first seen, and encode.c writes the messages from
+ * those tables (encode.c calls number.c, and nothing calls back).
  * Memory grows with the unique frames and unique (stack, thread) pairs,
  * never with repeated samples. The output is the same bytes for the same
  * input.

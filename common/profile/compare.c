@@ -270,18 +270,31 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 	return named;
 }
 
+/* The unit of the runs' counts: ms, samples, bytes or allocations. */
+static enum compare_unit
+base_unit(const struct compare *c)
+{
+	if (c->timed)
+		return COMPARE_MS;
+	if (c->heap == STREAM_ALLOC_NONE)
+		return COMPARE_SAMPLES;
+	return stream_alloc_bytes(c->heap) ? COMPARE_BYTES : COMPARE_ALLOCS;
+}
+
 /*
  * The run's event: "" for folded stacks. Says the first run of another
  * event and returns 2; else 0.
  */
 static int
-same_event(struct compare *c, const char *name, const char *event, int timed)
+same_event(struct compare *c, const char *name, const char *event, int timed,
+    enum stream_alloc heap)
 {
 	if (c->event == NULL) {
 		c->event = xstrdup(event);
 		c->event_run = c->runs[c->nruns - 1].name;
 		c->timed = timed;
-		c->unit = timed ? COMPARE_MS : COMPARE_SAMPLES;
+		c->heap = heap;
+		c->unit = base_unit(c);
 		return 0;
 	}
 	if (strcmp(c->event, event) == 0)
@@ -345,6 +358,10 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	r->scale = 1;
 	c->nside[side]++;
 
+	/* A heap profile: the event chosen, and no "[EVENT]" leaf. */
+	fo.alloc_objects = c->opts.alloc_objects;
+	fo.alloc_inuse = c->opts.alloc_inuse;
+	fo.no_leaf = 1;
 	fold_init(&f, &fo);
 	lineread_init(&lr, fd, name);
 	n = lineread_peek(&lr, SNIFF_BLOCK, &p);
@@ -387,7 +404,8 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	ev = run_event(c, &f, folded);
 	r->start_ns = f.start_ns;
 	r->has_start = f.has_start;
-	rv = same_event(c, name, ev, timed);
+	rv = same_event(c, name, ev, timed, folded ? STREAM_ALLOC_NONE :
+	    f.alloc);
 	free(ev);
 	fold_release(&f);
 	if (rv != 0)
@@ -778,7 +796,7 @@ measure_all(struct compare *c)
 	if (m->p <= c->opts.q && m->change != 0 &&
 	    fabs(m->change) >= c->opts.min_change / 100 * m->before)
 		m->verdict = m->change > 0 ? COMPARE_SLOWER : COMPARE_FASTER;
-	c->measured_unit = c->timed ? COMPARE_MS : COMPARE_SAMPLES;
+	c->measured_unit = base_unit(c);
 }
 
 /* Says the runs' names, the first two and how many more, into b. */
@@ -798,7 +816,9 @@ side_names(const struct compare *c, int side, struct buf *b)
 		buf_addf(b, " and %zu more", k - 2);
 }
 
-static const char *const unit_name[] = { "ms", "samples", "%" };
+static const char *const unit_name[] = {
+	"ms", "samples", "%", "bytes", "allocations"
+};
 
 const char *
 compare_verdict_name(enum compare_verdict v)
@@ -808,6 +828,17 @@ compare_verdict_name(enum compare_verdict v)
 	};
 
 	return names[v];
+}
+
+const char *
+compare_verdict_word(const struct compare *c, enum compare_verdict v)
+{
+	if (c->heap == STREAM_ALLOC_NONE ||
+	    (v != COMPARE_SLOWER && v != COMPARE_FASTER))
+		return compare_verdict_name(v);
+	if (v == COMPARE_SLOWER)
+		return "more";
+	return stream_alloc_bytes(c->heap) ? "less" : "fewer";
 }
 
 const char *
@@ -925,7 +956,8 @@ say_method(struct compare *c, size_t nnorm)
 	    c->nside[0] == 1 ? "" : "s", c->nside[1]);
 	if (*c->event)
 		buf_addf(&b, " of %s", c->event);
-	buf_addf(&b, ": %s time", c->opts.self ? "self" : "total");
+	buf_addf(&b, ": %s %s", c->opts.self ? "self" : "total",
+	    c->heap == STREAM_ALLOC_NONE ? "time" : unit_name[c->unit]);
 	if (c->opts.norm == COMPARE_SHARE)
 		buf_addf(&b, " as a share of the run's");
 	else if (c->opts.npers > 0)

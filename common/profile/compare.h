@@ -58,6 +58,7 @@
 #include <stdint.h>
 
 #include "stream/stacktab.h"
+#include "stream/stream.h"
 
 /*
  * Sides recorded apart: when every run's stream says when it started
@@ -100,7 +101,9 @@ enum compare_norm {
 enum compare_unit {
 	COMPARE_MS,
 	COMPARE_SAMPLES,
-	COMPARE_PERCENT
+	COMPARE_PERCENT,
+	COMPARE_BYTES,		/* a heap profile's bytes */
+	COMPARE_ALLOCS		/* a heap profile's allocations */
 };
 
 enum compare_verdict {
@@ -125,6 +128,9 @@ struct compare_opts {
 	double		 min_change;	/* percent of before's whole time */
 	double		 q;		/* the false discovery rate */
 	const char	*event;		/* fold only this event; NULL: the first */
+	int		 alloc_objects;	/* a heap profile's allocations (fgfold
+					   --objects), not its bytes */
+	int		 alloc_inuse;	/* what it left allocated (--inuse) */
 	/*
 	 * Rust crates (profile/own.h) whose functions lead the table
 	 * (fold/cmptable.h), and whose self time holds the code inlined
@@ -190,6 +196,8 @@ struct compare {
 					   folded stacks */
 	const char	*event_run;	/* the run that said it first */
 	int		 timed;		/* the event's periods are time */
+	enum stream_alloc heap;		/* a heap profile's event, or
+					   STREAM_ALLOC_NONE */
 	enum compare_unit unit;
 	size_t		*stamp;		/* per function: the stack that last
 					   counted it, plus 1 */
@@ -321,7 +329,13 @@ void	 compare_say_gap(struct buf *b, double s);
 
 /* The verdict's word in the table: "same", "slower", "faster", "unmeasured". */
 const char *compare_verdict_name(enum compare_verdict);
-/* The unit's word: "ms", "samples", "%". */
+/*
+ * The verdict's word for c's runs: compare_verdict_name's, but in a heap
+ * profile "more" and "fewer" (allocations) or "less" (bytes).
+ */
+const char *compare_verdict_word(const struct compare *,
+	    enum compare_verdict);
+/* The unit's word: "ms", "samples", "%", "bytes", "allocations". */
 const char *compare_unit_name(enum compare_unit);
 
 /*

@@ -25,6 +25,9 @@ fold_init(struct fold *f, const struct fold_opts *opts)
 {
 	memset(f, 0, sizeof(*f));
 	f->opts = *opts;
+	/* --event-filter may name a heap event itself. */
+	f->alloc = opts->event != NULL ? stream_alloc_event(opts->event,
+	    strlen(opts->event)) : STREAM_ALLOC_NONE;
 	/* The own-functions table needs to know which frames are inlined. */
 	if (opts->nown > 0)
 		f->opts.inline_mark = 1;
@@ -157,6 +160,20 @@ time_pair(struct fold *f, struct stream_str ev, int off)
 	return 1;
 }
 
+/*
+ * The event folded when no --event-filter chose one and the first seen
+ * is a heap event: the one the options choose, bytes allocated unless
+ * told otherwise.
+ */
+static void
+event_heap(struct fold *f)
+{
+	f->event_defaulted = 1;
+	f->alloc = (f->opts.alloc_inuse ? STREAM_INUSE_BYTES :
+	    STREAM_ALLOC_BYTES) + (f->opts.alloc_objects != 0);
+	f->event = xstrdup(stream_alloc_name(f->alloc));
+}
+
 static void
 sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
     unsigned long lineno)
@@ -172,12 +189,20 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 		int off = stream_event_is(s->event.p, s->event.len,
 		    STREAM_OFFCPU_EVENT);
 
+		if (f->event == NULL && stream_alloc_event(s->event.p,
+		    s->event.len) != STREAM_ALLOC_NONE)
+			event_heap(f);
 		if (f->event == NULL) {
 			f->event = xmemdup0(s->event.p, s->event.len);
 			f->event_defaulted = 1;
 		} else if (!event_same(s->event, f->event, strlen(f->event)) &&
 		    !time_pair(f, s->event, off)) {
 			f->heads_other++;
+			/* The other heap events go with the one folded. */
+			if (f->alloc != STREAM_ALLOC_NONE &&
+			    stream_alloc_event(s->event.p, s->event.len) !=
+			    STREAM_ALLOC_NONE)
+				return;
 			if (f->event_defaulted && !f->event_warned) {
 				stream_warnx("%s:%lu: several events in the "
 				    "input; folding only '%s' (choose one with "
@@ -446,8 +471,9 @@ static void
 sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e,
     int noname)
 {
-	uint64_t w = f->opts.period ? in->period : 1, p = in->period;
-	int tover = !f->opts.period && f->total[1] > UINT64_MAX - p;
+	int weigh = f->opts.period || f->alloc != STREAM_ALLOC_NONE;
+	uint64_t w = weigh ? in->period : 1, p = in->period;
+	int tover = !weigh && f->total[1] > UINT64_MAX - p;
 
 	/* Every stack's count is at most the total: one check covers both. */
 	if (f->total[0] > UINT64_MAX - w || (tover && f->timed)) {
@@ -458,7 +484,7 @@ sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e,
 	}
 	if (tover)
 		f->time_lost = 1;
-	else if (!f->opts.period) {
+	else if (!weigh) {
 		e->u[1] += p;
 		f->total[1] += p;
 	}
@@ -531,7 +557,8 @@ sample_end(struct fold *f, struct foldin *in)
 		return;
 	in->in_sample = 0;
 	in->want_srcline = 0;
-	need += f->fbuf.len + f->nframes + sizeof(STREAM_OFFCPU_FRAME);
+	need += f->fbuf.len + f->nframes + sizeof(STREAM_OFFCPU_FRAME) +
+	    sizeof("[" STREAM_INUSE_OBJECTS_EVENT "]");
 	/* Room for it all once, then written in place: the hot path. */
 	buf_reset(&f->key);
 	buf_grow(&f->key, need);
@@ -556,6 +583,19 @@ sample_end(struct fold *f, struct foldin *in)
 			key[n++] = ';';
 		memcpy(key + n, STREAM_OFFCPU_FRAME, sizeof(STREAM_OFFCPU_FRAME) - 1);
 		n += sizeof(STREAM_OFFCPU_FRAME) - 1;
+		first = 0;
+	}
+	if (f->alloc != STREAM_ALLOC_NONE && !f->opts.no_leaf) {
+		/* What the counts are: "[alloc-bytes]", the leaf. */
+		const char *ev = stream_alloc_name(f->alloc);
+		size_t elen = strlen(ev);
+
+		if (!first)
+			key[n++] = ';';
+		key[n++] = '[';
+		memcpy(key + n, ev, elen);
+		n += elen;
+		key[n++] = ']';
 		first = 0;
 	}
 	if (first)
@@ -812,8 +852,22 @@ fold_finish(struct fold *f, int quiet)
 		    "fgsym | %s'", (unsigned long long)f->unnamed,
 		    (unsigned long long)f->samples,
 		    program_invocation_short_name);
+	if ((f->opts.alloc_objects || f->opts.alloc_inuse) && f->heads > 0 &&
+	    f->alloc == STREAM_ALLOC_NONE && !quiet) {
+		stream_warnx("--objects and --inuse choose among the events "
+		    "of a heap profile (fgrecord --alloc), and the input's is "
+		    "'%s': weighed as it is", f->event != NULL ? f->event : "");
+		return 1;
+	}
 	if (f->samples > 0 || quiet)
 		return 0;
+	if (f->alloc >= STREAM_INUSE_BYTES && f->heads_other == f->heads) {
+		/* No leak: a profile of nothing, and no bad input. */
+		stream_warnx("nothing was still allocated when the program "
+		    "ended: no '%s' sample among the %llu of the heap profile",
+		    f->event, (unsigned long long)f->heads);
+		return 0;
+	}
 	if (f->heads == 0) {
 		stream_diag_empty(f->hdr_offcpu && !f->hdr_other ?
 		    "it records off-CPU time, and the program never waited "

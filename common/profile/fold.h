@@ -56,6 +56,9 @@ struct fold_opts {
 	int	 strip_hex;	/* --diff -s: 0x1234 becomes 0x... */
 	int	 normalize;	/* --diff -n: scale BEFORE to AFTER's total */
 	const char *event;	/* only this event; NULL: the first one seen */
+	int	 alloc_objects;	/* a heap profile: allocations, not bytes */
+	int	 alloc_inuse;	/* a heap profile: what was live at the end */
+	int	 no_leaf;	/* a heap profile's stacks without "[EVENT]" */
 	char	**skip_after;	/* cut the frames below these (root-ward) */
 	size_t	 nskip_after;
 	char	**own;		/* --top: these crates' functions first */
@@ -72,6 +75,10 @@ struct fold {
 	char		*event2;	/* off-CPU time folded with on-CPU
 					   time (--wall): the other one */
 	int		 event_defaulted;
+	int		 alloc;		/* enum stream_alloc (stream/stream.h):
+					   the heap event folded: every sample
+					   weighs its period, and each stack
+					   gets "[EVENT]" as its leaf */
 	int		 event_warned;
 	uint64_t	 samples;	/* samples kept */
 	uint64_t	 heads;		/* sample heads read */
@@ -147,6 +154,15 @@ int	fold_lines(struct fold *, struct lineread *lr, const char *tool);
  * sample weighs its period (--period is implied), cpu-clock or task-clock
  * samples are folded with them, and each off-CPU stack gets STREAM_OFFCPU_FRAME as
  * its leaf frame.
+ */
+
+/*
+ * Heap profiles (fgrecord --alloc): when the first event seen, or
+ * --event-filter's, is one of fg-stream(5)'s four heap events, the one
+ * folded is alloc-bytes, or what opts.alloc_objects and opts.alloc_inuse
+ * choose; the other three are passed over without a word; every sample
+ * weighs its period; and each stack gets "[EVENT]" as its leaf
+ * (stream_alloc_frame).
  */
 
 /*

@@ -121,6 +121,9 @@ header_line(struct stacks *s, const struct stream_header_read *h)
 		break;
 	case STREAM_HDR_EVENT:
 		/* "cpu-clock freq 999 callgraph dwarf 16384" */
+		if (stream_alloc_event(e->name.p, e->name.len) ==
+		    STREAM_ALLOC_BYTES && e->rate_kind == STREAM_RATE_PERIOD)
+			s->heap_period = e->rate;
 		if (!stream_event_is_clock(e->name.p, e->name.len) ||
 		    e->rate == 0)
 			break;
@@ -355,12 +358,18 @@ sample_head(struct stacks *s, const struct stream_item *it, const char *name)
 {
 	const struct stream_sample *h = &it->head;
 	struct stream_head_values v;
+	enum stream_alloc a = h->event.len > 0 ?
+	    stream_alloc_event(h->event.p, h->event.len) : STREAM_ALLOC_NONE;
 
 	s->in_sample = 0;
 	buf_reset(&s->grp);
 	s->grp_phys = 0;
 	if (h->event.len > 0 && stream_str_eq(h->event, STREAM_OFFCPU_EVENT)) {
 		s->side = STACKS_OFF;
+		s->weight = h->has_period ? h->period : 0;
+	} else if (a != STREAM_ALLOC_NONE) {
+		/* A heap event: its own side, weighing bytes or allocations. */
+		s->side = STACKS_HEAP + a;
 		s->weight = h->has_period ? h->period : 0;
 	} else {
 		/* A head with no event has an empty one (and event.p NULL). */
@@ -416,7 +425,9 @@ sample_end(struct stacks *s)
 			s->t_end = end;
 		s->in_has_time = 1;
 	}
-	if (s->side == STACKS_OFF)
+	if (s->side >= STACKS_HEAP)
+		s->has_heap |= 1 << (s->side - STACKS_HEAP);
+	else if (s->side == STACKS_OFF)
 		s->has_off = 1;
 	else {
 		s->has_on = 1;

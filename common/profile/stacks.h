@@ -34,7 +34,8 @@
  *   threads	one per unique (COMM, PID, TID) of the sample heads.
  *   event	the on-CPU event kept: the first one seen; samples of other
  *		events are left out, said once, but for off-CPU time
- *		(offcpu-time), which is always kept.
+ *		(offcpu-time) and the four heap events (alloc-bytes, ...:
+ *		a side each, has_heap set), which are always kept.
  *   headers	build IDs ("# buildid", the last one of each file), the
  *		period of a clock event ("# event"), the program's name
  *		(the first "# cmdline"'s first word), "# cmdline" and
@@ -60,8 +61,11 @@
 #include "base/buf.h"
 #include "stream/stacktab.h"
 
-/* A stack's side, the first varint of its key. */
-enum { STACKS_ON = 1, STACKS_OFF = 2 };
+/*
+ * A stack's side, the first varint of its key: on- or off-CPU, or one of
+ * the four heap events (fg-stream(5)), STACKS_HEAP + enum stream_alloc.
+ */
+enum { STACKS_ON = 1, STACKS_OFF = 2, STACKS_HEAP = 3 };
 
 /* What a note says, the first byte of its key in notes. */
 enum { STACKS_NOTE_CMDLINE = 1, STACKS_NOTE_LOST };
@@ -125,6 +129,9 @@ struct stacks {
 	char		*prog;		/* the program's file name, from "# cmdline" */
 	int		 event_warned;
 	int		 has_on, has_off, has_weight;
+	int		 has_heap;	/* heap samples, bit 1 << enum stream_alloc */
+	uint64_t	 heap_period;	/* bytes per sample from "# event :
+					   alloc-bytes period N", or 0 */
 	int		 saturated;	/* some sum stopped at 2^63-1 */
 	uint64_t	 hdr_period;	/* ns per sample from "# event", or 0 */
 	uint64_t	 first_period;	/* the first on-CPU sample's period, or 0 */
@@ -134,7 +141,7 @@ struct stacks {
 
 	/* The sample being read. */
 	int		 in_sample;
-	int		 side;		/* STACKS_ON or STACKS_OFF */
+	int		 side;		/* STACKS_ON, STACKS_OFF, STACKS_HEAP + a */
 	uint64_t	 weight;
 	uint64_t	 time;		/* its time in ns, when has_time */
 	int		 has_time;

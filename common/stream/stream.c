@@ -647,6 +647,38 @@ stream_event_is_clock(const char *e, size_t len)
 	    stream_event_is(e, len, "task-clock");
 }
 
+static const char *const alloc_names[] = {
+	STREAM_ALLOC_BYTES_EVENT, STREAM_ALLOC_OBJECTS_EVENT,
+	STREAM_INUSE_BYTES_EVENT, STREAM_INUSE_OBJECTS_EVENT
+};
+
+enum stream_alloc
+stream_alloc_event(const char *e, size_t len)
+{
+	int i;
+
+	if (len == 0)
+		return STREAM_ALLOC_NONE;	/* e may be NULL */
+	for (i = 0; i < 4; i++)
+		if (stream_event_is(e, len, alloc_names[i]))
+			return (enum stream_alloc)i;
+	return STREAM_ALLOC_NONE;
+}
+
+const char *
+stream_alloc_name(enum stream_alloc a)
+{
+	return a == STREAM_ALLOC_NONE ? "" : alloc_names[a];
+}
+
+enum stream_alloc
+stream_alloc_frame(const char *f, size_t len)
+{
+	if (len < 3 || f[0] != '[' || f[len - 1] != ']')
+		return STREAM_ALLOC_NONE;
+	return stream_alloc_event(f + 1, len - 2);
+}
+
 size_t
 stream_sym_len(const char *s, size_t len)
 {

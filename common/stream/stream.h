@@ -56,6 +56,18 @@
 #define STREAM_ALLOC_OBJECTS_EVENT	"alloc-objects"	/* period: allocations */
 #define STREAM_INUSE_BYTES_EVENT	"inuse-bytes"	/* period: bytes still allocated at the end */
 #define STREAM_INUSE_OBJECTS_EVENT	"inuse-objects"	/* period: allocations still live */
+/*
+ * The leaf fgfold gives each stack of a heap profile: the event folded in
+ * brackets ("[alloc-bytes]"), which tells fgsvg and fgfold --top what the
+ * counts are: bytes, or allocations.
+ */
+enum stream_alloc {
+	STREAM_ALLOC_NONE = -1,
+	STREAM_ALLOC_BYTES,		/* alloc-bytes */
+	STREAM_ALLOC_OBJECTS,		/* alloc-objects */
+	STREAM_INUSE_BYTES,		/* inuse-bytes */
+	STREAM_INUSE_OBJECTS		/* inuse-objects */
+};
 #define STREAM_OFFCPU_FRAME	"[off-cpu]"	/* the leaf fgfold gives an off-CPU stack */
 #define STREAM_TRUNCATED	"[truncated]"	/* the frame past a stack deeper than the copy */
 #define STREAM_UNKNOWN		"[unknown]"	/* no symbol; as a DSO, no mapping */
@@ -194,6 +206,28 @@ int	 stream_event_is(const char *e, size_t len, const char *name);
  * any modifiers): its periods are nanoseconds of CPU time.
  */
 int	 stream_event_is_clock(const char *e, size_t len);
+
+/*
+ * Which of the four heap events the event e[0..len) is, modifiers aside,
+ * or STREAM_ALLOC_NONE.
+ */
+enum stream_alloc stream_alloc_event(const char *e, size_t len);
+
+/* The name of a heap event: "alloc-bytes", ... */
+const char *stream_alloc_name(enum stream_alloc);
+
+/* Whether a heap event counts bytes (else allocations). */
+static inline int
+stream_alloc_bytes(enum stream_alloc a)
+{
+	return a == STREAM_ALLOC_BYTES || a == STREAM_INUSE_BYTES;
+}
+
+/*
+ * Which heap event the folded frame f[0..len) is the leaf of, "[alloc-bytes]"
+ * and its three siblings, or STREAM_ALLOC_NONE.
+ */
+enum stream_alloc stream_alloc_frame(const char *f, size_t len);
 
 /*
  * The length of symbol s[0..len) without a trailing "+0xHEX" offset, as

@@ -166,7 +166,7 @@ put_row(struct buf *b, const struct cmpdraw *d, const struct compare_row *r)
 	put_v(b, d, r->low);
 	BUF_ADDL(b, " to ");
 	put_v(b, d, r->high);
-	buf_addf(b, ": %s", compare_verdict_name(r->verdict));
+	buf_addf(b, ": %s", compare_verdict_word(&d->c, r->verdict));
 }
 
 /* svg_write's hook: a node's tooltip after its name, and its colour. */
@@ -321,7 +321,7 @@ titles(struct cmpdraw *d, struct svg_opts *so)
 		buf_addf(&b, "Comparison of %zu run%s before, %zu after: the "
 		    "whole run %s, ", c->nside[0], c->nside[0] == 1 ? "" : "s",
 		    c->nside[1], all->verdict == COMPARE_SAME ? "the same" :
-		    compare_verdict_name(all->verdict));
+		    compare_verdict_word(c, all->verdict));
 		put_v(&b, d, all->before);
 		BUF_ADDL(&b, " -> ");
 		put_v(&b, d, all->after);
@@ -330,11 +330,15 @@ titles(struct cmpdraw *d, struct svg_opts *so)
 	}
 	if (so->subtitle == NULL) {
 		buf_reset(&b);
-		buf_addf(&b, "%s time%s; red slower, blue faster, grey the "
+		buf_addf(&b, "%s %s%s; red %s, blue %s, grey the "
 		    "same: Welch 95%% intervals, Benjamini-Hochberg at q %g, "
 		    "a change of %.3g %s at least", c->opts.self ? "self" :
-		    "total", c->opts.norm == COMPARE_SHARE ? " as a share" :
+		    "total", c->heap == STREAM_ALLOC_NONE ? "time" :
+		    compare_unit_name(c->unit),
+		    c->opts.norm == COMPARE_SHARE ? " as a share" :
 		    compare_per_unit(c) ? " per unit of work" : " per run",
+		    compare_verdict_word(c, COMPARE_SLOWER),
+		    compare_verdict_word(c, COMPARE_FASTER),
 		    c->opts.q, c->min_abs, compare_unit_name(c->unit));
 		if (c->counting_only)
 			BUF_ADDL(&b, "; one run a side tells sampling noise "

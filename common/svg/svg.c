@@ -282,6 +282,7 @@ struct geom {
 	double		 tscaled;	/* the total times --factor */
 	struct buf	 cn;		/* " COUNTNAME", escaped once */
 	int		 timens;	/* counts are ns: print time */
+	int		 bytes;		/* counts are bytes (a heap profile) */
 	unsigned char	*off;		/* per node: drawn as off-CPU */
 	double		*offt;		/* per node: its off-CPU time, when the
 					   graph has on- and off-CPU time (--wall),
@@ -304,10 +305,31 @@ put_time(struct buf *b, double ns)
 	buf_adds(b, u[i].unit);
 }
 
-/* A count as a tooltip shows it: "1,234 samples", or a time. */
+/* Appends bytes as people read them: "1.50 MiB", "800 B". */
+static void
+put_bytes(struct buf *b, double n)
+{
+	static const struct { double div; const char *unit; } u[] = {
+		{ 1073741824.0, " GiB" }, { 1048576.0, " MiB" },
+		{ 1024.0, " KiB" }, { 1, " B" }
+	};
+	size_t i;
+
+	for (i = 0; i < 3 && fabs(n) < u[i].div; i++)
+		;
+	put_fixed(b, n / u[i].div, i < 3 ? 2 : 0);
+	buf_adds(b, u[i].unit);
+}
+
+/* A count as a tooltip shows it: "1,234 samples", a time, or bytes. */
 static void
 put_amount(struct buf *b, double v, const struct geom *g, double *shown)
 {
+	if (g->bytes) {
+		put_bytes(b, v);
+		*shown = v;
+		return;
+	}
 	if (g->timens) {
 		put_time(b, v);
 		*shown = v;
@@ -315,6 +337,24 @@ put_amount(struct buf *b, double v, const struct geom *g, double *shown)
 	}
 	put_count(b, v, shown);
 	buf_add(b, g->cn.p, g->cn.len);
+}
+
+/*
+ * The heap event of a graph of fgfold's heap profile: its stacks' leaf,
+ * "[alloc-bytes]" and the three others (the first found), or
+ * STREAM_ALLOC_NONE.
+ */
+static enum stream_alloc
+heap_event(const struct flame *fl)
+{
+	enum stream_alloc a;
+	size_t i;
+
+	for (i = 0; i < fl->nnodes; i++)
+		if ((a = stream_alloc_frame(fl->nodes[i].name,
+		    fl->nodes[i].namelen)) != STREAM_ALLOC_NONE)
+			return a;
+	return STREAM_ALLOC_NONE;
 }
 
 /*
@@ -786,7 +826,8 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	double ypad1 = o->fontsize * 3, ypad2 = o->fontsize * 2 + 10;
 	double ypad3 = o->fontsize * 2, timemax, wpt, mintime, height, fh;
 	int sub = o->subtitle != NULL && *o->subtitle != '\0';
-	const char *title = o->title;
+	const char *title = o->title, *countname = o->countname;
+	enum stream_alloc heap;
 	struct buf name, labels;
 	struct palette blue;
 	struct mdata md;
@@ -806,10 +847,20 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	g.off = xmalloc(fl->nnodes + 1);
 	g.timens = mark_offcpu(fl, g.off, &g.offt) > 0 ? o->timens != 0 :
 	    o->timens > 0;
+	heap = heap_event(fl);
+	/* A heap profile's counts: bytes, or allocations (--countname aside). */
+	g.bytes = !g.timens && heap != STREAM_ALLOC_NONE &&
+	    stream_alloc_bytes(heap);
+	if (heap != STREAM_ALLOC_NONE && !g.timens &&
+	    strcmp(countname, "samples") == 0)
+		countname = g.bytes ? "bytes" : "allocations";
 	fh = o->frameheight;
 	height = (fl->depthmax + 1) * fh + ypad1 + ypad2;
 	if (sub)
 		height += ypad3;
+	if (title == NULL && heap != STREAM_ALLOC_NONE && !o->flamechart)
+		title = heap >= STREAM_INUSE_BYTES ? "In-Use Memory Flame Graph" :
+		    "Allocation Flame Graph";
 	if (title == NULL)
 		title = o->flamechart ? "Flame Chart" :
 		    o->inverted ? "Icicle Graph" : "Flame Graph";
@@ -848,9 +899,9 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	    o->inverted, o->reverse);
 	xml_jsstr(b, o->nametype, strlen(o->nametype));
 	BUF_ADDL(b, ", cn:");
-	xml_jsstr(b, o->countname, strlen(o->countname));
+	xml_jsstr(b, countname, strlen(countname));
 	BUF_ADDL(b, ", T:");
-	buf_addf(b, "%.17g, tn:%d", timemax, g.timens);
+	buf_addf(b, "%.17g, tn:%d", timemax, g.bytes ? 2 : g.timens);
 	if (o->timeline != NULL)
 		buf_addf(b, ", tt:%g", ypad1 - o->fontsize * 3);
 	BUF_ADDL(b, ", N:[");
@@ -900,7 +951,7 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	g.tscaled = timemax * o->factor;
 	buf_init(&g.cn);
 	BUF_ADDL(&g.cn, " ");
-	xml_escape(&g.cn, o->countname, strlen(o->countname));
+	xml_escape(&g.cn, countname, strlen(countname));
 	g.blue = &blue;
 	palette_init(&blue, &(struct palette_opts){ .scheme = "blue",
 	    .hash = pal->opts.hash, .random = pal->opts.random,

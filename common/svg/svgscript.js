@@ -547,8 +547,14 @@ else (function () {
 	 * call tree under A, search data included, is read once.
 	 */
 	var A = [], home = null;
-	/* An amount as the tooltips write it: a count and C.cn, or a time. */
+	/* An amount as the tooltips write it: a count and C.cn, a time (tn 1)
+	   or bytes (tn 2). */
 	function amount(n) {
+		if (C.tn === 2) {
+			var b = [[1073741824, " GiB"], [1048576, " MiB"], [1024, " KiB"]], k = 0;
+			while (k < 3 && Math.abs(n) < b[k][0]) k++;
+			return k < 3 ? (n / b[k][0]).toFixed(2) + b[k][1] : Math.round(n) + " B";
+		}
 		if (C.tn) {
 			var u = [[1e9, " s"], [1e6, " ms"], [1e3, " us"]], i = 0;
 			while (i < 3 && Math.abs(n) < u[i][0]) i++;
@@ -956,12 +962,14 @@ else (function () {
 		fvh = fv.getAttribute("height");
 		labels = document.getElementById("labels");
 		zlabels = document.getElementById("zlabels");
-		/* "NAME (COUNT COUNTNAME, 5.6%)", or with a time "NAME (12.50 ms, 5.6%)":
-		   times are read back in ns, the unit of the counts (the root's
+		/* "NAME (COUNT COUNTNAME, 5.6%)", or with a time "NAME (12.50 ms, 5.6%)"
+		   or bytes "NAME (1.50 MiB, 5.6%)": times are read back in ns and
+		   bytes in bytes, the unit of the counts (the root's
 		   exactly: T, the total), so that shares add up whatever unit
 		   each shows. */
 		var kids = framesEl.children, rooty = null, re = /^([\s\S]*) \(([\d,.]+) ([^()]*)\)$/;
-		var unit = { "s,": 1e9, "ms,": 1e6, "us,": 1e3, "ns,": 1 };
+		var unit = { "s,": 1e9, "ms,": 1e6, "us,": 1e3, "ns,": 1,
+		    "GiB,": 1073741824, "MiB,": 1048576, "KiB,": 1024, "B,": 1 };
 		for (var i = 0; i < kids.length; i++) {
 			var e = kids[i], c, title = null, r = null;
 			for (c = e.firstElementChild; c; c = c.nextElementSibling) {

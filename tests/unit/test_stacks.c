@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "profile/stacks.h"
+#include "stream/stream.h"
 #include "unit.h"
 
 static int
@@ -211,10 +212,53 @@ test_saturate(void)
 	stacks_release(&s);
 }
 
+/*
+ * The four heap events are a side each, whatever the on-CPU event is, and
+ * weigh their periods; the alloc-bytes event line's period is kept.
+ */
+static void
+test_heap(void)
+{
+	struct stacks s;
+	uint64_t ids[4];
+	size_t i, th, seen[4] = { 0 };
+	uint64_t w[4] = { 0 };
+	int side;
+
+	stacks_init(&s);
+	CHECK_INT(read_stream(&s,
+	    "# event : alloc-bytes period 65536 callgraph fp\n"
+	    "app 7/7 [000] 1.0: 70000 alloc-bytes:\n\t10 f+0x1 (/bin/app)\n\n"
+	    "app 7/7 [000] 1.0: 3 alloc-objects:\n\t10 f+0x1 (/bin/app)\n\n"
+	    "app 7/7 [000] 2.0: 1000 cpu-clock:\n\t10 f+0x1 (/bin/app)\n\n"
+	    "app 7/7 [000] 1.0: 70000 inuse-bytes:\n\t10 f+0x1 (/bin/app)\n\n"
+	    "app 7/7 [000] 1.0: 3 inuse-objects:\n\t10 f+0x1 (/bin/app)\n\n",
+	    "heap"), 0, "heap: a clean stream, no 'several events'");
+	CHECK_UINT(s.heap_period, 65536, "heap: the alloc-bytes period");
+	CHECK_INT(s.has_heap, 15, "heap: the four events seen");
+	CHECK(s.has_on && !s.has_off, "heap: the clock's sample on-CPU");
+	CHECK_UINT(s.stacks.n, 5, "heap: a stack for each side");
+	for (i = 0; i < s.stacks.n; i++) {
+		key_locs(&s.stacks.ents[i], &side, &th, ids, 4);
+		if (side >= STACKS_HEAP && side < STACKS_HEAP + 4) {
+			seen[side - STACKS_HEAP]++;
+			w[side - STACKS_HEAP] = s.stacks.ents[i].u[1];
+		}
+	}
+	CHECK(seen[STREAM_ALLOC_BYTES] == 1 && seen[STREAM_ALLOC_OBJECTS] == 1 &&
+	    seen[STREAM_INUSE_BYTES] == 1 && seen[STREAM_INUSE_OBJECTS] == 1,
+	    "heap: one stack a heap event");
+	CHECK(w[STREAM_ALLOC_BYTES] == 70000 && w[STREAM_ALLOC_OBJECTS] == 3 &&
+	    w[STREAM_INUSE_BYTES] == 70000 && w[STREAM_INUSE_OBJECTS] == 3,
+	    "heap: each weighs its period");
+	stacks_release(&s);
+}
+
 int
 main(void)
 {
 	test_groups();
+	test_heap();
 	test_saturate();
 	test_repeats();
 	return unit_done();

@@ -117,5 +117,20 @@ main(void)
 	CHECK(!stream_indented_head(l, strlen(l)), "a frame is no indented head");
 	l = "        sh 9068 [000] 3459.250647: 1 cpu-clock: 7f a (/b)";
 	CHECK(stream_indented_head(l, strlen(l)), "a padded one-line head is one");
+	/* the heap events, and fgfold's leaf that names them */
+	CHECK_INT(stream_alloc_event("alloc-bytes", 11), STREAM_ALLOC_BYTES,
+	    "heap: alloc-bytes");
+	CHECK_INT(stream_alloc_event("inuse-objects:u", 15),
+	    STREAM_INUSE_OBJECTS, "heap: a modifier is no other event");
+	CHECK_INT(stream_alloc_event("alloc-byte", 10), STREAM_ALLOC_NONE,
+	    "heap: a prefix is no heap event");
+	CHECK_INT(stream_alloc_frame("[inuse-bytes]", 13), STREAM_INUSE_BYTES,
+	    "heap: the leaf [inuse-bytes]");
+	CHECK_INT(stream_alloc_frame("alloc-bytes", 11), STREAM_ALLOC_NONE,
+	    "heap: a function named alloc-bytes is no leaf");
+	CHECK_INT(stream_alloc_frame("[]", 2), STREAM_ALLOC_NONE,
+	    "heap: [] is no leaf");
+	CHECK(stream_alloc_bytes(STREAM_INUSE_BYTES) &&
+	    !stream_alloc_bytes(STREAM_ALLOC_OBJECTS), "heap: bytes or counts");
 	return unit_done();
 }

@@ -1,16 +1,23 @@
 /*
- * encode: the profile.proto side of pprof/: the strings, functions,
- * mappings and locations that pprof.c numbers in the order the profile
- * first saw them (pprof_number), and the profile's encoding (pprof_encode,
- * pprof_write in pprof.h). Internal to pprof/.
+ * number: the encoding's tables, numbered in the order the profile first
+ * saw things: the strings, functions, mappings and locations of
+ * profile.proto, and the comments, which pprof/encode.c then writes
+ * (pprof_encode, pprof_write in pprof.h). Internal to pprof/; it calls
+ * nothing of encode.c.
  */
-#ifndef FG_PPROF_ENCODE_H
-#define FG_PPROF_ENCODE_H
+#ifndef FG_PPROF_NUMBER_H
+#define FG_PPROF_NUMBER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "pprof/pprof.h"
+
+/* Mapping flags: what the stream told about a DSO's frames. */
+#define PPROF_MAP_FUNCS	1
+#define PPROF_MAP_FILES	2
+#define PPROF_MAP_LINES	4
+#define PPROF_MAP_INLINE	8
 
 /*
  * The index of s[0..len) in the string table, added when new (s is

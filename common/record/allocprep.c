@@ -1,0 +1,161 @@
+#include <elf.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "base/xalloc.h"
+#include "record/allocmsg.h"
+#include "record/allocprep.h"
+
+#ifndef FG_LIBDIR
+#define FG_LIBDIR	"/usr/local/lib/fgtools"
+#endif
+#define LIBNAME		"libfgalloc.so"
+
+char *
+allocprep_library(char **tried)
+{
+	char self[PATH_MAX], *slash, *p;
+	ssize_t n;
+
+	*tried = NULL;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL)
+			*slash = '\0';
+		p = xasprintf("%s/../lib/%s", self, LIBNAME);
+		if (access(p, R_OK) == 0)
+			return p;
+		*tried = p;
+	}
+	p = xasprintf("%s/%s", FG_LIBDIR, LIBNAME);
+	if (access(p, R_OK) == 0) {
+		free(*tried);
+		*tried = NULL;
+		return p;
+	}
+	if (*tried) {
+		char *both = xasprintf("%s, %s", *tried, p);
+
+		free(*tried);
+		free(p);
+		*tried = both;
+	} else
+		*tried = p;
+	return NULL;
+}
+
+/* The file execvp would run for name, or NULL; the caller frees it. */
+static char *
+command_path(const char *name)
+{
+	const char *path = getenv("PATH"), *s, *e;
+
+	if (strchr(name, '/'))
+		return xstrdup(name);
+	if (path == NULL)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (s = path; ; s = e + 1) {
+		char *p;
+
+		e = strchr(s, ':');
+		if (e == NULL)
+			e = s + strlen(s);
+		p = xasprintf("%.*s%s%s", (int)(e - s), s, e > s ? "/" : "",
+		    name);
+		if (access(p, X_OK) == 0)
+			return p;
+		free(p);
+		if (*e == '\0')
+			return NULL;
+	}
+}
+
+/*
+ * Whether the ELF file path has no program interpreter (statically
+ * linked, or static-pie): 1, else 0 (dynamic, a script, or unreadable:
+ * the exec says what is wrong).
+ */
+static int
+is_static(const char *path)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd, i, interp = 0, dyn = 0;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph)) {
+		close(fd);
+		return 0;
+	}
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff +
+		    (uint64_t)i * sizeof(ph))) != (ssize_t)sizeof(ph))
+			break;
+		interp |= ph.p_type == PT_INTERP;
+		dyn |= ph.p_type == PT_DYNAMIC;
+	}
+	close(fd);
+	/* a shared library run as a program (ld.so itself) has PT_DYNAMIC */
+	return i == eh.e_phnum && !interp && !(dyn && eh.e_type == ET_DYN &&
+	    strstr(path, "ld-linux") != NULL);
+}
+
+static void
+setenv_or_die(const char *k, const char *v)
+{
+	if (setenv(k, v, 1) != 0)
+		err(2, "setenv %s", k);
+}
+
+int
+allocprep_launch(struct source_config *cfg, char *const argv[])
+{
+	char *lib, *tried, *cmd, *pre, num[32];
+	const char *old;
+	int sv[2], child;
+
+	if ((lib = allocprep_library(&tried)) == NULL)
+		errx(2, "--alloc: %s not found (looked for %s): build it with "
+		    "make, or install fgtools", LIBNAME, tried);
+	if (strpbrk(lib, " :") != NULL)
+		errx(2, "--alloc: '%s': LD_PRELOAD cannot name a path with a "
+		    "space or a colon in it; move fgtools", lib);
+	if ((cmd = command_path(argv[0])) != NULL && is_static(cmd))
+		errx(2, "--alloc: '%s' is statically linked: it loads no "
+		    "preloaded library, so its allocations cannot be seen "
+		    "(recording a static program through uprobes is not "
+		    "done); link it dynamically", cmd);
+	free(cmd);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+		err(2, "--alloc: socketpair");
+	/* the command's end, out of the way of its own descriptors */
+	if ((child = fcntl(sv[1], F_DUPFD, ALLOCMSG_FD_MIN)) < 0)
+		err(2, "--alloc: a descriptor for the channel");
+	close(sv[1]);
+	cfg->alloc_fd = sv[0];
+	old = getenv("LD_PRELOAD");
+	pre = old && *old ? xasprintf("%s:%s", old, lib) : xstrdup(lib);
+	setenv_or_die("LD_PRELOAD", pre);
+	snprintf(num, sizeof(num), "%d", child);
+	setenv_or_die(ALLOCMSG_ENV_FD, num);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)(cfg->period ?
+	    cfg->period : RECORD_ALLOC_PERIOD));
+	setenv_or_die(ALLOCMSG_ENV_PERIOD, num);
+	snprintf(num, sizeof(num), "%u", (unsigned)cfg->stack_size);
+	setenv_or_die(ALLOCMSG_ENV_STACK, num);
+	free(pre);
+	free(lib);
+	return child;
+}

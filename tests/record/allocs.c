@@ -65,14 +65,14 @@ f_calloc(int n)
 	count(CALLOC, 160ULL * n, n);
 }
 
-/* chains of realloc, 64 bytes doubling to 64 KiB: each one an allocation */
+/* chains of realloc, 4 KiB doubling to 64 KiB: each one an allocation */
 static __attribute__((noinline, noipa)) void
 f_realloc(int n)
 {
 	for (int i = 0; i < n; i++) {
 		char *p = NULL;
 
-		for (size_t s = 64; s <= 65536; s *= 2) {
+		for (size_t s = 4096; s <= 65536; s *= 2) {
 			p = realloc(p, s);
 			p[s - 1] = 1;
 			count(REALLOC, s, 1);
@@ -201,10 +201,10 @@ main(int argc, char **argv)
 		perror("exec");
 		return 1;
 	} else {
-		f_small(2000000);
-		f_calloc(625000);
-		f_realloc(1000);
-		f_memalign(100000);
+		f_small(4000000);
+		f_calloc(1250000);
+		f_realloc(2000);
+		f_memalign(200000);
 		f_large(200);
 		f_leak(1000);
 	}

@@ -144,6 +144,15 @@ allocprep_launch(struct source_config *cfg, char *const argv[])
 	if ((child = fcntl(sv[1], F_DUPFD, ALLOCMSG_FD_MIN)) < 0)
 		err(2, "--alloc: a descriptor for the channel");
 	close(sv[1]);
+	/*
+	 * Room for many samples in flight: a sender blocks while the buffer
+	 * is full, and the program waits for fgrecord's unwinding. As much
+	 * as the system allows (net.core.wmem_max; root past it).
+	 */
+	if (setsockopt(child, SOL_SOCKET, SO_SNDBUFFORCE, &(int){ 8 << 20 },
+	    sizeof(int)) != 0)
+		setsockopt(child, SOL_SOCKET, SO_SNDBUF, &(int){ 8 << 20 },
+		    sizeof(int));
 	cfg->alloc_fd = sv[0];
 	old = getenv("LD_PRELOAD");
 	pre = old && *old ? xasprintf("%s:%s", old, lib) : xstrdup(lib);

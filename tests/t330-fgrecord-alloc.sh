@@ -170,6 +170,25 @@ else
 	skip 'a statically linked program' "$cc -static fails (install libc6-dev's static library)"
 fi
 
+check 'an allocator linked in: named by its symbol, said not recorded' '
+	cat >own.c <<-EOF &&
+	#include <stddef.h>
+	#include <stdio.h>
+	static char pool[1 << 20];
+	static size_t used;
+	void *malloc(size_t n) { void *p = pool + used; used += (n + 15) & ~15UL; return p; }
+	void free(void *p) { (void)p; }
+	void *calloc(size_t a, size_t b) { return malloc(a * b); }
+	void *realloc(void *p, size_t n) { (void)p; return malloc(n); }
+	void *volatile sink;
+	int main(void) { for (int i = 0; i < 100; i++) sink = malloc(1000); puts("ok"); return 0; }
+	EOF
+	$cc -O0 -o own own.c &&
+	expect_status 0 fgrecord --alloc -o out ./own >stdout 2>err &&
+	grep_q "^ok\$" stdout &&
+	grep_q "links an allocator of its own (malloc): what it allocates through it does not go through the hooked malloc and is not recorded" err
+'
+
 for_nobody "$TOP/bin/fgrecord" "$TOP/lib/libfgalloc.so" "$B/allocs"
 check 'as nobody at paranoid 2: records, bytes within 10%' '
 	chmod 777 . &&

@@ -1,4 +1,3 @@
-#include <elf.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,6 +7,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <gelf.h>
 
 #include "base/xalloc.h"
 #include "record/allocmsg.h"
@@ -112,6 +113,74 @@ is_static(const char *path)
 	    strstr(path, "ld-linux") != NULL);
 }
 
+/* Allocators a program may link in, by an entry point of theirs. */
+static const struct {
+	const char *sym, *what;
+} allocators[] = {
+	{ "_rjem_malloc", "jemalloc (tikv-jemallocator)" },
+	{ "_rjem_mallocx", "jemalloc (tikv-jemallocator)" },
+	{ "je_malloc", "jemalloc" },
+	{ "je_mallocx", "jemalloc" },
+	{ "mi_malloc", "mimalloc" },
+	{ "mi_malloc_aligned", "mimalloc" },
+	{ "tc_malloc", "tcmalloc" },
+	{ "malloc", "an allocator of its own" },
+};
+
+/*
+ * Whether the ELF file path links an allocator of its own, which
+ * allocates beside the hooks: its name and the symbol it was found by,
+ * or 0. A malloc defined in the program itself wins over the preloaded
+ * one, as any symbol of the executable does.
+ */
+static int
+own_allocator(const char *path, const char **what, const char **sym)
+{
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	int fd, found = 0;
+
+	if (elf_version(EV_CURRENT) == EV_NONE ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
+		close(fd);
+		return 0;
+	}
+	while (!found && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i, j, n;
+
+		if (gelf_getshdr(scn, &sh) == NULL || (sh.sh_type != SHT_SYMTAB &&
+		    sh.sh_type != SHT_DYNSYM) || sh.sh_entsize == 0 ||
+		    (d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		n = d->d_size / sh.sh_entsize;
+		for (i = 0; i < n && !found; i++) {
+			GElf_Sym es;
+			const char *name;
+
+			if (gelf_getsym(d, (int)i, &es) == NULL ||
+			    es.st_shndx == SHN_UNDEF ||
+			    GELF_ST_TYPE(es.st_info) != STT_FUNC ||
+			    (name = elf_strptr(elf, sh.sh_link, es.st_name)) == NULL)
+				continue;
+			for (j = 0; j < sizeof(allocators) / sizeof(allocators[0]);
+			    j++)
+				if (strcmp(name, allocators[j].sym) == 0) {
+					*what = allocators[j].what;
+					*sym = allocators[j].sym;
+					found = 1;
+					break;
+				}
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
 static void
 setenv_or_die(const char *k, const char *v)
 {
@@ -123,7 +192,7 @@ int
 allocprep_launch(struct source_config *cfg, char *const argv[])
 {
 	char *lib, *tried, *cmd, *pre, num[32];
-	const char *old;
+	const char *old, *what, *sym;
 	int sv[2], child;
 
 	if ((lib = allocprep_library(&tried)) == NULL)
@@ -137,6 +206,11 @@ allocprep_launch(struct source_config *cfg, char *const argv[])
 		    "preloaded library, so its allocations cannot be seen "
 		    "(recording a static program through uprobes is not "
 		    "done); link it dynamically", cmd);
+	if (cmd != NULL && !cfg->quiet && own_allocator(cmd, &what, &sym))
+		warnx("--alloc: '%s' links %s (%s): what it allocates through "
+		    "it does not go through the hooked malloc and is not "
+		    "recorded (hooking an allocator by its symbols is not done)",
+		    cmd, what, sym);
 	free(cmd);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
 		err(2, "--alloc: socketpair");

@@ -170,6 +170,17 @@ else
 	skip 'a statically linked program' "$cc -static fails (install libc6-dev's static library)"
 fi
 
+if $cc -O1 -g -o "$B/allocdl" "$TESTS/record/allocdl.c" -ldl 2>"$B/dl.err"; then
+	check 'a library loaded by dlopen after the start: its frames named by their file' '
+		expect_status 0 fgrecord --alloc -c 65536 -o out "$B/allocdl" >stdout 2>err &&
+		grep_q "^ok\$" stdout && wellformed out &&
+		awk "/alloc-bytes:\$/ { getline f; if (f ~ /\(.*libz[.]so[^)]*\)\$/) n++ } END { exit !(n >= 100) }" out ||
+		{ grep -A3 alloc-bytes: out | head; false; }
+	'
+else
+	skip 'a library loaded by dlopen' "cannot build tests/record/allocdl.c (zlib1g-dev): $(head -2 "$B/dl.err")"
+fi
+
 check 'an allocator linked in: named by its symbol, said not recorded' '
 	cat >own.c <<-EOF &&
 	#include <stddef.h>

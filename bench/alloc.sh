@@ -40,12 +40,20 @@ cmd_of() {
 }
 
 med() { sort -g | awk '{ a[NR] = $1 } END { if (NR) printf "%.3f", a[int((NR + 1) / 2)]; else printf "nan" }'; }
+# wall CMD...: "WALL CPU" in seconds, CPU being user and system time of
+# CMD and its children (fgrecord's own included), which a busy machine
+# changes less than the wall time; "-" without GNU time.
 wall() {
 	_s=$(date +%s.%N)
-	"$@" >/dev/null 2>"$T/err"
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f "%U %S" -o "$T/cpu" "$@" >/dev/null 2>"$T/err"
+	else
+		"$@" >/dev/null 2>"$T/err"; echo "- -" >"$T/cpu"
+	fi
 	_e=$(date +%s.%N)
-	echo "$_e - $_s" | bc -l
+	echo "$(echo "$_e - $_s" | bc -l) $(awk '{ if ($1 == "-") print "-"; else print $1 + $2 }' "$T/cpu")"
 }
+ratio() { echo "$1 / $2" | bc -l | xargs printf %.2f; }
 
 for p in $progs; do
 	c=$(cmd_of $p)
@@ -60,15 +68,18 @@ for p in $progs; do
 		fi
 		i=$((i + 1))
 	done
-	bare=$(med <"$T/$p.bare"); fg=$(med <"$T/$p.fg")
 	samples=$(grep -c " alloc-bytes:\$" "$T/$p.stream")
-	printf '   %-8s bare %ss  --alloc %ss (x%s, %s samples)' "$p" "$bare" "$fg" \
-	    "$(echo "$fg / $bare" | bc -l | xargs printf %.2f)" "$samples"
-	if [ $have_ht = yes ]; then
-		ht=$(med <"$T/$p.ht")
-		printf '  heaptrack %ss (x%s; --alloc takes %s of its time)' "$ht" \
-		    "$(echo "$ht / $bare" | bc -l | xargs printf %.2f)" \
-		    "$(echo "$fg / $ht" | bc -l | xargs printf %.2f)"
-	fi
-	echo
+	for col in 1 2; do
+		[ $col = 1 ] && what=wall || what=cpu
+		bare=$(cut -d" " -f$col "$T/$p.bare" | med); fg=$(cut -d" " -f$col "$T/$p.fg" | med)
+		[ "$bare" = nan ] && continue
+		printf '   %-8s %-4s bare %ss  --alloc %ss (x%s, %s samples)' "$p" "$what" \
+		    "$bare" "$fg" "$(ratio "$fg" "$bare")" "$samples"
+		if [ $have_ht = yes ]; then
+			ht=$(cut -d" " -f$col "$T/$p.ht" | med)
+			printf '  heaptrack %ss (x%s; --alloc %s of it)' "$ht" \
+			    "$(ratio "$ht" "$bare")" "$(ratio "$fg" "$ht")"
+		fi
+		echo
+	done
 done

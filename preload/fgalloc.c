@@ -94,6 +94,7 @@ static __thread struct tstate ts __attribute__((tls_model("initial-exec")));
 #define LIVE_PROBES	64
 #define LIVE_TOMB	((uintptr_t)1)
 #define FILT_BITS	14
+#define RECORD_PAGES_MAX	17	/* pages of the largest stack copy */
 static _Atomic(_Atomic uintptr_t *) live;
 static _Atomic uint16_t filt[1 << FILT_BITS];
 
@@ -419,6 +420,28 @@ live_take(void *p)
 	return 0;
 }
 
+/*
+ * How much of [sp, sp + len) is mapped, from sp up: a failed copy in
+ * sendmsg would copy up to the fault first, and the main thread's sp
+ * is often within a few KiB of its stack's top. mincore(2) asks without
+ * reading.
+ */
+static size_t
+mapped_len(uint64_t sp, size_t len)
+{
+	unsigned char vec[RECORD_PAGES_MAX + 2];
+	uint64_t pg = sp & ~(uint64_t)4095, end = sp + len, at;
+
+	if (len == 0 || (end - pg + 4095) / 4096 > RECORD_PAGES_MAX + 1)
+		return len;
+	if (mincore((void *)(uintptr_t)pg, end - pg, vec) == 0 || errno != ENOMEM)
+		return len;
+	for (at = pg; at < end; at += 4096)
+		if (mincore((void *)(uintptr_t)at, 4096, vec) != 0)
+			break;
+	return at <= sp ? 0 : at >= end ? len : (size_t)(at - sp);
+}
+
 static void
 send_free(void *p)
 {
@@ -471,6 +494,7 @@ sampled(void *p, size_t n, void *ret, void **frame)
 	len = stack_copy;
 	if (sp + len < sp)
 		len = 0;
+	len = mapped_len(sp, len);
 	chan_send(&m, (const void *)(uintptr_t)sp, len);
 out:
 	ts.busy = 0;

@@ -8,6 +8,9 @@
  *
  *	allocs TRUTH [exit | _exit | kill | threads | fork | exec | exec2]
  *
+ * _exit makes f_small's and f_leak's allocations only, kill f_memalign's
+ * and f_leak's; exit and exec2 every function's.
+ *
  * Prints "done" and exits 3 (or _exit 3, or is killed by SIGKILL).
  */
 #include <pthread.h>
@@ -200,6 +203,12 @@ main(int argc, char **argv)
 		execl("/proc/self/exe", "allocs", argv[1], "exec2", (char *)NULL);
 		perror("exec");
 		return 1;
+	} else if (strcmp(mode, "_exit") == 0) {
+		f_small(4000000);	/* the ends test two functions only */
+		f_leak(1000);
+	} else if (strcmp(mode, "kill") == 0) {
+		f_memalign(200000);
+		f_leak(1000);
 	} else {
 		f_small(4000000);
 		f_calloc(1250000);

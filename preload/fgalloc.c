@@ -255,7 +255,8 @@ adds_cb(struct dl_phdr_info *info, size_t size, void *arg)
 static void
 send_maps(void)
 {
-	char buf[8192];
+	/* small: a hook may run on a signal's alternate stack (SIGSTKSZ) */
+	char buf[3072];
 	struct allocmsg m;
 	size_t have = 0, cut;
 	ssize_t n;

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "base/hashtab.h"
+#include "base/procfs.h"
 #include "base/xalloc.h"
 #include "record/allocmsg.h"
 #include "record/source.h"
@@ -158,32 +159,27 @@ static void
 on_maps(pid_t pid, char *text, size_t len, const struct source_sink *sink)
 {
 	char *line = text, *end = text + len, *nl;
+	struct procfs_map m;
 
 	while (line < end) {
-		unsigned long long lo, hi, off, ino;
-		unsigned maj, min;
-		char perms[8];
-		int n = 0;
-
 		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
 			nl = end;
 		*nl = '\0';
-		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi,
-		    perms, &off, &maj, &min, &ino, &n) >= 7 && n > 0 &&
-		    hi > lo && strchr(perms, 'x') && line[n] != '\0') {
+		if (procfs_map_line(line, &m) && m.end > m.start &&
+		    strchr(m.perms, 'x') && m.name[0] != '\0') {
 			struct source_event ev;
 
 			memset(&ev, 0, sizeof(ev));
 			ev.kind = SOURCE_MMAP;
 			ev.pid = ev.tid = pid;
-			ev.u.mmap.addr = lo;
-			ev.u.mmap.len = hi - lo;
-			ev.u.mmap.pgoff = off;
-			ev.u.mmap.path = line + n;
-			ev.u.mmap.have_ino = ino != 0;
-			ev.u.mmap.maj = maj;
-			ev.u.mmap.min = min;
-			ev.u.mmap.ino = ino;
+			ev.u.mmap.addr = m.start;
+			ev.u.mmap.len = m.end - m.start;
+			ev.u.mmap.pgoff = m.pgoff;
+			ev.u.mmap.path = m.name;
+			ev.u.mmap.have_ino = m.ino != 0;
+			ev.u.mmap.maj = m.maj;
+			ev.u.mmap.min = m.min;
+			ev.u.mmap.ino = m.ino;
 			sink->fn(sink->arg, &ev);
 		}
 		line = nl + 1;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/hashtab.h"
@@ -33,6 +34,7 @@
 #include "record/source.h"
 
 #define MSG_MAX	(sizeof(struct allocmsg) + 2 * RECORD_ALLOC_STACK_MAX)
+#define BATCH_NS	5000000	/* a wait's time for more messages */
 
 /* A sampled block: the message that reported it, kept until it is freed. */
 struct block {
@@ -346,7 +348,14 @@ alloc_wait(struct source *src, int timeout_ms)
 
 	if (a->ended)
 		return;
-	poll(&pf, 1, timeout_ms);
+	/*
+	 * Then a few milliseconds more, for the messages to gather: a
+	 * wake-up per message cost the program as much as the sampling
+	 * (context switches, in a virtual machine above all), and the
+	 * socket's buffer holds hundreds of them.
+	 */
+	if (poll(&pf, 1, timeout_ms) == 1 && !a->disabled)
+		nanosleep(&(struct timespec){ 0, BATCH_NS }, NULL);
 }
 
 static void

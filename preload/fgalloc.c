@@ -85,7 +85,11 @@ struct tstate {
 	uint64_t	 left;		/* bytes before the next sample; 0: draw */
 	uint64_t	 rng;
 	int		 busy;		/* inside the hook: let calls through */
+	int32_t		 tid;		/* gettid(), once; 0: not asked yet */
 };
+
+/* getpid(), asked once and again in a fork's child: a syscall less per message. */
+static int32_t mypid;
 static __thread struct tstate ts __attribute__((tls_model("initial-exec")));
 
 /* The live table of sampled blocks, and its filter of counts by hash. */
@@ -214,15 +218,21 @@ chan_send(struct allocmsg *m, const void *extra, size_t len)
 
 	if (chan < 0)
 		return -1;
-	m->pid = (int32_t)syscall(SYS_getpid);
-	m->tid = (int32_t)syscall(SYS_gettid);
+	if (mypid == 0)
+		mypid = (int32_t)syscall(SYS_getpid);
+	if (ts.tid == 0)
+		ts.tid = (int32_t)syscall(SYS_gettid);
+	m->pid = mypid;
+	m->tid = ts.tid;
 	if (m->time == 0) {
 		struct timespec t;
 
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		m->time = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 	}
-	prctl(PR_GET_NAME, m->comm, 0, 0, 0);
+	/* the thread's name where fgrecord names a thread: not for a free */
+	if (m->kind != ALLOCMSG_FREE && m->kind != ALLOCMSG_MAPS)
+		prctl(PR_GET_NAME, m->comm, 0, 0, 0);
 	for (;;) {
 		memset(&mh, 0, sizeof(mh));
 		iov[0].iov_base = m;
@@ -700,6 +710,8 @@ on_fork_child(void)
 {
 	struct allocmsg m;
 
+	mypid = (int32_t)syscall(SYS_getpid);
+	ts.tid = (int32_t)syscall(SYS_gettid);
 	memset(&m, 0, sizeof(m));
 	m.kind = ALLOCMSG_FORK;
 	m.arg = (uint64_t)getppid();

@@ -30,7 +30,8 @@ endif
 # CFLAGS is the user's (make CFLAGS=-O0 replaces it); what the build needs
 # is in FG_CFLAGS, always added. make's built-in CC is cc.
 CFLAGS	?= -O2 -g
-FG_CPPFLAGS = -D_GNU_SOURCE -DFG_VERSION='"$(VERSION)"' -Icommon \
+LIBDIR	?= $(PREFIX)/lib/fgtools
+FG_CPPFLAGS = -D_GNU_SOURCE -DFG_VERSION='"$(VERSION)"' -DFG_LIBDIR='"$(LIBDIR)"' -Icommon \
 	  $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ifeq ($(DEBUGINFOD),1)
 FG_CPPFLAGS += -DFG_DEBUGINFOD
@@ -71,9 +72,16 @@ FUZZ_TIME ?= 60
 FUZZSAN	= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZOBJ	= $(LIBSRC:%.c=build/fuzz/%.o) $(GENSRC:build/gen/%.c=build/fuzz/common/%.o)
 SCRIPTS	= cargo-fg
+# fgrecord --alloc's hooks, preloaded into the command: found beside
+# bin/fgrecord (../lib) or in LIBDIR. Not part of libfg.a: it defines
+# malloc. A frame pointer in every hook (the caller's registers are read
+# off it), initial-exec TLS, nothing of the compiler's own malloc calls.
+PRELOAD	= lib/libfgalloc.so
+PRELOAD_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Icommon -fPIC -shared \
+	  -fno-omit-frame-pointer -fno-builtin -ftls-model=initial-exec -fvisibility=hidden
 
 .PHONY: all deps testdeps check check-all test demo bench install uninstall clean lint-man readme-png fuzz fuzzdeps stress
-all: $(BINS) $(UNITS) $(REGRESS) $(ADRIVER)
+all: $(BINS) $(PRELOAD) $(UNITS) $(REGRESS) $(ADRIVER)
 
 deps:
 	@scripts/deps
@@ -105,6 +113,10 @@ build/gen/svg/timelinescript.c: common/svg/timeline.js
 
 build/common/%.o: build/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(PRELOAD): preload/fgalloc.c common/record/allocmsg.h
+	@mkdir -p $(@D)
+	$(CC) $(PRELOAD_CFLAGS) $(CFLAGS) -o $@.tmp $< -ldl -lm -lpthread && mv -f $@.tmp $@
 
 build/libfg.a: $(LIBOBJ)
 	@rm -f $@
@@ -192,12 +204,14 @@ readme-png: all
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(LIBDIR) && install -m 755 $(PRELOAD) $(DESTDIR)$(LIBDIR)
 	for s in $(SCRIPTS); do [ ! -f scripts/$$s ] || install -m 755 scripts/$$s $(DESTDIR)$(BINDIR); done
 	for m in $(MANS); do s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
 
 uninstall:
 	for t in $(TOOLS) $(SCRIPTS); do rm -f $(DESTDIR)$(BINDIR)/$$t; done
+	rm -f $(DESTDIR)$(LIBDIR)/libfgalloc.so
 	for m in $(MANS); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
 
 clean:
-	rm -rf bin build tests/out demo.svg
+	rm -rf bin lib build tests/out demo.svg

@@ -21,7 +21,7 @@
 #include "base/xalloc.h"
 
 enum { OPT_OFFCPU = 256, OPT_WALL, OPT_SAMPLER, OPT_NOSTITCH, OPT_MAXDEPTH,
-    OPT_NOBUILDIDCACHE, OPT_FIXEDPERIOD, OPT_RANDOMPERIOD };
+    OPT_NOBUILDIDCACHE, OPT_FIXEDPERIOD, OPT_RANDOMPERIOD, OPT_ALLOC };
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
 static void __attribute__((noreturn))
@@ -39,6 +39,8 @@ usage_status(int status)
 	    "usage: fgrecord %s%scommand [arg ...]\n"
 	    "       fgrecord %s%s[--any-user] -p pid[,pid ...]\n"
 	    "       fgrecord [-q] %s-a\n"
+	    "       fgrecord [-q] --alloc [-c bytes] [--call-graph dwarf,bytes] "
+	    "[-o file]\n                command [arg ...]\n"
 	    "       fgrecord -V | --version\n", mode, opts, mode, opts, opts);
 }
 
@@ -120,6 +122,7 @@ main(int argc, char *argv[])
 		{ "version",	no_argument,	   NULL, 'V' },
 		{ "off-cpu",	no_argument,	   NULL, OPT_OFFCPU },
 		{ "wall",	no_argument,	   NULL, OPT_WALL },
+		{ "alloc",	no_argument,	   NULL, OPT_ALLOC },
 		{ "sampler",	required_argument, NULL, OPT_SAMPLER },
 		{ "no-stitch",	no_argument,	   NULL, OPT_NOSTITCH },
 		{ "no-buildid-cache", no_argument, NULL, OPT_NOBUILDIDCACHE },
@@ -199,13 +202,16 @@ main(int argc, char *argv[])
 			break;
 		case OPT_OFFCPU:
 		case OPT_WALL:
+		case OPT_ALLOC:
 			if (o.cfg.mode != RECORD_CPU) {
-				warnx("--off-cpu and --wall are exclusive: "
-				    "--wall already holds the off-CPU time");
+				warnx("--off-cpu, --wall and --alloc are "
+				    "exclusive%s", ch == OPT_ALLOC ||
+				    o.cfg.mode == RECORD_ALLOC ? "" :
+				    ": --wall already holds the off-CPU time");
 				usage();
 			}
 			o.cfg.mode = ch == OPT_OFFCPU ? RECORD_OFFCPU :
-			    RECORD_WALL;
+			    ch == OPT_WALL ? RECORD_WALL : RECORD_ALLOC;
 			break;
 		case OPT_SAMPLER:
 			o.sampler = optarg;

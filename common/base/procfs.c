@@ -311,33 +311,37 @@ procfs_maps_open(struct procfs_maps *ms, pid_t pid, pid_t tid)
 int
 procfs_maps_next(struct procfs_maps *ms, struct procfs_map *m)
 {
+	while (getline(&ms->line, &ms->cap, ms->f) > 0)
+		if (procfs_map_line(ms->line, m))
+			return 1;
+	return 0;
+}
+
+int
+procfs_map_line(char *line, struct procfs_map *m)
+{
 	unsigned long long lo, hi, off, ino;
 	unsigned maj, min;
 	char *name;
 	size_t l;
-	int n;
+	int n = 0;
 
-	while (getline(&ms->line, &ms->cap, ms->f) > 0) {
-		n = 0;
-		if (sscanf(ms->line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo,
-		    &hi, m->perms, &off, &maj, &min, &ino, &n) < 7 || n == 0 ||
-		    hi < lo)
-			continue;
-		m->maj = maj;
-		m->min = min;
-		m->ino = ino;
-		name = ms->line + n;
-		l = strlen(name);
-		while (l && (name[l - 1] == '\n' || name[l - 1] == ' '))
-			name[--l] = '\0';
-		m->start = lo;
-		m->end = hi;
-		m->pgoff = off;
-		m->name = name;
-		m->line = ms->line;
-		return 1;
-	}
-	return 0;
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi,
+	    m->perms, &off, &maj, &min, &ino, &n) < 7 || n == 0 || hi < lo)
+		return 0;
+	m->maj = maj;
+	m->min = min;
+	m->ino = ino;
+	name = line + n;
+	l = strlen(name);
+	while (l && (name[l - 1] == '\n' || name[l - 1] == ' '))
+		name[--l] = '\0';
+	m->start = lo;
+	m->end = hi;
+	m->pgoff = off;
+	m->name = name;
+	m->line = line;
+	return 1;
 }
 
 void

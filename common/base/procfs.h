@@ -171,6 +171,14 @@ int	 procfs_maps_open(struct procfs_maps *, pid_t pid, pid_t tid);
  */
 int	 procfs_maps_next(struct procfs_maps *, struct procfs_map *m);
 
+/*
+ * Parses one line of a maps file (NUL-terminated; its end is cut at the
+ * name's) into *m, whose name and line point into it. Returns 1, or 0
+ * when it is not in the kernel's format. procfs_maps_next's parser, for
+ * maps text read elsewhere (fgrecord --alloc gets it from the process).
+ */
+int	 procfs_map_line(char *line, struct procfs_map *m);
+
 /* Ends a reading that procfs_maps_open started. */
 void	 procfs_maps_release(struct procfs_maps *);
 

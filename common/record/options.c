@@ -5,11 +5,52 @@
 #include "base/xalloc.h"
 #include "record/record.h"
 
-/* The name of o's mode in messages: --off-cpu or --wall. */
+/* The name of o's mode in messages: --off-cpu, --wall or --alloc. */
 static const char *
 mode_option(const struct record_opts *o)
 {
-	return o->cfg.mode == RECORD_WALL ? "--wall" : "--off-cpu";
+	return o->cfg.mode == RECORD_WALL ? "--wall" :
+	    o->cfg.mode == RECORD_ALLOC ? "--alloc" : "--off-cpu";
+}
+
+/*
+ * --alloc's own checks: a launched command (the library is preloaded at
+ * its exec), sampled by bytes (-c), its stack copied. Returns 0, or -1
+ * with *why.
+ */
+static int
+alloc_check(struct record_opts *o, char **why)
+{
+	struct source_config *c = &o->cfg;
+
+	if (c->npids > 0 || c->system_wide) {
+		*why = xasprintf("--alloc launches the command with its "
+		    "allocation hooks preloaded: it cannot follow %s (a "
+		    "running process loads no new library; uprobes are not "
+		    "done): give a command", c->system_wide ? "-a" : "-p PID");
+		return -1;
+	}
+	if (o->freq_given) {
+		*why = xasprintf("--alloc samples by bytes, not at a frequency: "
+		    "give -c BYTES (the mean bytes between samples), not -F");
+		return -1;
+	}
+	if (!c->dwarf) {
+		*why = xasprintf("--alloc copies the stack and unwinds it with "
+		    "the program's CFI: --call-graph fp is not done with it");
+		return -1;
+	}
+	if (c->period == 0)
+		c->period = RECORD_ALLOC_PERIOD;
+	if (c->stack_size == 0)
+		c->stack_size = RECORD_ALLOC_STACK;
+	if (c->stack_size > RECORD_ALLOC_STACK_MAX) {
+		*why = xasprintf("--call-graph dwarf,%u: --alloc copies at most "
+		    "%d bytes of stack", (unsigned)c->stack_size,
+		    RECORD_ALLOC_STACK_MAX);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -19,6 +60,9 @@ record_opts_check(struct record_opts *o, char **why)
 	char *note;
 
 	*why = NULL;
+	c->alloc_fd = -1;
+	if (c->mode == RECORD_ALLOC && alloc_check(o, why) != 0)
+		return -1;
 	if (o->freq_given && c->period) {
 		*why = xasprintf("-F and -c are exclusive: give a frequency or "
 		    "a period");

@@ -22,6 +22,7 @@
 #include "record/caps.h"
 #include "record/comm.h"
 #include "record/keepcopy.h"
+#include "record/allocprep.h"
 #include "record/record.h"
 #include "record/summary.h"
 #include "record/source.h"
@@ -192,11 +193,17 @@ write_header(struct record *r)
 	st.wall_ns = (uint64_t)ts.tv_sec * 1000000000U + (uint64_t)ts.tv_nsec;
 	header(r, &h);
 	header_text(r, SAMPLE_HDR_TEXT, STREAM_KEY_CMDLINE, r->opts.cmdline);
-	if (r->opts.cfg.mode != RECORD_OFFCPU)
+	if (r->opts.cfg.mode == RECORD_ALLOC) {
+		write_event(r, STREAM_ALLOC_BYTES_EVENT, STREAM_RATE_PERIOD,
+		    r->opts.cfg.period);
+		write_event(r, STREAM_ALLOC_OBJECTS_EVENT, STREAM_RATE_NONE, 0);
+		write_event(r, STREAM_INUSE_BYTES_EVENT, STREAM_RATE_NONE, 0);
+		write_event(r, STREAM_INUSE_OBJECTS_EVENT, STREAM_RATE_NONE, 0);
+	} else if (r->opts.cfg.mode != RECORD_OFFCPU)
 		write_event(r, r->opts.cfg.event->name, r->opts.cfg.period ?
 		    STREAM_RATE_PERIOD : STREAM_RATE_FREQ, r->opts.cfg.period ?
 		    r->opts.cfg.period : r->opts.cfg.freq);
-	if (r->opts.cfg.mode != RECORD_CPU)
+	if (r->opts.cfg.mode == RECORD_OFFCPU || r->opts.cfg.mode == RECORD_WALL)
 		write_event(r, STREAM_OFFCPU_EVENT, STREAM_RATE_NONE, 0);
 	header_text(r, SAMPLE_HDR_TEXT, STREAM_KEY_KERNEL, r->src.user_only ?
 	    "excluded" : "included");
@@ -792,9 +799,11 @@ no_new_privs(const struct record *r)
 static pid_t
 launch(struct record *r, int *go_fd, int *err_fd)
 {
-	int go[2], ep[2], nnp = no_new_privs(r);
+	int go[2], ep[2], nnp = no_new_privs(r), afd = -1;
 	pid_t pid;
 
+	if (r->opts.cfg.mode == RECORD_ALLOC)
+		afd = allocprep_launch(&r->opts.cfg, r->opts.argv);
 	if (pipe2(go, O_CLOEXEC) != 0 || pipe2(ep, O_CLOEXEC) != 0)
 		err(2, "pipe");
 	fflush(NULL);
@@ -831,6 +840,8 @@ launch(struct record *r, int *go_fd, int *err_fd)
 	}
 	close(go[0]);
 	close(ep[1]);
+	if (afd >= 0)
+		close(afd);
 	*go_fd = go[1];
 	*err_fd = ep[0];
 	return pid;

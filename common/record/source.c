@@ -15,6 +15,7 @@ static const struct source_ops *const sources[] = {
 	&source_perf,
 	&source_ptrace,
 	&source_perfdata,
+	&source_alloc,
 };
 
 #define NSOURCES	(sizeof(sources) / sizeof(sources[0]))
@@ -33,6 +34,14 @@ can_record(const struct source_ops *ops, const struct source_config *cfg,
 			    "a perf.data file: run fgsym FILE.data", ops->name) :
 			    xasprintf("the %s sampler records, it does not "
 			    "replay a file", ops->name);
+		return 0;
+	}
+	if ((cfg->mode == RECORD_ALLOC) != ops->alloc) {
+		if (why)
+			*why = ops->alloc ? xasprintf("--sampler %s records "
+			    "heap allocations: give --alloc", ops->name) :
+			    xasprintf("the %s sampler does not record heap "
+			    "allocations: --alloc has its own", ops->name);
 		return 0;
 	}
 	if (cfg->system_wide && !ops->system_wide) {
@@ -63,11 +72,11 @@ unknown_name(const char *name)
 	size_t i, n = 0, k = 0;
 
 	for (i = 0; i < NSOURCES; i++)
-		n += !sources[i]->replays;
+		n += !sources[i]->replays && !sources[i]->alloc;
 	buf_init(&b);
 	buf_addf(&b, "--sampler '%s': expected ", name);
 	for (i = 0; i < NSOURCES; i++) {
-		if (sources[i]->replays)
+		if (sources[i]->replays || sources[i]->alloc)
 			continue;
 		if (k > 0)
 			buf_adds(&b, k + 1 == n ? " or " : ", ");

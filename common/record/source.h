@@ -61,8 +61,19 @@
 enum record_mode {
 	RECORD_CPU,
 	RECORD_OFFCPU,
-	RECORD_WALL
+	RECORD_WALL,
+	/*
+	 * Heap allocations (--alloc), through libfgalloc.so preloaded into
+	 * the launched command (source_alloc): samples of the four events
+	 * STREAM_ALLOC_BYTES_EVENT ... STREAM_INUSE_OBJECTS_EVENT, one every
+	 * period bytes allocated on average.
+	 */
+	RECORD_ALLOC
 };
+
+#define RECORD_ALLOC_PERIOD	524288	/* --alloc's default mean bytes per sample */
+#define RECORD_ALLOC_STACK	16384	/* --alloc's default stack copy */
+#define RECORD_ALLOC_STACK_MAX	65536	/* and its largest */
 
 /* What the session asks a source for: the options of one recording. */
 struct source_config {
@@ -95,6 +106,11 @@ struct source_config {
 	int		 replay_fd;
 	const void	*replay_head;
 	size_t		 replay_headlen;
+	/*
+	 * --alloc: fgrecord's end of the socket libfgalloc.so writes to
+	 * (record/allocmsg.h), owned by the source once opened; else -1.
+	 */
+	int		 alloc_fd;
 };
 
 /*
@@ -208,6 +224,11 @@ struct source_ops {
 	 */
 	int	 replays;
 	/*
+	 * It records heap allocations (RECORD_ALLOC): no other source
+	 * does, and it does nothing else.
+	 */
+	int	 alloc;
+	/*
 	 * Its events are a recording's, read back: their pids name no
 	 * process of this machine now (the session reads nothing of them
 	 * in /proc, signals none, and names a thread it never heard of
@@ -277,6 +298,12 @@ extern const struct source_ops source_ptrace;
  * source_perfdata.c. Its events arrive in one drain.
  */
 extern const struct source_ops source_perfdata;
+
+/*
+ * Heap allocations, from libfgalloc.so preloaded into the command:
+ * source_alloc.c.
+ */
+extern const struct source_ops source_alloc;
 
 /*
  * Chooses the source for cfg: the one called name (--sampler), or, when

@@ -400,7 +400,7 @@ record_summary(const struct record *r)
 		    s->truncated ? ")" : "", stitched, s->cpu_seconds);
 	free(why);
 	spool_line(r);
-	if (r->opts.cfg.mode != RECORD_CPU)
+	if (r->opts.cfg.mode == RECORD_OFFCPU || r->opts.cfg.mode == RECORD_WALL)
 		fprintf(stderr, "fgrecord: %" PRIu64 " waits off the CPU, %.3f s "
 		    "in all; %" PRIu64 " preemptions %s\n", s->waits,
 		    s->wait_ns / 1e9, r->src.preempted,

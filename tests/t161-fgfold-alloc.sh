@@ -3,6 +3,7 @@
 # by bytes, by allocations (--objects) and by what was live at the end
 # (--inuse); each stack's leaf says which; --top says it in its units.
 . "$(dirname "$0")/lib.sh"
+plan 8
 GEN=$TESTS/alloc/gen.awk
 
 # The truth: token allocates 1.5 MiB in 300 allocations, leak 2 MiB in 2

@@ -3,6 +3,7 @@
 # allocations, told by fgfold's leaf ("[alloc-bytes]"), from folded text
 # and from the stream itself; the script writes and reads bytes back.
 . "$(dirname "$0")/lib.sh"
+plan 7
 GEN=$TESTS/alloc/gen.awk
 
 # The frames' tooltips, one a line.

@@ -4,6 +4,7 @@
 # becomes Go's four heap sample types; go tool pprof reads them and names
 # the leaking function first in use, the allocating one first in bytes.
 . "$(dirname "$0")/lib.sh"
+plan 4
 GEN=$TESTS/alloc/gen.awk
 
 steps='the four sample types, bytes and counts as the stream says

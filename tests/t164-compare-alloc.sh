@@ -3,6 +3,7 @@
 # heap profile: bytes or allocations as the unit, "more", "less" and
 # "fewer" as the verdicts, no [alloc-bytes] leaf among the functions.
 . "$(dirname "$0")/lib.sh"
+plan 4
 GEN=$TESTS/alloc/gen.awk
 
 # Five runs a side of a parser over 100 lines: before, token allocates

@@ -8,6 +8,7 @@
 # output and status are its own; what cannot be recorded says so in one
 # line.
 . "$(dirname "$0")/lib.sh"
+plan 13
 
 B=$TMP/build
 mkdir -p "$B"
@@ -174,8 +175,8 @@ if $cc -O1 -g -o "$B/allocdl" "$TESTS/record/allocdl.c" -ldl 2>"$B/dl.err"; then
 	check 'a library loaded by dlopen after the start: its frames named by their file' '
 		expect_status 0 fgrecord --alloc -c 65536 -o out "$B/allocdl" >stdout 2>err &&
 		grep_q "^ok\$" stdout && wellformed out &&
-		awk "/alloc-bytes:\$/ { getline f; if (f ~ /\(.*libz[.]so[^)]*\)\$/) n++ } END { exit !(n >= 100) }" out ||
-		{ grep -A3 alloc-bytes: out | head; false; }
+		{ awk "/alloc-bytes:\$/ { getline f; if (f ~ /\(.*libz[.]so[^)]*\)\$/) n++ } END { exit !(n >= 100) }" out ||
+		{ grep -A3 alloc-bytes: out | head; false; }; }
 	'
 else
 	skip 'a library loaded by dlopen' "cannot build tests/record/allocdl.c (zlib1g-dev): $(head -2 "$B/dl.err")"
@@ -203,9 +204,9 @@ check 'an allocator linked in: named by its symbol, said not recorded' '
 for_nobody "$TOP/bin/fgrecord" "$TOP/lib/libfgalloc.so" "$B/allocs"
 check 'as nobody at paranoid 2: records, bytes within 10%' '
 	chmod 777 . &&
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$NOBODY/bin/fgrecord" --alloc -c 65536 -o out "$NOBODY/allocs" truth _exit >stdout 2>err;
-	test $? = 3 || { cat err; false; } &&
+	{ setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$NOBODY/bin/fgrecord" --alloc -c 65536 -o out "$NOBODY/allocs" truth _exit >stdout 2>err
+	  test $? = 3 || { cat err; false; }; } &&
 	wellformed out && fgsym out >sym 2>sym.err && fold sym >got &&
 	near f_leak inuse-bytes 100000000 && near f_small alloc-bytes 192000000
 '

@@ -4,6 +4,7 @@
 # functions that allocate are named, and what they keep to the end is in
 # use within 10%.
 . "$(dirname "$0")/lib.sh"
+plan 2
 
 B=$TMP/build
 mkdir -p "$B"

@@ -7,6 +7,7 @@
 # the real fgsym names; with a fgrecord that has --alloc (issue 44's
 # recorder), the real one records the real program too.
 . "$(dirname "$0")/lib.sh"
+plan 4
 # FG_BIN=DIR: the tools of DIR first (a recorder built elsewhere).
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 CFG=$TOP/scripts/cargo-fg
@@ -50,8 +51,8 @@ for t in fgsym fgfold fgsvg; do ln -s "$TOP/bin/$t" "$TMP/fake/$t"; done
 
 check "cargo fg --alloc: bytes drawn, the headline and the top in MiB" '
 	cd "$TMP/crate" &&
-	env FG_BIN="$TMP/fake" "$CFG" fg --alloc --bin matrix -o "$OLDPWD/a.svg" -- 3 >/dev/null 2>"$OLDPWD/err" ||
-		{ cat "$OLDPWD/err"; false; } &&
+	{ env FG_BIN="$TMP/fake" "$CFG" fg --alloc --bin matrix -o "$OLDPWD/a.svg" -- 3 >/dev/null 2>"$OLDPWD/err" ||
+		{ cat "$OLDPWD/err"; false; }; } &&
 	cd "$OLDPWD" && cat err &&
 	grep_q "^--alloc " "$TMP/fake/args" &&
 	grep_q "^cargo fg: wrote .*a.svg (4.00 MiB allocated)\$" err &&
@@ -64,10 +65,10 @@ check "cargo fg --alloc: bytes drawn, the headline and the top in MiB" '
 
 check "cargo fg --alloc --objects, --inuse: allocations, and what was left" '
 	cd "$TMP/crate" &&
-	env FG_BIN="$TMP/fake" "$CFG" fg --alloc --objects --bin matrix -o "$OLDPWD/o.svg" -- 3 >/dev/null 2>"$OLDPWD/err" ||
-		{ cat "$OLDPWD/err"; false; } &&
-	env FG_BIN="$TMP/fake" "$CFG" fg --alloc --inuse --bin matrix -o "$OLDPWD/i.svg" -- 3 >/dev/null 2>"$OLDPWD/ierr" ||
-		{ cat "$OLDPWD/ierr"; false; } &&
+	{ env FG_BIN="$TMP/fake" "$CFG" fg --alloc --objects --bin matrix -o "$OLDPWD/o.svg" -- 3 >/dev/null 2>"$OLDPWD/err" ||
+		{ cat "$OLDPWD/err"; false; }; } &&
+	{ env FG_BIN="$TMP/fake" "$CFG" fg --alloc --inuse --bin matrix -o "$OLDPWD/i.svg" -- 3 >/dev/null 2>"$OLDPWD/ierr" ||
+		{ cat "$OLDPWD/ierr"; false; }; } &&
 	cd "$OLDPWD" && cat err ierr &&
 	grep_q "^cargo fg: wrote .*o.svg (3001 allocations)\$" err &&
 	grep_q "<title>matrix::main (3,001 allocations, " o.svg &&
@@ -80,8 +81,8 @@ if ! fgrecord --help 2>&1 | grep -q -e --alloc; then
 else
 	check "cargo fg --alloc with the real recorder: the HashMap's bytes under matrix::main" '
 		cd "$TMP/crate" &&
-		env FG_BIN="$(dirname "$(command -v fgrecord)")" "$CFG" fg --alloc -c 65536 --bin matrix -o "$OLDPWD/r.svg" -- 40 >/dev/null 2>"$OLDPWD/err" ||
-			{ cat "$OLDPWD/err"; false; } &&
+		{ env FG_BIN="$(dirname "$(command -v fgrecord)")" "$CFG" fg --alloc -c 65536 --bin matrix -o "$OLDPWD/r.svg" -- 40 >/dev/null 2>"$OLDPWD/err" ||
+			{ cat "$OLDPWD/err"; false; }; } &&
 		cd "$OLDPWD" && cat err &&
 		grep_q "^cargo fg: wrote .*r.svg ([0-9.]* [KMG]*i*B allocated)\$" err &&
 		grep_q "<title>matrix::main ([0-9.]* [KMG]iB, " r.svg

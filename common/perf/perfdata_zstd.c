@@ -9,7 +9,7 @@
 #include <zstd.h>
 
 #include "base/xalloc.h"
-#include "record/perfdata_impl.h"
+#include "perf/perfdata_impl.h"
 
 /*
  * Says that the compressed record at off "what" and its samples are

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "base/xalloc.h"
-#include "record/perfdata_impl.h"
-#include "record/perfqueue.h"
+#include "perf/perfdata_impl.h"
+#include "perf/perfqueue.h"
 
 /* ---- the ordering queue ---- */
 

@@ -6,7 +6,7 @@
 
 #include "base/hashtab.h"
 #include "base/xalloc.h"
-#include "record/perfdata_impl.h"
+#include "perf/perfdata_impl.h"
 
 /*
  * PERF_RECORD_HEADER_ATTR (pipe mode): an attribute and its ids. perf

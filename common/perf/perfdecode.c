@@ -3,9 +3,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "record/perfdecode.h"
+#include "perf/perfdecode.h"
 #include "base/xalloc.h"
-#include "record/cursor.h"
+#include "perf/cursor.h"
 
 /* PERF_RECORD_MMAP's fixed part, before the file name. */
 struct mmap_head {
@@ -132,6 +132,26 @@ get_regs(struct cursor *c, uint64_t mask, uint64_t *abi)
 }
 
 /*
+ * Turns perf's packed PERF_REGS_MASK registers (AX BX CX DX SI DI BP SP
+ * IP, then R8..R15: the mask's bit order) into DWARF's numbering.
+ */
+static void
+regs_from_perf(const uint64_t *p, uint64_t *d)
+{
+	d[0] = p[0];	/* rax */
+	d[1] = p[3];	/* rdx */
+	d[2] = p[2];	/* rcx */
+	d[3] = p[1];	/* rbx */
+	d[4] = p[4];	/* rsi */
+	d[5] = p[5];	/* rdi */
+	d[6] = p[6];	/* rbp */
+	d[7] = p[7];	/* rsp */
+	for (int i = 0; i < 8; i++)
+		d[8 + i] = p[9 + i];	/* r8..r15 */
+	d[16] = p[8];	/* rip */
+}
+
+/*
  * Turns registers in mask's order into the unwinder's DWARF ones: those
  * of PERF_REGS_MASK that mask has. Returns the valid ones' bits.
  */
@@ -139,7 +159,7 @@ static uint32_t
 regs_to_dwarf(const unsigned char *v, uint64_t mask, uint64_t *regs)
 {
 	uint64_t packed[PERF_REGS_COUNT], have[PERF_REGS_COUNT];
-	uint64_t dhave[UNWIND_NREGS];
+	uint64_t dhave[PERF_DWARF_NREGS];
 	uint32_t valid = 0;
 	int b, k = 0, i;
 
@@ -153,9 +173,9 @@ regs_to_dwarf(const unsigned char *v, uint64_t mask, uint64_t *regs)
 			    1)), 8);
 		k++;
 	}
-	unwind_regs_from_perf(packed, regs);
-	unwind_regs_from_perf(have, dhave);
-	for (i = 0; i < UNWIND_NREGS; i++)
+	regs_from_perf(packed, regs);
+	regs_from_perf(have, dhave);
+	for (i = 0; i < PERF_DWARF_NREGS; i++)
 		if (dhave[i])
 			valid |= 1u << i;
 	return valid;

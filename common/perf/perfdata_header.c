@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/xalloc.h"
-#include "record/perfdata_impl.h"
+#include "perf/perfdata_impl.h"
 #include "stream/diag.h"
 
 /* ---- the header ---- */

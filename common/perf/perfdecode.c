@@ -441,23 +441,38 @@ perf_record_time(const struct perf_event_header *rec)
 	return ids.time;
 }
 
+/*
+ * Sets c at the word after the identity fields of sample rec (PERIOD,
+ * then READ), read with d's layout, when rec is a sample that has every
+ * bit of need in its layout. Returns 0, or -1 when it is not.
+ */
+static int
+sample_after_ids(const struct perf_decoder *d,
+    const struct perf_event_header *rec, uint64_t need, struct cursor *c)
+{
+	struct perf_event_header h;
+	struct perf_record_ids ids;
+
+	memcpy(&h, rec, sizeof(h));
+	if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof(h) ||
+	    (d->sample_type & need) != need)
+		return -1;
+	cursor_init(c, (const unsigned char *)rec + sizeof(h),
+	    h.size - sizeof(h));
+	memset(&ids, 0, sizeof(ids));
+	sample_ids(d->sample_type, c, &ids);
+	return 0;
+}
+
 int
 perf_sample_period(const struct perf_decoder *d,
     const struct perf_event_header *rec, uint64_t *period)
 {
-	struct perf_event_header h;
-	struct perf_record_ids ids;
 	struct cursor c;
 
-	memcpy(&h, rec, sizeof(h));
 	*period = 0;
-	if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof(h) ||
-	    !(d->sample_type & PERF_SAMPLE_PERIOD))
+	if (sample_after_ids(d, rec, PERF_SAMPLE_PERIOD, &c) != 0)
 		return -1;
-	cursor_init(&c, (const unsigned char *)rec + sizeof(h),
-	    h.size - sizeof(h));
-	memset(&ids, 0, sizeof(ids));
-	sample_ids(d->sample_type, &c, &ids);
 	*period = cursor_u64(&c);
 	return c.bad ? -1 : 0;
 }
@@ -466,20 +481,12 @@ int
 perf_sample_count(const struct perf_decoder *d,
     const struct perf_event_header *rec, uint64_t *count)
 {
-	struct perf_event_header h;
-	struct perf_record_ids ids;
 	struct cursor c;
 
-	memcpy(&h, rec, sizeof(h));
 	*count = 0;
-	if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof(h) ||
-	    !(d->sample_type & PERF_SAMPLE_READ) ||
-	    (d->read_format & PERF_FORMAT_GROUP))
+	if ((d->read_format & PERF_FORMAT_GROUP) ||
+	    sample_after_ids(d, rec, PERF_SAMPLE_READ, &c) != 0)
 		return -1;
-	cursor_init(&c, (const unsigned char *)rec + sizeof(h),
-	    h.size - sizeof(h));
-	memset(&ids, 0, sizeof(ids));
-	sample_ids(d->sample_type, &c, &ids);
 	if (d->sample_type & PERF_SAMPLE_PERIOD)
 		cursor_u64(&c);
 	*count = cursor_u64(&c);

@@ -1,5 +1,6 @@
 #include <err.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -904,7 +905,19 @@ fold_feed_head(struct fold *f, const struct stream_head *h)
 void
 fold_feed_frame(struct fold *f, const struct stream_frame *fr)
 {
-	frame_line(f, f->feed, fr, NULL, NULL);
+	struct stream_frame a;
+	char hex[24];
+
+	if (!f->opts.addrs || fr->addr.len > 0) {
+		frame_line(f, f->feed, fr, NULL, NULL);
+		return;
+	}
+	/* --addrs: the address as the writer writes it, for its name */
+	a = *fr;
+	a.addr.p = hex;
+	a.addr.len = (size_t)snprintf(hex, sizeof(hex), "%" PRIx64,
+	    fr->addrval);
+	frame_line(f, f->feed, &a, NULL, NULL);
 }
 
 void

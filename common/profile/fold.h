@@ -152,7 +152,8 @@ int	fold_lines(struct fold *, struct lineread *lr, const char *tool);
  * A sample stream handed over as structs, as fold_lines reads one's lines
  * (profile/foldperf: perf.data symbolized in this process): begin (name,
  * borrowed until finish, for messages), then headers, and each sample's
- * head, frames (sym and dso NUL-terminated), source lines and end, as
+ * head, frames (sym and dso NUL-terminated; the address as text made
+ * here for --addrs when addr is empty), source lines and end, as
  * sym_sink_named hands them on (sym/sym.h); finish says what the input
  * lost (the total past 2^64-1) and returns 0 or 1. Everything else is
  * borrowed for the call.

@@ -180,7 +180,8 @@ struct stream_frame;
  * would have their lines: each header (and one "# symbolized" header,
  * SAMPLE_HDR_TEXT, before the first sample), each sample's head, its
  * frames (sym and dso NUL-terminated; an inlined one with STREAM_INLINED
- * for its DSO; a frame with no name as it came, "[unknown]"), a frame's
+ * for its DSO; a frame with no name as it came, "[unknown]"; the address
+ * in addrval, addr empty: no text is made of it), a frame's
  * source line after it (opts.srcline), and its end (after the truncated
  * mark, a frame of its own). Everything is borrowed for the call.
  */

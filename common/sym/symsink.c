@@ -165,7 +165,8 @@ sink_sample(void *arg, const struct sample *smp)
 			fr.addrval = 0;
 		else
 			break;
-		fr.addr.len = hex(addr, fr.addrval);
+		/* the address as text only for a stream's text */
+		fr.addr.len = k->o.to == NULL ? hex(addr, fr.addrval) : 0;
 		fr.sym.p = sym;
 		fr.sym.len = i < smp->nframes ? sizeof(STREAM_UNKNOWN) - 1 :
 		    sizeof(STREAM_TRUNCATED) - 1;

@@ -22,7 +22,8 @@
 # 10x against --no-inline on frame pointers, 3x on DWARF.
 #
 # perf.data to a picture (issue 43), on the frame-pointer recording:
-# fgsvg FILE (one process), fgsym FILE | fgfold | fgsvg, and the pipeline
+# fgsvg FILE (one process; with its timeline, and without), fgsym FILE |
+# fgfold | fgsvg, and the pipeline
 # cargo-flamegraph runs, perf script --no-inline | inferno-collapse-perf |
 # inferno-flamegraph (or FlameGraph's stackcollapse-perf.pl | flamegraph.pl
 # from FLAMEGRAPH_DIR) when present; without either, perf script
@@ -66,10 +67,13 @@ row() {
 
 # picture FILE: perf.data to an SVG, fgsvg's ways and perf's.
 picture() {
-	set -- $(median_usage sh -c "exec '$FG_BIN/fgsvg' '$1'" ) "$1"
+	pf=$1
+	set -- $(median_usage "$FG_BIN/fgsvg" "$pf")
 	svg_w=$1 svg_c=$2
 	row "fgsvg perf.data" "$1" "$2" "$3"
-	pf=$4
+	# the timeline is what a stream gets and folded stacks do not
+	set -- $(median_usage "$FG_BIN/fgsvg" --no-timeline "$pf")
+	row "fgsvg --no-timeline perf.data" "$1" "$2" "$3"
 	set -- $(median_usage sh -c "'$FGSYM' '$pf' 2>/dev/null | '$FG_BIN/fgfold' 2>/dev/null | '$FG_BIN/fgsvg'")
 	row "fgsym | fgfold | fgsvg" "$1" "$2" "$3" \
 	    "/fgsvg perf.data $(ratio "$1" "$svg_w")x (cpu $(ratio "$2" "$svg_c")x)"

@@ -881,8 +881,10 @@ fold_feed_head(struct fold *f, const struct stream_head *h)
 		s.comm.p = h->comm;
 		s.comm.len = n;
 	}
-	s.pid = feed_id(pid, sizeof(pid), h->pid);
-	s.tid = feed_id(tid, sizeof(tid), h->tid);
+	if (f->opts.pid || f->opts.tid) {	/* only the root frame's */
+		s.pid = feed_id(pid, sizeof(pid), h->pid);
+		s.tid = feed_id(tid, sizeof(tid), h->tid);
+	}
 	s.event.p = h->event;
 	s.event.len = strlen(h->event);
 	s.period = h->period;

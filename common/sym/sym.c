@@ -343,7 +343,8 @@ sym_frame(struct sym *s, struct sstate *st, struct lineread *in,
 		return;
 	}
 
-	fn = file_get(s, fr->dso.p, fr->dso.len);
+	fn = st->fn_given > 0 ? st->fn_given - 1 :
+	    file_get(s, fr->dso.p, fr->dso.len);
 	f = s->files[fn];
 	/* [unknown] code of a process with a perf map: JIT code. */
 	if (f->kind == DSO_NONE && st->pid[0] != '\0' &&

@@ -24,6 +24,9 @@ struct symsink {
 	const struct symout *to;	/* &o, or NULL: parsed only */
 	struct sstate	 st;
 	uint64_t	 pid;		/* st.pid's number, or none (> 2^32) */
+	uint32_t	*fns;		/* owned: by the producer's file number,
+					   the file's number in s + 1, or 0 */
+	size_t		 nfns;
 	const char	*rawdso;	/* the last frame's DSO as handed over */
 	char		*dso;		/* and as the stream writes it: owned */
 	size_t		 dsolen;
@@ -119,6 +122,25 @@ hex(char *b, uint64_t v)
 	return n;
 }
 
+/*
+ * The number in s + 1 of the file the producer numbers n (from 1), path
+ * as the stream writes it: looked up by its path once, then by n.
+ */
+static uint32_t
+file_of(struct symsink *k, uint32_t n, const char *path)
+{
+	if (n >= k->nfns) {
+		size_t m = n + 1 > 2 * k->nfns ? n + 1 : 2 * k->nfns;
+
+		k->fns = xrealloc(k->fns, m * sizeof(*k->fns));
+		memset(k->fns + k->nfns, 0, (m - k->nfns) * sizeof(*k->fns));
+		k->nfns = m;
+	}
+	if (k->fns[n] == 0)
+		k->fns[n] = file_get(k->s, path, strlen(path)) + 1;
+	return k->fns[n];
+}
+
 /* One sample: what sym_stream does with its lines, with no lines. */
 static void
 sink_sample(void *arg, const struct sample *smp)
@@ -157,6 +179,7 @@ sink_sample(void *arg, const struct sample *smp)
 	for (i = 0; i <= smp->nframes; i++) {
 		const char *dso = STREAM_UNKNOWN, *sym = STREAM_TRUNCATED;
 
+		k->st.fn_given = 0;
 		if (i < smp->nframes) {
 			dso = smp->frames[i].dso;
 			sym = STREAM_UNKNOWN;
@@ -176,10 +199,14 @@ sink_sample(void *arg, const struct sample *smp)
 			fr.dso.p = clean_path(k, dso);
 			fr.dso.len = strlen(fr.dso.p);
 		}
+		if (i < smp->nframes && smp->frames[i].file > 0)
+			k->st.fn_given = file_of(k, smp->frames[i].file,
+			    fr.dso.p);
 		sym_frame(s, &k->st, NULL, NULL, 0, &fr, k->to);
 	}
 	k->st.fi = 0;
 	k->st.drop_src = 0;
+	k->st.fn_given = 0;
 	if (k->o.to != NULL)
 		k->o.to->end(k->o.arg);
 	else if (k->out != NULL)
@@ -244,8 +271,10 @@ sym_sink_release(struct sample_sink *sink)
 {
 	struct symsink *k = sink->arg;
 
-	if (k != NULL)
+	if (k != NULL) {
 		free(k->dso);
+		free(k->fns);
+	}
 	free(sink->arg);
 	sink->arg = NULL;
 }

@@ -173,6 +173,9 @@ struct sstate {
 	int		 map_fn;	/* its map's file number, or -1 */
 	unsigned long	 own_at;	/* sym.samples when its sampled user
 					   code was last counted (sfile.own) */
+	uint32_t	 fn_given;	/* the frame's file number + 1, known
+					   by the sample's producer; 0: none,
+					   looked up by its DSO */
 };
 
 /*

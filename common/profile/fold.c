@@ -77,6 +77,9 @@ sample_reset(struct fold *f)
 	f->nnoname = 0;
 }
 
+/* The frames fold_feed_frame knows by their id: a direct-mapped cache. */
+#define FOLD_IDS	(1u << 14)
+
 /* The state of one input while it is folded. */
 struct foldin {
 	int		 in_sample;	/* a sample head was kept */
@@ -96,6 +99,12 @@ struct foldin {
 	unsigned long	 block_lines;
 	struct fold_sample head;	/* for opts.on_sample: the open
 					   sample's thread and time */
+	struct foldin_id {
+		const void *id;		/* fold_feed_frame's */
+		uint32_t ce;		/* its frame cache entry */
+		int	 java;		/* in a Java process (is_java) */
+		size_t	 dsolen;	/* its DSO's length: a guard */
+	}		*ids;		/* owned: FOLD_IDS, direct-mapped */
 	struct buf	 comm;		/* head.comm's bytes */
 };
 
@@ -394,9 +403,10 @@ frame_key_of(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 
 /*
  * A frame of the open sample: its text (line to end), or NULL for one
- * handed over as a struct.
+ * handed over as a struct. Returns the index of its frame cache entry,
+ * or -1 when it was no frame to add.
  */
-static void
+static ssize_t
 frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
     const char *line, const char *end)
 {
@@ -407,10 +417,10 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 
 	in->want_srcline = 0;
 	if (!in->in_sample || in->skipping)
-		return;
+		return -1;
 	if (len > 0 && sym[0] == '(' &&
 	    !(len >= sizeof(TIDY_ANON) - 1 && memcmp(sym, TIDY_ANON, sizeof(TIDY_ANON) - 1) == 0))
-		return;		/* a process name, not a frame */
+		return -1;	/* a process name, not a frame */
 
 	key = line != NULL ? frame_key(f, in, line, end, &klen) :
 	    frame_key_of(f, in, fr, &klen);
@@ -427,6 +437,7 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 		buf_setlen(&f->fbuf, start);
 	}
 	frame_cached(f, in, ce);
+	return ce - f->cache.ents;
 }
 
 /* Appends ":FILE:LINE" from a srcline line to the last frame. */
@@ -824,6 +835,7 @@ fold_feed_begin(struct fold *f, const char *name)
 
 	in->headless = 1;
 	in->head.name = name;
+	in->ids = xcalloc(FOLD_IDS, sizeof(*in->ids));
 	stream_diag_init(&in->diag, name);
 	sample_reset(f);
 	f->feed = in;
@@ -904,14 +916,47 @@ fold_feed_head(struct fold *f, const struct stream_head *h)
 	}
 }
 
-void
-fold_feed_frame(struct fold *f, const struct stream_frame *fr)
+/*
+ * A frame of the producer's id: its cache entry found by the id, not its
+ * text. Returns 0, or -1 when the id is not known (yet).
+ */
+static int
+feed_known(struct fold *f, struct foldin *in, const void *id,
+    const struct stream_frame *fr)
 {
+	struct foldin_id *k = &in->ids[((uintptr_t)id >> 4) & (FOLD_IDS - 1)];
+
+	if (k->id != id || k->java != in->is_java || k->dsolen != fr->dso.len)
+		return -1;
+	in->want_srcline = 0;
+	if (in->in_sample && !in->skipping)
+		frame_cached(f, in, &f->cache.ents[k->ce]);
+	return 0;
+}
+
+void
+fold_feed_frame(struct fold *f, const struct stream_frame *fr,
+    const void *id)
+{
+	struct foldin *in = f->feed;
 	struct stream_frame a;
 	char hex[24];
+	ssize_t ce;
 
+	/* A named frame's text holds no address: --addrs changes nothing. */
+	if (id != NULL && feed_known(f, in, id, fr) == 0)
+		return;
 	if (!f->opts.addrs || fr->addr.len > 0) {
-		frame_line(f, f->feed, fr, NULL, NULL);
+		ce = frame_line(f, in, fr, NULL, NULL);
+		if (id != NULL && ce >= 0) {
+			struct foldin_id *k = &in->ids[((uintptr_t)id >> 4) &
+			    (FOLD_IDS - 1)];
+
+			k->id = id;
+			k->ce = (uint32_t)ce;
+			k->java = in->is_java;
+			k->dsolen = fr->dso.len;
+		}
 		return;
 	}
 	/* --addrs: the address as the writer writes it, for its name */
@@ -952,6 +997,7 @@ fold_feed_finish(struct fold *f)
 		rv = 1;
 	}
 	buf_release(&in->comm);
+	free(in->ids);
 	free(in);
 	f->feed = NULL;
 	return rv;

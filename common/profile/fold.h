@@ -153,7 +153,9 @@ int	fold_lines(struct fold *, struct lineread *lr, const char *tool);
  * (profile/foldperf: perf.data symbolized in this process): begin (name,
  * borrowed until finish, for messages), then headers, and each sample's
  * head, frames (sym and dso NUL-terminated; the address as text made
- * here for --addrs when addr is empty), source lines and end, as
+ * here for --addrs when addr is empty; id, when not NULL, the same for
+ * every frame of the same text, and for no other, until finish: the
+ * frame cache is then looked up by it), source lines and end, as
  * sym_sink_named hands them on (sym/sym.h); finish says what the input
  * lost (the total past 2^64-1) and returns 0 or 1. Everything else is
  * borrowed for the call.
@@ -161,7 +163,8 @@ int	fold_lines(struct fold *, struct lineread *lr, const char *tool);
 void	fold_feed_begin(struct fold *, const char *name);
 void	fold_feed_header(struct fold *, const struct sample_hdr *);
 void	fold_feed_head(struct fold *, const struct stream_head *);
-void	fold_feed_frame(struct fold *, const struct stream_frame *);
+void	fold_feed_frame(struct fold *, const struct stream_frame *,
+	    const void *id);
 void	fold_feed_srcline(struct fold *, const char *text);
 void	fold_feed_end(struct fold *);
 int	fold_feed_finish(struct fold *);

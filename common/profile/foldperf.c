@@ -26,9 +26,9 @@ named_head(void *arg, const struct stream_head *h)
 }
 
 static void
-named_frame(void *arg, const struct stream_frame *fr)
+named_frame(void *arg, const struct stream_frame *fr, const void *id)
 {
-	fold_feed_frame(arg, fr);
+	fold_feed_frame(arg, fr, id);
 }
 
 static void

@@ -201,7 +201,7 @@ pass_frame(const struct symout *out, const char *line, size_t len,
     const struct stream_frame *fr)
 {
 	if (out->to != NULL)
-		out->to->frame(out->arg, fr);
+		out->to->frame(out->arg, fr, NULL);
 	else if (line != NULL)
 		emit_line(out->fp, line, len);
 	else
@@ -228,7 +228,7 @@ pass_named(struct sym *s, const struct symout *out,
 			e.dso.len = sizeof(STREAM_INLINED) - 1;
 		} else
 			e.dso = fr->dso;
-		out->to->frame(out->arg, &e);
+		out->to->frame(out->arg, &e, &r->e[i]);
 		if (s->o.srcline && r->e[i].src != NULL)
 			out->to->srcline(out->arg, r->e[i].src);
 	}

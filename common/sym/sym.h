@@ -181,14 +181,17 @@ struct stream_frame;
  * SAMPLE_HDR_TEXT, before the first sample), each sample's head, its
  * frames (sym and dso NUL-terminated; an inlined one with STREAM_INLINED
  * for its DSO; a frame with no name as it came, "[unknown]"; the address
- * in addrval, addr empty: no text is made of it), a frame's
+ * in addrval, addr empty: no text is made of it; id, when not NULL,
+ * the same for every frame of the same name in the same file, and for no
+ * other, until sym_free), a frame's
  * source line after it (opts.srcline), and its end (after the truncated
  * mark, a frame of its own). Everything is borrowed for the call.
  */
 struct sym_named {
 	void	(*header)(void *arg, const struct sample_hdr *);
 	void	(*head)(void *arg, const struct stream_head *);
-	void	(*frame)(void *arg, const struct stream_frame *);
+	void	(*frame)(void *arg, const struct stream_frame *,
+		    const void *id);
 	void	(*srcline)(void *arg, const char *text);
 	void	(*end)(void *arg);
 };

@@ -20,6 +20,15 @@
 # fgsym; on a busy machine the CPU time is the figure to compare;
 # the targets of issue 25: 100x against perf script with inline frames,
 # 10x against --no-inline on frame pointers, 3x on DWARF.
+#
+# perf.data to a picture (issue 43), on the frame-pointer recording:
+# fgsvg FILE (one process; with its timeline, and without), fgsym FILE |
+# fgfold | fgsvg, and the pipeline
+# cargo-flamegraph runs, perf script --no-inline | inferno-collapse-perf |
+# inferno-flamegraph (or FlameGraph's stackcollapse-perf.pl | flamegraph.pl
+# from FLAMEGRAPH_DIR) when present; without either, perf script
+# --no-inline alone, which the pipeline can only be slower than. The
+# target: fgsvg FILE 10x faster than that pipeline.
 . "$(dirname "$0")/lib.sh"
 
 FGSYM=$FG_BIN/fgsym
@@ -56,6 +65,37 @@ row() {
 	    "$4" "${5:+   $5}"
 }
 
+# picture FILE: perf.data to an SVG, fgsvg's ways and perf's.
+picture() {
+	pf=$1
+	set -- $(median_usage "$FG_BIN/fgsvg" "$pf")
+	svg_w=$1 svg_c=$2
+	row "fgsvg perf.data" "$1" "$2" "$3"
+	# the timeline is what a stream gets and folded stacks do not
+	set -- $(median_usage "$FG_BIN/fgsvg" --no-timeline "$pf")
+	row "fgsvg --no-timeline perf.data" "$1" "$2" "$3"
+	set -- $(median_usage sh -c "'$FGSYM' '$pf' 2>/dev/null | '$FG_BIN/fgfold' 2>/dev/null | '$FG_BIN/fgsvg'")
+	row "fgsym | fgfold | fgsvg" "$1" "$2" "$3" \
+	    "/fgsvg perf.data $(ratio "$1" "$svg_w")x (cpu $(ratio "$2" "$svg_c")x)"
+	if command -v inferno-collapse-perf >/dev/null 2>&1 &&
+	    command -v inferno-flamegraph >/dev/null 2>&1; then
+		set -- $(median_usage sh -c "perf script -i '$pf' --no-inline 2>/dev/null | inferno-collapse-perf | inferno-flamegraph")
+		row "perf script | inferno" "$1" "$2" "$3" \
+		    "/fgsvg perf.data $(ratio "$1" "$svg_w")x (cpu $(ratio "$2" "$svg_c")x)"
+	fi
+	fgd=${FLAMEGRAPH_DIR:-}
+	if [ -n "$fgd" ] && [ -x "$fgd/stackcollapse-perf.pl" ]; then
+		set -- $(median_usage sh -c "perf script -i '$pf' --no-inline 2>/dev/null | '$fgd/stackcollapse-perf.pl' | '$fgd/flamegraph.pl'")
+		row "perf script | FlameGraph" "$1" "$2" "$3" \
+		    "/fgsvg perf.data $(ratio "$1" "$svg_w")x (cpu $(ratio "$2" "$svg_c")x)"
+	fi
+	if ! command -v inferno-collapse-perf >/dev/null 2>&1 && [ -z "$fgd" ]; then
+		set -- $(median_usage perf script -i "$pf" --no-inline)
+		row "perf script alone (no inferno)" "$1" "$2" "$3" \
+		    "/fgsvg perf.data $(ratio "$1" "$svg_w")x (cpu $(ratio "$2" "$svg_c")x)"
+	fi
+}
+
 # one NAME FUNCS PERF-RECORD-OPTIONS...: records (once) and measures.
 one() {
 	name=$1
@@ -77,6 +117,7 @@ one() {
 	set -- $(median_usage perf script -i "$f" --no-inline)
 	row "perf script --no-inline" "$1" "$2" "$3" \
 	    "perf/fgsym --no-inline $(ratio "$1" "$fgn_w")x"
+	case $name in fp*) picture "$f" ;; esac
 	if [ "${PERFDATA_BENCH_PERF_INLINE:-1}" != 0 ]; then
 		set -- $(BENCH_RUNS=1 median_usage timeout 1800 \
 		    perf script -i "$f" --inline)

@@ -22,6 +22,7 @@
 #include "fold/write.h"
 #include "profile/compare.h"
 #include "profile/fold.h"
+#include "profile/foldperf.h"
 #include "stream/sniff.h"
 
 /* Prints the usage: on stdout and exit 0 for --help, else stderr and 2. */
@@ -305,8 +306,13 @@ main(int argc, char *argv[])
 			r = 1;
 		else if (diff || folded)
 			r = fold_folded(&f, fd, name, diff ? i : 0);
-		else
-			r = fold_stream(&f, fd, name);
+		else {
+			struct lineread lr;
+
+			lineread_init(&lr, fd, name);
+			r = fold_input(&f, &lr, fd, "fgfold");
+			lineread_release(&lr);
+		}
 		if (r == SNIFF_REFUSED)
 			exit(2);	/* no stream at all: said, nothing written */
 		rval = r > rval ? r : rval;

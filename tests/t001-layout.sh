@@ -8,8 +8,8 @@ plan 4
 # The floors, bottom first; the folders of one floor never use each other.
 floor() {
 	case $1 in
-	base) echo 0 ;; stream) echo 1 ;; elf) echo 2 ;;
-	record|sym) echo 3 ;; profile) echo 4 ;; fold|svg|pprof) echo 5 ;;
+	base) echo 0 ;; stream) echo 1 ;; elf) echo 2 ;; perf) echo 3 ;;
+	record|sym) echo 4 ;; profile) echo 5 ;; fold|svg|pprof) echo 6 ;;
 	*) echo x ;;
 	esac
 }
@@ -30,7 +30,7 @@ layer_check() {
 
 check 'common/ holds only the library folders, no loose files' '
 	ls "$TOP/common" >got &&
-	printf "%s\n" base elf fold pprof profile record stream svg sym >want &&
+	printf "%s\n" base elf fold perf pprof profile record stream svg sym >want &&
 	test_cmp want got
 '
 
@@ -52,6 +52,12 @@ check 'a folder includes only the folders below it; record, sym, and fold, svg, 
 check 'the layering check names a sideways include (sym/ including fold/)' '
 	mkdir -p c/sym c/fold && echo "#include \"fold/fold.h\"" >c/sym/x.c &&
 	(cd c && layer_check) >wrong && grep -q "sym/x.c includes fold/" wrong
+'
+
+# perf/ is below record/ and sym/: perf's records know no session.
+check 'the layering check names an include upward (perf/ including record/)' '
+	mkdir -p d/perf d/record && echo "#include \"record/source.h\"" >d/perf/x.c &&
+	(cd d && layer_check) >wrong && grep -q "perf/x.c includes record/" wrong
 '
 
 done_testing

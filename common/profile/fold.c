@@ -1,5 +1,6 @@
 #include <err.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,9 @@ sample_reset(struct fold *f)
 	f->nnoname = 0;
 }
 
+/* The frames fold_feed_frame knows by their id: a direct-mapped cache. */
+#define FOLD_IDS	(1u << 14)
+
 /* The state of one input while it is folded. */
 struct foldin {
 	int		 in_sample;	/* a sample head was kept */
@@ -98,6 +102,12 @@ struct foldin {
 	unsigned long	 block_lines;
 	struct fold_sample head;	/* for opts.on_sample: the open
 					   sample's thread and time */
+	struct foldin_id {
+		const void *id;		/* fold_feed_frame's */
+		uint32_t ce;		/* its frame cache entry */
+		int	 java;		/* in a Java process (is_java) */
+		size_t	 dsolen;	/* its DSO's length: a guard */
+	}		*ids;		/* owned: FOLD_IDS, direct-mapped */
 	struct buf	 comm;		/* head.comm's bytes */
 };
 
@@ -393,7 +403,35 @@ frame_cached(struct fold *f, struct foldin *in, const struct stacktab_entry *ce)
 		in->skipping = 1;
 }
 
-static void
+/*
+ * The cache key frame_key makes of a frame's line, made of the frame
+ * handed over as a struct (fr's sym and dso NUL-terminated): the same
+ * bytes, so that both ways share the cache.
+ */
+static const char *
+frame_key_of(struct fold *f, struct foldin *in, const struct stream_frame *fr,
+    size_t *klen)
+{
+	buf_reset(&f->ckey);
+	if (in->is_java)
+		buf_addc(&f->ckey, '\1');
+	if (f->opts.addrs)
+		buf_add(&f->ckey, fr->addr.p, fr->addr.len);
+	buf_addc(&f->ckey, ' ');
+	buf_add(&f->ckey, fr->sym.p, fr->sym.len);
+	buf_add(&f->ckey, " (", 2);
+	buf_add(&f->ckey, fr->dso.p, fr->dso.len);
+	buf_addc(&f->ckey, ')');
+	*klen = f->ckey.len;
+	return f->ckey.p;
+}
+
+/*
+ * A frame of the open sample: its text (line to end), or NULL for one
+ * handed over as a struct. Returns the index of its frame cache entry,
+ * or -1 when it was no frame to add.
+ */
+static ssize_t
 frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
     const char *line, const char *end)
 {
@@ -404,12 +442,13 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 
 	in->want_srcline = 0;
 	if (!in->in_sample || in->skipping)
-		return;
+		return -1;
 	if (len > 0 && sym[0] == '(' &&
 	    !(len >= sizeof(TIDY_ANON) - 1 && memcmp(sym, TIDY_ANON, sizeof(TIDY_ANON) - 1) == 0))
-		return;		/* a process name, not a frame */
+		return -1;	/* a process name, not a frame */
 
-	key = frame_key(f, in, line, end, &klen);
+	key = line != NULL ? frame_key(f, in, line, end, &klen) :
+	    frame_key_of(f, in, fr, &klen);
 	ce = stacktab_get(&f->cache, key, klen);
 	if (ce->u[1] == 0) {
 		/* Processed once into ctext; the entry records offset, length,
@@ -423,6 +462,7 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 		buf_setlen(&f->fbuf, start);
 	}
 	frame_cached(f, in, ce);
+	return ce - f->cache.ents;
 }
 
 /* Appends ":FILE:LINE" from a srcline line to the last frame. */
@@ -823,6 +863,183 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 	buf_release(&in.comm);
 	if (in.diag.bad > 0 && rv == 0)
 		rv = 1;
+	return rv;
+}
+
+/* ---- a stream handed over as structs (fold_feed_*, fold.h) ---- */
+
+void
+fold_feed_begin(struct fold *f, const char *name)
+{
+	struct foldin *in = xcalloc(1, sizeof(*in));
+
+	in->headless = 1;
+	in->head.name = name;
+	in->ids = xcalloc(FOLD_IDS, sizeof(*in->ids));
+	stream_diag_init(&in->diag, name);
+	sample_reset(f);
+	f->feed = in;
+}
+
+void
+fold_feed_header(struct fold *f, const struct sample_hdr *h)
+{
+	if (h->kind == SAMPLE_HDR_TEXT &&
+	    strcmp(h->key, STREAM_KEY_SYMBOLIZED) == 0)
+		f->symbolized = 1;
+	if (h->kind == SAMPLE_HDR_BEGIN && h->start != NULL &&
+	    !f->has_start) {
+		f->start_ns = h->start->wall_ns;
+		f->has_start = 1;
+	}
+	if (h->kind != SAMPLE_HDR_EVENT)
+		return;
+	if (strcmp(h->event->name, STREAM_OFFCPU_EVENT) == 0)
+		f->hdr_offcpu = 1;
+	else
+		f->hdr_other = 1;
+}
+
+/* n as the writer writes a PID or TID (perf's -1 for none) into b. */
+static struct stream_str
+feed_id(char *b, size_t size, uint32_t n)
+{
+	struct stream_str v;
+
+	v.p = b;
+	v.len = (size_t)snprintf(b, size, "%d", (int)n);
+	return v;
+}
+
+void
+fold_feed_head(struct fold *f, const struct stream_head *h)
+{
+	struct foldin *in = f->feed;
+	struct stream_sample s;
+	char comm[64], pid[16], tid[16];
+	size_t n = strlen(h->comm);
+
+	sample_end(f, in);
+	memset(&s, 0, sizeof(s));
+	/* the name as the writer writes it, and the reader reads it back */
+	if (h->comm[0] == '\0' || h->comm[0] == ' ' || h->comm[0] == '#') {
+		comm[0] = '_';
+		n = n > 0 ? n - 1 : 0;
+		n = n < sizeof(comm) - 1 ? n : sizeof(comm) - 1;
+		memcpy(comm + 1, h->comm + (h->comm[0] != '\0'), n);
+		s.comm.p = comm;
+		s.comm.len = n + 1;
+	} else {
+		s.comm.p = h->comm;
+		s.comm.len = n;
+	}
+	if (f->opts.pid || f->opts.tid) {	/* only the root frame's */
+		s.pid = feed_id(pid, sizeof(pid), h->pid);
+		s.tid = feed_id(tid, sizeof(tid), h->tid);
+	}
+	s.event.p = h->event;
+	s.event.len = strlen(h->event);
+	s.period = h->period;
+	s.has_period = 1;
+	sample_head(f, in, &s, 0);
+	if (in->in_sample && f->opts.on_sample != NULL) {
+		buf_reset(&in->comm);
+		buf_add(&in->comm, s.comm.p, s.comm.len);
+		in->head.comm = in->comm.p != NULL ? in->comm.p : "";
+		in->head.commlen = in->comm.len;
+		in->head.pid = (int32_t)h->pid;
+		in->head.tid = (int32_t)h->tid;
+		/* the stream's microseconds, as its reader reads them */
+		in->head.has_time = 1;
+		in->head.time = h->time / 1000 * 1000;
+		in->head.line = 0;
+	}
+}
+
+/*
+ * A frame of the producer's id: its cache entry found by the id, not its
+ * text. Returns 0, or -1 when the id is not known (yet).
+ */
+static int
+feed_known(struct fold *f, struct foldin *in, const void *id,
+    const struct stream_frame *fr)
+{
+	struct foldin_id *k = &in->ids[((uintptr_t)id >> 4) & (FOLD_IDS - 1)];
+
+	if (k->id != id || k->java != in->is_java || k->dsolen != fr->dso.len)
+		return -1;
+	in->want_srcline = 0;
+	if (in->in_sample && !in->skipping)
+		frame_cached(f, in, &f->cache.ents[k->ce]);
+	return 0;
+}
+
+void
+fold_feed_frame(struct fold *f, const struct stream_frame *fr,
+    const void *id)
+{
+	struct foldin *in = f->feed;
+	struct stream_frame a;
+	char hex[24];
+	ssize_t ce;
+
+	/* A named frame's text holds no address: --addrs changes nothing. */
+	if (id != NULL && feed_known(f, in, id, fr) == 0)
+		return;
+	if (!f->opts.addrs || fr->addr.len > 0) {
+		ce = frame_line(f, in, fr, NULL, NULL);
+		if (id != NULL && ce >= 0) {
+			struct foldin_id *k = &in->ids[((uintptr_t)id >> 4) &
+			    (FOLD_IDS - 1)];
+
+			k->id = id;
+			k->ce = (uint32_t)ce;
+			k->java = in->is_java;
+			k->dsolen = fr->dso.len;
+		}
+		return;
+	}
+	/* --addrs: the address as the writer writes it, for its name */
+	a = *fr;
+	a.addr.p = hex;
+	a.addr.len = (size_t)snprintf(hex, sizeof(hex), "%" PRIx64,
+	    fr->addrval);
+	frame_line(f, f->feed, &a, NULL, NULL);
+}
+
+void
+fold_feed_srcline(struct fold *f, const char *text)
+{
+	if (f->feed->want_srcline)
+		srcline_line(f, f->feed, text, strlen(text));
+	f->feed->want_srcline = 0;
+}
+
+void
+fold_feed_end(struct fold *f)
+{
+	sample_end(f, f->feed);
+}
+
+int
+fold_feed_finish(struct fold *f)
+{
+	struct foldin *in = f->feed;
+	int rv = 0;
+
+	if (in == NULL)
+		return 0;
+	sample_end(f, in);
+	if (in->overflow > 0) {
+		warnx("%s: the total passes 2^64-1: %lu sample%s not counted; "
+		    "fold fewer samples at a time", in->diag.name,
+		    in->overflow, in->overflow == 1 ? "" : "s");
+		rv = 1;
+	}
+	buf_release(&in->comm);
+	free(in->ids);
+	free(in);
+	f->feed = NULL;
 	return rv;
 }
 

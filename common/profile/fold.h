@@ -21,7 +21,12 @@
 
 #include "base/buf.h"
 #include "base/lineread.h"
+#include "stream/sample.h"
 #include "stream/stacktab.h"
+#include "stream/stream.h"
+#include "stream/writer.h"
+
+struct foldin;
 
 /*
  * One sample of a stream as it is counted, for a reader that wants more
@@ -125,6 +130,8 @@ struct fold {
 	struct buf	 skey;
 	uint64_t	 sc_tries, sc_hits;	/* it is dropped when it does not pay */
 	int		 sc_off;
+	struct foldin	*feed;		/* owned: the input fold_feed_begin
+					   opened, or NULL */
 };
 
 void	fold_init(struct fold *, const struct fold_opts *);
@@ -147,6 +154,27 @@ int	fold_stream(struct fold *, int fd, const char *name);
  * message that refuses an input that is no stream.
  */
 int	fold_lines(struct fold *, struct lineread *lr, const char *tool);
+
+/*
+ * A sample stream handed over as structs, as fold_lines reads one's lines
+ * (profile/foldperf: perf.data symbolized in this process): begin (name,
+ * borrowed until finish, for messages), then headers, and each sample's
+ * head, frames (sym and dso NUL-terminated; the address as text made
+ * here for --addrs when addr is empty; id, when not NULL, the same for
+ * every frame of the same text, and for no other, until finish: the
+ * frame cache is then looked up by it), source lines and end, as
+ * sym_sink_named hands them on (sym/sym.h); finish says what the input
+ * lost (the total past 2^64-1) and returns 0 or 1. Everything else is
+ * borrowed for the call.
+ */
+void	fold_feed_begin(struct fold *, const char *name);
+void	fold_feed_header(struct fold *, const struct sample_hdr *);
+void	fold_feed_head(struct fold *, const struct stream_head *);
+void	fold_feed_frame(struct fold *, const struct stream_frame *,
+	    const void *id);
+void	fold_feed_srcline(struct fold *, const char *text);
+void	fold_feed_end(struct fold *);
+int	fold_feed_finish(struct fold *);
 
 /*
  * The event name of off-CPU samples (as perf --off-cpu names it): their

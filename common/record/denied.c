@@ -10,7 +10,7 @@
 #include "base/procfs.h"
 #include "record/caps.h"
 #include "record/denied.h"
-#include "record/perf.h"
+#include "perf/perf.h"
 
 int
 denied_seccomp_mode(void)

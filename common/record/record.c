@@ -244,6 +244,7 @@ frame_push(struct record *r, uint64_t addr, const char *dso, struct mapfile *f)
 	GROW(r->files, r->nframes + 1, r->files_cap);
 	r->frames[r->nframes].addr = addr;
 	r->frames[r->nframes].dso = dso;
+	r->frames[r->nframes].file = f != NULL ? f->id : 0;
 	r->files[r->nframes] = f;
 	r->nframes++;
 }

@@ -36,7 +36,7 @@
 #include "record/fpchain.h"
 #include "record/livestack.h"
 #include "record/maps.h"
-#include "record/perf.h"
+#include "perf/perf.h"
 #include "record/source.h"
 #include "record/spool.h"
 #include "record/stitch.h"

@@ -44,9 +44,9 @@
 #include "record/denied.h"
 #include "record/jitter.h"
 #include "record/offcpu.h"
-#include "record/perf.h"
-#include "record/perfdecode.h"
-#include "record/perfqueue.h"
+#include "perf/perf.h"
+#include "perf/perfdecode.h"
+#include "perf/perfqueue.h"
 #include "record/source.h"
 #include "base/xalloc.h"
 

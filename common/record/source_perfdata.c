@@ -13,7 +13,7 @@
 #include <sys/utsname.h>
 
 #include "base/xalloc.h"
-#include "record/perfdata.h"
+#include "perf/perfdata.h"
 #include "record/source.h"
 #include "stream/diag.h"
 #include "stream/stream.h"

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/perf.h"
+#include "perf/perf.h"
 #include "record/unwind.h"
 #include "base/xalloc.h"
 
@@ -92,23 +92,6 @@ unwind_end_str(enum unwind_end e)
 	case UNWIND_NEND:	break;
 	}
 	return "?";
-}
-
-void
-unwind_regs_from_perf(const uint64_t *p, uint64_t *d)
-{
-	/* perf: AX BX CX DX SI DI BP SP IP, then R8..R15 (mask bit order). */
-	d[0] = p[0];	/* rax */
-	d[1] = p[3];	/* rdx */
-	d[2] = p[2];	/* rcx */
-	d[3] = p[1];	/* rbx */
-	d[4] = p[4];	/* rsi */
-	d[5] = p[5];	/* rdi */
-	d[6] = p[6];	/* rbp */
-	d[7] = p[7];	/* rsp */
-	for (int i = 0; i < 8; i++)
-		d[8 + i] = p[9 + i];	/* r8..r15 */
-	d[16] = p[8];	/* rip */
 }
 
 static struct rexpr *

@@ -24,12 +24,13 @@
 #include <sys/types.h>
 
 #include "base/hashtab.h"
+#include "perf/perf.h"
 #include "record/maps.h"
 
-#define UNWIND_NREGS	17
-#define UNWIND_RA	16
-#define UNWIND_SP	7
-#define UNWIND_BP	6
+#define UNWIND_NREGS	PERF_DWARF_NREGS
+#define UNWIND_RA	PERF_DWARF_RA
+#define UNWIND_SP	PERF_DWARF_SP
+#define UNWIND_BP	PERF_DWARF_BP
 
 /* Why a walk ended. */
 enum unwind_end {
@@ -128,7 +129,5 @@ int	 unwind_is_code(struct unwind *, pid_t pid, uint64_t pc);
 /* A short phrase for a reason, for statistics ("stack copy too small"). */
 const char *unwind_end_str(enum unwind_end);
 
-/* Converts perf's packed PERF_REGS_MASK registers to DWARF numbering. */
-void	 unwind_regs_from_perf(const uint64_t *perf_regs, uint64_t *dwarf_regs);
 
 #endif

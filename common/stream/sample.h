@@ -23,10 +23,16 @@
 
 #include "stream/writer.h"
 
-/* One frame: its address (the file's own for a file) and its DSO. */
+/*
+ * One frame: its address (the file's own for a file), its DSO, and the
+ * producer's number for the file, so that a consumer knows it again
+ * without its path.
+ */
 struct sample_frame {
 	uint64_t	 addr;
 	const char	*dso;		/* STREAM_KERNEL, STREAM_UNKNOWN, a path */
+	uint32_t	 file;		/* one number a file, the same in every
+					   sample, from 1; 0: no file */
 };
 
 /* A finished sample: its head, its frames leaf first, its cut mark. */

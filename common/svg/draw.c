@@ -7,6 +7,7 @@
 #include "base/buf.h"
 #include "base/lineread.h"
 #include "base/xalloc.h"
+#include "profile/foldperf.h"
 #include "stream/diag.h"
 #include "stream/sniff.h"
 #include "svg/draw.h"
@@ -50,11 +51,15 @@ draw_read(struct draw *d, int fd, const char *name)
 	const char *p;
 	size_t n;
 	off_t at = lseek(fd, 0, SEEK_CUR);
+	enum sniff_kind k;
 	int stream, rv = 0;
 
 	lineread_init(&lr, fd, name);
 	n = lineread_peek(&lr, SNIFF_BLOCK, &p);
-	stream = sniff(p, n, SNIFF_FOLDED, NULL) == SNIFF_STREAM_TEXT;
+	k = sniff(p, n, SNIFF_FOLDED, NULL);
+	/* perf data is a stream too, read in this process */
+	stream = k == SNIFF_STREAM_TEXT || k == SNIFF_PERFDATA ||
+	    k == SNIFF_PERFPIPE;
 	if ((stream ? d->folded : d->stream) != NULL)
 		errx(2, "'%s' is %s, and '%s' %s: draw one kind at a time "
 		    "(fold the streams with fgfold, or give only streams)",
@@ -64,7 +69,7 @@ draw_read(struct draw *d, int fd, const char *name)
 	if (stream) {
 		if (d->stream == NULL)
 			d->stream = xstrdup(name);
-		rv = fold_lines(&d->fold, &lr, "fgsvg");
+		rv = fold_input(&d->fold, &lr, fd, "fgsvg");
 		lineread_release(&lr);
 		return rv;
 	}

@@ -134,18 +134,6 @@ sym_free(struct sym *s)
 
 /* ---- the stream ---- */
 
-struct sstate {
-	int		 fgrecord;	/* vaddr stream */
-	unsigned long	 fi;		/* frame index in the sample */
-	int		 prev_kernel;
-	int		 drop_src;	/* drop input srclines after our own */
-	char		 pid[24];	/* of the current sample */
-	char		 map_pid[24];	/* the last pid checked for a perf map */
-	int		 map_fn;	/* its map's file number, or -1 */
-	unsigned long	 own_at;	/* sym.samples when its sampled user
-					   code was last counted (sfile.own) */
-};
-
 static void
 buildid_header(struct sym *s, const struct stream_header_read *h)
 {
@@ -171,8 +159,8 @@ buildid_header(struct sym *s, const struct stream_header_read *h)
 	f->recorded = xmemdup0(h->u.buildid.id.p, h->u.buildid.id.len);
 }
 
-static void
-progress(struct sym *s)
+void
+sym_progress(struct sym *s)
 {
 	struct timespec now;
 	double el, since;
@@ -206,16 +194,44 @@ emit_line(FILE *out, const char *line, size_t len)
 /*
  * Writes a frame as it came: its line, or, for a frame handed over as a
  * struct (line NULL; fr's sym and dso NUL-terminated), the line the
- * stream writer makes of it.
+ * stream writer makes of it; or hands it on as it came.
  */
 static void
-pass_frame(FILE *out, const char *line, size_t len,
+pass_frame(const struct symout *out, const char *line, size_t len,
     const struct stream_frame *fr)
 {
-	if (line != NULL)
-		emit_line(out, line, len);
+	if (out->to != NULL)
+		out->to->frame(out->arg, fr, NULL);
+	else if (line != NULL)
+		emit_line(out->fp, line, len);
 	else
-		stream_write_frame(out, fr->addrval, fr->sym.p, fr->dso.p);
+		stream_write_frame(out->fp, fr->addrval, fr->sym.p, fr->dso.p);
+}
+
+/*
+ * Hands on the entries of a resolved frame as frames of their own, the
+ * inlined ones with STREAM_INLINED for their DSO, each followed by its
+ * source line when asked for.
+ */
+static void
+pass_named(struct sym *s, const struct symout *out,
+    const struct stream_frame *fr, const struct sres *r)
+{
+	struct stream_frame e = *fr;
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++) {
+		e.sym.p = r->e[i].text;
+		e.sym.len = r->e[i].textlen;
+		if (i + 1 < r->n) {
+			e.dso.p = STREAM_INLINED;
+			e.dso.len = sizeof(STREAM_INLINED) - 1;
+		} else
+			e.dso = fr->dso;
+		out->to->frame(out->arg, &e, &r->e[i]);
+		if (s->o.srcline && r->e[i].src != NULL)
+			out->to->srcline(out->arg, r->e[i].src);
+	}
 }
 
 /* Appends p[0..n) to b at *at. */
@@ -234,13 +250,18 @@ put(char *b, size_t *at, const char *p, size_t n)
  * calls a line, was a tenth of a replay.
  */
 static void
-emit_frame(struct sym *s, FILE *out, const struct stream_frame *fr,
+emit_frame(struct sym *s, const struct symout *o, const struct stream_frame *fr,
     const struct sres *r)
 {
+	FILE *out = o->fp;
 	static const size_t inl = sizeof(STREAM_INLINED) - 1;
 	char b[512];
 	uint32_t i;
 
+	if (o->to != NULL) {
+		pass_named(s, o, fr, r);
+		return;
+	}
 	for (i = 0; i < r->n; i++) {
 		const struct sent *e = &r->e[i];
 		const char *dso = i + 1 < r->n ? STREAM_INLINED : fr->dso.p;
@@ -270,218 +291,10 @@ emit_frame(struct sym *s, FILE *out, const struct stream_frame *fr,
 	}
 }
 
-static void do_frame(struct sym *s, struct sstate *st, struct lineread *in,
-    const char *line, size_t len, struct stream_frame *fr, FILE *out);
-
-/* ---- samples handed over as structs (stream/sample.h) ---- */
-
-/*
- * Writes fg-stream(5)'s "# symbolized : fgsym VERSION" once, before the
- * first sample of fgrecord's stream or of perf data: fgfold then knows
- * that names still missing are the files' doing, not a pipeline without
- * fgsym. One a run, over all its inputs; the one an input holds already
- * is not passed on (sym_stream), so that fgsym twice is fgsym once. perf
- * script's text, which perf named already, passes byte for byte.
- */
-static void
-sym_mark(struct sym *s, FILE *out)
-{
-	if (s->marked || out == NULL)
-		return;
-	s->marked = 1;
-	stream_write_header(out, STREAM_KEY_SYMBOLIZED, "fgsym " FG_VERSION);
-}
-
-struct symsink {
-	struct sym	*s;
-	FILE		*out;		/* or NULL: parsed only, as sym_stream */
-	struct sstate	 st;
-	uint64_t	 pid;		/* st.pid's number, or none (> 2^32) */
-	const char	*rawdso;	/* the last frame's DSO as handed over */
-	char		*dso;		/* and as the stream writes it: owned */
-	size_t		 dsolen;
-};
-
-/*
- * path as the writer writes it, control characters as '?' (a file name
- * is the recorded program's choice): path itself when it is clean, else
- * a copy in k->dso, good until the next call.
- */
-static const char *
-clean_path(struct symsink *k, const char *path)
-{
-	size_t n;
-
-	if (!stream_needs_clean(path))
-		return path;
-	n = strlen(path);
-	if (n >= k->dsolen) {
-		free(k->dso);
-		k->dsolen = n + 1;
-		k->dso = xmalloc(k->dsolen);
-	}
-	memcpy(k->dso, path, n + 1);
-	stream_clean(k->dso);
-	return k->dso;
-}
-
-/*
- * Takes note of the build ID a "# buildid" line gives the file path: the
- * file is checked against it when it is opened, unless it was already.
- */
-static void
-recorded_buildid(struct sym *s, const char *hex, const char *path)
-{
-	uint32_t fn = file_get(s, path, strlen(path));
-	struct sfile *f = s->files[fn];
-
-	if (f->opened != 0)
-		return;
-	free(f->recorded);
-	f->recorded = xstrdup(hex);
-}
-
-static void
-sink_header(void *arg, const struct sample_hdr *h)
-{
-	struct symsink *k = arg;
-
-	if (h->kind == SAMPLE_HDR_BUILDID) {
-		recorded_buildid(k->s, h->value, clean_path(k, h->key));
-		k->rawdso = NULL;	/* k->dso is no longer its copy */
-	}
-	if (h->kind == SAMPLE_HDR_INSIDE) {
-		const char *path = clean_path(k, h->key);
-		struct sfile *f = k->s->files[file_get(k->s, path,
-		    strlen(path))];
-
-		if (f->opened == 0 && f->inside == NULL)
-			f->inside = xstrdup(h->value);
-		k->rawdso = NULL;
-	}
-	k->st.fi = 0;
-	k->st.drop_src = 0;
-	if (k->out != NULL)
-		sample_write_header(k->out, h);
-}
-
-/* Puts v in hex into b (17 bytes at least), as the writer does. */
-static size_t
-hex(char *b, uint64_t v)
-{
-	size_t n = (size_t)(64 - __builtin_clzll(v | 1) + 3) / 4, i;
-
-	b[n] = '\0';
-	for (i = n; i > 0; v >>= 4)
-		b[--i] = "0123456789abcdef"[v & 15];
-	return n;
-}
-
-/* One sample: what sym_stream does with its lines, with no lines. */
-static void
-sink_sample(void *arg, const struct sample *smp)
-{
-	struct symsink *k = arg;
-	struct sym *s = k->s;
-	struct stream_frame fr;
-	char addr[24];
-	size_t i;
-
-	k->st.fi = 0;
-	k->st.drop_src = 0;
-	/* one snprintf per run of a process's samples, not per sample */
-	if (k->pid != smp->head.pid) {
-		k->pid = smp->head.pid;
-		/* as the stream writes it: -1 for none */
-		snprintf(k->st.pid, sizeof(k->st.pid), "%d",
-		    (int)smp->head.pid);
-	}
-	if ((++s->samples & 255) == 0 && s->o.progress)
-		progress(s);
-	sym_mark(s, k->out);
-	if (k->out != NULL)
-		stream_write_head(k->out, &smp->head);
-	memset(&fr, 0, sizeof(fr));
-	k->rawdso = NULL;	/* fr.dso is set anew below */
-	fr.indent.p = "\t";
-	fr.indent.len = 1;
-	fr.addr.p = addr;
-	fr.addr_ok = 1;
-	for (i = 0; i <= smp->nframes; i++) {
-		const char *dso = STREAM_UNKNOWN, *sym = STREAM_TRUNCATED;
-
-		if (i < smp->nframes) {
-			dso = smp->frames[i].dso;
-			sym = STREAM_UNKNOWN;
-			fr.addrval = smp->frames[i].addr;
-		} else if (smp->truncated)
-			fr.addrval = 0;
-		else
-			break;
-		fr.addr.len = hex(addr, fr.addrval);
-		fr.sym.p = sym;
-		fr.sym.len = i < smp->nframes ? sizeof(STREAM_UNKNOWN) - 1 :
-		    sizeof(STREAM_TRUNCATED) - 1;
-		/* a sample's frames are mostly in the file of the one before */
-		if (dso != k->rawdso) {
-			k->rawdso = dso;
-			fr.dso.p = clean_path(k, dso);
-			fr.dso.len = strlen(fr.dso.p);
-		}
-		do_frame(s, &k->st, NULL, NULL, 0, &fr, k->out);
-	}
-	k->st.fi = 0;
-	k->st.drop_src = 0;
-	if (k->out != NULL)
-		stream_write_end(k->out);
-}
-
-static int
-sink_flush(void *arg)
-{
-	struct symsink *k = arg;
-
-	/* the session's summary follows a flush: not over the progress */
-	progress_clear();
-	if (k->out == NULL)
-		return 0;
-	return fflush(k->out) != 0 || ferror(k->out) ? -1 : 0;
-}
-
-static const struct sample_sink_ops sink_ops = {
-	.header = sink_header,
-	.sample = sink_sample,
-	.flush = sink_flush,
-};
-
 void
-sym_sink_init(struct sym *s, FILE *out, struct sample_sink *sink)
-{
-	struct symsink *k = xcalloc(1, sizeof(*k));
-
-	k->s = s;
-	k->out = out;
-	k->st.fgrecord = 1;	/* a recording's addresses are the files' */
-	k->st.map_fn = -1;
-	k->pid = UINT64_MAX;
-	sink->ops = &sink_ops;
-	sink->arg = k;
-}
-
-void
-sym_sink_release(struct sample_sink *sink)
-{
-	struct symsink *k = sink->arg;
-
-	if (k != NULL)
-		free(k->dso);
-	free(sink->arg);
-	sink->arg = NULL;
-}
-
-static void
-do_frame(struct sym *s, struct sstate *st, struct lineread *in,
-    const char *line, size_t len, struct stream_frame *fr, FILE *out)
+sym_frame(struct sym *s, struct sstate *st, struct lineread *in,
+    const char *line, size_t len, struct stream_frame *fr,
+    const struct symout *out)
 {
 	int is_kernel, ret, unknown, conv, own = 0;
 	uint32_t fn;
@@ -530,7 +343,8 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 		return;
 	}
 
-	fn = file_get(s, fr->dso.p, fr->dso.len);
+	fn = st->fn_given > 0 ? st->fn_given - 1 :
+	    file_get(s, fr->dso.p, fr->dso.len);
 	f = s->files[fn];
 	/* [unknown] code of a process with a perf map: JIT code. */
 	if (f->kind == DSO_NONE && st->pid[0] != '\0' &&
@@ -619,6 +433,23 @@ do_frame(struct sym *s, struct sstate *st, struct lineread *in,
 	st->drop_src = s->o.srcline;
 }
 
+/*
+ * Writes fg-stream(5)'s "# symbolized : fgsym VERSION" once, before the
+ * first sample of fgrecord's stream or of perf data: fgfold then knows
+ * that names still missing are the files' doing, not a pipeline without
+ * fgsym. One a run, over all its inputs; the one an input holds already
+ * is not passed on (sym_stream), so that fgsym twice is fgsym once. perf
+ * script's text, which perf named already, passes byte for byte.
+ */
+void
+sym_mark(struct sym *s, FILE *out)
+{
+	if (s->marked || out == NULL)
+		return;
+	s->marked = 1;
+	stream_write_header(out, STREAM_KEY_SYMBOLIZED, "fgsym " FG_VERSION);
+}
+
 /* The reader's hook: its messages go on lines of their own. */
 static void
 progress_off(void *arg)
@@ -635,6 +466,7 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 	struct stream_reader r;
 	struct stream_diag diag;
 	struct stream_item it;
+	struct symout o = { out, NULL, NULL };
 
 	/* Every line is passed on (fgsym | fgsym is fgsym); bad ones are
 	   said, in the words fgfold and fgpprof use. */
@@ -643,7 +475,8 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 	while (stream_reader_next(&r, &it) != STREAM_ITEM_EOF) {
 		switch (it.kind) {
 		case STREAM_ITEM_FRAME:
-			do_frame(s, &st, in, it.line, it.len, &it.frame, out);
+			sym_frame(s, &st, in, it.line, it.len, &it.frame,
+			    out != NULL ? &o : NULL);
 			continue;
 		case STREAM_ITEM_SRCLINE:
 			if (st.drop_src)
@@ -661,7 +494,7 @@ sym_stream(struct sym *s, struct lineread *in, FILE *out)
 			} else
 				st.pid[0] = '\0';
 			if ((++s->samples & 255) == 0 && s->o.progress)
-				progress(s);
+				sym_progress(s);
 			/* Its address is a run-time one: see sym_finish. */
 			if (it.head.has_frame &&
 			    stream_str_eq(it.head.frame.sym, STREAM_UNKNOWN))

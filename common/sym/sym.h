@@ -170,6 +170,39 @@ struct sample_sink;
  * freed by sym_sink_release, before sym_free.
  */
 void	sym_sink_init(struct sym *s, FILE *out, struct sample_sink *sink);
+
+struct sample_hdr;
+struct stream_head;
+struct stream_frame;
+
+/*
+ * Who takes samples symbolized as structs, in the order the stream
+ * would have their lines: each header (and one "# symbolized" header,
+ * SAMPLE_HDR_TEXT, before the first sample), each sample's head, its
+ * frames (sym and dso NUL-terminated; an inlined one with STREAM_INLINED
+ * for its DSO; a frame with no name as it came, "[unknown]"; the address
+ * in addrval, addr empty: no text is made of it; id, when not NULL,
+ * the same for every frame of the same name in the same file, and for no
+ * other, until sym_free), a frame's
+ * source line after it (opts.srcline), and its end (after the truncated
+ * mark, a frame of its own). Everything is borrowed for the call.
+ */
+struct sym_named {
+	void	(*header)(void *arg, const struct sample_hdr *);
+	void	(*head)(void *arg, const struct stream_head *);
+	void	(*frame)(void *arg, const struct stream_frame *,
+		    const void *id);
+	void	(*srcline)(void *arg, const char *text);
+	void	(*end)(void *arg);
+};
+
+/*
+ * As sym_sink_init, handing the samples on to to (static) with arg
+ * (borrowed) instead of writing them: perf.data to a profile in one
+ * process (profile/foldperf.h), no text between the stages.
+ */
+void	sym_sink_named(struct sym *s, const struct sym_named *to, void *arg,
+	    struct sample_sink *sink);
 void	sym_sink_release(struct sample_sink *sink);
 
 /* Frees s and everything it owns (files, caches); s may be NULL. */

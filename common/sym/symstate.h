@@ -19,18 +19,21 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include <elfutils/libdwfl.h>
 #include <libelf.h>
 
 #include "base/hashtab.h"
+#include "base/lineread.h"
 #include "elf/elffile.h"
 #include "elf/elfsym.h"
 #include "elf/filesearch.h"
 #include "elf/kallsyms.h"
 #include "elf/perfmap.h"
 #include "stream/dso.h"
+#include "stream/stream.h"
 #include "sym/cuindex.h"
 #include "sym/dwname.h"
 #include "sym/sym.h"
@@ -158,6 +161,49 @@ struct sym {
 	int		 progress_shown;
 	unsigned long	 loaded;
 };
+
+/* What a stream's reading keeps between frames (sym.c, symsink.c). */
+struct sstate {
+	int		 fgrecord;	/* vaddr stream */
+	unsigned long	 fi;		/* frame index in the sample */
+	int		 prev_kernel;
+	int		 drop_src;	/* drop input srclines after our own */
+	char		 pid[24];	/* of the current sample */
+	char		 map_pid[24];	/* the last pid checked for a perf map */
+	int		 map_fn;	/* its map's file number, or -1 */
+	unsigned long	 own_at;	/* sym.samples when its sampled user
+					   code was last counted (sfile.own) */
+	uint32_t	 fn_given;	/* the frame's file number + 1, known
+					   by the sample's producer; 0: none,
+					   looked up by its DSO */
+};
+
+/*
+ * Where the frames sym_frame names go: a stream's text on fp, or, when
+ * to is set, handed on as structs (sym_sink_named).
+ */
+struct symout {
+	FILE		*fp;
+	const struct sym_named *to;	/* static */
+	void		*arg;
+};
+
+/* sym.c */
+
+/*
+ * Names the frame fr of the sample being read (line[0..len) its text, or
+ * NULL for a frame handed over as a struct: fr's sym and dso then
+ * NUL-terminated) and hands its lines to out; out NULL hands nothing and
+ * calls opts.leaf. in names the input in messages (NULL for structs).
+ */
+void	 sym_frame(struct sym *s, struct sstate *st, struct lineread *in,
+	    const char *line, size_t len, struct stream_frame *fr,
+	    const struct symout *out);
+/* Writes "# symbolized : fgsym VERSION" once a run; out NULL: nothing. */
+void	 sym_mark(struct sym *s, FILE *out);
+/* Shows the progress line when it is due. */
+void	 sym_progress(struct sym *s);
+
 
 /*
  * symwarn.c: the progress line and the warnings that clear it. Its state is

@@ -9,7 +9,7 @@
 
 #include "fuzz.h"
 #include "touchevent.h"
-#include "record/perfdecode.h"
+#include "perf/perfdecode.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

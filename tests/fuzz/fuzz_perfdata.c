@@ -9,7 +9,7 @@
 
 #include "fuzz.h"
 #include "touchevent.h"
-#include "record/perfdata.h"
+#include "perf/perfdata.h"
 
 static void
 one(int fd, const uint8_t *data, size_t size)

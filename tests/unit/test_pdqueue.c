@@ -5,7 +5,7 @@
  * data (pdbuild.h's samples, 160 MiB of them in pipe mode) is written
  * by a child into a pipe as it is made, so that only the reader's memory
  * is in this process: its peak resident set is the measure. First, the
- * queue itself (record/perfqueue), which fgrecord's perf source uses too.
+ * queue itself (perf/perfqueue), which fgrecord's perf source uses too.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -17,8 +17,8 @@
 
 #include "unit.h"
 #include "pdbuild.h"
-#include "record/perfdata.h"
-#include "record/perfqueue.h"
+#include "perf/perfdata.h"
+#include "perf/perfqueue.h"
 
 #define DATA_BYTES	(160u << 20)
 #define SAMPLE_BYTES	72	/* pdb_sample's */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/perf.h"
+#include "perf/perf.h"
 #include "unit.h"
 
 #define PAGE	4096

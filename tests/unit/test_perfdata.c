@@ -12,7 +12,7 @@
 
 #include "unit.h"
 #include "pdbuild.h"
-#include "record/perfdata.h"
+#include "perf/perfdata.h"
 
 struct seen {
 	uint64_t times[16];

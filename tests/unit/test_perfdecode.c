@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "record/cursor.h"
-#include "record/perfdecode.h"
+#include "perf/cursor.h"
+#include "perf/perfdecode.h"
 #include "unit.h"
 
 /* A record being built: the header first, then the body. */
@@ -200,10 +200,10 @@ test_dwarf(void)
 	put64(&r, 24);			/* dynamic size */
 	h = rec_end(&r, 0, 0);
 	CHECK(decode(&d, h, &g) == 1, "a dwarf sample reaches the sink");
-	CHECK(g.ev.u.sample.regs_valid == (1u << UNWIND_NREGS) - 1,
+	CHECK(g.ev.u.sample.regs_valid == (1u << PERF_DWARF_NREGS) - 1,
 	    "all registers are valid");
-	CHECK(g.ev.u.sample.regs[UNWIND_SP] == 0x1007 &&
-	    g.ev.u.sample.regs[UNWIND_RA] == 0x1008 &&
+	CHECK(g.ev.u.sample.regs[PERF_DWARF_SP] == 0x1007 &&
+	    g.ev.u.sample.regs[PERF_DWARF_RA] == 0x1008 &&
 	    g.ev.u.sample.regs[1] == 0x1003 && g.ev.u.sample.regs[8] == 0x1009,
 	    "registers come in DWARF numbering (rsp, rip, rdx, r8)");
 	CHECK(g.ev.u.sample.stack_len == 24 && g.stack[0] == 0xa0 &&

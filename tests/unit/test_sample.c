@@ -14,9 +14,9 @@
 #include "unit.h"
 
 static const struct sample_frame frames[] = {
-	{ 0x1f3a, "/usr/bin/prog" },
-	{ 0xffffffff81000010ULL, STREAM_KERNEL },
-	{ 0x7f00, STREAM_UNKNOWN },
+	{ 0x1f3a, "/usr/bin/prog", 1 },
+	{ 0xffffffff81000010ULL, STREAM_KERNEL, 0 },
+	{ 0x7f00, STREAM_UNKNOWN, 0 },
 };
 
 /* What the session handed over before: writer.h, call by call. */

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "record/perfdata.h"
+#include "perf/perfdata.h"
 
 
 /* perf's own record types, after the kernel's (tools/perf/util/event.h). */

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "record/perfdata_impl.h"
+#include "perf/perfdata_impl.h"
 #include "stream/diag.h"
 
 const char *

@@ -66,6 +66,16 @@ struct perf_opts {
 #define PERF_REGS_COUNT	17
 
 /*
+ * Those registers in DWARF's numbering for x86-64, as a sample carries
+ * them (struct source_sample) and the unwinder reads them: RAX, RDX, RCX,
+ * RBX, RSI, RDI, RBP, RSP, R8..R15, then the return address (RIP).
+ */
+#define PERF_DWARF_NREGS	17
+#define PERF_DWARF_RA	16
+#define PERF_DWARF_SP	7
+#define PERF_DWARF_BP	6
+
+/*
  * Fills *attr from *opts, zeroing it first. The sample layout is fixed:
  * IP, TID, TIME, CPU, PERIOD, READ (one u64, the event's count, when
  * opts->read_count), CALLCHAIN, and REGS_USER and STACK_USER when

@@ -3,9 +3,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "record/perfdecode.h"
+#include "perf/perfdecode.h"
 #include "base/xalloc.h"
-#include "record/cursor.h"
+#include "perf/cursor.h"
 
 /* PERF_RECORD_MMAP's fixed part, before the file name. */
 struct mmap_head {
@@ -132,6 +132,26 @@ get_regs(struct cursor *c, uint64_t mask, uint64_t *abi)
 }
 
 /*
+ * Turns perf's packed PERF_REGS_MASK registers (AX BX CX DX SI DI BP SP
+ * IP, then R8..R15: the mask's bit order) into DWARF's numbering.
+ */
+static void
+regs_from_perf(const uint64_t *p, uint64_t *d)
+{
+	d[0] = p[0];	/* rax */
+	d[1] = p[3];	/* rdx */
+	d[2] = p[2];	/* rcx */
+	d[3] = p[1];	/* rbx */
+	d[4] = p[4];	/* rsi */
+	d[5] = p[5];	/* rdi */
+	d[6] = p[6];	/* rbp */
+	d[7] = p[7];	/* rsp */
+	for (int i = 0; i < 8; i++)
+		d[8 + i] = p[9 + i];	/* r8..r15 */
+	d[16] = p[8];	/* rip */
+}
+
+/*
  * Turns registers in mask's order into the unwinder's DWARF ones: those
  * of PERF_REGS_MASK that mask has. Returns the valid ones' bits.
  */
@@ -139,7 +159,7 @@ static uint32_t
 regs_to_dwarf(const unsigned char *v, uint64_t mask, uint64_t *regs)
 {
 	uint64_t packed[PERF_REGS_COUNT], have[PERF_REGS_COUNT];
-	uint64_t dhave[UNWIND_NREGS];
+	uint64_t dhave[PERF_DWARF_NREGS];
 	uint32_t valid = 0;
 	int b, k = 0, i;
 
@@ -153,9 +173,9 @@ regs_to_dwarf(const unsigned char *v, uint64_t mask, uint64_t *regs)
 			    1)), 8);
 		k++;
 	}
-	unwind_regs_from_perf(packed, regs);
-	unwind_regs_from_perf(have, dhave);
-	for (i = 0; i < UNWIND_NREGS; i++)
+	regs_from_perf(packed, regs);
+	regs_from_perf(have, dhave);
+	for (i = 0; i < PERF_DWARF_NREGS; i++)
 		if (dhave[i])
 			valid |= 1u << i;
 	return valid;
@@ -421,23 +441,38 @@ perf_record_time(const struct perf_event_header *rec)
 	return ids.time;
 }
 
+/*
+ * Sets c at the word after the identity fields of sample rec (PERIOD,
+ * then READ), read with d's layout, when rec is a sample that has every
+ * bit of need in its layout. Returns 0, or -1 when it is not.
+ */
+static int
+sample_after_ids(const struct perf_decoder *d,
+    const struct perf_event_header *rec, uint64_t need, struct cursor *c)
+{
+	struct perf_event_header h;
+	struct perf_record_ids ids;
+
+	memcpy(&h, rec, sizeof(h));
+	if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof(h) ||
+	    (d->sample_type & need) != need)
+		return -1;
+	cursor_init(c, (const unsigned char *)rec + sizeof(h),
+	    h.size - sizeof(h));
+	memset(&ids, 0, sizeof(ids));
+	sample_ids(d->sample_type, c, &ids);
+	return 0;
+}
+
 int
 perf_sample_period(const struct perf_decoder *d,
     const struct perf_event_header *rec, uint64_t *period)
 {
-	struct perf_event_header h;
-	struct perf_record_ids ids;
 	struct cursor c;
 
-	memcpy(&h, rec, sizeof(h));
 	*period = 0;
-	if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof(h) ||
-	    !(d->sample_type & PERF_SAMPLE_PERIOD))
+	if (sample_after_ids(d, rec, PERF_SAMPLE_PERIOD, &c) != 0)
 		return -1;
-	cursor_init(&c, (const unsigned char *)rec + sizeof(h),
-	    h.size - sizeof(h));
-	memset(&ids, 0, sizeof(ids));
-	sample_ids(d->sample_type, &c, &ids);
 	*period = cursor_u64(&c);
 	return c.bad ? -1 : 0;
 }
@@ -446,20 +481,12 @@ int
 perf_sample_count(const struct perf_decoder *d,
     const struct perf_event_header *rec, uint64_t *count)
 {
-	struct perf_event_header h;
-	struct perf_record_ids ids;
 	struct cursor c;
 
-	memcpy(&h, rec, sizeof(h));
 	*count = 0;
-	if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof(h) ||
-	    !(d->sample_type & PERF_SAMPLE_READ) ||
-	    (d->read_format & PERF_FORMAT_GROUP))
+	if ((d->read_format & PERF_FORMAT_GROUP) ||
+	    sample_after_ids(d, rec, PERF_SAMPLE_READ, &c) != 0)
 		return -1;
-	cursor_init(&c, (const unsigned char *)rec + sizeof(h),
-	    h.size - sizeof(h));
-	memset(&ids, 0, sizeof(ids));
-	sample_ids(d->sample_type, &c, &ids);
 	if (d->sample_type & PERF_SAMPLE_PERIOD)
 		cursor_u64(&c);
 	*count = cursor_u64(&c);

@@ -9,7 +9,8 @@
 #include <zstd.h>
 
 #include "base/xalloc.h"
-#include "record/perfdata_impl.h"
+#include "perf/cursor.h"
+#include "perf/perfdata_impl.h"
 
 /*
  * Says that the compressed record at off "what" and its samples are
@@ -42,10 +43,13 @@ static int
 zrecords(struct perfdata *pd, uint64_t off, pd_record_fn *each)
 {
 	struct perf_event_header h;
+	struct cursor c;
 	size_t at = 0;
 
-	while (pd->zlen - at >= sizeof(h)) {
-		memcpy(&h, pd->zbuf + at, sizeof(h));
+	for (;;) {
+		cursor_init(&c, pd->zbuf + at, pd->zlen - at);
+		if (cursor_copy(&c, &h, sizeof(h)) != 0)
+			break;
 		if (h.size < sizeof(h)) {
 			zbad(pd, off, "holds a record of size %u", h.size);
 			return -1;
@@ -73,14 +77,17 @@ pd_compressed(struct perfdata *pd, const unsigned char *p, uint32_t len,
 	in.size = len - 8;
 	in.pos = 0;
 	if (two) {
+		struct cursor c;
 		uint64_t dsz;
 
-		if (len < 16) {
+		cursor_init(&c, p, len);
+		cursor_skip(&c, 8);
+		dsz = cursor_u64(&c);
+		if (c.bad) {
 			pd_bad_at(pd, off, "a COMPRESSED2 record of %u bytes: "
 			    "skipped", len);
 			return;
 		}
-		memcpy(&dsz, p + 8, 8);
 		in.src = p + 16;
 		in.size = dsz < (uint64_t)len - 16 ? (size_t)dsz : len - 16;
 	}

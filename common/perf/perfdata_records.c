@@ -6,7 +6,35 @@
 
 #include "base/hashtab.h"
 #include "base/xalloc.h"
-#include "record/perfdata_impl.h"
+#include "perf/cursor.h"
+#include "perf/perfdata_impl.h"
+
+/*
+ * The two words after the header of record p (len bytes) into *a and *b:
+ * 0, or -1 when it is too short for them.
+ */
+static int
+two_words(const unsigned char *p, uint32_t len, uint64_t *a, uint64_t *b)
+{
+	struct cursor c;
+
+	cursor_init(&c, p, len);
+	cursor_skip(&c, sizeof(struct perf_event_header));
+	*a = cursor_u64(&c);
+	*b = cursor_u64(&c);
+	return c.bad ? -1 : 0;
+}
+
+/* The word after the header of record p (len bytes), or 0 when none. */
+static uint64_t
+first_word(const unsigned char *p, uint32_t len)
+{
+	struct cursor c;
+
+	cursor_init(&c, p, len);
+	cursor_skip(&c, sizeof(struct perf_event_header));
+	return cursor_u64(&c);
+}
 
 /*
  * PERF_RECORD_HEADER_ATTR (pipe mode): an attribute and its ids. perf
@@ -18,8 +46,8 @@ static void
 header_attr(struct perfdata *pd, const unsigned char *p, uint32_t len,
     uint64_t off, int nested)
 {
+	struct cursor c;
 	uint32_t asz;
-	size_t i;
 	int ev;
 
 	if (nested || !pd->pipe || pd->init_done) {
@@ -37,7 +65,9 @@ header_attr(struct perfdata *pd, const unsigned char *p, uint32_t len,
 		pd_bad_at(pd, off, "an attribute record of %u bytes: skipped", len);
 		return;
 	}
-	memcpy(&asz, p + 8 + offsetof(struct perf_event_attr, size), 4);
+	cursor_init(&c, p, len);
+	cursor_skip(&c, 8 + offsetof(struct perf_event_attr, size));
+	asz = cursor_u32(&c);
 	if (asz == 0)
 		asz = ATTR_SIZE_VER0;
 	if (asz < ATTR_SIZE_VER0 || asz > len - 8u || (len - 8 - asz) % 8) {
@@ -47,13 +77,10 @@ header_attr(struct perfdata *pd, const unsigned char *p, uint32_t len,
 	}
 	if ((ev = pd_event_add(pd, p + 8, asz, off)) < 0)
 		return;
-	for (i = 0; i < (len - 8 - asz) / 8; i++) {
-		uint64_t id;
-
-		memcpy(&id, p + 8 + asz + 8 * i, 8);
-		if (pd_id_add(pd, id, ev, off) != 0)
+	cursor_init(&c, p + 8 + asz, len - 8 - asz);
+	while (cursor_left(&c) > 0)
+		if (pd_id_add(pd, cursor_u64(&c), ev, off) != 0)
 			break;
-	}
 }
 
 /* PERF_RECORD_EVENT_UPDATE: an event's name, in pipe mode. */
@@ -63,10 +90,8 @@ event_update(struct perfdata *pd, const unsigned char *p, uint32_t len)
 	uint64_t type, id;
 	int ev;
 
-	if (len < 25)
+	if (two_words(p, len, &type, &id) != 0 || len < 25)
 		return;
-	memcpy(&type, p + 8, 8);
-	memcpy(&id, p + 16, 8);
 	if (type != EVENT_UPDATE_NAME || (ev = pd_id_find(pd, id)) < 0 ||
 	    memchr(p + 24, '\0', len - 24) == NULL || p[24] == '\0')
 		return;
@@ -101,17 +126,17 @@ static void
 lost_samples(struct perfdata *pd, const unsigned char *p, uint32_t len,
     uint64_t off)
 {
-	struct perf_event_header h;
+	struct perf_event_header h = { 0 };
 	struct perf_record_ids ids;
-	uint64_t n;
+	struct cursor c;
 
-	memcpy(&h, p, sizeof(h));
+	cursor_init(&c, p, len);
+	cursor_copy(&c, &h, sizeof(h));
 	if (h.misc & MISC_LOST_SAMPLES_BPF)
 		return;		/* left out on purpose by perf record --filter */
 	if (len >= 16 && side_ids(pd, (const void *)p, &ids) == 0 &&
 	    (!ids.has_time || ids.time == 0)) {
-		memcpy(&n, p + 8, 8);
-		pd->lost_closing += n;
+		pd->lost_closing += cursor_u64(&c);
 		return;
 	}
 	pd_enqueue(pd, p, len, off);
@@ -131,10 +156,8 @@ throttle(struct perfdata *pd, const unsigned char *p, uint32_t len, int on)
 	uint64_t time, id;
 	uint32_t i;
 
-	if (len < 24)
+	if (two_words(p, len, &time, &id) != 0)
 		return;
-	memcpy(&time, p + 8, 8);
-	memcpy(&id, p + 16, 8);
 	if (!on)
 		pd->unthrottles++;
 	hashtab_probe(&pd->throttleidx, hashtab_int(id), &hp);
@@ -174,9 +197,12 @@ void
 pd_handle(struct perfdata *pd, const unsigned char *p, uint32_t len,
     uint64_t off, int nested)
 {
-	struct perf_event_header h;
+	struct perf_event_header h = { 0 };
+	struct cursor c;
+	uint64_t w1, w2;
 
-	memcpy(&h, p, sizeof(h));
+	cursor_init(&c, p, len);
+	cursor_copy(&c, &h, sizeof(h));
 	switch (h.type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -188,12 +214,8 @@ pd_handle(struct perfdata *pd, const unsigned char *p, uint32_t len,
 		pd_enqueue(pd, p, len, off);
 		break;
 	case PERF_RECORD_LOST:
-		if (len >= 24) {	/* id, lost */
-			uint64_t n;
-
-			memcpy(&n, p + 16, 8);
-			pd->lost_said += n;
-		}
+		if (two_words(p, len, &w1, &w2) == 0)	/* id, lost */
+			pd->lost_said += w2;
 		pd->init_done = 1;
 		pd_enqueue(pd, p, len, off);
 		break;
@@ -226,9 +248,8 @@ pd_handle(struct perfdata *pd, const unsigned char *p, uint32_t len,
 		break;
 	case PD_HEADER_FEATURE:
 		if (len >= 16) {
-			uint64_t feat;
+			uint64_t feat = first_word(p, len);
 
-			memcpy(&feat, p + 8, 8);
 			if (feat < FEAT_BITS && pd_feature_wanted((int)feat) &&
 			    pd_feature(pd, (int)feat, p + 16, len - 16) != 0)
 				pd_bad_at(pd, off, "the %s feature record is "
@@ -275,16 +296,18 @@ uint64_t
 pd_trailing_bytes(const struct perfdata *pd, const unsigned char *p,
     uint32_t len)
 {
-	struct perf_event_header h;
+	struct perf_event_header h = { 0 };
+	struct cursor c;
 	uint64_t n = 0;
 	uint32_t sz;
 
-	memcpy(&h, p, sizeof(h));
-	if (h.type == PD_AUXTRACE && len >= 16)
-		memcpy(&n, p + 8, 8);
-	if (h.type == PD_HEADER_TRACING_DATA && pd->pipe && len >= 12) {
-		memcpy(&sz, p + 8, 4);
-		n = ((uint64_t)sz + 7) & ~7ULL;
+	cursor_init(&c, p, len);
+	cursor_copy(&c, &h, sizeof(h));
+	if (h.type == PD_AUXTRACE)
+		n = cursor_u64(&c);
+	if (h.type == PD_HEADER_TRACING_DATA && pd->pipe) {
+		sz = cursor_u32(&c);
+		n = c.bad ? 0 : ((uint64_t)sz + 7) & ~7ULL;
 	}
 	return n;
 }

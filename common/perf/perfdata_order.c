@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "base/xalloc.h"
-#include "record/perfdata_impl.h"
-#include "record/perfqueue.h"
+#include "perf/perfdata_impl.h"
+#include "perf/perfqueue.h"
+#include "perf/cursor.h"
 
 /* ---- the ordering queue ---- */
 
@@ -43,10 +44,12 @@ deliver(void *arg, const void *rec, const struct perfqueue_rec *r)
 	struct perfdata *pd = arg;
 	struct source_sink mine = { on_decoded, pd };
 	const struct perf_event_header *h = rec;
-	struct perf_event_header hh;
+	struct perf_event_header hh = { 0 };
+	struct cursor c;
 
 	pd->cur_event = r->tag;
-	memcpy(&hh, h, sizeof(hh));
+	cursor_init(&c, rec, r->len);
+	cursor_copy(&c, &hh, sizeof(hh));
 	if (perf_decode(&pd->events[r->tag].dec, h, &mine) == 0 &&
 	    hh.type == PERF_RECORD_SAMPLE) {
 		if (pd->undecoded++ == 0)
@@ -71,10 +74,12 @@ pd_enqueue(struct perfdata *pd, const unsigned char *p, uint32_t len,
 {
 	const struct perf_event_header *h = (const void *)p;
 	struct perf_record_ids ids;
+	struct cursor c;
 	uint32_t type;
 	int ev = 0;
 
-	memcpy(&type, p, 4);	/* perf_event_header: type, misc, size */
+	cursor_init(&c, p, len);
+	type = cursor_u32(&c);	/* perf_event_header: type, misc, size */
 	if (pd->nevents == 0) {
 		pd_bad_at(pd, off, "a record before any event attributes: "
 		    "skipped; the file's header is corrupt");

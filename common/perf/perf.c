@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/perf.h"
+#include "perf/perf.h"
 #include "base/xalloc.h"
 
 static const struct perf_event_desc events[] = {

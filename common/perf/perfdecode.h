@@ -24,7 +24,7 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 
-#include "record/source.h"
+#include "perf/event.h"
 
 /*
  * The longest callchain the kernel writes by default

@@ -9,8 +9,8 @@
 
 #include "base/str.h"
 #include "base/xalloc.h"
-#include "record/perf.h"
-#include "record/perfdata_impl.h"
+#include "perf/perf.h"
+#include "perf/perfdata_impl.h"
 #include "stream/stream.h"
 
 /* ---- events and ids ---- */

@@ -44,9 +44,9 @@
 #include <linux/perf_event.h>
 
 #include "base/hashtab.h"
-#include "record/perfdecode.h"
-#include "record/perfqueue.h"
-#include "record/source.h"
+#include "perf/perfdecode.h"
+#include "perf/perfqueue.h"
+#include "perf/event.h"
 
 /*
  * The bytes of records held for ordering (theirs and their entries')

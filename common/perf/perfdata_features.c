@@ -9,8 +9,8 @@
 
 #include "base/buf.h"
 #include "base/xalloc.h"
-#include "record/cursor.h"
-#include "record/perfdata_impl.h"
+#include "perf/cursor.h"
+#include "perf/perfdata_impl.h"
 
 /* ---- feature sections (and pipe mode's HEADER_FEATURE) ---- */
 

@@ -11,9 +11,9 @@
 
 #include "base/buf.h"
 #include "base/str.h"
-#include "record/perf.h"
-#include "record/perfdata.h"
-#include "record/perfdata_impl.h"
+#include "perf/perf.h"
+#include "perf/perfdata.h"
+#include "perf/perfdata_impl.h"
 #include "stream/diag.h"
 
 static const char *const type_names[PD_TYPES] = {

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "base/xalloc.h"
-#include "record/perfdata_impl.h"
+#include "perf/cursor.h"
+#include "perf/perfdata_impl.h"
 #include "stream/diag.h"
 
 /* ---- the header ---- */
@@ -39,11 +40,14 @@ file_attrs(struct perfdata *pd, const struct file_header *fh)
 	n = (size_t)(fh->attrs.size / fh->attr_size);
 	for (i = 0; i < n; i++) {
 		const unsigned char *a = attrs + i * fh->attr_size;
-		struct section ids_sec;
+		struct section ids_sec = { 0, 0 };
+		struct cursor c;
 		int ev;
 
-		memcpy(&ids_sec, a + fh->attr_size - sizeof(ids_sec),
-		    sizeof(ids_sec));
+		/* the attribute, then its ids' section */
+		cursor_init(&c, a, (size_t)fh->attr_size);
+		cursor_skip(&c, fh->attr_size - sizeof(ids_sec));
+		cursor_copy(&c, &ids_sec, sizeof(ids_sec));
 		if ((ev = pd_event_add(pd, a, (size_t)fh->attr_size -
 		    sizeof(ids_sec), fh->attrs.offset + i * fh->attr_size)) < 0)
 			break;
@@ -65,13 +69,11 @@ file_attrs(struct perfdata *pd, const struct file_header *fh)
 			    "may go unnamed", i, ids_sec.size);
 			continue;
 		}
-		for (k = 0; k < ids_sec.size / 8; k++) {
-			uint64_t id;
-
-			memcpy(&id, ids + 8 * k, 8);
-			if (pd_id_add(pd, id, ev, ids_sec.offset + 8 * k) != 0)
+		cursor_init(&c, ids, (size_t)ids_sec.size);
+		for (k = 0; cursor_left(&c) > 0; k++)
+			if (pd_id_add(pd, cursor_u64(&c), ev,
+			    ids_sec.offset + 8 * k) != 0)
 				break;
-		}
 		free(ids);
 	}
 	free(attrs);
@@ -82,10 +84,12 @@ int
 pd_file_header(struct perfdata *pd, const unsigned char *h0)
 {
 	struct file_header fh;
+	struct cursor c;
 	char q[DIAG_QUOTE_SIZE];
 	uint64_t end;
 
-	memcpy(&fh, h0, sizeof(fh));
+	cursor_init(&c, h0, FILE_HEADER_SIZE);
+	cursor_copy(&c, &fh, sizeof(fh));
 	if (fh.size < FILE_HEADER_SIZE || fh.size > 4096) {
 		pd_bad_at(pd, 8, "the header is corrupt (its size is %" PRIu64
 		    ", not %d): nothing can be read; record again", fh.size,

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "base/xalloc.h"
-#include "record/perfqueue.h"
+#include "perf/perfqueue.h"
 
 /*
  * The entries q[0..n) are always in the order they were added (their

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "base/xalloc.h"
-#include "record/perfdata_impl.h"
+#include "perf/perfdata_impl.h"
 #include "stream/diag.h"
 
 /* ---- input ---- */

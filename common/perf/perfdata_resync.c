@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "record/perfdata_impl.h"
+#include "perf/perfdata_impl.h"
 #include "stream/diag.h"
 
 /*

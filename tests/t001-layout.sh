@@ -3,7 +3,7 @@
 # library, each including only the folders below it, and every include
 # of the project's own headers naming its folder.
 . "$(dirname "$0")/lib.sh"
-plan 4
+plan 5
 
 # The floors, bottom first; the folders of one floor never use each other.
 floor() {

@@ -11,6 +11,7 @@
 # perf script's.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
+plan 9
 . "$TESTS/perfdata/rec.sh"
 
 cases="g dwarf z pipe threads"

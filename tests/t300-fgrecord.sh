@@ -156,6 +156,23 @@ check '-F and -c set the rate and the period' '
 	! grep -v ": 250000 task-clock:\$" out4 | grep -q " task-clock:\$"
 '
 
+# Before Linux 6.12 the kernel refuses a sample's count with inherit: a
+# sample's period is then the interval drawn for it, between half the
+# period and one and a half times it, their sum the CPU time give or take
+# the recorder's latency. FGRECORD_NO_SAMPLE_READ takes the kernel to
+# refuse it, so that this path runs on a newer kernel too.
+check 'random intervals without the kernel giving each sample its count' '
+	FGRECORD_NO_SAMPLE_READ=1 fgrecord --random-period -c 250000 -e task-clock -o out hot 0.3 2>err &&
+	cpu=$(sed -n "s/^cpu-seconds [0-9]* //p" err) &&
+	awk -v cpu="$cpu" "/ task-clock:\$/ { n++; v = \$(NF - 1); s += v; p[v]
+		if (!lo || v < lo) lo = v; if (v > hi) hi = v }
+		END { for (k in p) d++
+		printf \"%d samples, %d periods in [%d, %d], mean %d, sum %.3f s for %.3f s of CPU\\n\", n, d, lo, hi, s / n, s / 1e9, cpu
+		exit !(n > 100 && d > n / 2 && lo >= 125000 && hi <= 375000 &&
+		    s / n > 225000 && s / n < 275000 &&
+		    s / 1e9 > cpu * 0.8 && s / 1e9 < cpu * 1.05) }" out
+'
+
 check 'dwarf mode reaches main on nearly every sample without frame pointers' '
 	fgrecord -o out hot_nofp 1 2>err &&
 	s=$(share out hot_nofp main) && echo "main on $s%" &&

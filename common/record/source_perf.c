@@ -211,7 +211,18 @@ open_one(struct perf_source *ps, struct perf_event_attr *attr, pid_t pid,
 	int fd, e;
 
 	for (;;) {
-		fd = perf_open(attr, pid, cpu);
+		/*
+		 * FGRECORD_NO_SAMPLE_READ (for the tests, undocumented): the
+		 * kernel taken to refuse PERF_SAMPLE_READ with inherit, as
+		 * kernels before 6.12 do, so that the path below is tried.
+		 */
+		if ((attr->sample_type & PERF_SAMPLE_READ) &&
+		    getenv("FGRECORD_NO_SAMPLE_READ") != NULL) {
+			fd = -1;
+			errno = EINVAL;
+		} else {
+			fd = perf_open(attr, pid, cpu);
+		}
 		if (fd >= 0)
 			return fd;
 		e = errno;

@@ -173,6 +173,22 @@ check 'random intervals without the kernel giving each sample its count' '
 		    s / 1e9 > cpu * 0.8 && s / 1e9 < cpu * 1.05) }" out
 '
 
+# A thread created after the start gets its event from the kernel, with
+# no descriptor for fgrecord to set its interval by: under perf, each of
+# the two threads of threads keeps one period, and fgrecord says how many
+# samples that is. At a fixed period it has nothing to say.
+check 'random intervals: threads created later keep one period, said' '
+	fgrecord --random-period -o out threads 1 2>err &&
+	grep_q "^fgrecord: [<>0-9.]*% of the samples ([0-9]* of [0-9]*) are of threads created after the start, sampled at the interval drawn when each was created" err &&
+	awk "/ cpu-clock:\$/ { split(\$2, pt, \"/\"); if (pt[1] != pt[2]) { k = pt[2]; p[k, \$(NF - 1)]; if (!(k in seen)) { seen[k]; nt++ } } }
+		END { for (x in p) { split(x, a, SUBSEP); d[a[1]]++ }
+		for (k in d) if (d[k] != 1) bad++
+		printf \"%d threads created later, %d of them with more than one period\\n\", nt, bad
+		exit !(nt == 2 && bad == 0) }" out &&
+	fgrecord --fixed-period -o out2 threads 0.3 2>err2 &&
+	! grep -q "created after the start" err2
+'
+
 check 'dwarf mode reaches main on nearly every sample without frame pointers' '
 	fgrecord -o out hot_nofp 1 2>err &&
 	s=$(share out hot_nofp main) && echo "main on $s%" &&

@@ -114,6 +114,31 @@ for mode in dwarf fp; do
 done
 [ $have_perf = yes ] || echo "   (perf record not usable here: no side-by-side figures)"
 
+# Random intervals (--random-period) against the fixed period, at 999 Hz
+# with dwarf stacks: the program's own CPU time (what it reads of its
+# clock: the samples' interrupts and the interval set at each sample are
+# charged to it, a wait for a CPU is not), bare, under --fixed-period and
+# under --random-period, alternated run by run so that the machine's load
+# falls on the three alike; the medians of each run's ratio to the bare
+# run before it. On one thread (work MILLIONS 1, the thread started,
+# whose interval the perf sampler draws at each sample) and on the two
+# created threads of work (which keep the interval drawn when they were
+# created: fgrecord(1) CAVEATS), where only the wake at every sample
+# differs.
+JIT_RUNS=${JIT_RUNS:-9}
+for thr in 1 2; do
+	: >"$T/jit.r"
+	i=0
+	while [ $i -lt "$JIT_RUNS" ]; do
+		b=$(nice "$T/work" "$WORK" $thr 2>&1 >/dev/null | sed -n 's/^cpu-seconds [0-9]* //p')
+		f=$(nice "$FG_BIN/fgrecord" -q --fixed-period -o "$T/jit.stream" "$T/work" "$WORK" $thr 2>&1 >/dev/null | sed -n 's/^cpu-seconds [0-9]* //p')
+		r=$(nice "$FG_BIN/fgrecord" -q --random-period -o "$T/jit.stream" "$T/work" "$WORK" $thr 2>&1 >/dev/null | sed -n 's/^cpu-seconds [0-9]* //p')
+		echo "$b $f $r" >>"$T/jit.r"
+		i=$((i + 1))
+	done
+	echo "   random intervals, $thr thread(s), program CPU time over a bare run's (medians of $JIT_RUNS alternated runs): $(awk '$1 > 0 { print $2 / $1 }' "$T/jit.r" | median)x with --fixed-period, $(awk '$1 > 0 { print $3 / $1 }' "$T/jit.r" | median)x with --random-period, random over fixed $(awk '$2 > 0 { print $3 / $2 }' "$T/jit.r" | median)x"
+done
+
 # A deep C++ program: clang++ and g++ compiling a template-heavy file
 # (bench/cxx/templates.cpp). For each compiler: the share of samples whose
 # stack does not reach main ([truncated]) with the default stack copy, with

@@ -29,7 +29,7 @@ usage_status(int status)
 {
 	static const char mode[] = "[-q] [--off-cpu | --wall] "
 	    "[--sampler perf | ptrace]\n                ";
-	static const char opts[] = "[-F hz | -c period] [--random-period] "
+	static const char opts[] = "[-F hz | -c period] [--fixed-period] "
 	    "[-e event]\n                [--call-graph fp | dwarf[,bytes]] "
 	    "[--no-stitch]\n"
 	    "                [--no-buildid-cache] [--max-depth n] [-o file] "
@@ -141,12 +141,8 @@ main(int argc, char *argv[])
 	int ch, status;
 
 	memset(&o, 0, sizeof(o));
-	/*
-	 * Random intervals are asked for (--random-period), not the default
-	 * yet: beside a loaded machine they do not keep every share, and
-	 * threads created later keep a fixed interval (fgrecord(1) CAVEATS).
-	 */
-	o.cfg.fixed_period = 1;
+	/* random intervals by default; --fixed-period keeps perf's */
+	o.cfg.fixed_period = 0;
 	o.cfg.event = perf_event_find("cpu-clock");
 	o.cfg.freq = 999;
 	o.cfg.dwarf = 1;

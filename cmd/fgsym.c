@@ -219,8 +219,8 @@ main(int argc, char *argv[])
 
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (annotate || listing != NULL) {
-		if (listing != NULL && (lfp = fopen(listing, "we")) == NULL)
-			err(2, "cannot create '%s'", listing);
+		if (listing != NULL)
+			lfp = cmdfile_create(listing);
 		ao.color = isatty(fileno(annotate ? stdout : lfp));
 		ao.kallsyms = o.kallsyms;
 		ao.full_names = o.full_names;

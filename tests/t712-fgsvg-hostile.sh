@@ -180,6 +180,12 @@ check '--cp with a FIFO as palette.map: a clear error, no hang' '
 	grep_q "palette.map. is not a regular file" err
 '
 
+check '--nameattr naming a FIFO: refused before it is opened, no hang, exit 2' '
+	mkfifo attrs && printf "a;b 1\n" >in &&
+	expect_status 2 timeout 10 fgsvg --nameattr attrs in >out 2>err &&
+	grep_q "nameattr file .attrs.: not a regular file" err
+'
+
 check '--cp: palette.map a symbolic link to a file: refused, the file untouched, exit 2' '
 	printf "a;b 1\n" >in && echo "victim data" >victim && ln -s victim palette.map &&
 	expect_status 2 fgsvg --cp in >out 2>err &&

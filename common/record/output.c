@@ -37,18 +37,9 @@ create_output(const char *name, char **why)
 	struct stat st;
 	int fd;
 
-	fd = safeopen_flags(name, SAFEOPEN_CREATE | SAFEOPEN_NOFOLLOW |
-	    SAFEOPEN_PRIVATE, &st);
-	if (fd == -1 && errno == ELOOP)
-		*why = xasprintf("cannot write to '%s': it is a symbolic link; "
-		    "name the file itself", name);
-	else if (fd == SAFEOPEN_NOTREG)
-		*why = xasprintf("cannot write to '%s': not a regular file; "
-		    "give a regular file, or write to stdout", name);
-	else if (fd < 0)
-		*why = xasprintf("cannot create '%s': %s", name,
-		    strerror(errno));
-	else if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_uid != 0)
+	if ((fd = safeopen_out(name, SAFEOPEN_PRIVATE, &st, why)) == -1)
+		return -1;
+	if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_uid != 0)
 		*why = xasprintf("cannot write to '%s': it belongs to user %ju, "
 		    "and root's profile would be theirs to read; remove it or "
 		    "name a new file", name, (uintmax_t)st.st_uid);
@@ -65,8 +56,7 @@ create_output(const char *name, char **why)
 		    strerror(errno));
 	else
 		return fd;
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	return -1;
 }
 

@@ -133,7 +133,7 @@ main(int argc, char *argv[])
 	struct spool sp;
 	const char *outname = NULL;
 	FILE *out;
-	char *cmdline, *end, *why;
+	char *cmdline, *why;
 	pid_t *pids = NULL;
 	int ch, status;
 
@@ -184,10 +184,7 @@ main(int argc, char *argv[])
 			outname = optarg;
 			break;
 		case 'd':
-			errno = 0;
-			o.duration = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    !(o.duration > 0) || o.duration > 1e7) {
+			if (num_real(optarg, 1e-9, 1e7, &o.duration) != 0) {
 				warnx("-d '%s': expected a positive number of "
 				    "seconds", optarg);
 				usage();

@@ -95,6 +95,14 @@ check 'folded: counts of 2^64-1 are read; a sum past it is refused, never wrappe
 	grep_q "^fgfold: in:2: the counts add up past 2^64-1 here: skipped the line" err
 '
 
+check 'folded: a fractional count of 70 digits is refused with FILE:LINE, not read from its first 63' '
+	big=$(printf "%070d" 0 | tr 0 9) &&
+	printf "a;ok 4\na;big $big.5\na;ok 1\n" >in &&
+	expect_status 1 fgfold --folded in >out 2>err &&
+	echo "a;ok 5" >want && test_cmp want out &&
+	grep_q "^fgfold: in:2: count does not fit in 64 bits (scale the counts down)" err
+'
+
 check 'folded: a stack of 10,000 frames, merged and sorted' '
 	awk "BEGIN { for (i = 0; i < 10000; i++) printf \"f%d;\", i; print \"leaf 3\"; for (i = 0; i < 10000; i++) printf \"f%d;\", i; print \"leaf 4\" }" >in &&
 	fgfold --folded in >out 2>err && test ! -s err &&

@@ -118,6 +118,14 @@ check 'folded counts: 2^64 overflow, negative, words: FILE:LINE, exit 1, rest dr
 	grep_q "<title>c (2 samples" out.svg && grep_q "<title>f (2 samples" out.svg
 '
 
+check 'folded counts: a fraction of 70 digits is refused with FILE:LINE, the rest drawn' '
+	big=$(printf "%070d" 0 | tr 0 9) &&
+	printf "a;b $big.5\na;c 2.5\n" >in &&
+	expect_status 1 fgsvg in >out.svg 2>err &&
+	grep_q "^fgsvg: in:1: count does not fit in 64 bits" err &&
+	grep_q "<title>c (" out.svg && ! grep -q "<title>b " out.svg
+'
+
 check 'folded counts: 2^64-1 is drawn (as a double); fractional counts add up' '
 	printf "a;b 18446744073709551615\n" >big && fgsvg big >out.svg 2>err &&
 	grep_q "<title>b (18,446,744,073,709,551,61[56] samples" out.svg &&

@@ -1,5 +1,4 @@
 #include <err.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/cmdfile.h"
@@ -48,12 +47,8 @@ last_count(const char *line, size_t *end, struct folded_count *c, int quick)
 	if (ndot > 1 || (ndot == 1 && dot == b))
 		return FOLDED_NOCOUNT;
 	if (ndot == 1) {
-		char buf[64];
-		size_t n = e - b < sizeof(buf) - 1 ? e - b : sizeof(buf) - 1;
-
-		memcpy(buf, line + b, n);
-		buf[n] = '\0';
-		c->d = strtod(buf, NULL);
+		if (num_decimal(line + b, e - b, &c->d) == NUM_RANGE)
+			return FOLDED_OVERFLOW;
 		c->decimal = 1;
 	} else {
 		if (num_u64(line + b, e - b, &c->u, NULL) == NUM_RANGE)
@@ -107,7 +102,8 @@ folded_strerror(enum folded_status st)
 	case FOLDED_BLANK:	return "blank line";
 	case FOLDED_NOCOUNT:	return "no count at the end of the line";
 	case FOLDED_BADCOUNT:	return "count is negative or not a number";
-	case FOLDED_OVERFLOW:	return "count does not fit in 64 bits";
+	case FOLDED_OVERFLOW:	return "count does not fit in 64 bits (scale "
+				    "the counts down)";
 	case FOLDED_NUL:	return "a NUL byte in the line";
 	case FOLDED_NOSTACK:	return "count with no stack";
 	}

@@ -152,9 +152,20 @@ static const struct rcase cases[] = {
 	  "line; read less\n"
 	  "test_folded: in:6: no count at the end of the line; expected "
 	  "\"STACK COUNT\" or \"STACK BEFORE AFTER\"\n"
-	  "test_folded: in:7: count does not fit in 64 bits; expected "
+	  "test_folded: in:7: count does not fit in 64 bits (scale the counts "
+	  "down); expected "
 	  "\"STACK COUNT\" or \"STACK BEFORE AFTER\"\n",
 	  2, 3, 1 },
+	{ "a fraction of 70 digits before its dot: refused whole, not read "
+	  "from its first 63; the good lines kept",
+	  0, 0, 0, 0, 1, 0,
+	  "a 1\nb 1234567890123456789012345678901234567890123456789012345678"
+	  "901234567890.5\nc 18446744073709551616.0\nd 2.5000000000000000000"
+	  "0000000000000000000000000000000000000000000000000000001\n",
+	  "1:a 1>0\n4:d 2.5>0\n",
+	  "test_folded: in:2: count does not fit in 64 bits (scale the counts "
+	  "down): 'b 12345678901234567890123456789012345678901234567890123456"
+	  "78...'\n", 2, 0, 1 },
 	{ "clean input: blank lines quiet, status 0",
 	  0, 0, 0, 0, 2, 0, "\n  \nx;y 2\n", "3:x;y 2>0\n", "", 0, 0, 0 },
 	{ "gzip refused, nothing of it read",

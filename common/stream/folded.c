@@ -94,6 +94,35 @@ folded_parse(const char *line, size_t len, struct folded_line *out)
 	return FOLDED_OK;
 }
 
+enum folded_status
+folded_parse_stack(const char *stack, size_t len, uint64_t count,
+    struct folded_line *out)
+{
+	struct folded_count c2;
+	size_t end = len, e2;
+
+	if (memchr(stack, '\0', len) != NULL)
+		return FOLDED_NUL;
+	memset(out, 0, sizeof(*out));
+	while (end > 0 && isspc(stack[end - 1]))
+		end--;
+	if (end == 0)
+		return FOLDED_NOSTACK;
+	out->ncounts = 1;
+	out->count[0].u = count;
+	out->count[0].d = (double)count;
+	e2 = end;
+	if (last_count(stack, &e2, &c2, 1) == FOLDED_OK && e2 > 0) {
+		out->ncounts = 2;
+		out->count[1] = out->count[0];
+		out->count[0] = c2;
+		end = e2;
+	}
+	out->stack = stack;
+	out->stack_len = end;
+	return FOLDED_OK;
+}
+
 const char *
 folded_strerror(enum folded_status st)
 {

@@ -43,6 +43,18 @@ struct folded_line {
 enum folded_status folded_parse(const char *line, size_t len,
 		    struct folded_line *out);
 
+/*
+ * As folded_parse for the line "STACK COUNT", for a stack (borrowed, no
+ * count in it) whose count is held apart, as a folded profile holds it:
+ * no line is written. A stack that itself ends in " NUMBER" is read as
+ * differential, BEFORE that number and AFTER count, as flamegraph.pl
+ * reads the line; white space at its end is not part of it. Returns
+ * FOLDED_OK, FOLDED_NUL (a NUL byte in the stack) or FOLDED_NOSTACK (an
+ * empty stack, or white space only).
+ */
+enum folded_status folded_parse_stack(const char *stack, size_t len,
+		    uint64_t count, struct folded_line *out);
+
 /* A short phrase for a status, for "fgsvg: FILE:LINE: PHRASE" messages. */
 const char	*folded_strerror(enum folded_status);
 

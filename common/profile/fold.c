@@ -79,8 +79,6 @@ sample_reset(struct fold *f)
 /* The state of one input while it is folded. */
 struct foldin {
 	int		 in_sample;	/* a sample head was kept */
-	int		 headless;	/* no head since the last empty line (the
-					   reader's, stream_reader_between) */
 	int		 skipping;	/* --skip-after matched: ignore the rest */
 	int		 want_srcline;	/* the next srcline belongs to the last frame */
 	int		 is_java;
@@ -163,7 +161,6 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 {
 	sample_reset(f);
 	in->in_sample = 0;
-	in->headless = 0;
 	in->skipping = 0;
 	in->want_srcline = 0;
 	in->offcpu = 0;
@@ -616,7 +613,6 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 			    (se->u[1] & SC_NONAME) != 0);
 		lineread_skip(lr, n, se->u[1] & SC_LINES);
 		in->in_sample = 0;
-		in->headless = 1;
 		f->sc_hits++;
 		return 1;
 	}
@@ -687,7 +683,6 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 	int rv = 0, st;
 
 	memset(&in, 0, sizeof(in));
-	in.headless = 1;
 	in.head.name = name;
 	stream_diag_init(&in.diag, name);
 	sample_reset(f);
@@ -726,8 +721,7 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 			if (len != 0 || it.lineno - in.sample_line != in.block_lines)
 				in.block_pending = 0;
 			sample_end(f, &in);
-			in.headless = 1;
-			break;
+					break;
 		case STREAM_ITEM_HEADER:
 			event_header(f, &it.hdr);
 			break;

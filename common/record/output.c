@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -60,30 +59,20 @@ create_output(const char *name, char **why)
 	return -1;
 }
 
-FILE *
+int
 record_opts_output(struct record_opts *o, const char *name, char **why)
 {
-	FILE *out;
 	int fd;
 
 	*why = NULL;
-	if (name != NULL && strcmp(name, "-") != 0) {
-		if ((fd = create_output(name, why)) == -1)
-			return NULL;
-		if ((out = fdopen(fd, "w")) == NULL) {
-			*why = xasprintf("cannot create '%s': %s", name,
-			    strerror(errno));
-			close(fd);
-			return NULL;
-		}
-		o->outname = name;
-		o->cmd_stdout = STDOUT_FILENO;
-	} else {
-		out = stdout;
+	if (name == NULL || strcmp(name, "-") == 0) {
 		o->outname = CMDFILE_STDOUT;
 		o->cmd_stdout = STDERR_FILENO;
+		return STDOUT_FILENO;
 	}
-	setvbuf(out, NULL, _IOFBF, 1 << 20);
-	sample_sink_file(&o->sink, out);
-	return out;
+	if ((fd = create_output(name, why)) == -1)
+		return -1;
+	o->outname = name;
+	o->cmd_stdout = STDOUT_FILENO;
+	return fd;
 }

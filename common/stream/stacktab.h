@@ -1,12 +1,17 @@
 /*
- * stacktab: a hash table from a byte string (a folded stack, frames joined
- * by ';') to its counts. Keys are hashed with xxHash (XXH3) and copied into
- * an arena owned by the table, so memory grows with the number of unique
- * stacks and their length, never with the input's size.
+ * stacktab: byte strings interned, each with two counts: a hash table from
+ * a key to its entry, the entries numbered in the order first seen (the
+ * index of an entry in ents is its id). Its keys are folded stacks (frames
+ * joined by ';': fgfold's table, fgsvg's --compare), and in profile/stacks
+ * anything a profile numbers once: a frame group's text, a stack of
+ * location ids, a thread, a build ID, a note. Keys are hashed with xxHash
+ * (XXH3) and copied into an arena owned by the table, so memory grows with
+ * the number of unique keys and their length, never with the input's size.
  *
  * Each entry holds two counts, for the two sides of a differential profile
- * (slot 0 is used otherwise). A count is kept as an exact 64-bit integer sum
- * plus, for scaled input, a decimal part.
+ * (slot 0 is used otherwise), which a caller may use as its own fields
+ * (profile/stacks keeps ids in them). A count is kept as an exact 64-bit
+ * integer sum plus, for scaled input, a decimal part.
  */
 #ifndef FG_STACKTAB_H
 #define FG_STACKTAB_H

@@ -6,9 +6,12 @@
  *
  *	struct flame fl;
  *	flame_init(&fl, &opts);
- *	for each line: folded_parse(...); flame_add(&fl, line, len, &parsed);
+ *	for each folded line: flame_add(&fl, line, len, &parsed);
+ *		(folded_parse'd; or flame_add_kept, the line kept in place)
+ *	or for each stack of a profile: flame_add_stack(&fl, s, len, count);
  *	flame_build(&fl);		sorts, merges, closes the tree
- *	flame_layout(&fl, mintime);	fills fl.frames, fl.nframes, fl.depthmax
+ *	flame_layout(&fl, total, mintime);	fills fl.frames, fl.nframes,
+ *					fl.depthmax and fl.drops
  *	flame_release(&fl);
  *
  * How the reference merges, and so how this does with the default sort:

@@ -95,4 +95,9 @@ check 'the open check names an fopen outside base/, and one of an allowed file p
 	test "$(wc -l <wrong)" = 2
 '
 
+# Thin commands (issue 43): options and calls into the library.
+check 'cmd/fgsym.c is at most 250 lines' '
+	n=$(wc -l <"$TOP/cmd/fgsym.c") && echo "$n lines" && test "$n" -le 250
+'
+
 done_testing

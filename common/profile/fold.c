@@ -484,7 +484,7 @@ head_keep(struct foldin *in, const struct stream_item *it)
 	stream_head_values(it, &v);
 	buf_reset(&in->comm);
 	buf_add(&in->comm, it->head.comm.p, it->head.comm.len);
-	in->head.comm = in->comm.p != NULL ? in->comm.p : "";
+	in->head.comm = buf_str(&in->comm);
 	in->head.commlen = in->comm.len;
 	in->head.pid = v.has_pid ? v.pid : 0;
 	in->head.tid = v.tid;

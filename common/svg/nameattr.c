@@ -176,7 +176,7 @@ add_line(struct nameattr *na, char *line, size_t len, struct buf *a,
 		BUF_ADDL(a, " target=\"_top\"");
 	if (seen & 1 << KEY_HREF)
 		svgmap_put(&na->links, line, tab - line, "", 0);
-	svgmap_put(&na->attrs, line, tab - line, a->p != NULL ? a->p : "",
+	svgmap_put(&na->attrs, line, tab - line, buf_str(a),
 	    a->len);
 }
 

@@ -854,7 +854,7 @@ put_head(struct buf *b, const struct svg_opts *o, const struct geom *g,
 	if (o->timeline != NULL)
 		buf_addf(b, ", tt:%g", g->ypad1 - o->fontsize * 3);
 	BUF_ADDL(b, ", N:[");
-	buf_add(b, md->names.p ? md->names.p : "", md->names.len);
+	buf_add(b, md->names.p, md->names.len);
 	BUF_ADDL(b, "]};\n");
 	buf_adds(b, svg_script);
 	if (o->timeline != NULL)
@@ -927,7 +927,7 @@ put_frames(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	buf_release(&g->cn);
 	palette_release(&blue);
 	BUF_ADDL(b, "</g>\n</svg>\n<g id=\"labels\">\n");
-	buf_add(b, labels.p ? labels.p : "", labels.len);
+	buf_add(b, labels.p, labels.len);
 	buf_release(&labels);
 	BUF_ADDL(b, "</g>\n<g id=\"zlabels\"></g>\n</svg>\n");
 }

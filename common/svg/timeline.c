@@ -374,13 +374,13 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 		buf_addu(&tr, id);
 	}
 	BUF_ADDL(&tl->data, "N:[");
-	buf_add(&tl->data, names.p ? names.p : "", names.len);
+	buf_add(&tl->data, names.p, names.len);
 	BUF_ADDL(&tl->data, "], C:\"");
-	buf_add(&tl->data, cols.p ? cols.p : "", cols.len);
+	buf_add(&tl->data, cols.p, cols.len);
 	BUF_ADDL(&tl->data, "\", B:\"");
-	buf_add(&tl->data, bcols.p ? bcols.p : "", bcols.len);
+	buf_add(&tl->data, bcols.p, bcols.len);
 	BUF_ADDL(&tl->data, "\", T:\"");
-	buf_add(&tl->data, tr.p ? tr.p : "", tr.len);
+	buf_add(&tl->data, tr.p, tr.len);
 	BUF_ADDL(&tl->data, "\",\n");
 	buf_release(&names);
 	buf_release(&cols);

@@ -28,8 +28,10 @@ fold_init(struct fold *f, const struct fold_opts *opts)
 	/* The own-functions table needs to know which frames are inlined. */
 	if (opts->nown > 0)
 		f->opts.inline_mark = 1;
-	if (opts->event != NULL)
+	if (opts->event != NULL) {
 		f->event = xstrdup(opts->event);
+		f->event_ev = stream_ev_of(f->event, strlen(f->event));
+	}
 	stacktab_init(&f->tab);
 	stacktab_init(&f->cache);
 	stacktab_init(&f->scache);
@@ -141,8 +143,7 @@ event_same(struct stream_str a, const char *b, size_t blen)
 static int
 time_pair(struct fold *f, struct stream_str ev, int off)
 {
-	int first_off = stream_event_is(f->event, strlen(f->event),
-	    STREAM_OFFCPU_EVENT);
+	int first_off = f->event_ev == STREAM_EV_OFFCPU;
 
 	if (!f->event_defaulted)
 		return 0;
@@ -166,11 +167,11 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 	in->offcpu = 0;
 	f->heads++;
 	if (s->event.len > 0) {
-		int off = stream_event_is(s->event.p, s->event.len,
-		    STREAM_OFFCPU_EVENT);
+		int off = s->ev == STREAM_EV_OFFCPU;
 
 		if (f->event == NULL) {
 			f->event = xmemdup0(s->event.p, s->event.len);
+			f->event_ev = s->ev;
 			f->event_defaulted = 1;
 		} else if (!event_same(s->event, f->event, strlen(f->event)) &&
 		    !time_pair(f, s->event, off)) {
@@ -642,8 +643,8 @@ event_header(struct fold *f, const struct stream_header_read *h)
 	}
 	if (h->key != STREAM_HDR_EVENT)
 		return;
-	if (stream_event_is(h->u.event.name.p, h->u.event.name.len,
-	    STREAM_OFFCPU_EVENT))
+	if (stream_ev_of(h->u.event.name.p, h->u.event.name.len) ==
+	    STREAM_EV_OFFCPU)
 		f->hdr_offcpu = 1;
 	else
 		f->hdr_other = 1;

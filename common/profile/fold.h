@@ -22,6 +22,7 @@
 #include "base/buf.h"
 #include "base/lineread.h"
 #include "stream/stacktab.h"
+#include "stream/stream.h"
 
 /*
  * One sample of a stream as it is counted, for a reader that wants more
@@ -69,6 +70,7 @@ struct fold {
 	struct fold_opts opts;		/* copied; the strings are borrowed */
 	struct stacktab	 tab;
 	char		*event;		/* the event folded, owned */
+	enum stream_ev	 event_ev;	/* which event that is */
 	char		*event2;	/* off-CPU time folded with on-CPU
 					   time (--wall): the other one */
 	int		 event_defaulted;

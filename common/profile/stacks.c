@@ -359,7 +359,7 @@ sample_head(struct stacks *s, const struct stream_item *it, const char *name)
 	s->in_sample = 0;
 	buf_reset(&s->grp);
 	s->grp_phys = 0;
-	if (h->event.len > 0 && stream_str_eq(h->event, STREAM_OFFCPU_EVENT)) {
+	if (h->ev == STREAM_EV_OFFCPU) {
 		s->side = STACKS_OFF;
 		s->weight = h->has_period ? h->period : 0;
 	} else {

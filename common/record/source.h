@@ -123,6 +123,7 @@ struct source_sample {
 	uint32_t	 cpu;
 	uint64_t	 period;	/* events (or ns) the sample stands for */
 	const char	*event;		/* the event's name, for the stream */
+	enum stream_ev	 ev;		/* which event that is */
 	/*
 	 * The kernel's callchain, leaf first, with PERF_CONTEXT_KERNEL and
 	 * PERF_CONTEXT_USER markers before each part; with fp the user part

@@ -39,7 +39,7 @@ pprof_str(struct pprof *p, const char *s, size_t len)
 {
 	if (len == 0)
 		return 0;	/* s may be NULL */
-	return stacktab_get(&p->strs, s, len) - p->strs.ents;
+	return intern_get(&p->strs, s, len) - p->strs.ents;
 }
 
 static uint64_t
@@ -52,7 +52,7 @@ static uint64_t
 map_id(struct pprof *p, const char *dso, size_t len)
 {
 	size_t n = p->maps.n;
-	struct stacktab_entry *e = stacktab_get(&p->maps, dso, len);
+	struct intern_entry *e = intern_get(&p->maps, dso, len);
 	uint64_t id = e - p->maps.ents + 1;
 
 	if (p->maps.n != n)
@@ -72,7 +72,7 @@ func_id(struct pprof *p, const char *name, size_t nlen, const char *file,
 	k[nlen] = '\0';
 	if (flen > 0)		/* file is NULL when there is none */
 		memcpy(k + nlen + 1, file, flen);
-	id = stacktab_get(&p->funcs, k, nlen + 1 + flen) - p->funcs.ents + 1;
+	id = intern_get(&p->funcs, k, nlen + 1 + flen) - p->funcs.ents + 1;
 	free(k);
 	if (p->funcs.n != n) {
 		uint64_t nid = pprof_str(p, name, nlen), fid = pprof_str(p, file, flen);
@@ -312,7 +312,7 @@ pprof_encode(struct pprof *p, struct buf *out)
 	k_tid = cstr_id(p, "tid");
 	k_comm = cstr_id(p, "comm");
 	for (i = 0; i < s->stacks.n; i++) {
-		const struct stacktab_entry *e = &s->stacks.ents[i];
+		const struct intern_entry *e = &s->stacks.ents[i];
 		const uint8_t *k = (const uint8_t *)e->key, *end = k + e->len;
 		int side = stacks_key_side(&k);
 		size_t th = stacks_key_thread(&k);
@@ -342,8 +342,8 @@ pprof_encode(struct pprof *p, struct buf *out)
 		/* In the order of map_order: pprof takes the first for main. */
 		size_t i = j == 0 && main_map != 0 ? main_map - 1 :
 		    main_map != 0 && j < main_map ? j - 1 : j;
-		const struct stacktab_entry *e = &p->maps.ents[i];
-		const struct stacktab_entry *b = stacktab_find(&p->prof.buildids,
+		const struct intern_entry *e = &p->maps.ents[i];
+		const struct intern_entry *b = intern_find(&p->prof.buildids,
 		    e->key, e->len);
 
 		buf_reset(&p->tmp);
@@ -376,7 +376,7 @@ pprof_encode(struct pprof *p, struct buf *out)
 		pb_msg(out, PROFILE_LOCATION, &p->tmp);
 	}
 	for (i = 0; i < p->funcs.n; i++) {
-		const struct stacktab_entry *e = &p->funcs.ents[i];
+		const struct intern_entry *e = &p->funcs.ents[i];
 
 		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, FUNCTION_ID, i + 1);

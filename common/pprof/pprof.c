@@ -11,18 +11,18 @@ pprof_init(struct pprof *p)
 {
 	memset(p, 0, sizeof(*p));
 	stacks_init(&p->prof);
-	stacktab_init(&p->strs);
-	stacktab_init(&p->funcs);
-	stacktab_init(&p->maps);
+	intern_init(&p->strs);
+	intern_init(&p->funcs);
+	intern_init(&p->maps);
 }
 
 void
 pprof_release(struct pprof *p)
 {
 	stacks_release(&p->prof);
-	stacktab_release(&p->strs);
-	stacktab_release(&p->funcs);
-	stacktab_release(&p->maps);
+	intern_release(&p->strs);
+	intern_release(&p->funcs);
+	intern_release(&p->maps);
 	buf_release(&p->larena);
 	buf_release(&p->tmp);
 	buf_release(&p->tmp2);
@@ -42,7 +42,7 @@ pprof_stream(struct pprof *p, int fd, const char *name)
 
 /* A note of the profile as a comment: "cmdline: ...", "lost samples: ...". */
 static void
-add_comment(struct pprof *p, const struct stacktab_entry *note)
+add_comment(struct pprof *p, const struct intern_entry *note)
 {
 	const char *prefix = note->key[0] == STACKS_NOTE_CMDLINE ?
 	    "cmdline: " : "lost samples: ";
@@ -67,15 +67,15 @@ pprof_number(struct pprof *p)
 	const struct stacks *s = &p->prof;
 	size_t i, loc = 0;
 
-	stacktab_release(&p->strs);
-	stacktab_release(&p->funcs);
-	stacktab_release(&p->maps);
-	stacktab_init(&p->strs);
-	stacktab_init(&p->funcs);
-	stacktab_init(&p->maps);
+	intern_release(&p->strs);
+	intern_release(&p->funcs);
+	intern_release(&p->maps);
+	intern_init(&p->strs);
+	intern_init(&p->funcs);
+	intern_init(&p->maps);
 	buf_reset(&p->larena);
 	p->ncomments = 0;
-	stacktab_get(&p->strs, "", 0);	/* string 0 is the empty string */
+	intern_get(&p->strs, "", 0);	/* string 0 is the empty string */
 	GROW(p->tcomm, s->threads.n + 1, p->tcomm_cap);
 	GROW(p->fmemo, s->frames.n + 1, p->fmemo_cap);
 	memset(p->fmemo, 0, s->frames.n * sizeof(*p->fmemo));

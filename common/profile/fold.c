@@ -32,17 +32,17 @@ fold_init(struct fold *f, const struct fold_opts *opts)
 		f->event = xstrdup(opts->event);
 		f->event_ev = stream_ev_of(f->event, strlen(f->event));
 	}
-	stacktab_init(&f->tab);
-	stacktab_init(&f->cache);
-	stacktab_init(&f->scache);
+	intern_init(&f->tab);
+	intern_init(&f->cache);
+	intern_init(&f->scache);
 }
 
 void
 fold_release(struct fold *f)
 {
-	stacktab_release(&f->tab);
-	stacktab_release(&f->cache);
-	stacktab_release(&f->scache);
+	intern_release(&f->tab);
+	intern_release(&f->cache);
+	intern_release(&f->scache);
 	buf_release(&f->skey);
 	buf_release(&f->ctext);
 	buf_release(&f->ckey);
@@ -350,7 +350,7 @@ frame_key(struct fold *f, struct foldin *in, const char *line,
 
 /* Appends a cached frame's text; applies its flags. */
 static void
-frame_cached(struct fold *f, struct foldin *in, const struct stacktab_entry *ce)
+frame_cached(struct fold *f, struct foldin *in, const struct intern_entry *ce)
 {
 	int flags = ce->u[1] >> 32;
 
@@ -372,7 +372,7 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 {
 	size_t len = stream_sym_len(fr->sym.p, fr->sym.len), klen, start;
 	const char *sym = fr->sym.p, *key;
-	struct stacktab_entry *ce;
+	struct intern_entry *ce;
 	int flags;
 
 	in->want_srcline = 0;
@@ -383,7 +383,7 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 		return;		/* a process name, not a frame */
 
 	key = frame_key(f, in, line, end, &klen);
-	ce = stacktab_get(&f->cache, key, klen);
+	ce = intern_get(&f->cache, key, klen);
 	if (ce->u[1] == 0) {
 		/* Processed once into ctext; the entry records offset, length,
 		 * and the flags with a bit set, so it is never all zero. */
@@ -441,7 +441,7 @@ srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
  * stream turns out to hold off-CPU time (fold_settle).
  */
 static void
-sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e,
+sample_count(struct fold *f, struct foldin *in, struct intern_entry *e,
     int noname)
 {
 	uint64_t w = f->opts.period ? in->period : 1, p = in->period;
@@ -520,7 +520,7 @@ fold_settle(struct fold *f)
 static void
 sample_end(struct fold *f, struct foldin *in)
 {
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 	size_t need = f->pname.len + 1, n = 0, i;
 	char *key;
 	int first = 1, noname = f->nnoname * 2 > f->nframes;
@@ -559,9 +559,9 @@ sample_end(struct fold *f, struct foldin *in)
 	if (first)
 		f->noframes++;
 	buf_setlen(&f->key, n);
-	e = first ? NULL : stacktab_get(&f->tab, key, n);
+	e = first ? NULL : intern_get(&f->tab, key, n);
 	if (in->block_pending) {
-		struct stacktab_entry *se = stacktab_get(&f->scache, f->skey.p, f->skey.len);
+		struct intern_entry *se = intern_get(&f->scache, f->skey.p, f->skey.len);
 
 		se->u[0] = e ? (uint64_t)(e - f->tab.ents) : 0;
 		se->u[1] = in->block_lines | (e ? SC_STACK : 0) |
@@ -581,7 +581,7 @@ static int
 sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 {
 	XXH128_hash_t h;
-	struct stacktab_entry *se;
+	struct intern_entry *se;
 	char *p;
 	ssize_t n;
 	size_t k;
@@ -593,8 +593,8 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 		/* Few samples repeat exactly (their leaf addresses vary):
 		 * the frame cache alone is faster. */
 		f->sc_off = 1;
-		stacktab_release(&f->scache);
-		stacktab_init(&f->scache);
+		intern_release(&f->scache);
+		intern_init(&f->scache);
 		return 0;
 	}
 	n = lineread_peek_block(lr, 1 << 20, &p);
@@ -607,7 +607,7 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 	buf_addc(&f->skey, '\0');
 	buf_addc(&f->skey, in->is_java | in->offcpu << 1);
 	buf_add(&f->skey, &h, sizeof(h));
-	se = stacktab_find(&f->scache, f->skey.p, f->skey.len);
+	se = intern_find(&f->scache, f->skey.p, f->skey.len);
 	if (se != NULL) {
 		if (se->u[1] & SC_STACK)
 			sample_count(f, in, &f->tab.ents[se->u[0]],
@@ -699,7 +699,7 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 		/* The fast path: a frame line seen before, known by its bytes
 		   before anything of it is parsed. */
 		if (len > 0 && (line[0] == ' ' || line[0] == '\t') && !in.want_srcline) {
-			const struct stacktab_entry *ce;
+			const struct intern_entry *ce;
 			const char *key;
 			size_t klen;
 
@@ -711,7 +711,7 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 					continue;
 			} else if (in.in_sample && !in.skipping &&
 			    (key = frame_key(f, &in, line, line + len, &klen)) != NULL &&
-			    (ce = stacktab_find(&f->cache, key, klen)) != NULL) {
+			    (ce = intern_find(&f->cache, key, klen)) != NULL) {
 				frame_cached(f, &in, ce);
 				continue;
 			}
@@ -833,7 +833,7 @@ static void
 folded_line(void *arg, const struct folded_item *it)
 {
 	struct fold *f = arg;
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 	const char *key = it->fl.stack;
 	size_t klen = it->fl.stack_len;
 	int c;
@@ -844,7 +844,7 @@ folded_line(void *arg, const struct folded_item *it)
 		klen = tidy_strip_hex(key, klen, f->key.p);
 		key = f->key.p;
 	}
-	e = stacktab_get(&f->tab, key, klen);
+	e = intern_get(&f->tab, key, klen);
 	for (c = 0; c < it->fl.ncounts; c++) {
 		const struct folded_count *cnt = &it->fl.count[c];
 

@@ -20,26 +20,26 @@ void
 stacks_init(struct stacks *s)
 {
 	memset(s, 0, sizeof(*s));
-	stacktab_init(&s->locs);
-	stacktab_init(&s->stacks);
-	stacktab_init(&s->threads);
-	stacktab_init(&s->bids);
-	stacktab_init(&s->buildids);
-	stacktab_init(&s->notes);
-	stacktab_init(&s->frames);
+	intern_init(&s->locs);
+	intern_init(&s->stacks);
+	intern_init(&s->threads);
+	intern_init(&s->bids);
+	intern_init(&s->buildids);
+	intern_init(&s->notes);
+	intern_init(&s->frames);
 	s->lcache = xcalloc(STACKS_LCACHE, sizeof(*s->lcache));
 }
 
 void
 stacks_release(struct stacks *s)
 {
-	stacktab_release(&s->locs);
-	stacktab_release(&s->stacks);
-	stacktab_release(&s->threads);
-	stacktab_release(&s->bids);
-	stacktab_release(&s->buildids);
-	stacktab_release(&s->notes);
-	stacktab_release(&s->frames);
+	intern_release(&s->locs);
+	intern_release(&s->stacks);
+	intern_release(&s->threads);
+	intern_release(&s->bids);
+	intern_release(&s->buildids);
+	intern_release(&s->notes);
+	intern_release(&s->frames);
 	buf_release(&s->lframes);
 	buf_release(&s->fkey);
 	free(s->frm);
@@ -84,7 +84,7 @@ add_note(struct stacks *s, int kind, struct stream_str v)
 	k[0] = (char)kind;
 	if (v.len > 0)
 		memcpy(k + 1, v.p, v.len);
-	stacktab_get(&s->notes, k, v.len + 1);
+	intern_get(&s->notes, k, v.len + 1);
 	free(k);
 	if (s->notes.n != n)
 		seen_add(s, STACKS_SEEN_NOTE, n);
@@ -95,12 +95,12 @@ static void
 add_buildid(struct stacks *s, const struct stream_header_read *h)
 {
 	size_t n = s->bids.n;
-	uint64_t i = stacktab_get(&s->bids, h->u.buildid.id.p,
+	uint64_t i = intern_get(&s->bids, h->u.buildid.id.p,
 	    h->u.buildid.id.len) - s->bids.ents;
 
 	if (s->bids.n != n)
 		seen_add(s, STACKS_SEEN_BUILDID, i);
-	stacktab_get(&s->buildids, h->u.buildid.path.p,
+	intern_get(&s->buildids, h->u.buildid.path.p,
 	    h->u.buildid.path.len)->u[0] = i;
 }
 
@@ -197,7 +197,7 @@ frame_id(struct stacks *s, const struct gline *l)
 {
 	uint64_t head[4] = { l->nlen, l->dlen, l->flen, l->line };
 	size_t n = s->frames.n;
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 	struct stacks_frame *f;
 
 	buf_reset(&s->fkey);
@@ -205,7 +205,7 @@ frame_id(struct stacks *s, const struct gline *l)
 	buf_add(&s->fkey, l->name, l->nlen);
 	buf_add(&s->fkey, l->dso, l->dlen);
 	buf_add(&s->fkey, l->file, l->flen);
-	e = stacktab_get(&s->frames, s->fkey.p, s->fkey.len);
+	e = intern_get(&s->frames, s->fkey.p, s->fkey.len);
 	if (s->frames.n != n) {
 		GROW(s->frm, n + 1, s->frm_cap);
 		f = &s->frm[n];
@@ -229,7 +229,7 @@ frame_id(struct stacks *s, const struct gline *l)
  * in lframes, and u[1], its address.
  */
 static void
-location_new(struct stacks *s, struct stacktab_entry *e, const char *text,
+location_new(struct stacks *s, struct intern_entry *e, const char *text,
     size_t len)
 {
 	struct gline lines[64], *more = NULL, *ls = lines;
@@ -287,7 +287,7 @@ location_new(struct stacks *s, struct stacktab_entry *e, const char *text,
 static void
 group_close(struct stacks *s)
 {
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 	struct stacks_lcache *c;
 	XXH128_hash_t h;
 	size_t n = s->locs.n;
@@ -300,7 +300,7 @@ group_close(struct stacks *s)
 	if (c->id != 0 && c->lo == h.low64 && c->hi == h.high64)
 		id = c->id;
 	else {
-		e = stacktab_get(&s->locs, (const char *)&h, sizeof(h));
+		e = intern_get(&s->locs, (const char *)&h, sizeof(h));
 		id = e - s->locs.ents + 1;
 		if (s->locs.n != n)
 			location_new(s, e, s->grp.p, s->grp.len);
@@ -335,7 +335,7 @@ thread_id(struct stacks *s, const struct stream_sample *h,
 		memcpy(k + h->comm.len + 1, h->pid.p, h->pid.len);
 	k[h->comm.len + 1 + h->pid.len] = '\0';
 	memcpy(k + h->comm.len + 2 + h->pid.len, h->tid.p, h->tid.len);
-	id = stacktab_get(&s->threads, k, klen) - s->threads.ents;
+	id = intern_get(&s->threads, k, klen) - s->threads.ents;
 	free(k);
 	if (s->threads.n != n) {
 		struct stacks_thread *t;
@@ -395,13 +395,13 @@ sample_head(struct stacks *s, const struct stream_item *it, const char *name)
 static void
 sample_end(struct stacks *s)
 {
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 
 	if (!s->in_sample)
 		return;
 	group_close(s);
 	s->in_sample = 0;
-	e = stacktab_get(&s->stacks, s->key.p, s->key.len);
+	e = intern_get(&s->stacks, s->key.p, s->key.len);
 	e->u[0] = sat_add(s, e->u[0], 1);
 	e->u[1] = sat_add(s, e->u[1], s->weight);
 	s->nsamples++;

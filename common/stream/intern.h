@@ -1,5 +1,5 @@
 /*
- * stacktab: byte strings interned, each with two counts: a hash table from
+ * intern: byte strings interned, each with two counts: a hash table from
  * a key to its entry, the entries numbered in the order first seen (the
  * index of an entry in ents is its id). Its keys are folded stacks (frames
  * joined by ';': fgfold's table, fgsvg's --compare), and in profile/stacks
@@ -13,15 +13,15 @@
  * (profile/stacks keeps ids in them). A count is kept as an exact 64-bit
  * integer sum plus, for scaled input, a decimal part.
  */
-#ifndef FG_STACKTAB_H
-#define FG_STACKTAB_H
+#ifndef FG_INTERN_H
+#define FG_INTERN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "base/hashtab.h"
 
-struct stacktab_entry {
+struct intern_entry {
 	const char	*key;		/* owned by the table; not NUL-terminated */
 	size_t		 len;
 	uint64_t	 u[2];		/* integer sums */
@@ -29,8 +29,8 @@ struct stacktab_entry {
 	int		 decimal;	/* some count added to it had a fraction */
 };
 
-struct stacktab {
-	struct stacktab_entry *ents;	/* in insertion order */
+struct intern {
+	struct intern_entry *ents;	/* in insertion order */
 	size_t		 n, cap;
 	struct hashtab	 index;		/* of ents, by the key's XXH3 */
 	char		*arena;		/* current arena block */
@@ -40,20 +40,20 @@ struct stacktab {
 };
 
 /* Makes an empty table in *t, which the caller holds. */
-void	stacktab_init(struct stacktab *);
+void	intern_init(struct intern *);
 /* Frees the entries and their keys (borrowed until then), not t itself. */
-void	stacktab_release(struct stacktab *);
+void	intern_release(struct intern *);
 
 /*
  * Returns the entry for key[0..len), creating it with zero counts when it is
- * new. The pointer is borrowed and valid until the next stacktab_get or
- * stacktab_release.
+ * new. The pointer is borrowed and valid until the next intern_get or
+ * intern_release.
  */
-struct stacktab_entry *stacktab_get(struct stacktab *, const char *key,
+struct intern_entry *intern_get(struct intern *, const char *key,
 		    size_t len);
 
 /* Returns the entry for key[0..len), or NULL when there is none. */
-struct stacktab_entry *stacktab_find(struct stacktab *, const char *key,
+struct intern_entry *intern_find(struct intern *, const char *key,
 		    size_t len);
 
 /*
@@ -61,10 +61,10 @@ struct stacktab_entry *stacktab_find(struct stacktab *, const char *key,
  * bytewise (as LC_ALL=C sort does). The caller frees the array, not the
  * entries.
  */
-struct stacktab_entry **stacktab_sorted(struct stacktab *);
+struct intern_entry **intern_sorted(struct intern *);
 
 /* Writes the count in slot i as folded output does: integer, or decimal. */
-int	stacktab_fmt_count(const struct stacktab_entry *, int i,
+int	intern_fmt_count(const struct intern_entry *, int i,
 		    char *buf, size_t bufsz);
 
 #endif

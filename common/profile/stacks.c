@@ -45,6 +45,7 @@ stacks_release(struct stacks *s)
 	free(s->frm);
 	buf_release(&s->key);
 	buf_release(&s->grp);
+	free(s->gl);
 	free(s->thr);
 	free(s->seen);
 	free(s->event);
@@ -222,59 +223,35 @@ frame_id(struct stacks *s, const struct gline *l)
 }
 
 /*
- * A new location, the frame group text[0..len): its frame lines (the
- * function's name without its offset, the DSO, the address) and the
- * source line after each, as raw frames; its address is the non-inlined
- * frame's (else the first's). Its entry e gets u[0], its frame ids' place
- * in lframes, and u[1], its address.
+ * A new location, the open frame group: its frames (the function's name
+ * without its offset, the DSO, the source line after it) as the reader
+ * parsed them, as raw frames; its address is the non-inlined frame's
+ * (else the first's). Its entry e gets u[0], its frame ids' place in
+ * lframes, and u[1], its address.
  */
 static void
-location_new(struct stacks *s, struct intern_entry *e, const char *text,
-    size_t len)
+location_new(struct stacks *s, struct intern_entry *e)
 {
-	struct gline lines[64], *more = NULL, *ls = lines;
-	size_t nl = 0, cap = 64, i, n;
-	const char *l = text, *end = text + len, *nl_at;
-	struct stream_frame fr;
-	uint64_t addr = 0;
-	int has_addr = 0;
+	const char *t = s->grp.p;
+	struct gline l;
+	size_t i;
 
-	for (; l < end; l = nl_at + 1) {
-		nl_at = memchr(l, '\n', end - l);
-		n = nl_at - l;
-		switch (stream_classify(l, n, NULL, &fr)) {
-		case STREAM_FRAME:
-			if (nl == cap) {
-				more = xrealloc(more, 2 * cap * sizeof(*more));
-				if (ls == lines)
-					memcpy(more, lines, sizeof(lines));
-				ls = more;
-				cap *= 2;
-			}
-			memset(&ls[nl], 0, sizeof(ls[nl]));
-			ls[nl].name = fr.sym.p;
-			ls[nl].nlen = stream_sym_len(fr.sym.p, fr.sym.len);
-			ls[nl].dso = fr.dso.p;
-			ls[nl].dlen = fr.dso.len;
-			if (!has_addr || !str_is(fr.dso.p, fr.dso.len, STREAM_INLINED))
-				addr = fr.addrval;
-			has_addr = 1;
-			nl++;
-			break;
-		case STREAM_SRCLINE:
-			if (nl > 0)
-				srcline(&ls[nl - 1], l, n);
-			break;
-		default:
-			break;
-		}
-	}
 	e->u[0] = s->lframes.len;
-	e->u[1] = addr;
-	buf_varint(&s->lframes, nl);
-	for (i = 0; i < nl; i++)
-		buf_varint(&s->lframes, frame_id(s, &ls[i]));
-	free(more);
+	e->u[1] = s->gaddr;
+	buf_varint(&s->lframes, s->ngl);
+	for (i = 0; i < s->ngl; i++) {
+		const struct stacks_gline *g = &s->gl[i];
+
+		memset(&l, 0, sizeof(l));
+		l.name = t + g->name;
+		l.nlen = g->nlen;
+		l.dso = t + g->dso;
+		l.dlen = g->dlen;
+		l.file = g->flen > 0 ? t + g->file : NULL;
+		l.flen = g->flen;
+		l.line = g->line;
+		buf_varint(&s->lframes, frame_id(s, &l));
+	}
 }
 
 /*
@@ -303,7 +280,7 @@ group_close(struct stacks *s)
 		e = intern_get(&s->locs, (const char *)&h, sizeof(h));
 		id = e - s->locs.ents + 1;
 		if (s->locs.n != n)
-			location_new(s, e, s->grp.p, s->grp.len);
+			location_new(s, e);
 		c->lo = h.low64;
 		c->hi = h.high64;
 		c->id = id;
@@ -311,13 +288,58 @@ group_close(struct stacks *s)
 	buf_varint(&s->key, id);
 	buf_reset(&s->grp);
 	s->grp_phys = 0;
+	s->ngl = 0;
 }
 
-static void
+/* Adds a line to the open group's text, returning where it starts. */
+static size_t
 group_add(struct stacks *s, const char *line, size_t len)
 {
+	size_t at = s->grp.len;
+
 	buf_add(&s->grp, line, len);
 	buf_addc(&s->grp, '\n');
+	return at;
+}
+
+/* A frame line the reader parsed into fr joins the open group. */
+static void
+group_frame(struct stacks *s, const char *line, size_t len,
+    const struct stream_frame *fr)
+{
+	size_t at = group_add(s, line, len);
+	struct stacks_gline *g;
+	int inlined = str_is(fr->dso.p, fr->dso.len, STREAM_INLINED);
+
+	GROW(s->gl, s->ngl + 1, s->glcap);
+	g = &s->gl[s->ngl];
+	memset(g, 0, sizeof(*g));
+	g->name = at + (size_t)(fr->sym.p - line);
+	g->nlen = stream_sym_len(fr->sym.p, fr->sym.len);
+	g->dso = at + (size_t)(fr->dso.p - line);
+	g->dlen = fr->dso.len;
+	if (s->ngl++ == 0 || !inlined)
+		s->gaddr = fr->addrval;
+}
+
+/* A source line joins the open group, the file and line of its last frame. */
+static void
+group_srcline(struct stacks *s, const char *line, size_t len)
+{
+	size_t at = group_add(s, line, len);
+	struct stacks_gline *g;
+	struct gline l;
+
+	if (s->ngl == 0)
+		return;
+	memset(&l, 0, sizeof(l));
+	srcline(&l, line, len);
+	if (l.file == NULL)
+		return;
+	g = &s->gl[s->ngl - 1];
+	g->file = at + (size_t)(l.file - line);
+	g->flen = l.flen;
+	g->line = l.line;
 }
 
 /* The index of the thread (COMM, PID, TID) of a sample head. */
@@ -359,6 +381,7 @@ sample_head(struct stacks *s, const struct stream_item *it, const char *name)
 	s->in_sample = 0;
 	buf_reset(&s->grp);
 	s->grp_phys = 0;
+	s->ngl = 0;
 	if (h->ev == STREAM_EV_OFFCPU) {
 		s->side = STACKS_OFF;
 		s->weight = h->has_period ? h->period : 0;
@@ -439,6 +462,7 @@ stacks_stream(struct stacks *s, int fd, const char *name)
 	s->in_sample = 0;
 	buf_reset(&s->grp);
 	s->grp_phys = 0;
+	s->ngl = 0;
 	s->in_has_time = 0;
 	s->in_has_start = 0;
 	lineread_init(&lr, fd, name);
@@ -462,7 +486,8 @@ stacks_stream(struct stacks *s, int fd, const char *name)
 			if (s->in_sample && it.head.has_frame) {
 				/* perf record without -g: a one-frame stack */
 				f = it.head.frame.indent.p;
-				group_add(s, f, it.line + it.len - f);
+				group_frame(s, f, it.line + it.len - f,
+				    &it.head.frame);
 				sample_end(s);
 			}
 			break;
@@ -471,13 +496,13 @@ stacks_stream(struct stacks *s, int fd, const char *name)
 				break;		/* of an event not kept */
 			if (s->grp_phys)
 				group_close(s);
-			group_add(s, it.line, it.len);
+			group_frame(s, it.line, it.len, &it.frame);
 			if (!it.inlined)
 				s->grp_phys = 1;
 			break;
 		case STREAM_ITEM_SRCLINE:
 			if (s->in_sample && s->grp.len > 0)
-				group_add(s, it.line, it.len);
+				group_srcline(s, it.line, it.len);
 			break;
 		default:
 			break;

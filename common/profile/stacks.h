@@ -102,6 +102,13 @@ struct stacks_lcache {
 };
 #define STACKS_LCACHE	4096		/* entries, a power of two */
 
+/* A frame of the open group as the reader parsed it: offsets into grp. */
+struct stacks_gline {
+	size_t		 name, dso, file;	/* where each starts in grp */
+	size_t		 nlen, dlen, flen;	/* flen 0: no source line */
+	uint64_t	 line;
+};
+
 struct stacks {
 	struct intern	 locs;		/* XXH3-128 of a frame group's text ->
 					   u[0] its frames' offset in lframes,
@@ -146,6 +153,10 @@ struct stacks {
 	struct buf	 key;		/* side, thread, location ids so far */
 	struct buf	 grp;		/* the open frame's lines, '\n' after each */
 	int		 grp_phys;	/* it has its non-inlined frame line */
+	struct stacks_gline *gl;	/* its frames, parsed by the reader */
+	size_t		 ngl, glcap;
+	uint64_t	 gaddr;		/* its address: the non-inlined
+					   frame's, else the first's */
 	struct stacks_lcache *lcache;	/* STACKS_LCACHE recent locations */
 	struct buf	 fkey;		/* scratch for a frame's key */
 };

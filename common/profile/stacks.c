@@ -244,7 +244,7 @@ location_new(struct stacks *s, struct intern_entry *e)
 
 		memset(&l, 0, sizeof(l));
 		l.name = t + g->name;
-		l.nlen = g->nlen;
+		l.nlen = stream_sym_len(l.name, g->nlen);
 		l.dso = t + g->dso;
 		l.dlen = g->dlen;
 		l.file = g->flen > 0 ? t + g->file : NULL;
@@ -302,22 +302,27 @@ group_add(struct stacks *s, const char *line, size_t len)
 	return at;
 }
 
-/* A frame line the reader parsed into fr joins the open group. */
+/*
+ * A frame line the reader parsed into fr joins the open group; inlined:
+ * its DSO is STREAM_INLINED. Only where things are is noted: a location
+ * seen before needs nothing more (location_new reads the rest).
+ */
 static void
 group_frame(struct stacks *s, const char *line, size_t len,
-    const struct stream_frame *fr)
+    const struct stream_frame *fr, int inlined)
 {
 	size_t at = group_add(s, line, len);
 	struct stacks_gline *g;
-	int inlined = str_is(fr->dso.p, fr->dso.len, STREAM_INLINED);
 
-	GROW(s->gl, s->ngl + 1, s->glcap);
+	if (s->ngl == s->glcap)
+		GROW(s->gl, s->ngl + 1, s->glcap);
 	g = &s->gl[s->ngl];
-	memset(g, 0, sizeof(*g));
 	g->name = at + (size_t)(fr->sym.p - line);
-	g->nlen = stream_sym_len(fr->sym.p, fr->sym.len);
+	g->nlen = fr->sym.len;
 	g->dso = at + (size_t)(fr->dso.p - line);
 	g->dlen = fr->dso.len;
+	g->flen = 0;
+	g->line = 0;
 	if (s->ngl++ == 0 || !inlined)
 		s->gaddr = fr->addrval;
 }
@@ -487,7 +492,8 @@ stacks_stream(struct stacks *s, int fd, const char *name)
 				/* perf record without -g: a one-frame stack */
 				f = it.head.frame.indent.p;
 				group_frame(s, f, it.line + it.len - f,
-				    &it.head.frame);
+				    &it.head.frame, str_is(it.head.frame.dso.p,
+				    it.head.frame.dso.len, STREAM_INLINED));
 				sample_end(s);
 			}
 			break;
@@ -496,7 +502,7 @@ stacks_stream(struct stacks *s, int fd, const char *name)
 				break;		/* of an event not kept */
 			if (s->grp_phys)
 				group_close(s);
-			group_frame(s, it.line, it.len, &it.frame);
+			group_frame(s, it.line, it.len, &it.frame, it.inlined);
 			if (!it.inlined)
 				s->grp_phys = 1;
 			break;

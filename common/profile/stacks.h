@@ -105,7 +105,8 @@ struct stacks_lcache {
 /* A frame of the open group as the reader parsed it: offsets into grp. */
 struct stacks_gline {
 	size_t		 name, dso, file;	/* where each starts in grp */
-	size_t		 nlen, dlen, flen;	/* flen 0: no source line */
+	size_t		 nlen, dlen, flen;	/* nlen: the symbol with its
+						   offset; flen 0: no source line */
 	uint64_t	 line;
 };
 

@@ -578,7 +578,7 @@ sample_end(struct fold *f, struct foldin *in)
  * Otherwise remembers the key so that sample_end can fill the cache.
  */
 static int
-sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
+sample_cached(struct fold *f, struct foldin *in, struct stream_reader *r)
 {
 	XXH128_hash_t h;
 	struct intern_entry *se;
@@ -597,7 +597,7 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 		intern_init(&f->scache);
 		return 0;
 	}
-	n = lineread_peek_block(lr, 1 << 20, &p);
+	n = stream_reader_peek_sample(r, 1 << 20, &p);
 	if (n < 0)
 		return 0;
 	f->sc_tries++;
@@ -612,7 +612,7 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 		if (se->u[1] & SC_STACK)
 			sample_count(f, in, &f->tab.ents[se->u[0]],
 			    (se->u[1] & SC_NONAME) != 0);
-		lineread_skip(lr, n, se->u[1] & SC_LINES);
+		stream_reader_skip_sample(r, n, se->u[1] & SC_LINES);
 		in->in_sample = 0;
 		f->sc_hits++;
 		return 1;
@@ -743,8 +743,8 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 				frame_line(f, &in, &it.head.frame,
 				    it.head.frame.indent.p, line + len);
 				sample_end(f, &in);
-			} else if (in.in_sample && sample_cached(f, &in, &lr))
-				stream_reader_skipped(&r);
+			} else if (in.in_sample)
+				sample_cached(f, &in, &r);
 			break;
 		case STREAM_ITEM_FRAME:
 			frame_line(f, &in, &it.frame, line, line + len);

@@ -135,10 +135,9 @@ main(int argc, char *argv[])
 	struct record r;
 	struct spool sp;
 	const char *outname = NULL;
-	FILE *out;
-	char *cmdline, *end, *why;
+	char *cmdline, *why;
 	pid_t *pids = NULL;
-	int ch, status;
+	int ch, outfd, status;
 
 	memset(&o, 0, sizeof(o));
 	/* random intervals by default; --fixed-period keeps perf's */
@@ -183,10 +182,7 @@ main(int argc, char *argv[])
 			outname = optarg;
 			break;
 		case 'd':
-			errno = 0;
-			o.duration = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    !(o.duration > 0) || o.duration > 1e7) {
+			if (num_real(optarg, 1e-9, 1e7, &o.duration) != 0) {
 				warnx("-d '%s': expected a positive number of "
 				    "seconds", optarg);
 				usage();
@@ -242,10 +238,10 @@ main(int argc, char *argv[])
 		usage();
 	}
 
-	if ((out = record_opts_output(&o, outname, &why)) == NULL)
+	if ((outfd = record_opts_output(&o, outname, &why)) == -1)
 		errx(2, "%s", why);
 	/* the kernel's rings drained at their pace, not the reader's */
-	spool_init(&sp, fileno(out), o.outname);
+	spool_init(&sp, outfd, o.outname);
 	spool_sink(&sp, &o.sink);
 	o.spool = &sp;
 	cmdline = o.argv ? xjoin(argv, argc) : xjoin(argv - optind,
@@ -256,7 +252,7 @@ main(int argc, char *argv[])
 	status = record_run(&r);
 	record_release(&r);
 	spool_release(&sp);
-	if (fclose(out) != 0 && status != 2)
+	if (close(outfd) != 0 && status != 2)
 		cmdfile_write_failed(o.outname);
 	free(cmdline);
 	free(pids);

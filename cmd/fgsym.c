@@ -4,20 +4,18 @@
  * hottest functions.
  */
 #include <err.h>
-#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/cmdfile.h"
 #include "base/lineread.h"
-#include "base/num.h"
 #include "base/xalloc.h"
 #include "base/version.h"
+#include "elf/filesearch.h"
 #include "record/replay.h"
 #include "stream/sniff.h"
 #include "sym/annotate.h"
@@ -33,33 +31,6 @@ usage(int status)
 	    "             [--symfs=DIR] [--symbol-dir=DIR ...] [--no-debuginfod]\n"
 	    "             [--annotate[=N] | --annotate-to=FILE[,N]] [file ...]\n"
 	    "       fgsym -V | --version\n");
-}
-
-/* Parses the N of --annotate=N: 1 to 1000. */
-static int
-parse_top(const char *opt, const char *s)
-{
-	uint64_t n;
-
-	if (num_arg(s, 1, 1000, &n) != 0)
-		errx(2, "%s: '%s' is not a number of functions from 1 to 1000",
-		    opt, s);
-	return (int)n;
-}
-
-/* The DIR of opt (--symfs, --symbol-dir): a directory, or exit 2. */
-static const char *
-parse_dir(const char *opt, const char *dir)
-{
-	struct stat st;
-
-	if (*dir == '\0')
-		errx(2, "%s: no directory given", opt);
-	if (stat(dir, &st) != 0)
-		err(2, "%s: '%s'", opt, dir);
-	if (!S_ISDIR(st.st_mode))
-		errx(2, "%s: '%s' is not a directory", opt, dir);
-	return dir;
 }
 
 static void
@@ -132,6 +103,7 @@ main(int argc, char *argv[])
 	const char *listing = NULL, **dirs = NULL;
 	size_t ndirs = 0, dircap = 0;
 	FILE *lfp = NULL;
+	char *why;
 	int ch, fd, i, rc, rval = 0, annotate = 0;
 
 	/*
@@ -170,41 +142,31 @@ main(int argc, char *argv[])
 		case 'k':
 			o.kallsyms = optarg;
 			break;
-		case 'R': {
-			char *d = (char *)parse_dir("--symfs", optarg);
-			size_t n = strlen(d);
-
-			/* "DIR/" and "DIR" are one root: paths start with '/'. */
-			while (n > 1 && d[n - 1] == '/')
-				d[--n] = '\0';
-			o.symfs = d;
+		case 'R':
+			if (filesearch_opt_dir("--symfs", optarg, &why))
+				errx(2, "%s", why);
+			o.symfs = optarg;
 			break;
-		}
 		case 'S':
+			if (filesearch_opt_dir("--symbol-dir", optarg, &why))
+				errx(2, "%s", why);
 			GROW(dirs, ndirs + 1, dircap);
-			dirs[ndirs++] = parse_dir("--symbol-dir", optarg);
+			dirs[ndirs++] = optarg;
 			break;
 		case 'N':
 			o.no_debuginfod = 1;
 			break;
 		case 'a':
 			annotate = 1;
-			if (optarg != NULL)
-				ao.top = parse_top("--annotate", optarg);
+			if (optarg != NULL && annotate_opt_top("--annotate",
+			    optarg, &ao.top, &why))
+				errx(2, "%s", why);
 			break;
-		case 'A': {
-			char *comma = strrchr(optarg, ',');
-
-			if (comma != NULL && comma[1] != '\0' &&
-			    strspn(comma + 1, "0123456789") == strlen(comma + 1)) {
-				*comma = '\0';
-				ao.top = parse_top("--annotate-to", comma + 1);
-			}
-			if (*optarg == '\0')
-				errx(2, "--annotate-to: no file name given");
-			listing = optarg;
+		case 'A':
+			if ((listing = annotate_opt_to(optarg, &ao.top,
+			    &why)) == NULL)
+				errx(2, "%s", why);
 			break;
-		}
 		default:
 			version_or_usage(ch, usage);
 		}
@@ -219,8 +181,8 @@ main(int argc, char *argv[])
 
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (annotate || listing != NULL) {
-		if (listing != NULL && (lfp = fopen(listing, "we")) == NULL)
-			err(2, "cannot create '%s'", listing);
+		if (listing != NULL)
+			lfp = cmdfile_create(listing);
 		ao.color = isatty(fileno(annotate ? stdout : lfp));
 		ao.kallsyms = o.kallsyms;
 		ao.full_names = o.full_names;

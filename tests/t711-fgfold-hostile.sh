@@ -4,7 +4,7 @@
 # the 64-bit limit, very deep stacks, odd counts. Every bad line is named
 # with FILE:LINE, the good ones are kept, the exit status is 1.
 . "$(dirname "$0")/lib.sh"
-plan 20
+plan 21
 
 # sample PERIOD FUNC...: one sample, leaf first
 sample() {
@@ -94,6 +94,14 @@ check 'folded: counts of 2^64-1 are read; a sum past it is refused, never wrappe
 	expect_status 1 fgfold --folded in >out 2>err &&
 	echo "a;d 18446744073709551615" >want && test_cmp want out &&
 	grep_q "^fgfold: in:2: the counts add up past 2^64-1 here: skipped the line" err
+'
+
+check 'folded: a fractional count of 70 digits is refused with FILE:LINE, not read from its first 63' '
+	big=$(printf "%070d" 0 | tr 0 9) &&
+	printf "a;ok 4\na;big $big.5\na;ok 1\n" >in &&
+	expect_status 1 fgfold --folded in >out 2>err &&
+	echo "a;ok 5" >want && test_cmp want out &&
+	grep_q "^fgfold: in:2: count does not fit in 64 bits (scale the counts down)" err
 '
 
 check 'folded: a stack of 10,000 frames, merged and sorted' '

@@ -6,7 +6,7 @@
 # names (tests/hostile/xmlsafe.py). t200 covers the basic escaping.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 29
 H=$TESTS/hostile
 . "$H/names.folded.sh"
 if ! command -v python3 >/dev/null 2>&1; then
@@ -119,6 +119,14 @@ check 'folded counts: 2^64 overflow, negative, words: FILE:LINE, exit 1, rest dr
 	grep_q "<title>c (2 samples" out.svg && grep_q "<title>f (2 samples" out.svg
 '
 
+check 'folded counts: a fraction of 70 digits is refused with FILE:LINE, the rest drawn' '
+	big=$(printf "%070d" 0 | tr 0 9) &&
+	printf "a;b $big.5\na;c 2.5\n" >in &&
+	expect_status 1 fgsvg in >out.svg 2>err &&
+	grep_q "^fgsvg: in:1: count does not fit in 64 bits" err &&
+	grep_q "<title>c (" out.svg && ! grep -q "<title>b " out.svg
+'
+
 check 'folded counts: 2^64-1 is drawn (as a double); fractional counts add up' '
 	printf "a;b 18446744073709551615\n" >big && fgsvg big >out.svg 2>err &&
 	grep_q "<title>b (18,446,744,073,709,551,61[56] samples" out.svg &&
@@ -179,6 +187,12 @@ check '--cp with a FIFO as palette.map: a clear error, no hang' '
 	printf "a;b 1\n" >in &&
 	expect_status 2 timeout 10 fgsvg --cp in >out 2>err &&
 	grep_q "palette.map. is not a regular file" err
+'
+
+check '--nameattr naming a FIFO: refused before it is opened, no hang, exit 2' '
+	mkfifo attrs && printf "a;b 1\n" >in &&
+	expect_status 2 timeout 10 fgsvg --nameattr attrs in >out 2>err &&
+	grep_q "nameattr file .attrs.: not a regular file" err
 '
 
 check '--cp: palette.map a symbolic link to a file: refused, the file untouched, exit 2' '

@@ -5,7 +5,7 @@
 # or libdwfl's: no FIFO blocks it, no device is opened, no huge file is
 # read (issue 23, points 1 and 2). FG_TEST_BIN: other tools to try.
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 15
 [ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH
 cc=${CC:-cc}
 B=$TMP/build
@@ -141,4 +141,41 @@ check 'a debug file in the debuginfod cache, found by build ID; none without it'
 	cat err && test "$st" != 124 &&
 	grep_q "debug file .$PWD/c2/$id/debuginfo. refused: not a regular file" err
 '
+# One safe-open (issue 43): the files fgsym's options name go through
+# base/safeopen as the files a stream names do.
+ksample() {
+	printf 'prog 42/42 [000] 1.000000: 1 cpu-clock:\n\tffffffff81000000 [unknown] ([kernel.kallsyms])\n\n'
+}
+
+check '--kallsyms naming a FIFO: never opened, said, the stream still written' '
+	mkfifo ks && ksample >in &&
+	{ timeout 10 "$B/openwatch" "$PWD/ks" fgsym --kallsyms ks in >out 2>err; st=$?; } &&
+	cat err && test "$st" = 1 &&
+	grep_q "^fgsym: .ks. is not a regular file: kernel frames stay \[unknown\]" err &&
+	grep_q "^prog 42/42" out
+'
+
+check '--annotate-to a symbolic link: refused, its target untouched, exit 2' '
+	echo "victim data" >victim && ln -s victim list && ksample >in &&
+	expect_status 2 fgsym --annotate-to=list in >out 2>err &&
+	grep_q "cannot write to .list.: it is a symbolic link" err &&
+	echo "victim data" >want && test_cmp want victim && test -L list
+'
+
+check '--annotate-to a dangling link or a FIFO: nothing created or opened, exit 2' '
+	ln -s created list && mkfifo fifo && ksample >in &&
+	expect_status 2 fgsym --annotate-to=list in >out 2>err &&
+	test ! -e created && grep_q "symbolic link" err &&
+	expect_status 2 timeout 10 fgsym --annotate-to=fifo in >out 2>err &&
+	grep_q "cannot write to .fifo.: not a regular file" err
+'
+
+check '--annotate-to a regular file: truncated and written; /dev/null taken' '
+	ksample >in && head -c 100000 /dev/zero >list &&
+	printf "ffffffff81000000 T start_kernel\nffffffff81100000 T end_kernel\n" >ks &&
+	fgsym --kallsyms ks --annotate-to=list in >out 2>err &&
+	test "$(wc -c <list)" -lt 100000 && grep_q "start_kernel" out &&
+	fgsym --annotate-to=/dev/null in >out 2>err && grep_q "^prog 42/42" out
+'
+
 done_testing

@@ -51,6 +51,16 @@ void	 buf_release(struct buf *);		/* frees p; buf_init makes it usable again */
  */
 void	 buf_grow(struct buf *, size_t n);
 
+/*
+ * The contents as a C string: "" for an empty buffer, never NULL, even
+ * one that never had memory (all zero bytes).
+ */
+static inline const char *
+buf_str(const struct buf *b)
+{
+	return b->p != NULL ? b->p : "";
+}
+
 /* Cuts the buffer to its first len bytes (len <= b->len), keeping its memory. */
 static inline void
 buf_setlen(struct buf *b, size_t len)

@@ -3,9 +3,11 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/cmdfile.h"
+#include "base/safeopen.h"
 #include "base/xalloc.h"
 
 int
@@ -72,4 +74,21 @@ cmdfile_finish(FILE *f, const char *name)
 	errno = 0;
 	if (fflush(f) == EOF || ferror(f))
 		cmdfile_write_failed(name);
+}
+
+FILE *
+cmdfile_create(const char *path)
+{
+	struct stat st;
+	char *why;
+	FILE *f;
+	int fd;
+
+	if ((fd = safeopen_out(path, 0, &st, &why)) == -1)
+		errx(2, "%s", why);
+	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
+		err(2, "cannot truncate '%s'", path);
+	if ((f = fdopen(fd, "w")) == NULL)
+		err(2, "cannot create '%s'", path);
+	return f;
 }

@@ -29,6 +29,15 @@
 int	 cmdfile_open(const char *path, const char **name);
 
 /*
+ * Creates path for writing (an output option's file, such as fgsym's
+ * --annotate-to), through base/safeopen's policy: a symbolic link, a
+ * FIFO or a device is refused before anything is written (/dev/null is
+ * taken), a regular file truncated. Exits 2 with one line naming path
+ * and the fix when refused or failing. The caller fcloses the FILE.
+ */
+FILE	*cmdfile_create(const char *path);
+
+/*
  * Two lists of files on one command line, "opt ... BEFORE ... -- AFTER
  * ...": returns 1 when opt (such as "--compare") is among the arguments
  * before the first "--", else 0. When it is and a "--" follows, that

@@ -98,6 +98,26 @@ num_x64(const char *s, size_t len, uint64_t *v, size_t *used)
 }
 
 /*
+ * Reads the digits at *p (decimal when base is 10, hex when 16) of a
+ * NUL-terminated string into *v, and moves *p past them: a field of a
+ * /proc file, a colour's component. Returns as num_u64 reading leading
+ * digits: NUM_OK, NUM_RANGE (saturated, *p past every digit), or NUM_BAD
+ * when no digit is at *p (*p unmoved).
+ */
+int	num_next(const char **p, int base, uint64_t *v);
+
+/*
+ * Reads the decimal number at s[0..len), DIGITS or DIGITS.DIGITS (a
+ * folded line's fractional count), into *v, however many digits it has.
+ * Returns NUM_OK; NUM_RANGE when the digits before the dot are past
+ * 2^64-1, the range of an integer count (*v then HUGE_VAL); or NUM_BAD
+ * (*v 0) when it is anything else. The value is rounded once, as
+ * strtod(3) rounds it, from its first 48 digits after the dot (what
+ * follows cannot move a double).
+ */
+int	num_decimal(const char *s, size_t len, double *v);
+
+/*
  * Reads the option argument s (NUL-terminated, digits only) into *v when
  * its value is within [lo, hi]. Returns 0, or -1 (*v untouched) when s is
  * empty, holds anything but digits, or is out of range: the caller then

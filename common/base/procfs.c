@@ -116,14 +116,71 @@ field_is(const char *line, const char *name)
 	return strncmp(line, name, strlen(name)) == 0;
 }
 
+/*
+ * Reads up to n numbers (base 10 or 16) after the field's name and its
+ * white space, each after white space; returns how many were read whole.
+ */
+static int
+field_nums(const char *line, const char *name, int base, uint64_t *v,
+    int n)
+{
+	const char *p = line + strlen(name);
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (*p != ' ' && *p != '\t')
+			break;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (num_next(&p, base, &v[i]) != NUM_OK)
+			break;
+	}
+	return i;
+}
+
+/* One field of status into st, when line is the field's. */
+static void
+status_field(const char *line, struct procfs_status *st, int *seen)
+{
+	uint64_t v[3];
+
+	if (!(*seen & 1) && field_is(line, "Tgid:")) {
+		*seen |= 1;
+		if (field_nums(line, "Tgid:", 10, v, 1) == 1 && v[0] > 0 &&
+		    v[0] <= INT_MAX)
+			st->tgid = (pid_t)v[0];
+	} else if (!(*seen & 2) && field_is(line, "Uid:")) {
+		*seen |= 2;
+		st->nuid = field_nums(line, "Uid:", 10, v, 3);
+		for (int i = 0; i < st->nuid; i++)
+			st->uid[i] = (uid_t)v[i];
+	} else if (!(*seen & 4) && field_is(line, "Seccomp:")) {
+		*seen |= 4;
+		if (field_nums(line, "Seccomp:", 10, v, 1) == 1 &&
+		    v[0] <= INT_MAX)
+			st->seccomp = (int)v[0];
+	} else if (!(*seen & 8) && field_is(line, "TracerPid:")) {
+		*seen |= 8;
+		if (field_nums(line, "TracerPid:", 10, v, 1) == 1 &&
+		    v[0] > 0 && v[0] <= INT_MAX)
+			st->tracer = (pid_t)v[0];
+	} else if (field_is(line, "SigPnd:")) {
+		if (field_nums(line, "SigPnd:", 16, v, 1) == 1)
+			st->sigpnd = v[0];
+	} else if (field_is(line, "ShdPnd:")) {
+		if (field_nums(line, "ShdPnd:", 16, v, 1) == 1)
+			st->shdpnd = v[0];
+	} else if (field_is(line, "SigBlk:")) {
+		if (field_nums(line, "SigBlk:", 16, v, 1) == 1)
+			st->sigblk = v[0];
+	}
+}
+
 int
 procfs_status(pid_t pid, struct procfs_status *st)
 {
 	char path[64], line[256];
-	unsigned long ids[3];
-	int fd, at_start = 1, seen_tgid = 0, seen_uid = 0, seen_seccomp = 0;
-	int seen_tracer = 0, n;
-	unsigned long long mask;
+	int fd, at_start = 1, seen = 0;
 	FILE *f;
 
 	memset(st, 0, sizeof(*st));
@@ -148,41 +205,8 @@ procfs_status(pid_t pid, struct procfs_status *st)
 		int starts = at_start;
 
 		at_start = strchr(line, '\n') != NULL;
-		if (!starts)
-			continue;
-		if (!seen_tgid && field_is(line, "Tgid:")) {
-			int tgid;
-
-			seen_tgid = 1;
-			if (sscanf(line, "Tgid: %d", &tgid) == 1 && tgid > 0)
-				st->tgid = (pid_t)tgid;
-		} else if (!seen_uid && field_is(line, "Uid:")) {
-			seen_uid = 1;
-			n = sscanf(line, "Uid: %lu %lu %lu", &ids[0], &ids[1],
-			    &ids[2]);
-			for (st->nuid = 0; st->nuid < n; st->nuid++)
-				st->uid[st->nuid] = (uid_t)ids[st->nuid];
-		} else if (!seen_seccomp && field_is(line, "Seccomp:")) {
-			seen_seccomp = 1;
-			if (sscanf(line, "Seccomp: %d", &st->seccomp) != 1)
-				st->seccomp = -1;
-		} else if (!seen_tracer && field_is(line, "TracerPid:")) {
-			int tracer;
-
-			seen_tracer = 1;
-			if (sscanf(line, "TracerPid: %d", &tracer) == 1 &&
-			    tracer > 0)
-				st->tracer = (pid_t)tracer;
-		} else if (field_is(line, "SigPnd:")) {
-			if (sscanf(line, "SigPnd: %llx", &mask) == 1)
-				st->sigpnd = mask;
-		} else if (field_is(line, "ShdPnd:")) {
-			if (sscanf(line, "ShdPnd: %llx", &mask) == 1)
-				st->shdpnd = mask;
-		} else if (field_is(line, "SigBlk:")) {
-			if (sscanf(line, "SigBlk: %llx", &mask) == 1)
-				st->sigblk = mask;
-		}
+		if (starts)
+			status_field(line, st, &seen);
 	}
 	fclose(f);
 	return 0;
@@ -305,6 +329,56 @@ procfs_maps_open(struct procfs_maps *ms, pid_t pid, pid_t tid)
 }
 
 /*
+ * Reads a number (base 10 or 16) at *p followed by the character sep,
+ * moving past both; 0, or -1 when the line is not so.
+ */
+static int
+maps_num(const char **p, int base, char sep, uint64_t *v)
+{
+	if (num_next(p, base, v) != NUM_OK || **p != sep)
+		return -1;
+	(*p)++;
+	return 0;
+}
+
+/* Parses a maps line into m (the name borrowed from line); 0 or -1. */
+static int
+maps_parse(char *line, struct procfs_map *m)
+{
+	const char *p = line, *perms;
+	uint64_t maj, min;
+	size_t l;
+	char *name;
+
+	if (maps_num(&p, 16, '-', &m->start) != 0 ||
+	    maps_num(&p, 16, ' ', &m->end) != 0 || m->end < m->start)
+		return -1;
+	perms = p;
+	if ((p = strchr(perms, ' ')) == NULL ||
+	    (l = (size_t)(p - perms)) >= sizeof(m->perms))
+		return -1;
+	memcpy(m->perms, perms, l);
+	m->perms[l] = '\0';
+	p++;
+	if (maps_num(&p, 16, ' ', &m->pgoff) != 0 ||
+	    maps_num(&p, 16, ':', &maj) != 0 || maj > UINT_MAX ||
+	    maps_num(&p, 16, ' ', &min) != 0 || min > UINT_MAX ||
+	    num_next(&p, 10, &m->ino) != NUM_OK)
+		return -1;
+	m->maj = (unsigned)maj;
+	m->min = (unsigned)min;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	name = line + (p - line);
+	l = strlen(name);
+	while (l && (name[l - 1] == '\n' || name[l - 1] == ' '))
+		name[--l] = '\0';
+	m->name = name;
+	m->line = line;
+	return 0;
+}
+
+/*
  * A line is "START-END PERMS OFFSET DEV INODE NAME", the name after any
  * number of spaces, and none for an anonymous mapping.
  */
@@ -320,28 +394,7 @@ procfs_maps_next(struct procfs_maps *ms, struct procfs_map *m)
 int
 procfs_map_line(char *line, struct procfs_map *m)
 {
-	unsigned long long lo, hi, off, ino;
-	unsigned maj, min;
-	char *name;
-	size_t l;
-	int n = 0;
-
-	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi,
-	    m->perms, &off, &maj, &min, &ino, &n) < 7 || n == 0 || hi < lo)
-		return 0;
-	m->maj = maj;
-	m->min = min;
-	m->ino = ino;
-	name = line + n;
-	l = strlen(name);
-	while (l && (name[l - 1] == '\n' || name[l - 1] == ' '))
-		name[--l] = '\0';
-	m->start = lo;
-	m->end = hi;
-	m->pgoff = off;
-	m->name = name;
-	m->line = line;
-	return 1;
+	return maps_parse(line, m) == 0;
 }
 
 void

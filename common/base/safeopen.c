@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -180,4 +181,24 @@ safeopen_read(const char *path, size_t max, char **bufp, size_t *lenp)
 	*bufp = buf;
 	*lenp = len;
 	return 0;
+}
+
+int
+safeopen_out(const char *path, int flags, struct stat *stp, char **why)
+{
+	int fd;
+
+	*why = NULL;
+	fd = safeopen_flags(path, SAFEOPEN_CREATE | SAFEOPEN_NOFOLLOW | flags,
+	    stp);
+	if (fd == -1 && errno == ELOOP)
+		*why = xasprintf("cannot write to '%s': it is a symbolic link; "
+		    "name the file itself", path);
+	else if (fd == SAFEOPEN_NOTREG)
+		*why = xasprintf("cannot write to '%s': not a regular file; "
+		    "give a regular file, or write to stdout", path);
+	else if (fd < 0)
+		*why = xasprintf("cannot create '%s': %s", path,
+		    strerror(errno));
+	return fd < 0 ? -1 : fd;
 }

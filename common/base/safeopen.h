@@ -61,6 +61,17 @@ int	safeopen_flags(const char *path, int flags, struct stat *st);
 int	safeopen_fd(int pfd, const char *path, int flags, struct stat *st);
 
 /*
+ * A file a tool writes by the name it was given (fgrecord's -o, fgsym's
+ * --annotate-to): safeopen_flags with SAFEOPEN_CREATE and
+ * SAFEOPEN_NOFOLLOW added to flags, so that a symbolic link, a FIFO or a
+ * device is refused and nothing is created through a link. Returns the
+ * descriptor, not truncated (the caller truncates once its own checks
+ * pass), with *st filled; or -1 and *why, one line naming path and the
+ * fix (the caller frees it).
+ */
+int	safeopen_out(const char *path, int flags, struct stat *st, char **why);
+
+/*
  * Reads all of the regular file path, at most max bytes. Returns 0 and
  * sets *buf (NUL-terminated, the caller frees it) and *len; or -1 with
  * errno set; SAFEOPEN_NOTREG; or SAFEOPEN_TOOBIG when the file is (or

@@ -228,12 +228,13 @@ dbgfetch_new(const struct dbgfetch_opts *opts)
 static char *
 status_of(const char *resp, const char *err)
 {
-	const char *http = "The requested URL returned error: ";
-	int code;
+	const char *http = "The requested URL returned error: ", *c;
+	uint64_t code;
 
+	c = err + strlen(http);
 	if (strncmp(err, http, strlen(http)) == 0 &&
-	    sscanf(err + strlen(http), "%d", &code) == 1)
-		return code == 404 ? NULL : xasprintf("HTTP %d", code);
+	    num_next(&c, 10, &code) != NUM_BAD && code <= 999)
+		return code == 404 ? NULL : xasprintf("HTTP %d", (int)code);
 	if (strcmp(resp, "No error") == 0 || strcmp(resp, "Callback "
 	    "aborted") == 0)
 		return NULL;
@@ -245,6 +246,27 @@ status_of(const char *resp, const char *err)
 	return xstrdup(*err != '\0' ? err : resp);
 }
 
+/*
+ * Whether line is prefix, a server's index (below DBGFETCH_SERVERS) and
+ * what follows after white space, as the client's log writes "init
+ * server N URL" and "url N ...": sets *i and *off, where the rest starts.
+ */
+static int
+indexed_line(const char *line, const char *prefix, int *i, int *off)
+{
+	size_t n = strlen(prefix);
+	const char *p = line + n;
+	uint64_t v;
+
+	if (strncmp(line, prefix, n) != 0 ||
+	    num_next(&p, 10, &v) != NUM_OK || v >= DBGFETCH_SERVERS)
+		return 0;
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	*i = (int)v;
+	*off = (int)(p - line);
+	return 1;
+}
 /*
  * Reads the client's log of the request just made: each server's URL,
  * and the failures (status_of) of those that failed, as lines "URL\tWHY"
@@ -271,8 +293,7 @@ log_failures(struct dbgfetch *d, char **out, size_t *nservers)
 
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
-		if (sscanf(line, "init server %d %n", &i, &off) == 1 &&
-		    off > 0 && i >= 0 && i < DBGFETCH_SERVERS) {
+		if (indexed_line(line, "init server ", &i, &off)) {
 			char *u = line + off, *b = strstr(u, "/buildid");
 
 			if (b != NULL && b[8] == '\0')
@@ -284,8 +305,7 @@ log_failures(struct dbgfetch *d, char **out, size_t *nservers)
 		} else if (strncmp(line, "server response ", 16) == 0) {
 			free(resp);
 			resp = xstrdup(line + 16);
-		} else if (resp != NULL && sscanf(line, "url %d %n", &i,
-		    &off) == 1 && off > 0 && i >= 0 && i < DBGFETCH_SERVERS &&
+		} else if (resp != NULL && indexed_line(line, "url ", &i, &off) &&
 		    strstr(line + off, "://") == NULL) {
 			/* the error of server i (a URL line is a retry's) */
 			char *why = status_of(resp, line + off);

@@ -13,6 +13,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include "base/num.h"
 #include "elf/debuglink.h"
 #include "elf/elfdwarf.h"
 #include "elf/elffile.h"
@@ -257,8 +258,7 @@ v0_disamb(const char **p)
 static const char *
 v0_crate(const char *p, size_t *len, int depth)
 {
-	unsigned long n;
-	char *end;
+	uint64_t n;
 
 	if (depth > 32)
 		return NULL;
@@ -277,15 +277,14 @@ v0_crate(const char *p, size_t *len, int depth)
 		v0_disamb(&p);
 		if (*p == 'u')
 			p++;
-		n = strtoul(p, &end, 10);
-		if (end == p || n == 0 || n > 256)
+		if (num_next(&p, 10, &n) != NUM_OK || n == 0 || n > 256)
 			return NULL;
-		if (*end == '_')
-			end++;
-		if (strnlen(end, n) < n)
+		if (*p == '_')
+			p++;
+		if (strnlen(p, n) < n)
 			return NULL;
 		*len = n;
-		return end;
+		return p;
 	case 'Y':	/* Y <type> <trait path>: a default method, the type's */
 		return v0_crate(p + 1, len, depth + 1);
 	default:	/* a back reference, a type that is no path */
@@ -297,8 +296,8 @@ int
 elfdwarf_rust_std(const char *sym)
 {
 	const char *p, *c;
+	uint64_t len;
 	size_t n;
-	char *end;
 
 	if (strncmp(sym, "__rust_", 7) == 0 || strncmp(sym, "__rdl_", 6) == 0 ||
 	    strncmp(sym, "__rg_", 5) == 0 || strcmp(sym,
@@ -326,10 +325,11 @@ elfdwarf_rust_std(const char *sym)
 	/* Legacy: _ZN <length><name> ...; an impl "<alloc..x..T as ...>". */
 	if (strncmp(sym, "_ZN", 3) != 0)
 		return 0;
-	n = strtoul(sym + 3, &end, 10);
-	if (end == sym + 3 || n == 0 || strnlen(end, n) < n)
+	c = sym + 3;
+	if (num_next(&c, 10, &len) != NUM_OK || len == 0 || len > SIZE_MAX ||
+	    strnlen(c, (size_t)len) < (size_t)len)
 		return 0;
-	c = end;
+	n = (size_t)len;
 	if (strncmp(c, "_$LT$", 5) == 0 || strncmp(c, "$LT$", 4) == 0) {
 		const char *e = c + n, *dots;
 

@@ -3,6 +3,7 @@
  * build ID or base name (see filesearch.h).
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,4 +176,24 @@ filesearch_debug_paths(const struct filesearch *fs, const char *id,
 			out[n++] = xasprintf("%s/%s", fs->dirs[i], link);
 	}
 	return n;
+}
+
+int
+filesearch_opt_dir(const char *opt, char *dir, char **why)
+{
+	struct stat st;
+	size_t n = strlen(dir);
+
+	*why = NULL;
+	if (n == 0)
+		*why = xasprintf("%s: no directory given", opt);
+	else if (stat(dir, &st) != 0)
+		*why = xasprintf("%s: '%s': %s", opt, dir, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		*why = xasprintf("%s: '%s' is not a directory", opt, dir);
+	if (*why != NULL)
+		return 2;
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = '\0';
+	return 0;
 }

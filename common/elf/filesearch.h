@@ -36,6 +36,14 @@ struct filesearch {
 };
 
 /*
+ * The DIR of an option (opt: "--symfs", "--symbol-dir"): 0 when dir is a
+ * directory, a trailing '/' taken off (dir is written: "DIR/" and "DIR"
+ * are one root, for paths that start with '/'); else 2 and *why (the
+ * caller frees it), one line naming opt and dir.
+ */
+int	filesearch_opt_dir(const char *opt, char *dir, char **why);
+
+/*
  * Opens into ef (elffile_init'ed) the file that stands for the recorded
  * path, whose recorded build ID is id (hex; NULL when unknown): path under
  * fs->symfs, then path itself, then in each of fs->dirs

@@ -2,13 +2,13 @@
  * kallsyms: /proc/kallsyms as a sorted table (see kallsyms.h).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "elf/kallsyms.h"
 #include "base/num.h"
+#include "base/safeopen.h"
 #include "base/str.h"
 #include "base/xalloc.h"
 #include "base/upper.h"
@@ -87,7 +87,9 @@ kallsyms_load(struct kallsyms *k, const char *path)
 	int fd, nonzero = 0;
 
 	kallsyms_release(k);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = safeopen(path, NULL)) == SAFEOPEN_NOTREG)
+		return KALLSYMS_NOTREG;
+	if (fd < 0)
 		return -1;
 	k->text = slurp(fd);
 	close(fd);
@@ -167,7 +169,7 @@ kallsyms_buildid(const char *path)
 	ssize_t r;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = safeopen(path, NULL)) < 0)
 		return NULL;
 	while (n < sizeof(buf) && (r = read(fd, buf + n, sizeof(buf) - n)) > 0)
 		n += (size_t)r;

@@ -41,9 +41,11 @@ void	kallsyms_init(struct kallsyms *k);
  * Reads path (normally "/proc/kallsyms") into the table, replacing what it
  * held. Returns 0 on success; -1 with errno set when the file cannot be
  * read; -2 when it holds no usable address (every address is zero because
- * of kernel.kptr_restrict, or there is no code symbol at all). Lines that do
- * not parse are skipped.
+ * of kernel.kptr_restrict, or there is no code symbol at all);
+ * KALLSYMS_NOTREG when path is no regular file (a FIFO, a device: never
+ * opened, base/safeopen). Lines that do not parse are skipped.
  */
+#define KALLSYMS_NOTREG	(-3)
 int	kallsyms_load(struct kallsyms *k, const char *path);
 
 /*

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/safeopen.h"
 #include "base/xalloc.h"
 #include "elf/rustbuild.h"
 
@@ -251,14 +252,19 @@ cfg_value(struct cfgs *c, int k, const char *file, FILE *fp, char **buf,
 static void
 cfg_read(struct cfgs *c, const char *path)
 {
-	FILE *fp = fopen(path, "r");
 	char *buf = NULL, *file;
 	size_t cap = 0;
 	unsigned line = 0;
-	int table = 0;	/* 0 top level or other, 1 [build], 2 [target.*] */
+	int fd, table = 0;	/* 0 top level or other, 1 [build], 2 [target.*] */
+	FILE *fp;
 
-	if (fp == NULL)
+	/* a name found by walking up from the binary: a FIFO must not block */
+	if ((fd = safeopen(path, NULL)) < 0)
 		return;
+	if ((fp = fdopen(fd, "r")) == NULL) {
+		close(fd);
+		return;
+	}
 	c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files));
 	file = c->files[c->nfiles++] = xstrdup(path);
 	while (getline(&buf, &cap, fp) >= 0) {

@@ -16,7 +16,7 @@ struct topfn {
 
 /* A table of functions: their names and figures, by the same index. */
 struct toptab {
-	struct stacktab	 names;
+	struct intern	 names;
 	struct topfn	*fn;
 	size_t		 cap;
 };
@@ -32,13 +32,13 @@ static void
 toptab_init(struct toptab *t)
 {
 	memset(t, 0, sizeof(*t));
-	stacktab_init(&t->names);
+	intern_init(&t->names);
 }
 
 static void
 toptab_release(struct toptab *t)
 {
-	stacktab_release(&t->names);
+	intern_release(&t->names);
 	free(t->fn);
 }
 
@@ -51,7 +51,7 @@ static void
 toptab_add(struct toptab *t, const char *name, size_t len, size_t stamp,
     double w, int self)
 {
-	struct stacktab_entry *ne = stacktab_get(&t->names, name, len);
+	struct intern_entry *ne = intern_get(&t->names, name, len);
 	size_t k = ne - t->names.ents;
 
 	if (k >= t->cap) {
@@ -100,7 +100,7 @@ toptab_write(struct toptab *t, FILE *out, size_t n, const struct topfmt *m)
 	fprintf(out, "%7s %10s %7s %10s  %s\n", "self%", m->self_h, "total%",
 	    m->total_h, "function");
 	for (i = 0; i < t->names.n && i < n; i++) {
-		const struct stacktab_entry *ne = &t->names.ents[order[i]];
+		const struct intern_entry *ne = &t->names.ents[order[i]];
 		const struct topfn *fn = &t->fn[order[i]];
 
 		fprintf(out, "%6.2f%% %10.*f %6.2f%% %10.*f  %.*s\n",
@@ -170,7 +170,7 @@ int
 fold_top(struct fold *f, FILE *out, size_t n)
 {
 	struct toptab leaves, own;
-	struct stacktab_entry **v = stacktab_sorted(&f->tab);
+	struct intern_entry **v = intern_sorted(&f->tab);
 	struct topframe *fr = NULL;
 	struct topfmt m;
 	size_t frcap = 0, nfr, i;
@@ -182,7 +182,7 @@ fold_top(struct fold *f, FILE *out, size_t n)
 	toptab_init(&own);
 	memset(&m, 0, sizeof(m));
 	for (i = 0; i < f->tab.n; i++) {
-		const struct stacktab_entry *e = v[i];
+		const struct intern_entry *e = v[i];
 		const char *p = e->key, *end = e->key + e->len, *semi;
 		double w = (double)e->u[0] + e->d[0];
 		int first = 1;

@@ -2,22 +2,22 @@
 #include <stdlib.h>
 
 #include "fold/write.h"
-#include "stream/stacktab.h"
+#include "stream/intern.h"
 
 int
 fold_write(struct fold *f, FILE *out, int diff)
 {
-	struct stacktab_entry **v;
+	struct intern_entry **v;
 	char a[64], b[64];
 	size_t i;
 	int norm = diff && f->opts.normalize && f->total[0] != f->total[1] &&
 	    f->total[0] > 0;
 
 	fold_settle(f);
-	v = stacktab_sorted(&f->tab);
+	v = intern_sorted(&f->tab);
 
 	for (i = 0; i < f->tab.n; i++) {
-		struct stacktab_entry *e = v[i];
+		struct intern_entry *e = v[i];
 
 		/* A stack whose only samples were refused: not a stack seen. */
 		if (f->overflowed && e->u[0] == 0 && e->u[1] == 0 &&
@@ -34,11 +34,11 @@ fold_write(struct fold *f, FILE *out, int diff)
 			    (uint64_t)x;
 			e->d[0] = 0;
 		}
-		stacktab_fmt_count(e, 0, a, sizeof(a));
+		intern_fmt_count(e, 0, a, sizeof(a));
 		/* fwrite: a NUL byte in a folded stack stays in it. */
 		fwrite(e->key, 1, e->len, out);
 		if (diff) {
-			stacktab_fmt_count(e, 1, b, sizeof(b));
+			intern_fmt_count(e, 1, b, sizeof(b));
 			fprintf(out, " %s %s\n", a, b);
 		} else
 			fprintf(out, " %s\n", a);

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "perf/perf.h"
+#include "stream/stream.h"
 
 enum source_kind {
 	SOURCE_SAMPLE,
@@ -30,6 +31,7 @@ struct source_sample {
 	uint32_t	 cpu;
 	uint64_t	 period;	/* events (or ns) the sample stands for */
 	const char	*event;		/* the event's name, for the stream */
+	enum stream_ev	 ev;		/* which event that is */
 	/*
 	 * The kernel's callchain, leaf first, with PERF_CONTEXT_KERNEL and
 	 * PERF_CONTEXT_USER markers before each part; with fp the user part

@@ -309,6 +309,11 @@ decode_sample(struct perf_decoder *d, const struct perf_event_header *h,
 	ev.pid = (pid_t)pid;
 	ev.tid = (pid_t)tid;
 	s->event = d->event;
+	if (d->ev_name != d->event) {	/* once per event name given */
+		d->ev_name = d->event;
+		d->ev = stream_ev_of(d->event, strlen(d->event));
+	}
+	s->ev = d->ev;
 	if (lbr && nlbr > 0 && (d->branch_type &
 	    PERF_SAMPLE_BRANCH_CALL_STACK) && ip < PERF_CONTEXT_MAX &&
 	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==

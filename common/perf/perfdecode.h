@@ -36,6 +36,9 @@
 struct perf_decoder {
 	int		 dwarf;		/* samples carry registers and a stack */
 	const char	*event;		/* borrowed: the samples' event name */
+	const char	*ev_name;	/* the event whose enum ev is (set by
+					   the first sample after event is) */
+	enum stream_ev	 ev;
 	uint64_t	*ips;		/* owned: the current callchain */
 	size_t		 ips_cap;
 	/* The layout, from the event's attributes. */

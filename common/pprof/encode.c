@@ -197,7 +197,7 @@ samples(struct pprof *p, struct buf *out, const struct columns *c)
 
 	GROW(p->vals, c->n, p->vals_cap);
 	for (i = 0; i < s->stacks.n; i++) {
-		const struct stacktab_entry *e = &s->stacks.ents[i];
+		const struct intern_entry *e = &s->stacks.ents[i];
 		const uint8_t *k = (const uint8_t *)e->key, *end = k + e->len;
 		int side = stacks_key_side(&k);
 		size_t th = stacks_key_thread(&k);
@@ -236,12 +236,12 @@ mappings(struct pprof *p, struct buf *out, uint64_t main_map)
 
 	for (j = 0; j < p->maps.n; j++) {
 		/* In the order of map_order: pprof takes the first for main. */
-		const struct stacktab_entry *e, *b;
+		const struct intern_entry *e, *b;
 
 		i = j == 0 && main_map != 0 ? main_map - 1 :
 		    main_map != 0 && j < main_map ? j - 1 : j;
 		e = &p->maps.ents[i];
-		b = stacktab_find(&p->prof.buildids, e->key, e->len);
+		b = intern_find(&p->prof.buildids, e->key, e->len);
 		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, MAPPING_ID, map_order(main_map, i + 1));
 		pb_uint(&p->tmp, MAPPING_FILENAME, e->u[0]);
@@ -288,7 +288,7 @@ functions(struct pprof *p, struct buf *out)
 	size_t i;
 
 	for (i = 0; i < p->funcs.n; i++) {
-		const struct stacktab_entry *e = &p->funcs.ents[i];
+		const struct intern_entry *e = &p->funcs.ents[i];
 
 		buf_reset(&p->tmp);
 		pb_uint(&p->tmp, FUNCTION_ID, i + 1);

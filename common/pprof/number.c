@@ -15,14 +15,14 @@ pprof_str(struct pprof *p, const char *s, size_t len)
 {
 	if (len == 0)
 		return 0;	/* s may be NULL */
-	return stacktab_get(&p->strs, s, len) - p->strs.ents;
+	return intern_get(&p->strs, s, len) - p->strs.ents;
 }
 
 static uint64_t
 map_id(struct pprof *p, const char *dso, size_t len)
 {
 	size_t n = p->maps.n;
-	struct stacktab_entry *e = stacktab_get(&p->maps, dso, len);
+	struct intern_entry *e = intern_get(&p->maps, dso, len);
 	uint64_t id = e - p->maps.ents + 1;
 
 	if (p->maps.n != n)
@@ -42,7 +42,7 @@ func_id(struct pprof *p, const char *name, size_t nlen, const char *file,
 	k[nlen] = '\0';
 	if (flen > 0)		/* file is NULL when there is none */
 		memcpy(k + nlen + 1, file, flen);
-	id = stacktab_get(&p->funcs, k, nlen + 1 + flen) - p->funcs.ents + 1;
+	id = intern_get(&p->funcs, k, nlen + 1 + flen) - p->funcs.ents + 1;
 	free(k);
 	if (p->funcs.n != n) {
 		uint64_t nid = pprof_str(p, name, nlen), fid = pprof_str(p, file, flen);
@@ -165,7 +165,7 @@ pprof_location(struct pprof *p, size_t id)
 
 /* A note of the profile as a comment: "cmdline: ...", "lost samples: ...". */
 static void
-add_comment(struct pprof *p, const struct stacktab_entry *note)
+add_comment(struct pprof *p, const struct intern_entry *note)
 {
 	const char *prefix = note->key[0] == STACKS_NOTE_CMDLINE ?
 	    "cmdline: " : "lost samples: ";
@@ -190,15 +190,15 @@ pprof_number(struct pprof *p)
 	const struct stacks *s = &p->prof;
 	size_t i, loc = 0;
 
-	stacktab_release(&p->strs);
-	stacktab_release(&p->funcs);
-	stacktab_release(&p->maps);
-	stacktab_init(&p->strs);
-	stacktab_init(&p->funcs);
-	stacktab_init(&p->maps);
+	intern_release(&p->strs);
+	intern_release(&p->funcs);
+	intern_release(&p->maps);
+	intern_init(&p->strs);
+	intern_init(&p->funcs);
+	intern_init(&p->maps);
 	buf_reset(&p->larena);
 	p->ncomments = 0;
-	stacktab_get(&p->strs, "", 0);	/* string 0 is the empty string */
+	intern_get(&p->strs, "", 0);	/* string 0 is the empty string */
 	GROW(p->tcomm, s->threads.n + 1, p->tcomm_cap);
 	GROW(p->fmemo, s->frames.n + 1, p->fmemo_cap);
 	memset(p->fmemo, 0, s->frames.n * sizeof(*p->fmemo));

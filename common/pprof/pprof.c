@@ -10,18 +10,18 @@ pprof_init(struct pprof *p)
 {
 	memset(p, 0, sizeof(*p));
 	stacks_init(&p->prof);
-	stacktab_init(&p->strs);
-	stacktab_init(&p->funcs);
-	stacktab_init(&p->maps);
+	intern_init(&p->strs);
+	intern_init(&p->funcs);
+	intern_init(&p->maps);
 }
 
 void
 pprof_release(struct pprof *p)
 {
 	stacks_release(&p->prof);
-	stacktab_release(&p->strs);
-	stacktab_release(&p->funcs);
-	stacktab_release(&p->maps);
+	intern_release(&p->strs);
+	intern_release(&p->funcs);
+	intern_release(&p->maps);
 	buf_release(&p->larena);
 	buf_release(&p->tmp);
 	buf_release(&p->tmp2);

@@ -58,7 +58,7 @@
 
 #include "base/buf.h"
 #include "profile/stacks.h"
-#include "stream/stacktab.h"
+#include "stream/intern.h"
 
 /* What a raw frame of the profile became, once known (0: not yet). */
 struct pprof_fmemo {
@@ -70,9 +70,9 @@ struct pprof_fmemo {
 struct pprof {
 	struct stacks	 prof;		/* what the streams said */
 	/* The encoding's tables, made again by each pprof_encode. */
-	struct stacktab	 strs;		/* string -> its index (= entry index) */
-	struct stacktab	 funcs;		/* "NAME\0FILE" -> u[0] name, u[1] file */
-	struct stacktab	 maps;		/* DSO -> u[0] name, u[1] MAP_ flags */
+	struct intern	 strs;		/* string -> its index (= entry index) */
+	struct intern	 funcs;		/* "NAME\0FILE" -> u[0] name, u[1] file */
+	struct intern	 maps;		/* DSO -> u[0] name, u[1] MAP_ flags */
 	struct pprof_fmemo *fmemo;	/* by index in prof.frm */
 	uint32_t	*fids;		/* scratch: a location's frames */
 	size_t		 fmemo_cap, fids_cap;

@@ -31,9 +31,9 @@ compare_init(struct compare *c, const struct compare_opts *opts)
 {
 	memset(c, 0, sizeof(*c));
 	c->opts = *opts;
-	stacktab_init(&c->funcs);
-	stacktab_init(&c->wholes);
-	stacktab_init(&c->cuts);
+	intern_init(&c->funcs);
+	intern_init(&c->wholes);
+	intern_init(&c->cuts);
 }
 
 void
@@ -49,9 +49,9 @@ compare_release(struct compare *c)
 		free(c->runs[i].cuts);
 	}
 	free(c->runs);
-	stacktab_release(&c->funcs);
-	stacktab_release(&c->wholes);
-	stacktab_release(&c->cuts);
+	intern_release(&c->funcs);
+	intern_release(&c->wholes);
+	intern_release(&c->cuts);
 	free(c->seq);
 	free(c->hidden);
 	free(c->event);
@@ -149,11 +149,11 @@ run_grow(struct compare_run *r, size_t n)
 static size_t
 func_id(struct compare *c, const char *s, size_t len)
 {
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 	size_t id;
 
 	len = compare_name_len(s, len);
-	e = stacktab_get(&c->funcs, s, len);
+	e = intern_get(&c->funcs, s, len);
 	id = (size_t)(e - c->funcs.ents);
 	if (c->funcs.n > c->stampcap) {
 		size_t old = c->stampcap;
@@ -190,18 +190,18 @@ static void
 keep_seq(struct compare *c, struct compare_run *r, size_t nseq, int cut,
     double w)
 {
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 
 	if (nseq == 0)
 		return;
 	if (!cut) {
-		stacktab_get(&c->wholes, (const char *)c->seq,
+		intern_get(&c->wholes, (const char *)c->seq,
 		    nseq * sizeof(uint32_t));
 		return;
 	}
 	if (nseq > COMPARE_CUT_MATCH)
 		nseq = COMPARE_CUT_MATCH;
-	e = stacktab_get(&c->cuts, (const char *)c->seq,
+	e = intern_get(&c->cuts, (const char *)c->seq,
 	    nseq * sizeof(uint32_t));
 	GROW(r->cuts, r->ncuts + 1, r->cutcap);
 	r->cuts[r->ncuts].cut = (size_t)(e - c->cuts.ents);
@@ -380,7 +380,7 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	timed = !folded && (f.timed || (f.event != NULL &&
 	    stream_event_is_clock(f.event, strlen(f.event))));
 	for (i = 0; i < f.tab.n; i++) {
-		const struct stacktab_entry *e = &f.tab.ents[i];
+		const struct intern_entry *e = &f.tab.ents[i];
 		double cnt = (double)e->u[0] + e->d[0];
 		double w = timed ? (double)e->u[1] / 1e6 : cnt;
 
@@ -1049,7 +1049,7 @@ places(const struct compare *c, size_t **startp, size_t **occp)
  * place at on.
  */
 static size_t
-match(const struct stacktab_entry *t, const struct stacktab_entry *s,
+match(const struct intern_entry *t, const struct intern_entry *s,
     size_t at)
 {
 	size_t nt = t->len / sizeof(uint32_t), ns = s->len / sizeof(uint32_t);
@@ -1069,7 +1069,7 @@ match(const struct stacktab_entry *t, const struct stacktab_entry *s,
  * stacks' time, nroot of them).
  */
 static size_t
-callers(const struct compare *c, const struct stacktab_entry *t,
+callers(const struct compare *c, const struct intern_entry *t,
     const size_t *start, const size_t *occ, const size_t *root, size_t nroot,
     size_t *stamp, size_t mark, size_t *anc)
 {
@@ -1087,7 +1087,7 @@ callers(const struct compare *c, const struct stacktab_entry *t,
 		if ((m = match(t, &c->wholes.ents[occ[2 * i]], occ[2 * i + 1])) > best)
 			best = m;
 	for (i = start[h]; i < start[h + 1]; i++) {
-		const struct stacktab_entry *s = &c->wholes.ents[occ[2 * i]];
+		const struct intern_entry *s = &c->wholes.ents[occ[2 * i]];
 
 		if (match(t, s, occ[2 * i + 1]) != best)
 			continue;

@@ -57,7 +57,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stream/stacktab.h"
+#include "stream/intern.h"
 #include "stream/stream.h"
 
 /*
@@ -187,7 +187,7 @@ struct compare_row {
 
 struct compare {
 	struct compare_opts opts;	/* copied; event borrowed */
-	struct stacktab	 funcs;		/* function names; an entry's index
+	struct intern	 funcs;		/* function names; an entry's index
 					   is its id */
 	struct compare_run *runs;
 	size_t		 nruns, runcap;
@@ -220,9 +220,9 @@ struct compare {
 					   not in turns, this many seconds
 					   between them (find_apart) */
 	char		*method;	/* what was compared, how: one line */
-	struct stacktab	 wholes;	/* the whole stacks of all runs, as
+	struct intern	 wholes;	/* the whole stacks of all runs, as
 					   function ids (uint32_t), root first */
-	struct stacktab	 cuts;		/* the parts of cut stacks below the
+	struct intern	 cuts;		/* the parts of cut stacks below the
 					   cut, the same way */
 	uint32_t	*seq;		/* a stack's ids, as it is read */
 	size_t		 seqcap;

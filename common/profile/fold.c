@@ -32,19 +32,21 @@ fold_init(struct fold *f, const struct fold_opts *opts)
 	/* The own-functions table needs to know which frames are inlined. */
 	if (opts->nown > 0)
 		f->opts.inline_mark = 1;
-	if (opts->event != NULL)
+	if (opts->event != NULL) {
 		f->event = xstrdup(opts->event);
-	stacktab_init(&f->tab);
-	stacktab_init(&f->cache);
-	stacktab_init(&f->scache);
+		f->event_ev = stream_ev_of(f->event, strlen(f->event));
+	}
+	intern_init(&f->tab);
+	intern_init(&f->cache);
+	intern_init(&f->scache);
 }
 
 void
 fold_release(struct fold *f)
 {
-	stacktab_release(&f->tab);
-	stacktab_release(&f->cache);
-	stacktab_release(&f->scache);
+	intern_release(&f->tab);
+	intern_release(&f->cache);
+	intern_release(&f->scache);
 	buf_release(&f->skey);
 	buf_release(&f->ctext);
 	buf_release(&f->ckey);
@@ -86,8 +88,6 @@ sample_reset(struct fold *f)
 /* The state of one input while it is folded. */
 struct foldin {
 	int		 in_sample;	/* a sample head was kept */
-	int		 headless;	/* no head since the last empty line (the
-					   reader's, stream_reader_between) */
 	int		 skipping;	/* --skip-after matched: ignore the rest */
 	int		 want_srcline;	/* the next srcline belongs to the last frame */
 	int		 is_java;
@@ -156,8 +156,7 @@ event_same(struct stream_str a, const char *b, size_t blen)
 static int
 time_pair(struct fold *f, struct stream_str ev, int off)
 {
-	int first_off = stream_event_is(f->event, strlen(f->event),
-	    STREAM_OFFCPU_EVENT);
+	int first_off = f->event_ev == STREAM_EV_OFFCPU;
 
 	if (!f->event_defaulted)
 		return 0;
@@ -190,20 +189,19 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 {
 	sample_reset(f);
 	in->in_sample = 0;
-	in->headless = 0;
 	in->skipping = 0;
 	in->want_srcline = 0;
 	in->offcpu = 0;
 	f->heads++;
 	if (s->event.len > 0) {
-		int off = stream_event_is(s->event.p, s->event.len,
-		    STREAM_OFFCPU_EVENT);
+		int off = s->ev == STREAM_EV_OFFCPU;
 
 		if (f->event == NULL && stream_alloc_event(s->event.p,
 		    s->event.len) != STREAM_ALLOC_NONE)
 			event_heap(f);
 		if (f->event == NULL) {
 			f->event = xmemdup0(s->event.p, s->event.len);
+			f->event_ev = s->ev;
 			f->event_defaulted = 1;
 		} else if (!event_same(s->event, f->event, strlen(f->event)) &&
 		    !time_pair(f, s->event, off)) {
@@ -387,7 +385,7 @@ frame_key(struct fold *f, struct foldin *in, const char *line,
 
 /* Appends a cached frame's text; applies its flags. */
 static void
-frame_cached(struct fold *f, struct foldin *in, const struct stacktab_entry *ce)
+frame_cached(struct fold *f, struct foldin *in, const struct intern_entry *ce)
 {
 	int flags = ce->u[1] >> 32;
 
@@ -437,7 +435,7 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 {
 	size_t len = stream_sym_len(fr->sym.p, fr->sym.len), klen, start;
 	const char *sym = fr->sym.p, *key;
-	struct stacktab_entry *ce;
+	struct intern_entry *ce;
 	int flags;
 
 	in->want_srcline = 0;
@@ -449,7 +447,7 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 
 	key = line != NULL ? frame_key(f, in, line, end, &klen) :
 	    frame_key_of(f, in, fr, &klen);
-	ce = stacktab_get(&f->cache, key, klen);
+	ce = intern_get(&f->cache, key, klen);
 	if (ce->u[1] == 0) {
 		/* Processed once into ctext; the entry records offset, length,
 		 * and the flags with a bit set, so it is never all zero. */
@@ -508,7 +506,7 @@ srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
  * stream turns out to hold off-CPU time (fold_settle).
  */
 static void
-sample_count(struct fold *f, struct foldin *in, struct stacktab_entry *e,
+sample_count(struct fold *f, struct foldin *in, struct intern_entry *e,
     int noname)
 {
 	int weigh = f->opts.period || f->alloc != STREAM_ALLOC_NONE;
@@ -553,7 +551,7 @@ head_keep(struct foldin *in, const struct stream_item *it)
 	stream_head_values(it, &v);
 	buf_reset(&in->comm);
 	buf_add(&in->comm, it->head.comm.p, it->head.comm.len);
-	in->head.comm = in->comm.p != NULL ? in->comm.p : "";
+	in->head.comm = buf_str(&in->comm);
 	in->head.commlen = in->comm.len;
 	in->head.pid = v.has_pid ? v.pid : 0;
 	in->head.tid = v.tid;
@@ -588,7 +586,7 @@ fold_settle(struct fold *f)
 static void
 sample_end(struct fold *f, struct foldin *in)
 {
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 	size_t need = f->pname.len + 1, n = 0, i;
 	char *key;
 	int first = 1, noname = f->nnoname * 2 > f->nframes;
@@ -641,9 +639,9 @@ sample_end(struct fold *f, struct foldin *in)
 	if (first)
 		f->noframes++;
 	buf_setlen(&f->key, n);
-	e = first ? NULL : stacktab_get(&f->tab, key, n);
+	e = first ? NULL : intern_get(&f->tab, key, n);
 	if (in->block_pending) {
-		struct stacktab_entry *se = stacktab_get(&f->scache, f->skey.p, f->skey.len);
+		struct intern_entry *se = intern_get(&f->scache, f->skey.p, f->skey.len);
 
 		se->u[0] = e ? (uint64_t)(e - f->tab.ents) : 0;
 		se->u[1] = in->block_lines | (e ? SC_STACK : 0) |
@@ -660,10 +658,10 @@ sample_end(struct fold *f, struct foldin *in)
  * Otherwise remembers the key so that sample_end can fill the cache.
  */
 static int
-sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
+sample_cached(struct fold *f, struct foldin *in, struct stream_reader *r)
 {
 	XXH128_hash_t h;
-	struct stacktab_entry *se;
+	struct intern_entry *se;
 	char *p;
 	ssize_t n;
 	size_t k;
@@ -675,11 +673,11 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 		/* Few samples repeat exactly (their leaf addresses vary):
 		 * the frame cache alone is faster. */
 		f->sc_off = 1;
-		stacktab_release(&f->scache);
-		stacktab_init(&f->scache);
+		intern_release(&f->scache);
+		intern_init(&f->scache);
 		return 0;
 	}
-	n = lineread_peek_block(lr, 1 << 20, &p);
+	n = stream_reader_peek_sample(r, 1 << 20, &p);
 	if (n < 0)
 		return 0;
 	f->sc_tries++;
@@ -689,14 +687,13 @@ sample_cached(struct fold *f, struct foldin *in, struct lineread *lr)
 	buf_addc(&f->skey, '\0');
 	buf_addc(&f->skey, in->is_java | in->offcpu << 1);
 	buf_add(&f->skey, &h, sizeof(h));
-	se = stacktab_find(&f->scache, f->skey.p, f->skey.len);
+	se = intern_find(&f->scache, f->skey.p, f->skey.len);
 	if (se != NULL) {
 		if (se->u[1] & SC_STACK)
 			sample_count(f, in, &f->tab.ents[se->u[0]],
 			    (se->u[1] & SC_NONAME) != 0);
-		lineread_skip(lr, n, se->u[1] & SC_LINES);
+		stream_reader_skip_sample(r, n, se->u[1] & SC_LINES);
 		in->in_sample = 0;
-		in->headless = 1;
 		f->sc_hits++;
 		return 1;
 	}
@@ -726,8 +723,8 @@ event_header(struct fold *f, const struct stream_header_read *h)
 	}
 	if (h->key != STREAM_HDR_EVENT)
 		return;
-	if (stream_event_is(h->u.event.name.p, h->u.event.name.len,
-	    STREAM_OFFCPU_EVENT))
+	if (stream_ev_of(h->u.event.name.p, h->u.event.name.len) ==
+	    STREAM_EV_OFFCPU)
 		f->hdr_offcpu = 1;
 	else
 		f->hdr_other = 1;
@@ -767,7 +764,6 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 	int rv = 0, st;
 
 	memset(&in, 0, sizeof(in));
-	in.headless = 1;
 	in.head.name = name;
 	stream_diag_init(&in.diag, name);
 	sample_reset(f);
@@ -783,7 +779,7 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 		/* The fast path: a frame line seen before, known by its bytes
 		   before anything of it is parsed. */
 		if (len > 0 && (line[0] == ' ' || line[0] == '\t') && !in.want_srcline) {
-			const struct stacktab_entry *ce;
+			const struct intern_entry *ce;
 			const char *key;
 			size_t klen;
 
@@ -795,7 +791,7 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 					continue;
 			} else if (in.in_sample && !in.skipping &&
 			    (key = frame_key(f, &in, line, line + len, &klen)) != NULL &&
-			    (ce = stacktab_find(&f->cache, key, klen)) != NULL) {
+			    (ce = intern_find(&f->cache, key, klen)) != NULL) {
 				frame_cached(f, &in, ce);
 				continue;
 			}
@@ -806,8 +802,7 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 			if (len != 0 || it.lineno - in.sample_line != in.block_lines)
 				in.block_pending = 0;
 			sample_end(f, &in);
-			in.headless = 1;
-			break;
+					break;
 		case STREAM_ITEM_HEADER:
 			event_header(f, &it.hdr);
 			break;
@@ -828,8 +823,8 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 				frame_line(f, &in, &it.head.frame,
 				    it.head.frame.indent.p, line + len);
 				sample_end(f, &in);
-			} else if (in.in_sample && sample_cached(f, &in, &lr))
-				stream_reader_skipped(&r);
+			} else if (in.in_sample)
+				sample_cached(f, &in, &r);
 			break;
 		case STREAM_ITEM_FRAME:
 			frame_line(f, &in, &it.frame, line, line + len);
@@ -873,7 +868,6 @@ fold_feed_begin(struct fold *f, const char *name)
 {
 	struct foldin *in = xcalloc(1, sizeof(*in));
 
-	in->headless = 1;
 	in->head.name = name;
 	in->ids = xcalloc(FOLD_IDS, sizeof(*in->ids));
 	stream_diag_init(&in->diag, name);
@@ -1109,7 +1103,7 @@ static void
 folded_line(void *arg, const struct folded_item *it)
 {
 	struct fold *f = arg;
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 	const char *key = it->fl.stack;
 	size_t klen = it->fl.stack_len;
 	int c;
@@ -1120,7 +1114,7 @@ folded_line(void *arg, const struct folded_item *it)
 		klen = tidy_strip_hex(key, klen, f->key.p);
 		key = f->key.p;
 	}
-	e = stacktab_get(&f->tab, key, klen);
+	e = intern_get(&f->tab, key, klen);
 	for (c = 0; c < it->fl.ncounts; c++) {
 		const struct folded_count *cnt = &it->fl.count[c];
 

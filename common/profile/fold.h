@@ -22,7 +22,7 @@
 #include "base/buf.h"
 #include "base/lineread.h"
 #include "stream/sample.h"
-#include "stream/stacktab.h"
+#include "stream/intern.h"
 #include "stream/stream.h"
 #include "stream/writer.h"
 
@@ -75,8 +75,9 @@ struct fold_opts {
 
 struct fold {
 	struct fold_opts opts;		/* copied; the strings are borrowed */
-	struct stacktab	 tab;
+	struct intern	 tab;
 	char		*event;		/* the event folded, owned */
+	enum stream_ev	 event_ev;	/* which event that is */
 	char		*event2;	/* off-CPU time folded with on-CPU
 					   time (--wall): the other one */
 	int		 event_defaulted;
@@ -118,7 +119,7 @@ struct fold {
 	 * frame line, to its processed text in ctext. Entry counts hold
 	 * u[0] = offset in ctext, u[1] = length | flags << 32.
 	 */
-	struct stacktab	 cache;
+	struct intern	 cache;
 	struct buf	 ctext;
 	struct buf	 ckey;		/* a Java frame's key, marked */
 	/*
@@ -126,7 +127,7 @@ struct fold {
 	 * text (its frame lines up to the empty line), to the stack it
 	 * folded into: u[0] = index in tab, u[1] = its line count | flags.
 	 */
-	struct stacktab	 scache;
+	struct intern	 scache;
 	struct buf	 skey;
 	uint64_t	 sc_tries, sc_hits;	/* it is dropped when it does not pay */
 	int		 sc_off;

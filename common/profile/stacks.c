@@ -20,31 +20,32 @@ void
 stacks_init(struct stacks *s)
 {
 	memset(s, 0, sizeof(*s));
-	stacktab_init(&s->locs);
-	stacktab_init(&s->stacks);
-	stacktab_init(&s->threads);
-	stacktab_init(&s->bids);
-	stacktab_init(&s->buildids);
-	stacktab_init(&s->notes);
-	stacktab_init(&s->frames);
+	intern_init(&s->locs);
+	intern_init(&s->stacks);
+	intern_init(&s->threads);
+	intern_init(&s->bids);
+	intern_init(&s->buildids);
+	intern_init(&s->notes);
+	intern_init(&s->frames);
 	s->lcache = xcalloc(STACKS_LCACHE, sizeof(*s->lcache));
 }
 
 void
 stacks_release(struct stacks *s)
 {
-	stacktab_release(&s->locs);
-	stacktab_release(&s->stacks);
-	stacktab_release(&s->threads);
-	stacktab_release(&s->bids);
-	stacktab_release(&s->buildids);
-	stacktab_release(&s->notes);
-	stacktab_release(&s->frames);
+	intern_release(&s->locs);
+	intern_release(&s->stacks);
+	intern_release(&s->threads);
+	intern_release(&s->bids);
+	intern_release(&s->buildids);
+	intern_release(&s->notes);
+	intern_release(&s->frames);
 	buf_release(&s->lframes);
 	buf_release(&s->fkey);
 	free(s->frm);
 	buf_release(&s->key);
 	buf_release(&s->grp);
+	free(s->gl);
 	free(s->thr);
 	free(s->seen);
 	free(s->event);
@@ -84,7 +85,7 @@ add_note(struct stacks *s, int kind, struct stream_str v)
 	k[0] = (char)kind;
 	if (v.len > 0)
 		memcpy(k + 1, v.p, v.len);
-	stacktab_get(&s->notes, k, v.len + 1);
+	intern_get(&s->notes, k, v.len + 1);
 	free(k);
 	if (s->notes.n != n)
 		seen_add(s, STACKS_SEEN_NOTE, n);
@@ -95,12 +96,12 @@ static void
 add_buildid(struct stacks *s, const struct stream_header_read *h)
 {
 	size_t n = s->bids.n;
-	uint64_t i = stacktab_get(&s->bids, h->u.buildid.id.p,
+	uint64_t i = intern_get(&s->bids, h->u.buildid.id.p,
 	    h->u.buildid.id.len) - s->bids.ents;
 
 	if (s->bids.n != n)
 		seen_add(s, STACKS_SEEN_BUILDID, i);
-	stacktab_get(&s->buildids, h->u.buildid.path.p,
+	intern_get(&s->buildids, h->u.buildid.path.p,
 	    h->u.buildid.path.len)->u[0] = i;
 }
 
@@ -200,7 +201,7 @@ frame_id(struct stacks *s, const struct gline *l)
 {
 	uint64_t head[4] = { l->nlen, l->dlen, l->flen, l->line };
 	size_t n = s->frames.n;
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 	struct stacks_frame *f;
 
 	buf_reset(&s->fkey);
@@ -208,7 +209,7 @@ frame_id(struct stacks *s, const struct gline *l)
 	buf_add(&s->fkey, l->name, l->nlen);
 	buf_add(&s->fkey, l->dso, l->dlen);
 	buf_add(&s->fkey, l->file, l->flen);
-	e = stacktab_get(&s->frames, s->fkey.p, s->fkey.len);
+	e = intern_get(&s->frames, s->fkey.p, s->fkey.len);
 	if (s->frames.n != n) {
 		GROW(s->frm, n + 1, s->frm_cap);
 		f = &s->frm[n];
@@ -225,59 +226,35 @@ frame_id(struct stacks *s, const struct gline *l)
 }
 
 /*
- * A new location, the frame group text[0..len): its frame lines (the
- * function's name without its offset, the DSO, the address) and the
- * source line after each, as raw frames; its address is the non-inlined
- * frame's (else the first's). Its entry e gets u[0], its frame ids' place
- * in lframes, and u[1], its address.
+ * A new location, the open frame group: its frames (the function's name
+ * without its offset, the DSO, the source line after it) as the reader
+ * parsed them, as raw frames; its address is the non-inlined frame's
+ * (else the first's). Its entry e gets u[0], its frame ids' place in
+ * lframes, and u[1], its address.
  */
 static void
-location_new(struct stacks *s, struct stacktab_entry *e, const char *text,
-    size_t len)
+location_new(struct stacks *s, struct intern_entry *e)
 {
-	struct gline lines[64], *more = NULL, *ls = lines;
-	size_t nl = 0, cap = 64, i, n;
-	const char *l = text, *end = text + len, *nl_at;
-	struct stream_frame fr;
-	uint64_t addr = 0;
-	int has_addr = 0;
+	const char *t = s->grp.p;
+	struct gline l;
+	size_t i;
 
-	for (; l < end; l = nl_at + 1) {
-		nl_at = memchr(l, '\n', end - l);
-		n = nl_at - l;
-		switch (stream_classify(l, n, NULL, &fr)) {
-		case STREAM_FRAME:
-			if (nl == cap) {
-				more = xrealloc(more, 2 * cap * sizeof(*more));
-				if (ls == lines)
-					memcpy(more, lines, sizeof(lines));
-				ls = more;
-				cap *= 2;
-			}
-			memset(&ls[nl], 0, sizeof(ls[nl]));
-			ls[nl].name = fr.sym.p;
-			ls[nl].nlen = stream_sym_len(fr.sym.p, fr.sym.len);
-			ls[nl].dso = fr.dso.p;
-			ls[nl].dlen = fr.dso.len;
-			if (!has_addr || !str_is(fr.dso.p, fr.dso.len, STREAM_INLINED))
-				addr = fr.addrval;
-			has_addr = 1;
-			nl++;
-			break;
-		case STREAM_SRCLINE:
-			if (nl > 0)
-				srcline(&ls[nl - 1], l, n);
-			break;
-		default:
-			break;
-		}
-	}
 	e->u[0] = s->lframes.len;
-	e->u[1] = addr;
-	buf_varint(&s->lframes, nl);
-	for (i = 0; i < nl; i++)
-		buf_varint(&s->lframes, frame_id(s, &ls[i]));
-	free(more);
+	e->u[1] = s->gaddr;
+	buf_varint(&s->lframes, s->ngl);
+	for (i = 0; i < s->ngl; i++) {
+		const struct stacks_gline *g = &s->gl[i];
+
+		memset(&l, 0, sizeof(l));
+		l.name = t + g->name;
+		l.nlen = stream_sym_len(l.name, g->nlen);
+		l.dso = t + g->dso;
+		l.dlen = g->dlen;
+		l.file = g->flen > 0 ? t + g->file : NULL;
+		l.flen = g->flen;
+		l.line = g->line;
+		buf_varint(&s->lframes, frame_id(s, &l));
+	}
 }
 
 /*
@@ -290,7 +267,7 @@ location_new(struct stacks *s, struct stacktab_entry *e, const char *text,
 static void
 group_close(struct stacks *s)
 {
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 	struct stacks_lcache *c;
 	XXH128_hash_t h;
 	size_t n = s->locs.n;
@@ -303,10 +280,10 @@ group_close(struct stacks *s)
 	if (c->id != 0 && c->lo == h.low64 && c->hi == h.high64)
 		id = c->id;
 	else {
-		e = stacktab_get(&s->locs, (const char *)&h, sizeof(h));
+		e = intern_get(&s->locs, (const char *)&h, sizeof(h));
 		id = e - s->locs.ents + 1;
 		if (s->locs.n != n)
-			location_new(s, e, s->grp.p, s->grp.len);
+			location_new(s, e);
 		c->lo = h.low64;
 		c->hi = h.high64;
 		c->id = id;
@@ -314,13 +291,63 @@ group_close(struct stacks *s)
 	buf_varint(&s->key, id);
 	buf_reset(&s->grp);
 	s->grp_phys = 0;
+	s->ngl = 0;
 }
 
-static void
+/* Adds a line to the open group's text, returning where it starts. */
+static size_t
 group_add(struct stacks *s, const char *line, size_t len)
 {
+	size_t at = s->grp.len;
+
 	buf_add(&s->grp, line, len);
 	buf_addc(&s->grp, '\n');
+	return at;
+}
+
+/*
+ * A frame line the reader parsed into fr joins the open group; inlined:
+ * its DSO is STREAM_INLINED. Only where things are is noted: a location
+ * seen before needs nothing more (location_new reads the rest).
+ */
+static void
+group_frame(struct stacks *s, const char *line, size_t len,
+    const struct stream_frame *fr, int inlined)
+{
+	size_t at = group_add(s, line, len);
+	struct stacks_gline *g;
+
+	if (s->ngl == s->glcap)
+		GROW(s->gl, s->ngl + 1, s->glcap);
+	g = &s->gl[s->ngl];
+	g->name = at + (size_t)(fr->sym.p - line);
+	g->nlen = fr->sym.len;
+	g->dso = at + (size_t)(fr->dso.p - line);
+	g->dlen = fr->dso.len;
+	g->flen = 0;
+	g->line = 0;
+	if (s->ngl++ == 0 || !inlined)
+		s->gaddr = fr->addrval;
+}
+
+/* A source line joins the open group, the file and line of its last frame. */
+static void
+group_srcline(struct stacks *s, const char *line, size_t len)
+{
+	size_t at = group_add(s, line, len);
+	struct stacks_gline *g;
+	struct gline l;
+
+	if (s->ngl == 0)
+		return;
+	memset(&l, 0, sizeof(l));
+	srcline(&l, line, len);
+	if (l.file == NULL)
+		return;
+	g = &s->gl[s->ngl - 1];
+	g->file = at + (size_t)(l.file - line);
+	g->flen = l.flen;
+	g->line = l.line;
 }
 
 /* The index of the thread (COMM, PID, TID) of a sample head. */
@@ -338,7 +365,7 @@ thread_id(struct stacks *s, const struct stream_sample *h,
 		memcpy(k + h->comm.len + 1, h->pid.p, h->pid.len);
 	k[h->comm.len + 1 + h->pid.len] = '\0';
 	memcpy(k + h->comm.len + 2 + h->pid.len, h->tid.p, h->tid.len);
-	id = stacktab_get(&s->threads, k, klen) - s->threads.ents;
+	id = intern_get(&s->threads, k, klen) - s->threads.ents;
 	free(k);
 	if (s->threads.n != n) {
 		struct stacks_thread *t;
@@ -364,7 +391,8 @@ sample_head(struct stacks *s, const struct stream_item *it, const char *name)
 	s->in_sample = 0;
 	buf_reset(&s->grp);
 	s->grp_phys = 0;
-	if (h->event.len > 0 && stream_str_eq(h->event, STREAM_OFFCPU_EVENT)) {
+	s->ngl = 0;
+	if (h->ev == STREAM_EV_OFFCPU) {
 		s->side = STACKS_OFF;
 		s->weight = h->has_period ? h->period : 0;
 	} else if (a != STREAM_ALLOC_NONE) {
@@ -404,13 +432,13 @@ sample_head(struct stacks *s, const struct stream_item *it, const char *name)
 static void
 sample_end(struct stacks *s)
 {
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 
 	if (!s->in_sample)
 		return;
 	group_close(s);
 	s->in_sample = 0;
-	e = stacktab_get(&s->stacks, s->key.p, s->key.len);
+	e = intern_get(&s->stacks, s->key.p, s->key.len);
 	e->u[0] = sat_add(s, e->u[0], 1);
 	e->u[1] = sat_add(s, e->u[1], s->weight);
 	s->nsamples++;
@@ -450,6 +478,7 @@ stacks_stream(struct stacks *s, int fd, const char *name)
 	s->in_sample = 0;
 	buf_reset(&s->grp);
 	s->grp_phys = 0;
+	s->ngl = 0;
 	s->in_has_time = 0;
 	s->in_has_start = 0;
 	lineread_init(&lr, fd, name);
@@ -473,7 +502,9 @@ stacks_stream(struct stacks *s, int fd, const char *name)
 			if (s->in_sample && it.head.has_frame) {
 				/* perf record without -g: a one-frame stack */
 				f = it.head.frame.indent.p;
-				group_add(s, f, it.line + it.len - f);
+				group_frame(s, f, it.line + it.len - f,
+				    &it.head.frame, str_is(it.head.frame.dso.p,
+				    it.head.frame.dso.len, STREAM_INLINED));
 				sample_end(s);
 			}
 			break;
@@ -482,13 +513,13 @@ stacks_stream(struct stacks *s, int fd, const char *name)
 				break;		/* of an event not kept */
 			if (s->grp_phys)
 				group_close(s);
-			group_add(s, it.line, it.len);
+			group_frame(s, it.line, it.len, &it.frame, it.inlined);
 			if (!it.inlined)
 				s->grp_phys = 1;
 			break;
 		case STREAM_ITEM_SRCLINE:
 			if (s->in_sample && s->grp.len > 0)
-				group_add(s, it.line, it.len);
+				group_srcline(s, it.line, it.len);
 			break;
 		default:
 			break;

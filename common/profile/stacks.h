@@ -59,7 +59,7 @@
 #include <stdint.h>
 
 #include "base/buf.h"
-#include "stream/stacktab.h"
+#include "stream/intern.h"
 
 /*
  * A stack's side, the first varint of its key: on- or off-CPU, or one of
@@ -106,23 +106,31 @@ struct stacks_lcache {
 };
 #define STACKS_LCACHE	4096		/* entries, a power of two */
 
+/* A frame of the open group as the reader parsed it: offsets into grp. */
+struct stacks_gline {
+	size_t		 name, dso, file;	/* where each starts in grp */
+	size_t		 nlen, dlen, flen;	/* nlen: the symbol with its
+						   offset; flen 0: no source line */
+	uint64_t	 line;
+};
+
 struct stacks {
-	struct stacktab	 locs;		/* XXH3-128 of a frame group's text ->
+	struct intern	 locs;		/* XXH3-128 of a frame group's text ->
 					   u[0] its frames' offset in lframes,
 					   u[1] its address */
 	struct buf	 lframes;	/* each location's frame count and
 					   frame ids, varints */
-	struct stacktab	 frames;	/* raw frames (their key is internal) */
+	struct intern	 frames;	/* raw frames (their key is internal) */
 	struct stacks_frame *frm;	/* by index in frames */
 	size_t		 frm_cap;
-	struct stacktab	 stacks;	/* side, thread, location ids ->
+	struct intern	 stacks;	/* side, thread, location ids ->
 					   u[0] samples, u[1] weight */
-	struct stacktab	 threads;	/* "COMM\0PID\0TID" -> nothing */
+	struct intern	 threads;	/* "COMM\0PID\0TID" -> nothing */
 	struct stacks_thread *thr;	/* by index in threads */
 	size_t		 thr_cap;
-	struct stacktab	 bids;		/* build IDs, each once */
-	struct stacktab	 buildids;	/* file -> u[0] its build ID's index in bids */
-	struct stacktab	 notes;		/* STACKS_NOTE_* byte, then the value */
+	struct intern	 bids;		/* build IDs, each once */
+	struct intern	 buildids;	/* file -> u[0] its build ID's index in bids */
+	struct intern	 notes;		/* STACKS_NOTE_* byte, then the value */
 	struct stacks_seen *seen;
 	size_t		 nseen, seen_cap;
 	char		*event;		/* the on-CPU event kept; NULL before the first */
@@ -153,6 +161,10 @@ struct stacks {
 	struct buf	 key;		/* side, thread, location ids so far */
 	struct buf	 grp;		/* the open frame's lines, '\n' after each */
 	int		 grp_phys;	/* it has its non-inlined frame line */
+	struct stacks_gline *gl;	/* its frames, parsed by the reader */
+	size_t		 ngl, glcap;
+	uint64_t	 gaddr;		/* its address: the non-inlined
+					   frame's, else the first's */
 	struct stacks_lcache *lcache;	/* STACKS_LCACHE recent locations */
 	struct buf	 fkey;		/* scratch for a frame's key */
 };
@@ -181,7 +193,7 @@ static inline size_t
 stacks_loc(const struct stacks *s, size_t id, uint64_t *addr,
     const uint8_t **ids)
 {
-	const struct stacktab_entry *e = &s->locs.ents[id - 1];
+	const struct intern_entry *e = &s->locs.ents[id - 1];
 
 	*addr = e->u[1];
 	*ids = (const uint8_t *)s->lframes.p + e->u[0];

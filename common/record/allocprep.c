@@ -10,6 +10,7 @@
 
 #include <gelf.h>
 
+#include "base/safeopen.h"
 #include "base/xalloc.h"
 #include "record/allocmsg.h"
 #include "record/allocprep.h"
@@ -89,9 +90,10 @@ is_static(const char *path)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
+	struct stat st;
 	int fd, i, interp = 0, dyn = 0;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = safeopen(path, &st)) < 0)
 		return 0;
 	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
@@ -138,10 +140,11 @@ own_allocator(const char *path, const char **what, const char **sym)
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL;
+	struct stat st;
 	int fd, found = 0;
 
 	if (elf_version(EV_CURRENT) == EV_NONE ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	    (fd = safeopen(path, &st)) < 0)
 		return 0;
 	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
 		close(fd);

@@ -98,15 +98,21 @@ find_command(const char *argv0, char *path, size_t len, struct stat *st)
 static int
 in_group(gid_t gid)
 {
-	gid_t groups[NGROUPS_MAX];
-	int i, n = getgroups(NGROUPS_MAX, groups);
+	gid_t *groups;
+	int i, n, found = 0;
 
 	if (gid == getegid())
 		return 1;
-	for (i = 0; i < n; i++)
-		if (groups[i] == gid)
-			return 1;
-	return 0;
+	/* as many as the process has, asked first: NGROUPS_MAX would be
+	   256 KiB on the stack */
+	if ((n = getgroups(0, NULL)) <= 0)
+		return 0;
+	groups = xcalloc((size_t)n, sizeof(*groups));
+	n = getgroups(n, groups);
+	for (i = 0; i < n && !found; i++)
+		found = groups[i] == gid;
+	free(groups);
+	return found;
 }
 
 int

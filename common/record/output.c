@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,18 +36,9 @@ create_output(const char *name, char **why)
 	struct stat st;
 	int fd;
 
-	fd = safeopen_flags(name, SAFEOPEN_CREATE | SAFEOPEN_NOFOLLOW |
-	    SAFEOPEN_PRIVATE, &st);
-	if (fd == -1 && errno == ELOOP)
-		*why = xasprintf("cannot write to '%s': it is a symbolic link; "
-		    "name the file itself", name);
-	else if (fd == SAFEOPEN_NOTREG)
-		*why = xasprintf("cannot write to '%s': not a regular file; "
-		    "give a regular file, or write to stdout", name);
-	else if (fd < 0)
-		*why = xasprintf("cannot create '%s': %s", name,
-		    strerror(errno));
-	else if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_uid != 0)
+	if ((fd = safeopen_out(name, SAFEOPEN_PRIVATE, &st, why)) == -1)
+		return -1;
+	if (geteuid() == 0 && S_ISREG(st.st_mode) && st.st_uid != 0)
 		*why = xasprintf("cannot write to '%s': it belongs to user %ju, "
 		    "and root's profile would be theirs to read; remove it or "
 		    "name a new file", name, (uintmax_t)st.st_uid);
@@ -65,35 +55,24 @@ create_output(const char *name, char **why)
 		    strerror(errno));
 	else
 		return fd;
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	return -1;
 }
 
-FILE *
+int
 record_opts_output(struct record_opts *o, const char *name, char **why)
 {
-	FILE *out;
 	int fd;
 
 	*why = NULL;
-	if (name != NULL && strcmp(name, "-") != 0) {
-		if ((fd = create_output(name, why)) == -1)
-			return NULL;
-		if ((out = fdopen(fd, "w")) == NULL) {
-			*why = xasprintf("cannot create '%s': %s", name,
-			    strerror(errno));
-			close(fd);
-			return NULL;
-		}
-		o->outname = name;
-		o->cmd_stdout = STDOUT_FILENO;
-	} else {
-		out = stdout;
+	if (name == NULL || strcmp(name, "-") == 0) {
 		o->outname = CMDFILE_STDOUT;
 		o->cmd_stdout = STDERR_FILENO;
+		return STDOUT_FILENO;
 	}
-	setvbuf(out, NULL, _IOFBF, 1 << 20);
-	sample_sink_file(&o->sink, out);
-	return out;
+	if ((fd = create_output(name, why)) == -1)
+		return -1;
+	o->outname = name;
+	o->cmd_stdout = STDOUT_FILENO;
+	return fd;
 }

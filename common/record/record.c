@@ -648,7 +648,7 @@ on_sample(struct record *r, const struct source_event *ev)
 	if (ev->time > r->t_last)
 		r->t_last = ev->time;
 	r->stats.samples++;
-	if (strcmp(s->event, STREAM_OFFCPU_EVENT) == 0) {
+	if (s->ev == STREAM_EV_OFFCPU) {
 		r->stats.waits++;
 		r->stats.wait_ns += s->period;
 	}

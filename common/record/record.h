@@ -190,13 +190,13 @@ int	 record_opts_check(struct record_opts *o, char **why);
  * as root, when it is root's and has one link (output.c says why); it
  * is made 0600, or an old file of the user's loses its group's and
  * others' permissions (the stream holds kernel addresses). Sets
- * o->outname (for messages: name, or CMDFILE_STDOUT), o->cmd_stdout (the
- * command's standard output: fgrecord's own when the stream goes to a
- * file, else its standard error) and o->sink (the stream writer on the
- * FILE, buffered by 1 MiB). Returns the FILE (the caller fcloses it), or
- * NULL with *why (the caller frees it) saying what was refused or failed.
+ * o->outname (for messages: name, or CMDFILE_STDOUT) and o->cmd_stdout
+ * (the command's standard output: fgrecord's own when the stream goes to
+ * a file, else its standard error). Returns the descriptor, which the
+ * spool (spool.h) writes and the caller closes; or -1 with *why (the
+ * caller frees it) saying what was refused or failed.
  */
-FILE	*record_opts_output(struct record_opts *o, const char *name,
+int	record_opts_output(struct record_opts *o, const char *name,
 	    char **why);
 
 /*

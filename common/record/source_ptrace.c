@@ -342,6 +342,7 @@ queue_sample(struct ptsrc *p, const struct pproc *pp,
 	ss->cpu = (uint32_t)s->cpu;
 	ss->period = period;
 	ss->event = s->offcpu ? STREAM_OFFCPU_EVENT : p->cfg.event->name;
+	ss->ev = s->offcpu ? STREAM_EV_OFFCPU : STREAM_EV_OTHER;
 	if (p->cfg.dwarf) {
 		e->own = xmalloc(s->stack_len ? s->stack_len : 1);
 		memcpy(e->own, s->stack, s->stack_len);

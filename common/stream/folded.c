@@ -1,5 +1,4 @@
 #include <err.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/cmdfile.h"
@@ -48,12 +47,8 @@ last_count(const char *line, size_t *end, struct folded_count *c, int quick)
 	if (ndot > 1 || (ndot == 1 && dot == b))
 		return FOLDED_NOCOUNT;
 	if (ndot == 1) {
-		char buf[64];
-		size_t n = e - b < sizeof(buf) - 1 ? e - b : sizeof(buf) - 1;
-
-		memcpy(buf, line + b, n);
-		buf[n] = '\0';
-		c->d = strtod(buf, NULL);
+		if (num_decimal(line + b, e - b, &c->d) == NUM_RANGE)
+			return FOLDED_OVERFLOW;
 		c->decimal = 1;
 	} else {
 		if (num_u64(line + b, e - b, &c->u, NULL) == NUM_RANGE)
@@ -99,6 +94,35 @@ folded_parse(const char *line, size_t len, struct folded_line *out)
 	return FOLDED_OK;
 }
 
+enum folded_status
+folded_parse_stack(const char *stack, size_t len, uint64_t count,
+    struct folded_line *out)
+{
+	struct folded_count c2;
+	size_t end = len, e2;
+
+	if (memchr(stack, '\0', len) != NULL)
+		return FOLDED_NUL;
+	memset(out, 0, sizeof(*out));
+	while (end > 0 && isspc(stack[end - 1]))
+		end--;
+	if (end == 0)
+		return FOLDED_NOSTACK;
+	out->ncounts = 1;
+	out->count[0].u = count;
+	out->count[0].d = (double)count;
+	e2 = end;
+	if (last_count(stack, &e2, &c2, 1) == FOLDED_OK && e2 > 0) {
+		out->ncounts = 2;
+		out->count[1] = out->count[0];
+		out->count[0] = c2;
+		end = e2;
+	}
+	out->stack = stack;
+	out->stack_len = end;
+	return FOLDED_OK;
+}
+
 const char *
 folded_strerror(enum folded_status st)
 {
@@ -107,7 +131,8 @@ folded_strerror(enum folded_status st)
 	case FOLDED_BLANK:	return "blank line";
 	case FOLDED_NOCOUNT:	return "no count at the end of the line";
 	case FOLDED_BADCOUNT:	return "count is negative or not a number";
-	case FOLDED_OVERFLOW:	return "count does not fit in 64 bits";
+	case FOLDED_OVERFLOW:	return "count does not fit in 64 bits (scale "
+				    "the counts down)";
 	case FOLDED_NUL:	return "a NUL byte in the line";
 	case FOLDED_NOSTACK:	return "count with no stack";
 	}

@@ -4,7 +4,8 @@
  * a folded input, which hands each good line to a callback.
  *
  * A count is a non-negative integer that fits in 64 bits, or a decimal
- * ("12.5") for scaled input. As in flamegraph.pl, a line whose stack itself
+ * ("12.5") for scaled input whose whole part does, read whole however
+ * many digits it has (base/num). As in flamegraph.pl, a line whose stack itself
  * ends in " NUMBER" is read as differential. A line that holds a NUL byte
  * is FOLDED_NUL: a name cut there would fold into another.
  */
@@ -21,7 +22,7 @@ enum folded_status {
 	FOLDED_BLANK,		/* empty or white space only: skip quietly */
 	FOLDED_NOCOUNT,		/* no count at the end of the line */
 	FOLDED_BADCOUNT,	/* negative, or not a number */
-	FOLDED_OVERFLOW,	/* an integer count over 2^64-1 */
+	FOLDED_OVERFLOW,	/* a count over 2^64-1 (a fraction's whole part too) */
 	FOLDED_NUL,		/* a NUL byte: no name holds one */
 	FOLDED_NOSTACK		/* a count and nothing before it: the last */
 };
@@ -41,6 +42,18 @@ struct folded_line {
 
 enum folded_status folded_parse(const char *line, size_t len,
 		    struct folded_line *out);
+
+/*
+ * As folded_parse for the line "STACK COUNT", for a stack (borrowed, no
+ * count in it) whose count is held apart, as a folded profile holds it:
+ * no line is written. A stack that itself ends in " NUMBER" is read as
+ * differential, BEFORE that number and AFTER count, as flamegraph.pl
+ * reads the line; white space at its end is not part of it. Returns
+ * FOLDED_OK, FOLDED_NUL (a NUL byte in the stack) or FOLDED_NOSTACK (an
+ * empty stack, or white space only).
+ */
+enum folded_status folded_parse_stack(const char *stack, size_t len,
+		    uint64_t count, struct folded_line *out);
 
 /* A short phrase for a status, for "fgsvg: FILE:LINE: PHRASE" messages. */
 const char	*folded_strerror(enum folded_status);

@@ -299,10 +299,19 @@ stream_reader_next(struct stream_reader *r, struct stream_item *it)
 	return stream_reader_parse(r, it);
 }
 
-void
-stream_reader_skipped(struct stream_reader *r)
+
+ssize_t
+stream_reader_peek_sample(struct stream_reader *r, size_t max, char **p)
 {
-	r->open = 0;
+	return lineread_peek_block(r->lr, max, p);
+}
+
+void
+stream_reader_skip_sample(struct stream_reader *r, size_t n,
+    unsigned long nlines)
+{
+	lineread_skip(r->lr, n, nlines);
+	r->open = 0;		/* ended, as by its empty line */
 	r->headless = 1;
 }
 

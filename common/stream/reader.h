@@ -227,11 +227,21 @@ stream_reader_between(const struct stream_reader *r)
 }
 
 /*
- * For a reader that consumed the rest of the open sample itself, up to
- * and including its empty line (lineread_peek_block, lineread_skip):
- * the sample is ended, as by that line.
+ * Right after a head: the rest of the open sample's text, up to and
+ * including its empty line, at most max bytes (lineread_peek_block:
+ * -1 when no empty line comes within them), looked at and not read;
+ * *p is borrowed until the next call. fgfold's sample cache knows a
+ * sample by it.
  */
-void	 stream_reader_skipped(struct stream_reader *);
+ssize_t	 stream_reader_peek_sample(struct stream_reader *, size_t max,
+	    char **p);
+
+/*
+ * Passes over the n bytes, nlines lines, that stream_reader_peek_sample
+ * gave: the sample is ended, as by its empty line.
+ */
+void	 stream_reader_skip_sample(struct stream_reader *, size_t n,
+	    unsigned long nlines);
 
 /*
  * At the end of the input: says a sample still open (cut off before its

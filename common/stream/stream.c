@@ -358,7 +358,11 @@ head_strict(const char *line, size_t len, struct stream_sample *s)
 static int
 parse_sample(const char *line, size_t len, struct stream_sample *s)
 {
-	return head_strict(line, len, s) || parse_sample_left(line, len, s);
+	if (!head_strict(line, len, s) && !parse_sample_left(line, len, s))
+		return 0;
+	s->ev = s->event.len > 0 ? stream_ev_of(s->event.p, s->event.len) :
+	    STREAM_EV_OTHER;
+	return 1;
 }
 
 /*
@@ -628,6 +632,37 @@ stream_start(struct stream_str v, uint64_t *wall_ns, uint64_t *clock_ns)
 	while (i < v.len && isspc(v.p[i]))
 		i++;
 	return read_secs(v.p, v.len, i, clock_ns) == v.len;
+}
+
+static const char *const ev_names[STREAM_EV_COUNT] = {
+	[STREAM_EV_OFFCPU] = STREAM_OFFCPU_EVENT,
+	[STREAM_EV_ALLOC_BYTES] = STREAM_ALLOC_BYTES_EVENT,
+	[STREAM_EV_ALLOC_OBJECTS] = STREAM_ALLOC_OBJECTS_EVENT,
+	[STREAM_EV_INUSE_BYTES] = STREAM_INUSE_BYTES_EVENT,
+	[STREAM_EV_INUSE_OBJECTS] = STREAM_INUSE_OBJECTS_EVENT,
+};
+
+enum stream_ev
+stream_ev_of(const char *e, size_t len)
+{
+	const char *colon = memchr(e, ':', len);
+	int i;
+
+	if (colon != NULL)
+		len = (size_t)(colon - e);
+	/* the names differ in their first letter or their length */
+	for (i = STREAM_EV_OTHER + 1; i < STREAM_EV_COUNT; i++)
+		if (len > 0 && e[0] == ev_names[i][0] &&
+		    str_is(e, len, ev_names[i]))
+			return (enum stream_ev)i;
+	return STREAM_EV_OTHER;
+}
+
+const char *
+stream_ev_name(enum stream_ev ev)
+{
+	return ev > STREAM_EV_OTHER && ev < STREAM_EV_COUNT ? ev_names[ev] :
+	    NULL;
 }
 
 int

@@ -119,6 +119,27 @@ struct stream_frame {
 	int		 addr_ok;	/* addr is hex and fits in 64 bits */
 };
 
+/*
+ * The events fg-stream(5) names, as an enum: a sample's (ev), read once
+ * from its head, so that no consumer compares its name again.
+ * STREAM_EV_OTHER is a sampler's own event (cpu-clock, cycles, ...).
+ */
+enum stream_ev {
+	STREAM_EV_OTHER,
+	STREAM_EV_OFFCPU,		/* STREAM_OFFCPU_EVENT */
+	STREAM_EV_ALLOC_BYTES,		/* STREAM_ALLOC_BYTES_EVENT */
+	STREAM_EV_ALLOC_OBJECTS,	/* STREAM_ALLOC_OBJECTS_EVENT */
+	STREAM_EV_INUSE_BYTES,		/* STREAM_INUSE_BYTES_EVENT */
+	STREAM_EV_INUSE_OBJECTS,	/* STREAM_INUSE_OBJECTS_EVENT */
+	STREAM_EV_COUNT
+};
+
+/* The event e[0..len) (its modifiers after a ':' ignored) as the enum. */
+enum stream_ev stream_ev_of(const char *e, size_t len);
+
+/* The name of ev: its STREAM_*_EVENT; NULL for STREAM_EV_OTHER. */
+const char *stream_ev_name(enum stream_ev ev);
+
 struct stream_sample {
 	struct stream_str comm;
 	struct stream_str pid;		/* digits, a '-' first for perf's -1;
@@ -126,6 +147,7 @@ struct stream_sample {
 	struct stream_str tid;		/* digits, a '-' first for perf's -1 */
 	struct stream_str cpu;		/* digits inside "[CPU]"; empty if absent */
 	struct stream_str event;	/* "cpu-clock"; empty if absent */
+	enum stream_ev	 ev;		/* which event that is */
 	uint64_t	 period;	/* 1 when absent */
 	int		 has_period;
 	/*
@@ -194,6 +216,7 @@ stream_str_eq(struct stream_str s, const char *c)
 {
 	return str_is(s.p, s.len, c);
 }
+
 
 /*
  * Whether the event e[0..len), without its modifiers after a ':' (perf's

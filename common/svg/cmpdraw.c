@@ -18,7 +18,7 @@ static void
 on_stack(void *arg, size_t run, const char *stack, size_t len, double w)
 {
 	struct cmpdraw *d = arg;
-	struct stacktab_entry *e = stacktab_get(&d->stacks, stack, len);
+	struct intern_entry *e = intern_get(&d->stacks, stack, len);
 
 	GROW(d->ws, d->nws + 1, d->wscap);
 	d->ws[d->nws].stack = (size_t)(e - d->stacks.ents);
@@ -36,7 +36,7 @@ cmpdraw_init(struct cmpdraw *d, const struct compare_opts *opts,
 	o.on_stack = on_stack;
 	o.on_stack_arg = d;
 	compare_init(&d->c, &o);
-	stacktab_init(&d->stacks);
+	intern_init(&d->stacks);
 	d->fl = fl;
 }
 
@@ -56,7 +56,7 @@ cmpdraw_release(struct cmpdraw *d)
 	free(d->ws);
 	free(d->title);
 	free(d->subtitle);
-	stacktab_release(&d->stacks);
+	intern_release(&d->stacks);
 	compare_release(&d->c);
 	memset(d, 0, sizeof(*d));
 }
@@ -79,8 +79,8 @@ index_rows(struct cmpdraw *d, int k)
 		d->rowof[k][i] = SIZE_MAX;
 	for (i = 1; i < d->nrows[k]; i++) {
 		const struct compare_row *r = &d->rows[k][i];
-		const struct stacktab_entry *e = stacktab_find(
-		    (struct stacktab *)&c->funcs, r->name, r->len);
+		const struct intern_entry *e = intern_find(
+		    (struct intern *)&c->funcs, r->name, r->len);
 
 		if (e != NULL)
 			d->rowof[k][e - c->funcs.ents] = i;
@@ -91,14 +91,14 @@ index_rows(struct cmpdraw *d, int k)
 static const struct compare_row *
 node_row(const struct cmpdraw *d, int k, uint32_t node)
 {
-	const struct stacktab_entry *e;
+	const struct intern_entry *e;
 	const char *name;
 	size_t len, i;
 
 	if (node == 0)
 		return &d->rows[k][0];
 	name = flame_name(d->fl, node, &len);
-	e = stacktab_find((struct stacktab *)&d->c.funcs, name,
+	e = intern_find((struct intern *)&d->c.funcs, name,
 	    compare_name_len(name, len));
 	if (e == NULL || (i = d->rowof[k][e - d->c.funcs.ents]) == SIZE_MAX)
 		return NULL;
@@ -279,7 +279,7 @@ build(struct cmpdraw *d)
 		    c->nside[r->side];
 	}
 	for (i = 0; i < d->stacks.n; i++) {
-		const struct stacktab_entry *e = &d->stacks.ents[i];
+		const struct intern_entry *e = &d->stacks.ents[i];
 		double w = fmax(mean[2 * i], mean[2 * i + 1]);
 		struct folded_line fl = { .stack = e->key, .stack_len = e->len,
 		    .ncounts = 1, .count[0] = { .d = w, .decimal = 1 } };

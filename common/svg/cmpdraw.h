@@ -39,7 +39,7 @@
 #include <stddef.h>
 
 #include "profile/compare.h"
-#include "stream/stacktab.h"
+#include "stream/intern.h"
 #include "svg/flame.h"
 #include "svg/svg.h"
 
@@ -53,7 +53,7 @@ struct cmpdraw_stack {
 struct cmpdraw {
 	struct compare	 c;
 	struct flame	*fl;		/* borrowed: the graph */
-	struct stacktab	 stacks;	/* every run's unique stacks */
+	struct intern	 stacks;	/* every run's unique stacks */
 	struct cmpdraw_stack *ws;	/* each run's stacks, as read */
 	size_t		 nws, wscap;
 	double		*incl[2];	/* per node: total time before, after

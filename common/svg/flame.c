@@ -1,5 +1,4 @@
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,18 +164,20 @@ set_counts(struct flame *f, struct flame_line *l, const struct folded_line *fl)
 		f->differential = 1;
 }
 
-void
-flame_add(struct flame *f, const char *line, size_t len,
-    const struct folded_line *fl)
+/*
+ * Copies the stack of fl into a new line, reversed or chained as the
+ * options say, with room for extra more bytes after it; returns the line.
+ */
+static struct flame_line *
+add_stack(struct flame *f, const struct folded_line *fl, size_t extra)
 {
 	struct flame_line *l;
-	size_t start, i;
-	int sp;
+	size_t start;
 
 	l = new_line(f);
 	/* chain's "_[w]" makes ";x" (2 bytes) at most 6, and the last frame
 	   4 longer; reversing can add a ';' */
-	room(f, 3 * fl->stack_len + len + 2);
+	room(f, 3 * fl->stack_len + extra + 2);
 	start = f->chunks->len;
 	l->p = f->chunks->data + start;
 	if (f->opts.reverse)
@@ -185,7 +186,20 @@ flame_add(struct flame *f, const char *line, size_t len,
 		put_chain(f, fl->stack, fl->stack_len);
 	else
 		put(f, fl->stack, fl->stack_len);
-	l->stacklen = f->chunks->len - start;
+	l->stacklen = l->len = f->chunks->len - start;
+	set_counts(f, l, fl);
+	return l;
+}
+
+void
+flame_add(struct flame *f, const char *line, size_t len,
+    const struct folded_line *fl)
+{
+	struct flame_line *l;
+	size_t i;
+	int sp;
+
+	l = add_stack(f, fl, len);
 	/* The counts as written, white space runs made one space. */
 	sp = 1;
 	for (i = fl->stack_len; i < len; i++) {
@@ -198,8 +212,7 @@ flame_add(struct flame *f, const char *line, size_t len,
 		sp = 0;
 		put(f, line + i, 1);
 	}
-	l->len = f->chunks->len - start;
-	set_counts(f, l, fl);
+	l->len = (size_t)(f->chunks->data + f->chunks->len - l->p);
 }
 
 void
@@ -207,22 +220,9 @@ flame_add_stack(struct flame *f, const char *stack, size_t len,
     uint64_t count)
 {
 	struct folded_line fl;
-	char num[24], *line;
-	size_t start;
-	int n;
 
-	n = snprintf(num, sizeof(num), " %llu", (unsigned long long)count);
-	/* the line written in the chunk, and kept there when it parses */
-	room(f, len + (size_t)n);
-	start = f->chunks->len;
-	line = f->chunks->data + start;
-	put(f, stack, len);
-	put(f, num, (size_t)n);
-	if (folded_parse(line, len + (size_t)n, &fl) != FOLDED_OK) {
-		f->chunks->len = start;
-		return;
-	}
-	flame_add_kept(f, line, len + (size_t)n, &fl);
+	if (folded_parse_stack(stack, len, count, &fl) == FOLDED_OK)
+		add_stack(f, &fl, 0);
 }
 
 void

@@ -6,9 +6,12 @@
  *
  *	struct flame fl;
  *	flame_init(&fl, &opts);
- *	for each line: folded_parse(...); flame_add(&fl, line, len, &parsed);
+ *	for each folded line: flame_add(&fl, line, len, &parsed);
+ *		(folded_parse'd; or flame_add_kept, the line kept in place)
+ *	or for each stack of a profile: flame_add_stack(&fl, s, len, count);
  *	flame_build(&fl);		sorts, merges, closes the tree
- *	flame_layout(&fl, mintime);	fills fl.frames, fl.nframes, fl.depthmax
+ *	flame_layout(&fl, total, mintime);	fills fl.frames, fl.nframes,
+ *					fl.depthmax and fl.drops
  *	flame_release(&fl);
  *
  * How the reference merges, and so how this does with the default sort:
@@ -74,7 +77,8 @@ struct flame_drop {
 struct flame_line {
 	const char	*p;		/* the normalized line: a copy in a
 					   chunk, or the caller's (flame_add_kept) */
-	size_t		 len;		/* "STACK COUNT[ COUNT]" */
+	size_t		 len;		/* "STACK COUNT[ COUNT]", or STACK alone
+					   (flame_add_stack: its counts held) */
 	size_t		 seq;		/* input order, to keep sorts stable */
 	size_t		 stacklen;
 	double		 count[2];
@@ -128,11 +132,11 @@ void	 flame_add(struct flame *, const char *line, size_t len,
  * As flame_add, for a stack (borrowed for the call, no count in it) and
  * its integer count, as a folded profile holds them (profile/fold.h):
  * drawn as its folded line "STACK COUNT" is when fgfold writes it and
- * fgsvg reads it back (folded_parse: a stack that ends in " NUMBER" is
- * read as differential, as flamegraph.pl reads it), so that a stream
- * drawn by fgsvg is the graph of fgfold | fgsvg. The line is written once,
- * in the flame's own memory; a line that does not parse (a NUL byte in a
- * name) is not added.
+ * fgsvg reads it back (folded_parse_stack: a stack that ends in " NUMBER"
+ * is read as differential, as flamegraph.pl reads it), so that a stream
+ * drawn by fgsvg is the graph of fgfold | fgsvg. No line is written: the
+ * stack is copied, its count kept as a number; a stack that is no folded
+ * stack (a NUL byte in a name, none at all) is not added.
  */
 void	 flame_add_stack(struct flame *, const char *stack, size_t len,
 	    uint64_t count);

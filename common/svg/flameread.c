@@ -95,7 +95,7 @@ flameread_fold(struct flameread *fr, struct fold *f)
 
 	fold_settle(f);
 	for (i = 0; i < f->tab.n; i++) {
-		const struct stacktab_entry *e = &f->tab.ents[i];
+		const struct intern_entry *e = &f->tab.ents[i];
 		size_t n = fr->fl->nlines;
 
 		seq[i] = UINT32_MAX;

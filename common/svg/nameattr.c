@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -7,6 +6,7 @@
 
 #include "base/buf.h"
 #include "base/lineread.h"
+#include "base/safeopen.h"
 #include "base/str.h"
 #include "base/xalloc.h"
 #include "svg/nameattr.h"
@@ -176,7 +176,7 @@ add_line(struct nameattr *na, char *line, size_t len, struct buf *a,
 		BUF_ADDL(a, " target=\"_top\"");
 	if (seen & 1 << KEY_HREF)
 		svgmap_put(&na->links, line, tab - line, "", 0);
-	svgmap_put(&na->attrs, line, tab - line, a->p != NULL ? a->p : "",
+	svgmap_put(&na->attrs, line, tab - line, buf_str(a),
 	    a->len);
 }
 
@@ -192,8 +192,8 @@ nameattr_load(struct nameattr *na, const char *path, unsigned long *bad)
 	*bad = 0;
 	na->why[0] = '\0';
 	na->fatal = 0;
-	if ((fd = open(path, O_RDONLY)) < 0)
-		return -1;
+	if ((fd = safeopen(path, NULL)) < 0)
+		return fd;
 	lineread_init(&lr, fd, path);
 	buf_init(&a);
 	while ((len = lineread_next(&lr, &line)) >= 0)
@@ -214,9 +214,16 @@ int
 nameattr_opt_load(struct nameattr *na, const char *path, char **why)
 {
 	unsigned long bad;
+	int rv;
 
 	*why = NULL;
-	if (nameattr_load(na, path, &bad) != 0) {
+	if ((rv = nameattr_load(na, path, &bad)) == SAFEOPEN_NOTREG) {
+		*why = xasprintf("cannot read the --nameattr file '%s': not a "
+		    "regular file; give a file of NAME<TAB>key=value lines",
+		    path);
+		return 2;
+	}
+	if (rv != 0) {
 		*why = xasprintf("cannot read the --nameattr file '%s': %s",
 		    path, strerror(errno));
 		return 2;

@@ -39,7 +39,8 @@ void	 nameattr_release(struct nameattr *na);
 /*
  * Reads the --nameattr file at path (borrowed) into na, which owns copies
  * of what it keeps. Returns 0, or -1 with errno set when the file cannot
- * be opened or read. The number of the first bad line (no TAB, a pair
+ * be opened or read, or SAFEOPEN_NOTREG when it is no regular file (a
+ * FIFO, never opened: base/safeopen). The number of the first bad line (no TAB, a pair
  * without '=', a key not allowed or given twice, an href not allowed) is
  * stored in *bad, or 0, and what was wrong in na->why; bad pairs are
  * skipped, the good ones of the line kept. An "id" pair sets na->fatal,

@@ -278,11 +278,16 @@ struct geom {
 	double		 wpt;		/* pixels per count */
 	double		 height;	/* of the image */
 	double		 ypad1, ypad2;	/* flamegraph.pl's top and bottom pads */
+	double		 ypad3;		/* the subtitle's, when there is one */
+	int		 sub;		/* a subtitle is drawn */
 	double		 per;		/* pixels per label character */
 	double		 tscaled;	/* the total times --factor */
 	struct buf	 cn;		/* " COUNTNAME", escaped once */
 	int		 timens;	/* counts are ns: print time */
 	int		 bytes;		/* counts are bytes (a heap profile) */
+	const char	*countname;	/* what a count is: --countname, or a
+					   heap profile's bytes or allocations */
+	const char	*title;		/* --title, or the graph's kind */
 	unsigned char	*off;		/* per node: drawn as off-CPU */
 	double		*offt;		/* per node: its off-CPU time, when the
 					   graph has on- and off-CPU time (--wall),
@@ -818,54 +823,65 @@ put_frame(struct buf *b, struct flame *fl, const struct flame_frame *f,
 	}
 }
 
-int
-svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
-    struct palette *pal)
+/*
+ * Lays the flame out for the page: the total drawn (--total, or the
+ * flame's), the pixels per count, the frames wider than --minwidth, the
+ * pads and the page's height, into g.
+ */
+static void
+lay_out(struct flame *fl, const struct svg_opts *o, struct geom *g,
+    double *timemax)
 {
-	const double xpad = XPAD;
-	double ypad1 = o->fontsize * 3, ypad2 = o->fontsize * 2 + 10;
-	double ypad3 = o->fontsize * 2, timemax, wpt, mintime, height, fh;
-	int sub = o->subtitle != NULL && *o->subtitle != '\0';
-	const char *title = o->title, *countname = o->countname;
-	enum stream_alloc heap;
-	struct buf name, labels;
-	struct palette blue;
-	struct mdata md;
-	struct geom g;
-	size_t i;
+	double mintime;
 
-	if (fl->time <= 0 || fl->nnodes == 0)
-		return empty_doc(b, o);
+	g->ypad1 = o->fontsize * 3;
+	g->ypad2 = o->fontsize * 2 + 10;
+	g->ypad3 = o->fontsize * 2;
+	g->sub = o->subtitle != NULL && *o->subtitle != '\0';
 	if (o->timeline != NULL)
-		ypad1 += timeline_height(o->timeline, o->fontsize);
-	timemax = o->total > fl->time ? o->total : fl->time;
-	wpt = (o->width - 2 * xpad) / timemax;
-	mintime = o->minwidth_pct ? timemax * o->minwidth / 100 :
-	    o->minwidth / wpt;
-	flame_layout(fl, timemax, mintime);
-	mdata_build(&md, fl, o->search_budget);
-	g.off = xmalloc(fl->nnodes + 1);
-	g.timens = mark_offcpu(fl, g.off, &g.offt) > 0 ? o->timens != 0 :
-	    o->timens > 0;
-	heap = heap_event(fl);
-	/* A heap profile's counts: bytes, or allocations (--countname aside). */
-	g.bytes = !g.timens && heap != STREAM_ALLOC_NONE &&
-	    stream_alloc_bytes(heap);
-	if (heap != STREAM_ALLOC_NONE && !g.timens &&
-	    strcmp(countname, "samples") == 0)
-		countname = g.bytes ? "bytes" : "allocations";
-	fh = o->frameheight;
-	height = (fl->depthmax + 1) * fh + ypad1 + ypad2;
-	if (sub)
-		height += ypad3;
-	if (title == NULL && heap != STREAM_ALLOC_NONE && !o->flamechart)
-		title = heap >= STREAM_INUSE_BYTES ? "In-Use Memory Flame Graph" :
-		    "Allocation Flame Graph";
-	if (title == NULL)
-		title = o->flamechart ? "Flame Chart" :
-		    o->inverted ? "Icicle Graph" : "Flame Graph";
+		g->ypad1 += timeline_height(o->timeline, o->fontsize);
+	*timemax = o->total > fl->time ? o->total : fl->time;
+	g->wpt = (o->width - 2 * XPAD) / *timemax;
+	mintime = o->minwidth_pct ? *timemax * o->minwidth / 100 :
+	    o->minwidth / g->wpt;
+	flame_layout(fl, *timemax, mintime);
+	g->height = (fl->depthmax + 1) * o->frameheight + g->ypad1 + g->ypad2;
+	if (g->sub)
+		g->height += g->ypad3;
+	g->per = o->fontsize * o->fontwidth;
+	g->tscaled = *timemax * o->factor;
+}
 
-	header(b, o, height);
+/*
+ * What the counts are and the graph is called: a heap profile's counts
+ * are bytes, or allocations (--countname aside), and its title says so.
+ */
+static void
+name_counts(const struct flame *fl, const struct svg_opts *o, struct geom *g)
+{
+	enum stream_alloc heap = heap_event(fl);
+
+	g->bytes = !g->timens && heap != STREAM_ALLOC_NONE &&
+	    stream_alloc_bytes(heap);
+	g->countname = o->countname;
+	if (heap != STREAM_ALLOC_NONE && !g->timens &&
+	    strcmp(g->countname, "samples") == 0)
+		g->countname = g->bytes ? "bytes" : "allocations";
+	g->title = o->title;
+	if (g->title == NULL && heap != STREAM_ALLOC_NONE && !o->flamechart)
+		g->title = heap >= STREAM_INUSE_BYTES ?
+		    "In-Use Memory Flame Graph" : "Allocation Flame Graph";
+	if (g->title == NULL)
+		g->title = o->flamechart ? "Flame Chart" :
+		    o->inverted ? "Icicle Graph" : "Flame Graph";
+}
+
+/* The page's head: gradient, style, and the script with its settings. */
+static void
+put_head(struct buf *b, const struct svg_opts *o, const struct geom *g,
+    double timemax, const struct mdata *md)
+{
+	header(b, o, g->height);
 	buf_addf(b, "<defs>\n<linearGradient id=\"background\" y1=\"0\" "
 	    "y2=\"1\" x1=\"0\" x2=\"0\">\n<stop stop-color=\"%s\" "
 	    "offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
@@ -890,7 +906,7 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	    ".hide { display:none; }\n.parent { opacity:0.5; }\n"
 	    "</style>\n<script type=\"text/ecmascript\"><![CDATA[\n"
 	    "var fgcfg = {W:");
-	buf_addf(b, "%d, xpad:%g, fh:%d, fs:", o->width, xpad,
+	buf_addf(b, "%d, xpad:%g, fh:%d, fs:", o->width, (double)XPAD,
 	    o->frameheight);
 	put_num(b, o->fontsize);
 	BUF_ADDL(b, ", fw:");
@@ -899,75 +915,107 @@ svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	    o->inverted, o->reverse);
 	xml_jsstr(b, o->nametype, strlen(o->nametype));
 	BUF_ADDL(b, ", cn:");
-	xml_jsstr(b, countname, strlen(countname));
+	xml_jsstr(b, g->countname, strlen(g->countname));
 	BUF_ADDL(b, ", T:");
-	buf_addf(b, "%.17g, tn:%d", timemax, g.bytes ? 2 : g.timens);
+	buf_addf(b, "%.17g, tn:%d", timemax, g->bytes ? 2 : g->timens);
 	if (o->timeline != NULL)
-		buf_addf(b, ", tt:%g", ypad1 - o->fontsize * 3);
+		buf_addf(b, ", tt:%g", g->ypad1 - o->fontsize * 3);
 	BUF_ADDL(b, ", N:[");
-	buf_add(b, md.names.p ? md.names.p : "", md.names.len);
+	buf_add(b, md->names.p, md->names.len);
 	BUF_ADDL(b, "]};\n");
 	buf_adds(b, svg_script);
 	if (o->timeline != NULL)
 		timeline_write(b, o->timeline, o->fontsize * 3 +
-		    (sub ? ypad3 : 0));
+		    (g->sub ? g->ypad3 : 0));
 	BUF_ADDL(b, "]]></script>\n");
+}
+
+/* The background, the title and subtitle, and the texts of the controls. */
+static void
+put_controls(struct buf *b, const struct svg_opts *o, const struct geom *g)
+{
+	double bottom = g->height - g->ypad2 / 2;
+
 	buf_addf(b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"",
 	    o->width);
-	put_num(b, height);
+	put_num(b, g->height);
 	BUF_ADDL(b, "\" fill=\"url(#background)\"/>\n");
-	put_text(b, "title", o->width / 2, o->fontsize * 2, title, "");
-	if (sub)
+	put_text(b, "title", o->width / 2, o->fontsize * 2, g->title, "");
+	if (g->sub)
 		put_text(b, "subtitle", o->width / 2, o->fontsize * 4,
 		    o->subtitle, "");
-	put_text(b, "details", xpad, height - ypad2 / 2, " ", "");
-	put_text(b, "unzoom", xpad, o->fontsize * 2, "Reset Zoom",
+	put_text(b, "details", XPAD, bottom, " ", "");
+	put_text(b, "unzoom", XPAD, o->fontsize * 2, "Reset Zoom",
 	    " class=\"hide\"");
-	put_text(b, "search", o->width - xpad - 100, o->fontsize * 2,
+	put_text(b, "search", o->width - XPAD - 100, o->fontsize * 2,
 	    "Search", "");
-	put_text(b, "ignorecase", o->width - xpad - 16, o->fontsize * 2, "ic",
+	put_text(b, "ignorecase", o->width - XPAD - 16, o->fontsize * 2, "ic",
 	    " class=\"show\"");
-	put_text(b, "matched", o->width - xpad - 100, height - ypad2 / 2, " ",
-	    "");
+	put_text(b, "matched", o->width - XPAD - 100, bottom, " ", "");
+}
 
-	/*
-	 * The frames go in a nested <svg> whose viewBox the script narrows to
-	 * zoom; the labels go in a group of their own, outside it, so that
-	 * zooming does not stretch them.
-	 */
+/*
+ * The frames, in a nested <svg> whose viewBox the script narrows to zoom;
+ * the labels in a group of their own, outside it, so that zooming does
+ * not stretch them.
+ */
+static void
+put_frames(struct buf *b, struct flame *fl, const struct svg_opts *o,
+    struct palette *pal, struct geom *g, struct mdata *md)
+{
+	struct buf name, labels;
+	struct palette blue;
+	size_t i;
+
 	buf_addf(b, "<svg id=\"fv\" x=\"%g\" y=\"0\" width=\"%g\" "
-	    "height=\"", xpad, o->width - 2 * xpad);
-	put_num(b, height);
-	buf_addf(b, "\" viewBox=\"%g 0 %g ", xpad, o->width - 2 * xpad);
-	put_num(b, height);
+	    "height=\"", (double)XPAD, o->width - 2.0 * XPAD);
+	put_num(b, g->height);
+	buf_addf(b, "\" viewBox=\"%g 0 %g ", (double)XPAD,
+	    o->width - 2.0 * XPAD);
+	put_num(b, g->height);
 	BUF_ADDL(b, "\" preserveAspectRatio=\"none\">\n<g id=\"frames\">\n");
 	buf_init(&name);
 	buf_init(&labels);
-	g.wpt = wpt;
-	g.height = height;
-	g.ypad1 = ypad1;
-	g.ypad2 = ypad2;
-	g.per = o->fontsize * o->fontwidth;
-	g.tscaled = timemax * o->factor;
-	buf_init(&g.cn);
-	BUF_ADDL(&g.cn, " ");
-	xml_escape(&g.cn, countname, strlen(countname));
-	g.blue = &blue;
+	buf_init(&g->cn);
+	BUF_ADDL(&g->cn, " ");
+	xml_escape(&g->cn, g->countname, strlen(g->countname));
+	g->blue = &blue;
 	palette_init(&blue, &(struct palette_opts){ .scheme = "blue",
 	    .hash = pal->opts.hash, .random = pal->opts.random,
 	    .seed = pal->opts.seed });
 	for (i = 0; i < fl->nframes; i++)
-		put_frame(b, fl, &fl->frames[i], o, pal, &g, &name, &labels,
-		    &md);
+		put_frame(b, fl, &fl->frames[i], o, pal, g, &name, &labels,
+		    md);
 	buf_release(&name);
-	buf_release(&g.cn);
-	free(g.off);
-	free(g.offt);
+	buf_release(&g->cn);
 	palette_release(&blue);
-	mdata_release(&md);
 	BUF_ADDL(b, "</g>\n</svg>\n<g id=\"labels\">\n");
-	buf_add(b, labels.p ? labels.p : "", labels.len);
+	buf_add(b, labels.p, labels.len);
 	buf_release(&labels);
 	BUF_ADDL(b, "</g>\n<g id=\"zlabels\"></g>\n</svg>\n");
+}
+
+int
+svg_write(struct buf *b, struct flame *fl, const struct svg_opts *o,
+    struct palette *pal)
+{
+	struct mdata md;
+	struct geom g;
+	double timemax;
+
+	if (fl->time <= 0 || fl->nnodes == 0)
+		return empty_doc(b, o);
+	lay_out(fl, o, &g, &timemax);
+	mdata_build(&md, fl, o->search_budget);
+	g.off = xmalloc(fl->nnodes + 1);
+	g.timens = mark_offcpu(fl, g.off, &g.offt) > 0 ? o->timens != 0 :
+	    o->timens > 0;
+	name_counts(fl, o, &g);
+	put_head(b, o, &g, timemax, &md);
+	put_controls(b, o, &g);
+	put_frames(b, fl, o, pal, &g, &md);
+	free(g.off);
+	free(g.offt);
+	mdata_release(&md);
 	return finish(b);
 }

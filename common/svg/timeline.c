@@ -7,6 +7,7 @@
 
 #include "base/buf.h"
 #include "base/hashtab.h"
+#include "base/num.h"
 #include "base/str.h"
 #include "base/xalloc.h"
 #include "profile/timebins.h"
@@ -143,15 +144,22 @@ put_vlq(struct buf *b, uint64_t v)
 	} while (v != 0);
 }
 
-/* Appends "rgb(R,G,B)" as six hex digits. */
+/* Appends "rgb(R,G,B)" as six hex digits; grey when it is not that. */
 static void
 put_hex(struct buf *b, const char *rgb)
 {
-	unsigned r = 0, g = 0, bl = 0;
+	static const char after[3] = { ',', ',', ')' };
+	const char *p = rgb + 4;
+	uint64_t c[3];
+	int i;
 
-	if (sscanf(rgb, "rgb(%u,%u,%u)", &r, &g, &bl) != 3)
-		r = g = bl = 200;
-	buf_addf(b, "%02x%02x%02x", r & 255, g & 255, bl & 255);
+	for (i = 0; i < 3 && strncmp(rgb, "rgb(", 4) == 0; i++)
+		if (num_next(&p, 10, &c[i]) != NUM_OK || *p++ != after[i])
+			break;
+	if (i < 3)
+		c[0] = c[1] = c[2] = 200;
+	buf_addf(b, "%02x%02x%02x", (unsigned)(c[0] & 255),
+	    (unsigned)(c[1] & 255), (unsigned)(c[2] & 255));
 }
 
 /* What the build works on: the flame's nodes in drawing order. */
@@ -366,13 +374,13 @@ put_tree(struct timeline *tl, const struct flame *fl, const struct tree *t,
 		buf_addu(&tr, id);
 	}
 	BUF_ADDL(&tl->data, "N:[");
-	buf_add(&tl->data, names.p ? names.p : "", names.len);
+	buf_add(&tl->data, names.p, names.len);
 	BUF_ADDL(&tl->data, "], C:\"");
-	buf_add(&tl->data, cols.p ? cols.p : "", cols.len);
+	buf_add(&tl->data, cols.p, cols.len);
 	BUF_ADDL(&tl->data, "\", B:\"");
-	buf_add(&tl->data, bcols.p ? bcols.p : "", bcols.len);
+	buf_add(&tl->data, bcols.p, bcols.len);
 	BUF_ADDL(&tl->data, "\", T:\"");
-	buf_add(&tl->data, tr.p ? tr.p : "", tr.len);
+	buf_add(&tl->data, tr.p, tr.len);
 	BUF_ADDL(&tl->data, "\",\n");
 	buf_release(&names);
 	buf_release(&cols);

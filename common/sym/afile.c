@@ -13,6 +13,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "base/safeopen.h"
 #include "base/xalloc.h"
 #include "elf/elfdwarf.h"
 #include "elf/elffile.h"
@@ -133,7 +134,10 @@ afile_kernel(struct afile *f, const struct afile_lend *lend)
 		rc = kallsyms_load(f->ks, path);
 		ks = f->ks;
 	}
-	if (rc == -1)
+	if (rc == KALLSYMS_NOTREG)
+		f->problem = xasprintf("cannot read '%s': not a regular file; "
+		    "kernel samples are counted but not named", path);
+	else if (rc == -1)
 		f->problem = xasprintf("cannot read '%s': %s; kernel samples "
 		    "are counted but not named", path, strerror(errno));
 	else if (rc != 0)
@@ -151,7 +155,7 @@ afile_kernel(struct afile *f, const struct afile_lend *lend)
 		if (f->st.n && f->st.e[f->st.n - 1].size == 0)
 			f->st.e[f->st.n - 1].size = 4096;
 	}
-	if ((f->fd = open(KCORE, O_RDONLY | O_CLOEXEC)) < 0) {
+	if ((f->fd = safeopen(KCORE, NULL)) < 0) {
 		f->noscope = xasprintf("the kernel text is not readable: "
 		    "'%s': %s", KCORE, strerror(errno));
 		return;

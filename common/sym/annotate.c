@@ -20,6 +20,7 @@
 #include <libelf.h>
 
 #include "base/hashtab.h"
+#include "base/num.h"
 #include "base/xalloc.h"
 #include "elf/elfsym.h"
 #include "stream/diag.h"
@@ -270,4 +271,38 @@ size_t
 annotate_bad_files(const struct annotate *a)
 {
 	return a->nbad;
+}
+
+int
+annotate_opt_top(const char *opt, const char *s, int *top, char **why)
+{
+	uint64_t n;
+
+	*why = NULL;
+	if (num_arg(s, 1, 1000, &n) != 0) {
+		*why = xasprintf("%s: '%s' is not a number of functions from 1 "
+		    "to 1000", opt, s);
+		return 2;
+	}
+	*top = (int)n;
+	return 0;
+}
+
+const char *
+annotate_opt_to(char *arg, int *top, char **why)
+{
+	char *comma = strrchr(arg, ',');
+
+	*why = NULL;
+	if (comma != NULL && comma[1] != '\0' &&
+	    strspn(comma + 1, "0123456789") == strlen(comma + 1)) {
+		*comma = '\0';
+		if (annotate_opt_top("--annotate-to", comma + 1, top, why))
+			return NULL;
+	}
+	if (*arg == '\0') {
+		*why = xasprintf("--annotate-to: no file name given");
+		return NULL;
+	}
+	return arg;
 }

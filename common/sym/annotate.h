@@ -41,6 +41,16 @@ struct annotate;
  * Never returns NULL. The caller frees it with annotate_free(). struct
  * annotate is opaque, so annotate makes it (HACKING.md, "Lifecycle").
  */
+/*
+ * The options' values: --annotate's N into *top (0, or 2 and *why, which
+ * the caller frees, when it is not 1 to 1000; opt names the option); and
+ * --annotate-to's FILE[,N], arg cut at the comma (written), N into *top:
+ * returns FILE, or NULL and *why.
+ */
+int	 annotate_opt_top(const char *opt, const char *s, int *top,
+	    char **why);
+const char *annotate_opt_to(char *arg, int *top, char **why);
+
 struct annotate *annotate_new(const struct annotate_opts *opts);
 
 /*

@@ -310,8 +310,13 @@ resolve_kernel(struct sym *s, uint64_t addr, uint64_t a)
 		kallsyms_init(s->ks);
 		rc = kallsyms_load(s->ks, path);
 		s->ks_state = rc == 0 ? 1 : -1;
-		if (rc == -1) {
+		if (rc == KALLSYMS_NOTREG)
+			sym_warnx("'%s' is not a regular file: kernel frames "
+			    "stay [unknown]; give a copy of /proc/kallsyms",
+			    path);
+		if (rc == -1)
 			sym_warn("'%s': kernel frames stay [unknown]", path);
+		if (rc == -1 || rc == KALLSYMS_NOTREG) {
 			/* A file the user named is input; /proc is not. */
 			if (s->o.kallsyms != NULL)
 				s->any_bad = 1;

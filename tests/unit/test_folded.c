@@ -152,9 +152,20 @@ static const struct rcase cases[] = {
 	  "line; read less\n"
 	  "test_folded: in:6: no count at the end of the line; expected "
 	  "\"STACK COUNT\" or \"STACK BEFORE AFTER\"\n"
-	  "test_folded: in:7: count does not fit in 64 bits; expected "
+	  "test_folded: in:7: count does not fit in 64 bits (scale the counts "
+	  "down); expected "
 	  "\"STACK COUNT\" or \"STACK BEFORE AFTER\"\n",
 	  2, 3, 1 },
+	{ "a fraction of 70 digits before its dot: refused whole, not read "
+	  "from its first 63; the good lines kept",
+	  0, 0, 0, 0, 1, 0,
+	  "a 1\nb 1234567890123456789012345678901234567890123456789012345678"
+	  "901234567890.5\nc 18446744073709551616.0\nd 2.5000000000000000000"
+	  "0000000000000000000000000000000000000000000000000000001\n",
+	  "1:a 1>0\n4:d 2.5>0\n",
+	  "test_folded: in:2: count does not fit in 64 bits (scale the counts "
+	  "down): 'b 12345678901234567890123456789012345678901234567890123456"
+	  "78...'\n", 2, 0, 1 },
 	{ "clean input: blank lines quiet, status 0",
 	  0, 0, 0, 0, 2, 0, "\n  \nx;y 2\n", "3:x;y 2>0\n", "", 0, 0, 0 },
 	{ "gzip refused, nothing of it read",
@@ -210,5 +221,37 @@ main(void)
 	rc = read_text(&r, "i 1\nj x\nk 2\n", 0, err, sizeof(err));
 	CHECK(err[0] == '\0' && rc == 1 && r.bad == 3 && r.skipped == 5,
 	    "one reader, two inputs: a kind said once in all, the sum still full");
+	/* a stack with its count held apart reads as its line "STACK COUNT" */
+	{
+		static const char *stacks[] = {
+			"a;b", "a;b 7", "a;b 7 8", "a;b  \t", "a;b 1.5", "x 99x",
+			"main;f(int, char)", " ", "", "7"
+		};
+		struct folded_line a, b;
+		char line[64];
+		size_t k;
+		int ok = 1, sa, sb;
+
+		for (k = 0; k < sizeof(stacks) / sizeof(stacks[0]); k++) {
+			size_t n = strlen(stacks[k]);
+
+			snprintf(line, sizeof(line), "%s 42", stacks[k]);
+			sa = folded_parse(line, strlen(line), &a);
+			sb = folded_parse_stack(stacks[k], n, 42, &b);
+			if (sa != sb || (sa == FOLDED_OK &&
+			    (a.stack_len != b.stack_len ||
+			    a.ncounts != b.ncounts ||
+			    a.count[0].d != b.count[0].d ||
+			    a.count[a.ncounts - 1].u != 42 ||
+			    b.count[b.ncounts - 1].u != 42))) {
+				printf("# '%s': %d %d\n", stacks[k], sa, sb);
+				ok = 0;
+			}
+		}
+		CHECK(ok, "folded_parse_stack: as folded_parse of STACK COUNT "
+		    "(a trailing \" NUMBER\" differential, white space off)");
+		CHECK_INT(folded_parse_stack("a\0b", 3, 1, &b), FOLDED_NUL,
+		    "folded_parse_stack: a NUL byte refused");
+	}
 	return unit_done();
 }

@@ -162,5 +162,53 @@ main(void)
 		    "an overflow: refused");
 		CHECK(d == 7, "a refused argument leaves the value");
 	}
+	/* fractional counts, however many digits (issue 42, point 10) */
+	{
+		static const char long_frac[] = "1.25000000000000000000000000"
+		    "00000000000000000000000000000000000000000000000000001";
+		static const char long_whole[] = "12345678901234567890123456"
+		    "789012345678901234567890123456789012345678901234567890.5";
+		double d = 7;
+
+		CHECK(num_decimal("12.5", 4, &d) == NUM_OK && d == 12.5,
+		    "12.5");
+		CHECK(num_decimal("12.", 3, &d) == NUM_OK && d == 12, "12.");
+		CHECK(num_decimal("0.1", 3, &d) == NUM_OK && d == 0.1,
+		    "0.1 rounded as strtod rounds it");
+		CHECK(num_decimal(long_frac, strlen(long_frac), &d) == NUM_OK &&
+		    d == 1.25, "80 digits after the dot: read whole");
+		CHECK_INT(num_decimal(long_whole, strlen(long_whole), &d),
+		    NUM_RANGE, "80 digits before the dot: past the range, "
+		    "not read from its first 63");
+		CHECK_INT(num_decimal("18446744073709551616.5", 22, &d),
+		    NUM_RANGE, "2^64 and a half: past the range");
+		CHECK(num_decimal("18446744073709551615.5", 22, &d) == NUM_OK &&
+		    d == 18446744073709551615.5, "2^64-1 and a half: read");
+		CHECK_INT(num_decimal(".5", 2, &d), NUM_BAD, ".5: no whole part");
+		CHECK_INT(num_decimal("1.2.3", 5, &d), NUM_BAD, "two dots");
+		CHECK_INT(num_decimal("1.5x", 4, &d), NUM_BAD, "a letter");
+		CHECK_INT(num_decimal("1.5 2", 3, &d), NUM_OK,
+		    "only the length given is read");
+	}
+
+	/* numbers at a cursor: /proc fields, a colour's components */
+	{
+		const char *line = "7f00-7fff 00ff:12 x", *p = line;
+		uint64_t a = 1, b = 1;
+
+		CHECK(num_next(&p, 16, &a) == NUM_OK && a == 0x7f00 &&
+		    *p == '-', "hex digits, the cursor at the dash");
+		p++;
+		CHECK(num_next(&p, 16, &a) == NUM_OK && a == 0x7fff, "again");
+		p++;
+		CHECK(num_next(&p, 10, &b) == NUM_OK && b == 0 && *p == 'f',
+		    "decimal stops at a hex letter");
+		p = line + 18;
+		CHECK(num_next(&p, 10, &b) == NUM_BAD && p == line + 18,
+		    "no digit: NUM_BAD, the cursor unmoved");
+		p = "18446744073709551616,";
+		CHECK(num_next(&p, 10, &b) == NUM_RANGE && *p == ',' &&
+		    b == UINT64_MAX, "2^64: saturated, past every digit");
+	}
 	return unit_done();
 }

@@ -211,7 +211,7 @@ output_refused(const char *name, const char *want, const char *what)
 	char *why = NULL;
 
 	opts_default(&o);
-	CHECK(record_opts_output(&o, name, &why) == NULL, what);
+	CHECK(record_opts_output(&o, name, &why) == -1, what);
 	CHECK_STR(why, want, what);
 	free(why);
 }
@@ -224,6 +224,7 @@ test_output(void)
 	char dir[] = "/tmp/test_record_opts.XXXXXX", path[96], other[96];
 	char want[256], text[16], *why = (char *)"unset";
 	FILE *f;
+	int fd;
 
 	if (mkdtemp(dir) == NULL) {
 		perror("mkdtemp");
@@ -233,23 +234,22 @@ test_output(void)
 	snprintf(other, sizeof(other), "%s/link.txt", dir);
 
 	opts_default(&o);
-	CHECK(record_opts_output(&o, "-", &why) == stdout && why == NULL,
-	    "-: standard output");
+	CHECK(record_opts_output(&o, "-", &why) == STDOUT_FILENO &&
+	    why == NULL, "-: standard output");
 	CHECK_STR(o.outname, CMDFILE_STDOUT, "named <stdout>");
 	CHECK_INT(o.cmd_stdout, STDERR_FILENO,
 	    "the command's output goes to stderr, out of the stream's way");
-	CHECK(o.sink.ops != NULL, "a sink is set");
 
 	f = fopen(path, "w");
 	CHECK(f != NULL && fputs("old text", f) >= 0 && fclose(f) == 0,
 	    "an old file");
 	opts_default(&o);
-	f = record_opts_output(&o, path, &why);
-	CHECK(f != NULL && why == NULL, "a regular file is taken");
+	fd = record_opts_output(&o, path, &why);
+	CHECK(fd > STDERR_FILENO && why == NULL, "a regular file is taken");
 	CHECK_STR(o.outname, path, "named by its name");
 	CHECK_INT(o.cmd_stdout, STDOUT_FILENO,
 	    "the command keeps fgrecord's stdout");
-	CHECK(f != NULL && fputs("new", f) >= 0 && fclose(f) == 0,
+	CHECK(fd > STDERR_FILENO && write(fd, "new", 3) == 3 && close(fd) == 0,
 	    "written and closed");
 	f = fopen(path, "r");
 	text[0] = '\0';

@@ -22,7 +22,7 @@ read_stream(struct stacks *s, const char *text, const char *name)
 
 /* The location ids of a stack's key, after its side and thread. */
 static size_t
-key_locs(const struct stacktab_entry *e, int *side, size_t *thread,
+key_locs(const struct intern_entry *e, int *side, size_t *thread,
     uint64_t *ids, size_t max)
 {
 	const uint8_t *k = (const uint8_t *)e->key, *end = k + e->len;
@@ -84,7 +84,7 @@ test_groups(void)
 	    "app 7/7 [000] 3.000000: 2000000000 offcpu-time:\n"
 	    "\t1f000 _start+0x4 (/usr/bin/app)\n\n";
 	struct stacks s;
-	const struct stacktab_entry *e;
+	const struct intern_entry *e;
 	uint64_t ids[8];
 	size_t n, th, i;
 	int side, ok;
@@ -123,7 +123,7 @@ test_groups(void)
 	CHECK_UINT(s.hdr_period, 1000000, "freq 1000: 1 ms");
 	CHECK_UINT(s.duration, 4000000000ULL,
 	    "duration: the first sample to the off-CPU sample's end");
-	e = stacktab_find(&s.buildids, "/usr/bin/app", 12);
+	e = intern_find(&s.buildids, "/usr/bin/app", 12);
 	CHECK(e != NULL && e->u[0] == 1 && s.bids.n == 2,
 	    "a file's build ID: the last one said");
 	CHECK_UINT(s.notes.n, 2, "two notes");

@@ -132,5 +132,38 @@ main(void)
 	    "heap: [] is no leaf");
 	CHECK(stream_alloc_bytes(STREAM_INUSE_BYTES) &&
 	    !stream_alloc_bytes(STREAM_ALLOC_OBJECTS), "heap: bytes or counts");
+	/* the event as an enum, read once from the head */
+	{
+		static const struct { const char *line; enum stream_ev ev; } h[] = {
+			{ "app 42/43 [001] 1.000000: 250000 cpu-clock:", STREAM_EV_OTHER },
+			{ "app 42/43 [001] 1.000000: 9000 offcpu-time:", STREAM_EV_OFFCPU },
+			{ "app 42/43 1.000000: 64 alloc-bytes:", STREAM_EV_ALLOC_BYTES },
+			{ "app 42/43 1.000000: 1 alloc-objects:", STREAM_EV_ALLOC_OBJECTS },
+			{ "app 42/43 1.000000: 64 inuse-bytes:", STREAM_EV_INUSE_BYTES },
+			{ "app 42/43 1.000000: 1 inuse-objects:", STREAM_EV_INUSE_OBJECTS },
+			{ "app 42/43 1.000000: 1 offcpu-timer:", STREAM_EV_OTHER },
+			{ "app 42/43 1.000000: 1 offcpu-time:u:", STREAM_EV_OFFCPU },
+		};
+		struct stream_sample s;
+		size_t k;
+		int ok = 1;
+
+		for (k = 0; k < sizeof(h) / sizeof(h[0]); k++) {
+			s.ev = (enum stream_ev)99;
+			if (stream_classify(h[k].line, strlen(h[k].line), &s,
+			    NULL) != STREAM_SAMPLE || s.ev != h[k].ev) {
+				printf("# %s: %d\n", h[k].line, (int)s.ev);
+				ok = 0;
+			}
+		}
+		CHECK(ok, "a head's event read as its enum (modifiers off, "
+		    "a longer name is another event)");
+		CHECK(stream_ev_name(STREAM_EV_OFFCPU) != NULL &&
+		    strcmp(stream_ev_name(STREAM_EV_OFFCPU), "offcpu-time") == 0 &&
+		    strcmp(stream_ev_name(STREAM_EV_INUSE_OBJECTS),
+		    "inuse-objects") == 0 &&
+		    stream_ev_name(STREAM_EV_OTHER) == NULL,
+		    "each enum's name; none for another event");
+	}
 	return unit_done();
 }

@@ -5,20 +5,20 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "stream/stacktab.h"
+#include "stream/intern.h"
 #include "base/xalloc.h"
 
 #define ARENA_BLOCK	(1024 * 1024)
 
 void
-stacktab_init(struct stacktab *t)
+intern_init(struct intern *t)
 {
 	memset(t, 0, sizeof(*t));
 	hashtab_init(&t->index, 768);
 }
 
 void
-stacktab_release(struct stacktab *t)
+intern_release(struct intern *t)
 {
 	size_t i;
 
@@ -31,7 +31,7 @@ stacktab_release(struct stacktab *t)
 }
 
 static char *
-arena_copy(struct stacktab *t, const char *s, size_t len)
+arena_copy(struct intern *t, const char *s, size_t len)
 {
 	char *p;
 
@@ -51,11 +51,11 @@ arena_copy(struct stacktab *t, const char *s, size_t len)
 }
 
 /* Returns the entry for key, or NULL, leaving p on its free slot. */
-static struct stacktab_entry *
-probe(struct stacktab *t, const char *key, size_t len, uint64_t h,
+static struct intern_entry *
+probe(struct intern *t, const char *key, size_t len, uint64_t h,
     struct hashtab_probe *p)
 {
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 	uint32_t i;
 
 	hashtab_probe(&t->index, h, p);
@@ -67,11 +67,11 @@ probe(struct stacktab *t, const char *key, size_t len, uint64_t h,
 	return NULL;
 }
 
-struct stacktab_entry *
-stacktab_get(struct stacktab *t, const char *key, size_t len)
+struct intern_entry *
+intern_get(struct intern *t, const char *key, size_t len)
 {
 	struct hashtab_probe p;
-	struct stacktab_entry *e;
+	struct intern_entry *e;
 
 	if ((e = probe(t, key, len, XXH3_64bits(key, len), &p)) != NULL)
 		return e;
@@ -84,8 +84,8 @@ stacktab_get(struct stacktab *t, const char *key, size_t len)
 	return e;
 }
 
-struct stacktab_entry *
-stacktab_find(struct stacktab *t, const char *key, size_t len)
+struct intern_entry *
+intern_find(struct intern *t, const char *key, size_t len)
 {
 	struct hashtab_probe p;
 
@@ -95,8 +95,8 @@ stacktab_find(struct stacktab *t, const char *key, size_t len)
 static int
 cmp_entry(const void *a, const void *b)
 {
-	const struct stacktab_entry *x = *(const struct stacktab_entry **)a;
-	const struct stacktab_entry *y = *(const struct stacktab_entry **)b;
+	const struct intern_entry *x = *(const struct intern_entry **)a;
+	const struct intern_entry *y = *(const struct intern_entry **)b;
 	size_t n = x->len < y->len ? x->len : y->len;
 	int c = memcmp(x->key, y->key, n);
 
@@ -105,10 +105,10 @@ cmp_entry(const void *a, const void *b)
 	return (x->len > y->len) - (x->len < y->len);
 }
 
-struct stacktab_entry **
-stacktab_sorted(struct stacktab *t)
+struct intern_entry **
+intern_sorted(struct intern *t)
 {
-	struct stacktab_entry **v = xmalloc((t->n + 1) * sizeof(*v));
+	struct intern_entry **v = xmalloc((t->n + 1) * sizeof(*v));
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
@@ -119,7 +119,7 @@ stacktab_sorted(struct stacktab *t)
 }
 
 int
-stacktab_fmt_count(const struct stacktab_entry *e, int i, char *buf,
+intern_fmt_count(const struct intern_entry *e, int i, char *buf,
     size_t bufsz)
 {
 	if (!e->decimal)

@@ -53,7 +53,7 @@ check 'five made-up runs a side, and five more of the program unchanged' '
 check 'fgsvg --compare: exit 0, the method said in one line, an SVG' '
 	expect_status 0 fgsvg --compare "$R"/before.? -- "$R"/after.? >cmp.svg 2>err &&
 	test "$(wc -l <err)" = 1 &&
-	grep_q "^fgsvg: 5 runs before, 5 after of cpu-clock: total time per run, in ms; Welch" err &&
+	grep_q "^fgsvg: 5 runs before, 5 after of cpu-clock: total time per run, in ms; 95% intervals of a moderated t" err &&
 	grep_q "^<svg " cmp.svg && grep_q "</svg>\$" cmp.svg &&
 	cp cmp.svg "$R/cmp.svg"
 '
@@ -161,7 +161,8 @@ check '--self: only frames whose own time changed are coloured, and the root' '
 check 'one run a side: drawn, and said to tell sampling noise only' '
 	expect_status 0 fgsvg --compare "$R/before.1" -- "$R/after.1" >one.svg 2>err &&
 	grep_q "Comparison of 1 run before, 1 after" one.svg &&
-	grep_q "one run a side tells sampling noise only" one.svg &&
+	grep_q "Comparison of 1 run before, 1 after: .* (from one run a side: sampling noise and 5% for the noise between runs)" one.svg &&
+	test "$(grep -c "from one run" one.svg)" = 1 &&
 	frames one.svg >list && test "$(hue "$(fill list slow_search)")" = blue
 '
 

@@ -21,6 +21,63 @@ none_called() {
 	awk -F '\t' 'NR > 1 && $7 != "same" { print "called: " $0; bad = 1 } END { exit bad }' "$1"
 }
 
+# Folded runs made here, three a side: ten functions that move by about
+# 3% of their time from run to run, as a machine's speed moves them, and
+# hot at 50 samples; in b hot does a fifth more. Welch's test, with the
+# 2 to 4 degrees of freedom of three runs, leaves hot same under
+# Benjamini-Hochberg; the moderated t, its variance shrunk toward the
+# trend of the other functions', finds it, and calls no row in A/A.
+# (runs SIDE: three lines of the functions' counts, hot's last)
+runs() {
+	case $1 in
+	a) echo "298 203 149 99 97 79 62 51 52 40 51
+302 190 154 102 101 76 57 49 49 40 50
+305 196 151 101 98 84 61 52 49 39 49" ;;
+	b) echo "299 204 151 99 97 79 62 49 50 41 57
+300 208 141 99 100 78 61 50 48 41 61
+309 209 152 100 96 81 59 49 48 39 59" ;;
+	c) echo "312 188 143 101 104 81 57 46 51 39 48
+309 207 151 101 101 84 61 51 51 38 52
+309 203 141 98 103 76 60 52 48 42 51" ;;
+	esac | awk -v s="$1" '{ f = s "." NR; for (i = 1; i <= NF; i++)
+	    printf "main;%s %d\n", i < NF ? "f" (i - 1) : "hot", $i >f }'
+}
+check 'three runs a side: hot a fifth slower is found, no other function called; A/A calls none' '
+	runs a && runs b && runs c &&
+	expect_status 0 fgfold --compare a.? -- b.? >out 2>err &&
+	cat out err &&
+	test "$(verdict out hot)" = slower &&
+	test "$(grep -c "	s[a-z]*er\$" out)" = 1 &&
+	grep_q "moderated t over the runs (each function.s variance shrunk toward their trend over the 11 functions. sizes, [0-9.]* degrees of freedom added to its 4); \[all\] tested alone" err &&
+	expect_status 0 fgfold --compare a.? -- c.? >out 2>err &&
+	none_called out
+'
+
+# One run a side: the counting noise of weighted samples is the sum of
+# their weights squared (one wait of 100 ms is not a hundred of 1 ms),
+# and the noise between runs, which one run cannot show, is COMPARE_RUN_CV
+# of a function's time.
+# (offcpu WAITS: a stream of WAITS waits of 100 ms and 200 of 1 ms)
+offcpu() {
+	awk -v n="$1" "BEGIN { for (i = 0; i < n + 200; i++)
+	    printf \"app 100/100 [000] %d.000000: %d offcpu-time:\\n\\tffffffff81000000 __schedule+0x1 ([kernel.kallsyms])\\n\\t3000 %s+0x1 (/bin/app)\\n\\t1000 main+0x1 (/bin/app)\\n\\n\",
+	    i + 1, i < n ? 100000000 : 1000000, i < n ? \"wait_here\" : \"other\" }"
+}
+check 'one run a side: one wait of 100 ms more is no change; a 4% move of a function is none' '
+	offcpu 1 >w1 && offcpu 2 >w2 &&
+	grep -c "^app" w2 | grep -qx 202 &&
+	expect_status 0 fgfold --compare w1 -- w2 >out 2>err &&
+	cat out && test "$(verdict out wait_here)" = same && none_called out &&
+	printf "main;big 10000\nmain;small 10000\n" >f1 &&
+	printf "main;big 10400\nmain;small 10000\n" >f2 &&
+	expect_status 0 fgfold --compare f1 -- f2 >out 2>err &&
+	cat out && none_called out &&
+	grep_q "from one run a side: the intervals hold the samples. noise and 5% of a function.s time for the noise between runs" err &&
+	{ ! command -v script >/dev/null ||
+	  { script -qec "fgfold --compare f1 -- f2 2>/dev/null" /dev/null >tty &&
+	    head -1 tty | tr -d "\r" | grep -q "  verdict (from one run)\$"; }; }
+'
+
 if ! $cc -O2 -g -o "$B/weights" "$TESTS/record/weights.c" 2>"$B/err"; then
 	skip 'fgfold --compare on recorded runs' "cannot build tests/record/weights.c with $cc: $(head -3 "$B/err")"
 	done_testing
@@ -60,7 +117,7 @@ check 'A/A: the same program, five runs a side: every row is same' '
 	sed -n "2s/	.*//p" out >first && echo "[all]" >want && test_cmp want first &&
 	for f in parse render encode flush; do grep -q "^$f	" out || { echo "no row $f"; exit 1; }; done &&
 	none_called out &&
-	grep_q "^fgfold: 5 runs before, 5 after of cpu-clock: total time per run, in ms; Welch" err
+	grep_q "^fgfold: 5 runs before, 5 after of cpu-clock: total time per run, in ms; 95% intervals of a moderated t" err
 '
 
 check 'A/B: render at twice its work is slower, [all] not faster' '
@@ -90,7 +147,7 @@ check '--fail-slower: exit 1 when render grew by more than 10% of the run, 0 for
 check 'one run a side: said in one line, with the advice to record more' '
 	expect_status 0 fgfold --compare "$R/a.1.sym" -- "$R/b.1.sym" >out 2>err &&
 	test "$(head -1 out)" = "$HEADER" &&
-	grep_q "with one run a side, the intervals count sampling noise only" err &&
+	grep_q "from one run a side: the intervals hold the samples. noise and 5%" err &&
 	test "$(wc -l <err)" = 1
 '
 

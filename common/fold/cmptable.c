@@ -98,7 +98,8 @@ write_aligned(const struct compare *c, FILE *out, const size_t *order)
 	fprintf(out, "%-*s", (int)namew, "function");
 	for (i = 0; i < NCOLS; i++)
 		fprintf(out, "  %*s", w[i], head[i]);
-	fputs("  verdict\n", out);
+	/* one run a side: said once, here */
+	fprintf(out, "  verdict%s\n", c->counting_only ? " (from one run)" : "");
 	for (k = 0; k < c->nrows; k++) {
 		const struct compare_row *r = &c->rows[order[k]];
 

@@ -46,6 +46,8 @@ compare_release(struct compare *c)
 		free(c->runs[i].incl);
 		free(c->runs[i].self);
 		free(c->runs[i].cutin);
+		free(c->runs[i].sqincl);
+		free(c->runs[i].sqself);
 		free(c->runs[i].cuts);
 	}
 	free(c->runs);
@@ -56,6 +58,7 @@ compare_release(struct compare *c)
 	free(c->hidden);
 	free(c->event);
 	free(c->stamp);
+	free(c->sqp);
 	free(c->rows);
 	free(c->method);
 	memset(c, 0, sizeof(*c));
@@ -135,7 +138,8 @@ run_grow(struct compare_run *r, size_t n)
 {
 	if (n <= r->n)
 		return;
-	double **v[] = { &r->incl, &r->self, &r->cutin };
+	double **v[] = { &r->incl, &r->self, &r->cutin, &r->sqincl,
+	    &r->sqself };
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -217,7 +221,7 @@ keep_seq(struct compare *c, struct compare_run *r, size_t nseq, int cut,
  */
 static size_t
 add_stack(struct compare *c, struct compare_run *r, size_t stackno,
-    const char *key, size_t len, double w, double cnt)
+    const char *key, size_t len, double w, double cnt, double sq)
 {
 	const char *p = key, *end = key + len, *semi;
 	size_t id = 0, named = 0, owner = SIZE_MAX, nseq = 0, n;
@@ -248,6 +252,7 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 			if (c->stamp[id] != stackno + 1) {
 				c->stamp[id] = stackno + 1;
 				r->incl[id] += w;
+				r->sqincl[id] += sq;
 				if (cut)
 					r->cutin[id] += w;
 			}
@@ -264,8 +269,10 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 		p = semi + 1;
 	}
 	/* a stack of no frame (";", from a hand-made file) is in the whole */
-	if (any)
+	if (any) {
 		r->self[owner != SIZE_MAX ? owner : id] += w;
+		r->sqself[owner != SIZE_MAX ? owner : id] += sq;
+	}
 	keep_seq(c, r, nseq, cut, w);
 	return named;
 }
@@ -323,12 +330,32 @@ run_event(const struct compare *c, const struct fold *f, int folded)
 	return xstrdup(f->event);
 }
 
+/*
+ * fold's hook: each sample's period squared, summed per stack in
+ * c->sqp (ns squared): the variance of a sum of weighted samples.
+ */
+static void
+on_sample(void *arg, const struct fold_sample *fs)
+{
+	struct compare *c = arg;
+	double p = (double)fs->period;
+
+	if (fs->stack >= c->sqpcap) {
+		size_t old = c->sqpcap;
+
+		GROW(c->sqp, fs->stack + 1, c->sqpcap);
+		memset(c->sqp + old, 0, (c->sqpcap - old) * sizeof(double));
+	}
+	c->sqp[fs->stack] += p * p;
+}
+
 int
 compare_read(struct compare *c, int side, int fd, const char *name)
 {
 	/* own crates: fold marks the inlined frames (OWN_INLINE_MARK) */
 	struct fold_opts fo = { .no_comm = 1, .event = c->opts.event,
-	    .own = (char **)c->opts.own, .nown = c->opts.nown };
+	    .own = (char **)c->opts.own, .nown = c->opts.nown,
+	    .on_sample = on_sample, .on_sample_arg = c };
 	struct compare_run *r;
 	struct fold f;
 	struct lineread lr;
@@ -366,17 +393,21 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 		const struct stacktab_entry *e = &f.tab.ents[i];
 		double cnt = (double)e->u[0] + e->d[0];
 		double w = timed ? (double)e->u[1] / 1e6 : cnt;
+		double sq = timed && i < c->sqpcap ? c->sqp[i] / 1e12 : cnt;
 
 		r->samples += cnt;
 		r->whole += w;
-		named += add_stack(c, r, i, e->key, e->len, w, cnt);
+		r->sqwhole += sq;
+		named += add_stack(c, r, i, e->key, e->len, w, cnt, sq);
 		if (c->opts.on_stack != NULL)
 			c->opts.on_stack(c->opts.on_stack_arg, c->nruns - 1,
 			    e->key, e->len, w);
 	}
-	/* The stamps name stacks of this run only. */
+	/* The stamps and squares are of this run's stacks only. */
 	if (c->stampcap > 0)
 		memset(c->stamp, 0, c->stampcap * sizeof(size_t));
+	if (c->sqpcap > 0)
+		memset(c->sqp, 0, c->sqpcap * sizeof(double));
 	/* before its event: an empty run has none to tell */
 	if (!(r->samples > 0) || !(r->whole > 0)) {
 		warnx("'%s': no sample in this run: record it again, or leave "
@@ -461,6 +492,18 @@ median_scales(struct compare *c)
 	return nuse;
 }
 
+/* The sum of run r's samples' weights squared in row id (SIZE_MAX: [all]). */
+static double
+run_sq(const struct compare *c, const struct compare_run *r, size_t id)
+{
+	if (id == SIZE_MAX)
+		return r->sqwhole / (r->scale * r->scale);
+	if (id >= r->n)
+		return 0;
+	return (c->opts.self ? r->sqself[id] : r->sqincl[id]) /
+	    (r->scale * r->scale);
+}
+
 /*
  * One side of a row, from v[j], the value of run j. With two runs or
  * more its variance is the runs' own: where the ticks fell is part of
@@ -472,14 +515,17 @@ median_scales(struct compare *c)
  * hid a change of 20% in such a function (bench/compare.sh). The floor
  * is one sample a run: no count is known closer, and runs that agree to
  * the sample leave no spread to divide by. With one run, nothing tells
- * the noise between runs: the count's variance is taken as c (Poisson),
- * which for the whole run stands in for it.
+ * the noise between runs: the variance is the counting noise of its
+ * weighted samples, the sum of their weights squared (sq[j]; NULL: v[j]
+ * times the run's mean weight), plus the run-to-run noise measured here
+ * (COMPARE_RUN_CV): the same work's time moves between runs by that
+ * part of it, and one run cannot show it.
  */
 void
 compare_side(const struct compare *c, int side, const double *v,
-    struct stats_side *s)
+    const double *sq, struct stats_side *s)
 {
-	double sum = 0, sq = 0, floor = 0, unit;
+	double sum = 0, ss = 0, floor = 0, unit;
 	size_t j;
 
 	s->n = c->nside[side];
@@ -490,15 +536,19 @@ compare_side(const struct compare *c, int side, const double *v,
 			continue;
 		sum += v[j];
 		unit = r->whole / r->scale / r->samples;
-		floor += s->n >= 2 ? unit * unit : v[j] * unit;
+		if (s->n >= 2)
+			floor += unit * unit;
+		else
+			floor += (sq != NULL ? sq[j] : v[j] * unit) +
+			    COMPARE_RUN_CV * COMPARE_RUN_CV * v[j] * v[j];
 	}
 	s->mean = sum / s->n;
 	floor /= s->n;
 	for (j = 0; j < c->nruns; j++)
 		if (c->runs[j].side == side)
-			sq += (v[j] - s->mean) * (v[j] - s->mean);
+			ss += (v[j] - s->mean) * (v[j] - s->mean);
 	if (s->n >= 2) {
-		s->var = sq / (s->n - 1);
+		s->var = ss / (s->n - 1);
 		s->df = s->n - 1;
 	} else {
 		s->var = 0;
@@ -512,18 +562,40 @@ compare_side(const struct compare *c, int side, const double *v,
 static void
 side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
 {
-	double small[32] = { 0 }, *v = c->nruns <= 32 ? small :
-	    xmalloc(c->nruns * sizeof(double));
+	double small[64] = { 0 }, *v = c->nruns <= 32 ? small :
+	    xmalloc(2 * c->nruns * sizeof(double)), *sq = v + c->nruns;
 	size_t j;
 
-	for (j = 0; j < c->nruns; j++)
-		v[j] = c->runs[j].side == side ?
-		    run_value(c, &c->runs[j], id) : 0;
-	compare_side(c, side, v, s);
+	for (j = 0; j < c->nruns; j++) {
+		int mine = c->runs[j].side == side;
+
+		v[j] = mine ? run_value(c, &c->runs[j], id) : 0;
+		sq[j] = mine ? run_sq(c, &c->runs[j], id) : 0;
+	}
+	compare_side(c, side, v, sq, s);
 	if (v != small)
 		free(v);
 }
 
+/* Whether function id has every run's whole time (main, _start). */
+static int
+is_whole(const struct compare *c, size_t id)
+{
+	size_t j;
+
+	for (j = 0; j < c->nruns; j++) {
+		double w = run_value(c, &c->runs[j], SIZE_MAX);
+
+		if (fabs(run_value(c, &c->runs[j], id) - w) > 1e-9 * w)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A row's sides into *b and *a, its change tested with Welch's interval
+ * (the runs' pooled variance kept for a moderated test: rows_make).
+ */
 static void
 row_fill(const struct compare *c, size_t id, struct compare_row *row)
 {
@@ -539,8 +611,13 @@ row_fill(const struct compare *c, size_t id, struct compare_row *row)
 	row->low = d.low;
 	row->high = d.high;
 	row->p = d.p;
+	row->df = d.df;
+	row->s2df = b.n >= 2 && a.n >= 2 ? b.n + a.n - 2 : 0;
+	row->s2 = row->s2df > 0 ? ((b.n - 1) * b.var + (a.n - 1) * a.var) /
+	    row->s2df : 0;
 	row->hidden = id != SIZE_MAX && c->hidden != NULL && !c->opts.self ?
 	    c->hidden[id] : 0;
+	row->whole = id != SIZE_MAX && is_whole(c, id);
 	if (id == SIZE_MAX) {
 		row->name = ALL_NAME;
 		row->len = sizeof(ALL_NAME) - 1;
@@ -588,11 +665,162 @@ row_order(const void *x, const void *y)
 	return (a->len > b->len) - (a->len < b->len);
 }
 
+/* Whether row r can change by min_abs, and is measured: in the family. */
+static int
+in_family(const struct compare *c, const struct compare_row *r)
+{
+	return fmax(r->before, r->after) >= c->min_abs && !row_cut(c, r);
+}
+
+/*
+ * Row i's point for prior_fit: 0 when it is none (out of the family, no
+ * spread, [all]'s own values, or the same as a row before it: a caller
+ * that holds all its callee's time tells no more of the noise).
+ */
+static int
+prior_point(const struct compare *c, const struct compare_row *rows,
+    size_t i, double off, double *x, double *z)
+{
+	const struct compare_row *r = &rows[i];
+	size_t k;
+
+	if (!in_family(c, r) || r->whole || !(r->s2 > 0) ||
+	    !(r->before + r->after > 0))
+		return 0;
+	for (k = 1; k < i; k++)
+		if (rows[k].before == r->before && rows[k].after == r->after &&
+		    rows[k].s2 == r->s2 && in_family(c, &rows[k]))
+			return 0;
+	*x = log((r->before + r->after) / 2);
+	*z = log(r->s2) - off;
+	return 1;
+}
+
+/* The 3 by 3 determinant of the rows a, b, c. */
+static double
+det3(const double *a, const double *b, const double *c)
+{
+	return a[0] * (b[1] * c[2] - b[2] * c[1]) -
+	    a[1] * (b[0] * c[2] - b[2] * c[0]) +
+	    a[2] * (b[0] * c[1] - b[1] * c[0]);
+}
+
+/*
+ * The least-squares curve z = k[0] + k[1] x + k[2] x^2 through the
+ * points, from the sums s[p] of x^p (p 0 to 4) and t[p] of z x^p (0 to
+ * 2): a line (k[2] 0) when fewer than COMPARE_PRIOR_CURVE points, or
+ * when their x do not tell a curve.
+ */
+static void
+curve_fit(const double *s, const double *t, double *k)
+{
+	double m0[3] = { s[0], s[1], s[2] }, m1[3] = { s[1], s[2], s[3] };
+	double m2[3] = { s[2], s[3], s[4] }, d, v[3];
+	int i;
+
+	k[0] = k[1] = k[2] = 0;
+	d = det3(m0, m1, m2);
+	if (s[0] >= COMPARE_PRIOR_CURVE && fabs(d) > 1e-9 * s[0] * s[4] * s[4]) {
+		for (i = 0; i < 3; i++) {
+			double a0[3] = { s[0], s[1], s[2] };
+			double a1[3] = { s[1], s[2], s[3] };
+			double a2[3] = { s[2], s[3], s[4] };
+
+			a0[i] = t[0];
+			a1[i] = t[1];
+			a2[i] = t[2];
+			v[i] = det3(a0, a1, a2) / d;
+		}
+		memcpy(k, v, sizeof(v));
+		return;
+	}
+	d = s[0] * s[2] - s[1] * s[1];
+	k[1] = d > 0 ? (s[0] * t[1] - s[1] * t[0]) / d : 0;
+	k[0] = (t[0] - k[1] * s[1]) / s[0];
+}
+
+/*
+ * The prior of the function rows' variances, a moderated t's (Smyth's
+ * empirical Bayes, as limma-trend has it): the log of each row's pooled
+ * variance over the runs, its bias for d = n_b + n_a - 2 degrees of
+ * freedom taken off (psi(d/2) - log(d/2)), is fitted by a curve over the
+ * log of the row's mean (the variance of a function's time grows with
+ * its size: as its count for the counting noise, as its square for a
+ * machine's speed); the spread of the rows about that curve beyond what
+ * d degrees of freedom give (psi'(d/2)) is the spread of the true
+ * variances, which tells the prior's degrees of freedom d0 (psi'(d0/2)
+ * is it; none: infinite), at most COMPARE_PRIOR_DF times d, so that a
+ * function whose variance the curve misjudges keeps a part of its own.
+ * Returns 0 when fewer than COMPARE_PRIOR_ROWS rows tell it (a side has
+ * one run, or few functions): the rows keep Welch's test.
+ */
+static int
+prior_fit(const struct compare *c, const struct compare_row *rows,
+    size_t nrows, struct compare_prior *pr)
+{
+	double s[5] = { 0 }, t[3] = { 0 }, rss = 0, d, off, v, x, z;
+	size_t i;
+	int p;
+
+	memset(pr, 0, sizeof(*pr));
+	d = nrows > 0 ? rows[0].s2df : 0;
+	if (!(d > 0))
+		return 0;
+	off = stats_digamma(d / 2) - log(d / 2);
+	for (i = 1; i < nrows; i++)
+		if (prior_point(c, rows, i, off, &x, &z))
+			for (p = 0; p < 5; p++) {
+				s[p] += pow(x, p);
+				if (p < 3)
+					t[p] += z * pow(x, p);
+			}
+	if (s[0] < COMPARE_PRIOR_ROWS)
+		return 0;
+	curve_fit(s, t, pr->k);
+	for (i = 1; i < nrows; i++)
+		if (prior_point(c, rows, i, off, &x, &z)) {
+			v = z - pr->k[0] - pr->k[1] * x - pr->k[2] * x * x;
+			rss += v * v;
+		}
+	v = rss / (s[0] - (pr->k[2] != 0 ? 3 : 2)) - stats_trigamma(d / 2);
+	pr->d0 = COMPARE_PRIOR_DF * d;
+	if (v > 0 && 2 * stats_trigamma_inv(v) < pr->d0)
+		pr->d0 = 2 * stats_trigamma_inv(v);
+	/* the curve is of E log s2; the prior's scale is of s2 */
+	pr->k[0] += stats_digamma(pr->d0 / 2) - log(pr->d0 / 2);
+	pr->d = d;
+	pr->rows = (size_t)s[0];
+	return 1;
+}
+
+/* Row r tested again with its variance moderated by the prior. */
+static void
+row_moderate(const struct compare *c, const struct compare_prior *pr,
+    struct compare_row *r)
+{
+	struct stats_side b = { .mean = r->before, .n = c->nside[0] };
+	struct stats_side a = { .mean = r->after, .n = c->nside[1] };
+	struct stats_diff d;
+	double m = (r->before + r->after) / 2, s0;
+
+	if (!(m > 0))
+		return;
+	s0 = exp(pr->k[0] + pr->k[1] * log(m) + pr->k[2] * log(m) * log(m));
+	stats_pooled(&b, &a, (pr->d0 * s0 + pr->d * r->s2) / (pr->d0 + pr->d),
+	    pr->d0 + pr->d, LEVEL, &d);
+	r->low = d.low;
+	r->high = d.high;
+	r->p = d.p;
+	r->df = d.df;
+}
+
 /*
  * The rows of c->opts.self's kind into *rowsp (made; the caller frees
  * it), [all] first, then the functions with time before or after, the
  * verdicts set and sorted; *tested gets the size of the family. Returns
- * how many rows.
+ * how many rows. [all] is tested alone, at q, outside the family (the
+ * functions' number does not move it); the functions' tests are
+ * moderated (prior_fit, c->prior) when the runs tell a prior.
  */
 static size_t
 rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
@@ -611,18 +839,28 @@ rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
 	}
 	c->whole_before = rows[0].before;
 	c->min_abs = c->opts.min_change / 100 * c->whole_before;
+	if (prior_fit(c, rows, nrows, &c->prior))
+		for (i = 1; i < nrows; i++)
+			row_moderate(c, &c->prior, &rows[i]);
+	/* a function on every sample is the whole run: [all]'s test */
+	for (i = 1; i < nrows; i++)
+		if (rows[i].whole) {
+			rows[i].low = rows[0].low;
+			rows[i].high = rows[0].high;
+			rows[i].p = rows[0].p;
+			rows[i].df = rows[0].df;
+		}
 	/*
 	 * The family: the rows that could change by min_abs. A row under it
 	 * before and after (never negative) cannot, and is same whatever
 	 * its p-value: testing it would only make the others' bar higher.
 	 */
 	p = xcalloc(nrows, sizeof(double));
-	for (i = n = 0; i < nrows; i++)
-		if (fmax(rows[i].before, rows[i].after) >= c->min_abs &&
-		    !row_cut(c, &rows[i]))
+	for (i = 1, n = 0; i < nrows; i++)
+		if (in_family(c, &rows[i]) && !rows[i].whole)
 			p[n++] = rows[i].p;
 	stats_bh(p, n, p);
-	for (i = n = 0; i < nrows; i++) {
+	for (i = 0, n = 0; i < nrows; i++) {
 		struct compare_row *row = &rows[i];
 
 		row->q = 1;
@@ -632,7 +870,7 @@ rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
 		}
 		if (fmax(row->before, row->after) < c->min_abs)
 			continue;
-		row->q = p[n++];
+		row->q = i == 0 || row->whole ? row->p : p[n++];
 		if (row->q <= c->opts.q && fabs(row->change) >= c->min_abs &&
 		    row->change != 0)
 			row->verdict = row->change > 0 ? COMPARE_SLOWER :
@@ -940,16 +1178,22 @@ say_method(struct compare *c, size_t nnorm)
 		buf_addf(&b, ", each run scaled by the median of ratios of "
 		    "%zu functions", nnorm);
 	if (c->counting_only)
-		buf_addf(&b, "; with one run %s, the intervals count sampling "
-		    "noise only, not the noise between runs: record 5 runs a "
-		    "side", c->nside[0] == 1 && c->nside[1] == 1 ? "a side" :
-		    c->nside[0] == 1 ? "before" : "after");
+		buf_addf(&b, "; from one run %s: the intervals hold the samples' "
+		    "noise and %g%% of a function's time for the noise between "
+		    "runs, which one run cannot measure: record 5 runs a side",
+		    c->nside[0] == 1 && c->nside[1] == 1 ? "a side" :
+		    c->nside[0] == 1 ? "before" : "after", 100 * COMPARE_RUN_CV);
+	else if (c->prior.rows > 0)
+		buf_addf(&b, "; 95%% intervals of a moderated t over the runs "
+		    "(each function's variance shrunk toward their trend over "
+		    "the %zu functions' sizes, %.3g degrees of freedom added to "
+		    "its %g)", c->prior.rows, c->prior.d0, c->prior.d);
 	else
 		buf_addf(&b, "; Welch 95%% intervals over the runs");
-	buf_addf(&b, ", Benjamini-Hochberg at q %g over the %zu rows that "
-	    "could change by %.3g %s (%g%% of the whole); a smaller change "
-	    "is same", c->opts.q, c->tested, c->min_abs, unit_name[c->unit],
-	    c->opts.min_change);
+	buf_addf(&b, "; [all] tested alone; Benjamini-Hochberg at q %g over "
+	    "the %zu function rows that could change by %.3g %s (%g%% of the "
+	    "whole); a smaller change is same", c->opts.q, c->tested,
+	    c->min_abs, unit_name[c->unit], c->opts.min_change);
 	c->method = buf_detach(&b, NULL);
 	buf_release(&b);
 }

@@ -59,6 +59,25 @@ void	 stats_welch(const struct stats_side *before,
 	    const struct stats_side *after, double level, struct stats_diff *d);
 
 /*
+ * The difference after minus before of two means whose runs share one
+ * variance var (of one run's value) with df degrees of freedom, as a
+ * moderated t has it (a row's pooled variance shrunk toward a prior):
+ * its standard error var (1/n_b + 1/n_a), the interval at level, the
+ * p-value, as stats_welch.
+ */
+void	 stats_pooled(const struct stats_side *before,
+	    const struct stats_side *after, double var, double df, double level,
+	    struct stats_diff *d);
+
+/*
+ * The digamma function psi(x) and the trigamma function psi'(x), x > 0;
+ * and trigamma's inverse, y > 0.
+ */
+double	 stats_digamma(double x);
+double	 stats_trigamma(double x);
+double	 stats_trigamma_inv(double y);
+
+/*
  * Benjamini-Hochberg: writes into q[0..m) the adjusted p-value of each
  * p[i] (q[i] <= alpha is a discovery at false discovery rate alpha): the
  * smallest, over the ranks j at or above p[i]'s in ascending order, of

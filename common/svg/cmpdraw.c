@@ -250,7 +250,7 @@ frames_tested(struct cmpdraw *d, const size_t *lstack, size_t nl)
 		int k;
 
 		for (k = 0; k < 2; k++)
-			compare_side(c, k, v + i * nr, &sd[k]);
+			compare_side(c, k, v + i * nr, NULL, &sd[k]);
 		stats_welch(&sd[0], &sd[1], 0.95, &df);
 		d->moved[i] = df.low > 0 || df.high < 0;
 	}
@@ -326,19 +326,22 @@ titles(struct cmpdraw *d, struct svg_opts *so)
 		BUF_ADDL(&b, " -> ");
 		put_v(&b, d, all->after);
 		buf_addf(&b, " %s %s", compare_unit_name(c->unit), per(d));
+		if (c->counting_only)
+			buf_addf(&b, " (from one run %s: sampling noise and %g%% "
+			    "for the noise between runs)", c->nside[0] == 1 &&
+			    c->nside[1] == 1 ? "a side" : c->nside[0] == 1 ?
+			    "before" : "after", 100 * COMPARE_RUN_CV);
 		so->title = d->title = buf_detach(&b, NULL);
 	}
 	if (so->subtitle == NULL) {
 		buf_reset(&b);
 		buf_addf(&b, "%s time%s; red slower, blue faster, grey the "
-		    "same: Welch 95%% intervals, Benjamini-Hochberg at q %g, "
+		    "same: %s 95%% intervals, Benjamini-Hochberg at q %g, "
 		    "a change of %.3g %s at least", c->opts.self ? "self" :
 		    "total", c->opts.norm == COMPARE_SHARE ? " as a share" :
 		    compare_per_unit(c) ? " per unit of work" : " per run",
+		    c->prior.rows > 0 ? "moderated" : "Welch",
 		    c->opts.q, c->min_abs, compare_unit_name(c->unit));
-		if (c->counting_only)
-			BUF_ADDL(&b, "; one run a side tells sampling noise "
-			    "only");
 		if (c->apart > 0) {
 			BUF_ADDL(&b, "; the sides recorded apart, ");
 			compare_say_gap(&b, c->apart);

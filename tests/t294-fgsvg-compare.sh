@@ -158,6 +158,32 @@ check '--self: only frames whose own time changed are coloured, and the root' '
 	grep_q "<text id=\"subtitle\"[^>]*>self time per run" self.svg
 '
 
+# Work that moved between callers: collatz, 83 ms a run under walk
+# before, 86 under scan after (its total the same, within its noise).
+# Both frames moved beyond their noise and are coloured, blue and red;
+# so with --self, by the frames' self time. A frame that did not move
+# (main's other child, steady) stays grey.
+check 'work moved between callers: both frames coloured, by total and by self time' '
+	set -- 78 88 80 86 83 90 81 87 84 88 &&
+	for i in 1 2 3 4 5; do
+		eval "b=\${$i} a=\${$((i + 5))}" &&
+		printf "main;walk;collatz %d\nmain;walk %d\nmain;steady %d\n" $b $((19 + i % 3)) $((300 + i % 3)) >mb.$i &&
+		printf "main;scan;collatz %d\nmain;scan %d\nmain;steady %d\n" $a $((19 + i % 2)) $((301 - i % 3)) >ma.$i || exit 1
+	done &&
+	expect_status 0 fgfold --compare mb.? -- ma.? >tab 2>err && cat tab &&
+	awk -F "\t" "\$1 == \"collatz\" { exit \$7 != \"same\" }" tab &&
+	for self in "" --self; do
+		expect_status 0 fgsvg --compare $self mb.? -- ma.? >m.svg 2>err &&
+		frames m.svg >list &&
+		awk -F "\t" "\$1 == \"collatz\" { print \$2 }" list >fills &&
+		test "$(wc -l <fills)" = 2 &&
+		test "$(hue "$(sed -n 1p fills)")" != grey &&
+		test "$(hue "$(sed -n 2p fills)")" != grey &&
+		test "$(for f in $(cat fills); do hue "$f"; done | sort | tr "\n" " ")" = "blue red " &&
+		test "$(fill list steady)" = "$GREY" || { echo "with [$self]:"; cat list; exit 1; }
+	done
+'
+
 check 'one run a side: drawn, and said to tell sampling noise only' '
 	expect_status 0 fgsvg --compare "$R/before.1" -- "$R/after.1" >one.svg 2>err &&
 	grep_q "Comparison of 1 run before, 1 after" one.svg &&

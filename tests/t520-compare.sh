@@ -1,10 +1,11 @@
 #!/bin/sh
-# t520-compare: fgfold --compare on real runs of tests/record/weights.c,
+# t520-compare: fgfold --compare on real runs of tests/record/kernels.c,
 # recorded here with fgrecord and symbolized with fgsym, five a side:
 # the program against itself (A/A) calls no row slower or faster, and
-# with render doing twice its work (A/B) render is slower and [all] never
-# faster. The program spins for CPU time, so a busy machine changes how
-# long a run takes, not what it shows; the runs of the two sides are
+# with encode doing four times its work (A/B) encode is slower and [all]
+# never faster. The program does fixed work, not a fixed time, so a busy
+# machine moves its time as it moves a real program's, and the
+# comparison must hold that noise; the runs of the two sides are
 # recorded in turns, so a machine that drifts drifts on both.
 . "$(dirname "$0")/lib.sh"
 
@@ -78,8 +79,8 @@ check 'one run a side: one wait of 100 ms more is no change; a 4% move of a func
 	    head -1 tty | tr -d "\r" | grep -q "  verdict (from one run)\$"; }; }
 '
 
-if ! $cc -O2 -g -o "$B/weights" "$TESTS/record/weights.c" 2>"$B/err"; then
-	skip 'fgfold --compare on recorded runs' "cannot build tests/record/weights.c with $cc: $(head -3 "$B/err")"
+if ! $cc -O2 -g -o "$B/kernels" "$TESTS/record/kernels.c" 2>"$B/err"; then
+	skip 'fgfold --compare on recorded runs' "cannot build tests/record/kernels.c with $cc: $(head -3 "$B/err")"
 	done_testing
 	exit 0
 fi
@@ -94,13 +95,14 @@ if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 	exit 0
 fi
 
-# a: the program; aa: the same again; b: render at twice its work. Each
-# run is 0.2 s of CPU time, about 50 samples a function.
+# a: the program; aa: the same again; b: encode (5% of the run) at four
+# times its work, 15% of the run more. Each run is 120 million steps,
+# about 0.2 s of CPU time: 10 to 60 samples a kernel.
 check 'fifteen runs recorded and symbolized, a, aa and b in turns' '
 	for i in 1 2 3 4 5; do
-		for s in a:1 aa:1 b:2; do
+		for s in a:1 aa:1 b:4; do
 			n=${s%:*} k=${s#*:}
-			expect_status 0 fgrecord -q -o "$R/$n.$i" "$B/weights" 0.2 "$k" 2>>"$R/rec.err" &&
+			expect_status 0 fgrecord -q -o "$R/$n.$i" "$B/kernels" 120 "$k" 2>>"$R/rec.err" &&
 			expect_status 0 fgsym "$R/$n.$i" >"$R/$n.$i.sym" 2>>"$R/sym.err" ||
 				{ cat "$R/rec.err" "$R/sym.err"; exit 1; }
 		done
@@ -115,31 +117,31 @@ check 'A/A: the same program, five runs a side: every row is same' '
 	expect_status 0 fgfold --compare --min-change=5 "$R"/a.?.sym -- "$R"/aa.?.sym >out 2>err &&
 	test "$(head -1 out)" = "$HEADER" &&
 	sed -n "2s/	.*//p" out >first && echo "[all]" >want && test_cmp want first &&
-	for f in parse render encode flush; do grep -q "^$f	" out || { echo "no row $f"; exit 1; }; done &&
+	for f in parse lex hash sort render encode flush logline; do grep -q "^$f	" out || { echo "no row $f"; exit 1; }; done &&
 	none_called out &&
 	grep_q "^fgfold: 5 runs before, 5 after of cpu-clock: total time per run, in ms; 95% intervals of a moderated t" err
 '
 
-check 'A/B: render at twice its work is slower, [all] not faster' '
+check 'A/B: encode at four times its work is slower, [all] not faster' '
 	expect_status 0 fgfold --compare "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
 	cat out &&
-	test "$(verdict out render)" = slower &&
+	test "$(verdict out encode)" = slower &&
 	test "$(verdict out "[all]")" != faster &&
 	! grep -q "	faster\$" out &&
 	test "$(sed -n 3p out | cut -f 7)" = slower
 '
 
-check 'A/B at --min-change=5: the three others are same' '
+check 'A/B at --min-change=5: the seven others are same' '
 	expect_status 0 fgfold --compare --min-change=5 "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
-	test "$(verdict out render)" = slower &&
-	test "$(verdict out parse)" = same &&
-	test "$(verdict out encode)" = same &&
-	test "$(verdict out flush)" = same
+	test "$(verdict out encode)" = slower &&
+	for f in parse lex hash sort render flush logline; do
+		test "$(verdict out $f)" = same || { echo "$f called"; exit 1; }
+	done
 '
 
-check '--fail-slower: exit 1 when render grew by more than 10% of the run, 0 for A/A' '
+check '--fail-slower: exit 1 when encode grew by more than 10% of the run, 0 for A/A' '
 	expect_status 1 fgfold --compare --fail-slower=10 "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
-	test "$(verdict out render)" = slower &&
+	test "$(verdict out encode)" = slower &&
 	expect_status 0 fgfold --compare --min-change=5 --fail-slower=10 "$R"/a.?.sym -- "$R"/aa.?.sym >out2 2>err2 &&
 	none_called out2
 '
@@ -172,10 +174,10 @@ check 'a stack of no frame, first in a run: no crash, counted in the whole' '
 
 check '--fail-slower names the row that tripped it, [all], and the function that grew most' '
 	expect_status 1 fgfold --compare --fail-slower=10 "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
-	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): \[all\] +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), most of it in render +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*)\$" err &&
+	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): \[all\] +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), most of it in encode +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*)\$" err &&
 	test "$(grep -c "slower by more than" err)" = 1 &&
 	expect_status 1 fgfold --compare --fail-slower=10 --gate=functions "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
-	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): render +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), and [0-9]* more rows\?\$" err
+	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): encode +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), and [0-9]* more rows\?\$" err
 '
 
 # Work that moves between functions, or to a function renamed, leaves the
@@ -223,7 +225,7 @@ check 'sides recorded apart: said with the gap, on stderr and in the SVG subtitl
 
 # Runs of different modes are refused; --per=FILE divides each run by its
 # own count, and says a bad line as FILE:LINE.
-if ! fgrecord -q --wall -o "$R/wall" "$B/weights" 0.2 1 2>"$R/wall.err"; then
+if ! fgrecord -q --wall -o "$R/wall" "$B/kernels" 120 1 2>"$R/wall.err"; then
 	skip 'a --wall run beside a cpu-clock run' "fgrecord --wall cannot record here: $(head -1 "$R/wall.err")"
 else
 	check 'a --wall run beside cpu-clock runs: exit 2, both files and events named; --wall runs compare' '

@@ -117,4 +117,14 @@ for i in 1 2 3 4 5 6 7 8 9 10; do cp "$T/long.sym" "$T/long.$i.sym"; done
 ns=$(grep -c '^[^#	 ].* [0-9][0-9]*\.[0-9]*: ' "$T/long.sym")
 set -- $(median_usage "$FG_BIN/fgfold" --compare "$T"/long.[1-5].sym -- "$T"/long.[6-9].sym "$T"/long.10.sym)
 echo "   a comparison of 10 runs of $ns samples each: $1 s wall, $2 s CPU, $3 KiB (medians of $BENCH_RUNS)"
+
+# Memory: one big run (40,000 functions, 2.4 MB of folded stacks) beside
+# 400 runs of two functions (issue 42: 1.3 GB before runs kept only the
+# functions they have).
+awk 'BEGIN { for (i = 0; i < 40000; i++)
+    printf "main;mod%d::outer_%d;inner_function_number_%d %d\n", i % 50, int(i / 3), i, 1 + i % 5 }' >"$T/big"
+i=1; while [ $i -le 400 ]; do printf 'main;a 1\nmain;b 2\n' >"$T/small.$i"; i=$((i + 1)); done
+set -- $(cd "$T" && median_usage "$FG_BIN/fgfold" --compare big small.[1-9] small.[1-9][0-9] small.1[0-9][0-9] small.200 -- \
+    small.20[1-9] small.2[1-9][0-9] small.3[0-9][0-9] small.400)
+echo "   a run of 40,000 functions beside 400 of 2: $1 s wall, $2 s CPU, $3 KiB (medians of $BENCH_RUNS)"
 echo "   load average at the end: $(load)"

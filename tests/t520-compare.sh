@@ -79,6 +79,23 @@ check 'one run a side: one wait of 100 ms more is no change; a 4% move of a func
 	    head -1 tty | tr -d "\r" | grep -q "  verdict (from one run)\$"; }; }
 '
 
+# A big run (40,000 functions, 2.4 MB of folded stacks) beside 400 runs
+# of two functions: each run keeps the functions it has, not one value a
+# function known; it took 777 MB (and 16 s), now about 35 MB, under a
+# limit of 200 MB (none when the tools are built with ASan, which
+# reserves terabytes of address space).
+LIMIT=200000
+nm "$TOP/bin/fgfold" 2>/dev/null | grep -q __asan_init && LIMIT=unlimited
+check 'a big run beside 400 small ones: within 200 MB' '
+	awk "BEGIN { for (i = 0; i < 40000; i++)
+	    printf \"main;mod%d::outer_%d;inner_function_number_%d %d\\n\", i % 50, int(i / 3), i, 1 + i % 5 }" >big &&
+	i=1 && while [ $i -le 400 ]; do printf "main;a 1\nmain;b 2\n" >s.$i; i=$((i + 1)); done &&
+	(ulimit -v $LIMIT && exec fgfold --compare big s.[1-9] s.[1-9][0-9] s.1[0-9][0-9] s.200 -- \
+	    s.20[1-9] s.2[1-9][0-9] s.3[0-9][0-9] s.400) >out 2>err &&
+	test "$(wc -l <out)" = 80005 &&
+	grep_q "^fgfold: 201 runs before, 200 after: total time per run, in samples" err
+'
+
 if ! $cc -O2 -g -o "$B/kernels" "$TESTS/record/kernels.c" 2>"$B/err"; then
 	skip 'fgfold --compare on recorded runs' "cannot build tests/record/kernels.c with $cc: $(head -3 "$B/err")"
 	done_testing

@@ -43,11 +43,8 @@ compare_release(struct compare *c)
 
 	for (i = 0; i < c->nruns; i++) {
 		free(c->runs[i].name);
-		free(c->runs[i].incl);
-		free(c->runs[i].self);
-		free(c->runs[i].cutin);
-		free(c->runs[i].sqincl);
-		free(c->runs[i].sqself);
+		free(c->runs[i].ids);
+		free(c->runs[i].vals);
 		free(c->runs[i].cuts);
 	}
 	free(c->runs);
@@ -59,6 +56,9 @@ compare_release(struct compare *c)
 	free(c->event);
 	free(c->stamp);
 	free(c->sqp);
+	free(c->cur);
+	free(c->curseen);
+	free(c->touched);
 	free(c->rows);
 	free(c->method);
 	memset(c, 0, sizeof(*c));
@@ -132,21 +132,92 @@ compare_name_len(const char *s, size_t len)
 	return n < len && memchr(s, '.', n) == NULL ? n : len;
 }
 
-/* A run's values, grown to the functions known: new ones 0. */
-static void
-run_grow(struct compare_run *r, size_t n)
+/*
+ * The run being read's values of function id, in c->cur (dense while a
+ * run is read; run_settle keeps the functions it touched, sparse).
+ */
+static struct compare_val *
+cur_val(struct compare *c, size_t id)
 {
-	if (n <= r->n)
-		return;
-	double **v[] = { &r->incl, &r->self, &r->cutin, &r->sqincl,
-	    &r->sqself };
-	size_t i;
+	if (id >= c->curcap) {
+		size_t old = c->curcap;
 
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		*v[i] = xrealloc(*v[i], n * sizeof(double));
-		memset(*v[i] + r->n, 0, (n - r->n) * sizeof(double));
+		GROW(c->cur, id + 1, c->curcap);
+		memset(c->cur + old, 0, (c->curcap - old) * sizeof(*c->cur));
+		c->curseen = xrealloc(c->curseen, c->curcap);
+		memset(c->curseen + old, 0, c->curcap - old);
 	}
-	r->n = n;
+	if (!c->curseen[id]) {
+		c->curseen[id] = 1;
+		GROW(c->touched, c->ntouched + 1, c->touchcap);
+		c->touched[c->ntouched++] = (uint32_t)id;
+	}
+	return &c->cur[id];
+}
+
+static int
+by_id(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The run's values, from c->cur: its functions' ids in order and their
+ * values, only those it has (a run of 2 functions beside one of 40,000
+ * keeps 2); c->cur made zero again for the next run.
+ */
+static void
+run_settle(struct compare *c, struct compare_run *r)
+{
+	size_t k;
+
+	qsort(c->touched, c->ntouched, sizeof(uint32_t), by_id);
+	r->ids = xcalloc(c->ntouched + 1, sizeof(uint32_t));
+	r->vals = xcalloc(c->ntouched + 1, sizeof(*r->vals));
+	for (k = 0; k < c->ntouched; k++) {
+		uint32_t id = c->touched[k];
+
+		r->ids[k] = id;
+		r->vals[k] = c->cur[id];
+		memset(&c->cur[id], 0, sizeof(c->cur[id]));
+		c->curseen[id] = 0;
+	}
+	r->nv = c->ntouched;
+	c->ntouched = 0;
+}
+
+/*
+ * Run r's values of function id, or NULL when it has none. Found from
+ * the place last found (a scan in order of ids finds each at once),
+ * else by halves.
+ */
+static const struct compare_val *
+run_val(const struct compare_run *r, size_t id)
+{
+	struct compare_run *w = (struct compare_run *)r;
+	size_t lo = 0, hi = r->nv, h = r->hint;
+
+	if (h < r->nv && r->ids[h] == id)
+		return &r->vals[h];
+	if (h + 1 < r->nv && r->ids[h + 1] == id) {
+		w->hint = h + 1;
+		return &r->vals[h + 1];
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->nv && r->ids[lo] == id) {
+		w->hint = lo;
+		return &r->vals[lo];
+	}
+	return NULL;
 }
 
 /* The id of the function named s[0..len), clones folded: new ones 0. */
@@ -248,13 +319,14 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 			if (c->opts.nown > 0 && own_any(p, n, c->opts.own,
 			    c->opts.nown))
 				owner = id;
-			run_grow(r, c->funcs.n);
 			if (c->stamp[id] != stackno + 1) {
+				struct compare_val *v = cur_val(c, id);
+
 				c->stamp[id] = stackno + 1;
-				r->incl[id] += w;
-				r->sqincl[id] += sq;
+				v->incl += w;
+				v->sqincl += sq;
 				if (cut)
-					r->cutin[id] += w;
+					v->cutin += w;
 			}
 			/* a cut stack's part below the cut, or a whole stack */
 			if (cut && str_is(p, semi - p, STREAM_TRUNCATED))
@@ -270,8 +342,11 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 	}
 	/* a stack of no frame (";", from a hand-made file) is in the whole */
 	if (any) {
-		r->self[owner != SIZE_MAX ? owner : id] += w;
-		r->sqself[owner != SIZE_MAX ? owner : id] += sq;
+		struct compare_val *v = cur_val(c, owner != SIZE_MAX ?
+		    owner : id);
+
+		v->self += w;
+		v->sqself += sq;
 	}
 	keep_seq(c, r, nseq, cut, w);
 	return named;
@@ -403,6 +478,7 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 			c->opts.on_stack(c->opts.on_stack_arg, c->nruns - 1,
 			    e->key, e->len, w);
 	}
+	run_settle(c, r);
 	/* The stamps and squares are of this run's stacks only. */
 	if (c->stampcap > 0)
 		memset(c->stamp, 0, c->stampcap * sizeof(size_t));
@@ -426,18 +502,19 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	if (named == 0)
 		warnx("'%s': no frame has a name: symbolize it first (fgsym)",
 		    name);
-	run_grow(r, c->funcs.n);
 	return 0;
 }
 
 static double
 run_value(const struct compare *c, const struct compare_run *r, size_t id)
 {
+	const struct compare_val *v;
+
 	if (id == SIZE_MAX)
 		return r->whole / r->scale;
-	if (id >= r->n)
+	if ((v = run_val(r, id)) == NULL)
 		return 0;
-	return (c->opts.self ? r->self[id] : r->incl[id]) / r->scale;
+	return (c->opts.self ? v->self : v->incl) / r->scale;
 }
 
 /*
@@ -461,12 +538,13 @@ median_scales(struct compare *c)
 		use[f] = 1;
 		for (j = 0; j < c->nruns && use[f]; j++) {
 			const struct compare_run *r = &c->runs[j];
+			const struct compare_val *v = run_val(r, f);
 			double per = r->whole / r->samples;
 
-			if (f >= r->n || r->self[f] / per < NORM_MIN)
+			if (v == NULL || v->self / per < NORM_MIN)
 				use[f] = 0;
 			else
-				logg[f] += log(r->self[f]) / c->nruns;
+				logg[f] += log(v->self) / c->nruns;
 		}
 		nuse += use[f];
 	}
@@ -477,7 +555,8 @@ median_scales(struct compare *c)
 
 			for (f = 0; f < nf; f++)
 				if (use[f])
-					ratio[k++] = r->self[f] / exp(logg[f]);
+					ratio[k++] = run_val(r, f)->self /
+					    exp(logg[f]);
 			r->scale = stats_median(ratio, k);
 			if (r->side == 0)
 				gb += log(r->scale) / c->nside[0];
@@ -496,12 +575,13 @@ median_scales(struct compare *c)
 static double
 run_sq(const struct compare *c, const struct compare_run *r, size_t id)
 {
+	const struct compare_val *v;
+
 	if (id == SIZE_MAX)
 		return r->sqwhole / (r->scale * r->scale);
-	if (id >= r->n)
+	if ((v = run_val(r, id)) == NULL)
 		return 0;
-	return (c->opts.self ? r->sqself[id] : r->sqincl[id]) /
-	    (r->scale * r->scale);
+	return (c->opts.self ? v->sqself : v->sqincl) / (r->scale * r->scale);
 }
 
 /*
@@ -593,8 +673,13 @@ is_whole(const struct compare *c, size_t id)
 }
 
 /*
- * A row's sides into *b and *a, its change tested with Welch's interval
- * (the runs' pooled variance kept for a moderated test: rows_make).
+ * A row's sides, its change tested with Welch's interval (the runs'
+ * pooled variance kept for a moderated test: rows_make). A row that
+ * cannot change by min_abs (under it before and after; [all] sets
+ * min_abs, and is made first) is same whatever its test: its interval
+ * takes the fewest degrees of freedom Welch's can have, the smaller
+ * side's runs less one, so that its t quantile is one of a few
+ * remembered, not one a row (thousands of rows of small functions).
  */
 static void
 row_fill(const struct compare *c, size_t id, struct compare_row *row)
@@ -604,7 +689,10 @@ row_fill(const struct compare *c, size_t id, struct compare_row *row)
 
 	side_stats(c, 0, id, &b);
 	side_stats(c, 1, id, &a);
-	stats_welch(&b, &a, LEVEL, &d);
+	stats_welch_se(&b, &a, &d);
+	if (id != SIZE_MAX && fmax(b.mean, a.mean) < c->min_abs)
+		d.df = fmin(b.df, a.df);
+	stats_interval(LEVEL, &d, (struct stats_tq *)&c->tq);
 	row->before = b.mean;
 	row->after = a.mean;
 	row->change = d.diff;
@@ -672,28 +760,52 @@ in_family(const struct compare *c, const struct compare_row *r)
 	return fmax(r->before, r->after) >= c->min_abs && !row_cut(c, r);
 }
 
-/*
- * Row i's point for prior_fit: 0 when it is none (out of the family, no
- * spread, [all]'s own values, or the same as a row before it: a caller
- * that holds all its callee's time tells no more of the noise).
- */
+/* Whether row r may be a point of prior_fit: in the family, with spread. */
 static int
-prior_point(const struct compare *c, const struct compare_row *rows,
-    size_t i, double off, double *x, double *z)
+prior_row(const struct compare *c, const struct compare_row *r)
 {
-	const struct compare_row *r = &rows[i];
-	size_t k;
+	return in_family(c, r) && !r->whole && r->s2 > 0 &&
+	    r->before + r->after > 0;
+}
 
-	if (!in_family(c, r) || r->whole || !(r->s2 > 0) ||
-	    !(r->before + r->after > 0))
-		return 0;
-	for (k = 1; k < i; k++)
-		if (rows[k].before == r->before && rows[k].after == r->after &&
-		    rows[k].s2 == r->s2 && in_family(c, &rows[k]))
-			return 0;
-	*x = log((r->before + r->after) / 2);
-	*z = log(r->s2) - off;
-	return 1;
+/* Rows by their values, so that rows of the same values are together. */
+static int
+by_values(const void *x, const void *y)
+{
+	const struct compare_row *a = *(const struct compare_row *const *)x;
+	const struct compare_row *b = *(const struct compare_row *const *)y;
+
+	if (a->before != b->before)
+		return a->before < b->before ? -1 : 1;
+	if (a->after != b->after)
+		return a->after < b->after ? -1 : 1;
+	if (a->s2 != b->s2)
+		return a->s2 < b->s2 ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The points of prior_fit into *pts (made; the caller frees it): the
+ * function rows in the family, with spread, not [all]'s own values, and
+ * one of each set of rows of the same values (a caller that holds all
+ * its callee's time tells no more of the noise). Returns how many.
+ */
+static size_t
+prior_points(const struct compare *c, const struct compare_row *rows,
+    size_t nrows, const struct compare_row ***pts)
+{
+	const struct compare_row **p = xcalloc(nrows + 1, sizeof(*p));
+	size_t i, n = 0, m = 0;
+
+	for (i = 1; i < nrows; i++)
+		if (prior_row(c, &rows[i]))
+			p[n++] = &rows[i];
+	qsort(p, n, sizeof(*p), by_values);
+	for (i = 0; i < n; i++)
+		if (m == 0 || by_values(&p[m - 1], &p[i]) != 0)
+			p[m++] = p[i];
+	*pts = p;
+	return m;
 }
 
 /* The 3 by 3 determinant of the rows a, b, c. */
@@ -759,7 +871,8 @@ prior_fit(const struct compare *c, const struct compare_row *rows,
     size_t nrows, struct compare_prior *pr)
 {
 	double s[5] = { 0 }, t[3] = { 0 }, rss = 0, d, off, v, x, z;
-	size_t i;
+	const struct compare_row **pts;
+	size_t i, m;
 	int p;
 
 	memset(pr, 0, sizeof(*pr));
@@ -767,29 +880,36 @@ prior_fit(const struct compare *c, const struct compare_row *rows,
 	if (!(d > 0))
 		return 0;
 	off = stats_digamma(d / 2) - log(d / 2);
-	for (i = 1; i < nrows; i++)
-		if (prior_point(c, rows, i, off, &x, &z))
-			for (p = 0; p < 5; p++) {
-				s[p] += pow(x, p);
-				if (p < 3)
-					t[p] += z * pow(x, p);
-			}
-	if (s[0] < COMPARE_PRIOR_ROWS)
-		return 0;
-	curve_fit(s, t, pr->k);
-	for (i = 1; i < nrows; i++)
-		if (prior_point(c, rows, i, off, &x, &z)) {
-			v = z - pr->k[0] - pr->k[1] * x - pr->k[2] * x * x;
-			rss += v * v;
+	m = prior_points(c, rows, nrows, &pts);
+	for (i = 0; i < m; i++) {
+		x = log((pts[i]->before + pts[i]->after) / 2);
+		z = log(pts[i]->s2) - off;
+		for (p = 0; p < 5; p++) {
+			s[p] += pow(x, p);
+			if (p < 3)
+				t[p] += z * pow(x, p);
 		}
-	v = rss / (s[0] - (pr->k[2] != 0 ? 3 : 2)) - stats_trigamma(d / 2);
+	}
+	if (m < COMPARE_PRIOR_ROWS) {
+		free(pts);
+		return 0;
+	}
+	curve_fit(s, t, pr->k);
+	for (i = 0; i < m; i++) {
+		x = log((pts[i]->before + pts[i]->after) / 2);
+		z = log(pts[i]->s2) - off;
+		v = z - pr->k[0] - pr->k[1] * x - pr->k[2] * x * x;
+		rss += v * v;
+	}
+	free(pts);
+	v = rss / (m - (pr->k[2] != 0 ? 3 : 2)) - stats_trigamma(d / 2);
 	pr->d0 = COMPARE_PRIOR_DF * d;
 	if (v > 0 && 2 * stats_trigamma_inv(v) < pr->d0)
 		pr->d0 = 2 * stats_trigamma_inv(v);
 	/* the curve is of E log s2; the prior's scale is of s2 */
 	pr->k[0] += stats_digamma(pr->d0 / 2) - log(pr->d0 / 2);
 	pr->d = d;
-	pr->rows = (size_t)s[0];
+	pr->rows = m;
 	return 1;
 }
 
@@ -807,7 +927,7 @@ row_moderate(const struct compare *c, const struct compare_prior *pr,
 		return;
 	s0 = exp(pr->k[0] + pr->k[1] * log(m) + pr->k[2] * log(m) * log(m));
 	stats_pooled(&b, &a, (pr->d0 * s0 + pr->d * r->s2) / (pr->d0 + pr->d),
-	    pr->d0 + pr->d, LEVEL, &d);
+	    pr->d0 + pr->d, LEVEL, &d, (struct stats_tq *)&c->tq);
 	r->low = d.low;
 	r->high = d.high;
 	r->p = d.p;
@@ -830,6 +950,8 @@ rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
 	double *p;
 
 	row_fill(c, SIZE_MAX, &rows[nrows++]);
+	c->whole_before = rows[0].before;
+	c->min_abs = c->opts.min_change / 100 * c->whole_before;
 	for (id = 0; id < nf; id++) {
 		struct compare_row *row = &rows[nrows];
 
@@ -837,8 +959,6 @@ rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
 		if (row->before > 0 || row->after > 0)
 			nrows++;
 	}
-	c->whole_before = rows[0].before;
-	c->min_abs = c->opts.min_change / 100 * c->whole_before;
 	if (prior_fit(c, rows, nrows, &c->prior))
 		for (i = 1; i < nrows; i++)
 			row_moderate(c, &c->prior, &rows[i]);
@@ -984,9 +1104,12 @@ in_both(const struct compare *c, size_t id)
 	int seen[2] = { 0, 0 };
 	size_t j;
 
-	for (j = 0; j < c->nruns; j++)
-		if (id < c->runs[j].n && c->runs[j].incl[id] > 0)
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_val *v = run_val(&c->runs[j], id);
+
+		if (v != NULL && v->incl > 0)
 			seen[c->runs[j].side] = 1;
+	}
 	return seen[0] && seen[1];
 }
 
@@ -1347,8 +1470,8 @@ find_cut(struct compare *c)
 	for (j = 0; j < c->nruns; j++) {
 		const struct compare_run *r = &c->runs[j];
 
-		for (f = 0; f < nf; f++)
-			whole[f] += r->incl[f] - r->cutin[f];
+		for (k = 0; k < r->nv; k++)
+			whole[r->ids[k]] += r->vals[k].incl - r->vals[k].cutin;
 		wholeall += r->whole - r->cut;
 	}
 	root = xcalloc(nf + 1, sizeof(size_t));
@@ -1381,7 +1504,9 @@ find_cut(struct compare *c)
 		for (f = 0; over[j] && f < nf; f++) {
 			double pct = 100 * hid[j * nf + f] / r->whole;
 
-			if (!(r->cutin[f] > 0) && pct > c->hidden[f])
+			const struct compare_val *v = run_val(r, f);
+
+			if (!(v != NULL && v->cutin > 0) && pct > c->hidden[f])
 				c->hidden[f] = pct;
 		}
 	}
@@ -1490,7 +1615,6 @@ compare_finish(struct compare *c)
 	for (i = 0; i < c->nruns; i++) {
 		struct compare_run *r = &c->runs[i];
 
-		run_grow(r, nf);
 		if (c->opts.norm == COMPARE_SHARE)
 			r->scale = r->whole / 100;
 		else if (c->opts.per > 0 || c->opts.npers > 0)

@@ -62,6 +62,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile/stats.h"
 #include "stream/stacktab.h"
 
 /*
@@ -169,24 +170,33 @@ struct compare_opts {
 	void		*on_stack_arg;
 };
 
+/* One function's values in one run. */
+struct compare_val {
+	double		 incl, self;	/* its total and self time */
+	double		 sqincl, sqself; /* the same, of each sample's weight
+					   squared: their variance */
+	double		 cutin;		/* its time in cut stacks */
+};
+
 /* One run as read: per function, its total and self time. */
 struct compare_run {
 	char		*name;		/* owned */
 	int		 side;		/* 0 before, 1 after */
 	double		 whole;		/* all its time, in the unit */
 	double		 samples;	/* all its samples */
-	double		*incl, *self;	/* per function id, n of them (a
-					   function found later has 0) */
-	double		*sqincl, *sqself; /* the same, of each sample's
-					   weight squared: their variance */
-	double		 sqwhole;
+	uint32_t	*ids;		/* the functions it has, in order */
+	struct compare_val *vals;	/* their values, nv of them (any other
+					   function's are 0: sparse, as a
+					   small run beside a big one has few) */
+	size_t		 nv;
+	size_t		 hint;		/* where run_val last found one */
+	double		 sqwhole;	/* its samples' weights squared */
 	size_t		 n;
 	double		 scale;		/* its values are divided by it */
 	uint64_t	 start_ns;	/* its "# start", ns since the Epoch, */
 	int		 has_start;	/* when its stream has one */
 	double		 cut;		/* its time in cut stacks */
 	double		 cut_samples;	/* its cut stacks' samples */
-	double		*cutin;		/* per function: its time in cut stacks */
 	struct compare_cut {
 		size_t	 cut;		/* its part below the cut, in c->cuts */
 		double	 w;
@@ -238,6 +248,13 @@ struct compare {
 	size_t		*stamp;		/* per function: the stack that last
 					   counted it, plus 1 */
 	size_t		 stampcap;
+	struct compare_val *cur;	/* the run being read's values, per
+					   function id (dense; run_settle) */
+	unsigned char	*curseen;	/* the ids in it */
+	size_t		 curcap;
+	uint32_t	*touched;	/* those ids, as first seen */
+	size_t		 ntouched, touchcap;
+	struct stats_tq	 tq;		/* a t quantile remembered */
 	double		*sqp;		/* per stack of the run read: its
 					   samples' periods squared, summed */
 	size_t		 sqpcap;
@@ -343,7 +360,6 @@ const struct compare_row *compare_culprit(const struct compare *);
  * read): as every row of the table is made, for a picture that tests
  * its frames the same way.
  */
-struct stats_side;
 void	 compare_side(const struct compare *, int side, const double *v,
 	    const double *sq, struct stats_side *s);
 

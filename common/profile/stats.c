@@ -106,11 +106,10 @@ df_term(double v, double df)
 	return isinf(df) ? 0 : v * v / df;
 }
 
-static void	interval(double, struct stats_diff *);
 
 void
-stats_welch(const struct stats_side *b, const struct stats_side *a,
-    double level, struct stats_diff *d)
+stats_welch_se(const struct stats_side *b, const struct stats_side *a,
+    struct stats_diff *d)
 {
 	double vb = b->var / b->n, va = a->var / a->n, den;
 
@@ -118,16 +117,32 @@ stats_welch(const struct stats_side *b, const struct stats_side *a,
 	d->se = sqrt(vb + va);
 	den = df_term(vb, b->df) + df_term(va, a->df);
 	d->df = den > 0 ? (vb + va) * (vb + va) / den : INFINITY;
-	interval(level, d);
 }
 
-/*
- * The interval and p-value of d->diff from its standard error d->se and
- * degrees of freedom d->df, set: the tail of stats_welch, and of a
- * moderated test.
- */
-static void
-interval(double level, struct stats_diff *d)
+void
+stats_welch(const struct stats_side *b, const struct stats_side *a,
+    double level, struct stats_diff *d)
+{
+	stats_welch_se(b, a, d);
+	stats_interval(level, d, NULL);
+}
+
+double
+stats_t_quantile_memo(struct stats_tq *m, double prob, double df)
+{
+	if (m == NULL)
+		return stats_t_quantile(prob, df);
+	if (!m->set || m->prob != prob || m->df != df) {
+		m->t = stats_t_quantile(prob, df);
+		m->prob = prob;
+		m->df = df;
+		m->set = 1;
+	}
+	return m->t;
+}
+
+void
+stats_interval(double level, struct stats_diff *d, struct stats_tq *m)
 {
 	double half;
 
@@ -136,7 +151,7 @@ interval(double level, struct stats_diff *d)
 		d->p = d->diff == 0 ? 1 : 0;
 		return;
 	}
-	half = stats_t_quantile(0.5 + level / 2, d->df) * d->se;
+	half = stats_t_quantile_memo(m, 0.5 + level / 2, d->df) * d->se;
 	d->low = d->diff - half;
 	d->high = d->diff + half;
 	d->p = 2 * t_tail(fabs(d->diff) / d->se, d->df);
@@ -146,12 +161,13 @@ interval(double level, struct stats_diff *d)
 
 void
 stats_pooled(const struct stats_side *b, const struct stats_side *a,
-    double var, double df, double level, struct stats_diff *d)
+    double var, double df, double level, struct stats_diff *d,
+    struct stats_tq *m)
 {
 	d->diff = a->mean - b->mean;
 	d->se = sqrt(var * (1 / b->n + 1 / a->n));
 	d->df = df;
-	interval(level, d);
+	stats_interval(level, d, m);
 }
 
 double

@@ -187,7 +187,7 @@ test_pooled(void)
 	struct stats_side b = { .mean = 10, .n = 3 }, a = { .mean = 19, .n = 3 };
 	struct stats_diff d;
 
-	stats_pooled(&b, &a, 3, 20, 0.95, &d);
+	stats_pooled(&b, &a, 3, 20, 0.95, &d, NULL);
 	CHECK(near(d.diff, 9, 1e-12) && near(d.se, sqrt(2), 1e-12) &&
 	    near(d.high - d.diff, 2.0859634 * sqrt(2), 1e-6) && d.df == 20,
 	    "pooled: se sqrt(var (1/3 + 1/3)), t(0.975, 20)");

@@ -79,6 +79,16 @@ check 'one run a side: one wait of 100 ms more is no change; a 4% move of a func
 	    head -1 tty | tr -d "\r" | grep -q "  verdict (from one run)\$"; }; }
 '
 
+# The table's numbers at any size: 1.8e19 samples per 1e-9 units of work
+# is 1.8e28 a unit, 33 characters with three decimals; a 32-byte buffer
+# cut them.
+check 'numbers of any size printed whole' '
+	printf "main;a 18000000000000000000\n" >h1 &&
+	printf "main;a 17000000000000000000\n" >h2 &&
+	expect_status 0 fgfold --compare --per=1e-9 h1 -- h2 >out 2>err &&
+	grep_q "^\[all\]	17999999999999999[0-9]\{12\}\.000	16999999999999999[0-9]\{12\}\.000	-99999999999999[0-9]\{13\}\.000	-[0-9]\{28\}\.000	[0-9]\{28\}\.000	same\$" out
+'
+
 # A big run (40,000 functions, 2.4 MB of folded stacks) beside 400 runs
 # of two functions: each run keeps the functions it has, not one value a
 # function known; it took 777 MB (and 16 s), now about 35 MB, under a

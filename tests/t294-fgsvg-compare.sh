@@ -233,7 +233,20 @@ check 'usage: --compare needs "--" and runs on each side; its options need it' '
 	expect_status 2 fgsvg --self "$R/before.1" >out.svg 2>err &&
 	grep_q "go with --compare" err &&
 	expect_status 2 fgsvg --compare --normalize=ratio "$R/before.1" -- "$R/after.1" >out.svg 2>err &&
-	grep_q "^fgsvg: --normalize .ratio. is neither" err
+	grep_q "^fgsvg: --normalize: .ratio. is neither .share. nor .median.\$" err
+'
+
+# --compare's options are parsed once (profile/cmpargs) for both tools:
+# the same words for the same mistake.
+check '--compare options: fgsvg and fgfold say a bad value alike' '
+	for o in --normalize=ratio --min-change=lots --per=0; do
+		expect_status 2 fgsvg --compare $o "$R/before.1" -- "$R/after.1" >out.svg 2>svg.err &&
+		expect_status 2 fgfold --compare $o "$R/before.1" -- "$R/after.1" >out 2>fold.err &&
+		test "$(sed "s/^fgsvg: //" svg.err)" = "$(sed "s/^fgfold: //" fold.err)" &&
+		test "$(wc -l <svg.err)" = 1 || { cat svg.err fold.err; exit 1; }
+	done &&
+	expect_status 2 fgsvg --min-change=1 "$R/before.1" >out.svg 2>svg.err &&
+	grep_q "^fgsvg: --self, --per, --normalize and --min-change go with --compare\$" svg.err
 '
 
 steps='the title says the runs a side and the whole run'"'"'s verdict

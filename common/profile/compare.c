@@ -505,6 +505,25 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	return 0;
 }
 
+int
+compare_read_runs(struct compare *c, char **runs[2])
+{
+	const char *name;
+	char **p;
+	int side, fd, r;
+
+	for (side = 0; side < 2; side++)
+		for (p = runs[side]; *p != NULL; p++) {
+			if ((fd = cmdfile_open(*p, &name)) == -1)
+				return 2;
+			r = compare_read(c, side, fd, name);
+			cmdfile_close(fd);
+			if (r != 0)
+				return 2;
+		}
+	return 0;
+}
+
 static double
 run_value(const struct compare *c, const struct compare_run *r, size_t id)
 {

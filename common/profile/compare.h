@@ -304,6 +304,13 @@ void	 compare_release(struct compare *);
 int	 compare_read(struct compare *, int side, int fd, const char *name);
 
 /*
+ * compare_read of each file of runs[0] (before) and runs[1] (after),
+ * NULL-ended ("-" standard input): 0, or 2 when one cannot be opened or
+ * compared (said), the rest not read.
+ */
+int	 compare_read_runs(struct compare *, char **runs[2]);
+
+/*
  * Compares the runs read (at least one a side): fills rows, min_abs,
  * method and drift, and says the method and a drift on stderr, a line
  * each. Returns 0, or 2 when the sides have no function in common

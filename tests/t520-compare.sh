@@ -79,6 +79,25 @@ check 'one run a side: one wait of 100 ms more is no change; a 4% move of a func
 	    head -1 tty | tr -d "\r" | grep -q "  verdict (from one run)\$"; }; }
 '
 
+# One run a side: a function whose samples come in a bunch (as the
+# kernel's preemption paths do on a busy machine: 2 ms in one run, 48 in
+# the next) shows its noise in how unevenly its time spreads over the
+# run; burst, 2 samples spread before and 20 in a row after, is no
+# change one run can tell (Poisson's noise alone called it slower).
+# (bursty HOW: 1000 samples of 1 ms, burst's spread or bunched)
+bursty() {
+	awk -v how="$1" "BEGIN { for (i = 0; i < 1000; i++) { f = \"steady\"
+	    if (how == \"spread\" && (i == 300 || i == 700)) f = \"burst\"
+	    if (how == \"bunch\" && i >= 500 && i < 520) f = \"burst\"
+	    printf \"app 100/100 [000] 1.%06d: 1000000 cpu-clock:\\n\\t2000 %s+0x1 (/bin/app)\\n\\t1000 main+0x1 (/bin/app)\\n\\n\", i * 1000, f } }"
+}
+check 'one run a side: a function bunched in time is no change one run can tell' '
+	bursty spread >b1 && bursty bunch >b2 &&
+	test "$(grep -c burst b2)" = 20 &&
+	expect_status 0 fgfold --compare b1 -- b2 >out 2>err && cat out &&
+	test "$(verdict out burst)" = same && none_called out
+'
+
 # The table's numbers at any size: 1.8e19 samples per 1e-9 units of work
 # is 1.8e28 a unit, 33 characters with three decimals; a 32-byte buffer
 # cut them.

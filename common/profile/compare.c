@@ -13,6 +13,7 @@
 #include "base/str.h"
 #include "base/lineread.h"
 #include "base/xalloc.h"
+#include "profile/cmpbins.h"
 #include "profile/compare.h"
 #include "profile/fold.h"
 #include "profile/own.h"
@@ -58,6 +59,8 @@ compare_release(struct compare *c)
 	free(c->sqp);
 	free(c->cur);
 	free(c->curseen);
+	free(c->fbin);
+	cmpbins_release(&c->bins);
 	free(c->touched);
 	free(c->rows);
 	free(c->method);
@@ -181,11 +184,21 @@ run_settle(struct compare *c, struct compare_run *r)
 
 		r->ids[k] = id;
 		r->vals[k] = c->cur[id];
+		if (c->binning && id < c->fbincap) {
+			double *x = c->fbin + id * 2 * CMPBINS_N;
+
+			r->vals[k].wincl = cmpbins_var(&c->bins, x, c->wbin);
+			r->vals[k].wself = cmpbins_var(&c->bins, x + CMPBINS_N,
+			    c->wbin);
+			memset(x, 0, 2 * CMPBINS_N * sizeof(double));
+		}
 		memset(&c->cur[id], 0, sizeof(c->cur[id]));
 		c->curseen[id] = 0;
 	}
 	r->nv = c->ntouched;
 	c->ntouched = 0;
+	cmpbins_release(&c->bins);
+	c->binning = 0;
 }
 
 /*
@@ -237,6 +250,39 @@ func_id(struct compare *c, const char *s, size_t len)
 		memset(c->stamp + old, 0, (c->stampcap - old) * sizeof(size_t));
 	}
 	return id;
+}
+
+/*
+ * Adds a stack's time bins sb (NULL: none) to function id's, of its
+ * total (self 0) or self time, in c->fbin; and once a stack, for the
+ * whole run, in c->wbin (id SIZE_MAX).
+ */
+static void
+bins_add(struct compare *c, size_t id, int self, const double *sb)
+{
+	double *x;
+	size_t k;
+
+	if (sb == NULL)
+		return;
+	if (id == SIZE_MAX)
+		x = c->wbin;
+	else {
+		if (id >= c->fbincap) {
+			size_t old = c->fbincap, cap = old ? old : 64;
+
+			while (cap <= id)
+				cap *= 2;
+			c->fbin = xrealloc(c->fbin, cap * 2 * CMPBINS_N *
+			    sizeof(double));
+			memset(c->fbin + old * 2 * CMPBINS_N, 0, (cap - old) *
+			    2 * CMPBINS_N * sizeof(double));
+			c->fbincap = cap;
+		}
+		x = c->fbin + (id * 2 + self) * CMPBINS_N;
+	}
+	for (k = 0; k < CMPBINS_N; k++)
+		x[k] += sb[k];
 }
 
 /* Whether the stack key[0..len) has a frame STREAM_TRUNCATED: cut short. */
@@ -292,7 +338,8 @@ keep_seq(struct compare *c, struct compare_run *r, size_t nseq, int cut,
  */
 static size_t
 add_stack(struct compare *c, struct compare_run *r, size_t stackno,
-    const char *key, size_t len, double w, double cnt, double sq)
+    const char *key, size_t len, double w, double cnt, double sq,
+    const double *sb)
 {
 	const char *p = key, *end = key + len, *semi;
 	size_t id = 0, named = 0, owner = SIZE_MAX, nseq = 0, n;
@@ -325,6 +372,7 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 				c->stamp[id] = stackno + 1;
 				v->incl += w;
 				v->sqincl += sq;
+				bins_add(c, id, 0, sb);
 				if (cut)
 					v->cutin += w;
 			}
@@ -347,6 +395,7 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 
 		v->self += w;
 		v->sqself += sq;
+		bins_add(c, owner != SIZE_MAX ? owner : id, 1, sb);
 	}
 	keep_seq(c, r, nseq, cut, w);
 	return named;
@@ -422,6 +471,8 @@ on_sample(void *arg, const struct fold_sample *fs)
 		memset(c->sqp + old, 0, (c->sqpcap - old) * sizeof(double));
 	}
 	c->sqp[fs->stack] += p * p;
+	if (c->binning && fs->has_time)
+		cmpbins_add(&c->bins, fs->stack, fs->time, p);
 }
 
 int
@@ -446,6 +497,10 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	r->side = side;
 	r->scale = 1;
 	c->nside[side]++;
+	/* time bins for a side's first run: it may be its only one */
+	c->binning = c->nside[side] == 1;
+	cmpbins_init(&c->bins);
+	memset(c->wbin, 0, sizeof(c->wbin));
 
 	fold_init(&f, &fo);
 	lineread_init(&lr, fd, name);
@@ -470,10 +525,14 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 		double w = timed ? (double)e->u[1] / 1e6 : cnt;
 		double sq = timed && i < c->sqpcap ? c->sqp[i] / 1e12 : cnt;
 
+		double sbv[CMPBINS_N], *sb = c->binning &&
+		    cmpbins_stack(&c->bins, i, timed, sbv) == 0 ? sbv : NULL;
+
 		r->samples += cnt;
 		r->whole += w;
 		r->sqwhole += sq;
-		named += add_stack(c, r, i, e->key, e->len, w, cnt, sq);
+		named += add_stack(c, r, i, e->key, e->len, w, cnt, sq, sb);
+		bins_add(c, SIZE_MAX, 0, sb);
 		if (c->opts.on_stack != NULL)
 			c->opts.on_stack(c->opts.on_stack_arg, c->nruns - 1,
 			    e->key, e->len, w);
@@ -600,7 +659,8 @@ run_sq(const struct compare *c, const struct compare_run *r, size_t id)
 		return r->sqwhole / (r->scale * r->scale);
 	if ((v = run_val(r, id)) == NULL)
 		return 0;
-	return (c->opts.self ? v->sqself : v->sqincl) / (r->scale * r->scale);
+	return (c->opts.self ? fmax(v->sqself, v->wself) :
+	    fmax(v->sqincl, v->wincl)) / (r->scale * r->scale);
 }
 
 /*

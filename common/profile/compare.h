@@ -30,8 +30,10 @@
  * functions' sizes (a moderated t, compare.c's prior_fit), or, when too
  * few functions tell the trend, each difference gets a Welch interval;
  * at 95%. With one run on a side, that side's variance is the counting
- * noise of its weighted samples (the sum of their weights squared) and
- * COMPARE_RUN_CV of the value for the noise between runs. [all], and a
+ * noise of its weighted samples (the sum of their weights squared), or
+ * the larger noise its spread over the run's time shows
+ * (profile/cmpbins.h), and COMPARE_RUN_CV of the value for the noise
+ * between runs. [all], and a
  * function on every sample, is tested alone; the functions' p-values
  * are adjusted by Benjamini-Hochberg (over the rows at least min_change
  * before or after: no other can change by as much), and a row is slower
@@ -62,6 +64,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile/cmpbins.h"
 #include "profile/stats.h"
 #include "stream/stacktab.h"
 
@@ -176,6 +179,9 @@ struct compare_val {
 	double		 sqincl, sqself; /* the same, of each sample's weight
 					   squared: their variance */
 	double		 cutin;		/* its time in cut stacks */
+	double		 wincl, wself;	/* the variance its time spread over
+					   the run shows (profile/cmpbins.h;
+					   a side's first run only) */
 };
 
 /* One run as read: per function, its total and self time. */
@@ -255,6 +261,12 @@ struct compare {
 	uint32_t	*touched;	/* those ids, as first seen */
 	size_t		 ntouched, touchcap;
 	struct stats_tq	 tq;		/* a t quantile remembered */
+	int		 binning;	/* the run read is its side's first */
+	struct cmpbins	 bins;		/* its samples in time bins */
+	double		*fbin;		/* per function: its total's, then its
+					   self time's bins (2 CMPBINS_N) */
+	size_t		 fbincap;
+	double		 wbin[CMPBINS_N]; /* the whole run's */
 	double		*sqp;		/* per stack of the run read: its
 					   samples' periods squared, summed */
 	size_t		 sqpcap;

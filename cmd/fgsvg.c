@@ -239,7 +239,7 @@ main(int argc, char *argv[])
 	cmpdraw_init(&cd, &ca.opts, &fl);
 	signal(SIGBUS, draw_on_sigbus);
 	/* a run that cannot be compared: said, nothing written */
-	if (cmp && (compare_read_runs(&cd.c, ca.runs) != 0 ||
+	if (cmp && (cmpdraw_read_runs(&cd, ca.runs) != 0 ||
 	    cmpdraw_finish(&cd, &so) != 0))
 		exit(2);
 	for (i = 0; !cmp && i < (argc > 0 ? argc : 1); i++) {	/* none: stdin */

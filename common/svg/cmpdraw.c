@@ -64,9 +64,9 @@ cmpdraw_release(struct cmpdraw *d)
 }
 
 int
-cmpdraw_read(struct cmpdraw *d, int side, int fd, const char *name)
+cmpdraw_read_runs(struct cmpdraw *d, char **runs[2])
 {
-	return compare_read(&d->c, side, fd, name);
+	return compare_read_runs(&d->c, runs);
 }
 
 /* rowof[k]: each function's row in rows[k]. */

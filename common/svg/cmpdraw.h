@@ -5,7 +5,7 @@
  *
  *	flame_init(&fl, &fo);			fo.ends set
  *	cmpdraw_init(&d, &copts, &fl);
- *	for each run: rc = cmpdraw_read(&d, side, fd, name);	2: said, stop
+ *	rc = cmpdraw_read_runs(&d, runs);	2: said, stop
  *	rc = cmpdraw_finish(&d, &so);		2: said, stop
  *	svg_write(&out, &fl, &so, &pal);
  *	flame_release(&fl);
@@ -79,8 +79,12 @@ struct cmpdraw {
 void	 cmpdraw_init(struct cmpdraw *, const struct compare_opts *opts,
 	    struct flame *fl);
 
-/* compare_read: 0, or 2 when the run cannot be compared (said). */
-int	 cmpdraw_read(struct cmpdraw *, int side, int fd, const char *name);
+/*
+ * Reads the runs, runs[0] before and runs[1] after (NULL-ended file
+ * names, as compare_read_runs). Returns 0, or 2 when a run cannot be
+ * compared (said).
+ */
+int	 cmpdraw_read_runs(struct cmpdraw *, char **runs[2]);
 
 /*
  * compare_finish (which says the method on stderr), then the flame built

@@ -20,6 +20,7 @@
 #include "fold/cmptable.h"
 #include "fold/top.h"
 #include "fold/write.h"
+#include "profile/cmpargs.h"
 #include "profile/compare.h"
 #include "profile/fold.h"
 #include "profile/foldperf.h"
@@ -47,9 +48,8 @@ usage(int status)
 enum {
 	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS,
 	OPT_EVENT, OPT_SRCLINE, OPT_INLINE_MARK, OPT_PERIOD, OPT_SKIP_AFTER,
-	OPT_NO_COMM, OPT_FOLDED, OPT_DIFF, OPT_TOP, OPT_OWN, OPT_COMPARE,
-	OPT_SELF, OPT_PER, OPT_MIN_CHANGE, OPT_FAIL_SLOWER, OPT_GATE,
-	OPT_OBJECTS, OPT_INUSE
+	OPT_NO_COMM, OPT_FOLDED, OPT_DIFF, OPT_TOP, OPT_OWN, OPT_FAIL_SLOWER,
+	OPT_GATE, OPT_OBJECTS, OPT_INUSE
 };
 
 static const struct option longopts[] = {
@@ -71,10 +71,7 @@ static const struct option longopts[] = {
 	{ "strip-hex",		no_argument,		NULL, 's' },
 	{ "top",		required_argument,	NULL, OPT_TOP },
 	{ "own",		required_argument,	NULL, OPT_OWN },
-	{ "compare",		no_argument,		NULL, OPT_COMPARE },
-	{ "self",		no_argument,		NULL, OPT_SELF },
-	{ "per",		required_argument,	NULL, OPT_PER },
-	{ "min-change",		required_argument,	NULL, OPT_MIN_CHANGE },
+	CMPARGS_LONGOPTS,
 	{ "fail-slower",	required_argument,	NULL, OPT_FAIL_SLOWER },
 	{ "gate",		required_argument,	NULL, OPT_GATE },
 	{ "objects",		no_argument,		NULL, OPT_OBJECTS },
@@ -134,21 +131,12 @@ compare(const struct compare_opts *o, char **runs[2], double fail,
 {
 	struct compare c;
 	const struct compare_row *w;
-	const char *name;
-	char **p;
 	size_t n;
-	int side, fd, r = 0;
+	int r;
 
 	compare_init(&c, o);
-	for (side = 0; side < 2 && r == 0; side++)
-		for (p = runs[side]; *p != NULL && r == 0; p++) {
-			if ((fd = cmdfile_open(*p, &name)) == -1)
-				r = 2;
-			else
-				r = compare_read(&c, side, fd, name);
-			cmdfile_close(fd);
-		}
-	if (r == 0 && (r = compare_finish(&c)) == 0) {
+	if ((r = compare_read_runs(&c, runs)) == 0 &&
+	    (r = compare_finish(&c)) == 0) {
 		if (cmptable_write(&c, stdout, isatty(STDOUT_FILENO)) == -1)
 			cmdfile_write_failed(CMDFILE_STDOUT);
 		cmdfile_finish(stdout, CMDFILE_STDOUT);
@@ -165,18 +153,16 @@ int
 main(int argc, char *argv[])
 {
 	struct fold_opts opts;
-	struct compare_opts co = { .min_change = COMPARE_MIN_CHANGE,
-	    .q = 0.05 };
+	struct cmpargs ca;
 	struct fold f;
 	static char obuf[1 << 20];
 	char *stdin_only[] = { "-", NULL }, *end;
 	const char *name;
 	size_t nskip = 0, nown = 0, top = 0;
-	char **runs[2] = { NULL, NULL };
-	double fail = -1, *pers = NULL;
+	double fail = -1;
 	enum compare_gate gate = COMPARE_GATE_ALL;
 	int gated = 0;
-	int ch, folded = 0, diff = 0, cmp = 0, rval = 0, i, fd, r;
+	int ch, folded = 0, diff = 0, rval = 0, i, fd, r;
 
 	/*
 	 * When the reader of the output goes away (| head), die of SIGPIPE
@@ -184,8 +170,7 @@ main(int argc, char *argv[])
 	 */
 	signal(SIGPIPE, SIG_DFL);
 	memset(&opts, 0, sizeof(opts));
-	/* --compare's "--" is ours: getopt would take it away. */
-	cmp = cmdfile_split(&argc, argv, "--compare", &runs[1]);
+	cmpargs_init(&ca, &argc, argv);
 	opts.skip_after = xcalloc(argc + 1, sizeof(char *));
 	opts.own = xcalloc(argc + 1, sizeof(char *));
 	while ((ch = getopt_long(argc, argv, "hnsV", longopts, NULL)) != -1) {
@@ -219,24 +204,14 @@ main(int argc, char *argv[])
 		case 'n':
 			if (optarg == NULL)
 				opts.normalize = 1;
-			else if ((co.norm = strcmp(optarg, "share") == 0 ?
-			    COMPARE_SHARE : strcmp(optarg, "median") == 0 ?
-			    COMPARE_MEDIAN : COMPARE_TIME) == COMPARE_TIME)
-				errx(2, "--normalize: '%s' is neither 'share' nor "
-				    "'median'", optarg);
-			break;
-		case OPT_COMPARE:	break;	/* seen above */
-		case OPT_SELF:		co.self = 1; break;
-		case OPT_PER:
-			if (compare_per_option(&co, optarg, &pers) != 0)
+			else if (cmpargs_option(&ca, CMPARGS_NORMALIZE,
+			    optarg) != 0)
 				exit(2);
 			break;
-		case OPT_MIN_CHANGE:
 		case OPT_FAIL_SLOWER:
-			if (num_real(optarg, 0, 1e6, ch == OPT_FAIL_SLOWER ?
-			    &fail : &co.min_change) != 0)
-				errx(2, "--%s: '%s' is not a percentage", ch ==
-				    OPT_FAIL_SLOWER ? "fail-slower" : "min-change", optarg);
+			if (num_real(optarg, 0, 1e6, &fail) != 0)
+				errx(2, "--fail-slower: '%s' is not a percentage",
+				    optarg);
 			break;
 		case OPT_GATE:
 			if (strcmp(optarg, "all") == 0)
@@ -258,14 +233,20 @@ main(int argc, char *argv[])
 			break;
 		}
 		default:
-			version_or_usage(ch, usage);
+			if ((r = cmpargs_option(&ca, ch, optarg)) == 2)
+				exit(2);
+			if (r != 0)
+				version_or_usage(ch, usage);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	opts.nskip_after = nskip;
 	opts.nown = nown;
-	if (nown > 0 && top == 0 && !cmp)
+	if (cmpargs_finish(&ca, argc, argv, fail >= 0 || gated, "--self, "
+	    "--per, --normalize=HOW, --min-change, --fail-slower and --gate"))
+		exit(2);
+	if (nown > 0 && top == 0 && !ca.on)
 		errx(2, "--own goes with --top=N or --compare");
 	if ((opts.normalize || opts.strip_hex) && !diff)
 		errx(2, "-n and -s go with --diff");
@@ -277,25 +258,17 @@ main(int argc, char *argv[])
 		    "folded stacks");
 	if (diff && argc != 2)
 		errx(2, "--diff takes two folded files, BEFORE and AFTER");
-	if (cmp) {
-		if (runs[1] == NULL || argc == 0 || *runs[1] == NULL)
-			errx(2, "--compare takes the runs before, '--', and the "
-			    "runs after");
+	if (ca.on) {
 		if (gated && fail < 0)
 			errx(2, "--gate goes with --fail-slower=PCT");
-		co.event = opts.event;
-		co.alloc_objects = opts.alloc_objects;
-		co.alloc_inuse = opts.alloc_inuse;
-		runs[0] = argv;
-		co.own = opts.own;
-		co.nown = nown;
-		rval = compare(&co, runs, fail, gate);
+		ca.opts.event = opts.event;
+		ca.opts.alloc_objects = opts.alloc_objects;
+		ca.opts.alloc_inuse = opts.alloc_inuse;
+		ca.opts.own = opts.own;
+		ca.opts.nown = nown;
+		rval = compare(&ca.opts, ca.runs, fail, gate);
 		goto done;
 	}
-	if (co.self || co.per > 0 || co.npers > 0 || co.norm || fail >= 0 ||
-	    gated || co.min_change != COMPARE_MIN_CHANGE)
-		errx(2, "--self, --per, --normalize=HOW, --min-change, "
-		    "--fail-slower and --gate go with --compare");
 	if (argc == 0)
 		argv = stdin_only;
 
@@ -327,6 +300,6 @@ main(int argc, char *argv[])
 done:
 	free(opts.skip_after);
 	free(opts.own);
-	free(pers);
+	cmpargs_release(&ca);
 	return rval;
 }

@@ -17,6 +17,7 @@
 #include "base/cmdfile.h"
 #include "base/num.h"
 #include "base/version.h"
+#include "profile/cmpargs.h"
 #include "svg/cmpdraw.h"
 #include "svg/draw.h"
 #include "svg/nameattr.h"
@@ -57,8 +58,7 @@ enum { OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_F
 	OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE, OPT_COLORS, OPT_BGCOLORS,
 	OPT_HASH, OPT_RANDOM, OPT_CP, OPT_REVERSE, OPT_INVERTED, OPT_FLAMECHART, OPT_NEGATE,
 	OPT_NOTES, OPT_NAMEATTR, OPT_TOTAL, OPT_FACTOR, OPT_SORT, OPT_SEARCHBUDGET,
-	OPT_TLBUDGET, OPT_NOTIMELINE, OPT_COMPARE, OPT_SELF, OPT_PER,
-	OPT_NORMALIZE, OPT_MIN_CHANGE };
+	OPT_TLBUDGET, OPT_NOTIMELINE };
 
 static const struct option longopts[] = {
 	{ "title",	required_argument,	NULL,	OPT_TITLE },
@@ -89,11 +89,8 @@ static const struct option longopts[] = {
 	{ "search-budget", required_argument,	NULL,	OPT_SEARCHBUDGET },
 	{ "timeline-budget", required_argument,	NULL,	OPT_TLBUDGET },
 	{ "no-timeline", no_argument,		NULL,	OPT_NOTIMELINE },
-	{ "compare",	no_argument,		NULL,	OPT_COMPARE },
-	{ "self",	no_argument,		NULL,	OPT_SELF },
-	{ "per",	required_argument,	NULL,	OPT_PER },
-	{ "normalize",	required_argument,	NULL,	OPT_NORMALIZE },
-	{ "min-change",	required_argument,	NULL,	OPT_MIN_CHANGE },
+	{ "normalize",	required_argument,	NULL,	CMPARGS_NORMALIZE },
+	CMPARGS_LONGOPTS,
 	VERSION_LONGOPTS
 };
 
@@ -109,31 +106,6 @@ said(int r, char **why)
 	return r;
 }
 
-/*
- * --compare: reads the runs before and after (runs[0], runs[1]) into d,
- * then builds its flame and completes so. Exits 2 when a run cannot be
- * compared (said, nothing written).
- */
-static void
-compare(struct cmpdraw *d, char **runs[2], struct svg_opts *so)
-{
-	const char *name;
-	char **p;
-	int side, fd, r;
-
-	for (side = 0; side < 2; side++)
-		for (p = runs[side]; *p != NULL; p++) {
-			if ((fd = cmdfile_open(*p, &name)) == -1)
-				exit(2);
-			r = cmpdraw_read(d, side, fd, name);
-			cmdfile_close(fd);
-			if (r != 0)
-				exit(2);
-		}
-	if (cmpdraw_finish(d, so) != 0)
-		exit(2);
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -146,12 +118,11 @@ main(int argc, char *argv[])
 	struct draw d;
 	struct flame fl;
 	struct timeline_opts to = { .budget = 0 };
-	struct compare_opts co = { .min_change = COMPARE_MIN_CHANGE, .q = 0.05 };
+	struct cmpargs ca;
 	struct cmpdraw cd;
 	const char *bgcolors = NULL, *nameattr = NULL, *name;
-	char *why, **runs[2] = { NULL, NULL };
-	double *pers = NULL;
-	int ch, cp = 0, fd, rval = 0, i, r, notimeline = 0, cmp = 0;
+	char *why;
+	int ch, cp = 0, fd, rval = 0, i, r, notimeline = 0, cmp;
 	size_t n;
 
 	/*
@@ -160,8 +131,8 @@ main(int argc, char *argv[])
 	 */
 	signal(SIGPIPE, SIG_DFL);
 	svg_opts_default(&so);
-	/* --compare's "--" is ours: getopt would take it away. */
-	cmp = cmdfile_split(&argc, argv, "--compare", &runs[1]);
+	cmpargs_init(&ca, &argc, argv);
+	cmp = ca.on;
 	while ((ch = getopt_long(argc, argv, "V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_TITLE:		so.title = optarg; break;
@@ -235,37 +206,18 @@ main(int argc, char *argv[])
 				to.budget = 1;
 			break;
 		case OPT_NOTIMELINE:	notimeline = 1; break;
-		case OPT_COMPARE:	break;	/* seen above */
-		case OPT_SELF:		co.self = 1; break;
-		case OPT_PER:
-			if (compare_per_option(&co, optarg, &pers) != 0)
-				exit(2);
-			break;
-		case OPT_NORMALIZE:
-			if (strcmp(optarg, "share") == 0)
-				co.norm = COMPARE_SHARE;
-			else if (strcmp(optarg, "median") == 0)
-				co.norm = COMPARE_MEDIAN;
-			else
-				errx(2, "--normalize '%s' is neither 'share' nor "
-				    "'median'", optarg);
-			break;
-		case OPT_MIN_CHANGE:
-			co.min_change = number("min-change", optarg, 0, 1e6);
-			break;
 		default:
-			version_or_usage(ch, usage);
+			if ((r = cmpargs_option(&ca, ch, optarg)) == 2)
+				exit(2);
+			if (r != 0)
+				version_or_usage(ch, usage);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (cmp && (runs[1] == NULL || argc == 0 || *runs[1] == NULL))
-		errx(2, "--compare takes the runs before, '--', and the runs "
-		    "after");
-	if (!cmp && (co.self || co.per > 0 || co.npers > 0 || co.norm ||
-	    co.min_change != COMPARE_MIN_CHANGE))
-		errx(2, "--self, --per, --normalize and --min-change go with "
-		    "--compare");
+	if (cmpargs_finish(&ca, argc, argv, 0, "--self, --per, --normalize "
+	    "and --min-change") != 0)
+		exit(2);
 
 	said(palette_background(po.scheme, bgcolors, &so.bgcolor1, &so.bgcolor2,
 	    &why), &why);
@@ -284,12 +236,12 @@ main(int argc, char *argv[])
 	fo.ends = !notimeline || cmp;
 	flame_init(&fl, &fo);
 	draw_init(&d, &fl, &to, notimeline);
-	cmpdraw_init(&cd, &co, &fl);
+	cmpdraw_init(&cd, &ca.opts, &fl);
 	signal(SIGBUS, draw_on_sigbus);
-	if (cmp) {
-		runs[0] = argv;
-		compare(&cd, runs, &so);
-	}
+	/* a run that cannot be compared: said, nothing written */
+	if (cmp && (cmpdraw_read_runs(&cd, ca.runs) != 0 ||
+	    cmpdraw_finish(&cd, &so) != 0))
+		exit(2);
 	for (i = 0; !cmp && i < (argc > 0 ? argc : 1); i++) {	/* none: stdin */
 		if ((fd = cmdfile_open(argc > 0 ? argv[i] : "-", &name)) == -1) {
 			rval = 1;
@@ -316,6 +268,6 @@ main(int argc, char *argv[])
 	cmpdraw_release(&cd);
 	nameattr_release(&na);
 	palette_release(&pal);
-	free(pers);
+	cmpargs_release(&ca);
 	return rval;
 }

@@ -10,7 +10,7 @@
 # compare.js): the removed function's frame hovered, zoomed, searched
 # and opened in the function view.
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 27
 . "$TESTS/browser/steps.sh"
 
 R=$TMP/runs
@@ -54,7 +54,7 @@ check 'five made-up runs a side, and five more of the program unchanged' '
 check 'fgsvg --compare: exit 0, the method said in one line, an SVG' '
 	expect_status 0 fgsvg --compare "$R"/before.? -- "$R"/after.? >cmp.svg 2>err &&
 	test "$(wc -l <err)" = 1 &&
-	grep_q "^fgsvg: 5 runs before, 5 after of cpu-clock: total time per run, in ms; Welch" err &&
+	grep_q "^fgsvg: 5 runs before, 5 after of cpu-clock: total time per run, in ms; 95% intervals of a moderated t" err &&
 	grep_q "^<svg " cmp.svg && grep_q "</svg>\$" cmp.svg &&
 	cp cmp.svg "$R/cmp.svg"
 '
@@ -160,10 +160,37 @@ check '--self: only frames whose own time changed are coloured, and the root' '
 	grep_q "<text id=\"subtitle\"[^>]*>self time per run" self.svg
 '
 
+# Work that moved between callers: collatz, 83 ms a run under walk
+# before, 86 under scan after (its total the same, within its noise).
+# Both frames moved beyond their noise and are coloured, blue and red;
+# so with --self, by the frames' self time. A frame that did not move
+# (main's other child, steady) stays grey.
+check 'work moved between callers: both frames coloured, by total and by self time' '
+	set -- 78 88 80 86 83 90 81 87 84 88 &&
+	for i in 1 2 3 4 5; do
+		eval "b=\${$i} a=\${$((i + 5))}" &&
+		printf "main;walk;collatz %d\nmain;walk %d\nmain;steady %d\n" $b $((19 + i % 3)) $((300 + i % 3)) >mb.$i &&
+		printf "main;scan;collatz %d\nmain;scan %d\nmain;steady %d\n" $a $((19 + i % 2)) $((301 - i % 3)) >ma.$i || exit 1
+	done &&
+	expect_status 0 fgfold --compare mb.? -- ma.? >tab 2>err && cat tab &&
+	awk -F "\t" "\$1 == \"collatz\" { exit \$7 != \"same\" }" tab &&
+	for self in "" --self; do
+		expect_status 0 fgsvg --compare $self mb.? -- ma.? >m.svg 2>err &&
+		frames m.svg >list &&
+		awk -F "\t" "\$1 == \"collatz\" { print \$2 }" list >fills &&
+		test "$(wc -l <fills)" = 2 &&
+		test "$(hue "$(sed -n 1p fills)")" != grey &&
+		test "$(hue "$(sed -n 2p fills)")" != grey &&
+		test "$(for f in $(cat fills); do hue "$f"; done | sort | tr "\n" " ")" = "blue red " &&
+		test "$(fill list steady)" = "$GREY" || { echo "with [$self]:"; cat list; exit 1; }
+	done
+'
+
 check 'one run a side: drawn, and said to tell sampling noise only' '
 	expect_status 0 fgsvg --compare "$R/before.1" -- "$R/after.1" >one.svg 2>err &&
 	grep_q "Comparison of 1 run before, 1 after" one.svg &&
-	grep_q "one run a side tells sampling noise only" one.svg &&
+	grep_q "Comparison of 1 run before, 1 after: .* (from one run a side: sampling noise and 5% for the noise between runs)" one.svg &&
+	test "$(grep -c "from one run" one.svg)" = 1 &&
 	frames one.svg >list && test "$(hue "$(fill list slow_search)")" = blue
 '
 
@@ -208,7 +235,20 @@ check 'usage: --compare needs "--" and runs on each side; its options need it' '
 	expect_status 2 fgsvg --self "$R/before.1" >out.svg 2>err &&
 	grep_q "go with --compare" err &&
 	expect_status 2 fgsvg --compare --normalize=ratio "$R/before.1" -- "$R/after.1" >out.svg 2>err &&
-	grep_q "^fgsvg: --normalize .ratio. is neither" err
+	grep_q "^fgsvg: --normalize: .ratio. is neither .share. nor .median.\$" err
+'
+
+# --compare's options are parsed once (profile/cmpargs) for both tools:
+# the same words for the same mistake.
+check '--compare options: fgsvg and fgfold say a bad value alike' '
+	for o in --normalize=ratio --min-change=lots --per=0; do
+		expect_status 2 fgsvg --compare $o "$R/before.1" -- "$R/after.1" >out.svg 2>svg.err &&
+		expect_status 2 fgfold --compare $o "$R/before.1" -- "$R/after.1" >out 2>fold.err &&
+		test "$(sed "s/^fgsvg: //" svg.err)" = "$(sed "s/^fgfold: //" fold.err)" &&
+		test "$(wc -l <svg.err)" = 1 || { cat svg.err fold.err; exit 1; }
+	done &&
+	expect_status 2 fgsvg --min-change=1 "$R/before.1" >out.svg 2>svg.err &&
+	grep_q "^fgsvg: --self, --per, --normalize and --min-change go with --compare\$" svg.err
 '
 
 steps='the title says the runs a side and the whole run'"'"'s verdict

@@ -1,13 +1,14 @@
 #!/bin/sh
-# t520-compare: fgfold --compare on real runs of tests/record/weights.c,
+# t520-compare: fgfold --compare on real runs of tests/record/kernels.c,
 # recorded here with fgrecord and symbolized with fgsym, five a side:
 # the program against itself (A/A) calls no row slower or faster, and
-# with render doing twice its work (A/B) render is slower and [all] never
-# faster. The program spins for CPU time, so a busy machine changes how
-# long a run takes, not what it shows; the runs of the two sides are
+# with encode doing four times its work (A/B) encode is slower and [all]
+# never faster. The program does fixed work, not a fixed time, so a busy
+# machine moves its time as it moves a real program's, and the
+# comparison must hold that noise; the runs of the two sides are
 # recorded in turns, so a machine that drifts drifts on both.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 23
 
 B=$TMP/build R=$TMP/runs
 mkdir -p "$B" "$R"
@@ -22,8 +23,111 @@ none_called() {
 	awk -F '\t' 'NR > 1 && $7 != "same" { print "called: " $0; bad = 1 } END { exit bad }' "$1"
 }
 
-if ! $cc -O2 -g -o "$B/weights" "$TESTS/record/weights.c" 2>"$B/err"; then
-	skip 'fgfold --compare on recorded runs' "cannot build tests/record/weights.c with $cc: $(head -3 "$B/err")"
+# Folded runs made here, three a side: ten functions that move by about
+# 3% of their time from run to run, as a machine's speed moves them, and
+# hot at 50 samples; in b hot does a fifth more. Welch's test, with the
+# 2 to 4 degrees of freedom of three runs, leaves hot same under
+# Benjamini-Hochberg; the moderated t, its variance shrunk toward the
+# trend of the other functions', finds it, and calls no row in A/A.
+# (runs SIDE: three lines of the functions' counts, hot's last)
+runs() {
+	case $1 in
+	a) echo "298 203 149 99 97 79 62 51 52 40 51
+302 190 154 102 101 76 57 49 49 40 50
+305 196 151 101 98 84 61 52 49 39 49" ;;
+	b) echo "299 204 151 99 97 79 62 49 50 41 57
+300 208 141 99 100 78 61 50 48 41 61
+309 209 152 100 96 81 59 49 48 39 59" ;;
+	c) echo "312 188 143 101 104 81 57 46 51 39 48
+309 207 151 101 101 84 61 51 51 38 52
+309 203 141 98 103 76 60 52 48 42 51" ;;
+	esac | awk -v s="$1" '{ f = s "." NR; for (i = 1; i <= NF; i++)
+	    printf "main;%s %d\n", i < NF ? "f" (i - 1) : "hot", $i >f }'
+}
+check 'three runs a side: hot a fifth slower is found, no other function called; A/A calls none' '
+	runs a && runs b && runs c &&
+	expect_status 0 fgfold --compare a.? -- b.? >out 2>err &&
+	cat out err &&
+	test "$(verdict out hot)" = slower &&
+	test "$(grep -c "	s[a-z]*er\$" out)" = 1 &&
+	grep_q "moderated t over the runs (each function.s variance shrunk toward their trend over the 11 functions. sizes, [0-9.]* degrees of freedom added to its 4); \[all\] tested alone" err &&
+	expect_status 0 fgfold --compare a.? -- c.? >out 2>err &&
+	none_called out
+'
+
+# One run a side: the counting noise of weighted samples is the sum of
+# their weights squared (one wait of 100 ms is not a hundred of 1 ms),
+# and the noise between runs, which one run cannot show, is COMPARE_RUN_CV
+# of a function's time.
+# (offcpu WAITS: a stream of WAITS waits of 100 ms and 200 of 1 ms)
+offcpu() {
+	awk -v n="$1" "BEGIN { for (i = 0; i < n + 200; i++)
+	    printf \"app 100/100 [000] %d.000000: %d offcpu-time:\\n\\tffffffff81000000 __schedule+0x1 ([kernel.kallsyms])\\n\\t3000 %s+0x1 (/bin/app)\\n\\t1000 main+0x1 (/bin/app)\\n\\n\",
+	    i + 1, i < n ? 100000000 : 1000000, i < n ? \"wait_here\" : \"other\" }"
+}
+check 'one run a side: one wait of 100 ms more is no change; a 4% move of a function is none' '
+	offcpu 1 >w1 && offcpu 2 >w2 &&
+	grep -c "^app" w2 | grep -qx 202 &&
+	expect_status 0 fgfold --compare w1 -- w2 >out 2>err &&
+	cat out && test "$(verdict out wait_here)" = same && none_called out &&
+	printf "main;big 10000\nmain;small 10000\n" >f1 &&
+	printf "main;big 10400\nmain;small 10000\n" >f2 &&
+	expect_status 0 fgfold --compare f1 -- f2 >out 2>err &&
+	cat out && none_called out &&
+	grep_q "from one run a side: the intervals hold the samples. noise and 5% of a function.s time for the noise between runs" err &&
+	{ ! command -v script >/dev/null ||
+	  { script -qec "fgfold --compare f1 -- f2 2>/dev/null" /dev/null >tty &&
+	    head -1 tty | tr -d "\r" | grep -q "  verdict (from one run)\$"; }; }
+'
+
+# One run a side: a function whose samples come in a bunch (as the
+# kernel's preemption paths do on a busy machine: 2 ms in one run, 48 in
+# the next) shows its noise in how unevenly its time spreads over the
+# run; burst, 2 samples spread before and 20 in a row after, is no
+# change one run can tell (Poisson's noise alone called it slower).
+# (bursty HOW: 1000 samples of 1 ms, burst's spread or bunched)
+bursty() {
+	awk -v how="$1" "BEGIN { for (i = 0; i < 1000; i++) { f = \"steady\"
+	    if (how == \"spread\" && (i == 300 || i == 700)) f = \"burst\"
+	    if (how == \"bunch\" && i >= 500 && i < 520) f = \"burst\"
+	    printf \"app 100/100 [000] 1.%06d: 1000000 cpu-clock:\\n\\t2000 %s+0x1 (/bin/app)\\n\\t1000 main+0x1 (/bin/app)\\n\\n\", i * 1000, f } }"
+}
+check 'one run a side: a function bunched in time is no change one run can tell' '
+	bursty spread >b1 && bursty bunch >b2 &&
+	test "$(grep -c burst b2)" = 20 &&
+	expect_status 0 fgfold --compare b1 -- b2 >out 2>err && cat out &&
+	test "$(verdict out burst)" = same && none_called out
+'
+
+# The table's numbers at any size: 1.8e19 samples per 1e-9 units of work
+# is 1.8e28 a unit, 33 characters with three decimals; a 32-byte buffer
+# cut them.
+check 'numbers of any size printed whole' '
+	printf "main;a 18000000000000000000\n" >h1 &&
+	printf "main;a 17000000000000000000\n" >h2 &&
+	expect_status 0 fgfold --compare --per=1e-9 h1 -- h2 >out 2>err &&
+	grep_q "^\[all\]	17999999999999999[0-9]\{12\}\.000	16999999999999999[0-9]\{12\}\.000	-99999999999999[0-9]\{13\}\.000	-[0-9]\{28\}\.000	[0-9]\{28\}\.000	same\$" out
+'
+
+# A big run (40,000 functions, 2.4 MB of folded stacks) beside 400 runs
+# of two functions: each run keeps the functions it has, not one value a
+# function known; it took 777 MB (and 16 s), now about 35 MB, under a
+# limit of 200 MB (none when the tools are built with ASan, which
+# reserves terabytes of address space).
+LIMIT=200000
+nm "$TOP/bin/fgfold" 2>/dev/null | grep -q __asan_init && LIMIT=unlimited
+check 'a big run beside 400 small ones: within 200 MB' '
+	awk "BEGIN { for (i = 0; i < 40000; i++)
+	    printf \"main;mod%d::outer_%d;inner_function_number_%d %d\\n\", i % 50, int(i / 3), i, 1 + i % 5 }" >big &&
+	i=1 && while [ $i -le 400 ]; do printf "main;a 1\nmain;b 2\n" >s.$i; i=$((i + 1)); done &&
+	(ulimit -v $LIMIT && exec fgfold --compare big s.[1-9] s.[1-9][0-9] s.1[0-9][0-9] s.200 -- \
+	    s.20[1-9] s.2[1-9][0-9] s.3[0-9][0-9] s.400) >out 2>err &&
+	test "$(wc -l <out)" = 80005 &&
+	grep_q "^fgfold: 201 runs before, 200 after: total time per run, in samples" err
+'
+
+if ! $cc -O2 -g -o "$B/kernels" "$TESTS/record/kernels.c" 2>"$B/err"; then
+	skip 'fgfold --compare on recorded runs' "cannot build tests/record/kernels.c with $cc: $(head -3 "$B/err")"
 	skip_rest
 fi
 if ! perf_ok; then
@@ -35,13 +139,14 @@ if ! fgrecord -q -o "$TMP/probe" true 2>"$TMP/probe.err"; then
 	skip_rest
 fi
 
-# a: the program; aa: the same again; b: render at twice its work. Each
-# run is 0.2 s of CPU time, about 50 samples a function.
+# a: the program; aa: the same again; b: encode (5% of the run) at four
+# times its work, 15% of the run more. Each run is 120 million steps,
+# about 0.2 s of CPU time: 10 to 60 samples a kernel.
 check 'fifteen runs recorded and symbolized, a, aa and b in turns' '
 	for i in 1 2 3 4 5; do
-		for s in a:1 aa:1 b:2; do
+		for s in a:1 aa:1 b:4; do
 			n=${s%:*} k=${s#*:}
-			expect_status 0 fgrecord -q -o "$R/$n.$i" "$B/weights" 0.2 "$k" 2>>"$R/rec.err" &&
+			expect_status 0 fgrecord -q -o "$R/$n.$i" "$B/kernels" 120 "$k" 2>>"$R/rec.err" &&
 			expect_status 0 fgsym "$R/$n.$i" >"$R/$n.$i.sym" 2>>"$R/sym.err" ||
 				{ cat "$R/rec.err" "$R/sym.err"; exit 1; }
 		done
@@ -56,31 +161,31 @@ check 'A/A: the same program, five runs a side: every row is same' '
 	expect_status 0 fgfold --compare --min-change=5 "$R"/a.?.sym -- "$R"/aa.?.sym >out 2>err &&
 	test "$(head -1 out)" = "$HEADER" &&
 	sed -n "2s/	.*//p" out >first && echo "[all]" >want && test_cmp want first &&
-	for f in parse render encode flush; do grep -q "^$f	" out || { echo "no row $f"; exit 1; }; done &&
+	for f in parse lex hash sort render encode flush logline; do grep -q "^$f	" out || { echo "no row $f"; exit 1; }; done &&
 	none_called out &&
-	grep_q "^fgfold: 5 runs before, 5 after of cpu-clock: total time per run, in ms; Welch" err
+	grep_q "^fgfold: 5 runs before, 5 after of cpu-clock: total time per run, in ms; 95% intervals of a moderated t" err
 '
 
-check 'A/B: render at twice its work is slower, [all] not faster' '
+check 'A/B: encode at four times its work is slower, [all] not faster' '
 	expect_status 0 fgfold --compare "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
 	cat out &&
-	test "$(verdict out render)" = slower &&
+	test "$(verdict out encode)" = slower &&
 	test "$(verdict out "[all]")" != faster &&
 	! grep -q "	faster\$" out &&
 	test "$(sed -n 3p out | cut -f 7)" = slower
 '
 
-check 'A/B at --min-change=5: the three others are same' '
+check 'A/B at --min-change=5: the seven others are same' '
 	expect_status 0 fgfold --compare --min-change=5 "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
-	test "$(verdict out render)" = slower &&
-	test "$(verdict out parse)" = same &&
-	test "$(verdict out encode)" = same &&
-	test "$(verdict out flush)" = same
+	test "$(verdict out encode)" = slower &&
+	for f in parse lex hash sort render flush logline; do
+		test "$(verdict out $f)" = same || { echo "$f called"; exit 1; }
+	done
 '
 
-check '--fail-slower: exit 1 when render grew by more than 10% of the run, 0 for A/A' '
+check '--fail-slower: exit 1 when encode grew by more than 10% of the run, 0 for A/A' '
 	expect_status 1 fgfold --compare --fail-slower=10 "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
-	test "$(verdict out render)" = slower &&
+	test "$(verdict out encode)" = slower &&
 	expect_status 0 fgfold --compare --min-change=5 --fail-slower=10 "$R"/a.?.sym -- "$R"/aa.?.sym >out2 2>err2 &&
 	none_called out2
 '
@@ -88,7 +193,7 @@ check '--fail-slower: exit 1 when render grew by more than 10% of the run, 0 for
 check 'one run a side: said in one line, with the advice to record more' '
 	expect_status 0 fgfold --compare "$R/a.1.sym" -- "$R/b.1.sym" >out 2>err &&
 	test "$(head -1 out)" = "$HEADER" &&
-	grep_q "with one run a side, the intervals count sampling noise only" err &&
+	grep_q "from one run a side: the intervals hold the samples. noise and 5%" err &&
 	test "$(wc -l <err)" = 1
 '
 
@@ -113,10 +218,10 @@ check 'a stack of no frame, first in a run: no crash, counted in the whole' '
 
 check '--fail-slower names the row that tripped it, [all], and the function that grew most' '
 	expect_status 1 fgfold --compare --fail-slower=10 "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
-	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): \[all\] +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), most of it in render +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*)\$" err &&
+	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): \[all\] +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), most of it in encode +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*)\$" err &&
 	test "$(grep -c "slower by more than" err)" = 1 &&
 	expect_status 1 fgfold --compare --fail-slower=10 --gate=functions "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
-	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): render +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), and [0-9]* more rows\?\$" err
+	grep_q "^fgfold: slower by more than 10% of the before runs. whole time (--fail-slower=10, [0-9.]* ms): encode +[0-9.]* ms (95% interval +[0-9.]* to +[0-9.]*), and [0-9]* more rows\?\$" err
 '
 
 # Work that moves between functions, or to a function renamed, leaves the
@@ -164,7 +269,7 @@ check 'sides recorded apart: said with the gap, on stderr and in the SVG subtitl
 
 # Runs of different modes are refused; --per=FILE divides each run by its
 # own count, and says a bad line as FILE:LINE.
-if ! fgrecord -q --wall -o "$R/wall" "$B/weights" 0.2 1 2>"$R/wall.err"; then
+if ! fgrecord -q --wall -o "$R/wall" "$B/kernels" 120 1 2>"$R/wall.err"; then
 	skip 'a --wall run beside a cpu-clock run' "fgrecord --wall cannot record here: $(head -1 "$R/wall.err")"
 else
 	check 'a --wall run beside cpu-clock runs: exit 2, both files and events named; --wall runs compare' '

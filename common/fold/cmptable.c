@@ -10,6 +10,11 @@
 
 #define NAME_MAX_WIDTH	60	/* a longer name overflows its column */
 #define NCOLS		5	/* before, after, change, low, high */
+/*
+ * A number as the table writes it, whatever its size: the largest
+ * double with three decimals and a sign is 314 characters.
+ */
+#define NUM_SIZE	320
 
 static const char *const heads[NCOLS] = {
 	"before", "after", "change", "low", "high"
@@ -25,7 +30,7 @@ num(char *buf, size_t sz, double v, int prec)
 }
 
 static void
-row_nums(const struct compare_row *r, int prec, char out[NCOLS][32])
+row_nums(const struct compare_row *r, int prec, char out[NCOLS][NUM_SIZE])
 {
 	const double v[NCOLS] = { r->before, r->after, r->change, r->low,
 	    r->high };
@@ -58,7 +63,7 @@ row_order(const struct compare *c, size_t *order)
 static int
 write_tsv(const struct compare *c, FILE *out, const size_t *order)
 {
-	char n[NCOLS][32];
+	char n[NCOLS][NUM_SIZE];
 	size_t i;
 
 	fputs("function\tbefore\tafter\tchange\tlow\thigh\tverdict\n", out);
@@ -76,7 +81,7 @@ write_tsv(const struct compare *c, FILE *out, const size_t *order)
 static int
 write_aligned(const struct compare *c, FILE *out, const size_t *order)
 {
-	char n[NCOLS][32], head[NCOLS][32];
+	char n[NCOLS][NUM_SIZE], head[NCOLS][32];
 	int prec = c->unit == COMPARE_PERCENT ? 2 : 1, w[NCOLS], i;
 	size_t k, namew = strlen("function");
 
@@ -98,7 +103,8 @@ write_aligned(const struct compare *c, FILE *out, const size_t *order)
 	fprintf(out, "%-*s", (int)namew, "function");
 	for (i = 0; i < NCOLS; i++)
 		fprintf(out, "  %*s", w[i], head[i]);
-	fputs("  verdict\n", out);
+	/* one run a side: said once, here */
+	fprintf(out, "  verdict%s\n", c->counting_only ? " (from one run)" : "");
 	for (k = 0; k < c->nrows; k++) {
 		const struct compare_row *r = &c->rows[order[k]];
 

@@ -13,6 +13,7 @@
 #include "base/str.h"
 #include "base/lineread.h"
 #include "base/xalloc.h"
+#include "profile/cmpbins.h"
 #include "profile/compare.h"
 #include "profile/fold.h"
 #include "profile/own.h"
@@ -43,9 +44,8 @@ compare_release(struct compare *c)
 
 	for (i = 0; i < c->nruns; i++) {
 		free(c->runs[i].name);
-		free(c->runs[i].incl);
-		free(c->runs[i].self);
-		free(c->runs[i].cutin);
+		free(c->runs[i].ids);
+		free(c->runs[i].vals);
 		free(c->runs[i].cuts);
 	}
 	free(c->runs);
@@ -56,6 +56,12 @@ compare_release(struct compare *c)
 	free(c->hidden);
 	free(c->event);
 	free(c->stamp);
+	free(c->sqp);
+	free(c->cur);
+	free(c->curseen);
+	free(c->fbin);
+	cmpbins_release(&c->bins);
+	free(c->touched);
 	free(c->rows);
 	free(c->method);
 	memset(c, 0, sizeof(*c));
@@ -129,20 +135,102 @@ compare_name_len(const char *s, size_t len)
 	return n < len && memchr(s, '.', n) == NULL ? n : len;
 }
 
-/* A run's values, grown to the functions known: new ones 0. */
-static void
-run_grow(struct compare_run *r, size_t n)
+/*
+ * The run being read's values of function id, in c->cur (dense while a
+ * run is read; run_settle keeps the functions it touched, sparse).
+ */
+static struct compare_val *
+cur_val(struct compare *c, size_t id)
 {
-	if (n <= r->n)
-		return;
-	double **v[] = { &r->incl, &r->self, &r->cutin };
-	size_t i;
+	if (id >= c->curcap) {
+		size_t old = c->curcap;
 
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		*v[i] = xrealloc(*v[i], n * sizeof(double));
-		memset(*v[i] + r->n, 0, (n - r->n) * sizeof(double));
+		GROW(c->cur, id + 1, c->curcap);
+		memset(c->cur + old, 0, (c->curcap - old) * sizeof(*c->cur));
+		c->curseen = xrealloc(c->curseen, c->curcap);
+		memset(c->curseen + old, 0, c->curcap - old);
 	}
-	r->n = n;
+	if (!c->curseen[id]) {
+		c->curseen[id] = 1;
+		GROW(c->touched, c->ntouched + 1, c->touchcap);
+		c->touched[c->ntouched++] = (uint32_t)id;
+	}
+	return &c->cur[id];
+}
+
+static int
+by_id(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The run's values, from c->cur: its functions' ids in order and their
+ * values, only those it has (a run of 2 functions beside one of 40,000
+ * keeps 2); c->cur made zero again for the next run.
+ */
+static void
+run_settle(struct compare *c, struct compare_run *r)
+{
+	size_t k;
+
+	qsort(c->touched, c->ntouched, sizeof(uint32_t), by_id);
+	r->ids = xcalloc(c->ntouched + 1, sizeof(uint32_t));
+	r->vals = xcalloc(c->ntouched + 1, sizeof(*r->vals));
+	for (k = 0; k < c->ntouched; k++) {
+		uint32_t id = c->touched[k];
+
+		r->ids[k] = id;
+		r->vals[k] = c->cur[id];
+		if (c->binning && id < c->fbincap) {
+			double *x = c->fbin + id * 2 * CMPBINS_N;
+
+			r->vals[k].wincl = cmpbins_var(&c->bins, x, c->wbin);
+			r->vals[k].wself = cmpbins_var(&c->bins, x + CMPBINS_N,
+			    c->wbin);
+			memset(x, 0, 2 * CMPBINS_N * sizeof(double));
+		}
+		memset(&c->cur[id], 0, sizeof(c->cur[id]));
+		c->curseen[id] = 0;
+	}
+	r->nv = c->ntouched;
+	c->ntouched = 0;
+	cmpbins_release(&c->bins);
+	c->binning = 0;
+}
+
+/*
+ * Run r's values of function id, or NULL when it has none. Found from
+ * the place last found (a scan in order of ids finds each at once),
+ * else by halves.
+ */
+static const struct compare_val *
+run_val(const struct compare_run *r, size_t id)
+{
+	struct compare_run *w = (struct compare_run *)r;
+	size_t lo = 0, hi = r->nv, h = r->hint;
+
+	if (h < r->nv && r->ids[h] == id)
+		return &r->vals[h];
+	if (h + 1 < r->nv && r->ids[h + 1] == id) {
+		w->hint = h + 1;
+		return &r->vals[h + 1];
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->nv && r->ids[lo] == id) {
+		w->hint = lo;
+		return &r->vals[lo];
+	}
+	return NULL;
 }
 
 /* The id of the function named s[0..len), clones folded: new ones 0. */
@@ -162,6 +250,39 @@ func_id(struct compare *c, const char *s, size_t len)
 		memset(c->stamp + old, 0, (c->stampcap - old) * sizeof(size_t));
 	}
 	return id;
+}
+
+/*
+ * Adds a stack's time bins sb (NULL: none) to function id's, of its
+ * total (self 0) or self time, in c->fbin; and once a stack, for the
+ * whole run, in c->wbin (id SIZE_MAX).
+ */
+static void
+bins_add(struct compare *c, size_t id, int self, const double *sb)
+{
+	double *x;
+	size_t k;
+
+	if (sb == NULL)
+		return;
+	if (id == SIZE_MAX)
+		x = c->wbin;
+	else {
+		if (id >= c->fbincap) {
+			size_t old = c->fbincap, cap = old ? old : 64;
+
+			while (cap <= id)
+				cap *= 2;
+			c->fbin = xrealloc(c->fbin, cap * 2 * CMPBINS_N *
+			    sizeof(double));
+			memset(c->fbin + old * 2 * CMPBINS_N, 0, (cap - old) *
+			    2 * CMPBINS_N * sizeof(double));
+			c->fbincap = cap;
+		}
+		x = c->fbin + (id * 2 + self) * CMPBINS_N;
+	}
+	for (k = 0; k < CMPBINS_N; k++)
+		x[k] += sb[k];
 }
 
 /* Whether the stack key[0..len) has a frame STREAM_TRUNCATED: cut short. */
@@ -217,7 +338,8 @@ keep_seq(struct compare *c, struct compare_run *r, size_t nseq, int cut,
  */
 static size_t
 add_stack(struct compare *c, struct compare_run *r, size_t stackno,
-    const char *key, size_t len, double w, double cnt)
+    const char *key, size_t len, double w, double cnt, double sq,
+    const double *sb)
 {
 	const char *p = key, *end = key + len, *semi;
 	size_t id = 0, named = 0, owner = SIZE_MAX, nseq = 0, n;
@@ -244,12 +366,15 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 			if (c->opts.nown > 0 && own_any(p, n, c->opts.own,
 			    c->opts.nown))
 				owner = id;
-			run_grow(r, c->funcs.n);
 			if (c->stamp[id] != stackno + 1) {
+				struct compare_val *v = cur_val(c, id);
+
 				c->stamp[id] = stackno + 1;
-				r->incl[id] += w;
+				v->incl += w;
+				v->sqincl += sq;
+				bins_add(c, id, 0, sb);
 				if (cut)
-					r->cutin[id] += w;
+					v->cutin += w;
 			}
 			/* a cut stack's part below the cut, or a whole stack */
 			if (cut && str_is(p, semi - p, STREAM_TRUNCATED))
@@ -264,8 +389,14 @@ add_stack(struct compare *c, struct compare_run *r, size_t stackno,
 		p = semi + 1;
 	}
 	/* a stack of no frame (";", from a hand-made file) is in the whole */
-	if (any)
-		r->self[owner != SIZE_MAX ? owner : id] += w;
+	if (any) {
+		struct compare_val *v = cur_val(c, owner != SIZE_MAX ?
+		    owner : id);
+
+		v->self += w;
+		v->sqself += sq;
+		bins_add(c, owner != SIZE_MAX ? owner : id, 1, sb);
+	}
 	keep_seq(c, r, nseq, cut, w);
 	return named;
 }
@@ -336,12 +467,34 @@ run_event(const struct compare *c, const struct fold *f, int folded)
 	return xstrdup(f->event);
 }
 
+/*
+ * fold's hook: each sample's period squared, summed per stack in
+ * c->sqp (ns squared): the variance of a sum of weighted samples.
+ */
+static void
+on_sample(void *arg, const struct fold_sample *fs)
+{
+	struct compare *c = arg;
+	double p = (double)fs->period;
+
+	if (fs->stack >= c->sqpcap) {
+		size_t old = c->sqpcap;
+
+		GROW(c->sqp, fs->stack + 1, c->sqpcap);
+		memset(c->sqp + old, 0, (c->sqpcap - old) * sizeof(double));
+	}
+	c->sqp[fs->stack] += p * p;
+	if (c->binning && fs->has_time)
+		cmpbins_add(&c->bins, fs->stack, fs->time, p);
+}
+
 int
 compare_read(struct compare *c, int side, int fd, const char *name)
 {
 	/* own crates: fold marks the inlined frames (OWN_INLINE_MARK) */
 	struct fold_opts fo = { .no_comm = 1, .event = c->opts.event,
-	    .own = (char **)c->opts.own, .nown = c->opts.nown };
+	    .own = (char **)c->opts.own, .nown = c->opts.nown,
+	    .on_sample = on_sample, .on_sample_arg = c };
 	struct compare_run *r;
 	struct fold f;
 	struct lineread lr;
@@ -357,6 +510,10 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	r->side = side;
 	r->scale = 1;
 	c->nside[side]++;
+	/* time bins for a side's first run: it may be its only one */
+	c->binning = c->nside[side] == 1;
+	cmpbins_init(&c->bins);
+	memset(c->wbin, 0, sizeof(c->wbin));
 
 	/* A heap profile: the event chosen, and no "[EVENT]" leaf. */
 	fo.alloc_objects = c->opts.alloc_objects;
@@ -383,17 +540,26 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 		const struct intern_entry *e = &f.tab.ents[i];
 		double cnt = (double)e->u[0] + e->d[0];
 		double w = timed ? (double)e->u[1] / 1e6 : cnt;
+		double sq = timed && i < c->sqpcap ? c->sqp[i] / 1e12 : cnt;
+
+		double sbv[CMPBINS_N], *sb = c->binning &&
+		    cmpbins_stack(&c->bins, i, timed, sbv) == 0 ? sbv : NULL;
 
 		r->samples += cnt;
 		r->whole += w;
-		named += add_stack(c, r, i, e->key, e->len, w, cnt);
+		r->sqwhole += sq;
+		named += add_stack(c, r, i, e->key, e->len, w, cnt, sq, sb);
+		bins_add(c, SIZE_MAX, 0, sb);
 		if (c->opts.on_stack != NULL)
 			c->opts.on_stack(c->opts.on_stack_arg, c->nruns - 1,
 			    e->key, e->len, w);
 	}
-	/* The stamps name stacks of this run only. */
+	run_settle(c, r);
+	/* The stamps and squares are of this run's stacks only. */
 	if (c->stampcap > 0)
 		memset(c->stamp, 0, c->stampcap * sizeof(size_t));
+	if (c->sqpcap > 0)
+		memset(c->sqp, 0, c->sqpcap * sizeof(double));
 	/* before its event: an empty run has none to tell */
 	if (!(r->samples > 0) || !(r->whole > 0)) {
 		warnx("'%s': no sample in this run: record it again, or leave "
@@ -413,18 +579,38 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	if (named == 0)
 		warnx("'%s': no frame has a name: symbolize it first (fgsym)",
 		    name);
-	run_grow(r, c->funcs.n);
+	return 0;
+}
+
+int
+compare_read_runs(struct compare *c, char **runs[2])
+{
+	const char *name;
+	char **p;
+	int side, fd, r;
+
+	for (side = 0; side < 2; side++)
+		for (p = runs[side]; *p != NULL; p++) {
+			if ((fd = cmdfile_open(*p, &name)) == -1)
+				return 2;
+			r = compare_read(c, side, fd, name);
+			cmdfile_close(fd);
+			if (r != 0)
+				return 2;
+		}
 	return 0;
 }
 
 static double
 run_value(const struct compare *c, const struct compare_run *r, size_t id)
 {
+	const struct compare_val *v;
+
 	if (id == SIZE_MAX)
 		return r->whole / r->scale;
-	if (id >= r->n)
+	if ((v = run_val(r, id)) == NULL)
 		return 0;
-	return (c->opts.self ? r->self[id] : r->incl[id]) / r->scale;
+	return (c->opts.self ? v->self : v->incl) / r->scale;
 }
 
 /*
@@ -448,12 +634,13 @@ median_scales(struct compare *c)
 		use[f] = 1;
 		for (j = 0; j < c->nruns && use[f]; j++) {
 			const struct compare_run *r = &c->runs[j];
+			const struct compare_val *v = run_val(r, f);
 			double per = r->whole / r->samples;
 
-			if (f >= r->n || r->self[f] / per < NORM_MIN)
+			if (v == NULL || v->self / per < NORM_MIN)
 				use[f] = 0;
 			else
-				logg[f] += log(r->self[f]) / c->nruns;
+				logg[f] += log(v->self) / c->nruns;
 		}
 		nuse += use[f];
 	}
@@ -464,7 +651,8 @@ median_scales(struct compare *c)
 
 			for (f = 0; f < nf; f++)
 				if (use[f])
-					ratio[k++] = r->self[f] / exp(logg[f]);
+					ratio[k++] = run_val(r, f)->self /
+					    exp(logg[f]);
 			r->scale = stats_median(ratio, k);
 			if (r->side == 0)
 				gb += log(r->scale) / c->nside[0];
@@ -479,6 +667,20 @@ median_scales(struct compare *c)
 	return nuse;
 }
 
+/* The sum of run r's samples' weights squared in row id (SIZE_MAX: [all]). */
+static double
+run_sq(const struct compare *c, const struct compare_run *r, size_t id)
+{
+	const struct compare_val *v;
+
+	if (id == SIZE_MAX)
+		return r->sqwhole / (r->scale * r->scale);
+	if ((v = run_val(r, id)) == NULL)
+		return 0;
+	return (c->opts.self ? fmax(v->sqself, v->wself) :
+	    fmax(v->sqincl, v->wincl)) / (r->scale * r->scale);
+}
+
 /*
  * One side of a row, from v[j], the value of run j. With two runs or
  * more its variance is the runs' own: where the ticks fell is part of
@@ -490,14 +692,17 @@ median_scales(struct compare *c)
  * hid a change of 20% in such a function (bench/compare.sh). The floor
  * is one sample a run: no count is known closer, and runs that agree to
  * the sample leave no spread to divide by. With one run, nothing tells
- * the noise between runs: the count's variance is taken as c (Poisson),
- * which for the whole run stands in for it.
+ * the noise between runs: the variance is the counting noise of its
+ * weighted samples, the sum of their weights squared (sq[j]; NULL: v[j]
+ * times the run's mean weight), plus the run-to-run noise measured here
+ * (COMPARE_RUN_CV): the same work's time moves between runs by that
+ * part of it, and one run cannot show it.
  */
 void
 compare_side(const struct compare *c, int side, const double *v,
-    struct stats_side *s)
+    const double *sq, struct stats_side *s)
 {
-	double sum = 0, sq = 0, floor = 0, unit;
+	double sum = 0, ss = 0, floor = 0, unit;
 	size_t j;
 
 	s->n = c->nside[side];
@@ -508,15 +713,19 @@ compare_side(const struct compare *c, int side, const double *v,
 			continue;
 		sum += v[j];
 		unit = r->whole / r->scale / r->samples;
-		floor += s->n >= 2 ? unit * unit : v[j] * unit;
+		if (s->n >= 2)
+			floor += unit * unit;
+		else
+			floor += (sq != NULL ? sq[j] : v[j] * unit) +
+			    COMPARE_RUN_CV * COMPARE_RUN_CV * v[j] * v[j];
 	}
 	s->mean = sum / s->n;
 	floor /= s->n;
 	for (j = 0; j < c->nruns; j++)
 		if (c->runs[j].side == side)
-			sq += (v[j] - s->mean) * (v[j] - s->mean);
+			ss += (v[j] - s->mean) * (v[j] - s->mean);
 	if (s->n >= 2) {
-		s->var = sq / (s->n - 1);
+		s->var = ss / (s->n - 1);
 		s->df = s->n - 1;
 	} else {
 		s->var = 0;
@@ -530,18 +739,45 @@ compare_side(const struct compare *c, int side, const double *v,
 static void
 side_stats(const struct compare *c, int side, size_t id, struct stats_side *s)
 {
-	double small[32] = { 0 }, *v = c->nruns <= 32 ? small :
-	    xmalloc(c->nruns * sizeof(double));
+	double small[64] = { 0 }, *v = c->nruns <= 32 ? small :
+	    xmalloc(2 * c->nruns * sizeof(double)), *sq = v + c->nruns;
 	size_t j;
 
-	for (j = 0; j < c->nruns; j++)
-		v[j] = c->runs[j].side == side ?
-		    run_value(c, &c->runs[j], id) : 0;
-	compare_side(c, side, v, s);
+	for (j = 0; j < c->nruns; j++) {
+		int mine = c->runs[j].side == side;
+
+		v[j] = mine ? run_value(c, &c->runs[j], id) : 0;
+		sq[j] = mine ? run_sq(c, &c->runs[j], id) : 0;
+	}
+	compare_side(c, side, v, sq, s);
 	if (v != small)
 		free(v);
 }
 
+/* Whether function id has every run's whole time (main, _start). */
+static int
+is_whole(const struct compare *c, size_t id)
+{
+	size_t j;
+
+	for (j = 0; j < c->nruns; j++) {
+		double w = run_value(c, &c->runs[j], SIZE_MAX);
+
+		if (fabs(run_value(c, &c->runs[j], id) - w) > 1e-9 * w)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A row's sides, its change tested with Welch's interval (the runs'
+ * pooled variance kept for a moderated test: rows_make). A row that
+ * cannot change by min_abs (under it before and after; [all] sets
+ * min_abs, and is made first) is same whatever its test: its interval
+ * takes the fewest degrees of freedom Welch's can have, the smaller
+ * side's runs less one, so that its t quantile is one of a few
+ * remembered, not one a row (thousands of rows of small functions).
+ */
 static void
 row_fill(const struct compare *c, size_t id, struct compare_row *row)
 {
@@ -550,15 +786,23 @@ row_fill(const struct compare *c, size_t id, struct compare_row *row)
 
 	side_stats(c, 0, id, &b);
 	side_stats(c, 1, id, &a);
-	stats_welch(&b, &a, LEVEL, &d);
+	stats_welch_se(&b, &a, &d);
+	if (id != SIZE_MAX && fmax(b.mean, a.mean) < c->min_abs)
+		d.df = fmin(b.df, a.df);
+	stats_interval(LEVEL, &d, (struct stats_tq *)&c->tq);
 	row->before = b.mean;
 	row->after = a.mean;
 	row->change = d.diff;
 	row->low = d.low;
 	row->high = d.high;
 	row->p = d.p;
+	row->df = d.df;
+	row->s2df = b.n >= 2 && a.n >= 2 ? b.n + a.n - 2 : 0;
+	row->s2 = row->s2df > 0 ? ((b.n - 1) * b.var + (a.n - 1) * a.var) /
+	    row->s2df : 0;
 	row->hidden = id != SIZE_MAX && c->hidden != NULL && !c->opts.self ?
 	    c->hidden[id] : 0;
+	row->whole = id != SIZE_MAX && is_whole(c, id);
 	if (id == SIZE_MAX) {
 		row->name = ALL_NAME;
 		row->len = sizeof(ALL_NAME) - 1;
@@ -606,11 +850,194 @@ row_order(const void *x, const void *y)
 	return (a->len > b->len) - (a->len < b->len);
 }
 
+/* Whether row r can change by min_abs, and is measured: in the family. */
+static int
+in_family(const struct compare *c, const struct compare_row *r)
+{
+	return fmax(r->before, r->after) >= c->min_abs && !row_cut(c, r);
+}
+
+/* Whether row r may be a point of prior_fit: in the family, with spread. */
+static int
+prior_row(const struct compare *c, const struct compare_row *r)
+{
+	return in_family(c, r) && !r->whole && r->s2 > 0 &&
+	    r->before + r->after > 0;
+}
+
+/* Rows by their values, so that rows of the same values are together. */
+static int
+by_values(const void *x, const void *y)
+{
+	const struct compare_row *a = *(const struct compare_row *const *)x;
+	const struct compare_row *b = *(const struct compare_row *const *)y;
+
+	if (a->before != b->before)
+		return a->before < b->before ? -1 : 1;
+	if (a->after != b->after)
+		return a->after < b->after ? -1 : 1;
+	if (a->s2 != b->s2)
+		return a->s2 < b->s2 ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The points of prior_fit into *pts (made; the caller frees it): the
+ * function rows in the family, with spread, not [all]'s own values, and
+ * one of each set of rows of the same values (a caller that holds all
+ * its callee's time tells no more of the noise). Returns how many.
+ */
+static size_t
+prior_points(const struct compare *c, const struct compare_row *rows,
+    size_t nrows, const struct compare_row ***pts)
+{
+	const struct compare_row **p = xcalloc(nrows + 1, sizeof(*p));
+	size_t i, n = 0, m = 0;
+
+	for (i = 1; i < nrows; i++)
+		if (prior_row(c, &rows[i]))
+			p[n++] = &rows[i];
+	qsort(p, n, sizeof(*p), by_values);
+	for (i = 0; i < n; i++)
+		if (m == 0 || by_values(&p[m - 1], &p[i]) != 0)
+			p[m++] = p[i];
+	*pts = p;
+	return m;
+}
+
+/* The 3 by 3 determinant of the rows a, b, c. */
+static double
+det3(const double *a, const double *b, const double *c)
+{
+	return a[0] * (b[1] * c[2] - b[2] * c[1]) -
+	    a[1] * (b[0] * c[2] - b[2] * c[0]) +
+	    a[2] * (b[0] * c[1] - b[1] * c[0]);
+}
+
+/*
+ * The least-squares curve z = k[0] + k[1] x + k[2] x^2 through the
+ * points, from the sums s[p] of x^p (p 0 to 4) and t[p] of z x^p (0 to
+ * 2): a line (k[2] 0) when fewer than COMPARE_PRIOR_CURVE points, or
+ * when their x do not tell a curve.
+ */
+static void
+curve_fit(const double *s, const double *t, double *k)
+{
+	double m0[3] = { s[0], s[1], s[2] }, m1[3] = { s[1], s[2], s[3] };
+	double m2[3] = { s[2], s[3], s[4] }, d, v[3];
+	int i;
+
+	k[0] = k[1] = k[2] = 0;
+	d = det3(m0, m1, m2);
+	if (s[0] >= COMPARE_PRIOR_CURVE && fabs(d) > 1e-9 * s[0] * s[4] * s[4]) {
+		for (i = 0; i < 3; i++) {
+			double a0[3] = { s[0], s[1], s[2] };
+			double a1[3] = { s[1], s[2], s[3] };
+			double a2[3] = { s[2], s[3], s[4] };
+
+			a0[i] = t[0];
+			a1[i] = t[1];
+			a2[i] = t[2];
+			v[i] = det3(a0, a1, a2) / d;
+		}
+		memcpy(k, v, sizeof(v));
+		return;
+	}
+	d = s[0] * s[2] - s[1] * s[1];
+	k[1] = d > 0 ? (s[0] * t[1] - s[1] * t[0]) / d : 0;
+	k[0] = (t[0] - k[1] * s[1]) / s[0];
+}
+
+/*
+ * The prior of the function rows' variances, a moderated t's (Smyth's
+ * empirical Bayes, as limma-trend has it): the log of each row's pooled
+ * variance over the runs, its bias for d = n_b + n_a - 2 degrees of
+ * freedom taken off (psi(d/2) - log(d/2)), is fitted by a curve over the
+ * log of the row's mean (the variance of a function's time grows with
+ * its size: as its count for the counting noise, as its square for a
+ * machine's speed); the spread of the rows about that curve beyond what
+ * d degrees of freedom give (psi'(d/2)) is the spread of the true
+ * variances, which tells the prior's degrees of freedom d0 (psi'(d0/2)
+ * is it; none: infinite), at most COMPARE_PRIOR_DF times d, so that a
+ * function whose variance the curve misjudges keeps a part of its own.
+ * Returns 0 when fewer than COMPARE_PRIOR_ROWS rows tell it (a side has
+ * one run, or few functions): the rows keep Welch's test.
+ */
+static int
+prior_fit(const struct compare *c, const struct compare_row *rows,
+    size_t nrows, struct compare_prior *pr)
+{
+	double s[5] = { 0 }, t[3] = { 0 }, rss = 0, d, off, v, x, z;
+	const struct compare_row **pts;
+	size_t i, m;
+	int p;
+
+	memset(pr, 0, sizeof(*pr));
+	d = nrows > 0 ? rows[0].s2df : 0;
+	if (!(d > 0))
+		return 0;
+	off = stats_digamma(d / 2) - log(d / 2);
+	m = prior_points(c, rows, nrows, &pts);
+	for (i = 0; i < m; i++) {
+		x = log((pts[i]->before + pts[i]->after) / 2);
+		z = log(pts[i]->s2) - off;
+		for (p = 0; p < 5; p++) {
+			s[p] += pow(x, p);
+			if (p < 3)
+				t[p] += z * pow(x, p);
+		}
+	}
+	if (m < COMPARE_PRIOR_ROWS) {
+		free(pts);
+		return 0;
+	}
+	curve_fit(s, t, pr->k);
+	for (i = 0; i < m; i++) {
+		x = log((pts[i]->before + pts[i]->after) / 2);
+		z = log(pts[i]->s2) - off;
+		v = z - pr->k[0] - pr->k[1] * x - pr->k[2] * x * x;
+		rss += v * v;
+	}
+	free(pts);
+	v = rss / (m - (pr->k[2] != 0 ? 3 : 2)) - stats_trigamma(d / 2);
+	pr->d0 = COMPARE_PRIOR_DF * d;
+	if (v > 0 && 2 * stats_trigamma_inv(v) < pr->d0)
+		pr->d0 = 2 * stats_trigamma_inv(v);
+	/* the curve is of E log s2; the prior's scale is of s2 */
+	pr->k[0] += stats_digamma(pr->d0 / 2) - log(pr->d0 / 2);
+	pr->d = d;
+	pr->rows = m;
+	return 1;
+}
+
+/* Row r tested again with its variance moderated by the prior. */
+static void
+row_moderate(const struct compare *c, const struct compare_prior *pr,
+    struct compare_row *r)
+{
+	struct stats_side b = { .mean = r->before, .n = c->nside[0] };
+	struct stats_side a = { .mean = r->after, .n = c->nside[1] };
+	struct stats_diff d;
+	double m = (r->before + r->after) / 2, s0;
+
+	if (!(m > 0))
+		return;
+	s0 = exp(pr->k[0] + pr->k[1] * log(m) + pr->k[2] * log(m) * log(m));
+	stats_pooled(&b, &a, (pr->d0 * s0 + pr->d * r->s2) / (pr->d0 + pr->d),
+	    pr->d0 + pr->d, LEVEL, &d, (struct stats_tq *)&c->tq);
+	r->low = d.low;
+	r->high = d.high;
+	r->p = d.p;
+	r->df = d.df;
+}
+
 /*
  * The rows of c->opts.self's kind into *rowsp (made; the caller frees
  * it), [all] first, then the functions with time before or after, the
  * verdicts set and sorted; *tested gets the size of the family. Returns
- * how many rows.
+ * how many rows. [all] is tested alone, at q, outside the family (the
+ * functions' number does not move it); the functions' tests are
+ * moderated (prior_fit, c->prior) when the runs tell a prior.
  */
 static size_t
 rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
@@ -620,6 +1047,8 @@ rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
 	double *p;
 
 	row_fill(c, SIZE_MAX, &rows[nrows++]);
+	c->whole_before = rows[0].before;
+	c->min_abs = c->opts.min_change / 100 * c->whole_before;
 	for (id = 0; id < nf; id++) {
 		struct compare_row *row = &rows[nrows];
 
@@ -627,20 +1056,28 @@ rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
 		if (row->before > 0 || row->after > 0)
 			nrows++;
 	}
-	c->whole_before = rows[0].before;
-	c->min_abs = c->opts.min_change / 100 * c->whole_before;
+	if (prior_fit(c, rows, nrows, &c->prior))
+		for (i = 1; i < nrows; i++)
+			row_moderate(c, &c->prior, &rows[i]);
+	/* a function on every sample is the whole run: [all]'s test */
+	for (i = 1; i < nrows; i++)
+		if (rows[i].whole) {
+			rows[i].low = rows[0].low;
+			rows[i].high = rows[0].high;
+			rows[i].p = rows[0].p;
+			rows[i].df = rows[0].df;
+		}
 	/*
 	 * The family: the rows that could change by min_abs. A row under it
 	 * before and after (never negative) cannot, and is same whatever
 	 * its p-value: testing it would only make the others' bar higher.
 	 */
 	p = xcalloc(nrows, sizeof(double));
-	for (i = n = 0; i < nrows; i++)
-		if (fmax(rows[i].before, rows[i].after) >= c->min_abs &&
-		    !row_cut(c, &rows[i]))
+	for (i = 1, n = 0; i < nrows; i++)
+		if (in_family(c, &rows[i]) && !rows[i].whole)
 			p[n++] = rows[i].p;
 	stats_bh(p, n, p);
-	for (i = n = 0; i < nrows; i++) {
+	for (i = 0, n = 0; i < nrows; i++) {
 		struct compare_row *row = &rows[i];
 
 		row->q = 1;
@@ -650,7 +1087,7 @@ rows_make(struct compare *c, struct compare_row **rowsp, size_t *tested)
 		}
 		if (fmax(row->before, row->after) < c->min_abs)
 			continue;
-		row->q = p[n++];
+		row->q = i == 0 || row->whole ? row->p : p[n++];
 		if (row->q <= c->opts.q && fabs(row->change) >= c->min_abs &&
 		    row->change != 0)
 			row->verdict = row->change > 0 ? COMPARE_SLOWER :
@@ -764,9 +1201,12 @@ in_both(const struct compare *c, size_t id)
 	int seen[2] = { 0, 0 };
 	size_t j;
 
-	for (j = 0; j < c->nruns; j++)
-		if (id < c->runs[j].n && c->runs[j].incl[id] > 0)
+	for (j = 0; j < c->nruns; j++) {
+		const struct compare_val *v = run_val(&c->runs[j], id);
+
+		if (v != NULL && v->incl > 0)
 			seen[c->runs[j].side] = 1;
+	}
 	return seen[0] && seen[1];
 }
 
@@ -972,16 +1412,22 @@ say_method(struct compare *c, size_t nnorm)
 		buf_addf(&b, ", each run scaled by the median of ratios of "
 		    "%zu functions", nnorm);
 	if (c->counting_only)
-		buf_addf(&b, "; with one run %s, the intervals count sampling "
-		    "noise only, not the noise between runs: record 5 runs a "
-		    "side", c->nside[0] == 1 && c->nside[1] == 1 ? "a side" :
-		    c->nside[0] == 1 ? "before" : "after");
+		buf_addf(&b, "; from one run %s: the intervals hold the samples' "
+		    "noise and %g%% of a function's time for the noise between "
+		    "runs, which one run cannot measure: record 5 runs a side",
+		    c->nside[0] == 1 && c->nside[1] == 1 ? "a side" :
+		    c->nside[0] == 1 ? "before" : "after", 100 * COMPARE_RUN_CV);
+	else if (c->prior.rows > 0)
+		buf_addf(&b, "; 95%% intervals of a moderated t over the runs "
+		    "(each function's variance shrunk toward their trend over "
+		    "the %zu functions' sizes, %.3g degrees of freedom added to "
+		    "its %g)", c->prior.rows, c->prior.d0, c->prior.d);
 	else
 		buf_addf(&b, "; Welch 95%% intervals over the runs");
-	buf_addf(&b, ", Benjamini-Hochberg at q %g over the %zu rows that "
-	    "could change by %.3g %s (%g%% of the whole); a smaller change "
-	    "is same", c->opts.q, c->tested, c->min_abs, unit_name[c->unit],
-	    c->opts.min_change);
+	buf_addf(&b, "; [all] tested alone; Benjamini-Hochberg at q %g over "
+	    "the %zu function rows that could change by %.3g %s (%g%% of the "
+	    "whole); a smaller change is same", c->opts.q, c->tested,
+	    c->min_abs, unit_name[c->unit], c->opts.min_change);
 	c->method = buf_detach(&b, NULL);
 	buf_release(&b);
 }
@@ -1135,8 +1581,8 @@ find_cut(struct compare *c)
 	for (j = 0; j < c->nruns; j++) {
 		const struct compare_run *r = &c->runs[j];
 
-		for (f = 0; f < nf; f++)
-			whole[f] += r->incl[f] - r->cutin[f];
+		for (k = 0; k < r->nv; k++)
+			whole[r->ids[k]] += r->vals[k].incl - r->vals[k].cutin;
 		wholeall += r->whole - r->cut;
 	}
 	root = xcalloc(nf + 1, sizeof(size_t));
@@ -1169,7 +1615,9 @@ find_cut(struct compare *c)
 		for (f = 0; over[j] && f < nf; f++) {
 			double pct = 100 * hid[j * nf + f] / r->whole;
 
-			if (!(r->cutin[f] > 0) && pct > c->hidden[f])
+			const struct compare_val *v = run_val(r, f);
+
+			if (!(v != NULL && v->cutin > 0) && pct > c->hidden[f])
 				c->hidden[f] = pct;
 		}
 	}
@@ -1278,7 +1726,6 @@ compare_finish(struct compare *c)
 	for (i = 0; i < c->nruns; i++) {
 		struct compare_run *r = &c->runs[i];
 
-		run_grow(r, nf);
 		if (c->opts.norm == COMPARE_SHARE)
 			r->scale = r->whole / 100;
 		else if (c->opts.per > 0 || c->opts.npers > 0)

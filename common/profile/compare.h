@@ -25,15 +25,22 @@
  *
  * The statistics (profile/stats.h): each side's per-run values give a
  * mean and a variance, the runs' own (where the ticks fell is in it),
- * never below one sample a run; their difference gets a Welch interval
- * at 95%. With one run on a side, that side's variance is the
- * counting noise alone, Poisson (c). The rows' p-values are adjusted by
- * Benjamini-Hochberg (over the rows at least min_change before or
- * after: no other can change by as much), and a row is slower or
- * faster when its adjusted p-value is at most opts.q and its change at
- * least opts.min_change percent of the before runs' whole time. A side
- * whose runs' whole time trends, in the order they were read, by three
- * times that and more than their noise is said to drift.
+ * never below one sample a run. With two runs or more a side, the
+ * functions' pooled variances are moderated toward their trend over the
+ * functions' sizes (a moderated t, compare.c's prior_fit), or, when too
+ * few functions tell the trend, each difference gets a Welch interval;
+ * at 95%. With one run on a side, that side's variance is the counting
+ * noise of its weighted samples (the sum of their weights squared), or
+ * the larger noise its spread over the run's time shows
+ * (profile/cmpbins.h), and COMPARE_RUN_CV of the value for the noise
+ * between runs. [all], and a
+ * function on every sample, is tested alone; the functions' p-values
+ * are adjusted by Benjamini-Hochberg (over the rows at least min_change
+ * before or after: no other can change by as much), and a row is slower
+ * or faster when its adjusted p-value is at most opts.q and its change
+ * at least opts.min_change percent of the before runs' whole time. A
+ * side whose runs' whole time trends, in the order they were read, by
+ * three times that and more than their noise is said to drift.
  *
  * Stacks cut short (their root-most frame STREAM_TRUNCATED: deeper than
  * the recorder unwound) have lost their callers, whose totals leave them
@@ -57,6 +64,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile/cmpbins.h"
+#include "profile/stats.h"
 #include "stream/intern.h"
 #include "stream/stream.h"
 
@@ -89,6 +98,24 @@
 #define COMPARE_CUT_SAY		2.0
 #define COMPARE_CUT_ROOT	90.0
 #define COMPARE_CUT_MATCH	32	/* functions of a cut part matched */
+
+/*
+ * The run-to-run noise that one run a side cannot measure, as a
+ * coefficient of variation of a function's time: the same fixed work's
+ * CPU time moves between runs by about this much on the machines
+ * measured (bench/compare.sh: tests/record/kernels.c, each kernel timed
+ * by itself). With one run a side it is added to the counting noise.
+ */
+#define COMPARE_RUN_CV		0.05
+
+/*
+ * The moderated test's prior (compare.c's prior_fit): at least this many
+ * function rows in the family to fit it, and its degrees of freedom at
+ * most this many times the rows' own.
+ */
+#define COMPARE_PRIOR_ROWS	4
+#define COMPARE_PRIOR_DF	4
+#define COMPARE_PRIOR_CURVE	6	/* rows for a curve, not a line */
 
 enum compare_norm {
 	COMPARE_TIME,		/* time (or samples) per run, or per unit */
@@ -152,21 +179,36 @@ struct compare_opts {
 	void		*on_stack_arg;
 };
 
+/* One function's values in one run. */
+struct compare_val {
+	double		 incl, self;	/* its total and self time */
+	double		 sqincl, sqself; /* the same, of each sample's weight
+					   squared: their variance */
+	double		 cutin;		/* its time in cut stacks */
+	double		 wincl, wself;	/* the variance its time spread over
+					   the run shows (profile/cmpbins.h;
+					   a side's first run only) */
+};
+
 /* One run as read: per function, its total and self time. */
 struct compare_run {
 	char		*name;		/* owned */
 	int		 side;		/* 0 before, 1 after */
 	double		 whole;		/* all its time, in the unit */
 	double		 samples;	/* all its samples */
-	double		*incl, *self;	/* per function id, n of them (a
-					   function found later has 0) */
+	uint32_t	*ids;		/* the functions it has, in order */
+	struct compare_val *vals;	/* their values, nv of them (any other
+					   function's are 0: sparse, as a
+					   small run beside a big one has few) */
+	size_t		 nv;
+	size_t		 hint;		/* where run_val last found one */
+	double		 sqwhole;	/* its samples' weights squared */
 	size_t		 n;
 	double		 scale;		/* its values are divided by it */
 	uint64_t	 start_ns;	/* its "# start", ns since the Epoch, */
 	int		 has_start;	/* when its stream has one */
 	double		 cut;		/* its time in cut stacks */
 	double		 cut_samples;	/* its cut stacks' samples */
-	double		*cutin;		/* per function: its time in cut stacks */
 	struct compare_cut {
 		size_t	 cut;		/* its part below the cut, in c->cuts */
 		double	 w;
@@ -180,9 +222,27 @@ struct compare_row {
 	double		 before, after;	/* means per run */
 	double		 change, low, high;
 	double		 p, q;		/* the p-value, and adjusted */
+	double		 df;		/* of its test; INFINITY: normal */
+	double		 s2, s2df;	/* the runs' pooled variance of one
+					   run's value, its degrees of freedom
+					   (0: a side has one run) */
+	int		 whole;		/* its time is the whole run's in
+					   every run: [all]'s test */
 	enum compare_verdict verdict;
 	double		 hidden;	/* percent of a run's whole time that
 					   its total may leave out, cut below it */
+};
+
+/*
+ * The prior of the function rows' variances (compare.c's prior_fit): the
+ * log of a variance is a curve over log(mean) with d0 degrees of freedom,
+ * fitted over rows rows whose own have d each.
+ */
+struct compare_prior {
+	double		 k[3];		/* log s2 = k0 + k1 x + k2 x^2, x the
+					   log of the mean */
+	double		 d0, d;
+	size_t		 rows;
 };
 
 struct compare {
@@ -202,6 +262,22 @@ struct compare {
 	size_t		*stamp;		/* per function: the stack that last
 					   counted it, plus 1 */
 	size_t		 stampcap;
+	struct compare_val *cur;	/* the run being read's values, per
+					   function id (dense; run_settle) */
+	unsigned char	*curseen;	/* the ids in it */
+	size_t		 curcap;
+	uint32_t	*touched;	/* those ids, as first seen */
+	size_t		 ntouched, touchcap;
+	struct stats_tq	 tq;		/* a t quantile remembered */
+	int		 binning;	/* the run read is its side's first */
+	struct cmpbins	 bins;		/* its samples in time bins */
+	double		*fbin;		/* per function: its total's, then its
+					   self time's bins (2 CMPBINS_N) */
+	size_t		 fbincap;
+	double		 wbin[CMPBINS_N]; /* the whole run's */
+	double		*sqp;		/* per stack of the run read: its
+					   samples' periods squared, summed */
+	size_t		 sqpcap;
 	struct compare_row measured;	/* "[all]" as measured, before
 					   any --normalize (per unit with
 					   --per): the gate's */
@@ -213,6 +289,8 @@ struct compare {
 	size_t		 tested;	/* rows in the family: over min_abs
 					   before or after */
 	int		 counting_only;	/* a side has one run */
+	struct compare_prior prior;	/* of the last rows made; rows 0:
+					   none, Welch */
 	double		 drift[2];	/* a side's runs' trend, first to
 					   last (0: none found, or fewer
 					   than 3 runs) */
@@ -244,6 +322,13 @@ void	 compare_release(struct compare *);
  * short, no sample, another event than the runs before it.
  */
 int	 compare_read(struct compare *, int side, int fd, const char *name);
+
+/*
+ * compare_read of each file of runs[0] (before) and runs[1] (after),
+ * NULL-ended ("-" standard input): 0, or 2 when one cannot be opened or
+ * compared (said), the rest not read.
+ */
+int	 compare_read_runs(struct compare *, char **runs[2]);
 
 /*
  * Compares the runs read (at least one a side): fills rows, min_abs,
@@ -296,13 +381,14 @@ const struct compare_row *compare_culprit(const struct compare *);
 
 /*
  * The mean, variance and degrees of freedom of one side (0 before, 1
- * after) of a row into *s, from v[j], the value of run j (the runs of
- * the other side are not read): as every row of the table is made, for
- * a picture that tests its frames the same way.
+ * after) of a row into *s, from v[j], the value of run j, and sq[j], the
+ * sum of its samples' weights squared (NULL: v[j] times the run's mean
+ * weight), read with one run a side (the runs of the other side are not
+ * read): as every row of the table is made, for a picture that tests
+ * its frames the same way.
  */
-struct stats_side;
 void	 compare_side(const struct compare *, int side, const double *v,
-	    struct stats_side *s);
+	    const double *sq, struct stats_side *s);
 
 /*
  * Reads --per=FILE's counts of work from fd (name for messages): one a

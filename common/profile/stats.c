@@ -106,27 +106,126 @@ df_term(double v, double df)
 	return isinf(df) ? 0 : v * v / df;
 }
 
+
 void
-stats_welch(const struct stats_side *b, const struct stats_side *a,
-    double level, struct stats_diff *d)
+stats_welch_se(const struct stats_side *b, const struct stats_side *a,
+    struct stats_diff *d)
 {
-	double vb = b->var / b->n, va = a->var / a->n, den, half;
+	double vb = b->var / b->n, va = a->var / a->n, den;
 
 	d->diff = a->mean - b->mean;
 	d->se = sqrt(vb + va);
 	den = df_term(vb, b->df) + df_term(va, a->df);
 	d->df = den > 0 ? (vb + va) * (vb + va) / den : INFINITY;
+}
+
+void
+stats_welch(const struct stats_side *b, const struct stats_side *a,
+    double level, struct stats_diff *d)
+{
+	stats_welch_se(b, a, d);
+	stats_interval(level, d, NULL);
+}
+
+double
+stats_t_quantile_memo(struct stats_tq *m, double prob, double df)
+{
+	if (m == NULL)
+		return stats_t_quantile(prob, df);
+	if (!m->set || m->prob != prob || m->df != df) {
+		m->t = stats_t_quantile(prob, df);
+		m->prob = prob;
+		m->df = df;
+		m->set = 1;
+	}
+	return m->t;
+}
+
+void
+stats_interval(double level, struct stats_diff *d, struct stats_tq *m)
+{
+	double half;
+
 	if (!(d->se > 0)) {
 		d->low = d->high = d->diff;
 		d->p = d->diff == 0 ? 1 : 0;
 		return;
 	}
-	half = stats_t_quantile(0.5 + level / 2, d->df) * d->se;
+	half = stats_t_quantile_memo(m, 0.5 + level / 2, d->df) * d->se;
 	d->low = d->diff - half;
 	d->high = d->diff + half;
 	d->p = 2 * t_tail(fabs(d->diff) / d->se, d->df);
 	if (d->p > 1)
 		d->p = 1;
+}
+
+void
+stats_pooled(const struct stats_side *b, const struct stats_side *a,
+    double var, double df, double level, struct stats_diff *d,
+    struct stats_tq *m)
+{
+	d->diff = a->mean - b->mean;
+	d->se = sqrt(var * (1 / b->n + 1 / a->n));
+	d->df = df;
+	stats_interval(level, d, m);
+}
+
+double
+stats_digamma(double x)
+{
+	double r = 0, z;
+
+	if (!(x > 0))
+		return NAN;
+	for (; x < 10; x++)
+		r -= 1 / x;
+	z = 1 / (x * x);
+	return r + log(x) - 0.5 / x - z * (1.0 / 12 - z * (1.0 / 120 -
+	    z / 252));
+}
+
+double
+stats_trigamma(double x)
+{
+	double r = 0, z;
+
+	if (!(x > 0))
+		return NAN;
+	/* up to where the asymptotic series holds to 1e-11 */
+	for (; x < 10; x++)
+		r += 1 / (x * x);
+	z = 1 / (x * x);
+	return r + 1 / x + z / 2 + z / x * (1.0 / 6 - z * (1.0 / 30 -
+	    z * (1.0 / 42 - z / 30)));
+}
+
+double
+stats_trigamma_inv(double y)
+{
+	double x, d;
+	int i;
+
+	if (!(y > 0))
+		return NAN;
+	if (y > 1e7)
+		return 1 / sqrt(y);
+	if (y < 1e-6)
+		return 1 / y;
+	/* Newton's method from above, on 1/x, as trigamma is convex */
+	x = 0.5 + 1 / y;
+	for (i = 0; i < 50; i++) {
+		double t = stats_trigamma(x), e = 1e-5 * x;
+		double slope = (stats_trigamma(x + e) - stats_trigamma(x - e)) /
+		    (2 * e);
+
+		d = t * (1 - t / y) / slope;
+		x += d;
+		if (x <= 0)
+			x = 1e-8;
+		if (fabs(d) < 1e-10 * x)
+			break;
+	}
+	return x;
 }
 
 static int

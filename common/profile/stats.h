@@ -59,6 +59,48 @@ void	 stats_welch(const struct stats_side *before,
 	    const struct stats_side *after, double level, struct stats_diff *d);
 
 /*
+ * A t quantile remembered (all zero: none yet), for a caller that asks
+ * for the same one many times (every row of a table, one level and, in
+ * a moderated test, one number of degrees of freedom).
+ */
+struct stats_tq {
+	double	 prob, df, t;
+	int	 set;
+};
+
+/* stats_t_quantile, from m when it holds it; m NULL: computed. */
+double	 stats_t_quantile_memo(struct stats_tq *m, double prob, double df);
+
+/*
+ * stats_welch in two halves: the difference, its standard error and
+ * Welch-Satterthwaite's degrees of freedom; then, from d's diff, se and
+ * df (which the caller may lower), the interval at level and the
+ * p-value (m: NULL, or a quantile remembered).
+ */
+void	 stats_welch_se(const struct stats_side *before,
+	    const struct stats_side *after, struct stats_diff *d);
+void	 stats_interval(double level, struct stats_diff *d, struct stats_tq *m);
+
+/*
+ * The difference after minus before of two means whose runs share one
+ * variance var (of one run's value) with df degrees of freedom, as a
+ * moderated t has it (a row's pooled variance shrunk toward a prior):
+ * its standard error var (1/n_b + 1/n_a), the interval at level, the
+ * p-value, as stats_welch.
+ */
+void	 stats_pooled(const struct stats_side *before,
+	    const struct stats_side *after, double var, double df, double level,
+	    struct stats_diff *d, struct stats_tq *m);
+
+/*
+ * The digamma function psi(x) and the trigamma function psi'(x), x > 0;
+ * and trigamma's inverse, y > 0.
+ */
+double	 stats_digamma(double x);
+double	 stats_trigamma(double x);
+double	 stats_trigamma_inv(double y);
+
+/*
  * Benjamini-Hochberg: writes into q[0..m) the adjusted p-value of each
  * p[i] (q[i] <= alpha is a discovery at false discovery rate alpha): the
  * smallest, over the ranks j at or above p[i]'s in ascending order, of

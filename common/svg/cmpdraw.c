@@ -11,6 +11,8 @@
 #include "svg/xml.h"
 
 #define GREY		"rgb(210,210,210)"	/* same: lighter than a merge */
+#define FRAME_MOVED	1	/* d->moved: its interval leaves out 0 */
+#define FRAME_FOUND	2	/* and it is a discovery among the frames */
 
 
 /* compare's hook: each unique stack of a run, kept for the picture. */
@@ -62,9 +64,9 @@ cmpdraw_release(struct cmpdraw *d)
 }
 
 int
-cmpdraw_read(struct cmpdraw *d, int side, int fd, const char *name)
+cmpdraw_read_runs(struct cmpdraw *d, char **runs[2])
 {
-	return compare_read(&d->c, side, fd, name);
+	return compare_read_runs(&d->c, runs);
 }
 
 /* rowof[k]: each function's row in rows[k]. */
@@ -106,9 +108,13 @@ node_row(const struct cmpdraw *d, int k, uint32_t node)
 }
 
 /*
- * The verdict a node is drawn with: its function's, when the node's own
- * change (*delta: its total, or self with opts.self; the root's whole)
- * goes that way by min_abs and more; else same.
+ * The verdict a node is drawn with (*delta: its own change, its total,
+ * or self with opts.self; the root's whole). A frame that moved by
+ * min_abs and more is drawn slower or faster as it moved when its own
+ * change is a discovery among the frames (FRAME_FOUND: work that moved
+ * between callers colours both frames, its function's total the same),
+ * or when its interval leaves out 0 (FRAME_MOVED) and its function's
+ * verdict goes that way. Else same.
  */
 static enum compare_verdict
 node_verdict(const struct cmpdraw *d, uint32_t node, double *delta)
@@ -116,15 +122,16 @@ node_verdict(const struct cmpdraw *d, uint32_t node, double *delta)
 	int k = d->c.opts.self && node != 0;
 	const struct compare_row *r = node_row(d, d->c.opts.self, node);
 	double *const *v = k ? d->own : d->incl;
+	enum compare_verdict way;
 
 	*delta = v[1][node] - v[0][node];
-	if (r == NULL || (r->verdict != COMPARE_SLOWER &&
-	    r->verdict != COMPARE_FASTER) || !d->moved[node] ||
+	if (d->moved == NULL || d->moved[node] == 0 ||
 	    fabs(*delta) < d->c.min_abs || *delta == 0)
 		return COMPARE_SAME;
-	if ((r->verdict == COMPARE_SLOWER) != (*delta > 0))
-		return COMPARE_SAME;
-	return r->verdict;
+	way = *delta > 0 ? COMPARE_SLOWER : COMPARE_FASTER;
+	if (d->moved[node] == FRAME_FOUND)
+		return way;
+	return r != NULL && r->verdict == way ? way : COMPARE_SAME;
 }
 
 /* v with one decimal (two for percent), never "-0.0". */
@@ -218,18 +225,23 @@ frame_info(void *arg, const struct flame *fl, uint32_t node, struct buf *b,
  * each node's value (its total, or its self time with opts.self); per
  * side, their mean and variance, never below the counting noise (a
  * value v of a run whose samples are u each varies as v u at least);
- * Welch's 95% interval of the change (profile/stats.h), which must
- * not hold 0. A gate, not a discovery: a frame is coloured only when
- * its function's row, under Benjamini-Hochberg, is one too.
+ * Welch's 95% interval of the change (profile/stats.h). A frame whose
+ * interval leaves out 0 is FRAME_MOVED, a gate its function's verdict
+ * opens; the frames that could move by min_abs (at least that before or
+ * after) are a family of their own, their p-values adjusted by
+ * Benjamini-Hochberg at the comparison's q, and a discovery among them
+ * is FRAME_FOUND, coloured whatever its function's total did.
  */
 static void
 frames_tested(struct cmpdraw *d, const size_t *lstack, size_t nl)
 {
 	const struct compare *c = &d->c;
-	size_t nn = d->fl->nnodes, nr = c->nruns, i, j, *snode;
+	size_t nn = d->fl->nnodes, nr = c->nruns, i, j, m = 0, *snode, *fam;
 	double *v = xcalloc(nn * nr + 1, sizeof(double));
+	double *p = xcalloc(nn + 1, sizeof(double));
 
 	snode = xmalloc((d->stacks.n + 1) * sizeof(size_t));
+	fam = xmalloc((nn + 1) * sizeof(size_t));
 	for (i = 0; i < d->stacks.n; i++)
 		snode[i] = SIZE_MAX;
 	for (i = 0; i < nl && d->fl->ends != NULL; i++)
@@ -250,11 +262,22 @@ frames_tested(struct cmpdraw *d, const size_t *lstack, size_t nl)
 		int k;
 
 		for (k = 0; k < 2; k++)
-			compare_side(c, k, v + i * nr, &sd[k]);
+			compare_side(c, k, v + i * nr, NULL, &sd[k]);
 		stats_welch(&sd[0], &sd[1], 0.95, &df);
-		d->moved[i] = df.low > 0 || df.high < 0;
+		d->moved[i] = df.low > 0 || df.high < 0 ? FRAME_MOVED : 0;
+		/* the root is [all]'s: its row is tested alone */
+		if (i > 0 && fmax(sd[0].mean, sd[1].mean) >= c->min_abs) {
+			fam[m] = i;
+			p[m++] = df.p;
+		}
 	}
+	stats_bh(p, m, p);
+	for (i = 0; i < m; i++)
+		if (p[i] <= c->opts.q)
+			d->moved[fam[i]] = FRAME_FOUND;
 	free(v);
+	free(p);
+	free(fam);
 	free(snode);
 }
 
@@ -326,12 +349,17 @@ titles(struct cmpdraw *d, struct svg_opts *so)
 		BUF_ADDL(&b, " -> ");
 		put_v(&b, d, all->after);
 		buf_addf(&b, " %s %s", compare_unit_name(c->unit), per(d));
+		if (c->counting_only)
+			buf_addf(&b, " (from one run %s: sampling noise and %g%% "
+			    "for the noise between runs)", c->nside[0] == 1 &&
+			    c->nside[1] == 1 ? "a side" : c->nside[0] == 1 ?
+			    "before" : "after", 100 * COMPARE_RUN_CV);
 		so->title = d->title = buf_detach(&b, NULL);
 	}
 	if (so->subtitle == NULL) {
 		buf_reset(&b);
 		buf_addf(&b, "%s %s%s; red %s, blue %s, grey the "
-		    "same: Welch 95%% intervals, Benjamini-Hochberg at q %g, "
+		    "same: %s 95%% intervals, Benjamini-Hochberg at q %g, "
 		    "a change of %.3g %s at least", c->opts.self ? "self" :
 		    "total", c->heap == STREAM_ALLOC_NONE ? "time" :
 		    compare_unit_name(c->unit),
@@ -339,10 +367,8 @@ titles(struct cmpdraw *d, struct svg_opts *so)
 		    compare_per_unit(c) ? " per unit of work" : " per run",
 		    compare_verdict_word(c, COMPARE_SLOWER),
 		    compare_verdict_word(c, COMPARE_FASTER),
+		    c->prior.rows > 0 ? "moderated" : "Welch",
 		    c->opts.q, c->min_abs, compare_unit_name(c->unit));
-		if (c->counting_only)
-			BUF_ADDL(&b, "; one run a side tells sampling noise "
-			    "only");
 		if (c->apart > 0) {
 			BUF_ADDL(&b, "; the sides recorded apart, ");
 			compare_say_gap(&b, c->apart);

@@ -5,7 +5,7 @@
  *
  *	flame_init(&fl, &fo);			fo.ends set
  *	cmpdraw_init(&d, &copts, &fl);
- *	for each run: rc = cmpdraw_read(&d, side, fd, name);	2: said, stop
+ *	rc = cmpdraw_read_runs(&d, runs);	2: said, stop
  *	rc = cmpdraw_finish(&d, &so);		2: said, stop
  *	svg_write(&out, &fl, &so, &pal);
  *	flame_release(&fl);
@@ -17,17 +17,16 @@
  * removed) keeps its before width and one that is new shows at its after
  * width; a frame is then at least as wide as its time on either side.
  *
- * A frame's colour is its function's verdict (the rows of the table,
- * total time, or self time with opts.self), shown where the frame itself
- * moved that way: red for slower, blue for faster, when its function's
- * verdict says so and the frame's own change (its total, or its self
- * time with opts.self) goes the same way by at least the comparison's
- * min_abs, with its own Welch interval over the runs clear of 0 (a
- * gate, not a discovery: the function's row is the one tested under
- * Benjamini-Hochberg); deeper as that change is bigger, the biggest
- * change coloured the deepest (palette_change). Any other frame is
- * grey, so that a function whose time moved elsewhere leaves a frame
- * that did not move grey. The root is [all]'s.
+ * A frame is coloured by its own change (its total, or its self time
+ * with opts.self), red slower and blue faster, when that change is at
+ * least the comparison's min_abs and either its function's verdict
+ * (the rows of the table) goes that way and the frame's own Welch
+ * interval over the runs is clear of 0 (a gate), or the frame's change
+ * is a discovery on its own, under Benjamini-Hochberg over the frames
+ * that could move by min_abs: work that moved between callers colours
+ * both frames, its function's total the same. Deeper as that change is
+ * bigger, the biggest change coloured the deepest (palette_change). Any
+ * other frame is grey. The root is [all]'s.
  *
  * The tooltip, after the name: " (WIDTH UNIT wide, P%; here B -> A UNIT
  * a run; NAME in all: total B -> A UNIT, CHANGE, 95% LOW to HIGH,
@@ -64,8 +63,9 @@ struct cmpdraw {
 	int		 rows_owned[2];	/* made here; else c.rows */
 	size_t		*rowof[2];	/* per function id: its row, or
 					   SIZE_MAX */
-	unsigned char	*moved;		/* per node: its own change is beyond
-					   its noise (Welch, 95%) */
+	unsigned char	*moved;		/* per node: 1, its own change is beyond
+					   its noise (Welch, 95%); 2, and a
+					   discovery among the frames (BH) */
 	double		 maxd;		/* the biggest change coloured */
 	int		 negate;	/* --negate: the hues swapped */
 	char		*title, *subtitle;	/* owned */
@@ -79,8 +79,12 @@ struct cmpdraw {
 void	 cmpdraw_init(struct cmpdraw *, const struct compare_opts *opts,
 	    struct flame *fl);
 
-/* compare_read: 0, or 2 when the run cannot be compared (said). */
-int	 cmpdraw_read(struct cmpdraw *, int side, int fd, const char *name);
+/*
+ * Reads the runs, runs[0] before and runs[1] after (NULL-ended file
+ * names, as compare_read_runs). Returns 0, or 2 when a run cannot be
+ * compared (said).
+ */
+int	 cmpdraw_read_runs(struct cmpdraw *, char **runs[2]);
 
 /*
  * compare_finish (which says the method on stderr), then the flame built

@@ -86,12 +86,12 @@ main(void)
 	CHECK_STR(t,
 	    "function\tbefore\tafter\tchange\tlow\thigh\tverdict\n"
 	    "[all]\t35.000\t115.000\t80.000\t75.697\t84.303\tslower\n"
-	    "app::f\t10.000\t10.000\t0.000\t-4.303\t4.303\tsame\n"
-	    "<app::T as core::fmt::Debug>::fmt\t5.000\t5.000\t0.000\t-4.303\t4.303\tsame\n"
-	    "alloc::g\t20.000\t100.000\t80.000\t75.697\t84.303\tslower\n"
-	    "[truncated]\t0.000\t60.000\t60.000\t55.697\t64.303\tslower\n"
-	    "main\t35.000\t55.000\t20.000\t15.697\t24.303\tunmeasured\n"
-	    "std::run\t35.000\t55.000\t20.000\t15.697\t24.303\tunmeasured\n",
+	    "app::f\t10.000\t10.000\t0.000\t-2.684\t2.684\tsame\n"
+	    "<app::T as core::fmt::Debug>::fmt\t5.000\t5.000\t0.000\t-2.684\t2.684\tsame\n"
+	    "alloc::g\t20.000\t100.000\t80.000\t77.316\t82.684\tslower\n"
+	    "[truncated]\t0.000\t60.000\t60.000\t57.316\t62.684\tslower\n"
+	    "main\t35.000\t55.000\t20.000\t17.316\t22.684\tunmeasured\n"
+	    "std::run\t35.000\t55.000\t20.000\t17.316\t22.684\tunmeasured\n",
 	    "own: app's functions first; main and std::run unmeasured");
 	free(t);
 	compare_release(&c);

@@ -164,9 +164,40 @@ test_median(void)
 	CHECK(isnan(stats_median(odd, 0)), "median of none: NAN");
 }
 
+/* The gamma function's derivatives, and trigamma turned back. */
+static void
+test_gamma(void)
+{
+	CHECK(near(stats_digamma(1), -0.5772156649, 1e-9), "psi(1) = -gamma");
+	CHECK(near(stats_digamma(0.5), -0.5772156649 - 2 * log(2), 1e-9),
+	    "psi(1/2)");
+	CHECK(near(stats_trigamma(1), M_PI * M_PI / 6, 1e-9), "psi'(1)");
+	CHECK(near(stats_trigamma(0.5), M_PI * M_PI / 2, 1e-9), "psi'(1/2)");
+	CHECK(near(stats_trigamma(100), 0.010050166663, 1e-10), "psi'(100)");
+	CHECK(near(stats_trigamma_inv(stats_trigamma(0.3)), 0.3, 1e-8) &&
+	    near(stats_trigamma_inv(stats_trigamma(8)), 8, 1e-8) &&
+	    near(stats_trigamma_inv(stats_trigamma(500)), 500, 1e-5),
+	    "trigamma's inverse");
+}
+
+/* A pooled variance's interval: t of its degrees of freedom. */
+static void
+test_pooled(void)
+{
+	struct stats_side b = { .mean = 10, .n = 3 }, a = { .mean = 19, .n = 3 };
+	struct stats_diff d;
+
+	stats_pooled(&b, &a, 3, 20, 0.95, &d, NULL);
+	CHECK(near(d.diff, 9, 1e-12) && near(d.se, sqrt(2), 1e-12) &&
+	    near(d.high - d.diff, 2.0859634 * sqrt(2), 1e-6) && d.df == 20,
+	    "pooled: se sqrt(var (1/3 + 1/3)), t(0.975, 20)");
+}
+
 int
 main(void)
 {
+	test_gamma();
+	test_pooled();
 	test_t();
 	test_welch();
 	test_bh();

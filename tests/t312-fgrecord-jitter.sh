@@ -101,6 +101,7 @@ for s in perf ptrace; do
 	busy=$(awk "/^wall-ns / { w += \$2; c += \$4 } END { if (c > 0 && w > 1.25 * c) printf \"%.0f%%\", 100 * (w - c) / w }" "$R/$s.rec.err")
 	if [ -n "$busy" ]; then
 		skip_checks 2 "$s: spread and shares of the rounds" "the machine was busy: the program waited for a CPU $busy of its time"
+		[ $s = perf ] && perf_busy=$busy
 		continue
 	fi
 	check "$s: each function's count spreads between runs as independent samples do (1.5 times at most)" '
@@ -115,7 +116,13 @@ done
 
 # f3 raised 20% (as many rounds, of 2.1 periods): the others' time is
 # the same
-if [ -s "$R/perf.2.counts" ]; then
+# The same load that skips the shares above moves f1 and f5 between the
+# sides (beside CI at a load of 10, f5 was called faster): said, not
+# asserted.
+perf_busy=${perf_busy:-}
+if [ -n "$perf_busy" ]; then
+	skip 'compare: f3 raised 20% is seen, no other function changed' "the machine was busy: the program waited for a CPU $perf_busy of its time"
+elif [ -s "$R/perf.2.counts" ]; then
 	check 'compare: f3 raised 20% is seen, no other function changed' '
 		for i in 1 2 3 4 5; do record perf 2 $i 3 || exit 1; done &&
 		expect_status 0 fgfold --compare --min-change=2 "$R"/perf.2.run?.sym -- "$R"/perf.2r.run?.sym >out 2>err &&

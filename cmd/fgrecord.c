@@ -63,43 +63,13 @@ parse_u64(const char *s, const char *opt, uint64_t lo, uint64_t hi)
 	return v;
 }
 
+/* Says *why (freed) and the usage, unless r is 0. */
 static void
-parse_callgraph(const char *s, struct record_opts *o)
+check(int r, char **why)
 {
-	if (strcmp(s, "fp") == 0) {
-		o->cfg.dwarf = 0;
-		return;
-	}
-	if (strncmp(s, "dwarf", 5) == 0 && (s[5] == '\0' || s[5] == ',')) {
-		o->cfg.dwarf = 1;
-		if (s[5] == ',') {
-			uint64_t n = parse_u64(s + 6, "--call-graph dwarf,", 8,
-			    RECORD_STACK_MAX);
-
-			o->cfg.stack_size = (uint32_t)((n + 7) & ~7ULL);
-			if (o->cfg.stack_size > RECORD_STACK_MAX)
-				o->cfg.stack_size = RECORD_STACK_MAX;
-		}
-		return;
-	}
-	warnx("--call-graph '%s': expected fp, dwarf or dwarf,BYTES", s);
-	usage();
-}
-
-/* Adds the PIDs of list s to *pids (owned, grown), *npids of them. */
-static void
-parse_pids(const char *s, pid_t **pids, size_t *npids)
-{
-	char *copy = xstrdup(s), *tok, *save = NULL;
-
-	for (tok = strtok_r(copy, ",", &save); tok;
-	    tok = strtok_r(NULL, ",", &save)) {
-		*pids = xrealloc(*pids, (*npids + 1) * sizeof(**pids));
-		(*pids)[(*npids)++] = (pid_t)parse_u64(tok, "-p", 1, INT_MAX);
-	}
-	free(copy);
-	if (*npids == 0) {
-		warnx("-p '%s': expected a PID or a list of PIDs", s);
+	if (r != 0) {
+		warnx("%s", *why);
+		free(*why);
 		usage();
 	}
 }
@@ -176,7 +146,7 @@ main(int argc, char *argv[])
 			o.event_given = 1;
 			break;
 		case 'g':
-			parse_callgraph(optarg, &o);
+			check(record_opts_callgraph(&o, optarg, &why), &why);
 			break;
 		case 'o':
 			outname = optarg;
@@ -189,7 +159,8 @@ main(int argc, char *argv[])
 			}
 			break;
 		case 'p':
-			parse_pids(optarg, &pids, &o.cfg.npids);
+			check(record_opts_pids(optarg, &pids, &o.cfg.npids,
+			    &why), &why);
 			o.cfg.pids = pids;
 			break;
 		case OPT_OFFCPU:
@@ -233,10 +204,7 @@ main(int argc, char *argv[])
 
 	if (argc > 0)
 		o.argv = argv;
-	if (record_opts_check(&o, &why) != 0) {
-		warnx("%s", why);
-		usage();
-	}
+	check(record_opts_check(&o, &why), &why);
 
 	if ((outfd = record_opts_output(&o, outname, &why)) == -1)
 		errx(2, "%s", why);

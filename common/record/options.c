@@ -1,7 +1,10 @@
 #include <err.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "base/num.h"
 #include "base/xalloc.h"
 #include "record/record.h"
 
@@ -115,4 +118,67 @@ record_opts_check(struct record_opts *o, char **why)
 		warnx("%s", note);
 	free(note);
 	return 0;
+}
+
+/*
+ * Reads s as a whole number of [lo, hi] for option opt into *v. Returns
+ * 0, or -1 with *why.
+ */
+static int
+whole(const char *s, const char *opt, uint64_t lo, uint64_t hi,
+    uint64_t *v, char **why)
+{
+	if (num_arg(s, lo, hi, v) == 0)
+		return 0;
+	*why = xasprintf("%s '%s': expected a whole number from %" PRIu64
+	    " to %" PRIu64, opt, s, lo, hi);
+	return -1;
+}
+
+int
+record_opts_callgraph(struct record_opts *o, const char *s, char **why)
+{
+	uint64_t n;
+
+	if (strcmp(s, "fp") == 0) {
+		o->cfg.dwarf = 0;
+		return 0;
+	}
+	if (strncmp(s, "dwarf", 5) != 0 || (s[5] != '\0' && s[5] != ',')) {
+		*why = xasprintf("--call-graph '%s': expected fp, dwarf or "
+		    "dwarf,BYTES", s);
+		return -1;
+	}
+	o->cfg.dwarf = 1;
+	if (s[5] == ',') {
+		if (whole(s + 6, "--call-graph dwarf,", 8, RECORD_STACK_MAX, &n,
+		    why) != 0)
+			return -1;
+		o->cfg.stack_size = (uint32_t)((n + 7) & ~7ULL);
+		if (o->cfg.stack_size > RECORD_STACK_MAX)
+			o->cfg.stack_size = RECORD_STACK_MAX;
+	}
+	return 0;
+}
+
+int
+record_opts_pids(const char *s, pid_t **pids, size_t *npids, char **why)
+{
+	char *copy = xstrdup(s), *tok, *save = NULL;
+	uint64_t n;
+	int r = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && r == 0;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if ((r = whole(tok, "-p", 1, INT_MAX, &n, why)) == 0) {
+			*pids = xrealloc(*pids, (*npids + 1) * sizeof(**pids));
+			(*pids)[(*npids)++] = (pid_t)n;
+		}
+	}
+	free(copy);
+	if (r == 0 && *npids == 0) {
+		*why = xasprintf("-p '%s': expected a PID or a list of PIDs", s);
+		r = -1;
+	}
+	return r;
 }

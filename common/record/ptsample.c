@@ -499,120 +499,149 @@ coin(struct ptsample *ps, struct pt_thread *t)
 }
 
 /*
- * Chooses the threads to sample and interrupts them: in wall mode all,
- * else those with a whole period of CPU time unsampled that are running
- * (at random ticks, those a coin chooses: coin).
- * due is the time the tick fell due: a thread let go from a stop since
- * then was, at that time, at a stop or on its way to one (the tick
- * follows the reports that came first), so where it is now says nothing
- * of where the program was; it is not sampled in this tick, and its
- * time goes to its next sample, less the time it was held.
+ * Reads t's CPU time and run-queue wait (schedstat) since the last
+ * tick into its credit, what it is owed and its wait. Sets *count to
+ * its schedstat count of times on a CPU, or ~0 when unread.
  */
 static void
-tick(struct ptsample *ps, uint64_t due)
+account(struct pt_thread *t, uint64_t *count)
 {
-	size_t i, k;
-	uint64_t ns, delay, count, span, now = procfs_now_ns();
+	uint64_t ns, delay;
+
+	*count = ~0ULL;
+	if (pt_read_runtime(t, &ns, &delay, count) != 0)
+		return;
+	if (ns > t->runtime) {
+		t->credit += ns - t->runtime;
+		t->owed += (int64_t)(ns - t->runtime);
+	}
+	if (delay > t->rundelay)
+		t->waited += delay - t->rundelay;
+	t->runtime = ns;
+	t->rundelay = delay;
+}
+
+/*
+ * Wall mode: where t, in state (its /proc letter), spent its time since
+ * its last sample (now): off-CPU when it ran for less than half of it,
+ * preempted when most of that was a wait for a CPU, asleep_now when a
+ * running thread blocked since.
+ */
+static void
+wall_where(struct pt_thread *t, int state, uint64_t now)
+{
+	uint64_t count, span;
+
+	/*
+	 * Off-CPU when it ran for less than half the time since its last
+	 * sample. Its state would say 'R' for a thread that waits for a
+	 * CPU, or that was let go by the last tick and has not blocked
+	 * again yet.
+	 */
+	span = now - t->last > t->held ? now - t->last - t->held : 0;
+	t->offcpu = t->credit * 2 < span + (state == 'R' ? 0 : t->asleep);
+	/*
+	 * Off a CPU but not blocked: runnable now (waiting on a run queue,
+	 * or just woken), or most of its time off a CPU was spent on a run
+	 * queue (schedstat adds a wait when it ends). The sampler's own
+	 * stops count as neither: a stopped thread is not runnable.
+	 */
+	t->preempted = t->offcpu && (state == 'R' ||
+	    t->waited * 2 > span - t->credit);
+	t->asleep_now = 0;
+	if (state != 'R')
+		return;
+	/*
+	 * Running: only its time on or waiting for a CPU is here, if it
+	 * blocked since (else it was preempted, and schedstat counts a
+	 * wait only once it ends).
+	 */
+	if (span > t->credit + t->waited) {
+		/*
+		 * Blocked: more voluntary switches than the sampler's own
+		 * stops account for (a stop gives its CPU up of its own
+		 * accord too).
+		 */
+		count = pt_read_vcsw(t);
+		if (count != ~0ULL && t->vcsw != 0 && t->vcsw != ~0ULL &&
+		    count > t->vcsw + t->stops)
+			t->asleep_now = span - t->credit - t->waited;
+		t->vcsw = count;
+		t->stops = 0;
+	}
+	t->offcpu = t->preempted = t->waited > t->credit;
+}
+
+/*
+ * Whether to sample t (free, started) at this tick: its state letter
+ * to interrupt it, or 0. In wall mode every thread, else one with a
+ * whole period of CPU time unsampled that is running (at random ticks,
+ * one a coin chooses: coin). due is the time the tick fell due: a
+ * thread let go from a stop since then was, at that time, at a stop or
+ * on its way to one (the tick follows the reports that came first), so
+ * where it is now says nothing of where the program was; it is not
+ * sampled in this tick, and its time goes to its next sample, less the
+ * time it was held.
+ */
+static int
+choose(struct ptsample *ps, struct pt_thread *t, uint64_t due, uint64_t now)
+{
+	uint64_t count;
 	int state;
 
-	adopt(ps);
-	for (i = 0; i < ps->nthreads; i++) {
-		struct pt_thread *t = &ps->threads[i];
-
-		if (!t->started || t->state != PT_FREE)
-			continue;
-		pt_open_lazy(ps, t);
-		count = ~0ULL;
-		if (pt_read_runtime(t, &ns, &delay, &count) == 0) {
-			if (ns > t->runtime) {
-				t->credit += ns - t->runtime;
-				t->owed += (int64_t)(ns - t->runtime);
-			}
-			if (delay > t->rundelay)
-				t->waited += delay - t->rundelay;
-			t->runtime = ns;
-			t->rundelay = delay;
-		}
-		if (t->resumed != 0 && count != ~0ULL &&
-		    count == t->resumed_count) {
-			/*
-			 * Let go from a stop, but not on a CPU since: it waits
-			 * for a CPU where the stop left it, so its next sample
-			 * finds the same stack and takes this time as a wait
-			 * for a CPU. Not held: on a busy machine it would wait
-			 * bare too, and held time is left out.
-			 */
-			continue;
-		}
-		if (t->resumed > due)
-			continue;
-		if (!ps->opts.wall && ps->opts.fixed &&
-		    t->credit < ps->period_ns)
-			continue;
-		state = pt_read_state(t);
-		/* 't': at a ptrace stop whose report waits: held, not sampled. */
-		if (state == 0 || state == 'Z' || state == 'X' || state == 't')
-			continue;
-		if (!ps->opts.wall && state != 'R') {
-			/* It ran, but blocks now: sample it when it runs. */
-			if (t->credit > ps->period_ns)
-				t->credit = ps->period_ns;
-			continue;
-		}
-		if (!ps->opts.wall && !ps->opts.fixed && !coin(ps, t))
-			continue;
+	pt_open_lazy(ps, t);
+	account(t, &count);
+	if (t->resumed != 0 && count != ~0ULL && count == t->resumed_count) {
 		/*
-		 * Wall mode: off-CPU when it ran for less than half the time
-		 * since its last sample. Its state would say 'R' for a thread
-		 * that waits for a CPU, or that was let go by the last tick and
-		 * has not blocked again yet.
+		 * Let go from a stop, but not on a CPU since: it waits for a
+		 * CPU where the stop left it, so its next sample finds the
+		 * same stack and takes this time as a wait for a CPU. Not
+		 * held: on a busy machine it would wait bare too, and held
+		 * time is left out.
 		 */
-		span = now - t->last > t->held ? now - t->last - t->held : 0;
-		t->offcpu = ps->opts.wall &&
-		    t->credit * 2 < span + (state == 'R' ? 0 : t->asleep);
-		/*
-		 * Off a CPU but not blocked: runnable now (waiting on a run
-		 * queue, or just woken), or most of its time off a CPU was
-		 * spent on a run queue (schedstat adds a wait when it ends).
-		 * The sampler's own stops count as neither: a stopped thread
-		 * is not runnable.
-		 */
-		t->preempted = t->offcpu && (state == 'R' ||
-		    t->waited * 2 > span - t->credit);
-		t->asleep_now = 0;
-		if (ps->opts.wall && state == 'R') {
-			/*
-			 * Running: only its time on or waiting for a CPU is
-			 * here, if it blocked since (else it was preempted,
-			 * and schedstat counts a wait only once it ends).
-			 */
-			if (span > t->credit + t->waited) {
-				/*
-				 * Blocked: more voluntary switches than the
-				 * sampler's own stops account for (a stop
-				 * gives its CPU up of its own accord too).
-				 */
-				count = pt_read_vcsw(t);
-				if (count != ~0ULL && t->vcsw != 0 &&
-				    t->vcsw != ~0ULL &&
-				    count > t->vcsw + t->stops)
-					t->asleep_now = span - t->credit -
-					    t->waited;
-				t->vcsw = count;
-				t->stops = 0;
-			}
-			t->offcpu = t->preempted = t->waited > t->credit;
-		}
-		if (ps->opts.wall && (state == 'S' || state == 'D') &&
-		    pt_peek(ps, t, now))
-			continue;
-		t->want = (unsigned char)state;
+		return 0;
 	}
-	/* Then the interrupts, back to back: a thread stopped first waits
-	   for the others' stops, not for the reading of /proc too. */
-	for (i = 0; i < ps->nthreads; i++) {
-		struct pt_thread *t = &ps->threads[i];
+	if (t->resumed > due)
+		return 0;
+	if (!ps->opts.wall && ps->opts.fixed && t->credit < ps->period_ns)
+		return 0;
+	state = pt_read_state(t);
+	/* 't': at a ptrace stop whose report waits: held, not sampled. */
+	if (state == 0 || state == 'Z' || state == 'X' || state == 't')
+		return 0;
+	if (!ps->opts.wall && state != 'R') {
+		/* It ran, but blocks now: sample it when it runs. */
+		if (t->credit > ps->period_ns)
+			t->credit = ps->period_ns;
+		return 0;
+	}
+	if (!ps->opts.wall && !ps->opts.fixed && !coin(ps, t))
+		return 0;
+	if (!ps->opts.wall) {
+		t->offcpu = t->preempted = 0;
+		t->asleep_now = 0;
+		return state;
+	}
+	wall_where(t, state, now);
+	if ((state == 'S' || state == 'D') && pt_peek(ps, t, now))
+		return 0;
+	return state;
+}
 
+/*
+ * Interrupts the chosen threads (their want), back to back: a thread
+ * stopped first waits for the others' stops, not for the reading of
+ * /proc too.
+ */
+static void
+interrupt_chosen(struct ptsample *ps)
+{
+	struct pt_thread *t;
+	size_t i;
+	int state;
+
+	for (i = 0; i < ps->nthreads; i++) {
+		t = &ps->threads[i];
 		state = t->want;
 		t->want = 0;
 		if (state == 0 || ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) != 0)
@@ -626,37 +655,72 @@ tick(struct ptsample *ps, uint64_t due)
 			ps->nfast++;
 		}
 	}
-	/*
-	 * All are let go together once all have stopped, so that none gets
-	 * a head start on the CPU; the unwinding waits until then, but not
-	 * for ever: a stop that has not come in WAIT_NS is handled when it
-	 * comes, and the others go on. The repeating timer breaks the
-	 * blocking wait (a single one could fire just before it).
-	 */
-	if (ps->nfast > 0) {
-		struct itimerval wake = { { 0, WAKE_US }, { 0, WAKE_US } };
-		struct itimerval off = { { 0, 0 }, { 0, 0 } };
-		uint64_t until = procfs_now_ns() + WAIT_NS;
+}
 
-		ps->in_tick = 1;
-		setitimer(ITIMER_REAL, &wake, NULL);
-		while (ps->nfast > 0 && (drain(ps, 1) > 0 ||
-		    (!ps->child_done && procfs_now_ns() < until)))
-			;
-		setitimer(ITIMER_REAL, &off, NULL);
-		ps->in_tick = 0;
-		if (ps->nfast > 0) {
-			for (k = 0; k < ps->nthreads; k++)
-				if (ps->threads[k].state == PT_AWAITED)
-					ps->threads[k].state = PT_INTERRUPTED;
-			ps->nfast = 0;
-		}
+/*
+ * Waits for the interrupted threads' stops, so that all are let go
+ * together and none gets a head start on the CPU; the unwinding waits
+ * until then, but not for ever: a stop that has not come in WAIT_NS is
+ * handled when it comes, and the others go on. The repeating timer
+ * breaks the blocking wait (a single one could fire just before it).
+ */
+static void
+await_stops(struct ptsample *ps)
+{
+	struct itimerval wake = { { 0, WAKE_US }, { 0, WAKE_US } };
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	uint64_t until = procfs_now_ns() + WAIT_NS;
+	size_t k;
+
+	ps->in_tick = 1;
+	setitimer(ITIMER_REAL, &wake, NULL);
+	while (ps->nfast > 0 && (drain(ps, 1) > 0 ||
+	    (!ps->child_done && procfs_now_ns() < until)))
+		;
+	setitimer(ITIMER_REAL, &off, NULL);
+	ps->in_tick = 0;
+	if (ps->nfast > 0) {
+		for (k = 0; k < ps->nthreads; k++)
+			if (ps->threads[k].state == PT_AWAITED)
+				ps->threads[k].state = PT_INTERRUPTED;
+		ps->nfast = 0;
 	}
+}
+
+/* Lets go together the threads held at their stops. */
+static void
+release_held(struct ptsample *ps)
+{
+	size_t k;
+
 	for (k = 0; k < ps->nthreads; k++)
 		if (ps->threads[k].state == PT_HELD) {
 			ps->threads[k].state = PT_FREE;
 			resume(ps, ps->threads[k].tid, 0);
 		}
+}
+
+/*
+ * One tick: adopts new threads, chooses the ones to sample (choose),
+ * interrupts them, waits for their stops and lets them go together.
+ */
+static void
+tick(struct ptsample *ps, uint64_t due)
+{
+	struct pt_thread *t;
+	uint64_t now = procfs_now_ns();
+	size_t i;
+
+	adopt(ps);
+	for (i = 0; i < ps->nthreads; i++) {
+		t = &ps->threads[i];
+		if (t->started && t->state == PT_FREE)
+			t->want = (unsigned char)choose(ps, t, due, now);
+	}
+	interrupt_chosen(ps);
+	if (ps->nfast > 0)
+		await_stops(ps);
+	release_held(ps);
 	pt_flush(ps);
 }
 

@@ -184,6 +184,22 @@ uint32_t record_stack_size(uint64_t freq, uint64_t period);
 int	 record_opts_check(struct record_opts *o, char **why);
 
 /*
+ * --call-graph s: fp, dwarf, or dwarf,BYTES (rounded up to 8, at most
+ * RECORD_STACK_MAX) into o->cfg. Returns 0, or -1 with *why (the caller
+ * frees it) for a usage error.
+ */
+int	record_opts_callgraph(struct record_opts *o, const char *s,
+	    char **why);
+
+/*
+ * -p s: a PID or a comma-separated list of them, each added to *pids
+ * (owned by the caller, grown), *npids of them. Returns 0, or -1 with
+ * *why (the caller frees it) for a usage error.
+ */
+int	record_opts_pids(const char *s, pid_t **pids, size_t *npids,
+	    char **why);
+
+/*
  * Opens where o's stream goes: the file name (borrowed), or standard
  * output when name is NULL or "-". A file is created, or truncated, only
  * when it is a regular file (or /dev/null) and no symbolic link, and, run

@@ -292,7 +292,6 @@ build(struct cmpdraw *d)
 	double *mean = xcalloc(2 * (d->stacks.n + 1), sizeof(double));
 	size_t *lstack = xmalloc((d->stacks.n + 1) * sizeof(size_t));
 	size_t i, nl = 0, nn;
-	struct buf line = { 0 };
 	int k;
 
 	for (i = 0; i < d->nws; i++) {
@@ -304,18 +303,12 @@ build(struct cmpdraw *d)
 	for (i = 0; i < d->stacks.n; i++) {
 		const struct intern_entry *e = &d->stacks.ents[i];
 		double w = fmax(mean[2 * i], mean[2 * i + 1]);
-		struct folded_line fl = { .stack = e->key, .stack_len = e->len,
-		    .ncounts = 1, .count[0] = { .d = w, .decimal = 1 } };
 
 		if (!(w > 0) || e->len == 0)
 			continue;
-		buf_reset(&line);
-		buf_add(&line, e->key, e->len);
-		buf_addf(&line, " %.6f", w);
-		flame_add(d->fl, line.p, line.len, &fl);
+		flame_add_weight(d->fl, e->key, e->len, w);
 		lstack[nl++] = i;
 	}
-	buf_release(&line);
 	flame_build(d->fl);
 	nn = d->fl->nnodes ? d->fl->nnodes : 1;
 	for (k = 0; k < 2; k++) {

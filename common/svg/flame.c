@@ -226,6 +226,16 @@ flame_add_stack(struct flame *f, const char *stack, size_t len,
 }
 
 void
+flame_add_weight(struct flame *f, const char *stack, size_t len,
+    double weight)
+{
+	struct folded_line fl = { .stack = stack, .stack_len = len,
+	    .ncounts = 1, .count[0] = { .d = weight, .decimal = 1 } };
+
+	add_stack(f, &fl, 0);
+}
+
+void
 flame_add_kept(struct flame *f, const char *line, size_t len,
     const struct folded_line *fl)
 {

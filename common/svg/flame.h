@@ -9,6 +9,7 @@
  *	for each folded line: flame_add(&fl, line, len, &parsed);
  *		(folded_parse'd; or flame_add_kept, the line kept in place)
  *	or for each stack of a profile: flame_add_stack(&fl, s, len, count);
+ *	or for each stack and its real weight: flame_add_weight(&fl, s, len, w);
  *	flame_build(&fl);		sorts, merges, closes the tree
  *	flame_layout(&fl, total, mintime);	fills fl.frames, fl.nframes,
  *					fl.depthmax and fl.drops
@@ -140,6 +141,14 @@ void	 flame_add(struct flame *, const char *line, size_t len,
  */
 void	 flame_add_stack(struct flame *, const char *stack, size_t len,
 	    uint64_t count);
+
+/*
+ * As flame_add_stack, for a stack taken as it is (no count read off its
+ * end) and a real weight: a picture that made its weights itself
+ * (svg/cmpdraw.h) hands them as numbers, with no line written.
+ */
+void	 flame_add_weight(struct flame *, const char *stack, size_t len,
+	    double weight);
 
 /*
  * As flame_add, but line's bytes are kept, not copied, when they are what

@@ -302,8 +302,15 @@ test_attach(void)
 	ptsample_init(&ps, &o, &callbacks, &t);
 	CHECK(ptsample_add(&ps, pid, 0) == 0, "the sampler seizes the child");
 	CHECK(ps.nthreads == 2, "both threads are seized");
+	/*
+	 * Until both threads have run 100 ms of CPU (about 100 samples at
+	 * 999 Hz each), not for a fixed wall time: on a busy machine half a
+	 * second gave them 8 samples each. At most 30 s.
+	 */
 	t0 = now();
-	while (now() - t0 < 0.5)
+	while (now() - t0 < 30 && (ps.nthreads < 2 ||
+	    thread_runtime(pid, ps.threads[0].tid) < 100000000ULL ||
+	    thread_runtime(pid, ps.threads[1].tid) < 100000000ULL))
 		ptsample_run(&ps, 100);
 	cpu_main = thread_runtime(pid, pid);
 	ptsample_release(&ps);

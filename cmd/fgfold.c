@@ -38,7 +38,7 @@ usage(int status)
 	    "       fgfold --diff [-n] [-s] before after\n"
 	    "       fgfold --compare [--self] [--per=N|FILE] [--normalize=share|median]\n"
 	    "              [--min-change=PCT] [--fail-slower=PCT [--gate=all|functions]]\n"
-	    "              [--own=CRATE ...] [--event-filter=EVENT]\n"
+	    "              [--own=CRATE ...] [--event-filter=EVENT] [--objects] [--inuse]\n"
 	    "              before ... -- after ...\n"
 	    "       fgfold -V | --version\n");
 }
@@ -47,7 +47,7 @@ enum {
 	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS,
 	OPT_EVENT, OPT_SRCLINE, OPT_INLINE_MARK, OPT_PERIOD, OPT_SKIP_AFTER,
 	OPT_NO_COMM, OPT_FOLDED, OPT_DIFF, OPT_TOP, OPT_OWN, OPT_FAIL_SLOWER,
-	OPT_GATE, OPT_OBJECTS, OPT_INUSE
+	OPT_GATE
 };
 
 static const struct option longopts[] = {
@@ -72,8 +72,6 @@ static const struct option longopts[] = {
 	CMPARGS_LONGOPTS,
 	{ "fail-slower",	required_argument,	NULL, OPT_FAIL_SLOWER },
 	{ "gate",		required_argument,	NULL, OPT_GATE },
-	{ "objects",		no_argument,		NULL, OPT_OBJECTS },
-	{ "inuse",		no_argument,		NULL, OPT_INUSE },
 	VERSION_LONGOPTS
 };
 
@@ -115,8 +113,6 @@ main(int argc, char *argv[])
 		case OPT_SRCLINE:	opts.srcline = 1; break;
 		case OPT_INLINE_MARK:	opts.inline_mark = 1; break;
 		case OPT_PERIOD:	opts.period = 1; break;
-		case OPT_OBJECTS:	opts.alloc_objects = 1; break;
-		case OPT_INUSE:		opts.alloc_inuse = 1; break;
 		case OPT_SKIP_AFTER:	opts.skip_after[nskip++] = optarg; break;
 		case OPT_OWN:
 			/* A package name's '-' is '_' in the crate's paths. */
@@ -171,6 +167,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	opts.nskip_after = nskip;
 	opts.nown = nown;
+	opts.alloc_objects = ca.opts.alloc_objects;
+	opts.alloc_inuse = ca.opts.alloc_inuse;
 	if (cmpargs_finish(&ca, argc, argv, fail >= 0 || gated, "--self, "
 	    "--per, --normalize=HOW, --min-change, --fail-slower and --gate"))
 		exit(2);
@@ -190,8 +188,6 @@ main(int argc, char *argv[])
 		if (gated && fail < 0)
 			errx(2, "--gate goes with --fail-slower=PCT");
 		ca.opts.event = opts.event;
-		ca.opts.alloc_objects = opts.alloc_objects;
-		ca.opts.alloc_inuse = opts.alloc_inuse;
 		ca.opts.own = opts.own;
 		ca.opts.nown = nown;
 		rval = cmprun(&ca.opts, ca.runs, fail, gate);

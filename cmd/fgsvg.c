@@ -38,7 +38,8 @@ usage(int status)
 	    "             [--title text] [--total n] [--width n]\n"
 	    "             [file ...]\n"
 	    "       fgsvg --compare [--self] [--per=N|FILE] [--normalize=share|median]\n"
-	    "             [--min-change=PCT] [option ...] before ... -- after ...\n"
+	    "             [--min-change=PCT] [--objects] [--inuse] [option ...]\n"
+	    "             before ... -- after ...\n"
 	    "       fgsvg -V | --version\n");
 }
 
@@ -92,8 +93,8 @@ main(int argc, char *argv[])
 			exit(2);
 	argc -= optind;
 	argv += optind;
-	if (cmpargs_finish(&ca, argc, argv, 0, "--self, --per, --normalize "
-	    "and --min-change") != 0)
+	if (cmpargs_finish(&ca, argc, argv, ca.heap, "--self, --per, "
+	    "--normalize, --min-change, --objects and --inuse") != 0)
 		exit(2);
 
 	said(palette_background(a.po.scheme, a.bgcolors, &a.so.bgcolor1,

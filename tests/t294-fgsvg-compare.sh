@@ -248,7 +248,7 @@ check '--compare options: fgsvg and fgfold say a bad value alike' '
 		test "$(wc -l <svg.err)" = 1 || { cat svg.err fold.err; exit 1; }
 	done &&
 	expect_status 2 fgsvg --min-change=1 "$R/before.1" >out.svg 2>svg.err &&
-	grep_q "^fgsvg: --self, --per, --normalize and --min-change go with --compare\$" svg.err
+	grep_q "^fgsvg: --self, --per, --normalize, --min-change, --objects and --inuse go with --compare\$" svg.err
 '
 
 steps='the title says the runs a side and the whole run'"'"'s verdict

@@ -46,6 +46,12 @@ cmpargs_option(struct cmpargs *a, int ch, const char *arg)
 			return 2;
 		}
 		break;
+	case CMPARGS_OBJECTS:
+		a->opts.alloc_objects = a->heap = 1;
+		return 0;
+	case CMPARGS_INUSE:
+		a->opts.alloc_inuse = a->heap = 1;
+		return 0;
 	default:
 		return -1;
 	}

@@ -1,7 +1,8 @@
 /*
  * cmpargs: --compare's command line, parsed once for fgfold and fgsvg:
  * the runs before and after, and the options that go with them (--self,
- * --per, --normalize, --min-change). Each tool keeps its own options.
+ * --per, --normalize, --min-change; --objects and --inuse, a heap
+ * profile's value). Each tool keeps its own options.
  *
  *	struct cmpargs a;
  *	cmpargs_init(&a, &argc, argv);		(takes "-- after ..." away)
@@ -27,7 +28,9 @@ enum {
 	CMPARGS_SELF,
 	CMPARGS_PER,
 	CMPARGS_NORMALIZE,
-	CMPARGS_MIN_CHANGE
+	CMPARGS_MIN_CHANGE,
+	CMPARGS_OBJECTS,
+	CMPARGS_INUSE
 };
 
 /* --compare's long options but --normalize (fgfold's is -n's too). */
@@ -35,7 +38,9 @@ enum {
 	{ "compare",	no_argument,		NULL, CMPARGS_COMPARE }, \
 	{ "self",	no_argument,		NULL, CMPARGS_SELF }, \
 	{ "per",	required_argument,	NULL, CMPARGS_PER }, \
-	{ "min-change",	required_argument,	NULL, CMPARGS_MIN_CHANGE }
+	{ "min-change",	required_argument,	NULL, CMPARGS_MIN_CHANGE }, \
+	{ "objects",	no_argument,		NULL, CMPARGS_OBJECTS }, \
+	{ "inuse",	no_argument,		NULL, CMPARGS_INUSE }
 
 struct cmpargs {
 	struct compare_opts opts;	/* min_change and q at their defaults */
@@ -44,6 +49,9 @@ struct cmpargs {
 	double		*pers;		/* --per=FILE's counts, owned */
 	int		 on;		/* --compare was given */
 	int		 set;		/* an option of --compare's was given */
+	int		 heap;		/* --objects or --inuse was given (in
+					   opts; fgfold's without --compare
+					   too, so not in set) */
 };
 
 /*
@@ -63,6 +71,7 @@ int	 cmpargs_option(struct cmpargs *, int ch, const char *arg);
  * with --compare. Returns 0, or 2 (said) when --compare has no runs
  * before, no "--" or none after, or when an option of --compare's (or
  * one of the tool's, other set; names lists them all) came without it.
+ * --objects and --inuse alone are the tool's to check (a.heap).
  */
 int	 cmpargs_finish(struct cmpargs *, int argc, char **argv, int other,
 	    const char *names);

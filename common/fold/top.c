@@ -147,12 +147,12 @@ own_count(struct fold *f, struct toptab *t, const struct topframe *fr,
  * needs, or allocations; the whole written first.
  */
 static void
-top_alloc_unit(struct topfmt *m, enum stream_alloc a, FILE *out)
+top_alloc_unit(struct topfmt *m, enum stream_ev a, FILE *out)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB" };
 	size_t i = 0;
 
-	if (!stream_alloc_bytes(a)) {
+	if (!stream_ev_bytes(a)) {
 		fprintf(out, "%.0f allocations", m->all);
 		snprintf(m->self_h, sizeof(m->self_h), "self");
 		snprintf(m->total_h, sizeof(m->total_h), "total");
@@ -175,7 +175,7 @@ fold_top(struct fold *f, FILE *out, size_t n)
 	struct topfmt m;
 	size_t frcap = 0, nfr, i;
 	int strip = f->opts.nown > 0, offcpu = 0;
-	enum stream_alloc alloc = STREAM_ALLOC_NONE, a;
+	enum stream_ev alloc = STREAM_EV_OTHER, a;
 
 	fold_settle(f);
 	toptab_init(&leaves);
@@ -194,8 +194,8 @@ fold_top(struct fold *f, FILE *out, size_t n)
 		}
 		/* A heap profile's leaf, "[alloc-bytes]": what the counts are. */
 		if ((semi = memrchr(p, ';', end - p)) != NULL &&
-		    (a = stream_alloc_frame(semi + 1, end - semi - 1)) !=
-		    STREAM_ALLOC_NONE) {
+		    (a = stream_ev_frame(semi + 1, end - semi - 1)) !=
+		    STREAM_EV_OTHER) {
 			end = semi;
 			alloc = a;
 		}
@@ -240,7 +240,7 @@ fold_top(struct fold *f, FILE *out, size_t n)
 		snprintf(m.total_h, sizeof(m.total_h), "total %s", u);
 		m.scale = div;
 		m.prec = 3;
-	} else if (alloc != STREAM_ALLOC_NONE)
+	} else if (alloc != STREAM_EV_OTHER)
 		top_alloc_unit(&m, alloc, out);
 	else
 		fprintf(out, "%.0f samples", m.all);

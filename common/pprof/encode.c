@@ -110,7 +110,8 @@ struct columns {
 	int		 samples;	/* samples/count */
 	int		 on;		/* cpu/nanoseconds, or EVENT/count */
 	int		 off, wall;	/* off-cpu and wall/nanoseconds */
-	int		 heap[4];	/* by enum stream_alloc */
+	int		 heap[4];	/* by heap event, from
+					   STREAM_EV_ALLOC_BYTES */
 	int		 on_time;	/* the on-CPU event is a clock */
 	const char	*deflt;		/* the default sample type */
 };
@@ -120,13 +121,13 @@ struct columns {
  * of Go's heap profiles, which pprof's readers know.
  */
 static const struct {
-	enum stream_alloc ev;
+	enum stream_ev	 ev;
 	const char	*type, *unit;
 } heap_types[4] = {
-	{ STREAM_ALLOC_OBJECTS, "alloc_objects", "count" },
-	{ STREAM_ALLOC_BYTES, "alloc_space", "bytes" },
-	{ STREAM_INUSE_OBJECTS, "inuse_objects", "count" },
-	{ STREAM_INUSE_BYTES, "inuse_space", "bytes" }
+	{ STREAM_EV_ALLOC_OBJECTS, "alloc_objects", "count" },
+	{ STREAM_EV_ALLOC_BYTES, "alloc_space", "bytes" },
+	{ STREAM_EV_INUSE_OBJECTS, "inuse_objects", "count" },
+	{ STREAM_EV_INUSE_BYTES, "inuse_space", "bytes" }
 };
 
 /* One column more, of the sample type (type, unit); returns its index. */
@@ -175,8 +176,9 @@ sample_types(struct pprof *p, struct buf *out, struct columns *c)
 	}
 	if (s->has_heap) {
 		for (i = 0; i < 4; i++)
-			c->heap[heap_types[i].ev] = column(p, out, c,
-			    heap_types[i].type, heap_types[i].unit);
+			c->heap[heap_types[i].ev - STREAM_EV_ALLOC_BYTES] =
+			    column(p, out, c, heap_types[i].type,
+			    heap_types[i].unit);
 		/* As fgfold weighs a heap profile: the bytes allocated. */
 		if (!s->has_on && !s->has_off)
 			c->deflt = "alloc_space";

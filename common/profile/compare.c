@@ -407,9 +407,9 @@ base_unit(const struct compare *c)
 {
 	if (c->timed)
 		return COMPARE_MS;
-	if (c->heap == STREAM_ALLOC_NONE)
+	if (c->heap == STREAM_EV_OTHER)
 		return COMPARE_SAMPLES;
-	return stream_alloc_bytes(c->heap) ? COMPARE_BYTES : COMPARE_ALLOCS;
+	return stream_ev_bytes(c->heap) ? COMPARE_BYTES : COMPARE_ALLOCS;
 }
 
 /*
@@ -418,7 +418,7 @@ base_unit(const struct compare *c)
  */
 static int
 same_event(struct compare *c, const char *name, const char *event, int timed,
-    enum stream_alloc heap)
+    enum stream_ev heap)
 {
 	if (c->event == NULL) {
 		c->event = xstrdup(event);
@@ -570,7 +570,7 @@ compare_read(struct compare *c, int side, int fd, const char *name)
 	ev = run_event(c, &f, folded);
 	r->start_ns = f.start_ns;
 	r->has_start = f.has_start;
-	rv = same_event(c, name, ev, timed, folded ? STREAM_ALLOC_NONE :
+	rv = same_event(c, name, ev, timed, folded ? STREAM_EV_OTHER :
 	    f.alloc);
 	free(ev);
 	fold_release(&f);
@@ -1273,12 +1273,12 @@ compare_verdict_name(enum compare_verdict v)
 const char *
 compare_verdict_word(const struct compare *c, enum compare_verdict v)
 {
-	if (c->heap == STREAM_ALLOC_NONE ||
+	if (c->heap == STREAM_EV_OTHER ||
 	    (v != COMPARE_SLOWER && v != COMPARE_FASTER))
 		return compare_verdict_name(v);
 	if (v == COMPARE_SLOWER)
 		return "more";
-	return stream_alloc_bytes(c->heap) ? "less" : "fewer";
+	return stream_ev_bytes(c->heap) ? "less" : "fewer";
 }
 
 const char *
@@ -1397,7 +1397,7 @@ say_method(struct compare *c, size_t nnorm)
 	if (*c->event)
 		buf_addf(&b, " of %s", c->event);
 	buf_addf(&b, ": %s %s", c->opts.self ? "self" : "total",
-	    c->heap == STREAM_ALLOC_NONE ? "time" : unit_name[c->unit]);
+	    c->heap == STREAM_EV_OTHER ? "time" : unit_name[c->unit]);
 	if (c->opts.norm == COMPARE_SHARE)
 		buf_addf(&b, " as a share of the run's");
 	else if (c->opts.npers > 0)

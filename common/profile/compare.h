@@ -256,8 +256,8 @@ struct compare {
 					   folded stacks */
 	const char	*event_run;	/* the run that said it first */
 	int		 timed;		/* the event's periods are time */
-	enum stream_alloc heap;		/* a heap profile's event, or
-					   STREAM_ALLOC_NONE */
+	enum stream_ev	 heap;		/* a heap profile's event, or
+					   STREAM_EV_OTHER */
 	enum compare_unit unit;
 	size_t		*stamp;		/* per function: the stack that last
 					   counted it, plus 1 */

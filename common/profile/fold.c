@@ -27,8 +27,10 @@ fold_init(struct fold *f, const struct fold_opts *opts)
 	memset(f, 0, sizeof(*f));
 	f->opts = *opts;
 	/* --event-filter may name a heap event itself. */
-	f->alloc = opts->event != NULL ? stream_alloc_event(opts->event,
-	    strlen(opts->event)) : STREAM_ALLOC_NONE;
+	f->alloc = opts->event != NULL ? stream_ev_of(opts->event,
+	    strlen(opts->event)) : STREAM_EV_OTHER;
+	if (!stream_ev_heap(f->alloc))
+		f->alloc = STREAM_EV_OTHER;
 	/* The own-functions table needs to know which frames are inlined. */
 	if (opts->nown > 0)
 		f->opts.inline_mark = 1;
@@ -178,9 +180,9 @@ static void
 event_heap(struct fold *f)
 {
 	f->event_defaulted = 1;
-	f->alloc = (f->opts.alloc_inuse ? STREAM_INUSE_BYTES :
-	    STREAM_ALLOC_BYTES) + (f->opts.alloc_objects != 0);
-	f->event = xstrdup(stream_alloc_name(f->alloc));
+	f->alloc = (f->opts.alloc_inuse ? STREAM_EV_INUSE_BYTES :
+	    STREAM_EV_ALLOC_BYTES) + (f->opts.alloc_objects != 0);
+	f->event = xstrdup(stream_ev_name(f->alloc));
 }
 
 static void
@@ -196,8 +198,7 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 	if (s->event.len > 0) {
 		int off = s->ev == STREAM_EV_OFFCPU;
 
-		if (f->event == NULL && stream_alloc_event(s->event.p,
-		    s->event.len) != STREAM_ALLOC_NONE)
+		if (f->event == NULL && stream_ev_heap(s->ev))
 			event_heap(f);
 		if (f->event == NULL) {
 			f->event = xmemdup0(s->event.p, s->event.len);
@@ -207,9 +208,8 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 		    !time_pair(f, s->event, off)) {
 			f->heads_other++;
 			/* The other heap events go with the one folded. */
-			if (f->alloc != STREAM_ALLOC_NONE &&
-			    stream_alloc_event(s->event.p, s->event.len) !=
-			    STREAM_ALLOC_NONE)
+			if (f->alloc != STREAM_EV_OTHER &&
+			    stream_ev_heap(s->ev))
 				return;
 			if (f->event_defaulted && !f->event_warned) {
 				stream_warnx("%s:%lu: several events in the "
@@ -509,7 +509,7 @@ static void
 sample_count(struct fold *f, struct foldin *in, struct intern_entry *e,
     int noname)
 {
-	int weigh = f->opts.period || f->alloc != STREAM_ALLOC_NONE;
+	int weigh = f->opts.period || f->alloc != STREAM_EV_OTHER;
 	uint64_t w = weigh ? in->period : 1, p = in->period;
 	int tover = !weigh && f->total[1] > UINT64_MAX - p;
 
@@ -623,9 +623,9 @@ sample_end(struct fold *f, struct foldin *in)
 		n += sizeof(STREAM_OFFCPU_FRAME) - 1;
 		first = 0;
 	}
-	if (f->alloc != STREAM_ALLOC_NONE && !f->opts.no_leaf) {
+	if (f->alloc != STREAM_EV_OTHER && !f->opts.no_leaf) {
 		/* What the counts are: "[alloc-bytes]", the leaf. */
-		const char *ev = stream_alloc_name(f->alloc);
+		const char *ev = stream_ev_name(f->alloc);
 		size_t elen = strlen(ev);
 
 		if (!first)
@@ -1064,7 +1064,7 @@ fold_finish(struct fold *f, int quiet)
 		    (unsigned long long)f->samples,
 		    program_invocation_short_name);
 	if ((f->opts.alloc_objects || f->opts.alloc_inuse) && f->heads > 0 &&
-	    f->alloc == STREAM_ALLOC_NONE && !quiet) {
+	    f->alloc == STREAM_EV_OTHER && !quiet) {
 		stream_warnx("--objects and --inuse choose among the events "
 		    "of a heap profile (fgrecord --alloc), and the input's is "
 		    "'%s': weighed as it is", f->event != NULL ? f->event : "");
@@ -1072,7 +1072,7 @@ fold_finish(struct fold *f, int quiet)
 	}
 	if (f->samples > 0 || quiet)
 		return 0;
-	if (f->alloc >= STREAM_INUSE_BYTES && f->heads_other == f->heads) {
+	if (f->alloc >= STREAM_EV_INUSE_BYTES && f->heads_other == f->heads) {
 		/* No leak: a profile of nothing, and no bad input. */
 		stream_warnx("nothing was still allocated when the program "
 		    "ended: no '%s' sample among the %llu of the heap profile",

@@ -81,8 +81,8 @@ struct fold {
 	char		*event2;	/* off-CPU time folded with on-CPU
 					   time (--wall): the other one */
 	int		 event_defaulted;
-	int		 alloc;		/* enum stream_alloc (stream/stream.h):
-					   the heap event folded: every sample
+	enum stream_ev	 alloc;		/* the heap event folded (else
+					   STREAM_EV_OTHER): every sample
 					   weighs its period, and each stack
 					   gets "[EVENT]" as its leaf */
 	int		 event_warned;
@@ -191,7 +191,7 @@ int	fold_feed_finish(struct fold *);
  * folded is alloc-bytes, or what opts.alloc_objects and opts.alloc_inuse
  * choose; the other three are passed over without a word; every sample
  * weighs its period; and each stack gets "[EVENT]" as its leaf
- * (stream_alloc_frame).
+ * (stream_ev_frame).
  */
 
 /*

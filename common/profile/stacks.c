@@ -122,8 +122,8 @@ header_line(struct stacks *s, const struct stream_header_read *h)
 		break;
 	case STREAM_HDR_EVENT:
 		/* "cpu-clock freq 999 callgraph dwarf 16384" */
-		if (stream_alloc_event(e->name.p, e->name.len) ==
-		    STREAM_ALLOC_BYTES && e->rate_kind == STREAM_RATE_PERIOD)
+		if (stream_ev_of(e->name.p, e->name.len) ==
+		    STREAM_EV_ALLOC_BYTES && e->rate_kind == STREAM_RATE_PERIOD)
 			s->heap_period = e->rate;
 		if (!stream_event_is_clock(e->name.p, e->name.len) ||
 		    e->rate == 0)
@@ -385,8 +385,6 @@ sample_head(struct stacks *s, const struct stream_item *it, const char *name)
 {
 	const struct stream_sample *h = &it->head;
 	struct stream_head_values v;
-	enum stream_alloc a = h->event.len > 0 ?
-	    stream_alloc_event(h->event.p, h->event.len) : STREAM_ALLOC_NONE;
 
 	s->in_sample = 0;
 	buf_reset(&s->grp);
@@ -395,9 +393,9 @@ sample_head(struct stacks *s, const struct stream_item *it, const char *name)
 	if (h->ev == STREAM_EV_OFFCPU) {
 		s->side = STACKS_OFF;
 		s->weight = h->has_period ? h->period : 0;
-	} else if (a != STREAM_ALLOC_NONE) {
+	} else if (stream_ev_heap(h->ev)) {
 		/* A heap event: its own side, weighing bytes or allocations. */
-		s->side = STACKS_HEAP + a;
+		s->side = STACKS_HEAP + (h->ev - STREAM_EV_ALLOC_BYTES);
 		s->weight = h->has_period ? h->period : 0;
 	} else {
 		/* A head with no event has an empty one (and event.p NULL). */

@@ -63,7 +63,8 @@
 
 /*
  * A stack's side, the first varint of its key: on- or off-CPU, or one of
- * the four heap events (fg-stream(5)), STACKS_HEAP + enum stream_alloc.
+ * the four heap events (fg-stream(5)), STACKS_HEAP + their number
+ * (stream_ev_heap: ev - STREAM_EV_ALLOC_BYTES).
  */
 enum { STACKS_ON = 1, STACKS_OFF = 2, STACKS_HEAP = 3 };
 
@@ -137,7 +138,8 @@ struct stacks {
 	char		*prog;		/* the program's file name, from "# cmdline" */
 	int		 event_warned;
 	int		 has_on, has_off, has_weight;
-	int		 has_heap;	/* heap samples, bit 1 << enum stream_alloc */
+	int		 has_heap;	/* heap samples, bit 1 << the heap
+					   event's number (side - STACKS_HEAP) */
 	uint64_t	 heap_period;	/* bytes per sample from "# event :
 					   alloc-bytes period N", or 0 */
 	int		 saturated;	/* some sum stopped at 2^63-1 */

@@ -360,8 +360,7 @@ parse_sample(const char *line, size_t len, struct stream_sample *s)
 {
 	if (!head_strict(line, len, s) && !parse_sample_left(line, len, s))
 		return 0;
-	s->ev = s->event.len > 0 ? stream_ev_of(s->event.p, s->event.len) :
-	    STREAM_EV_OTHER;
+	s->ev = stream_ev_of(s->event.p, s->event.len);
 	return 1;
 }
 
@@ -645,10 +644,12 @@ static const char *const ev_names[STREAM_EV_COUNT] = {
 enum stream_ev
 stream_ev_of(const char *e, size_t len)
 {
-	const char *colon = memchr(e, ':', len);
+	const char *colon;
 	int i;
 
-	if (colon != NULL)
+	if (len == 0)
+		return STREAM_EV_OTHER;		/* e may be NULL */
+	if ((colon = memchr(e, ':', len)) != NULL)
 		len = (size_t)(colon - e);
 	/* the names differ in their first letter or their length */
 	for (i = STREAM_EV_OTHER + 1; i < STREAM_EV_COUNT; i++)
@@ -682,36 +683,15 @@ stream_event_is_clock(const char *e, size_t len)
 	    stream_event_is(e, len, "task-clock");
 }
 
-static const char *const alloc_names[] = {
-	STREAM_ALLOC_BYTES_EVENT, STREAM_ALLOC_OBJECTS_EVENT,
-	STREAM_INUSE_BYTES_EVENT, STREAM_INUSE_OBJECTS_EVENT
-};
-
-enum stream_alloc
-stream_alloc_event(const char *e, size_t len)
+enum stream_ev
+stream_ev_frame(const char *f, size_t len)
 {
-	int i;
+	enum stream_ev ev;
 
-	if (len == 0)
-		return STREAM_ALLOC_NONE;	/* e may be NULL */
-	for (i = 0; i < 4; i++)
-		if (stream_event_is(e, len, alloc_names[i]))
-			return (enum stream_alloc)i;
-	return STREAM_ALLOC_NONE;
-}
-
-const char *
-stream_alloc_name(enum stream_alloc a)
-{
-	return a == STREAM_ALLOC_NONE ? "" : alloc_names[a];
-}
-
-enum stream_alloc
-stream_alloc_frame(const char *f, size_t len)
-{
 	if (len < 3 || f[0] != '[' || f[len - 1] != ']')
-		return STREAM_ALLOC_NONE;
-	return stream_alloc_event(f + 1, len - 2);
+		return STREAM_EV_OTHER;
+	ev = stream_ev_of(f + 1, len - 2);
+	return stream_ev_heap(ev) ? ev : STREAM_EV_OTHER;
 }
 
 size_t

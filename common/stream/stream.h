@@ -58,16 +58,9 @@
 #define STREAM_INUSE_OBJECTS_EVENT	"inuse-objects"	/* period: allocations still live */
 /*
  * The leaf fgfold gives each stack of a heap profile: the event folded in
- * brackets ("[alloc-bytes]"), which tells fgsvg and fgfold --top what the
- * counts are: bytes, or allocations.
+ * brackets ("[alloc-bytes]", stream_ev_frame), which tells fgsvg and
+ * fgfold --top what the counts are: bytes, or allocations.
  */
-enum stream_alloc {
-	STREAM_ALLOC_NONE = -1,
-	STREAM_ALLOC_BYTES,		/* alloc-bytes */
-	STREAM_ALLOC_OBJECTS,		/* alloc-objects */
-	STREAM_INUSE_BYTES,		/* inuse-bytes */
-	STREAM_INUSE_OBJECTS		/* inuse-objects */
-};
 #define STREAM_OFFCPU_FRAME	"[off-cpu]"	/* the leaf fgfold gives an off-CPU stack */
 #define STREAM_TRUNCATED	"[truncated]"	/* the frame past a stack deeper than the copy */
 #define STREAM_UNKNOWN		"[unknown]"	/* no symbol; as a DSO, no mapping */
@@ -134,11 +127,38 @@ enum stream_ev {
 	STREAM_EV_COUNT
 };
 
-/* The event e[0..len) (its modifiers after a ':' ignored) as the enum. */
+/*
+ * The event e[0..len) (its modifiers after a ':' ignored) as the enum;
+ * STREAM_EV_OTHER when len is 0 (e may then be NULL).
+ */
 enum stream_ev stream_ev_of(const char *e, size_t len);
 
 /* The name of ev: its STREAM_*_EVENT; NULL for STREAM_EV_OTHER. */
 const char *stream_ev_name(enum stream_ev ev);
+
+/*
+ * Whether ev is one of the four heap events; they follow each other from
+ * STREAM_EV_ALLOC_BYTES, in the enum's order (ev - STREAM_EV_ALLOC_BYTES
+ * numbers them 0 to 3).
+ */
+static inline int
+stream_ev_heap(enum stream_ev ev)
+{
+	return ev >= STREAM_EV_ALLOC_BYTES && ev <= STREAM_EV_INUSE_OBJECTS;
+}
+
+/* Whether ev is a heap event that counts bytes (else allocations). */
+static inline int
+stream_ev_bytes(enum stream_ev ev)
+{
+	return ev == STREAM_EV_ALLOC_BYTES || ev == STREAM_EV_INUSE_BYTES;
+}
+
+/*
+ * Which heap event the folded frame f[0..len) is the leaf of,
+ * "[alloc-bytes]" and its three siblings, or STREAM_EV_OTHER.
+ */
+enum stream_ev stream_ev_frame(const char *f, size_t len);
 
 struct stream_sample {
 	struct stream_str comm;
@@ -229,28 +249,6 @@ int	 stream_event_is(const char *e, size_t len, const char *name);
  * any modifiers): its periods are nanoseconds of CPU time.
  */
 int	 stream_event_is_clock(const char *e, size_t len);
-
-/*
- * Which of the four heap events the event e[0..len) is, modifiers aside,
- * or STREAM_ALLOC_NONE.
- */
-enum stream_alloc stream_alloc_event(const char *e, size_t len);
-
-/* The name of a heap event: "alloc-bytes", ... */
-const char *stream_alloc_name(enum stream_alloc);
-
-/* Whether a heap event counts bytes (else allocations). */
-static inline int
-stream_alloc_bytes(enum stream_alloc a)
-{
-	return a == STREAM_ALLOC_BYTES || a == STREAM_INUSE_BYTES;
-}
-
-/*
- * Which heap event the folded frame f[0..len) is the leaf of, "[alloc-bytes]"
- * and its three siblings, or STREAM_ALLOC_NONE.
- */
-enum stream_alloc stream_alloc_frame(const char *f, size_t len);
 
 /*
  * The length of symbol s[0..len) without a trailing "+0xHEX" offset, as

@@ -354,7 +354,7 @@ titles(struct cmpdraw *d, struct svg_opts *so)
 		buf_addf(&b, "%s %s%s; red %s, blue %s, grey the "
 		    "same: %s 95%% intervals, Benjamini-Hochberg at q %g, "
 		    "a change of %.3g %s at least", c->opts.self ? "self" :
-		    "total", c->heap == STREAM_ALLOC_NONE ? "time" :
+		    "total", c->heap == STREAM_EV_OTHER ? "time" :
 		    compare_unit_name(c->unit),
 		    c->opts.norm == COMPARE_SHARE ? " as a share" :
 		    compare_per_unit(c) ? " per unit of work" : " per run",

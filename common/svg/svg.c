@@ -347,19 +347,19 @@ put_amount(struct buf *b, double v, const struct geom *g, double *shown)
 /*
  * The heap event of a graph of fgfold's heap profile: its stacks' leaf,
  * "[alloc-bytes]" and the three others (the first found), or
- * STREAM_ALLOC_NONE.
+ * STREAM_EV_OTHER.
  */
-static enum stream_alloc
+static enum stream_ev
 heap_event(const struct flame *fl)
 {
-	enum stream_alloc a;
+	enum stream_ev a;
 	size_t i;
 
 	for (i = 0; i < fl->nnodes; i++)
-		if ((a = stream_alloc_frame(fl->nodes[i].name,
-		    fl->nodes[i].namelen)) != STREAM_ALLOC_NONE)
+		if ((a = stream_ev_frame(fl->nodes[i].name,
+		    fl->nodes[i].namelen)) != STREAM_EV_OTHER)
 			return a;
-	return STREAM_ALLOC_NONE;
+	return STREAM_EV_OTHER;
 }
 
 /*
@@ -859,17 +859,16 @@ lay_out(struct flame *fl, const struct svg_opts *o, struct geom *g,
 static void
 name_counts(const struct flame *fl, const struct svg_opts *o, struct geom *g)
 {
-	enum stream_alloc heap = heap_event(fl);
+	enum stream_ev heap = heap_event(fl);
 
-	g->bytes = !g->timens && heap != STREAM_ALLOC_NONE &&
-	    stream_alloc_bytes(heap);
+	g->bytes = !g->timens && stream_ev_bytes(heap);
 	g->countname = o->countname;
-	if (heap != STREAM_ALLOC_NONE && !g->timens &&
+	if (heap != STREAM_EV_OTHER && !g->timens &&
 	    strcmp(g->countname, "samples") == 0)
 		g->countname = g->bytes ? "bytes" : "allocations";
 	g->title = o->title;
-	if (g->title == NULL && heap != STREAM_ALLOC_NONE && !o->flamechart)
-		g->title = heap >= STREAM_INUSE_BYTES ?
+	if (g->title == NULL && heap != STREAM_EV_OTHER && !o->flamechart)
+		g->title = heap >= STREAM_EV_INUSE_BYTES ?
 		    "In-Use Memory Flame Graph" : "Allocation Flame Graph";
 	if (g->title == NULL)
 		g->title = o->flamechart ? "Flame Chart" :

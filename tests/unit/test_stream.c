@@ -118,20 +118,29 @@ main(void)
 	l = "        sh 9068 [000] 3459.250647: 1 cpu-clock: 7f a (/b)";
 	CHECK(stream_indented_head(l, strlen(l)), "a padded one-line head is one");
 	/* the heap events, and fgfold's leaf that names them */
-	CHECK_INT(stream_alloc_event("alloc-bytes", 11), STREAM_ALLOC_BYTES,
+	CHECK_INT(stream_ev_of("alloc-bytes", 11), STREAM_EV_ALLOC_BYTES,
 	    "heap: alloc-bytes");
-	CHECK_INT(stream_alloc_event("inuse-objects:u", 15),
-	    STREAM_INUSE_OBJECTS, "heap: a modifier is no other event");
-	CHECK_INT(stream_alloc_event("alloc-byte", 10), STREAM_ALLOC_NONE,
+	CHECK_INT(stream_ev_of("inuse-objects:u", 15),
+	    STREAM_EV_INUSE_OBJECTS, "heap: a modifier is no other event");
+	CHECK_INT(stream_ev_of("alloc-byte", 10), STREAM_EV_OTHER,
 	    "heap: a prefix is no heap event");
-	CHECK_INT(stream_alloc_frame("[inuse-bytes]", 13), STREAM_INUSE_BYTES,
+	CHECK_INT(stream_ev_of(NULL, 0), STREAM_EV_OTHER,
+	    "no event is another event");
+	CHECK_INT(stream_ev_frame("[inuse-bytes]", 13), STREAM_EV_INUSE_BYTES,
 	    "heap: the leaf [inuse-bytes]");
-	CHECK_INT(stream_alloc_frame("alloc-bytes", 11), STREAM_ALLOC_NONE,
+	CHECK_INT(stream_ev_frame("alloc-bytes", 11), STREAM_EV_OTHER,
 	    "heap: a function named alloc-bytes is no leaf");
-	CHECK_INT(stream_alloc_frame("[]", 2), STREAM_ALLOC_NONE,
+	CHECK_INT(stream_ev_frame("[]", 2), STREAM_EV_OTHER,
 	    "heap: [] is no leaf");
-	CHECK(stream_alloc_bytes(STREAM_INUSE_BYTES) &&
-	    !stream_alloc_bytes(STREAM_ALLOC_OBJECTS), "heap: bytes or counts");
+	CHECK_INT(stream_ev_frame("[offcpu-time]", 13), STREAM_EV_OTHER,
+	    "heap: [offcpu-time] is no heap leaf");
+	CHECK(stream_ev_bytes(STREAM_EV_INUSE_BYTES) &&
+	    !stream_ev_bytes(STREAM_EV_ALLOC_OBJECTS) &&
+	    !stream_ev_bytes(STREAM_EV_OTHER), "heap: bytes or counts");
+	CHECK(stream_ev_heap(STREAM_EV_ALLOC_BYTES) &&
+	    stream_ev_heap(STREAM_EV_INUSE_OBJECTS) &&
+	    !stream_ev_heap(STREAM_EV_OFFCPU) && !stream_ev_heap(STREAM_EV_OTHER),
+	    "heap: the four heap events, no other");
 	/* the event as an enum, read once from the head */
 	{
 		static const struct { const char *line; enum stream_ev ev; } h[] = {

@@ -577,12 +577,8 @@ on_sample(struct record *r, const struct source_event *ev)
 		struct unwind_input in;
 		size_t n;
 
-		memset(&in, 0, sizeof(in));
-		in.pid = ev->pid;
-		memcpy(in.regs, s->regs, sizeof(in.regs));
-		in.valid = s->regs_valid;
-		in.stack = s->stack;
-		in.stack_len = s->stack_len;
+		unwind_input_init(&in, ev->pid, s->regs, s->regs_valid,
+		    s->stack, s->stack_len);
 		in.more = s->more;
 		in.more_arg = s->more_arg;
 		n = unwind_stack_sp(&r->unwind, &in, r->pcs, r->sps,

@@ -450,12 +450,8 @@ on_walk(void *arg, const struct pt_sample *s, unwind_more_fn *more,
 	uint64_t now;
 	int again;
 
-	memset(&in, 0, sizeof(in));
-	in.pid = s->pid;
-	memcpy(in.regs, s->regs, sizeof(in.regs));
-	in.valid = s->regs_valid;
-	in.stack = s->stack;
-	in.stack_len = s->stack_len;
+	unwind_input_init(&in, s->pid, s->regs, s->regs_valid, s->stack,
+	    s->stack_len);
 	in.more = more;
 	in.more_arg = more_arg;
 	for (again = 0; again < 2; again++) {

@@ -55,6 +55,18 @@ unwind_init(struct unwind *u, struct maps *maps)
 	u->max_depth = 2048;
 }
 
+void
+unwind_input_init(struct unwind_input *in, pid_t pid, const uint64_t *regs,
+    uint32_t valid, const unsigned char *stack, size_t stack_len)
+{
+	memset(in, 0, sizeof(*in));
+	in->pid = pid;
+	memcpy(in->regs, regs, sizeof(in->regs));
+	in->valid = valid;
+	in->stack = stack;
+	in->stack_len = stack_len;
+}
+
 static void
 rule_free(struct unwind_rule *r)
 {

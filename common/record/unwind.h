@@ -66,6 +66,15 @@ struct unwind_input {
 	void		*more_arg;	/* borrowed: more's argument */
 };
 
+/*
+ * *in made ready to walk process pid from a sample's registers (DWARF's
+ * numbering, regs[0..UNWIND_NREGS) copied) and stack copy (borrowed),
+ * reading nothing beyond the copy: set in->more and in->more_arg for that.
+ */
+void	 unwind_input_init(struct unwind_input *in, pid_t pid,
+	    const uint64_t *regs, uint32_t valid, const unsigned char *stack,
+	    size_t stack_len);
+
 struct unwind_rule;
 
 struct unwind {

@@ -131,12 +131,8 @@ on_sample(void *arg, const struct pt_sample *s)
 		t->period_other += s->period;
 		t->in_a += in(s->regs[UNWIND_RA], t->a_lo, t->a_hi);
 	}
-	memset(&ui, 0, sizeof(ui));
-	ui.pid = s->pid;
-	memcpy(ui.regs, s->regs, sizeof(ui.regs));
-	ui.valid = (1u << UNWIND_NREGS) - 1;
-	ui.stack = s->stack;
-	ui.stack_len = s->stack_len;
+	unwind_input_init(&ui, s->pid, s->regs, (1u << UNWIND_NREGS) - 1,
+	    s->stack, s->stack_len);
 	n = unwind_stack(&t->unwind, &ui, pcs, 64, &why);
 	for (i = 1; i < n; i++)
 		if (in(pcs[i] - 1, t->cm_lo, t->cm_hi) ||
@@ -501,12 +497,8 @@ deep_reaches(struct deep *d, const struct pt_sample *s, unwind_more_fn *more,
 	enum unwind_end why;
 	size_t n, i;
 
-	memset(&ui, 0, sizeof(ui));
-	ui.pid = s->pid;
-	memcpy(ui.regs, s->regs, sizeof(ui.regs));
-	ui.valid = s->regs_valid;
-	ui.stack = s->stack;
-	ui.stack_len = s->stack_len;
+	unwind_input_init(&ui, s->pid, s->regs, s->regs_valid, s->stack,
+	    s->stack_len);
 	ui.more = more;
 	ui.more_arg = more_arg;
 	n = unwind_stack(&d->unwind, &ui, pcs, 64, &why);

@@ -7,7 +7,7 @@
 # the real fgsym names; with a fgrecord that has --alloc (issue 44's
 # recorder), the real one records the real program too.
 . "$(dirname "$0")/lib.sh"
-plan 4
+plan 5
 # FG_BIN=DIR: the tools of DIR first (a recorder built elsewhere).
 [ -n "${FG_BIN:-}" ] && PATH=$FG_BIN:$PATH
 CFG=$TOP/scripts/cargo-fg
@@ -25,6 +25,7 @@ check "cargo fg --objects without --alloc, and --alloc with a fgrecord without i
 if ! command -v cargo >/dev/null 2>&1; then
 	skip "cargo fg --alloc: bytes drawn" "cargo not found (Debian: apt-get install cargo)"
 	skip "cargo fg --alloc --objects, --inuse" "cargo not found (Debian: apt-get install cargo)"
+	skip "cargo fg --alloc --objects --compare" "cargo not found (Debian: apt-get install cargo)"
 	skip "cargo fg --alloc with the real recorder" "cargo not found (Debian: apt-get install cargo)"
 	done_testing
 	exit 0
@@ -74,6 +75,18 @@ check "cargo fg --alloc --objects, --inuse: allocations, and what was left" '
 	grep_q "<title>matrix::main (3,001 allocations, " o.svg &&
 	grep_q "^cargo fg: wrote .*i.svg (1.00 MiB still allocated at the end)\$" ierr &&
 	grep_q "<title>matrix::main (1.00 MiB, " i.svg
+'
+
+check "cargo fg --alloc --objects --compare: the runs compared in allocations" '
+	cd "$TMP/crate" &&
+	{ env FG_BIN="$TMP/fake" "$CFG" fg --alloc --runs 2 --save base --bin matrix -- 3 >/dev/null 2>"$OLDPWD/err" ||
+		{ cat "$OLDPWD/err"; false; }; } &&
+	{ env FG_BIN="$TMP/fake" "$CFG" fg --alloc --objects --runs 2 --compare base --bin matrix -o "$OLDPWD/c.svg" -- 3 >"$OLDPWD/out" 2>"$OLDPWD/err" ||
+		{ cat "$OLDPWD/out" "$OLDPWD/err"; false; }; } &&
+	cd "$OLDPWD" && cat out err &&
+	grep_q "^fgfold: 2 runs before, 2 after of alloc-objects: total allocations per run" err &&
+	grep_q "^matrix::main  *3001.0  *3001.0 .* same\$" out &&
+	grep_q ">Comparison of 2 runs before, 2 after: the whole run the same, 3001.0 -&gt; 3001.0 allocations a run<" c.svg
 '
 
 if ! fgrecord --help 2>&1 | grep -q -e --alloc; then

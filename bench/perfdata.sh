@@ -28,7 +28,8 @@
 # inferno-flamegraph (or FlameGraph's stackcollapse-perf.pl | flamegraph.pl
 # from FLAMEGRAPH_DIR) when present; without either, perf script
 # --no-inline alone, which the pipeline can only be slower than. The
-# target: fgsvg FILE 10x faster than that pipeline.
+# target: fgsvg FILE 10x faster than that pipeline. fgpprof FILE (one
+# process) beside fgsym FILE | fgpprof, the same profile.
 . "$(dirname "$0")/lib.sh"
 
 FGSYM=$FG_BIN/fgsym
@@ -94,6 +95,13 @@ picture() {
 		row "perf script alone (no inferno)" "$1" "$2" "$3" \
 		    "/fgsvg perf.data $(ratio "$1" "$svg_w")x (cpu $(ratio "$2" "$svg_c")x)"
 	fi
+	# the pprof profile: one process against the pipeline
+	set -- $(median_usage "$FG_BIN/fgpprof" "$pf")
+	pp_w=$1 pp_c=$2
+	row "fgpprof perf.data" "$1" "$2" "$3"
+	set -- $(median_usage sh -c "'$FGSYM' '$pf' 2>/dev/null | '$FG_BIN/fgpprof'")
+	row "fgsym | fgpprof" "$1" "$2" "$3" \
+	    "/fgpprof perf.data $(ratio "$1" "$pp_w")x (cpu $(ratio "$2" "$pp_c")x)"
 }
 
 # one NAME FUNCS PERF-RECORD-OPTIONS...: records (once) and measures.

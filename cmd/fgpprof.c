@@ -1,5 +1,6 @@
 /*
- * fgpprof: convert sample streams (fgrecord, fgsym, perf script) into one
+ * fgpprof: convert sample streams (fgrecord, fgsym, perf script) and
+ * perf data (perf.data, perf record -o -, symbolized here) into one
  * gzipped pprof profile (profile.proto), for go tool pprof, Grafana
  * Pyroscope, Parca and the other readers of that format.
  */

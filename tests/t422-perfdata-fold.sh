@@ -5,13 +5,16 @@
 # change what a frame becomes (--srcline, --inline-mark, --tid, --addrs),
 # on real `perf record` recordings of tests/perfdata/work.c made here: -g,
 # --call-graph dwarf, -z, pipe mode (-o -, read on standard input), and
-# four threads. `fgsvg FILE` draws what `fgsym FILE | fgsvg` draws. A
-# perf.data cut short is said and read as far as it goes, as fgsym does.
+# four threads. `fgsvg FILE` draws what `fgsym FILE | fgsvg` draws, and
+# `fgpprof FILE` makes the profile `fgsym FILE | fgpprof` makes, as go
+# tool pprof decodes it (-raw: samples, labels, locations, functions,
+# mappings, comments). A perf.data cut short is said and read as far as
+# it goes, as fgsym does.
 # No perf script: the reference is fgsym's stream, which t420 holds to
 # perf script's.
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 13
 . "$TESTS/perfdata/rec.sh"
 
 cases="g dwarf z pipe threads"
@@ -24,6 +27,9 @@ skip_all() {
 	skip "g: fgsvg FILE draws as fgsym FILE | fgsvg" "$1"
 	skip "pipe: fgsvg reads perf record -o - on standard input" "$1"
 	skip "a perf.data cut short: said, the rest folded as fgsym does" "$1"
+	for c in g dwarf pipe threads; do
+		skip "$c: fgpprof FILE makes fgsym FILE | fgpprof's profile" "$1"
+	done
 	done_testing
 	exit 0
 }
@@ -104,6 +110,39 @@ if [ -s "$FIX/pipe.data" ]; then
 else
 	skip "pipe: fgsvg reads perf record -o - on standard input" "no pipe recording"
 fi
+
+# pprof NAME: fgpprof on the recording (a FILE argument, or standard
+# input for pipe mode) against fgsym's stream made a profile, both
+# decoded by go tool pprof -raw; both exit 0 or 1, with samples.
+pprof() {
+	if [ "$1" = pipe ]; then
+		fgpprof <"$FIX/$1.data" >one.pb.gz 2>one.err
+	else
+		fgpprof "$FIX/$1.data" >one.pb.gz 2>one.err
+	fi
+	p_one=$?
+	fgsym <"$FIX/$1.data" 2>/dev/null | fgpprof >two.pb.gz 2>two.err
+	p_two=$?
+	echo "fgpprof FILE: exit $p_one; fgsym | fgpprof: exit $p_two" &&
+	test $p_one -le 1 && test $p_two -le 1 &&
+	go tool pprof -raw one.pb.gz >one.raw 2>raw.err &&
+	go tool pprof -raw two.pb.gz >two.raw 2>raw.err &&
+	grep -q "^Samples:" one.raw && grep -q " leaf_" one.raw && grep -q "pid:\[[0-9]*\]" one.raw &&
+	test_cmp two.raw one.raw
+}
+
+for c in g dwarf pipe threads; do
+	if ! command -v go >/dev/null 2>&1 || ! go tool pprof -h >/dev/null 2>&1; then
+		skip "$c: fgpprof FILE makes fgsym FILE | fgpprof's profile" \
+		    "go not found (Debian: apt-get install golang-go)"
+	elif [ ! -s "$FIX/$c.data" ]; then
+		skip "$c: fgpprof FILE makes fgsym FILE | fgpprof's profile" \
+		    "no $c recording"
+	else
+		check "$c: fgpprof FILE makes fgsym FILE | fgpprof's profile" \
+		    "pprof $c"
+	fi
+done
 
 # Cut in its data section: fgsym says so and exits 1; so does fgfold,
 # with the stacks fgsym's stream folds to.

@@ -32,9 +32,3 @@ pprof_release(struct pprof *p)
 	free(p->vals);
 	memset(p, 0, sizeof(*p));
 }
-
-int
-pprof_stream(struct pprof *p, int fd, const char *name)
-{
-	return stacks_stream(&p->prof, fd, name);
-}

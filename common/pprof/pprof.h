@@ -1,6 +1,8 @@
 /*
  * pprof: turns sample streams (fg-stream(5): fgrecord, fgsym or perf script
- * output) into one profile in pprof's format, profile.proto of
+ * output) and perf data (perfdata.c: perf.data, or perf record -o -'s
+ * pipe, symbolized in this process) into one profile in pprof's format,
+ * profile.proto of
  * github.com/google/pprof, gzipped, as go tool pprof, Grafana Pyroscope and
  * Parca read it.
  *
@@ -93,13 +95,16 @@ void	pprof_init(struct pprof *);
 void	pprof_release(struct pprof *);
 
 /*
- * Reads one sample stream from fd (name is for messages, borrowed for the
- * call) and adds its samples. Bad lines are reported as "name:line: ..."
- * (the first ten) and skipped; a sample cut off by the end of the input is
- * dropped with a warning. Returns 0 when everything converted, 1 when
- * something was skipped or the read failed, SNIFF_REFUSED (2) when the
- * input is no text stream at all (stream/sniff.h said what it is; nothing
- * of it was read).
+ * Reads one sample stream, or perf data, from fd (name is for messages,
+ * borrowed for the call) and adds its samples. Perf data is replayed
+ * and its frames named here, as fgsym names them by default: the profile
+ * is that of fgsym's stream of it (what fgsym would say at its end is
+ * said; data that cannot be read at all is said and exits 2). Bad lines
+ * are reported as "name:line: ..." (the first ten) and skipped; a sample
+ * cut off by the end of the input is dropped with a warning. Returns 0
+ * when everything converted, 1 when something was skipped or the read
+ * failed, SNIFF_REFUSED (2) when the input is no text stream and no perf
+ * data (stream/sniff.h said what it is; nothing of it was read).
  */
 int	pprof_stream(struct pprof *, int fd, const char *name);
 

@@ -1,4 +1,6 @@
 #include <err.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,8 +15,10 @@
 #include "profile/stacks.h"
 #include "stream/diag.h"
 #include "stream/reader.h"
+#include "stream/sample.h"
 #include "stream/sniff.h"
 #include "stream/stream.h"
+#include "stream/writer.h"
 
 void
 stacks_init(struct stacks *s)
@@ -45,6 +49,7 @@ stacks_release(struct stacks *s)
 	free(s->frm);
 	buf_release(&s->key);
 	buf_release(&s->grp);
+	buf_release(&s->fline);
 	free(s->gl);
 	free(s->thr);
 	free(s->seen);
@@ -380,11 +385,16 @@ thread_id(struct stacks *s, const struct stream_sample *h,
 	return id;
 }
 
+/*
+ * A sample head h, its values v: a sample of the side its event says
+ * opens, unless its event is not the one kept (said once, from line
+ * lineno of name; 0 when it came as a struct).
+ */
 static void
-sample_head(struct stacks *s, const struct stream_item *it, const char *name)
+sample_head(struct stacks *s, const struct stream_sample *h,
+    const struct stream_head_values *v, const char *name,
+    unsigned long lineno)
 {
-	const struct stream_sample *h = &it->head;
-	struct stream_head_values v;
 
 	s->in_sample = 0;
 	buf_reset(&s->grp);
@@ -404,11 +414,15 @@ sample_head(struct stacks *s, const struct stream_item *it, const char *name)
 			    xmemdup0(h->event.p, h->event.len) : xstrdup("");
 		else if (strlen(s->event) != h->event.len || (h->event.len > 0 &&
 		    !stream_str_eq(h->event, s->event))) {
-			if (!s->event_warned)
+			if (!s->event_warned && lineno > 0)
 				stream_warnx("%s:%lu: several events in the "
 				    "input; converting only '%s' (and "
-				    STREAM_OFFCPU_EVENT ")", name, it->lineno,
+				    STREAM_OFFCPU_EVENT ")", name, lineno,
 				    s->event);
+			else if (!s->event_warned)
+				stream_warnx("%s: several events in the "
+				    "input; converting only '%s' (and "
+				    STREAM_OFFCPU_EVENT ")", name, s->event);
 			s->event_warned = 1;
 			return;
 		}
@@ -417,12 +431,11 @@ sample_head(struct stacks *s, const struct stream_item *it, const char *name)
 		if (s->first_period == 0 && h->has_period)
 			s->first_period = h->period;
 	}
-	stream_head_values(it, &v);
-	s->has_time = v.has_time;
-	s->time = v.time;
+	s->has_time = v->has_time;
+	s->time = v->time;
 	buf_reset(&s->key);
 	buf_varint(&s->key, s->side);
-	buf_varint(&s->key, thread_id(s, h, &v));
+	buf_varint(&s->key, thread_id(s, h, v));
 	s->in_sample = 1;
 }
 
@@ -462,29 +475,60 @@ sample_end(struct stacks *s)
 	}
 }
 
-int
-stacks_stream(struct stacks *s, int fd, const char *name)
+/* The start of an input: nothing of the last one is open. */
+static void
+input_begin(struct stacks *s)
 {
-	struct lineread lr;
-	struct stream_diag diag;
-	struct stream_reader r;
-	struct stream_item it;
-	const char *f;
-	int rv = 0;
-
-	stream_diag_init(&diag, name);
 	s->in_sample = 0;
 	buf_reset(&s->grp);
 	s->grp_phys = 0;
 	s->ngl = 0;
 	s->in_has_time = 0;
 	s->in_has_start = 0;
-	lineread_init(&lr, fd, name);
-	if (sniff_refuse(&lr, SNIFF_STREAM, "fgpprof") != 0) {
-		lineread_release(&lr);
-		return SNIFF_REFUSED;
+}
+
+/* The end of an input: its time joins the duration. */
+static void
+input_end(struct stacks *s)
+{
+	s->in_sample = 0;
+	if (s->in_has_time) {
+		uint64_t from = s->in_has_start && s->in_start < s->t_first ?
+		    s->in_start : s->t_first;
+
+		s->duration = sat_add(s, s->duration, s->t_end - from);
 	}
-	stream_reader_init(&r, &lr, &diag, NULL);
+	s->in_has_time = 0;
+}
+
+int
+stacks_stream(struct stacks *s, int fd, const char *name)
+{
+	struct lineread lr;
+	int rv;
+
+	lineread_init(&lr, fd, name);
+	if (sniff_refuse(&lr, SNIFF_STREAM, "fgpprof") != 0)
+		rv = SNIFF_REFUSED;
+	else
+		rv = stacks_lines(s, &lr, name);
+	lineread_release(&lr);
+	return rv;
+}
+
+int
+stacks_lines(struct stacks *s, struct lineread *lr, const char *name)
+{
+	struct stream_diag diag;
+	struct stream_reader r;
+	struct stream_item it;
+	struct stream_head_values v;
+	const char *f;
+	int rv = 0;
+
+	stream_diag_init(&diag, name);
+	input_begin(s);
+	stream_reader_init(&r, lr, &diag, NULL);
 	while (stream_reader_next(&r, &it) != STREAM_ITEM_EOF) {
 		switch (it.kind) {
 		case STREAM_ITEM_BLANK:
@@ -496,7 +540,8 @@ stacks_stream(struct stacks *s, int fd, const char *name)
 		case STREAM_ITEM_HEAD:
 			/* A head with no empty line before it: keep both. */
 			sample_end(s);
-			sample_head(s, &it, name);
+			stream_head_values(&it, &v);
+			sample_head(s, &it.head, &v, name, it.lineno);
 			if (s->in_sample && it.head.has_frame) {
 				/* perf record without -g: a one-frame stack */
 				f = it.head.frame.indent.p;
@@ -525,19 +570,165 @@ stacks_stream(struct stacks *s, int fd, const char *name)
 	}
 	if (stream_reader_finish(&r))
 		rv = 1;
-	s->in_sample = 0;
-	if (lr.error) {
-		cmdfile_read_failed(name, lr.error);
+	if (lr->error) {
+		cmdfile_read_failed(name, lr->error);
 		rv = 1;
 	}
-	lineread_release(&lr);
-	if (s->in_has_time) {
-		uint64_t from = s->in_has_start && s->in_start < s->t_first ?
-		    s->in_start : s->t_first;
-
-		s->duration = sat_add(s, s->duration, s->t_end - from);
-	}
+	input_end(s);
 	if (diag.bad > 0)
 		rv = 1;
 	return rv;
+}
+
+/* ---- samples handed over as structs (stacks_feed_*, stacks.h) ---- */
+
+/* The NUL-terminated c as a stream string. */
+static struct stream_str
+str_of(const char *c)
+{
+	struct stream_str v = { c, strlen(c) };
+
+	return v;
+}
+
+void
+stacks_feed_begin(struct stacks *s, const char *name)
+{
+	input_begin(s);
+	s->feed_name = name;
+}
+
+void
+stacks_feed_header(struct stacks *s, const struct sample_hdr *sh)
+{
+	struct stream_header_read h;
+	char num[24];
+
+	memset(&h, 0, sizeof(h));
+	h.ok = 1;
+	switch (sh->kind) {
+	case SAMPLE_HDR_BEGIN:
+		if (sh->start == NULL)
+			return;
+		h.key = STREAM_HDR_START;
+		h.u.start = *sh->start;
+		break;
+	case SAMPLE_HDR_EVENT:
+		h.key = STREAM_HDR_EVENT;
+		h.u.event.name = str_of(sh->event->name);
+		h.u.event.rate_kind = sh->event->rate_kind;
+		h.u.event.rate = sh->event->rate;
+		break;
+	case SAMPLE_HDR_BUILDID:
+		h.key = STREAM_HDR_BUILDID;
+		h.u.buildid.id = str_of(sh->value);
+		h.u.buildid.path = str_of(sh->key);
+		break;
+	case SAMPLE_HDR_TEXT:
+	case SAMPLE_HDR_NUMBER:
+		if (strcmp(sh->key, STREAM_KEY_CMDLINE) == 0)
+			h.key = STREAM_HDR_CMDLINE;
+		else if (strcmp(sh->key, STREAM_KEY_LOST) == 0)
+			h.key = STREAM_HDR_LOST;
+		else
+			return;
+		if (sh->kind == SAMPLE_HDR_NUMBER) {
+			snprintf(num, sizeof(num), "%" PRIu64, sh->n);
+			h.value = str_of(num);
+		} else
+			h.value = str_of(sh->value);
+		/* the reader trims the value */
+		while (h.value.len > 0 && (h.value.p[0] == ' ' ||
+		    h.value.p[0] == '\t'))
+			h.value.p++, h.value.len--;
+		while (h.value.len > 0 && (h.value.p[h.value.len - 1] == ' ' ||
+		    h.value.p[h.value.len - 1] == '\t'))
+			h.value.len--;
+		break;
+	default:
+		return;
+	}
+	header_line(s, &h);
+}
+
+void
+stacks_feed_head(struct stacks *s, const struct stream_head *h)
+{
+	struct stream_sample sm;
+	struct stream_head_values v;
+	char comm[64], pid[16], tid[16];
+	size_t n = strlen(h->comm);
+
+	sample_end(s);
+	memset(&sm, 0, sizeof(sm));
+	/* the name as the writer writes it, and the reader reads it back */
+	if (h->comm[0] == '\0' || h->comm[0] == ' ' || h->comm[0] == '#') {
+		comm[0] = '_';
+		n = n > 0 ? n - 1 : 0;
+		n = n < sizeof(comm) - 1 ? n : sizeof(comm) - 1;
+		memcpy(comm + 1, h->comm + (h->comm[0] != '\0'), n);
+		sm.comm.p = comm;
+		sm.comm.len = n + 1;
+	} else
+		sm.comm = str_of(h->comm);
+	sm.pid.p = pid;
+	sm.pid.len = (size_t)snprintf(pid, sizeof(pid), "%d", (int)h->pid);
+	sm.tid.p = tid;
+	sm.tid.len = (size_t)snprintf(tid, sizeof(tid), "%d", (int)h->tid);
+	sm.event = str_of(h->event);
+	sm.ev = stream_ev_of(h->event, sm.event.len);
+	sm.period = h->period;
+	sm.has_period = 1;
+	memset(&v, 0, sizeof(v));
+	v.has_pid = 1;
+	v.pid = (int32_t)h->pid;
+	v.tid = (int32_t)h->tid;
+	/* the writer's time is to the microsecond */
+	v.time = h->time / 1000 * 1000;
+	v.has_time = 1;
+	sample_head(s, &sm, &v, s->feed_name, 0);
+}
+
+void
+stacks_feed_frame(struct stacks *s, const struct stream_frame *fr)
+{
+	struct stream_frame f = *fr;
+	int inlined = stream_str_eq(fr->dso, STREAM_INLINED);
+
+	if (!s->in_sample)
+		return;		/* of an event not kept */
+	if (s->grp_phys)
+		group_close(s);
+	/* its text: the address, then the name and the DSO */
+	buf_reset(&s->fline);
+	buf_add(&s->fline, &fr->addrval, sizeof(fr->addrval));
+	buf_add(&s->fline, fr->sym.p, fr->sym.len);
+	buf_addc(&s->fline, ' ');
+	buf_add(&s->fline, fr->dso.p, fr->dso.len);
+	f.sym.p = s->fline.p + sizeof(fr->addrval);
+	f.dso.p = f.sym.p + fr->sym.len + 1;
+	group_frame(s, s->fline.p, s->fline.len, &f, inlined);
+	if (!inlined)
+		s->grp_phys = 1;
+}
+
+void
+stacks_feed_srcline(struct stacks *s, const char *text)
+{
+	if (s->in_sample && s->grp.len > 0)
+		group_srcline(s, text, strlen(text));
+}
+
+void
+stacks_feed_end(struct stacks *s)
+{
+	sample_end(s);
+}
+
+void
+stacks_feed_finish(struct stacks *s)
+{
+	sample_end(s);
+	input_end(s);
+	s->feed_name = NULL;
 }

@@ -59,6 +59,7 @@
 #include <stdint.h>
 
 #include "base/buf.h"
+#include "base/lineread.h"
 #include "stream/intern.h"
 
 /*
@@ -169,6 +170,8 @@ struct stacks {
 					   frame's, else the first's */
 	struct stacks_lcache *lcache;	/* STACKS_LCACHE recent locations */
 	struct buf	 fkey;		/* scratch for a frame's key */
+	struct buf	 fline;		/* scratch: a fed frame's text */
+	const char	*feed_name;	/* the input fed, borrowed */
 };
 
 void	stacks_init(struct stacks *);
@@ -184,6 +187,32 @@ void	stacks_release(struct stacks *);
  * of it was read), with "fgpprof" as the tool in that message.
  */
 int	stacks_stream(struct stacks *, int fd, const char *name);
+
+/*
+ * As stacks_stream, on the lines lr (borrowed) reads, which the caller
+ * sniffed: no refusal.
+ */
+int	stacks_lines(struct stacks *, struct lineread *lr, const char *name);
+
+struct sample_hdr;
+struct stream_head;
+struct stream_frame;
+
+/*
+ * A stream handed over as structs, in the order of its lines, as
+ * sym_named (sym/sym.h) hands it (pprof/perfdata.c: perf data in this
+ * process): begin (name, borrowed until finish, names the input in
+ * messages), then its headers, and each sample's head, frames (the
+ * address in addrval), source lines and end; finish ends the input. The
+ * profile is the one stacks_stream makes of those lines written out.
+ */
+void	stacks_feed_begin(struct stacks *, const char *name);
+void	stacks_feed_header(struct stacks *, const struct sample_hdr *);
+void	stacks_feed_head(struct stacks *, const struct stream_head *);
+void	stacks_feed_frame(struct stacks *, const struct stream_frame *);
+void	stacks_feed_srcline(struct stacks *, const char *text);
+void	stacks_feed_end(struct stacks *);
+void	stacks_feed_finish(struct stacks *);
 
 /*
  * Location id (from 1): sets *addr to its address and *ids to its frames'

@@ -7,7 +7,8 @@
 
 /* The ranges of a file's start functions kept at most. */
 #define FPCHAIN_RANGES		16
-/* Answers kept at most (16 bytes each), a bound for long recordings. */
+/* Answers kept at most (16 bytes each, in twice as many slots), a bound
+ * for long recordings. */
 #define FPCHAIN_CACHE_MAX	(1 << 20)
 
 /* An answer's bits beside unwind_code_info's. */
@@ -22,11 +23,20 @@ struct fpchain_file {
 	uint64_t	 nofp;		/* chains that ended as FPCHAIN_NOFP in it */
 };
 
+/* An answer, in its slot of the table; file 0: a free slot. */
 struct fpchain_addr {
 	uint64_t	 vaddr;
-	uint32_t	 file_id;
+	uint32_t	 file;		/* the mapfile's id + 1 */
 	uint32_t	 info;		/* UNWIND_AT_* | AT_* */
 };
+
+/* The first slot for (file, vaddr). */
+static inline size_t
+addr_slot(const struct fpchain *c, uint32_t file, uint64_t vaddr)
+{
+	return (size_t)(hashtab_int(vaddr ^ (uint64_t)file << 48) >> 32) &
+	    c->addr_mask;
+}
 
 /*
  * The functions of a C library (a file that defines __libc_start_main)
@@ -197,7 +207,8 @@ fpchain_init(struct fpchain *c, struct unwind *u)
 {
 	memset(c, 0, sizeof(*c));
 	c->u = u;
-	hashtab_init(&c->addridx, 512);
+	c->addr_mask = 1023;
+	c->addr = xcalloc(c->addr_mask + 1, sizeof(*c->addr));
 }
 
 void
@@ -205,7 +216,6 @@ fpchain_release(struct fpchain *c)
 {
 	free(c->files);
 	free(c->addr);
-	hashtab_release(&c->addridx);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -224,35 +234,61 @@ file_get(struct fpchain *c, struct mapfile *f)
 	return &c->files[f->id];
 }
 
-/* The answer for vaddr in f, computed once (the names only when asked). */
+/*
+ * Doubles the answers' slots, or empties them when FPCHAIN_CACHE_MAX are
+ * held (a bound for long recordings: they are computed again).
+ */
+static void
+addr_grow(struct fpchain *c)
+{
+	struct fpchain_addr *old = c->addr;
+	size_t n = c->addr_mask + 1, i, j;
+
+	if (c->naddr >= FPCHAIN_CACHE_MAX) {
+		memset(c->addr, 0, n * sizeof(*c->addr));
+		c->naddr = 0;
+		return;
+	}
+	c->addr = xcalloc(2 * n, sizeof(*c->addr));
+	c->addr_mask = 2 * n - 1;
+	for (i = 0; i < n; i++) {
+		if (old[i].file == 0)
+			continue;
+		for (j = addr_slot(c, old[i].file, old[i].vaddr);
+		    c->addr[j].file != 0; j = (j + 1) & c->addr_mask)
+			;
+		c->addr[j] = old[i];
+	}
+	free(old);
+}
+
+/*
+ * The answer for vaddr in f, computed once (the names only when asked).
+ * Borrowed until the next call: a new answer may move the others.
+ */
 static struct fpchain_addr *
 answer(struct fpchain *c, struct mapfile *f, uint64_t vaddr)
 {
-	struct hashtab_probe p;
 	struct fpchain_addr *a;
-	uint32_t i;
+	uint32_t file = f->id + 1;
+	size_t i;
 
-	hashtab_probe(&c->addridx, hashtab_int(vaddr ^ (uint64_t)f->id << 48),
-	    &p);
-	while ((i = hashtab_next(&c->addridx, &p)) != HASHTAB_NONE) {
-		a = &c->addr[i];
-		if (a->vaddr == vaddr && a->file_id == f->id)
+	for (i = addr_slot(c, file, vaddr); (a = &c->addr[i])->file != 0;
+	    i = (i + 1) & c->addr_mask)
+		if (a->vaddr == vaddr && a->file == file)
 			return a;
+	/* at most half full: probes stay short */
+	if ((c->naddr + 1) * 2 > c->addr_mask + 1) {
+		addr_grow(c);
+		for (i = addr_slot(c, file, vaddr); c->addr[i].file != 0;
+		    i = (i + 1) & c->addr_mask)
+			;
+		a = &c->addr[i];
 	}
-	if (c->naddr >= FPCHAIN_CACHE_MAX) {
-		c->naddr = 0;
-		hashtab_release(&c->addridx);
-		hashtab_init(&c->addridx, 512);
-		hashtab_probe(&c->addridx, hashtab_int(vaddr ^
-		    (uint64_t)f->id << 48), &p);
-		(void)hashtab_next(&c->addridx, &p);
-	}
-	GROW(c->addr, c->naddr + 1, c->addr_cap);
-	a = &c->addr[c->naddr];
 	a->vaddr = vaddr;
-	a->file_id = f->id;
+	a->file = file;
 	a->info = (uint32_t)unwind_code_info(c->u, f, vaddr);
-	hashtab_add(&c->addridx, &p, (uint32_t)c->naddr++);
+	c->naddr++;
 	return a;
 }
 

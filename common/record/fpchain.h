@@ -55,9 +55,10 @@ struct fpchain {
 	struct unwind	*u;		/* borrowed, and its maps */
 	struct fpchain_file *files;	/* owned: by mapfile id */
 	size_t		 nfiles;
-	struct fpchain_addr *addr;	/* owned: answers by (file, address) */
-	size_t		 naddr, addr_cap;
-	struct hashtab	 addridx;
+	struct fpchain_addr *addr;	/* owned: answers by (file, address),
+					   open addressing in place: a probe
+					   touches one cache line */
+	size_t		 naddr, addr_mask;	/* answers held; slots - 1 */
 };
 
 /* Makes c ready; u (and its maps) borrowed until fpchain_release. */

@@ -618,6 +618,8 @@ struct fit {
 	size_t		 merged;	/* threads in the row of the rest */
 	size_t		 nkept;
 	int		 over;		/* still over the budget */
+	struct buf	 rows;		/* put_rows of the fit: the measure
+					   kept, not made again */
 };
 
 /*
@@ -634,7 +636,7 @@ static void
 fit_budget(const struct timeline *tl, const struct flame *fl, struct tree *t,
     struct cells *c, int nb, uint64_t q, struct fit *f)
 {
-	struct buf scratch;
+	struct buf *scratch = &f->rows;
 	size_t best = SIZE_MAX, bytes, kept;
 	double total = fl->time, px = total / 1180, bthr = 0;
 	int bsh = 0;
@@ -645,11 +647,11 @@ fit_budget(const struct timeline *tl, const struct flame *fl, struct tree *t,
 		f->merged = c->kept - kept;
 		cells_merge(c, kept);
 	}
-	buf_init(&scratch);
+	buf_init(scratch);
 	for (;;) {
 		bytes = tree_prune(t, fl, f->thr, &f->nkept);
-		buf_reset(&scratch);
-		bytes += put_rows(&scratch, c, t, f->nkept, f->sh, q);
+		buf_reset(scratch);
+		bytes += put_rows(scratch, c, t, f->nkept, f->sh, q);
 		if (bytes < best) {
 			best = bytes;
 			bthr = f->thr;
@@ -675,13 +677,14 @@ fit_budget(const struct timeline *tl, const struct flame *fl, struct tree *t,
 			f->thr = bthr;
 			f->sh = bsh;
 			tree_prune(t, fl, f->thr, &f->nkept);
+			buf_reset(scratch);
+			put_rows(scratch, c, t, f->nkept, f->sh, q);
 			break;
 		}
 	}
 	if (getenv("FGSVG_TLDEBUG") != NULL)
 		fprintf(stderr, "timeline: %zu bytes, thr %g, sh %d\n", best,
 		    f->thr, f->sh);
-	buf_release(&scratch);
 }
 
 /*
@@ -773,7 +776,8 @@ timeline_build(struct timeline *tl, const struct timebins *tb,
 	put_tree(tl, fl, &t, pal, c.anyoff ? &blue : NULL);
 	if (c.anyoff)
 		palette_release(&blue);
-	put_rows(&tl->data, &c, &t, f.nkept, f.sh, q);
+	buf_add(&tl->data, f.rows.p, f.rows.len);
+	buf_release(&f.rows);
 	tl->rows = c.nrows < TIMELINE_ROWS ? (int)c.nrows : TIMELINE_ROWS;
 	cells_free(&c);
 	free(nodeof);

@@ -1,0 +1,109 @@
+/*
+ * perfdata: perf data (perf.data, or perf record -o -'s pipe) into the
+ * profile in one process, as fgsym FILE | fgpprof would read it: the
+ * session replays the recording (record/replay.h), the symbolizer names
+ * each sample's frames (sym_sink_named) and hands them to the profile as
+ * structs (stacks_feed_*), with no text between the stages.
+ */
+#include <err.h>
+#include <unistd.h>
+
+#include "base/lineread.h"
+#include "pprof/pprof.h"
+#include "profile/stacks.h"
+#include "record/replay.h"
+#include "stream/sample.h"
+#include "stream/sniff.h"
+#include "sym/sym.h"
+
+static void
+named_header(void *arg, const struct sample_hdr *h)
+{
+	stacks_feed_header(arg, h);
+}
+
+static void
+named_head(void *arg, const struct stream_head *h)
+{
+	stacks_feed_head(arg, h);
+}
+
+static void
+named_frame(void *arg, const struct stream_frame *fr, const void *id)
+{
+	(void)id;
+	stacks_feed_frame(arg, fr);
+}
+
+static void
+named_srcline(void *arg, const char *text)
+{
+	stacks_feed_srcline(arg, text);
+}
+
+static void
+named_end(void *arg)
+{
+	stacks_feed_end(arg);
+}
+
+static const struct sym_named to_stacks = {
+	.header = named_header,
+	.head = named_head,
+	.frame = named_frame,
+	.srcline = named_srcline,
+	.end = named_end,
+};
+
+/*
+ * The perf data on fd (head[0..headlen) read of it already), its frames
+ * named as fgsym names them by default (no source lines: fgsym FILE |
+ * fgpprof's profile).
+ */
+static int
+pprof_perfdata(struct pprof *p, int fd, const char *name, const char *head,
+    size_t headlen)
+{
+	struct sym_opts o = SYM_OPTS_DEFAULT;
+	struct sample_sink sink;
+	struct sym *s;
+	char *why;
+	int rc;
+
+	o.progress = isatty(STDERR_FILENO);
+	s = sym_new(&o);
+	stacks_feed_begin(&p->prof, name);
+	sym_sink_named(s, &to_stacks, &p->prof, &sink);
+	rc = replay_perfdata(fd, name, head, headlen, &sink, sym_search(s),
+	    &why);
+	if (rc == -1)
+		errx(2, "%s", why);
+	sym_sink_release(&sink);
+	stacks_feed_finish(&p->prof);
+	if (sym_finish(s) != 0 && rc == 0)
+		rc = 1;
+	sym_free(s);
+	return rc;
+}
+
+int
+pprof_stream(struct pprof *p, int fd, const char *name)
+{
+	struct lineread lr;
+	const char *head;
+	size_t n;
+	enum sniff_kind k;
+	int rv;
+
+	lineread_init(&lr, fd, name);
+	n = lineread_peek(&lr, 16, &head);
+	k = sniff(head, n, SNIFF_STREAM, NULL);
+	if (k == SNIFF_PERFDATA || k == SNIFF_PERFPIPE)
+		rv = pprof_perfdata(p, fd, name, head, n);
+	else if (sniff_refuse(&lr, SNIFF_STREAM, "fgpprof") != 0)
+		rv = SNIFF_REFUSED;
+	else
+		rv = stacks_lines(&p->prof, &lr, name);
+	lineread_release(&lr);
+	return rv;
+}

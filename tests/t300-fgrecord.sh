@@ -3,7 +3,7 @@
 # tests/record/*.c with real perf_event_open, and writes a well-formed
 # stream: structure, rates, unwinding depth, children, threads, exit status.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 35
 
 B=$TMP/build
 mkdir -p "$B"

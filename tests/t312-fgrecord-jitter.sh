@@ -17,9 +17,17 @@
 # at every commit) and calls no other function changed. The fixed period's lock is not asserted (it needs a round
 # that stays within a fraction of a percent of the period, which a busy
 # machine may not give).
+# Then a thread created after the start (tests/record/rounds_thread.c),
+# where a thread pool's work is, in rounds of one period, perf sampler:
+# its event is fgrecord's own, its intervals drawn as the first
+# thread's are. The kernel's inherited event (FGRECORD_INHERIT=1, what
+# fgrecord did before) kept the one interval drawn when the thread was
+# made: every sample with the same period, as many samples in a run as
+# that draw gave (0.67 to 2 times the due), and rounds that fall into
+# step with it.
 # slow
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 9
 
 B=$TMP/build R=$TMP/runs
 mkdir -p "$B" "$R"
@@ -79,6 +87,19 @@ if ! $cc -O2 -g -o "$B/rounds" "$TESTS/record/rounds.c" 2>"$B/err"; then
 	skip_rest
 fi
 
+# record_thread RUN: a run of rounds_thread, rounds of one period, its
+# thread's periods checked (at least half of its samples with a period
+# of their own, against one for all) and its counts added to thread.counts
+record_thread() {
+	_o=$R/thread.run$1
+	expect_status 0 fgrecord -q --sampler perf -o "$_o" "$B/rounds_thread" $P 1 $SECS 2>>"$R/perf.thread.err" &&
+	awk '/ cpu-clock:$/ { split($2, t, "/"); if (t[1] != t[2]) { n++; if (!seen[$5]++) d++ } }
+	END { printf "run %d: %d samples of the thread, %d periods\n", r, n, d; exit !(n >= 100 && d >= n / 2) }' r="$1" "$_o" &&
+	expect_status 0 fgsym "$_o" >"$_o.sym" 2>>"$R/sym.err" &&
+	expect_status 0 fgfold "$_o.sym" >"$_o.f" 2>>"$R/fold.err" &&
+	counts "$_o.f" >>"$R/thread.counts" || { cat "$R/perf.thread.err" "$R/sym.err" "$R/fold.err"; return 1; }
+}
+
 for s in perf ptrace; do
 	if [ $s = perf ] && ! perf_ok; then
 		skip_checks 3 "$s: rounds recorded, their spread and shares" "$why"
@@ -113,6 +134,24 @@ for s in perf ptrace; do
 		shares $(for m in $MULTS; do echo "$R/$s.$m.counts"; done)
 	'
 done
+
+if ! perf_ok; then
+	skip_checks 2 'perf: a thread created after the start, its intervals drawn' "$why"
+elif ! $cc -O2 -g -pthread -o "$B/rounds_thread" "$TESTS/record/rounds_thread.c" 2>"$B/err"; then
+	skip_checks 2 'perf: a thread created after the start, its intervals drawn' "cannot build tests/record/rounds_thread.c: $(head -3 "$B/err")"
+else
+	check 'perf: a thread created after the start gets random intervals, five runs' '
+		for i in 1 2 3 4 5; do record_thread $i || exit 1; done
+	'
+	busy=$(awk "/^wall-ns / { w += \$2; c += \$4 } END { if (c > 0 && w > 1.25 * c) printf \"%.0f%%\", 100 * (w - c) / w }" "$R/perf.thread.err")
+	if [ -n "$busy" ]; then
+		skip 'perf: the later thread'\''s rounds spread as independent samples, shares its work'\''s' "the machine was busy: the program waited for a CPU $busy of its time"
+	else
+		check 'perf: the later thread'\''s rounds spread as independent samples, shares its work'\''s' '
+			spread "$R/thread.counts" && shares "$R/thread.counts"
+		'
+	fi
+fi
 
 # f3 raised 20% (as many rounds, of 2.1 periods): the others' time is
 # the same

@@ -24,9 +24,15 @@
  * the period a sample carries is read from its count instead
  * (PERF_SAMPLE_READ, the event's CPU time on that CPU): the count less
  * the count of the event's last sample, the interval that ended in it.
- * An event the kernel made for a thread created after the start
- * (inherit) has no descriptor: its period is the one drawn last when
- * its thread was created, and stays fixed, as its samples say.
+ * A thread created after the start has its events opened by fgrecord
+ * too, not inherited: the side band (mmap, comm, fork, exit) comes from
+ * a dummy event the kernel copies into every new thread, and its FORK
+ * record has the new thread's sampling events opened, into the rings of
+ * their CPUs (fill_dummy_attr, open_late). Not with --wall, whose
+ * context-switch event goes with the cpu-clock one: an event the kernel
+ * made for a thread created after the start (inherit) has no
+ * descriptor, its period is the one drawn last when its thread was
+ * created, and stays fixed, as its samples say.
  */
 #include <err.h>
 #include <errno.h>
@@ -37,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "base/num.h"
@@ -58,6 +65,7 @@ struct jit_event {
 	int		 fd;		/* borrowed from perf_source.fds */
 	uint64_t	 count;		/* its count at its last sample */
 	uint64_t	 drawn;		/* the interval it was last given */
+	int		 dead;		/* its thread exited: closed at the drain's end */
 };
 
 struct perf_source {
@@ -93,6 +101,13 @@ struct perf_source {
 	uint64_t	 drawn;		/* samples whose next interval was drawn */
 	uint64_t	 inherited;	/* samples of events we hold no fd of */
 	int		 reopen;	/* opening again, with smaller rings */
+	/* sampling events per thread: side band from an inherited dummy */
+	int		 per_thread;
+	struct perf_event_attr sb_attr;	/* the dummy: mmap, comm, fork, exit */
+	struct perf_event_attr late_attr; /* a new thread's: enabled at once */
+	int		 ndead;		/* jev entries to close */
+	uint64_t	 late_opened;	/* threads whose event opened on FORK */
+	uint64_t	 late_failed;	/* and whose event could not be */
 	int		 disable_warned;
 };
 
@@ -241,6 +256,7 @@ open_one(struct perf_source *ps, struct perf_event_attr *attr, pid_t pid,
 		if (e == EINVAL && (attr->sample_type & PERF_SAMPLE_READ)) {
 			ps->attr.sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
 			ps->cs_attr.sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
+			ps->sb_attr.sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
 			ps->no_count = 1;
 			continue;
 		}
@@ -338,6 +354,133 @@ find_jit(struct perf_source *ps, pid_t tid, int cpu)
 	return bsearch(&key, ps->jev, ps->njev, sizeof(key), jit_cmp);
 }
 
+/* Keeps fd, the event of a thread born since the start, in jev's order. */
+static void
+insert_jit(struct perf_source *ps, pid_t tid, int cpu, int fd)
+{
+	struct jit_event e;
+	size_t i;
+
+	add_jit(ps, tid, cpu, fd);
+	e = ps->jev[ps->njev - 1];
+	for (i = ps->njev - 1; i > 0 && jit_cmp(&ps->jev[i - 1], &e) > 0; i--)
+		ps->jev[i] = ps->jev[i - 1];
+	ps->jev[i] = e;
+}
+
+/*
+ * Closes the events of threads that exited, once every ring is drained:
+ * a sample of theirs on another CPU came before the EXIT, so it was read.
+ */
+static void
+close_dead(struct perf_source *ps)
+{
+	size_t i, k, j = 0;
+
+	for (i = 0; i < ps->njev; i++) {
+		if (!ps->jev[i].dead) {
+			ps->jev[j++] = ps->jev[i];
+			continue;
+		}
+		for (k = 0; k < ps->nfds; k++)
+			if (ps->fds[k] == ps->jev[i].fd) {
+				ps->fds[k] = ps->fds[--ps->nfds];
+				break;
+			}
+		close(ps->jev[i].fd);
+	}
+	ps->njev = j;
+	ps->ndead = 0;
+}
+
+/*
+ * Raises the soft limit on descriptors to the hard one, once: each
+ * thread holds one per CPU. The command was started before: its limit
+ * stays. Returns 1 when it rose.
+ */
+static int
+raise_nofile(void)
+{
+	static int tried;
+	struct rlimit rl;
+
+	if (tried++ || getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
+	    rl.rlim_cur >= rl.rlim_max)
+		return 0;
+	rl.rlim_cur = rl.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
+}
+
+/*
+ * A thread born since the start (its FORK record, from the inherited
+ * dummy): its sampling event opened on every CPU, enabled, into that
+ * CPU's ring, so that its intervals are drawn as the first threads'
+ * are. A thread already gone (ESRCH) is no failure; any other refusal
+ * (the fd limit) leaves the thread unsampled, counted for the summary.
+ */
+static void
+open_late(struct perf_source *ps, pid_t tid)
+{
+	struct jit_event *e;
+	int cpu, fd, first = 1;
+
+	for (cpu = 0; cpu < ps->ncpus; cpu++) {
+		if (!ps->online[cpu] || ps->rings[cpu].base == NULL)
+			continue;
+		if (first && (e = find_jit(ps, tid, cpu)) != NULL) {
+			if (!e->dead)
+				return;	/* opened at the start already */
+			close_dead(ps);	/* its TID taken again at once */
+		}
+		first = 0;
+		fd = perf_open(&ps->late_attr, tid, cpu);
+		if (fd < 0 && errno == EMFILE && raise_nofile())
+			fd = perf_open(&ps->late_attr, tid, cpu);
+		if (fd < 0) {
+			if (errno != ESRCH) {
+				ps->late_failed++;
+				ps->src->partial = 1;
+			}
+			return;
+		}
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ps->rings[cpu].fd) != 0) {
+			close(fd);
+			ps->late_failed++;
+			ps->src->partial = 1;
+			return;
+		}
+		add_fd(ps, fd);
+		insert_jit(ps, tid, cpu, fd);
+	}
+	ps->late_opened++;
+}
+
+/* FORK and EXIT of the dummy: a new thread's events, a dead one's. */
+static void
+on_task(struct perf_source *ps, const struct perf_event_header *h)
+{
+	const uint32_t *w = (const void *)(h + 1);
+	pid_t tid;
+	int cpu;
+
+	if (h->size < sizeof(*h) + 4 * sizeof(uint32_t))
+		return;
+	tid = (pid_t)w[2];
+	if (h->type == PERF_RECORD_FORK) {
+		if (ps->end_ns == 0)
+			open_late(ps, tid);
+		return;
+	}
+	for (cpu = 0; cpu < ps->ncpus; cpu++) {
+		struct jit_event *e = find_jit(ps, tid, cpu);
+
+		if (e != NULL && !e->dead) {
+			e->dead = 1;
+			ps->ndead++;
+		}
+	}
+}
+
 /* Closes every event and unmaps every ring, to open them again. */
 static void
 close_all(struct perf_source *ps)
@@ -361,6 +504,13 @@ open_for_task(struct perf_source *ps, pid_t pid, int soft)
 	for (cpu = 0; cpu < ps->ncpus; cpu++) {
 		if (!ps->online[cpu])
 			continue;
+		/* the dummy first: it owns the ring, its watermark wakes */
+		if (ps->per_thread) {
+			if ((fd = open_one(ps, &ps->sb_attr, pid, cpu, soft)) < 0)
+				return -1;
+			add_fd(ps, fd);
+			attach_ring(ps, fd, cpu);
+		}
 		if ((fd = open_one(ps, &ps->attr, pid, cpu, soft)) < 0)
 			return -1;
 		add_fd(ps, fd);
@@ -537,6 +687,32 @@ fill_switch_attr(struct perf_source *ps, const struct perf_opts *cpu,
 }
 
 /*
+ * Random intervals of every thread: the side band (mmap, comm, fork,
+ * exit) from a dummy event that the kernel copies into every thread
+ * born since (inherit), the sampling events opened per thread without
+ * it. The dummy owns each CPU's ring and wakes the poll at every record,
+ * so that a FORK is read, and the new thread's events opened, at once.
+ */
+static void
+fill_dummy_attr(struct perf_source *ps, const struct perf_opts *smp,
+    int no_bid, int no_kernel)
+{
+	struct perf_opts po = *smp;
+
+	po.inherit = 1;
+	po.sideband = 1;
+	po.read_count = 0;
+	po.wakeup_bytes = 1;
+	perf_attr_fill(&ps->sb_attr, &po);
+	ps->sb_attr.type = PERF_TYPE_SOFTWARE;
+	ps->sb_attr.config = PERF_COUNT_SW_DUMMY;
+	if (no_bid)
+		ps->sb_attr.build_id = 0;
+	if (no_kernel)
+		ps->sb_attr.exclude_kernel = 1;
+}
+
+/*
  * Random intervals: the mean period -F or -c sets, and the event opened
  * in period mode at a first interval drawn. A clock's period is in ns,
  * at least the kernel's shortest; a count's is at least 1. -F of an
@@ -617,6 +793,17 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 		jitter_setup(ps, &po);
 	}
 	/*
+	 * Random intervals of every thread: the sampling event opened by
+	 * fgrecord for each (FGRECORD_INHERIT, undocumented, for the
+	 * tests: the kernel's inherited events, as before).
+	 */
+	ps->per_thread = ps->jitter && cfg->mode == RECORD_CPU &&
+	    !cfg->system_wide && getenv("FGRECORD_INHERIT") == NULL;
+	if (ps->per_thread) {
+		po.inherit = 0;
+		po.sideband = 0;
+	}
+	/*
 	 * The kernel may grant smaller ring buffers than asked (the mlock
 	 * limit): then everything is opened again with the wake-up mark
 	 * scaled to what was granted, or the buffers would overflow between
@@ -624,8 +811,10 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 	 */
 	for (tries = 0; ; tries++) {
 		size_t pages = ps->ring_pages;
-		int no_bid = tries > 0 && !ps->attr.build_id;
+		int no_bid = tries > 0 && !(ps->per_thread ? ps->sb_attr.build_id :
+		    ps->attr.build_id);
 		int no_kernel = ps->attr.exclude_kernel;
+		int sb_no_kernel = ps->sb_attr.exclude_kernel;
 
 		/*
 		 * Woken at 1/32 of the ring (some 8 ms of dwarf samples at
@@ -649,12 +838,17 @@ perf_source_open(struct source *src, const struct source_config *cfg)
 			ps->attr.exclude_kernel = 1;
 		if (cfg->mode == RECORD_WALL)
 			fill_switch_attr(ps, &po, wake);
+		if (ps->per_thread)
+			fill_dummy_attr(ps, &po, no_bid, sb_no_kernel);
 		ps->reopen = tries > 0;
 		open_events(ps);
 		if (ps->ring_pages == pages || tries == 4)
 			break;
 		close_all(ps);
 	}
+	ps->late_attr = ps->attr;
+	ps->late_attr.disabled = 0;
+	ps->late_attr.enable_on_exec = 0;
 	perf_decoder_init_attr(&ps->dec, &ps->attr, cfg->event->name);
 	perf_decoder_init_attr(&ps->offdec, &ps->attr, STREAM_OFFCPU_EVENT);
 	/* said at the end, and only when samples were lost (summary) */
@@ -893,7 +1087,12 @@ static void
 enqueue(void *arg, const struct perf_event_header *h, int cpu)
 {
 	struct perf_source *ps = arg;
-	uint64_t period = ps->jitter ? next_interval(ps, h, cpu) : 0;
+	uint64_t period;
+
+	if (ps->per_thread &&
+	    (h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT))
+		on_task(ps, h);
+	period = ps->jitter ? next_interval(ps, h, cpu) : 0;
 
 	perfqueue_add(&ps->queue, h, h->size, perf_record_time(h), period,
 	    cpu);
@@ -978,6 +1177,8 @@ perf_source_drain(struct source *src, uint64_t limit,
 		perf_ring_drain(&ps->rings[cpu], enqueue, ps);
 		src->bytes += ps->rings[cpu].bytes - before;
 	}
+	if (ps->ndead)
+		close_dead(ps);
 	/* the records up to limit, in time order; the rest wait */
 	{
 		struct drain d = { ps, sink };
@@ -1050,6 +1251,11 @@ perf_source_summary(const struct source *src, uint64_t throttled)
 		    program_invocation_short_name, ps->ring_pages * kib,
 		    (ps->want_pages * kib + 4) * (size_t)ps->ncpus);
 	}
+	if (ps->late_failed)
+		fprintf(stderr, "%s: %" PRIu64 " threads created during the "
+		    "recording could not be sampled (their events refused: "
+		    "raise ulimit -n)\n", program_invocation_short_name,
+		    ps->late_failed);
 	/* fgrecord(1) CAVEATS: the kernel's events of later threads */
 	if (ps->inherited)
 		fprintf(stderr, "%s: %s%% of the samples (%" PRIu64 " of %"

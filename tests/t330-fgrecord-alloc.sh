@@ -88,11 +88,19 @@ check 'every function: bytes and allocations within 10% of the truth at -c 65536
 	all_near
 '
 
-check 'in use at the end: the leak and its bytes, no block that was freed' '
+# The summary is in bytes and allocations: the leak of 100,000,000 bytes
+# in 1000 blocks (95.37 MiB) still allocated at the end, within 10%.
+check 'in use at the end: the leak and its bytes, no block that was freed, the summary says it' '
 	record 3 &&
 	near f_leak inuse-bytes 100000000 && near f_leak inuse-objects 1000 &&
 	none f_small inuse-bytes && none f_realloc inuse-bytes &&
-	none f_calloc inuse-bytes && none f_memalign inuse-bytes && none f_large inuse-bytes
+	none f_calloc inuse-bytes && none f_memalign inuse-bytes && none f_large inuse-bytes &&
+	grep_q "^fgrecord: [0-9]* allocations sampled (one per 64 KiB on average), standing for [0-9.]* [KMG]*i*B in [0-9]* allocations; still allocated at the end: " err &&
+	grep_q "^fgrecord: recorded in [0-9.]* s, [0-9.]*% of the stacks truncated" err &&
+	{ ! grep_q "samples in" err || { cat err; false; }; } &&
+	sed -n "s/.*still allocated at the end: \([0-9.]*\) MiB in \([0-9]*\) allocations\$/\1 \2/p" err >inuse &&
+	awk "{ b = \$1; n = \$2 } END { print \"in use:\", b, \"MiB,\", n;
+	    exit !(NR == 1 && b >= 95.37 * 0.9 && b <= 95.37 * 1.1 && n >= 900 && n <= 1100) }" inuse
 '
 
 check 'each thread its own countdown: four threads add up' '

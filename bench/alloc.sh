@@ -7,7 +7,9 @@
 # fgrecord --alloc, and under heaptrack when it is installed (apt-get
 # install heaptrack), in turn, BENCH_RUNS times; medians of the wall time
 # and the ratios to the bare run. Targets: --alloc at most x1.3 of the
-# bare run, and at most a third of heaptrack's time.
+# bare run, and at most a third of heaptrack's time. The "hooks" row is
+# --alloc with no sample ever taken (-c 1e15): the hooks' fast path and
+# fgrecord's start alone, the rest of the cost being the samples'.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/lib.sh"
@@ -57,11 +59,12 @@ ratio() { echo "$1 / $2" | bc -l | xargs printf %.2f; }
 
 for p in $progs; do
 	c=$(cmd_of $p)
-	: >"$T/$p.bare"; : >"$T/$p.fg"; : >"$T/$p.ht"
+	: >"$T/$p.bare"; : >"$T/$p.fg"; : >"$T/$p.ht"; : >"$T/$p.hooks"
 	i=0
 	while [ $i -lt "$BENCH_RUNS" ]; do
 		wall $c >>"$T/$p.bare"
 		wall "$FG_BIN/fgrecord" --alloc -o "$T/$p.stream" $c >>"$T/$p.fg"
+		wall "$FG_BIN/fgrecord" --alloc -c 1000000000000000 -o "$T/$p.none" $c >>"$T/$p.hooks"
 		if [ $have_ht = yes ]; then
 			rm -f "$T"/heaptrack.*
 			(cd "$T" && wall heaptrack -o "$T/heaptrack.$p" $c) >>"$T/$p.ht"
@@ -81,5 +84,8 @@ for p in $progs; do
 			    "$(ratio "$ht" "$bare")" "$(ratio "$fg" "$ht")"
 		fi
 		echo
+		hk=$(cut -d" " -f$col "$T/$p.hooks" | med)
+		printf '   %-8s %-4s hooks only (no sample) %ss (x%s)\n' "$p" "$what" \
+		    "$hk" "$(ratio "$hk" "$bare")"
 	done
 done

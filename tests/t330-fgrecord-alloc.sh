@@ -8,7 +8,7 @@
 # output and status are its own; what cannot be recorded says so in one
 # line.
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 
 B=$TMP/build
 mkdir -p "$B"
@@ -88,11 +88,19 @@ check 'every function: bytes and allocations within 10% of the truth at -c 65536
 	all_near
 '
 
-check 'in use at the end: the leak and its bytes, no block that was freed' '
+# The summary is in bytes and allocations: the leak of 100,000,000 bytes
+# in 1000 blocks (95.37 MiB) still allocated at the end, within 10%.
+check 'in use at the end: the leak and its bytes, no block that was freed, the summary says it' '
 	record 3 &&
 	near f_leak inuse-bytes 100000000 && near f_leak inuse-objects 1000 &&
 	none f_small inuse-bytes && none f_realloc inuse-bytes &&
-	none f_calloc inuse-bytes && none f_memalign inuse-bytes && none f_large inuse-bytes
+	none f_calloc inuse-bytes && none f_memalign inuse-bytes && none f_large inuse-bytes &&
+	grep_q "^fgrecord: [0-9]* allocations sampled (one per 64 KiB on average), standing for [0-9.]* [KMG]*i*B in [0-9]* allocations; still allocated at the end: " err &&
+	grep_q "^fgrecord: recorded in [0-9.]* s, [0-9.]*% of the stacks truncated" err &&
+	{ ! grep_q "samples in" err || { cat err; false; }; } &&
+	sed -n "s/.*still allocated at the end: \([0-9.]*\) MiB in \([0-9]*\) allocations\$/\1 \2/p" err >inuse &&
+	awk "{ b = \$1; n = \$2 } END { print \"in use:\", b, \"MiB,\", n;
+	    exit !(NR == 1 && b >= 95.37 * 0.9 && b <= 95.37 * 1.1 && n >= 900 && n <= 1100) }" inuse
 '
 
 check 'each thread its own countdown: four threads add up' '
@@ -199,6 +207,57 @@ check 'an allocator linked in: named by its symbol, said not recorded' '
 	expect_status 0 fgrecord --alloc -o out ./own >stdout 2>err &&
 	grep_q "^ok\$" stdout &&
 	grep_q "links an allocator of its own (malloc): what it allocates through it does not go through the hooked malloc and is not recorded" err
+'
+
+# The stack copy is cut at the stack's top, which the hook learns once
+# per thread: stacks whose sp moves up and down across pages, in the main
+# thread (near its top) and in another, are each whole to the last frame,
+# with no help from the stitcher.
+check 'stacks of every depth, in two threads: whole, none truncated' '
+	cat >depth.c <<-EOF &&
+	#include <pthread.h>
+	#include <stdlib.h>
+	#include <string.h>
+	static volatile char sink;
+	static __attribute__((noinline)) void rec(int d) {
+		volatile char pad[300];
+		pad[0] = (char)d;
+		if (d > 0) { rec(d - 1); sink = pad[0]; return; }
+		char *p = malloc(4096);
+		memset(p, 1, 64); sink = p[0]; free(p);
+	}
+	static void *run(void *arg) {
+		for (int i = 0; i < 3000; i++) rec((i * 7) % 31);
+		return arg;
+	}
+	int main(void) {
+		pthread_t t;
+		pthread_create(&t, NULL, run, NULL);
+		run(NULL);
+		pthread_join(t, NULL);
+		return 0;
+	}
+	EOF
+	$cc -O1 -g -fno-builtin -fno-omit-frame-pointer -pthread -o depth depth.c &&
+	expect_status 0 fgrecord --alloc -c 4096 -o out ./depth >stdout 2>err &&
+	wellformed out &&
+	{ ! grep_q "\[truncated\]" out || { grep -c "\[truncated\]" out; false; }; } &&
+	# a stack cut short would be completed from an earlier one: none was
+	{ ! grep_q "completed from" err || { cat err; false; }; } &&
+	fgsym out >sym 2>sym.err &&
+	cat >whole.awk <<-\EOF &&
+	# per thread: whether a sample had all 31 frames of rec
+	function fin() { if (want && d == 31) deep[tid] = 1; want = 0 }
+	/alloc-bytes:$/ { fin(); n++; split($2, pt, "/"); tid = pt[2]; want = 1; d = 0; next }
+	/^\t/ { if (want && $2 ~ /^rec([+]|$)/) d++; next }
+	{ fin() }
+	END {
+		fin(); for (t in deep) k++
+		printf "%d samples, %d threads with all 31 frames\n", n, k
+		exit !(n >= 2000 && k == 2)
+	}
+	EOF
+	awk -f whole.awk sym
 '
 
 for_nobody "$TOP/bin/fgrecord" "$TOP/lib/libfgalloc.so" "$B/allocs"

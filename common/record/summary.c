@@ -390,6 +390,15 @@ record_summary(const struct record *r)
 		    s->lost, share(tpct, s->truncated, s->samples),
 		    s->truncated ? " (mostly: " : "", why,
 		    s->truncated ? ")" : "", stitched);
+	} else if (r->src.ops->alloc) {
+		/* bytes and allocations, in the source's words, then stacks */
+		r->src.ops->summary(&r->src, s->throttled);
+		fprintf(stderr, "%s: recorded in %.2f s, %s%% of the stacks "
+		    "truncated%s%s%s%s, own CPU %.2f s\n",
+		    program_invocation_short_name, s->seconds,
+		    share(tpct, s->truncated, s->samples),
+		    s->truncated ? " (mostly: " : "", why,
+		    s->truncated ? ")" : "", stitched, s->cpu_seconds);
 	} else
 		fprintf(stderr, "%s: %" PRIu64 " samples in %.2f s (%.0f/s), "
 		    "%" PRIu64 " lost, %s%% truncated%s%s%s%s, own CPU "
@@ -419,7 +428,7 @@ record_summary(const struct record *r)
 		    "no known mapping'; run as root to read them\n",
 		    program_invocation_short_name, s->procs_denied, s->procs,
 		    share(dpct, s->procs_denied, s->procs));
-	if (r->src.ops->summary)
+	if (r->src.ops->summary && !r->src.ops->alloc)
 		r->src.ops->summary(&r->src, s->throttled);
 	if (!r->opts.cfg.dwarf)
 		fp_lines(r, trunc, nofp_file);

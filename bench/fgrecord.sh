@@ -120,11 +120,10 @@ done
 # charged to it, a wait for a CPU is not), bare, under --fixed-period and
 # under --random-period, alternated run by run so that the machine's load
 # falls on the three alike; the medians of each run's ratio to the bare
-# run before it. On one thread (work MILLIONS 1, the thread started,
-# whose interval the perf sampler draws at each sample) and on the two
-# created threads of work (which keep the interval drawn when they were
-# created: fgrecord(1) CAVEATS), where only the wake at every sample
-# differs.
+# run before it. On one thread (work MILLIONS 1, the thread started)
+# and on the two threads work creates, whose events fgrecord opens as
+# their fork records come (the perf sampler draws every thread's
+# interval at each of its samples: fgrecord(1), Random intervals).
 JIT_RUNS=${JIT_RUNS:-9}
 for thr in 1 2; do
 	: >"$T/jit.r"

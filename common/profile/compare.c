@@ -176,7 +176,8 @@ run_settle(struct compare *c, struct compare_run *r)
 {
 	size_t k;
 
-	qsort(c->touched, c->ntouched, sizeof(uint32_t), by_id);
+	if (c->ntouched > 1)	/* an empty run has no array at all */
+		qsort(c->touched, c->ntouched, sizeof(uint32_t), by_id);
 	r->ids = xcalloc(c->ntouched + 1, sizeof(uint32_t));
 	r->vals = xcalloc(c->ntouched + 1, sizeof(*r->vals));
 	for (k = 0; k < c->ntouched; k++) {

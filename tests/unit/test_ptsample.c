@@ -336,7 +336,9 @@ test_attach(void)
 	CHECK(t.in_a * 10 >= t.n_other * 9, "the other thread's pc is in spin_a");
 	CHECK(t.reached * 10 >= (t.n_main + t.n_other) * 9,
 	    "the stack copies unwind to the caller");
-	CHECK(t.period_main <= cpu_main + 2000000 && t.period_main * 10 >=
+	/* random ticks may sample a few periods ahead of what schedstat
+	   has counted when the loop ends: 5 ms of room above */
+	CHECK(t.period_main <= cpu_main + 5000000 && t.period_main * 10 >=
 	    cpu_main * 5, "the main thread's periods add up to its CPU time");
 	CHECK(t.offcpu == 0, "no off-CPU samples outside wall mode");
 	unwind_release(&t.unwind);

@@ -29,7 +29,7 @@
 #
 # slow: make check-all and CI run it, make check does not (tests/run --quick)
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 9
 
 B=$TMP/build
 mkdir -p "$B"
@@ -92,18 +92,11 @@ check '1 MiB frame, perf sampler: >= 95% reach main, each stack exact' '
 
 # Every sample below outer is walked while its thread is stopped: none
 # is left truncated, none needs a completion after the thread was let go.
-# Built with ASan and run beside the rest of CI, 565 and 567 of 600
-# reached main (twice, C and Rust; never when run alone, nor in the plain
-# build): not understood yet, so the ASan build
-# is held to 90% here, the plain one to every sample.
-PT_MIN=100
-nm "$TOP/bin/fgrecord" 2>/dev/null | grep -q __asan_init && PT_MIN=90
-export PT_MIN
-check "1 MiB frame, --sampler ptrace: $PT_MIN% reach main, walked while stopped" '
+check '1 MiB frame, --sampler ptrace: every sample reaches main, walked while stopped' '
 	fgrecord --sampler ptrace -o out bigframe 0.6 2>err &&
 	wellformed out && symfold out out.folded &&
 	set -- $(deepstat out.folded) && echo "total $1 main $2 bad $3" && cat err &&
-	test "$1" -gt 300 && test $(($2 * 100)) -ge $(($1 * PT_MIN)) && test "$3" = 0 &&
+	test "$1" -gt 300 && test "$2" = "$1" && test "$3" = 0 &&
 	grep_q "read beyond the copy while the thread was stopped" err &&
 	! grep -q "live stack" err
 '
@@ -114,6 +107,25 @@ check '--sampler ptrace --no-stitch: still 100%: nothing is read after the stop'
 	set -- $(deepstat out.folded) && echo "total $1 main $2 bad $3" &&
 	test "$1" -gt 100 && test "$2" = "$1" && test "$3" = 0 &&
 	grep_q "read beyond the copy while the thread was stopped" err
+'
+
+# The ptrace sampler reads a process's mappings at its first sample: when
+# that sample finds the dynamic linker still searching for libc (here a
+# search path of 1200 folders that do not exist), the mappings it sent
+# lacked libc, and until their next reading 50 ms later the stacks of
+# main ended in [truncated] below it ("pc in no known mapping"): up to 7%
+# of them beside CI. A sample in the dynamic linker now has the next one
+# read them again. Three rounds: without that, one round in three to
+# one in two failed here.
+check '--sampler ptrace, a start slow in the dynamic linker: every sample reaches main' '
+	LP=$(seq -f /nonexistent/%g 1 1200 | paste -sd: -) &&
+	for r in 1 2 3; do
+		LP=$LP fgrecord --sampler ptrace --no-stitch -o out$r sh -c "LD_LIBRARY_PATH=\$LP exec bigframe 0.3" 2>err$r &&
+		wellformed out$r && symfold out$r out$r.folded &&
+		grep -q "_dl_" out$r.folded &&
+		set -- $(deepstat out$r.folded) && echo "round $r: total $1 main $2 bad $3" &&
+		test "$1" -gt 100 && test "$2" = "$1" && test "$3" = 0 || exit 1
+	done
 '
 
 check '--no-stitch: the same stacks end in [truncated], and it says so' '
@@ -162,7 +174,7 @@ else
 		fgrecord --sampler ptrace -o out2 bigframe_rs 0.6 >/dev/null 2>err2 &&
 		wellformed out2 && symfold out2 out2.folded &&
 		set -- $(deepstat out2.folded bigframe::) && echo "ptrace: total $1 main $2 bad $3" && cat err2 &&
-		test "$1" -gt 300 && test $(($2 * 100)) -ge $(($1 * (PT_MIN < 95 ? PT_MIN : 95))) && test "$3" = 0
+		test "$1" -gt 300 && test "$2" = "$1" && test "$3" = 0
 	'
 fi
 

@@ -240,6 +240,31 @@ procfs_reread(int fd, char *buf, size_t size)
 	return 0;
 }
 
+uint64_t
+procfs_auxv(pid_t pid, uint64_t type)
+{
+	uint64_t v[64][2], r = 0;
+	ssize_t n;
+	size_t i;
+	int fd;
+
+	if ((fd = procfs_task_open(pid, pid, "auxv")) < 0)
+		return 0;
+	do
+		n = pread(fd, v, sizeof(v), 0);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	for (i = 0; n > 0 && i < (size_t)n / sizeof(v[0]); i++) {
+		if (v[i][0] == 0)
+			break;		/* AT_NULL ends it */
+		if (v[i][0] == type) {
+			r = v[i][1];
+			break;
+		}
+	}
+	return r;
+}
+
 int
 procfs_comm(pid_t pid, pid_t tid, char *buf, size_t len)
 {

@@ -112,6 +112,12 @@ int	 procfs_comm(pid_t pid, pid_t tid, char *buf, size_t len);
 int	 procfs_task_open(pid_t pid, pid_t tid, const char *what);
 
 /*
+ * The value of entry type (AT_BASE, say) of process pid's auxiliary
+ * vector, its /proc/PID/auxv: 0 when it has none or cannot be read.
+ */
+uint64_t procfs_auxv(pid_t pid, uint64_t type);
+
+/*
  * Reads the /proc file fd from its start into buf, at most size - 1
  * bytes, NUL-terminated. One read: a /proc file gives its text at once.
  * Returns 0, or -1 when fd is -1, the file is empty or the read fails

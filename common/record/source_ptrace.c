@@ -14,11 +14,13 @@
  *
  * No kernel stacks: a ptrace stop happens on the way back to user space.
  * The mappings of a process are read at its exec and again at its first
- * sample (the dynamic linker has loaded its libraries by then), when a
+ * sample (and at the next, while a sample finds the dynamic linker at
+ * work: it loads libraries), when a
  * sample's pc is in none of those known (a library just loaded), and
  * every 50 ms while it is sampled; they are sent again only when they
  * changed.
  */
+#include <elf.h>
 #include <err.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -54,6 +56,9 @@ struct pproc {
 	pid_t		 pid;
 	uint64_t	 hash;		/* of its maps file's executable lines */
 	uint64_t	 read_at;	/* CLOCK_MONOTONIC ns */
+	int		 again;		/* read them at the next sample */
+	uint64_t	 at_base;	/* the dynamic linker's load address */
+	uint64_t	 interp[2];	/* and its code: [start, end) */
 	uint64_t	(*ranges)[2];	/* owned: [start, end) */
 	size_t		 n;
 };
@@ -174,7 +179,7 @@ static void
 read_maps(struct ptsrc *p, struct pproc *pp, int force)
 {
 	struct procfs_maps ms;
-	struct procfs_map m;
+	struct procfs_map m, ld = { 0 };
 	size_t i, n = 0, ncap = 0;
 	uint64_t h = 1469598103934665603ULL;
 	uint64_t (*r)[2] = NULL;
@@ -185,13 +190,23 @@ read_maps(struct ptsrc *p, struct pproc *pp, int force)
 	} *v = NULL;
 
 	pp->read_at = procfs_now_ns();
+	pp->again = 0;
+	if (pp->at_base == 0)
+		pp->at_base = procfs_auxv(pp->pid, AT_BASE);
 	if (procfs_maps_open(&ms, pp->pid, 0) != 0)
 		return;
 	while (procfs_maps_next(&ms, &m)) {
 		const char *c;
 
+		if (m.start == pp->at_base && m.ino != 0)
+			ld = m;		/* the dynamic linker's first mapping */
 		if (strchr(m.perms, 'x') == NULL)
 			continue;
+		if (ld.ino != 0 && m.ino == ld.ino && m.maj == ld.maj &&
+		    m.min == ld.min) {
+			pp->interp[0] = m.start;
+			pp->interp[1] = m.end;
+		}
 		for (c = m.line; *c; c++)
 			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
 		GROW(v, n + 1, ncap);
@@ -380,9 +395,17 @@ on_sample(void *arg, const struct pt_sample *s)
 		p->src->preempted++;
 	if ((!s->offcpu || s->preempted) && p->cfg.mode == RECORD_OFFCPU)
 		return;		/* --off-cpu: blocked threads only */
-	if (pp->read_at <= 1 || now - pp->read_at > REREAD_NS ||
+	if (pp->read_at <= 1 || pp->again || now - pp->read_at > REREAD_NS ||
 	    (!known(pp, s->regs[UNWIND_RA]) && now - pp->read_at > UNKNOWN_NS))
 		read_maps(p, pp, pp->read_at == 0);
+	/*
+	 * In the dynamic linker, libraries are being loaded (at the start,
+	 * or a dlopen): its next sample reads the mappings again, for the
+	 * frames below would be in no known mapping till the next reread.
+	 */
+	if (s->regs[UNWIND_RA] >= pp->interp[0] &&
+	    s->regs[UNWIND_RA] < pp->interp[1])
+		pp->again = 1;
 	name_once(p, s->pid, s->tid);
 	if (!p->wall && s->period > p->period_ns) {
 		k = s->period / p->period_ns;
@@ -417,6 +440,7 @@ on_exec(void *arg, pid_t pid)
 	forget_names(p, pid);
 	maps_exec(&p->wmaps, pid);
 	send_comm(p, pid, pid, 1);
+	pp->at_base = pp->interp[0] = pp->interp[1] = 0;	/* a new program's */
 	read_maps(p, pp, 1);
 	pp->read_at = 1;	/* and again at its first sample */
 }

@@ -137,20 +137,28 @@ root_open(const char *root)
 	return open(*root ? root : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
-int
-inroot_stat(const char *root, const char *name, struct stat *st)
+/* The O_PATH descriptor of name resolved inside root; -1 (errno). */
+static int
+root_path(const char *root, const char *name)
 {
-	int rfd, fd, e, rc;
+	int rfd, fd, e;
 
 	if ((rfd = root_open(root)) < 0)
 		return -1;
 	fd = inroot_path(rfd, name, 0);
 	e = errno;
 	close(rfd);
-	if (fd < 0) {
-		errno = e;
+	errno = e;
+	return fd;
+}
+
+int
+inroot_stat(const char *root, const char *name, struct stat *st)
+{
+	int fd, e, rc;
+
+	if ((fd = root_path(root, name)) < 0)
 		return -1;
-	}
 	rc = fstat(fd, st);
 	e = errno;
 	close(fd);
@@ -161,17 +169,10 @@ inroot_stat(const char *root, const char *name, struct stat *st)
 int
 inroot_open(const char *root, const char *name, struct stat *stp)
 {
-	int rfd, pfd, e;
+	int pfd;
 
-	if ((rfd = root_open(root)) < 0)
+	if ((pfd = root_path(root, name)) < 0)
 		return -1;
-	pfd = inroot_path(rfd, name, 0);
-	e = errno;
-	close(rfd);
-	if (pfd < 0) {
-		errno = e;
-		return -1;
-	}
 	/* never by name: a name is what a jail can change */
 	return safeopen_fd(pfd, NULL, 0, stp);
 }

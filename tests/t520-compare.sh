@@ -166,12 +166,17 @@ check 'A/A: the same program, five runs a side: every row is same' '
 	grep_q "^fgfold: 5 runs before, 5 after of cpu-clock: total time per run, in ms; 95% intervals of a moderated t" err
 '
 
+# At the default --min-change, Benjamini-Hochberg bounds the share of
+# false calls among the calls made, not the chance of one: beside the
+# eight true ones (encode and its callers), one false call is allowed now
+# and then (CI, five other jobs building beside it: lex -9% [-16, -2]
+# called faster). That no other row is called is checked at
+# --min-change=5 below, where the chance of any is held.
 check 'A/B: encode at four times its work is slower, [all] not faster' '
 	expect_status 0 fgfold --compare "$R"/a.?.sym -- "$R"/b.?.sym >out 2>err &&
 	cat out &&
 	test "$(verdict out encode)" = slower &&
 	test "$(verdict out "[all]")" != faster &&
-	! grep -q "	faster\$" out &&
 	test "$(sed -n 3p out | cut -f 7)" = slower
 '
 

@@ -1,17 +1,13 @@
 /*
  * perfdata: perf data (perf.data, or perf record -o -'s pipe) into the
- * profile in one process, as fgsym FILE | fgpprof would read it: the
- * session replays the recording (record/replay.h), the symbolizer names
- * each sample's frames (sym_sink_named) and hands them to the profile as
- * structs (stacks_feed_*), with no text between the stages.
+ * profile in one process, as fgsym FILE | fgpprof would read it: replayed
+ * and named by profile/perfnamed, handed to the profile as structs
+ * (stacks_feed_*), with no text between the stages.
  */
-#include <err.h>
-#include <unistd.h>
-
 #include "base/lineread.h"
 #include "pprof/pprof.h"
+#include "profile/perfnamed.h"
 #include "profile/stacks.h"
-#include "record/replay.h"
 #include "stream/sample.h"
 #include "stream/sniff.h"
 #include "sym/sym.h"
@@ -55,6 +51,13 @@ static const struct sym_named to_stacks = {
 	.end = named_end,
 };
 
+static int
+named_finish(void *arg)
+{
+	stacks_feed_finish(arg);
+	return 0;
+}
+
 /*
  * The perf data on fd (head[0..headlen) read of it already), its frames
  * named as fgsym names them by default (no source lines: fgsym FILE |
@@ -64,26 +67,11 @@ static int
 pprof_perfdata(struct pprof *p, int fd, const char *name, const char *head,
     size_t headlen)
 {
-	struct sym_opts o = SYM_OPTS_DEFAULT;
-	struct sample_sink sink;
-	struct sym *s;
-	char *why;
-	int rc;
+	struct perfnamed pn = { .to = &to_stacks, .arg = &p->prof,
+	    .finish = named_finish };
 
-	o.progress = isatty(STDERR_FILENO);
-	s = sym_new(&o);
 	stacks_feed_begin(&p->prof, name);
-	sym_sink_named(s, &to_stacks, &p->prof, &sink);
-	rc = replay_perfdata(fd, name, head, headlen, &sink, sym_search(s),
-	    &why);
-	if (rc == -1)
-		errx(2, "%s", why);
-	sym_sink_release(&sink);
-	stacks_feed_finish(&p->prof);
-	if (sym_finish(s) != 0 && rc == 0)
-		rc = 1;
-	sym_free(s);
-	return rc;
+	return perfnamed_run(&pn, fd, name, head, headlen);
 }
 
 int

@@ -1,14 +1,10 @@
 /*
- * foldperf: perf data folded in one process (foldperf.h): the replay's
- * samples, named by the symbolizer, handed to the fold as structs.
+ * foldperf: perf data folded in one process (foldperf.h): the samples
+ * perfnamed replays and names, handed to the fold as structs.
  */
-#include <err.h>
-#include <stdlib.h>
-#include <unistd.h>
-
 #include "profile/fold.h"
 #include "profile/foldperf.h"
-#include "record/replay.h"
+#include "profile/perfnamed.h"
 #include "stream/sample.h"
 #include "stream/sniff.h"
 #include "sym/sym.h"
@@ -51,31 +47,21 @@ static const struct sym_named to_fold = {
 	.end = named_end,
 };
 
+static int
+named_finish(void *arg)
+{
+	return fold_feed_finish(arg);
+}
+
 int
 fold_perfdata(struct fold *f, int fd, const char *name, const char *head,
     size_t headlen)
 {
-	struct sym_opts o = SYM_OPTS_DEFAULT;
-	struct sample_sink sink;
-	struct sym *s;
-	char *why;
-	int rc, rv;
+	struct perfnamed pn = { .to = &to_fold, .arg = f,
+	    .srcline = f->opts.srcline, .finish = named_finish };
 
-	o.srcline = f->opts.srcline;
-	o.progress = isatty(STDERR_FILENO);
-	s = sym_new(&o);
 	fold_feed_begin(f, name);
-	sym_sink_named(s, &to_fold, f, &sink);
-	rc = replay_perfdata(fd, name, head, headlen, &sink, sym_search(s),
-	    &why);
-	if (rc == -1)
-		errx(2, "%s", why);
-	sym_sink_release(&sink);
-	rv = fold_feed_finish(f);
-	if (sym_finish(s) != 0 && rc == 0)
-		rc = 1;
-	sym_free(s);
-	return rc > rv ? rc : rv;
+	return perfnamed_run(&pn, fd, name, head, headlen);
 }
 
 int

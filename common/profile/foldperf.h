@@ -1,8 +1,7 @@
 /*
  * foldperf: perf data (perf.data, or perf record -o -'s pipe) folded in
- * one process, as fgsym FILE | fgfold would fold it: fgrecord's session
- * replays the recording (record/replay.h), the symbolizer names each
- * sample's frames (sym_sink_named) and hands them to the fold as structs
+ * one process, as fgsym FILE | fgfold would fold it: replayed and named
+ * by perfnamed.h, each sample handed to the fold as structs
  * (fold_feed_*), with no text between the stages. fgfold and fgsvg on
  * perf data.
  *

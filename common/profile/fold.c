@@ -396,9 +396,7 @@ frame_cached(struct fold *f, struct foldin *in, const struct intern_entry *ce)
 	int flags = ce->u[1] >> 32;
 
 	frame_begin(f);
-	/* An empty text may have no buffer behind it (ctext.p still NULL). */
-	if ((ce->u[1] & 0xffffffff) != 0)
-		buf_add(&f->fbuf, f->ctext.p + ce->u[0], ce->u[1] & 0xffffffff);
+	buf_add(&f->fbuf, buf_str(&f->ctext) + ce->u[0], ce->u[1] & 0xffffffff);
 	frame_end(f);
 	f->nnoname += (flags & CF_NONAME) != 0;
 	if (f->opts.srcline && !(flags & CF_UNKNOWN))
@@ -945,7 +943,7 @@ fold_feed_head(struct fold *f, const struct stream_head *h)
 	if (in->kept && f->opts.on_sample != NULL) {
 		buf_reset(&in->comm);
 		buf_add(&in->comm, s.comm.p, s.comm.len);
-		in->head.comm = in->comm.p != NULL ? in->comm.p : "";
+		in->head.comm = buf_str(&in->comm);
 		in->head.commlen = in->comm.len;
 		in->head.pid = (int32_t)h->pid;
 		in->head.tid = (int32_t)h->tid;

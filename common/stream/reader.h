@@ -17,7 +17,7 @@
  *		switch (it.kind) { case STREAM_ITEM_HEAD: ... }
  *	rv = stream_reader_finish(&r) || d.bad > 0;
  *
- * Two more pulls serve a reader with a fast path on the raw line
+ * Two more calls serve a caller with a fast path on the raw line
  * (fgfold's frame cache) and one that wants only some samples (fgfold's
  * event, its --skip-after): stream_reader_pull may hand back a line of the
  * open sample unparsed, for the caller to know by its bytes or give to

@@ -243,7 +243,7 @@ perfdata_summary(const struct perfdata *pd)
 	}
 	if (n)
 		warnx("'%s': skipped records of no use to a flame graph: %.*s",
-		    pd_qname(pd, q), (int)b.len, b.p ? b.p : "");
+		    pd_qname(pd, q), (int)b.len, buf_str(&b));
 	if (pd->unknown_id > 1)
 		warnx("'%s': %" PRIu64 " samples of ids no event lists were "
 		    "skipped", pd_qname(pd, q), pd->unknown_id);

@@ -87,11 +87,19 @@ sample_reset(struct fold *f)
 /* The frames fold_feed_frame knows by their id: a direct-mapped cache. */
 #define FOLD_IDS	(1u << 14)
 
-/* The state of one input while it is folded. */
+/*
+ * One input while it is folded, and the sample of it being folded. Which
+ * lines are whose is the stream reader's to know (stream/reader.h): told
+ * what is not wanted (stream_reader_skip_rest), it hands over the kept
+ * samples' heads, frames, source lines and ends, and nothing else.
+ */
 struct foldin {
-	int		 in_sample;	/* a sample head was kept */
-	int		 skipping;	/* --skip-after matched: ignore the rest */
-	int		 want_srcline;	/* the next srcline belongs to the last frame */
+	int		 kept;		/* a sample of the event folded is
+					   being folded: its head came, not
+					   its end */
+	int		 cut;		/* --skip-after cut its frames: the
+					   rest are not its */
+	int		 want_srcline;	/* its last frame takes a source line */
 	int		 is_java;
 	int		 offcpu;	/* the open sample is off-CPU time */
 	uint64_t	 period;
@@ -100,8 +108,6 @@ struct foldin {
 	unsigned long	 sample_line;	/* line of the open sample's head */
 	unsigned long	 overflow;	/* samples not counted: sum past 2^64-1 */
 	unsigned long	 overflow_line;	/* the first of them */
-	int		 block_pending;	/* f->skey holds the open sample's key */
-	unsigned long	 block_lines;
 	struct fold_sample head;	/* for opts.on_sample: the open
 					   sample's thread and time */
 	struct foldin_id {
@@ -190,8 +196,8 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
     unsigned long lineno)
 {
 	sample_reset(f);
-	in->in_sample = 0;
-	in->skipping = 0;
+	in->kept = 0;
+	in->cut = 0;
 	in->want_srcline = 0;
 	in->offcpu = 0;
 	f->heads++;
@@ -225,7 +231,7 @@ sample_head(struct fold *f, struct foldin *in, const struct stream_sample *s,
 			f->timed = 1;
 		}
 	}
-	in->in_sample = 1;
+	in->kept = 1;
 	in->sample_line = lineno;
 	in->period = s->period;
 	buf_add(&f->pname, s->comm.p, s->comm.len);
@@ -390,15 +396,13 @@ frame_cached(struct fold *f, struct foldin *in, const struct intern_entry *ce)
 	int flags = ce->u[1] >> 32;
 
 	frame_begin(f);
-	/* An empty text may have no buffer behind it (ctext.p still NULL). */
-	if ((ce->u[1] & 0xffffffff) != 0)
-		buf_add(&f->fbuf, f->ctext.p + ce->u[0], ce->u[1] & 0xffffffff);
+	buf_add(&f->fbuf, buf_str(&f->ctext) + ce->u[0], ce->u[1] & 0xffffffff);
 	frame_end(f);
 	f->nnoname += (flags & CF_NONAME) != 0;
 	if (f->opts.srcline && !(flags & CF_UNKNOWN))
 		in->want_srcline = 1;
 	if (flags & CF_SKIP_AFTER)
-		in->skipping = 1;
+		in->cut = 1;
 }
 
 /*
@@ -425,9 +429,9 @@ frame_key_of(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 }
 
 /*
- * A frame of the open sample: its text (line to end), or NULL for one
- * handed over as a struct. Returns the index of its frame cache entry,
- * or -1 when it was no frame to add.
+ * A frame of the sample being folded: its text (line to end), or NULL
+ * for one handed over as a struct. Returns the index of its frame cache
+ * entry, or -1 when it was no frame to add.
  */
 static ssize_t
 frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
@@ -439,8 +443,6 @@ frame_line(struct fold *f, struct foldin *in, const struct stream_frame *fr,
 	int flags;
 
 	in->want_srcline = 0;
-	if (!in->in_sample || in->skipping)
-		return -1;
 	if (len > 0 && sym[0] == '(' &&
 	    !(len >= sizeof(TIDY_ANON) - 1 && memcmp(sym, TIDY_ANON, sizeof(TIDY_ANON) - 1) == 0))
 		return -1;	/* a process name, not a frame */
@@ -470,7 +472,7 @@ srcline_line(struct fold *f, struct foldin *in, const char *line, size_t len)
 	size_t i, start, n;
 
 	in->want_srcline = 0;
-	if (!in->in_sample || f->nframes == 0)
+	if (f->nframes == 0)
 		return;
 	buf_setlen(&f->fbuf, f->fofs[f->nframes]);
 	buf_add(&f->fbuf, ":", 1);
@@ -582,18 +584,22 @@ fold_settle(struct fold *f)
 #define SC_LINES	0xffffffffULL
 #define SC_MAX		65536		/* entries: about 6 MB at most */
 
-/* The end of a sample: its stack, root first, goes into the table. */
+/*
+ * The end of a sample: its stack, root first, goes into the table.
+ * whole_lines: when the reader read it as the text sample_cached looked
+ * at (it.whole), its lines after the head, for the sample cache; else 0.
+ */
 static void
-sample_end(struct fold *f, struct foldin *in)
+sample_end(struct fold *f, struct foldin *in, unsigned long whole_lines)
 {
 	struct intern_entry *e;
 	size_t need = f->pname.len + 1, n = 0, i;
 	char *key;
 	int first = 1, noname = f->nnoname * 2 > f->nframes;
 
-	if (!in->in_sample)
+	if (!in->kept)
 		return;
-	in->in_sample = 0;
+	in->kept = 0;
 	in->want_srcline = 0;
 	need += f->fbuf.len + f->nframes + sizeof(STREAM_OFFCPU_FRAME) +
 	    sizeof("[" STREAM_INUSE_OBJECTS_EVENT "]");
@@ -601,7 +607,7 @@ sample_end(struct fold *f, struct foldin *in)
 	buf_reset(&f->key);
 	buf_grow(&f->key, need);
 	key = f->key.p;
-	if (!f->opts.no_comm && !in->skipping) {
+	if (!f->opts.no_comm && !in->cut) {
 		memcpy(key, f->pname.p, f->pname.len);
 		n = f->pname.len;
 		first = 0;
@@ -640,13 +646,14 @@ sample_end(struct fold *f, struct foldin *in)
 		f->noframes++;
 	buf_setlen(&f->key, n);
 	e = first ? NULL : intern_get(&f->tab, key, n);
-	if (in->block_pending) {
-		struct intern_entry *se = intern_get(&f->scache, f->skey.p, f->skey.len);
+	/* whole, it was looked at by sample_cached, which kept its key */
+	if (whole_lines > 0 && !f->sc_off && f->scache.n < SC_MAX) {
+		struct intern_entry *se = intern_get(&f->scache, f->skey.p,
+		    f->skey.len);
 
 		se->u[0] = e ? (uint64_t)(e - f->tab.ents) : 0;
-		se->u[1] = in->block_lines | (e ? SC_STACK : 0) |
+		se->u[1] = (whole_lines & SC_LINES) | (e ? SC_STACK : 0) |
 		    (noname ? SC_NONAME : 0) | SC_VALID;
-		in->block_pending = 0;
 	}
 	if (e != NULL)
 		sample_count(f, in, e, noname);
@@ -654,8 +661,9 @@ sample_end(struct fold *f, struct foldin *in)
 
 /*
  * Called on a kept sample's head: when its whole text was seen before
- * under the same root frame, counts it and skips its lines, returning 1.
- * Otherwise remembers the key so that sample_end can fill the cache.
+ * under the same root frame, counts it and has the reader pass over it,
+ * returning 1. Otherwise keeps its key in skey, for sample_end to fill
+ * the cache with, should the reader read the sample as that text.
  */
 static int
 sample_cached(struct fold *f, struct foldin *in, struct stream_reader *r)
@@ -664,9 +672,7 @@ sample_cached(struct fold *f, struct foldin *in, struct stream_reader *r)
 	struct intern_entry *se;
 	char *p;
 	ssize_t n;
-	size_t k;
 
-	in->block_pending = 0;
 	if (f->sc_off)
 		return 0;
 	if (f->sc_tries >= 8192 && f->sc_hits * 4 < f->sc_tries) {
@@ -693,16 +699,12 @@ sample_cached(struct fold *f, struct foldin *in, struct stream_reader *r)
 			sample_count(f, in, &f->tab.ents[se->u[0]],
 			    (se->u[1] & SC_NONAME) != 0);
 		stream_reader_skip_sample(r, n, se->u[1] & SC_LINES);
-		in->in_sample = 0;
+		in->kept = 0;
 		f->sc_hits++;
 		return 1;
 	}
-	if (f->scache.n >= SC_MAX)
-		return 0;	/* bounded: the hot samples are in by now */
-	in->block_pending = 1;
-	in->block_lines = 0;
-	for (k = 0; k < (size_t)n; k++)
-		in->block_lines += p[k] == '\n';
+	/* bounded (sample_end adds no more past SC_MAX): the hot samples
+	   are in by now */
 	return 0;
 }
 
@@ -761,6 +763,7 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 	struct foldin in;
 	struct stream_reader r;
 	struct stream_item it;
+	enum stream_item_kind k;
 	int rv = 0, st;
 
 	memset(&in, 0, sizeof(in));
@@ -772,72 +775,73 @@ fold_lines(struct fold *f, struct lineread *lrp, const char *tool)
 		return SNIFF_REFUSED;
 	}
 	stream_reader_init(&r, &lr, &in.diag, NULL);
-	while (stream_reader_line(&r, &it)) {
-		const char *line = it.line;
-		size_t len = it.len;
-
-		/* The fast path: a frame line seen before, known by its bytes
-		   before anything of it is parsed. */
-		if (len > 0 && (line[0] == ' ' || line[0] == '\t') && !in.want_srcline) {
+	/* The fast path: a frame line seen before, known by its bytes
+	   before anything of it is parsed (not the line that may be the
+	   last frame's source line). */
+	while ((k = stream_reader_pull(&r, &it, !in.want_srcline)) !=
+	    STREAM_ITEM_EOF) {
+		if (k == STREAM_ITEM_LINE) {
 			const struct intern_entry *ce;
 			const char *key;
 			size_t klen;
 
-			if ((!in.in_sample || in.skipping) &&
-			    !stream_indented_head(line, len)) {
-				/* Lines of a sample not kept pass unread; between
-				   samples the reader says they are in none. */
-				if (!stream_reader_between(&r))
-					continue;
-			} else if (in.in_sample && !in.skipping &&
-			    (key = frame_key(f, &in, line, line + len, &klen)) != NULL &&
+			if ((key = frame_key(f, &in, it.line, it.line + it.len,
+			    &klen)) != NULL &&
 			    (ce = intern_find(&f->cache, key, klen)) != NULL) {
 				frame_cached(f, &in, ce);
+				if (in.cut)
+					stream_reader_skip_rest(&r,
+					    in.want_srcline);
 				continue;
 			}
+			k = stream_reader_parse(&r, &it);
 		}
-		switch (stream_reader_parse(&r, &it)) {
+		switch (k) {
 		case STREAM_ITEM_BLANK:
-			/* Cache the sample only if it ends where its block does. */
-			if (len != 0 || it.lineno - in.sample_line != in.block_lines)
-				in.block_pending = 0;
-			sample_end(f, &in);
-					break;
+			sample_end(f, &in, it.whole ? it.lineno -
+			    in.sample_line : 0);
+			break;
 		case STREAM_ITEM_HEADER:
 			event_header(f, &it.hdr);
 			break;
 		case STREAM_ITEM_HEAD:
-			if (in.in_sample) {
+			if (in.kept) {
 				/* A head with no empty line before it: keep both.
 				   Such a stream's blocks are no samples: the
 				   sample cache would hash many samples at each. */
-				in.block_pending = 0;
 				f->sc_off = 1;
-				sample_end(f, &in);
+				sample_end(f, &in, 0);
 			}
 			sample_head(f, &in, &it.head, it.lineno);
-			if (in.in_sample && f->opts.on_sample != NULL)
+			if (in.kept && f->opts.on_sample != NULL)
 				head_keep(&in, &it);
-			if (in.in_sample && it.head.has_frame) {
+			if (in.kept && it.head.has_frame) {
 				/* perf record without -g: a one-frame stack */
 				frame_line(f, &in, &it.head.frame,
-				    it.head.frame.indent.p, line + len);
-				sample_end(f, &in);
-			} else if (in.in_sample)
+				    it.head.frame.indent.p, it.line + it.len);
+				sample_end(f, &in, 0);
+				/* what follows it up to an empty line is no
+				   sample's */
+				stream_reader_skip_rest(&r, 0);
+			} else if (in.kept)
 				sample_cached(f, &in, &r);
+			else
+				stream_reader_skip_rest(&r, 0);
 			break;
 		case STREAM_ITEM_FRAME:
-			frame_line(f, &in, &it.frame, line, line + len);
+			frame_line(f, &in, &it.frame, it.line,
+			    it.line + it.len);
+			if (in.cut)
+				stream_reader_skip_rest(&r, in.want_srcline);
 			break;
 		case STREAM_ITEM_SRCLINE:
 			/* -F+srcline lines of frames that get none appended
 			   are passed over */
 			if (in.want_srcline)
-				srcline_line(f, &in, line, len);
+				srcline_line(f, &in, it.line, it.len);
 			in.want_srcline = 0;
 			break;
 		case STREAM_ITEM_BAD:
-			in.block_pending = 0;
 			f->bad++;
 			break;
 		default:
@@ -913,7 +917,7 @@ fold_feed_head(struct fold *f, const struct stream_head *h)
 	char comm[64], pid[16], tid[16];
 	size_t n = strlen(h->comm);
 
-	sample_end(f, in);
+	sample_end(f, in, 0);
 	memset(&s, 0, sizeof(s));
 	/* the name as the writer writes it, and the reader reads it back */
 	if (h->comm[0] == '\0' || h->comm[0] == ' ' || h->comm[0] == '#') {
@@ -936,10 +940,10 @@ fold_feed_head(struct fold *f, const struct stream_head *h)
 	s.period = h->period;
 	s.has_period = 1;
 	sample_head(f, in, &s, 0);
-	if (in->in_sample && f->opts.on_sample != NULL) {
+	if (in->kept && f->opts.on_sample != NULL) {
 		buf_reset(&in->comm);
 		buf_add(&in->comm, s.comm.p, s.comm.len);
-		in->head.comm = in->comm.p != NULL ? in->comm.p : "";
+		in->head.comm = buf_str(&in->comm);
 		in->head.commlen = in->comm.len;
 		in->head.pid = (int32_t)h->pid;
 		in->head.tid = (int32_t)h->tid;
@@ -963,8 +967,7 @@ feed_known(struct fold *f, struct foldin *in, const void *id,
 	if (k->id != id || k->java != in->is_java || k->dsolen != fr->dso.len)
 		return -1;
 	in->want_srcline = 0;
-	if (in->in_sample && !in->skipping)
-		frame_cached(f, in, &f->cache.ents[k->ce]);
+	frame_cached(f, in, &f->cache.ents[k->ce]);
 	return 0;
 }
 
@@ -977,6 +980,11 @@ fold_feed_frame(struct fold *f, const struct stream_frame *fr,
 	char hex[24];
 	ssize_t ce;
 
+	/* no reader passes over the frames of a sample not folded */
+	if (!in->kept || in->cut) {
+		in->want_srcline = 0;
+		return;
+	}
 	/* A named frame's text holds no address: --addrs changes nothing. */
 	if (id != NULL && feed_known(f, in, id, fr) == 0)
 		return;
@@ -1012,7 +1020,7 @@ fold_feed_srcline(struct fold *f, const char *text)
 void
 fold_feed_end(struct fold *f)
 {
-	sample_end(f, f->feed);
+	sample_end(f, f->feed, 0);
 }
 
 int
@@ -1023,7 +1031,7 @@ fold_feed_finish(struct fold *f)
 
 	if (in == NULL)
 		return 0;
-	sample_end(f, in);
+	sample_end(f, in, 0);
 	if (in->overflow > 0) {
 		warnx("%s: the total passes 2^64-1: %lu sample%s not counted; "
 		    "fold fewer samples at a time", in->diag.name,

@@ -227,6 +227,7 @@ stream_head_values(const struct stream_item *it, struct stream_head_values *v)
 static enum stream_item_kind
 bad(struct stream_reader *r, struct stream_item *it)
 {
+	r->clean = 0;
 	if (r->lr->partial) {
 		r->cut_line = it->lineno;
 		r->diag->bad++;
@@ -250,6 +251,8 @@ stream_reader_parse(struct stream_reader *r, struct stream_item *it)
 	switch (stream_classify(it->line, it->len, &it->head, &it->frame)) {
 	case STREAM_BLANK:
 		it->ended = r->open;
+		it->whole = r->open && r->peeked && r->clean && it->len == 0;
+		r->skip = 0;
 		r->open = 0;
 		r->headless = 1;
 		k = STREAM_ITEM_BLANK;
@@ -262,6 +265,9 @@ stream_reader_parse(struct stream_reader *r, struct stream_item *it)
 		/* a one-line sample is whole */
 		r->open = !it->head.has_frame;
 		r->headless = 0;
+		r->skip = 0;
+		r->peeked = 0;
+		r->clean = 1;
 		r->seen_head = 1;
 		r->head_line = it->lineno;
 		k = STREAM_ITEM_HEAD;
@@ -294,25 +300,7 @@ stream_reader_parse(struct stream_reader *r, struct stream_item *it)
 enum stream_item_kind
 stream_reader_next(struct stream_reader *r, struct stream_item *it)
 {
-	if (!stream_reader_line(r, it))
-		return STREAM_ITEM_EOF;
-	return stream_reader_parse(r, it);
-}
-
-
-ssize_t
-stream_reader_peek_sample(struct stream_reader *r, size_t max, char **p)
-{
-	return lineread_peek_block(r->lr, max, p);
-}
-
-void
-stream_reader_skip_sample(struct stream_reader *r, size_t n,
-    unsigned long nlines)
-{
-	lineread_skip(r->lr, n, nlines);
-	r->open = 0;		/* ended, as by its empty line */
-	r->headless = 1;
+	return stream_reader_pull(r, it, 0);
 }
 
 int

@@ -17,11 +17,16 @@
  *		switch (it.kind) { case STREAM_ITEM_HEAD: ... }
  *	rv = stream_reader_finish(&r) || d.bad > 0;
  *
- * The pull is in two steps for a reader with a fast path on the raw line
- * (fgfold's frame cache): stream_reader_line reads the next line and
- * parses nothing; stream_reader_parse then parses it. A line of the open
- * sample that the caller knows without parsing (a frame line it saw
- * before) may be left unparsed: frame and source lines change no state.
+ * Two more calls serve a caller with a fast path on the raw line
+ * (fgfold's frame cache) and one that wants only some samples (fgfold's
+ * event, its --skip-after): stream_reader_pull may hand back a line of the
+ * open sample unparsed, for the caller to know by its bytes or give to
+ * stream_reader_parse (frame and source lines change no state); and
+ * stream_reader_skip_rest passes over the rest of the open sample's frame
+ * and source lines. A sample the caller knows whole by its text
+ * (fgfold's sample cache) is looked at by stream_reader_peek_sample and
+ * passed over by stream_reader_skip_sample, or read and known at its
+ * empty line as the text looked at (it.whole).
  *
  * What the reader decides:
  *   a sample	a head line (it.head, and its values by
@@ -36,6 +41,10 @@
  *   bad	a line that fits no format: said, STREAM_ITEM_BAD.
  *   cut	a sample still open at the end of the input: said by
  *		stream_reader_finish.
+ *   passed	after stream_reader_skip_rest, until the sample's end (its
+ *		empty line or the next head): its frame and source lines
+ *		are not returned, and an indented line that is no head is
+ *		not even parsed (a bad one is not said).
  *   headers	"# key : value" lines, parsed by key (it.hdr); the fence and
  *		the "# fgrecord" line are kinds of their own; any other line
  *		starting with '#' is a comment.
@@ -56,7 +65,8 @@
 
 enum stream_item_kind {
 	STREAM_ITEM_EOF,	/* the input ended, or a read failed (lr->error) */
-	STREAM_ITEM_LINE,	/* read by stream_reader_line, not parsed */
+	STREAM_ITEM_LINE,	/* a line of the open sample, not parsed
+				   (stream_reader_pull) */
 	STREAM_ITEM_HEAD,	/* a sample head: it.head */
 	STREAM_ITEM_FRAME,	/* a frame line: it.frame, it.inlined */
 	STREAM_ITEM_SRCLINE,	/* a source line: it.text */
@@ -141,6 +151,10 @@ struct stream_item {
 	struct stream_str text;
 	/* BLANK */
 	int		 ended;		/* it ended an open sample */
+	int		 whole;		/* and the sample was the text that
+					   stream_reader_peek_sample gave
+					   at its head: this line, bare, its
+					   end, and no bad line in it */
 	/* HEADER */
 	struct stream_header_read hdr;
 };
@@ -166,6 +180,11 @@ struct stream_reader {
 	int		 seen_head;	/* a sample head was read */
 	int		 fgrecord;	/* a "# fgrecord" line came before the
 					   first head: ELF addresses */
+	int		 skip;		/* stream_reader_skip_rest: the open
+					   sample's lines are passed over (1),
+					   or will be after a source line (2) */
+	int		 peeked;	/* the open sample's text was looked at */
+	int		 clean;		/* no bad line since its head */
 	unsigned long	 head_line;	/* the open sample's head */
 	unsigned long	 cut_line;	/* a last line cut in its middle */
 };
@@ -179,51 +198,77 @@ struct stream_reader {
 void	 stream_reader_init(struct stream_reader *, struct lineread *lr,
 	    struct stream_diag *diag, const struct stream_reader_opts *opts);
 
-/*
- * Reads the next line into it (kind STREAM_ITEM_LINE, line, len, lineno),
- * parsing nothing. Returns 0 at the end of the input or on a read error
- * (r->lr->error), else 1.
- */
-static inline int
-stream_reader_line(struct stream_reader *r, struct stream_item *it)
-{
-	char *line;
-	ssize_t n = lineread_next(r->lr, &line);
-
-	if (n < 0) {
-		it->kind = STREAM_ITEM_EOF;
-		return 0;
-	}
-	it->kind = STREAM_ITEM_LINE;
-	it->line = line;
-	it->len = (size_t)n;
-	it->lineno = r->lr->lineno;
-	return 1;
-}
-
 /* Fills *v with the values of the head it (a STREAM_ITEM_HEAD). */
 void	 stream_head_values(const struct stream_item *it,
 	    struct stream_head_values *v);
 
 /*
- * Parses the line stream_reader_line read into it, runs the state
- * machine, says a bad line, and returns the item's kind.
+ * Parses the line stream_reader_pull handed back unparsed, runs the
+ * state machine, says a bad line, and returns the item's kind.
  */
 enum stream_item_kind stream_reader_parse(struct stream_reader *,
 	    struct stream_item *it);
 
-/* stream_reader_line, then stream_reader_parse. */
+/*
+ * The next item, parsed: stream_reader_pull(r, it, 0). Returns
+ * STREAM_ITEM_EOF at the end of the input or on a read error
+ * (r->lr->error).
+ */
 enum stream_item_kind stream_reader_next(struct stream_reader *,
 	    struct stream_item *it);
 
 /*
- * Whether no sample head came since the last empty line (or the start):
- * a frame line here is in no sample.
+ * The rest of the open sample is not wanted: until its end, its frame
+ * and source lines are passed over (see "passed" above). A caller that
+ * takes its items one by one calls it, after the head or a frame. With
+ * srcline set, the frame the caller took last still wants its source
+ * line: lines are read as ever up to the next frame or source line; a
+ * source line is returned, and the passing over begins after it; a
+ * frame line is the first passed over.
  */
-static inline int
-stream_reader_between(const struct stream_reader *r)
+static inline void
+stream_reader_skip_rest(struct stream_reader *r, int srcline)
 {
-	return r->headless;
+	r->skip = srcline ? 2 : 1;
+}
+
+/*
+ * The next item, as stream_reader_next, but with raw set an indented line
+ * of the open sample, when none is being passed over, comes back
+ * unparsed (kind STREAM_ITEM_LINE, line, len, lineno): the caller knows
+ * it as a frame by its bytes, or hands it to stream_reader_parse. Inline:
+ * it is the loop over every line of the hot path.
+ */
+static inline enum stream_item_kind
+stream_reader_pull(struct stream_reader *r, struct stream_item *it, int raw)
+{
+	enum stream_item_kind k;
+	char *line;
+	ssize_t n;
+
+	for (;;) {
+		if ((n = lineread_next(r->lr, &line)) < 0)
+			return it->kind = STREAM_ITEM_EOF;
+		it->line = line;
+		it->len = (size_t)n;
+		it->lineno = r->lr->lineno;
+		if (n > 0 && (line[0] == ' ' || line[0] == '\t')) {
+			if (r->skip == 1) {
+				if (!stream_indented_head(line, (size_t)n))
+					continue;
+			} else if (raw && r->open && r->skip == 0)
+				return it->kind = STREAM_ITEM_LINE;
+		}
+		k = stream_reader_parse(r, it);
+		if (r->skip == 0 || (k != STREAM_ITEM_FRAME &&
+		    k != STREAM_ITEM_SRCLINE))
+			return k;
+		if (k == STREAM_ITEM_SRCLINE && r->skip == 2) {
+			r->skip = 1;
+			return k;
+		}
+		r->skip = 1;
+	}
 }
 
 /*
@@ -231,17 +276,33 @@ stream_reader_between(const struct stream_reader *r)
  * including its empty line, at most max bytes (lineread_peek_block:
  * -1 when no empty line comes within them), looked at and not read;
  * *p is borrowed until the next call. fgfold's sample cache knows a
- * sample by it.
+ * sample by it: when it is read on, its empty line says whether the
+ * sample was that text (it.whole). Inline, as the next: it is most of
+ * what fgfold does of a sample it knows.
  */
-ssize_t	 stream_reader_peek_sample(struct stream_reader *, size_t max,
-	    char **p);
+static inline ssize_t
+stream_reader_peek_sample(struct stream_reader *r, size_t max, char **p)
+{
+	ssize_t n = lineread_peek_block(r->lr, max, p);
+
+	r->peeked = n >= 0;
+	return n;
+}
 
 /*
  * Passes over the n bytes, nlines lines, that stream_reader_peek_sample
  * gave: the sample is ended, as by its empty line.
  */
-void	 stream_reader_skip_sample(struct stream_reader *, size_t n,
-	    unsigned long nlines);
+static inline void
+stream_reader_skip_sample(struct stream_reader *r, size_t n,
+    unsigned long nlines)
+{
+	lineread_skip(r->lr, n, nlines);
+	r->open = 0;		/* ended, as by its empty line */
+	r->headless = 1;
+	r->skip = 0;
+	r->peeked = 0;
+}
 
 /*
  * At the end of the input: says a sample still open (cut off before its

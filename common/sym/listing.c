@@ -74,8 +74,6 @@ out_line(struct out *o, const char *color)
 	struct buf *b = &o->line;
 	size_t cols = 0, i, cut = 0;
 
-	if (b->p == NULL)
-		BUF_ADDL(b, "");
 	for (i = 0; i < b->len; i++) {
 		if (((unsigned char)b->p[i] & 0xc0) == 0x80)
 			continue;
@@ -94,9 +92,10 @@ out_line(struct out *o, const char *color)
 		int r;
 
 		if (o->color && color && b->len)
-			r = fprintf(o->fp, "%s%s%s\n", color, b->p, C_OFF);
+			r = fprintf(o->fp, "%s%s%s\n", color, buf_str(b),
+			    C_OFF);
 		else
-			r = fprintf(o->fp, "%s\n", b->p);
+			r = fprintf(o->fp, "%s\n", buf_str(b));
 		if (r < 0)
 			o->err = errno ? errno : EIO;
 	}

@@ -82,6 +82,55 @@ kinds(const char *s, int pass, char *k, size_t ksz, struct stream_item *last)
 	k[i] = '\0';
 }
 
+/*
+ * As kinds, through stream_reader_pull(raw): a line handed back unparsed
+ * ('L') is parsed next, as by a caller that does not know it; a 'w' after
+ * an empty line that ended a sample whole. After the i-th item, acts[i]
+ * (while there is one): 's' skip_rest, 'S' skip_rest wanting a source
+ * line, 'p' peek at the sample, '.' nothing. *bad: the bad lines said.
+ */
+static void
+pulls(const char *s, int raw, const char *acts, char *k, size_t ksz,
+    unsigned long *bad)
+{
+	static struct stream_diag d;
+	enum stream_item_kind kind;
+	struct stream_item it;
+	size_t i = 0, a = 0;
+	char *p;
+
+	if (lr_fd != -1) {
+		lineread_release(&lr);
+		close(lr_fd);
+	}
+	lr_fd = unit_memfd(s, strlen(s));
+	lineread_init(&lr, lr_fd, "test");
+	stream_diag_init(&d, "test");
+	stream_reader_init(&rd, &lr, &d, NULL);
+	while ((kind = stream_reader_pull(&rd, &it, raw)) != STREAM_ITEM_EOF &&
+	    i + 4 < ksz) {
+		k[i++] = "ELHFSBXfmcb"[kind];
+		if (kind == STREAM_ITEM_LINE)
+			k[i++] = "ELHFSBXfmcb"[stream_reader_parse(&rd, &it)];
+		if (it.kind == STREAM_ITEM_BLANK && it.whole)
+			k[i++] = 'w';
+		switch (acts[a] != '\0' ? acts[a++] : '.') {
+		case 's':
+			stream_reader_skip_rest(&rd, 0);
+			break;
+		case 'S':
+			stream_reader_skip_rest(&rd, 1);
+			break;
+		case 'p':
+			stream_reader_peek_sample(&rd, 4096, &p);
+			break;
+		}
+	}
+	k[i++] = stream_reader_finish(&rd) ? '!' : '.';
+	k[i] = '\0';
+	*bad = d.bad;
+}
+
 static void
 same_twice(const char *s, int pass, const char *what)
 {
@@ -200,6 +249,43 @@ main(void)
 	CHECK(it.kind == STREAM_ITEM_HEAD && v.pid == 4242 && v.tid == 4243 &&
 	    v.cpu == 7 && it.head.period == 3 &&
 	    stream_str_eq(it.head.event, "e"), "a CR LF head");
+
+	/* the pulls of a reader with a fast path, one that skips samples */
+	pulls("a 1/1 [1] 1.0: 3 e:\n\t1 f (a)\n  a.c:1\n\n\t2 g (a)\n", 1, "",
+	    k, sizeof(k), &b);
+	CHECK_STR(k, "HLFLSBb.", "raw: the open sample's lines, unparsed; "
+	    "none between samples");
+	pulls("a 1/1 [1] 1.0: 3 e:\n\t1 f (a)\n  a.c:1\n\n", 0, "", k,
+	    sizeof(k), &b);
+	CHECK_STR(k, "HFSB.", "not raw: every line parsed");
+	pulls("a 1/1 [1] 1.0: 3 e:\n\t1 f (a)\n  @@ x\n# c\nzz\n\n\t1 f (a)\n",
+	    1, "s", k, sizeof(k), &b);
+	CHECK_STR(k, "HcbBb.", "skip_rest: frame and source lines passed over, "
+	    "up to the empty line");
+	CHECK(b == 2, "an indented line passed over is not said, another is");
+	pulls("a 1/1 [1] 1.0: 3 e:\n\t1 f (a)\nb 2/2 [1] 1.0: 3 e:\n\t1 f (a)\n"
+	    "\n", 0, "s", k, sizeof(k), &b);
+	CHECK_STR(k, "HHFB.", "a head ends the passing over");
+	pulls("a 1/1 [1] 1.0: 3 e:\n\t1 f (a)\n# c\n  a.c:1\n\t2 g (a)\n"
+	    "  b.c:2\n\n", 1, ".S", k, sizeof(k), &b);
+	CHECK_STR(k, "HLFcSB.", "skip_rest wanting a source line: it comes, "
+	    "then the passing over");
+	pulls("a 1/1 [1] 1.0: 3 e:\n\t1 f (a)\n\t2 g (a)\n  b.c:2\n\n", 1,
+	    ".S", k, sizeof(k), &b);
+	CHECK_STR(k, "HLFB.", "skip_rest wanting a source line: a frame "
+	    "first is passed over, and what follows");
+	pulls("a 1/1 [1] 1.0: 3 e:\n\t1 f (a)\n\n", 1, "p", k, sizeof(k),
+	    &b);
+	CHECK_STR(k, "HLFBw.", "a sample looked at, read to its empty line: "
+	    "whole");
+	pulls("a 1/1 [1] 1.0: 3 e:\n\t1 f (a)\n\n", 1, "", k, sizeof(k), &b);
+	CHECK_STR(k, "HLFB.", "not looked at: not whole");
+	pulls("a 1/1 [1] 1.0: 3 e:\n@@\n\t1 f (a)\n\n", 1, "p", k, sizeof(k),
+	    &b);
+	CHECK_STR(k, "HbLFB.", "a bad line in it: not whole");
+	pulls("a 1/1 [1] 1.0: 3 e:\n\t1 f (a)\n \n\n", 1, "p", k, sizeof(k),
+	    &b);
+	CHECK_STR(k, "HLFLBB.", "ended by white space: not whole");
 
 	/* headers */
 	kinds("# buildid : ab  /a b\n", 0, k, sizeof(k), &it);

@@ -187,7 +187,7 @@ if [ -n "$wall" ]; then
 		pp -raw p.pb.gz >raw &&
 		grep_q "^samples/count cpu/nanoseconds off-cpu/nanoseconds wall/nanoseconds\[dflt\]\$" raw &&
 		n=$(grep -c " \(cpu-clock\|offcpu-time\):\$" sym) &&
-		ns=$(awk "/ (cpu-clock|offcpu-time):\$/ { s += \$(NF - 1) } END { printf \"%d\", s }" sym) &&
+		ns=$(awk "/ (cpu-clock|offcpu-time):\$/ { s += \$(NF - 1) } END { printf \"%.0f\", s }" sym) &&
 		pp -top -sample_index=samples p.pb.gz >top &&
 		grep_q " of $n total\$" top &&
 		pp -top -unit=ns p.pb.gz >wall &&

@@ -8,7 +8,7 @@
 # fgrecord must leave the program running and untraced. --wall samples
 # blocked threads as offcpu-time.
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 17
 
 B=$TMP/build
 mkdir -p "$B"
@@ -191,6 +191,21 @@ check '--wall: idle threads are sampled where they wait, without being woken' '
 	lo=$(awk "/^idle-wait / { print \$2 }" err) && hi=$(awk "/^idle-wait / { print \$3 }" err) &&
 	echo "each idle thread: $ms ms off-CPU in pool_idle; it waited $lo s to the wake-up, $hi s to its return (the work took $w s)" &&
 	awk -v ms="$ms" -v lo="$lo" -v hi="$hi" "BEGIN { exit !(ms >= 900 * lo && ms <= 1100 * hi) }"
+'
+
+# A sampler that cannot tick (stopped here 0.3 s, as a busy machine or a
+# slow disk can hold it) gives the time since its last tick to where each
+# thread is at the late one: fgrecord says how late its ticks came, so
+# that a reader knows how far a function's edges may be off.
+check '--wall: a sampler held 0.3 s says how late its ticks came' '
+	{ noperf fgrecord --wall -o out threads 1.5 2>err & } && f=$! &&
+	trap "kill -CONT $f 2>/dev/null; kill $f 2>/dev/null" EXIT &&
+	wait_for 30 traced_child $f threads 3 &&
+	kill -STOP $f && sleep 0.3 && kill -CONT $f && wait $f &&
+	wellformed out &&
+	ms=$(sed -n "s/^fgrecord: the sampler.s ticks came up to \([0-9.]*\) ms late (.*/\1/p" err) &&
+	echo "said: ${ms:-nothing} ms late" &&
+	awk -v m="$ms" "BEGIN { exit !(m >= 250) }"
 '
 
 check 'a forked child is followed, with its own pid and function' '

@@ -768,6 +768,16 @@ ptsample_run(struct ptsample *ps, int timeout_ms)
 		pt_flush(ps);
 		now = procfs_now_ns();
 		if (now >= ps->next_tick) {
+			/*
+			 * A tick late (the sampler waited for a CPU or a
+			 * disk): the time since the last goes to where each
+			 * thread is now. Counted, for the summary to say.
+			 */
+			ps->ticks++;
+			if (now - ps->next_tick > ps->period_ns)
+				ps->late_ticks++;
+			if (now - ps->next_tick > ps->late_max_ns)
+				ps->late_max_ns = now - ps->next_tick;
 			tick(ps, ps->next_tick);
 			ps->next_tick += tick_interval(ps);
 			/* Behind by more than a period: start again from now. */

@@ -127,6 +127,9 @@ struct ptsample {
 	uint64_t	 wall_ns;	/* wall mode: the samples' periods, ns */
 	uint64_t	 held_ns;	/* and the time the sampler held threads
 					   at its stops, left out of them */
+	uint64_t	 ticks;		/* ticks made */
+	uint64_t	 late_ticks;	/* of them, more than a period late */
+	uint64_t	 late_max_ns;	/* the latest a tick came */
 };
 
 void	 ptsample_init(struct ptsample *, const struct ptsample_opts *opts,

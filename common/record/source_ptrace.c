@@ -42,6 +42,7 @@
 #define UNKNOWN_NS	5000000ULL	/* ... or this often for an unknown pc */
 #define FP_MAX		127		/* frames of a frame-pointer walk */
 #define K_MAX		1000		/* samples one stop may stand for */
+#define LATE_SAY	10		/* ticks this many periods late are said */
 
 /* A queued event with the memory it points to. */
 struct qev {
@@ -675,7 +676,8 @@ pt_close(struct source *src)
 }
 
 /*
- * Says how many waits a sampler's stop ended and made again, and with
+ * Says how late the latest tick came, when more than LATE_SAY periods;
+ * how many waits a sampler's stop ended and made again, and with
  * --wall the time the sampler held threads at its stops, which the
  * samples leave out, when it is more than a trifle (0.5% of the time).
  */
@@ -690,6 +692,14 @@ pt_summary(const struct source *src, uint64_t throttled)
 		fprintf(stderr, "fgrecord: %.3f s that the sampler held "
 		    "threads at its stops is left out of --wall time "
 		    "(%.1f%% of it)\n", held / 1e9, 100.0 * held / all);
+	if (p->ps.late_max_ns > LATE_SAY * p->period_ns)
+		fprintf(stderr, "fgrecord: the sampler's ticks came up to "
+		    "%.1f ms late (%" PRIu64 " of %" PRIu64 " more than a "
+		    "period late: it waited for a CPU or a disk); the time "
+		    "before a late tick goes to where each thread was at it, "
+		    "so a function's time may be off by about that much at "
+		    "its edges\n", p->ps.late_max_ns / 1e6, p->ps.late_ticks,
+		    p->ps.ticks);
 	if (p->ps.restarts > 0)
 		fprintf(stderr, "fgrecord: %" PRIu64 " wait%s (epoll_wait, "
 		    "sigtimedwait) met by a stop as %s began made again, "

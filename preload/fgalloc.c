@@ -105,10 +105,18 @@ static __thread struct tstate ts __attribute__((tls_model("initial-exec")));
 static _Atomic(_Atomic uintptr_t *) live;
 static _Atomic uint16_t filt[1 << FILT_BITS];
 
-static inline uint64_t
-hash_ptr(const void *p)
+/*
+ * A block's first slot in the live table: its address in 16-byte units,
+ * which no two live blocks share, modulo the table (16 MiB of addresses
+ * go round it once). Not a hash: blocks near each other take slots near
+ * each other, so that a heap's samples touch a few pages of the table
+ * where a hash touched a new one (a page fault) for most samples, and
+ * the frees the filter lets through find their slot in the cache.
+ */
+static inline size_t
+slot_of(const void *p)
 {
-	return ((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ULL;
+	return ((uintptr_t)p >> 4) & (LIVE_SLOTS - 1);
 }
 
 /*
@@ -401,8 +409,7 @@ static int
 live_add(void *p)
 {
 	_Atomic uintptr_t *t = atomic_load(&live);
-	uint64_t h = hash_ptr(p);
-	size_t i, at;
+	size_t i, at, h = slot_of(p);
 
 	if (t == NULL) {
 		_Atomic uintptr_t *nt, *none = NULL;
@@ -422,7 +429,7 @@ live_add(void *p)
 	for (i = 0; i < LIVE_PROBES; i++) {
 		uintptr_t v;
 
-		at = ((h >> (64 - LIVE_BITS)) + i) & (LIVE_SLOTS - 1);
+		at = (h + i) & (LIVE_SLOTS - 1);
 		v = atomic_load(&t[at]);
 		if ((v == 0 || v == LIVE_TOMB) &&
 		    atomic_compare_exchange_strong(&t[at], &v, (uintptr_t)p)) {
@@ -438,15 +445,14 @@ static int
 live_take(void *p)
 {
 	_Atomic uintptr_t *t = atomic_load(&live);
-	uint64_t h = hash_ptr(p);
-	size_t i, at;
+	size_t i, at, h = slot_of(p);
 
 	if (t == NULL)
 		return 0;
 	for (i = 0; i < LIVE_PROBES; i++) {
 		uintptr_t v, want = (uintptr_t)p;
 
-		at = ((h >> (64 - LIVE_BITS)) + i) & (LIVE_SLOTS - 1);
+		at = (h + i) & (LIVE_SLOTS - 1);
 		v = atomic_load(&t[at]);
 		if (v == 0)
 			return 0;

@@ -160,6 +160,8 @@ boot_alloc(size_t n, size_t align)
 			return NULL;
 	} while (!atomic_compare_exchange_weak(&boot_used, &old, at + n));
 	memcpy(boot + at - sizeof(size_t), &n, sizeof(n));
+	/* its free goes the filter's slow way, which knows it: never freed */
+	atomic_fetch_add(&filt[filt_at(boot + at)], 1);
 	return boot + at;
 }
 
@@ -604,18 +606,23 @@ out:
 } while (0)
 
 /*
- * A free the filter could not rule out: a sampled block, or one on the
- * same page as one. Out of line, so that free's own path builds no
- * frame and ends in a jump to the real free.
+ * A free the filter could not rule out: a sampled block, or one near
+ * one, or the boot arena's (never freed). Out of line and reached by a
+ * jump, as the real free is, so that free's own path builds no frame.
  */
 static __attribute__((noinline)) void
-free_check(void *p)
+free_slow(void *p)
 {
+	if (in_boot(p))
+		return;
 	if (!ts.busy && live_take(p)) {
 		ts.busy = 1;
 		send_free(p);
 		ts.busy = 0;
 	}
+	if (UNLIKELY(!resolve()))
+		return;
+	real_free(p);
 }
 
 HOOK void *
@@ -647,13 +654,19 @@ calloc(size_t k, size_t n)
 	return p;
 }
 
+/*
+ * The filter's one load decides: a block of the boot arena is counted in
+ * it (boot_alloc), so that the common free makes no other test.
+ */
 HOOK void
 free(void *p)
 {
-	if (p == NULL || UNLIKELY(in_boot(p)))
+	if (p == NULL)
 		return;
-	if (UNLIKELY(maybe_live(p)))
-		free_check(p);
+	if (UNLIKELY(maybe_live(p))) {
+		free_slow(p);
+		return;
+	}
 	if (UNLIKELY(!resolve()))
 		return;		/* nothing real was allocated yet */
 	real_free(p);

@@ -21,11 +21,10 @@ MANDIR	?= $(PREFIX)/share/man
 PKGS	 = libelf libdw capstone libxxhash libzstd
 # libdebuginfod (libdebuginfod-dev) when present: fgsym asks debuginfod
 # servers for debug files. Without it the tools build, and fgsym says so
-# once when DEBUGINFOD_URLS is set.
+# once when DEBUGINFOD_URLS is set. Its header only: the library is not
+# linked but loaded by elf/dbgfetch.c on the first request (dlopen), so
+# that no tool loads libcurl and gnutls at its start.
 DEBUGINFOD := $(shell pkg-config --exists libdebuginfod 2>/dev/null && echo 1)
-ifeq ($(DEBUGINFOD),1)
-PKGS	+= libdebuginfod
-endif
 
 # CFLAGS is the user's (make CFLAGS=-O0 replaces it); what the build needs
 # is in FG_CFLAGS, always added. make's built-in CC is cc.
@@ -34,10 +33,10 @@ LIBDIR	?= $(PREFIX)/lib/fgtools
 FG_CPPFLAGS = -D_GNU_SOURCE -DFG_VERSION='"$(VERSION)"' -DFG_LIBDIR='"$(LIBDIR)"' -Icommon \
 	  $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ifeq ($(DEBUGINFOD),1)
-FG_CPPFLAGS += -DFG_DEBUGINFOD
+FG_CPPFLAGS += -DFG_DEBUGINFOD $(shell pkg-config --cflags libdebuginfod 2>/dev/null)
 endif
 FG_CFLAGS = -std=gnu11 -Wall -Wextra $(FG_CPPFLAGS) -MMD -MP
-FG_LDLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lz
+FG_LDLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lz -ldl
 
 # make check SANITIZE=1: everything under ASan and UBSan; undefined
 # behaviour stops the program, so that a test sees it.

@@ -15,7 +15,7 @@
  * by the thread it interrupted: only system calls (sendmsg, which keeps a
  * message whole across threads, is async-signal-safe), atomics and
  * initial-exec TLS. A block not sampled costs the countdown on
- * allocation and one look in an 8 KiB filter on free.
+ * allocation and one look in a 64 KiB filter on free.
  *
  * The stack sent is the allocator's caller's: the hook keeps a frame
  * pointer (__builtin_frame_address), so the caller's sp, bp and return
@@ -99,27 +99,39 @@ static __thread struct tstate ts __attribute__((tls_model("initial-exec")));
 #define LIVE_SLOTS	((size_t)1 << LIVE_BITS)
 #define LIVE_PROBES	64
 #define LIVE_TOMB	((uintptr_t)1)
-#define FILT_BITS	12	/* 8 KiB of counts */
+#define FILT_BITS	15	/* 64 KiB of counts */
+#define FILT_SHIFT	8	/* one count per 256 bytes of addresses */
 #define RECORD_PAGES_MAX	17	/* pages of the largest stack copy */
 static _Atomic(_Atomic uintptr_t *) live;
 static _Atomic uint16_t filt[1 << FILT_BITS];
 
-static inline uint64_t
-hash_ptr(const void *p)
+/*
+ * A block's first slot in the live table: its address in 16-byte units,
+ * which no two live blocks share, modulo the table (16 MiB of addresses
+ * go round it once). Not a hash: blocks near each other take slots near
+ * each other, so that a heap's samples touch a few pages of the table
+ * where a hash touched a new one (a page fault) for most samples, and
+ * the frees the filter lets through find their slot in the cache.
+ */
+static inline size_t
+slot_of(const void *p)
 {
-	return ((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ULL;
+	return ((uintptr_t)p >> 4) & (LIVE_SLOTS - 1);
 }
 
 /*
- * The filter counts sampled blocks by page, the pages of a heap in a
- * row: the frees of blocks near each other look at the same cache line,
- * where a hash of the pointer missed the cache on most frees (68% of the
- * free hook's time on bench/alloc/churn.c).
+ * The filter counts sampled blocks by their 256 bytes of addresses, the
+ * pieces of a heap in a row: the frees of blocks near each other look at
+ * the same cache line, where a hash of the pointer missed the cache on
+ * most frees (68% of the free hook's time on bench/alloc/churn.c). Not by
+ * page: a sampled block sent every free on its page (some 30 small
+ * blocks) to the live table, a miss in its 8 MiB each time, 4% of churn's
+ * time at the default rate.
  */
 static inline size_t
 filt_at(const void *p)
 {
-	return ((uintptr_t)p >> 12) & ((1u << FILT_BITS) - 1);
+	return ((uintptr_t)p >> FILT_SHIFT) & ((1u << FILT_BITS) - 1);
 }
 
 static inline int
@@ -148,6 +160,8 @@ boot_alloc(size_t n, size_t align)
 			return NULL;
 	} while (!atomic_compare_exchange_weak(&boot_used, &old, at + n));
 	memcpy(boot + at - sizeof(size_t), &n, sizeof(n));
+	/* its free goes the filter's slow way, which knows it: never freed */
+	atomic_fetch_add(&filt[filt_at(boot + at)], 1);
 	return boot + at;
 }
 
@@ -397,8 +411,7 @@ static int
 live_add(void *p)
 {
 	_Atomic uintptr_t *t = atomic_load(&live);
-	uint64_t h = hash_ptr(p);
-	size_t i, at;
+	size_t i, at, h = slot_of(p);
 
 	if (t == NULL) {
 		_Atomic uintptr_t *nt, *none = NULL;
@@ -418,7 +431,7 @@ live_add(void *p)
 	for (i = 0; i < LIVE_PROBES; i++) {
 		uintptr_t v;
 
-		at = ((h >> (64 - LIVE_BITS)) + i) & (LIVE_SLOTS - 1);
+		at = (h + i) & (LIVE_SLOTS - 1);
 		v = atomic_load(&t[at]);
 		if ((v == 0 || v == LIVE_TOMB) &&
 		    atomic_compare_exchange_strong(&t[at], &v, (uintptr_t)p)) {
@@ -434,15 +447,14 @@ static int
 live_take(void *p)
 {
 	_Atomic uintptr_t *t = atomic_load(&live);
-	uint64_t h = hash_ptr(p);
-	size_t i, at;
+	size_t i, at, h = slot_of(p);
 
 	if (t == NULL)
 		return 0;
 	for (i = 0; i < LIVE_PROBES; i++) {
 		uintptr_t v, want = (uintptr_t)p;
 
-		at = ((h >> (64 - LIVE_BITS)) + i) & (LIVE_SLOTS - 1);
+		at = (h + i) & (LIVE_SLOTS - 1);
 		v = atomic_load(&t[at]);
 		if (v == 0)
 			return 0;
@@ -500,6 +512,31 @@ mapped_len(uint64_t sp, size_t len)
 	return at <= sp ? 0 : at >= end ? len : (size_t)(at - sp);
 }
 
+/*
+ * The main thread's copy ends a little above __libc_stack_end, the sp
+ * its C runtime started with: the outermost frames (_start's,
+ * __libc_start_call_main's) are below it, and what lies above (argv,
+ * the environment, the auxiliary vector, their strings) is no frame.
+ * A shallow sample there copied it all up to the stack's top: 5.4 KiB
+ * on bench/alloc/churn.c where the frames take a few hundred bytes, and
+ * the socket's cost follows the bytes. Another stack is left alone.
+ */
+extern void *__libc_stack_end __attribute__((weak));
+#define STACK_END_SLACK	512	/* bytes kept above __libc_stack_end */
+
+static size_t
+main_stack_len(uint64_t sp, size_t len)
+{
+	uint64_t end;
+
+	if (&__libc_stack_end == NULL || __libc_stack_end == NULL)
+		return len;
+	end = (uintptr_t)__libc_stack_end + STACK_END_SLACK;
+	if (sp < end && end - sp < len)
+		return (size_t)(end - sp);
+	return len;
+}
+
 static void
 send_free(void *p)
 {
@@ -552,6 +589,7 @@ sampled(void *p, size_t n, void *ret, void **frame)
 	len = stack_copy;
 	if (sp + len < sp)
 		len = 0;
+	len = main_stack_len(sp, len);
 	len = mapped_len(sp, len);
 	chan_send(&m, (const void *)(uintptr_t)sp, len);
 out:
@@ -568,18 +606,23 @@ out:
 } while (0)
 
 /*
- * A free the filter could not rule out: a sampled block, or one on the
- * same page as one. Out of line, so that free's own path builds no
- * frame and ends in a jump to the real free.
+ * A free the filter could not rule out: a sampled block, or one near
+ * one, or the boot arena's (never freed). Out of line and reached by a
+ * jump, as the real free is, so that free's own path builds no frame.
  */
 static __attribute__((noinline)) void
-free_check(void *p)
+free_slow(void *p)
 {
+	if (in_boot(p))
+		return;
 	if (!ts.busy && live_take(p)) {
 		ts.busy = 1;
 		send_free(p);
 		ts.busy = 0;
 	}
+	if (UNLIKELY(!resolve()))
+		return;
+	real_free(p);
 }
 
 HOOK void *
@@ -611,13 +654,19 @@ calloc(size_t k, size_t n)
 	return p;
 }
 
+/*
+ * The filter's one load decides: a block of the boot arena is counted in
+ * it (boot_alloc), so that the common free makes no other test.
+ */
 HOOK void
 free(void *p)
 {
-	if (p == NULL || UNLIKELY(in_boot(p)))
+	if (p == NULL)
 		return;
-	if (UNLIKELY(maybe_live(p)))
-		free_check(p);
+	if (UNLIKELY(maybe_live(p))) {
+		free_slow(p);
+		return;
+	}
 	if (UNLIKELY(!resolve()))
 		return;		/* nothing real was allocated yet */
 	real_free(p);

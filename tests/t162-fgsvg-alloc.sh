@@ -72,7 +72,7 @@ check 'a CPU profile keeps its samples and its title' '
 
 if command -v node >/dev/null 2>&1; then
 	# The script shows the amounts of zoom and search as the tooltips do.
-	check 'the script writes bytes as the tooltips do' '
+	check 'the script writes bytes as the tooltips do, and "1 allocation"' '
 		awk "/^\tfunction amount\\(n\\) \\{/{p=1} p{print} p&&/^\t}\$/{exit}" \
 		    "$TOP/common/svg/svgscript.js" >amount.js &&
 		grep_q "C.tn === 2" amount.js &&
@@ -80,15 +80,15 @@ if command -v node >/dev/null 2>&1; then
 		var C = { tn: 2, cn: "bytes" };
 		eval(require("fs").readFileSync("amount.js", "utf8"));
 		console.log([700, 1536, 1572864, 3221225472].map(amount).join("|"));
-		C = { tn: 0, cn: "allocations" };
-		console.log(amount(1234));
+		C = { tn: 0, cn: "allocations", cn1: "allocation" };
+		console.log(amount(1234) + "|" + amount(1));
 		EOS
 		node run.js >out &&
-		printf "%s\n" "700 B|1.50 KiB|1.50 MiB|3.00 GiB" "1,234 allocations" >expect &&
+		printf "%s\n" "700 B|1.50 KiB|1.50 MiB|3.00 GiB" "1,234 allocations|1 allocation" >expect &&
 		test_cmp expect out
 	'
 else
-	skip 'the script writes bytes as the tooltips do' 'no node (apt-get install nodejs)'
+	skip 'the script writes bytes as the tooltips do, and "1 allocation"' 'no node (apt-get install nodejs)'
 fi
 
 done_testing

@@ -203,7 +203,7 @@ check 'a missing input file: warned, the rest drawn, exit 1' '
 	printf "a;b 1\n" >one &&
 	expect_status 1 fgsvg nosuch one >out.svg 2>err &&
 	grep_q "cannot open .nosuch.: No such file" err &&
-	grep_q "<title>b (1 samples" out.svg
+	grep_q "<title>b (1 sample, " out.svg
 '
 check '"-" is standard input, named <stdin>; files and stdin together' '
 	printf "a;b 1\n" >one &&
@@ -218,7 +218,7 @@ check 'a stream with a bad line: exit 1 from stdin as from a file' '
 	expect_status 1 fgsvg s.txt >f.svg 2>ferr &&
 	expect_status 1 fgsvg <s.txt >out.svg 2>err &&
 	grep_q "^fgsvg: <stdin>:4: unrecognised line" err &&
-	grep_q "<title>b (1 samples" out.svg
+	grep_q "<title>b (1 sample, " out.svg
 '
 check 'a write error is reported as every tool words it, exit 2' '
 	if [ -w /dev/full ]; then

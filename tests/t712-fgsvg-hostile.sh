@@ -316,7 +316,7 @@ check 'a directory as input: a read error, not a malformed line; the rest drawn,
 	printf "a;b 1\n" >ok &&
 	expect_status 1 fgsvg . ok >out.svg 2>err &&
 	grep -qx "fgsvg: cannot read .\..: Is a directory" err &&
-	test $(wc -l <err) = 1 && grep_q "<title>b (1 samples" out.svg
+	test $(wc -l <err) = 1 && grep_q "<title>b (1 sample, " out.svg
 '
 
 # A regular file is mapped; one truncated under fgsvg while it reads must

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #ifdef FG_DEBUGINFOD
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #endif
 
@@ -26,7 +27,8 @@
 
 struct dbgfetch {
 	struct dbgfetch_opts o;
-	void		*client;	/* debuginfod_client *, owned */
+	void		*client;	/* debuginfod_client *, owned; made by
+					   the first request */
 	int		 dead;		/* a server failed, or the time is up */
 	char		**asked;	/* "KIND ID" asked already, owned */
 	size_t		 nasked, askedcap;
@@ -74,6 +76,63 @@ urls_set(void)
 }
 
 #ifdef FG_DEBUGINFOD
+
+/*
+ * libdebuginfod, loaded by dlopen on the first request rather than linked:
+ * it brings libcurl, gnutls, Kerberos and LDAP with it, whose loading was
+ * most of fgrecord's start (6 ms) and every tool's, and a run asks a
+ * server seldom. The soname is the one elfutils' own libdw loads.
+ */
+#define DBGFETCH_SONAME	"libdebuginfod.so.1"
+
+static struct {
+	int	 tried;		/* 1: loaded; -1: could not be */
+	char	 why[256];	/* dlopen's or dlsym's words when -1 */
+	__typeof__(debuginfod_begin)		*begin;
+	__typeof__(debuginfod_end)		*end;
+	__typeof__(debuginfod_find_debuginfo)	*find_debuginfo;
+	__typeof__(debuginfod_find_executable)	*find_executable;
+	__typeof__(debuginfod_set_progressfn)	*set_progressfn;
+	__typeof__(debuginfod_set_verbose_fd)	*set_verbose_fd;
+	__typeof__(debuginfod_set_user_data)	*set_user_data;
+	__typeof__(debuginfod_get_user_data)	*get_user_data;
+	__typeof__(debuginfod_get_url)		*get_url;
+} lib;
+
+/* Loads libdebuginfod once: 0, or -1 with lib.why said by the caller. */
+static int
+lib_load(void)
+{
+	void *h;
+
+	if (lib.tried)
+		return lib.tried > 0 ? 0 : -1;
+	lib.tried = -1;
+	if ((h = dlopen(DBGFETCH_SONAME, RTLD_NOW | RTLD_LOCAL)) == NULL) {
+		snprintf(lib.why, sizeof(lib.why), "%s", dlerror());
+		return -1;
+	}
+#define LIB_SYM(f) do {							\
+	if ((*(void **)&lib.f = dlsym(h, "debuginfod_" #f)) == NULL) {	\
+		snprintf(lib.why, sizeof(lib.why), "%s has no "		\
+		    "debuginfod_" #f, DBGFETCH_SONAME);			\
+		dlclose(h);						\
+		return -1;						\
+	}								\
+} while (0)
+	LIB_SYM(begin);
+	LIB_SYM(end);
+	LIB_SYM(find_debuginfo);
+	LIB_SYM(find_executable);
+	LIB_SYM(set_progressfn);
+	LIB_SYM(set_verbose_fd);
+	LIB_SYM(set_user_data);
+	LIB_SYM(get_user_data);
+	LIB_SYM(get_url);
+#undef LIB_SYM
+	lib.tried = 1;
+	return 0;
+}
 
 /* The monotonic clock in seconds. */
 static double
@@ -135,7 +194,7 @@ cache_dir(void)
 static int
 on_progress(debuginfod_client *c, long done, long total)
 {
-	struct dbgfetch *d = debuginfod_get_user_data(c);
+	struct dbgfetch *d = lib.get_user_data(c);
 	double t = now();
 
 	if (total > 0 && done != d->bytes) {
@@ -181,12 +240,7 @@ dbgfetch_new(const struct dbgfetch_opts *opts)
 	d = xcalloc(1, sizeof(*d));
 	if (opts != NULL)
 		d->o = *opts;
-	if ((d->client = debuginfod_begin()) == NULL) {
-		say(d, "debuginfod_begin failed: no file is asked of the "
-		    "servers of DEBUGINFOD_URLS");
-		free(d);
-		return NULL;
-	}
+	d->vfd = -1;
 	d->stall = DBGFETCH_STALL;
 	/*
 	 * The client's own variable: the largest file asked for. It tells
@@ -208,16 +262,45 @@ dbgfetch_new(const struct dbgfetch_opts *opts)
 	if ((e = getenv("DEBUGINFOD_TIMEOUT")) != NULL &&
 	    num_arg(e, 1, 3600, &n) == 0 && n < DBGFETCH_STALL)
 		d->stall = (double)n;
-	debuginfod_set_user_data(d->client, d);
-	debuginfod_set_progressfn(d->client, on_progress);
+	return d;
+}
+
+/*
+ * The client, made on the first request: libdebuginfod loaded, its
+ * client begun. 0, or -1 said once, and nothing more is asked in the run.
+ */
+static int
+client_begin(struct dbgfetch *d)
+{
+	char *line;
+
+	if (d->client != NULL)
+		return 0;
+	if (lib_load() != 0) {
+		line = xasprintf("debuginfod: %s cannot be loaded (%s): no "
+		    "file is asked of the servers of DEBUGINFOD_URLS (install "
+		    "libdebuginfod1)", DBGFETCH_SONAME, lib.why);
+		say(d, line);
+		free(line);
+		d->dead = 1;
+		return -1;
+	}
+	if ((d->client = lib.begin()) == NULL) {
+		say(d, "debuginfod_begin failed: no file is asked of the "
+		    "servers of DEBUGINFOD_URLS");
+		d->dead = 1;
+		return -1;
+	}
+	lib.set_user_data(d->client, d);
+	lib.set_progressfn(d->client, on_progress);
 	/*
 	 * The client returns "not found" for a server's HTTP 500 or an
 	 * answer that is no HTTP, as for a 404: only its log says which
 	 * server answered what.
 	 */
 	if ((d->vfd = memfd_create("dbgfetch", MFD_CLOEXEC)) >= 0)
-		debuginfod_set_verbose_fd(d->client, d->vfd);
-	return d;
+		lib.set_verbose_fd(d->client, d->vfd);
+	return 0;
 }
 
 /*
@@ -359,7 +442,7 @@ checked(struct dbgfetch *d, char *path, const char *id, const char *what)
 {
 	struct elffile ef;
 	char *mine = NULL, *why, *line;
-	const char *url = debuginfod_get_url(d->client);
+	const char *url = lib.get_url(d->client);
 
 	elffile_init(&ef);
 	if (elffile_open(&ef, path) != ELFFILE_OK)
@@ -404,6 +487,10 @@ dbgfetch_find(struct dbgfetch *d, enum dbgfetch_kind kind, const char *id,
 			free(key);
 			return NULL;
 		}
+	if (client_begin(d) != 0) {
+		free(key);
+		return NULL;
+	}
 	GROW(d->asked, d->nasked + 1, d->askedcap);
 	d->asked[d->nasked++] = key;
 	d->t0 = d->tbyte = now();
@@ -420,8 +507,8 @@ dbgfetch_find(struct dbgfetch *d, enum dbgfetch_kind kind, const char *id,
 		(void)lseek(d->vfd, 0, SEEK_SET);
 	}
 	fd = kind == DBGFETCH_EXECUTABLE ?
-	    debuginfod_find_executable(d->client, (const unsigned char *)id,
-	    0, &path) : debuginfod_find_debuginfo(d->client,
+	    lib.find_executable(d->client, (const unsigned char *)id,
+	    0, &path) : lib.find_debuginfo(d->client,
 	    (const unsigned char *)id, 0, &path);
 	t = now() - d->t0;
 	d->spent += t;
@@ -509,7 +596,8 @@ dbgfetch_free(struct dbgfetch *d)
 
 	if (d == NULL)
 		return;
-	debuginfod_end(d->client);
+	if (d->client != NULL)
+		lib.end(d->client);
 	if (d->vfd >= 0)
 		close(d->vfd);
 	for (i = 0; i < d->nasked; i++)

@@ -9,7 +9,10 @@
  *	dbgfetch_free(d);
  *
  * Nothing is asked of any server unless DEBUGINFOD_URLS is set and not
- * empty: then dbgfetch_new makes the one client of the run. The client's
+ * empty: then dbgfetch_new makes the one fetcher of the run, and its first
+ * request loads libdebuginfod (dlopen, never linked: it brings libcurl
+ * and gnutls, whose loading would be every tool's start) and begins the
+ * one client; a library that cannot be loaded is said once. The client's
  * own cache ($DEBUGINFOD_CACHE_PATH, else $XDG_CACHE_HOME/debuginfod_client,
  * else ~/.cache/debuginfod_client) is where files land and is read again
  * by later runs without a request. What comes back is a path into that
@@ -68,9 +71,10 @@ struct dbgfetch_opts {
 struct dbgfetch;
 
 /*
- * The client of this run when DEBUGINFOD_URLS is set and not empty (opts
- * copied, its arg borrowed until dbgfetch_free), else NULL. The caller
- * frees it with dbgfetch_free.
+ * The fetcher of this run when DEBUGINFOD_URLS is set and not empty (opts
+ * copied, its arg borrowed until dbgfetch_free), else NULL; nothing is
+ * loaded nor begun before its first dbgfetch_find. The caller frees it
+ * with dbgfetch_free.
  */
 struct dbgfetch *dbgfetch_new(const struct dbgfetch_opts *opts);
 

@@ -35,6 +35,8 @@
 
 #define MSG_MAX	(sizeof(struct allocmsg) + 2 * RECORD_ALLOC_STACK_MAX)
 #define BATCH_NS	5000000	/* a wait's time for more messages */
+#define NAP_MAX		(64u << 10)	/* no nap after a drain this large */
+#define COMPACT_SLACK	4096	/* dead blocks kept beyond the live ones */
 
 /* A sampled block: the message that reported it, kept until it is freed. */
 struct block {
@@ -50,10 +52,11 @@ struct asrc {
 	struct source	*src;		/* borrowed */
 	int		 fd;
 	int		 disabled, ended;
+	size_t		 last_drain;	/* bytes the last drain read */
 	double		 period;
 	unsigned char	*buf;		/* owned: one message */
 	struct block	*blocks;	/* owned */
-	size_t		 nblocks, blocks_cap, nlive;
+	size_t		 nblocks, blocks_cap, nlive, ndead;
 	struct hashtab	 idx;		/* of blocks, by pid and pointer */
 	uint64_t	 rng;		/* the rounding of allocation counts */
 	uint64_t	 hellos, samples, untracked, unmatched;
@@ -84,26 +87,69 @@ find_live(struct asrc *a, pid_t pid, uint64_t ptr)
 	return NULL;
 }
 
+/*
+ * A block for pid's ptr: the entry of that pointer's last block when it
+ * died, used again, or a new one. The index then holds one entry per
+ * pointer, whatever the number of times the program reused it (a
+ * malloc and free in a loop: the chain of its dead blocks made each look
+ * up as long as the run was, quadratic at -c 1).
+ */
 static struct block *
 add_block(struct asrc *a, pid_t pid, uint64_t ptr, const void *msg, size_t len)
 {
 	struct hashtab_probe p;
-	struct block *b;
+	struct block *b = NULL;
+	uint32_t it;
 
 	hashtab_probe(&a->idx, key(pid, ptr), &p);
-	while (hashtab_next(&a->idx, &p) != HASHTAB_NONE)
-		;
-	GROW(a->blocks, a->nblocks + 1, a->blocks_cap);
-	b = &a->blocks[a->nblocks];
+	while ((it = hashtab_next(&a->idx, &p)) != HASHTAB_NONE)
+		if (b == NULL && a->blocks[it].dead &&
+		    a->blocks[it].pid == pid && a->blocks[it].ptr == ptr)
+			b = &a->blocks[it];
+	if (b == NULL) {
+		GROW(a->blocks, a->nblocks + 1, a->blocks_cap);
+		b = &a->blocks[a->nblocks];
+		hashtab_add(&a->idx, &p, (uint32_t)a->nblocks++);
+	} else
+		a->ndead--;
 	memset(b, 0, sizeof(*b));
 	b->pid = pid;
 	b->ptr = ptr;
 	b->msg = xmalloc(len);
 	memcpy(b->msg, msg, len);
 	b->len = len;
-	hashtab_add(&a->idx, &p, (uint32_t)a->nblocks++);
 	a->nlive++;
 	return b;
+}
+
+/*
+ * The dead blocks dropped and the index made again, once they outnumber
+ * the live ones by COMPACT_SLACK: a program that frees at fresh
+ * addresses leaves no more dead than live (and the loops over all
+ * blocks, at a fork or an exec, no longer than twice the live ones).
+ */
+static void
+compact(struct asrc *a)
+{
+	struct hashtab_probe p;
+	size_t i, n = 0;
+
+	if (a->ndead <= a->nlive + COMPACT_SLACK)
+		return;
+	hashtab_release(&a->idx);
+	hashtab_init(&a->idx, a->nlive + 1024);
+	for (i = 0; i < a->nblocks; i++) {
+		if (a->blocks[i].dead)
+			continue;
+		a->blocks[n] = a->blocks[i];
+		hashtab_probe(&a->idx, key(a->blocks[n].pid,
+		    a->blocks[n].ptr), &p);
+		while (hashtab_next(&a->idx, &p) != HASHTAB_NONE)
+			;
+		hashtab_add(&a->idx, &p, (uint32_t)n++);
+	}
+	a->nblocks = n;
+	a->ndead = 0;
 }
 
 static void
@@ -113,6 +159,7 @@ kill_block(struct asrc *a, struct block *b)
 	free(b->msg);
 	b->msg = NULL;
 	a->nlive--;
+	a->ndead++;
 }
 
 /* A uniform number in [0, 1), for rounding counts without a bias. */
@@ -319,6 +366,7 @@ on_message(struct asrc *a, size_t len, const struct source_sink *sink)
 		on_fork(a, &m, sink);
 		break;
 	}
+	compact(a);
 }
 
 static void
@@ -355,9 +403,13 @@ alloc_wait(struct source *src, int timeout_ms)
 	 * Then a few milliseconds more, for the messages to gather: a
 	 * wake-up per message cost the program as much as the sampling
 	 * (context switches, in a virtual machine above all), and the
-	 * socket's buffer holds hundreds of them.
+	 * socket's buffer holds hundreds of them. Not when the last drain
+	 * was large: messages come faster than a nap's worth fits in the
+	 * buffer (208 KiB for a user who cannot raise it), and the program
+	 * would wait on a full socket while fgrecord sleeps (-c 1).
 	 */
-	if (poll(&pf, 1, timeout_ms) == 1 && !a->disabled)
+	if (poll(&pf, 1, timeout_ms) == 1 && !a->disabled &&
+	    a->last_drain < NAP_MAX)
 		nanosleep(&(struct timespec){ 0, BATCH_NS }, NULL);
 }
 
@@ -368,6 +420,7 @@ alloc_drain(struct source *src, uint64_t limit, const struct source_sink *sink)
 	size_t i;
 
 	(void)limit;	/* messages come in the order they were sent */
+	a->last_drain = 0;
 	while (!a->ended) {
 		ssize_t n = recv(a->fd, a->buf, MSG_MAX, MSG_DONTWAIT);
 
@@ -379,6 +432,7 @@ alloc_drain(struct source *src, uint64_t limit, const struct source_sink *sink)
 			a->ended = 1;	/* every copy of the other end closed */
 			break;
 		}
+		a->last_drain += (size_t)n;
 		on_message(a, (size_t)n, sink);
 	}
 	if (!a->disabled || limit != UINT64_MAX)

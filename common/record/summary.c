@@ -384,9 +384,10 @@ record_summary(const struct record *r)
 	why = end_why(r, best, &nofp_file);
 	if (r->src.info != NULL) {
 		/* a perf.data replayed: its time, not ours */
-		fprintf(stderr, "%s: %" PRIu64 " samples over %.2f s, %" PRIu64
+		fprintf(stderr, "%s: %" PRIu64 " sample%s over %.2f s, %" PRIu64
 		    " lost, %s%% truncated%s%s%s%s\n",
-		    program_invocation_short_name, s->samples, s->seconds,
+		    program_invocation_short_name, s->samples,
+		    s->samples == 1 ? "" : "s", s->seconds,
 		    s->lost, share(tpct, s->truncated, s->samples),
 		    s->truncated ? " (mostly: " : "", why,
 		    s->truncated ? ")" : "", stitched);
@@ -400,10 +401,10 @@ record_summary(const struct record *r)
 		    s->truncated ? " (mostly: " : "", why,
 		    s->truncated ? ")" : "", stitched, s->cpu_seconds);
 	} else
-		fprintf(stderr, "%s: %" PRIu64 " samples in %.2f s (%.0f/s), "
+		fprintf(stderr, "%s: %" PRIu64 " sample%s in %.2f s (%.0f/s), "
 		    "%" PRIu64 " lost, %s%% truncated%s%s%s%s, own CPU "
 		    "%.2f s\n", program_invocation_short_name, s->samples,
-		    s->seconds, rate, s->lost, share(tpct, s->truncated,
+		    s->samples == 1 ? "" : "s", s->seconds, rate, s->lost, share(tpct, s->truncated,
 		    s->samples),
 		    s->truncated ? " (mostly: " : "", why,
 		    s->truncated ? ")" : "", stitched, s->cpu_seconds);

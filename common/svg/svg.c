@@ -283,6 +283,8 @@ struct geom {
 	double		 per;		/* pixels per label character */
 	double		 tscaled;	/* the total times --factor */
 	struct buf	 cn;		/* " COUNTNAME", escaped once */
+	size_t		 cn1;		/* its length for a count of 1: the
+					   tools' own words lose their "s" */
 	int		 timens;	/* counts are ns: print time */
 	int		 bytes;		/* counts are bytes (a heap profile) */
 	const char	*countname;	/* what a count is: --countname, or a
@@ -326,6 +328,17 @@ put_bytes(struct buf *b, double n)
 	buf_adds(b, u[i].unit);
 }
 
+/*
+ * The length of a count's name for a count of 1: "1 sample", "1
+ * allocation", the tools' own words; a --countname word stays as given.
+ */
+static size_t
+one_len(const char *countname)
+{
+	return strlen(countname) - (strcmp(countname, "samples") == 0 ||
+	    strcmp(countname, "allocations") == 0);
+}
+
 /* A count as a tooltip shows it: "1,234 samples", a time, or bytes. */
 static void
 put_amount(struct buf *b, double v, const struct geom *g, double *shown)
@@ -341,7 +354,7 @@ put_amount(struct buf *b, double v, const struct geom *g, double *shown)
 		return;
 	}
 	put_count(b, v, shown);
-	buf_add(b, g->cn.p, g->cn.len);
+	buf_add(b, g->cn.p, *shown == 1 ? g->cn1 : g->cn.len);
 }
 
 /*
@@ -915,6 +928,8 @@ put_head(struct buf *b, const struct svg_opts *o, const struct geom *g,
 	xml_jsstr(b, o->nametype, strlen(o->nametype));
 	BUF_ADDL(b, ", cn:");
 	xml_jsstr(b, g->countname, strlen(g->countname));
+	BUF_ADDL(b, ", cn1:");
+	xml_jsstr(b, g->countname, one_len(g->countname));
 	BUF_ADDL(b, ", T:");
 	buf_addf(b, "%.17g, tn:%d", timemax, g->bytes ? 2 : g->timens);
 	if (o->timeline != NULL)
@@ -978,6 +993,7 @@ put_frames(struct buf *b, struct flame *fl, const struct svg_opts *o,
 	buf_init(&g->cn);
 	BUF_ADDL(&g->cn, " ");
 	xml_escape(&g->cn, g->countname, strlen(g->countname));
+	g->cn1 = g->cn.len - (strlen(g->countname) - one_len(g->countname));
 	g->blue = &blue;
 	palette_init(&blue, &(struct palette_opts){ .scheme = "blue",
 	    .hash = pal->opts.hash, .random = pal->opts.random,

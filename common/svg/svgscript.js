@@ -561,8 +561,9 @@ else (function () {
 			return i < 3 ? (n / u[i][0]).toFixed(2) + u[i][1] : Math.round(n) + " ns";
 		}
 		var s = Math.abs(n - Math.round(n)) < 1e-6 ? String(Math.round(n)) : n.toFixed(2);
+		/* C.cn1: the name for a count of 1 ("1 sample") */
 		return s.replace(/^(\d+)/, function (d) { return d.replace(/\B(?=(\d{3})+$)/g, ","); }) +
-		    " " + C.cn;
+		    " " + (s === "1" ? C.cn1 : C.cn);
 	}
 	function fillof(name) {
 		if (calltree.fills === undefined) {

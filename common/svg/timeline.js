@@ -445,7 +445,7 @@ else (function () {
 		best.forEach(function (v, n) { if (v > bw) { bw = v; top = n; } });
 		var who = r >= 0 ? (TL.R[r][0] === null ? "" : "thread ") + label(r) : ids.length + " other threads";
 		details.textContent = fmt(secs(bin)) + " to " + fmt(secs(bin + 1)) + ", " + who + ": " +
-		    (w > 0 ? (TL.tn ? (100 * (w - off) / w).toFixed(0) + "% on-CPU, " : (w * TL.q) + " " + C.cn + ", ") +
+		    (w > 0 ? (TL.tn ? (100 * (w - off) / w).toFixed(0) + "% on-CPU, " : (w * TL.q) + " " + (w * TL.q === 1 ? C.cn1 : C.cn) + ", ") +
 		    "top of stack " + TL.N[T.M[top]] : "no samples");
 	}
 	function down(ev) {

@@ -485,8 +485,9 @@ list_function(struct listing *L, const struct afunc *fn, int rank)
 	free(owned);
 	free(last.inl);
 	if (shown != fn->samples) {
-		buf_addf(&L->o.line, "   (%" PRIu64 " samples fall outside the "
-		    "decoded instructions)", fn->samples - shown);
+		buf_addf(&L->o.line, "   (%" PRIu64 " sample%s outside the "
+		    "decoded instructions)", fn->samples - shown,
+		    fn->samples - shown == 1 ? " falls" : "s fall");
 		out_line(&L->o, NULL);
 	}
 	out_line(&L->o, NULL);

@@ -10,7 +10,7 @@
 # within 10% of that truth and the leak is what is in use at the end. As
 # nobody, one line says why nothing can be recorded.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 
 B=$TMP/build
 mkdir -p "$B"
@@ -124,6 +124,48 @@ for lib in jemalloc mimalloc; do
 		skip "-p on a program linked with $lib" "cannot link -l$lib (apt-get install lib$lib-dev): $(head -1 "$B/$lib.err")"
 	fi
 done
+
+# The kernel cannot copy a uprobe event into a new thread (it would read
+# the path again in the program's memory): each new thread and process
+# gets its own, and creating them works as it would have.
+check 'threads and fork work as they would have, the threads recorded' '
+	cat >thr.c <<-EOF &&
+	#include <pthread.h>
+	#include <stdio.h>
+	#include <stdlib.h>
+	#include <string.h>
+	#include <sys/wait.h>
+	#include <unistd.h>
+	static void *volatile sink;
+	__attribute__((noinline)) static void f_thread(void) {
+		for (int i = 0; i < 20000; i++) { sink = malloc(4000); free(sink); }
+	}
+	static void *run(void *arg) { (void)arg; f_thread(); return NULL; }
+	int main(void) {
+		pthread_t t[4];
+		int st = -1;
+		for (int i = 0; i < 4; i++)
+			printf("pthread_create: %s\n", strerror(pthread_create(&t[i], NULL, run, NULL)));
+		for (int i = 0; i < 4; i++)
+			pthread_join(t[i], NULL);
+		fflush(stdout);
+		pid_t p = fork();
+		if (p == 0)
+			_exit(7);
+		printf("fork: %s\n", p < 0 ? "failed" : "ok");
+		waitpid(p, &st, 0);
+		printf("child: %d\n", WEXITSTATUS(st));
+		return 0;
+	}
+	EOF
+	$cc -O1 -g -fno-builtin -pthread -o thr thr.c &&
+	./thr >bare.out &&
+	expect_status 0 fgrecord --alloc --sampler uprobe -c 65536 --call-graph dwarf,4096 -o out ./thr >rec.out 2>err &&
+	test_cmp bare.out rec.out &&
+	fgsym out >sym 2>sym.err &&
+	awk "/alloc-bytes:\$/ { tid = \$2; getline f; if (f ~ / f_thread[+]/) t[tid] = 1 }
+	    END { for (k in t) n++; print n, \"threads\"; exit !(n >= 3) }" sym
+'
 
 for_nobody "$TOP/bin/fgrecord" "$B/uallocs" ${static:+"$static"}
 if [ -n "$static" ]; then

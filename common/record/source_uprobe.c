@@ -170,6 +170,7 @@ struct usrc {
 	uint64_t	 rng;
 	uint64_t	 calls, samples, bytes, objects, unmatched, lost;
 	uint64_t	 in_bytes, in_objects;	/* written as in use */
+	uint64_t	 late, late_failed;	/* new threads probed, or not */
 	int		 disabled, ended;
 };
 
@@ -488,8 +489,10 @@ open_dummy(struct usrc *u, pid_t tid, int cpu)
 	a.config = PERF_COUNT_SW_DUMMY;
 	a.config1 = a.config2 = 0;
 	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
-	a.watermark = 1;
-	a.wakeup_watermark = RING_PAGES * 4096 / 8;
+	/* copied into new threads and processes: their FORK says so */
+	a.inherit = 1;
+	/* a new thread's probes are opened when its FORK is read */
+	a.wakeup_events = 1;
 	return perf_open(&a, tid, cpu);
 }
 
@@ -509,26 +512,38 @@ attach(struct usrc *u, int fd, int cpu)
 		err(2, "--alloc: cannot map a ring buffer for CPU %d", cpu);
 }
 
-/* Every probe's events for thread tid; 0, or -1 when it is gone. */
+/*
+ * Every probe's events for thread tid, and its dummy unless late (a new
+ * thread, which inherited its creator's dummy, seen by its FORK); 0, or
+ * -1 when it is gone (or, late, cannot be probed: warned once).
+ */
 static int
-open_thread(struct usrc *u, pid_t tid)
+open_thread(struct usrc *u, pid_t tid, int late)
 {
 	int cpu, fd;
 	size_t i;
 
 	for (cpu = 0; cpu < u->ncpus; cpu++) {
-		if ((fd = open_dummy(u, tid, cpu)) < 0) {
+		if (late) {
+			if (u->rings[cpu].base == NULL)
+				continue;
+		} else if ((fd = open_dummy(u, tid, cpu)) < 0) {
 			if (errno == ESRCH)
 				return -1;
 			if (errno == ENODEV || errno == EINVAL)
 				continue;	/* an offline CPU */
 			err(2, "--alloc: perf_event_open for thread %d", (int)tid);
 		}
-		add_fd(u, fd, UINT32_MAX, 0);
-		attach(u, fd, cpu);
+		else {
+			add_fd(u, fd, UINT32_MAX, 0);
+			attach(u, fd, cpu);
+		}
 		for (i = 0; i < u->nprobes; i++) {
 			struct perf_event_attr a = u->attr;
 			int ret;
+
+			if (late)
+				a.disabled = a.enable_on_exec = 0;
 
 			for (ret = 0; ret < 2; ret++) {
 				if (ret && u->probes[i].kind == F_FREE)
@@ -548,6 +563,12 @@ open_thread(struct usrc *u, pid_t tid)
 				if ((fd = perf_open(&a, tid, cpu)) < 0) {
 					if (errno == ESRCH)
 						return -1;
+					if (late) {
+						if (u->late_failed++ == 0)
+							warn("--alloc: new thread "
+							    "%d not probed", (int)tid);
+						return -1;
+					}
 					err(2, "--alloc: a uprobe on %s in '%s' "
 					    "(offset %#" PRIx64 ")%s",
 					    u->probes[i].name, u->probes[i].path,
@@ -618,12 +639,17 @@ uprobe_open(struct source *src, const struct source_config *cfg)
 			scan_process(u, cfg->pids[i]);
 	if (u->nfiles == 0 && cfg->npids > 0)
 		errx(2, "--alloc: -p %d: no such process", (int)cfg->pids[0]);
-	if (u->nprobes == 0)
+	if (u->nprobes == 0) {
+		char *where = cfg->child && u->nfiles > 0 ?
+		    xasprintf("'%s'", u->files[0]) : xasprintf("the %zu "
+		    "file%s the process maps", u->nfiles, u->nfiles == 1 ?
+		    "" : "s");
+
 		errx(2, "--alloc: no allocation function (malloc, je_malloc, "
-		    "mi_malloc, ...) found by its symbol in the %zu file%s "
-		    "the program maps: a stripped program without .dynsym, or "
-		    "an allocator not known", u->nfiles, u->nfiles == 1 ? "" :
-		    "s");
+		    "mi_malloc, ...) found by its symbol in %s: stripped "
+		    "(record a build that keeps its symbols), or an allocator "
+		    "not known", where);
+	}
 	u->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (u->ncpus < 1)
 		u->ncpus = 1;
@@ -640,7 +666,14 @@ uprobe_open(struct source *src, const struct source_config *cfg)
 	u->attr.sample_regs_user = PERF_REGS_MASK;
 	u->attr.sample_stack_user = cfg->stack_size ? cfg->stack_size :
 	    RECORD_ALLOC_STACK;
-	u->attr.inherit = 1;
+	/*
+	 * Not inherited: the kernel copies a uprobe event into a new thread
+	 * by reading its path again through config1 in the creator's memory,
+	 * where it is not, and the clone fails (EFAULT). New threads and
+	 * processes get their own events when their FORK is read.
+	 */
+	u->attr.inherit = 0;
+	u->attr.wakeup_events = 64;
 	/*
 	 * A command's events start at its exec; -p's at once, so that the
 	 * stream's header follows the probes in place.
@@ -654,7 +687,7 @@ uprobe_open(struct source *src, const struct source_config *cfg)
 	perf_decoder_init_attr(&u->dec, &u->attr, STREAM_ALLOC_BYTES_EVENT);
 	raise_nofile();
 	if (cfg->child) {
-		if (open_thread(u, cfg->child) != 0)
+		if (open_thread(u, cfg->child, 0) != 0)
 			errx(2, "--alloc: the command ended before it started");
 		opened = 1;
 	}
@@ -669,7 +702,7 @@ uprobe_open(struct source *src, const struct source_config *cfg)
 			continue;
 		}
 		while ((tid = procfs_walk_next(&w)) > 0)
-			n += open_thread(u, tid) == 0;
+			n += open_thread(u, tid, 0) == 0;
 		procfs_walk_release(&w);
 		opened += n > 0;
 	}
@@ -1100,6 +1133,14 @@ enqueue(void *arg, const struct perf_event_header *h, int cpu)
 
 	if (perf_decode_ids(&u->dec, h, &ids) != 0)
 		ids.time = 0;
+	/* a new thread or process: its probes, as soon as it is seen */
+	if (h->type == PERF_RECORD_FORK && h->size >= sizeof(*h) + 16) {
+		uint32_t tid;
+
+		memcpy(&tid, (const unsigned char *)h + sizeof(*h) + 8, 4);
+		if (open_thread(u, (pid_t)tid, 1) == 0)
+			u->late++;
+	}
 	if (perfqueue_full(&u->queue, h->size))
 		perfqueue_flush(&u->queue, 0, 1, NULL, NULL);
 	perfqueue_add(&u->queue, h, h->size, ids.time, 0, cpu);

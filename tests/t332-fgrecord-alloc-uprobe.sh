@@ -10,7 +10,7 @@
 # within 10% of that truth and the leak is what is in use at the end. As
 # nobody, one line says why nothing can be recorded.
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 8
 
 B=$TMP/build
 mkdir -p "$B"
@@ -124,6 +124,35 @@ for lib in jemalloc mimalloc; do
 		skip "-p on a program linked with $lib" "cannot link -l$lib (apt-get install lib$lib-dev): $(head -1 "$B/$lib.err")"
 	fi
 done
+
+# tikv-jemallocator's names in a dynamically linked program: the preload
+# would miss them, so root goes through uprobes; _rjem_malloc's own call
+# of malloc is inside it, counted once.
+check 'a program with jemalloc under tikv-jemallocator names: through uprobes, each call once' '
+	cat >rj.c <<-EOF &&
+	#include <stdio.h>
+	#include <stdlib.h>
+	static void *volatile sink;
+	__attribute__((noinline, noipa)) void *_rjem_malloc(size_t n) { return malloc(n); }
+	__attribute__((noinline, noipa)) void _rjem_sdallocx(void *p, size_t n, int flags) { (void)n; (void)flags; free(p); }
+	__attribute__((noinline, noipa)) static void f_rjem(int n) {
+		for (int i = 0; i < n; i++) { sink = _rjem_malloc(4000); _rjem_sdallocx(sink, 4000, 0); }
+	}
+	__attribute__((noinline, noipa)) static void f_plain(int n) {
+		for (int i = 0; i < n; i++) { sink = malloc(4000); free(sink); }
+	}
+	int main(void) { f_rjem(50000); f_plain(50000); printf("done\n"); return 0; }
+	EOF
+	$cc -O2 -g -fno-builtin -o rj rj.c &&
+	expect_status 0 fgrecord --alloc -c 65536 --call-graph dwarf,4096 -o out ./rj >stdout 2>err &&
+	grep_q "^done\$" stdout &&
+	grep_q "^fgrecord: --alloc through uprobes: 9 functions probed in 2 files" err &&
+	{ ! grep -q "lost" err || { cat err; false; }; } &&
+	fgsym out >sym 2>sym.err && fold sym >got &&
+	{ ! grep -v -e "^f_rjem " -e "^f_plain " -e "^_IO_" got || { echo "first frames not in the program"; false; }; } &&
+	near f_rjem alloc-bytes 200000000 && near f_rjem alloc-objects 50000 &&
+	near f_plain alloc-bytes 200000000 && near f_plain alloc-objects 50000
+'
 
 # The kernel cannot copy a uprobe event into a new thread (it would read
 # the path again in the program's memory): each new thread and process

@@ -1125,6 +1125,12 @@ on_decoded(void *arg, const struct source_event *ev)
 	u->sink->fn(u->sink->arg, ev);
 }
 
+static perfqueue_fn on_queued;
+
+/*
+ * A record read from a ring, held for its turn; a queue at its bound
+ * hands its older half on (the sink is the drain's).
+ */
 static void
 enqueue(void *arg, const struct perf_event_header *h, int cpu)
 {
@@ -1142,7 +1148,7 @@ enqueue(void *arg, const struct perf_event_header *h, int cpu)
 			u->late++;
 	}
 	if (perfqueue_full(&u->queue, h->size))
-		perfqueue_flush(&u->queue, 0, 1, NULL, NULL);
+		perfqueue_flush(&u->queue, 0, 1, on_queued, u);
 	perfqueue_add(&u->queue, h, h->size, ids.time, 0, cpu);
 }
 

@@ -156,7 +156,9 @@ check 'a program with jemalloc under tikv-jemallocator names: through uprobes, e
 
 # The kernel cannot copy a uprobe event into a new thread (it would read
 # the path again in the program's memory): each new thread and process
-# gets its own, and creating them works as it would have.
+# gets its own, and creating them works as it would have. A thread's
+# probes come when fgrecord reads its creation, late on a busy machine:
+# two of the four threads recorded is enough.
 check 'threads and fork work as they would have, the threads recorded' '
 	cat >thr.c <<-EOF &&
 	#include <pthread.h>
@@ -167,7 +169,7 @@ check 'threads and fork work as they would have, the threads recorded' '
 	#include <unistd.h>
 	static void *volatile sink;
 	__attribute__((noinline)) static void f_thread(void) {
-		for (int i = 0; i < 20000; i++) { sink = malloc(4000); free(sink); }
+		for (int i = 0; i < 50000; i++) { void *p = malloc(4000); sink = p; free(p); }
 	}
 	static void *run(void *arg) { (void)arg; f_thread(); return NULL; }
 	int main(void) {
@@ -193,7 +195,7 @@ check 'threads and fork work as they would have, the threads recorded' '
 	test_cmp bare.out rec.out &&
 	fgsym out >sym 2>sym.err &&
 	awk "/alloc-bytes:\$/ { tid = \$2; getline f; if (f ~ / f_thread[+]/) t[tid] = 1 }
-	    END { for (k in t) n++; print n, \"threads\"; exit !(n >= 3) }" sym
+	    END { for (k in t) n++; print n + 0, \"threads\"; exit !(n >= 2) }" sym
 '
 
 for_nobody "$TOP/bin/fgrecord" "$B/uallocs" ${static:+"$static"}

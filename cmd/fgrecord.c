@@ -41,6 +41,8 @@ usage_status(int status)
 	    "       fgrecord [-q] %s-a\n"
 	    "       fgrecord [-q] --alloc [-c bytes] [--call-graph dwarf,bytes] "
 	    "[-o file]\n                command [arg ...]\n"
+	    "       fgrecord [-q] --alloc [-c bytes] [--call-graph dwarf,bytes] "
+	    "[-o file]\n                -p pid[,pid ...]\n"
 	    "       fgrecord -V | --version\n", mode, opts, mode, opts, opts);
 }
 

@@ -70,6 +70,7 @@ hostpath.c|open(p, O_RDONLY | O_CLOEXEC)|/proc/PID/mountinfo, the kernel'"'"'s o
 perf.c|fopen(path, "re")|the perf_event sysctls under /proc/sys, fixed paths
 source_perf.c|fopen("/sys/devices/system/cpu/online"|a fixed sysfs path
 source_ptrace.c|fopen("/proc/sys/kernel/yama/ptrace_scope"|a fixed sysctl path
+source_uprobe.c|open(path, O_RDONLY | O_CLOEXEC)|the uprobe PMU'"'"'s type and format under /sys/bus/event_source, fixed sysfs paths
 spool.c|open(dir, O_TMPFILE|an unnamed temporary file: no name is opened
 pkgowner.c|fopen(path, "re")|dpkg'"'"'s database and /etc/os-release, fixed system paths'
 # unlisted REGEX ALLOWED FIX [SKIP]: in a tree of common/ and cmd/, names

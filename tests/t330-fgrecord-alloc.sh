@@ -162,16 +162,17 @@ check 'a double free and a foreign pointer fail as they would have' '
 	done
 '
 
-check '-p and -a: one line, no recording' '
-	expect_status 2 fgrecord --alloc -p $$ >out 2>err &&
-	grep_q "^fgrecord: --alloc launches the command with its allocation hooks preloaded: it cannot follow -p PID" err &&
+check '-p with the preload (--sampler alloc), -F: one line, no recording' '
+	expect_status 2 fgrecord --alloc --sampler alloc -p $$ >out 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	grep_q "^fgrecord: --alloc: -p PID: a running process loads no preloaded library; --sampler uprobe probes it instead\$" err &&
 	expect_status 2 fgrecord --alloc -F 99 true >out 2>err &&
 	grep_q "samples by bytes" err
 '
 
 if printf "int main(void){return 0;}\n" >"$B/st.c" && $cc -static -o "$B/static" "$B/st.c" 2>/dev/null; then
-	check 'a statically linked program: one line saying why, nothing run' '
-		expect_status 2 fgrecord --alloc -o out "$B/static" >stdout 2>err &&
+	check 'a statically linked program with the preload (--sampler alloc): one line saying why, nothing run' '
+		expect_status 2 fgrecord --alloc --sampler alloc -o out "$B/static" >stdout 2>err &&
 		test "$(wc -l <err)" = 1 &&
 		grep_q "is statically linked: it loads no preloaded library" err
 	'

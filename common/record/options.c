@@ -7,6 +7,7 @@
 #include "base/num.h"
 #include "base/xalloc.h"
 #include "record/record.h"
+#include "record/source_uprobe.h"
 
 /* The name of o's mode in messages: --off-cpu, --wall or --alloc. */
 static const char *
@@ -26,12 +27,28 @@ alloc_check(struct record_opts *o, char **why)
 {
 	struct source_config *c = &o->cfg;
 
-	if (c->npids > 0 || c->system_wide) {
-		*why = xasprintf("--alloc launches the command with its "
-		    "allocation hooks preloaded: it cannot follow %s (a "
-		    "running process loads no new library; uprobes are not "
-		    "done): give a command", c->system_wide ? "-a" : "-p PID");
+	if (c->system_wide) {
+		*why = xasprintf("--alloc follows a command or -p PID, not -a");
 		return -1;
+	}
+	c->argv = o->argv;
+	if (o->sampler == NULL || strcmp(o->sampler, "alloc") == 0) {
+		const char *fix;
+		char *need;
+		int must;
+
+		need = uprobe_alloc_needed(o->argv, c->npids, &must);
+		if (need != NULL && o->sampler == NULL &&
+		    uprobe_alloc_allowed(&fix))
+			o->sampler = "uprobe";
+		else if (need != NULL && must)
+			/* not a usage error: the same line without the usage */
+			errx(2, "--alloc: %s: %s; %s", need, c->npids > 0 ?
+			    "a running process loads no preloaded library" :
+			    "it loads no preloaded library, so its allocations "
+			    "cannot be seen that way", o->sampler ?
+			    "--sampler uprobe probes it instead" : fix);
+		free(need);
 	}
 	if (o->freq_given) {
 		*why = xasprintf("--alloc samples by bytes, not at a frequency: "

@@ -799,7 +799,7 @@ launch(struct record *r, int *go_fd, int *err_fd)
 	int go[2], ep[2], nnp = no_new_privs(r), afd = -1;
 	pid_t pid;
 
-	if (r->opts.cfg.mode == RECORD_ALLOC)
+	if (r->opts.source == &source_alloc)
 		afd = allocprep_launch(&r->opts.cfg, r->opts.argv);
 	if (pipe2(go, O_CLOEXEC) != 0 || pipe2(ep, O_CLOEXEC) != 0)
 		err(2, "pipe");

@@ -16,6 +16,7 @@ static const struct source_ops *const sources[] = {
 	&source_ptrace,
 	&source_perfdata,
 	&source_alloc,
+	&source_uprobe,
 };
 
 #define NSOURCES	(sizeof(sources) / sizeof(sources[0]))

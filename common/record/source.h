@@ -112,6 +112,11 @@ struct source_config {
 	 * (record/allocmsg.h), owned by the source once opened; else -1.
 	 */
 	int		 alloc_fd;
+	/*
+	 * --alloc through uprobes (source_uprobe): the launched command's
+	 * argv (borrowed), whose file is probed before its exec; or NULL.
+	 */
+	char *const	*argv;
 };
 
 /*
@@ -234,6 +239,13 @@ extern const struct source_ops source_perfdata;
  * source_alloc.c.
  */
 extern const struct source_ops source_alloc;
+
+/*
+ * Heap allocations through uprobes on the allocator's functions, for
+ * what the preload cannot reach (a static program, -p, an allocator
+ * linked in): source_uprobe.c, record/source_uprobe.h.
+ */
+extern const struct source_ops source_uprobe;
 
 /*
  * Chooses the source for cfg: the one called name (--sampler), or, when

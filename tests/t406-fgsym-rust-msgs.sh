@@ -6,7 +6,8 @@
 # strips the binary in RUSTFLAGS, CARGO_ENCODED_RUSTFLAGS or
 # .cargo/config.toml is named with its place; under cargo fg the advice
 # names the profile built (FG_CARGO_PROFILE), never [profile.release]
-# under --dev; and cargo fg says such a flag before it builds.
+# under --dev; and cargo fg says such a flag before it builds. Debian's
+# rustc builds std with debug info: there, std is never said to lack it.
 # FG_TEST_BIN: a directory of other tools to try (an older build's bin/).
 . "$(dirname "$0")/lib.sh"
 plan 13
@@ -39,11 +40,30 @@ fgrecord -o "$FIX/recs" "$FIX/bts" 60 >/dev/null 2>"$FIX/recs.err"
 
 STD="^fgsym: .$FIX/bt.: Rust's standard library, prebuilt without debug info, is on [0-9.]*% of the samples: its inlined functions are drawn as their callers there; this is how rustup ships it, not your build's doing (cargo +nightly -Z build-std would build it with your settings)\$"
 export STD
+# Debian's rustc (1.63 in Debian 12) builds its standard library with full
+# debug info, its units compiled in /usr/src/rustc-VERSION; rustup's has
+# none for the symbolizer's code. fgsym names std's code without DWARF, so
+# the line is there with rustup's; with Debian's, on 5% of the samples or
+# more it would be wrong (its few functions without DWARF may be under 2%).
+if readelf --debug-dump=info "$FIX/bt" 2>/dev/null |
+    grep -q "DW_AT_comp_dir.*: /usr/src/rustc-"; then
+	STD_DW=1
+else
+	STD_DW=
+fi
+# std_named ERR: the line on std's code is in ERR as the build asks.
+std_named() {
+	if [ -n "$STD_DW" ]; then
+		! grep "standard library, prebuilt without debug info, is on \([1-9][0-9]\|[5-9]\)" "$1"
+	else
+		grep_q "$STD" "$1"
+	fi
+}
 
 check 'built with debug info: std without DWARF is named, the crate not blamed' '
 	expect_status 0 fgsym "$FIX/rec" >out 2>err &&
 	cat err &&
-	grep_q "$STD" err &&
+	std_named err &&
 	! grep -q "has no DWARF" err &&
 	! grep -q "profile.release" err &&
 	grep_q "own_work" out &&
@@ -54,7 +74,7 @@ check 'built with debug info: std without DWARF is named, the crate not blamed' 
 
 check 'the same under cargo fg --dev: no [profile.release] advice' '
 	FG_CARGO_PROFILE=dev expect_status 0 fgsym "$FIX/rec" >out 2>err &&
-	grep_q "$STD" err &&
+	std_named err &&
 	! grep -q "profile.release\|has no DWARF" err
 '
 
@@ -110,14 +130,16 @@ check 'stripped by RUSTFLAGS: named, not "debug = true and no strip"' '
 	! grep -q "put fgsym between" ferr
 '
 
-# perf.data read by fgsym is marked as fgrecord's stream is.
+# perf.data read by fgsym is marked as fgrecord's stream is. Most frames
+# are unnamed, for fgfold to speak of, only where std has frame pointers
+# to walk (rustup's; not Debian's 1.63, whose chains stop at once).
 if command -v perf >/dev/null 2>&1 &&
     perf record -q -g -o "$FIX/p.data" "$FIX/bts" 20 >/dev/null 2>"$FIX/perf.err"; then
 	check 'perf.data through fgsym: marked, fgfold blames the files' '
 		expect_status 0 fgsym "$FIX/p.data" >out 2>err &&
 		test "$(grep -c "^# symbolized : fgsym " out)" = 1 &&
 		expect_status 0 fgfold out >folded 2>ferr &&
-		grep_q "although fgsym was between" ferr &&
+		{ [ -n "$STD_DW" ] || grep_q "although fgsym was between" ferr; } &&
 		! grep -q "put fgsym between" ferr
 	'
 else
@@ -166,7 +188,8 @@ check 'cargo fg --dev: std named, no [profile.release] advice' '
 	(cd "$TMP/crate" && expect_status 0 "$CARGO_FG" --dev -o "$here/g.svg" -- 40 \
 	    >"$here/out" 2>"$here/err") &&
 	cat err &&
-	grep_q "^fgsym: .*/debug/rsbt.: Rust.s standard library, prebuilt without debug info, is on" err &&
+	{ if [ -n "$STD_DW" ]; then ! grep "prebuilt without debug info, is on \([1-9][0-9]\|[5-9]\)" err
+	  else grep_q "^fgsym: .*/debug/rsbt.: Rust.s standard library, prebuilt without debug info, is on" err; fi; } &&
 	grep_q "^fgsym: .*/debug/rsbt. is a Cargo debug build: .*; profile the release build (cargo fg without --dev)\$" err &&
 	! grep -q "profile.release\|has no DWARF\|^cargo fg: warning: .* sets" err
 '

@@ -7,7 +7,7 @@
 # line. FG_TEST_BIN: a directory of other tools to try (e.g. an older
 # build's bin/).
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 [ -n "${FG_TEST_BIN:-}" ] && PATH=$FG_TEST_BIN:$PATH && export PATH
 
 FIX=$TMP/fix
@@ -52,6 +52,20 @@ check 'C with -g: no such line' '
 	expect_status 0 fgsym in >out 2>err &&
 	! grep -q "DWARF" err &&
 	test "$(wc -l <err)" = 1
+'
+
+# A PLT stub is the linker's: no compiler describes it in DWARF, so a
+# sample there is no sign of a build without -g (make demo's program,
+# built with -g, was told to rebuild with -g for its free@plt and
+# malloc@plt samples). Every sample's leaf is moved into the PLT here.
+check 'C with -g, samples in its PLT stubs: no such line' '
+	plt=$(readelf -SW "$FIX/inl" | sed -n "s/.* \.plt  *PROGBITS  *0*\([0-9a-f]*\) .*/\1/p") &&
+	test -n "$plt" && at=$(printf %x $((0x$plt + 20))) &&
+	"$FIX/inl" v | awk -v p="$FIX/inl" -v at="$at" "/cpu-clock:\$/ { print; getline
+		printf \"\\t            %s [unknown] (%s)\\n\", at, p; print; next } { print }" >in &&
+	expect_status 0 fgsym in >out 2>err &&
+	cat err && grep_q "@plt+0x4 " out &&
+	! grep -q "DWARF" err
 '
 
 check 'a file on 0.5% of the samples: no line (with --srcline: said)' '

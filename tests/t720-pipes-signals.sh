@@ -102,7 +102,7 @@ signalled() {
 	echo "fgrecord exited $st" && test "$st" = "$2" &&
 	test "$(cat frc)" = 0 && ! grep -v "put fgsym between" ferr &&
 	grep_q "^fds;" folded &&
-	grep_q "^fgrecord: [0-9]* samples in" err &&
+	grep_q "^fgrecord: [0-9]* samples* in" err &&
 	cpid=$(cat pidfile) && ! kill -0 "$cpid" 2>/dev/null &&
 	test -z "$(ls -A tmpd)"
 }
@@ -180,7 +180,7 @@ check 'the reader goes away: sampling stops, the command runs to its end, clear 
 	test "$(cat rc)" = 2 &&
 	grep_q "^# fgrecord 1" first &&
 	grep_q "^fgrecord: the reader of .<stdout>. went away (Broken pipe): recording stopped; waiting for .fds. to end" err &&
-	grep_q "^fgrecord: [0-9]* samples in" err &&
+	grep_q "^fgrecord: [0-9]* samples* in" err &&
 	grep_q "^fds done\$" err &&
 	cpid=$(cat pidfile) && ! kill -0 "$cpid" 2>/dev/null
 '

@@ -150,6 +150,15 @@ chain_res(struct chain *c)
 	return r;
 }
 
+/* Whether name is a PLT stub's, as elfsym_plt names them ("free@plt"). */
+static int
+is_plt(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return n > 4 && strcmp(name + n - 4, "@plt") == 0;
+}
+
 /* Resolves vaddr in an ELF file; a is the lookup address (pc or pc-1). */
 static struct sres *
 resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
@@ -218,10 +227,11 @@ resolve_elf(struct sym *s, struct sfile *f, uint64_t vaddr, uint64_t a)
 	 * No function of the DWARF holds it (a file without DWARF; a Rust
 	 * binary with only the standard library's, whose units claim all
 	 * addresses; a C object built without -g), and it is no
-	 * assembler's code: its inlined frames were looked for and missed.
+	 * assembler's code, nor a PLT stub (the linker's, never in DWARF):
+	 * its inlined frames were looked for and missed.
 	 */
 	nocu = (s->o.inlines || s->o.srcline) && !f->dwarf_bad &&
-	    i == nscopes && !elfdwarf_cu_is_asm(cu);
+	    i == nscopes && !elfdwarf_cu_is_asm(cu) && !is_plt(name);
 	if (name == NULL && fnname == NULL) {
 		free(scopes);
 		return &sym_unresolved;

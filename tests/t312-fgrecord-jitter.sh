@@ -46,7 +46,7 @@ counts() {
 # SAMPLER.MULT.counts (SAMPLER.MULTr.counts when raised)
 record() {
 	_o=$R/$1.$2${4:+r}.run$3
-	expect_status 0 fgrecord -q --random-period --sampler "$1" -o "$_o" "$B/rounds" $P "$2" $SECS ${4:-} 2>>"$R/$1.rec.err" &&
+	expect_status 0 fgrecord --random-period --sampler "$1" -o "$_o" "$B/rounds" $P "$2" $SECS ${4:-} 2>>"$R/$1.rec.err" &&
 	expect_status 0 fgsym "$_o" >"$_o.sym" 2>>"$R/sym.err" &&
 	expect_status 0 fgfold "$_o.sym" >"$_o.f" 2>>"$R/fold.err" &&
 	counts "$_o.f" >>"$R/$1.$2${4:+r}.counts" || { cat "$R/$1.rec.err" "$R/sym.err" "$R/fold.err"; return 1; }
@@ -122,7 +122,19 @@ for s in perf ptrace; do
 	busy=$(awk "/^wall-ns / { w += \$2; c += \$4 } END { if (c > 0 && w > 1.25 * c) printf \"%.0f%%\", 100 * (w - c) / w }" "$R/$s.rec.err")
 	if [ -n "$busy" ]; then
 		skip_checks 2 "$s: spread and shares of the rounds" "the machine was busy: the program waited for a CPU $busy of its time"
-		[ $s = perf ] && perf_busy=$busy
+		[ $s = perf ] && perf_busy="the machine was busy: the program waited for a CPU $busy of its time"
+		continue
+	fi
+	# The perf sampler sets each random interval as it reads the sample
+	# before: read late, the interval before is in force again, and
+	# repeats can fall into step with the rounds (beside CI, at rounds
+	# of 1.5 periods, a spread 1.89 times the binomial one, with the
+	# program never waiting for a CPU). fgrecord says when more than a
+	# twentieth of a run's samples repeated: then this is not tested.
+	late=$(sed -n "s/^fgrecord: \([0-9.]*\)% of the samples (.*) were taken before fgrecord could set their random interval.*/\1/p" "$R/$s.rec.err" | sort -n | tail -1)
+	if [ -n "$late" ]; then
+		skip_checks 2 "$s: spread and shares of the rounds" "fgrecord read the samples late: in one run, $late% of them came at a repeated interval"
+		[ $s = perf ] && perf_busy="fgrecord read the samples late: in one run, $late% of them came at a repeated interval"
 		continue
 	fi
 	check "$s: each function's count spreads between runs as independent samples do (1.5 times at most)" '
@@ -160,7 +172,7 @@ fi
 # asserted.
 perf_busy=${perf_busy:-}
 if [ -n "$perf_busy" ]; then
-	skip 'compare: f3 raised 20% is seen, no other function changed' "the machine was busy: the program waited for a CPU $perf_busy of its time"
+	skip 'compare: f3 raised 20% is seen, no other function changed' "$perf_busy"
 elif [ -s "$R/perf.2.counts" ]; then
 	check 'compare: f3 raised 20% is seen, no other function changed' '
 		for i in 1 2 3 4 5; do record perf 2 $i 3 || exit 1; done &&

@@ -65,6 +65,7 @@ struct jit_event {
 	int		 fd;		/* borrowed from perf_source.fds */
 	uint64_t	 count;		/* its count at its last sample */
 	uint64_t	 drawn;		/* the interval it was last given */
+	uint64_t	 set_at;	/* when, CLOCK_MONOTONIC ns */
 	int		 dead;		/* its thread exited: closed at the drain's end */
 };
 
@@ -99,6 +100,8 @@ struct perf_source {
 	size_t		 njev, jev_cap;
 	int		 no_count;	/* the kernel refused PERF_SAMPLE_READ */
 	uint64_t	 drawn;		/* samples whose next interval was drawn */
+	uint64_t	 repeated;	/* of them, taken before the last draw was
+					   set: at the interval before, again */
 	uint64_t	 inherited;	/* samples of events we hold no fd of */
 	int		 reopen;	/* opening again, with smaller rings */
 	/* sampling events per thread: side band from an inherited dummy */
@@ -1070,15 +1073,23 @@ next_interval(struct perf_source *ps, const struct perf_event_header *h,
 		period = count > e->count ? count - e->count : 0;
 		e->count = count;
 	}
+	/*
+	 * Taken before the last interval drawn was set (read late): the
+	 * one before was in force again, and repeated intervals can fall
+	 * into step with a program's rounds. Counted, for the summary.
+	 */
+	if (e->set_at != 0 && perf_record_time(h) < e->set_at)
+		ps->repeated++;
 	next = jitter_draw(&ps->rng, ps->mean, ps->least);
 	e->drawn = next;
+	now = procfs_now_ns();
 	if (ps->clock) {
-		now = procfs_now_ns();
 		late = now > perf_record_time(h) ? now - perf_record_time(h) : 0;
 		next -= late < next / 16 ? late : next / 16;
 	}
 	/* A thread that is gone refuses: its event samples no more. */
 	ioctl(e->fd, PERF_EVENT_IOC_PERIOD, &next);
+	e->set_at = now;
 	return period;
 }
 
@@ -1256,6 +1267,15 @@ perf_source_summary(const struct source *src, uint64_t throttled)
 		    "recording could not be sampled (their events refused: "
 		    "raise ulimit -n)\n", program_invocation_short_name,
 		    ps->late_failed);
+	/* a twentieth: beside a busy loop on two cores, a prompt reader's */
+	if (ps->repeated * 20 > ps->drawn)
+		fprintf(stderr, "%s: %s%% of the samples (%" PRIu64 " of %"
+		    PRIu64 ") were taken before fgrecord could set their "
+		    "random interval (it read them late: a busy machine), at "
+		    "the interval before, again: a program whose work comes "
+		    "in rounds may fall into step with such repeats\n",
+		    program_invocation_short_name, share(pct, ps->repeated,
+		    ps->drawn), ps->repeated, ps->drawn);
 	/* fgrecord(1) CAVEATS: the kernel's events of later threads */
 	if (ps->inherited)
 		fprintf(stderr, "%s: %s%% of the samples (%" PRIu64 " of %"

@@ -1253,6 +1253,18 @@ perf_source_summary(const struct source *src, uint64_t throttled)
 		fprintf(stderr, "%s: the kernel throttled sampling %"
 		    PRIu64 " times: lower -F (kernel.perf_event_max_sample_rate "
 		    "is %ld)\n", program_invocation_short_name, throttled, max);
+	/*
+	 * A twentieth: beside a busy loop on two cores, a prompt
+	 * reader's. Before the fix lines that end the summary.
+	 */
+	if (ps->repeated * 20 > ps->drawn)
+		fprintf(stderr, "%s: %s%% of the samples (%" PRIu64 " of %"
+		    PRIu64 ") were taken before fgrecord could set their "
+		    "random interval (it read them late: a busy machine), at "
+		    "the interval before, again: a program whose work comes "
+		    "in rounds may fall into step with such repeats\n",
+		    program_invocation_short_name, share(pct, ps->repeated,
+		    ps->drawn), ps->repeated, ps->drawn);
 	if (ps->lost && ps->want_pages) {
 		size_t kib = (size_t)sysconf(_SC_PAGESIZE) / 1024;
 
@@ -1267,15 +1279,6 @@ perf_source_summary(const struct source *src, uint64_t throttled)
 		    "recording could not be sampled (their events refused: "
 		    "raise ulimit -n)\n", program_invocation_short_name,
 		    ps->late_failed);
-	/* a twentieth: beside a busy loop on two cores, a prompt reader's */
-	if (ps->repeated * 20 > ps->drawn)
-		fprintf(stderr, "%s: %s%% of the samples (%" PRIu64 " of %"
-		    PRIu64 ") were taken before fgrecord could set their "
-		    "random interval (it read them late: a busy machine), at "
-		    "the interval before, again: a program whose work comes "
-		    "in rounds may fall into step with such repeats\n",
-		    program_invocation_short_name, share(pct, ps->repeated,
-		    ps->drawn), ps->repeated, ps->drawn);
 	/* fgrecord(1) CAVEATS: the kernel's events of later threads */
 	if (ps->inherited)
 		fprintf(stderr, "%s: %s%% of the samples (%" PRIu64 " of %"

@@ -1,7 +1,9 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,9 +56,8 @@ allocprep_library(char **tried)
 	return NULL;
 }
 
-/* The file execvp would run for name, or NULL; the caller frees it. */
-static char *
-command_path(const char *name)
+char *
+allocprep_command_path(const char *name)
 {
 	const char *path = getenv("PATH"), *s, *e;
 
@@ -204,7 +205,7 @@ allocprep_launch(struct source_config *cfg, char *const argv[])
 	if (strpbrk(lib, " :") != NULL)
 		errx(2, "--alloc: '%s': LD_PRELOAD cannot name a path with a "
 		    "space or a colon in it; move fgtools", lib);
-	if ((cmd = command_path(argv[0])) != NULL && is_static(cmd))
+	if ((cmd = allocprep_command_path(argv[0])) != NULL && is_static(cmd))
 		errx(2, "--alloc: '%s' is statically linked: it loads no "
 		    "preloaded library, so its allocations cannot be seen "
 		    "(recording a static program through uprobes is not "
@@ -244,4 +245,33 @@ allocprep_launch(struct source_config *cfg, char *const argv[])
 	free(pre);
 	free(lib);
 	return child;
+}
+
+/* n bytes in B, KiB, MiB or GiB, as large as it needs. */
+static const char *
+human(char *buf, size_t size, double n)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB" };
+	size_t i = 0;
+
+	while (i < 3 && n >= 1024)
+		n /= 1024, i++;
+	snprintf(buf, size, "%.*f %s", n == floor(n) ? 0 : 2, n, units[i]);
+	return buf;
+}
+
+void
+allocprep_say(uint64_t samples, double period, uint64_t bytes,
+    uint64_t objects, uint64_t in_bytes, uint64_t in_objects)
+{
+	char b1[32], b2[32], b3[32];
+
+	fprintf(stderr, "%s: %" PRIu64 " allocation%s sampled (one per %s "
+	    "on average), standing for %s in %" PRIu64 " allocation%s; "
+	    "still allocated at the end: %s in %" PRIu64 " allocation%s\n",
+	    program_invocation_short_name, samples, samples == 1 ? "" : "s",
+	    human(b1, sizeof(b1), period), human(b2, sizeof(b2),
+	    (double)bytes), objects, objects == 1 ? "" : "s",
+	    human(b3, sizeof(b3), (double)in_bytes), in_objects,
+	    in_objects == 1 ? "" : "s");
 }

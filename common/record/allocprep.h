@@ -28,4 +28,15 @@ int	 allocprep_launch(struct source_config *cfg, char *const argv[]);
  */
 char	*allocprep_library(char **tried);
 
+/* The file execvp would run for name, or NULL; the caller frees it. */
+char	*allocprep_command_path(const char *name);
+
+/*
+ * The summary's first line under --alloc, in the words of a heap
+ * profile: the allocations sampled (one per period bytes on average),
+ * what they stand for, and what was still allocated at the end.
+ */
+void	 allocprep_say(uint64_t samples, double period, uint64_t bytes,
+	    uint64_t objects, uint64_t in_bytes, uint64_t in_objects);
+
 #endif

@@ -31,6 +31,7 @@
 #include "base/procfs.h"
 #include "base/xalloc.h"
 #include "record/allocmsg.h"
+#include "record/allocprep.h"
 #include "record/source.h"
 
 #define MSG_MAX	(sizeof(struct allocmsg) + 2 * RECORD_ALLOC_STACK_MAX)
@@ -454,19 +455,6 @@ alloc_disable(struct source *src)
 	a->disabled = 1;
 }
 
-/* n bytes in B, KiB, MiB or GiB, as large as it needs. */
-static const char *
-human(char *buf, size_t size, double n)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB" };
-	size_t i = 0;
-
-	while (i < 3 && n >= 1024)
-		n /= 1024, i++;
-	snprintf(buf, size, "%.*f %s", n == floor(n) ? 0 : 2, n, units[i]);
-	return buf;
-}
-
 /*
  * The summary's first line, in the words of a heap profile: how many
  * allocations were sampled, what they stand for, and what was still
@@ -477,7 +465,6 @@ alloc_summary(const struct source *src, uint64_t throttled)
 {
 	const struct asrc *a = src->priv;
 	uint64_t in_bytes = 0, in_objects = 0;
-	char b1[32], b2[32], b3[32];
 	size_t i;
 
 	(void)throttled;
@@ -486,14 +473,8 @@ alloc_summary(const struct source *src, uint64_t throttled)
 			in_bytes += a->blocks[i].bytes;
 			in_objects += a->blocks[i].objects;
 		}
-	fprintf(stderr, "%s: %" PRIu64 " allocation%s sampled (one per %s "
-	    "on average), standing for %s in %" PRIu64 " allocation%s; "
-	    "still allocated at the end: %s in %" PRIu64 " allocation%s\n",
-	    program_invocation_short_name, a->samples, a->samples == 1 ?
-	    "" : "s", human(b1, sizeof(b1), a->period), human(b2, sizeof(b2),
-	    (double)a->bytes), a->objects, a->objects == 1 ? "" : "s",
-	    human(b3, sizeof(b3), (double)in_bytes), in_objects,
-	    in_objects == 1 ? "" : "s");
+	allocprep_say(a->samples, a->period, a->bytes, a->objects, in_bytes,
+	    in_objects);
 	if (a->hellos == 0)
 		warnx("--alloc: the program never loaded libfgalloc.so, so no "
 		    "allocation was seen (LD_PRELOAD cleared, a set-user-ID "

@@ -51,6 +51,7 @@
 #include "perf/perf.h"
 #include "perf/perfdecode.h"
 #include "perf/perfqueue.h"
+#include "record/allocprep.h"
 #include "record/caps.h"
 #include "record/source.h"
 #include "record/source_uprobe.h"
@@ -190,31 +191,6 @@ static double
 gap(struct usrc *u)
 {
 	return -log(uniform(u)) * u->period;
-}
-
-/* The file execvp would run for name, or NULL; the caller frees it. */
-static char *
-command_path(const char *name)
-{
-	const char *path = getenv("PATH"), *s, *e;
-
-	if (strchr(name, '/'))
-		return xstrdup(name);
-	if (path == NULL)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (s = path; ; s = e + 1) {
-		char *p;
-
-		if ((e = strchr(s, ':')) == NULL)
-			e = s + strlen(s);
-		p = xasprintf("%.*s%s%s", (int)(e - s), s, e > s ? "/" : "",
-		    name);
-		if (access(p, X_OK) == 0)
-			return p;
-		free(p);
-		if (*e == '\0')
-			return NULL;
-	}
 }
 
 /* Whether ef has a program interpreter (it is dynamically linked). */
@@ -390,7 +366,7 @@ uprobe_alloc_needed(char *const argv[], size_t npids, int *must)
 	*must = 1;
 	if (argv == NULL)
 		return npids > 0 ? xstrdup("-p PID") : NULL;
-	if ((cmd = command_path(argv[0])) == NULL)
+	if ((cmd = allocprep_command_path(argv[0])) == NULL)
 		return NULL;
 	elffile_init(&ef);
 	if (elffile_open(&ef, cmd) == ELFFILE_OK) {
@@ -621,7 +597,7 @@ uprobe_open(struct source *src, const struct source_config *cfg)
 		struct elffile ef;
 		int dynamic = 0;
 
-		if ((cmd = command_path(cfg->argv[0])) != NULL) {
+		if ((cmd = allocprep_command_path(cfg->argv[0])) != NULL) {
 			elffile_init(&ef);
 			dynamic = elffile_open(&ef, cmd) == ELFFILE_OK &&
 			    has_interp(&ef);
@@ -1197,35 +1173,14 @@ uprobe_drain(struct source *src, uint64_t limit, const struct source_sink *sink)
 	}
 }
 
-/* n bytes in B, KiB, MiB or GiB, as large as it needs. */
-static const char *
-human(char *buf, size_t size, double n)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB" };
-	size_t i = 0;
-
-	while (i < 3 && n >= 1024)
-		n /= 1024, i++;
-	snprintf(buf, size, "%.*f %s", n == floor(n) ? 0 : 2, n, units[i]);
-	return buf;
-}
-
 static void
 uprobe_summary(const struct source *src, uint64_t throttled)
 {
 	const struct usrc *u = src->priv;
 	uint64_t in_bytes = u->in_bytes, in_objects = u->in_objects;
-	char b1[32], b2[32], b3[32];
-
 	(void)throttled;
-	fprintf(stderr, "%s: %" PRIu64 " allocation%s sampled (one per %s "
-	    "on average), standing for %s in %" PRIu64 " allocation%s; "
-	    "still allocated at the end: %s in %" PRIu64 " allocation%s\n",
-	    program_invocation_short_name, u->samples, u->samples == 1 ?
-	    "" : "s", human(b1, sizeof(b1), u->period), human(b2, sizeof(b2),
-	    (double)u->bytes), u->objects, u->objects == 1 ? "" : "s",
-	    human(b3, sizeof(b3), (double)in_bytes), in_objects,
-	    in_objects == 1 ? "" : "s");
+	allocprep_say(u->samples, u->period, u->bytes, u->objects, in_bytes,
+	    in_objects);
 	fprintf(stderr, "%s: --alloc through uprobes: %zu function%s probed "
 	    "in %zu file%s, %" PRIu64 " call%s trapped\n",
 	    program_invocation_short_name, u->nprobes, u->nprobes == 1 ? "" :
